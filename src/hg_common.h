@@ -1,0 +1,89 @@
+/* hg_common.h - status codes, error messages and key=value lists shared by
+ * every hgridopt module.
+ *
+ * Conventions (all modules):
+ *  - functions return an int status: HG_OK (0) or a negative HG_E* code;
+ *  - a detailed one-line message goes into a caller-provided hg_err (which
+ *    may be NULL when the caller does not want it);
+ *  - the library never prints, never exits and never aborts on bad input.
+ */
+#ifndef HG_COMMON_H
+#define HG_COMMON_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    HG_OK = 0,
+    HG_EINVAL = -1,  /* invalid argument or parameter value */
+    HG_ENOMEM = -2,  /* allocation failed */
+    HG_EIO = -3,     /* file could not be opened, read or written */
+    HG_EPARSE = -4,  /* malformed text (spec, CSV, JSON, particle file) */
+    HG_ENUMERIC = -5,/* numerical failure (quadrature, root finding, NaN) */
+    HG_EUNKNOWN = -6,/* unknown name (family, model, format, key) */
+    HG_ELIMIT = -7   /* a size limit was exceeded */
+};
+
+/* Short static description of a status code. */
+const char *hg_strerror(int status);
+
+#define HG_ERRLEN 512
+
+/* Caller-owned error message buffer. */
+typedef struct hg_err {
+    int status;
+    char msg[HG_ERRLEN];
+} hg_err;
+
+/* Store a printf-style message and status in e (if e is not NULL) and
+ * return status, so that `return hg_fail(e, HG_EINVAL, "...")` works. */
+int hg_fail(hg_err *e, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Parse a finite double from the whole of text (no trailing garbage).
+ * On failure returns HG_EPARSE with a message naming field and text. */
+int hg_parse_double(const char *text, const char *field, double *out, hg_err *e);
+/* Parse a base-10 integer in [lo, hi] from the whole of text. */
+int hg_parse_long(const char *text, const char *field, long lo, long hi,
+                  long *out, hg_err *e);
+
+/* An ordered list of key=value strings (both owned by the list). */
+typedef struct hg_kv_item {
+    char *key;
+    char *val;
+} hg_kv_item;
+
+typedef struct hg_kv {
+    size_t n;
+    hg_kv_item *items;
+} hg_kv;
+
+/* Parse "k1=v1,k2=v2" (whitespace around keys and values is trimmed) and
+ * append to kv. An empty text gives an empty list. Duplicate keys are an
+ * error. */
+int hg_kv_parse(const char *text, hg_kv *kv, hg_err *e);
+/* Append a copy of key and val. Duplicate keys are an error. */
+int hg_kv_add(hg_kv *kv, const char *key, const char *val, hg_err *e);
+/* Value of key or NULL. */
+const char *hg_kv_get(const hg_kv *kv, const char *key);
+/* Free all items; the list is empty afterwards. Accepts NULL. */
+void hg_kv_clear(hg_kv *kv);
+/* Fail with HG_EUNKNOWN naming the first key of kv not in the
+ * NULL-terminated list `known`; `what` names the owner in the message. */
+int hg_kv_check_known(const hg_kv *kv, const char *const *known,
+                      const char *what, hg_err *e);
+/* Read key as a finite double. If absent: HG_OK with *present = 0 (present
+ * may be NULL only when required != 0; then absence is an error). */
+int hg_kv_double(const hg_kv *kv, const char *key, int required,
+                 double *out, int *present, const char *what, hg_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,60 @@
+/* hg_particles.h - particle sets and contact-pair lists: the plain value
+ * data exchanged by the HGrid, the packing generators, the particle-file
+ * readers/writers and the baseline contact-detection methods. */
+#ifndef HG_PARTICLES_H
+#define HG_PARTICLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hg_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* n spheres in a box [lo, hi]^dim. Coordinates are interleaved:
+ * x[i*dim + c] is coordinate c of particle i. x and r are owned. */
+typedef struct hg_particles {
+    int dim;        /* 2 or 3 */
+    size_t n;
+    double *x;      /* n * dim */
+    double *r;      /* n */
+    double lo[3];
+    double hi[3];
+    int periodic;   /* 1: periodic in every direction; 0: open / walls */
+} hg_particles;
+
+/* Allocate x and r for n particles (zeroed), box [0,1]^dim, periodic. */
+int hg_particles_alloc(hg_particles *p, int dim, size_t n, hg_err *e);
+void hg_particles_clear(hg_particles *p); /* frees; accepts NULL */
+/* Check radii finite > 0, coordinates finite, inside the box if periodic. */
+int hg_particles_check(const hg_particles *p, hg_err *e);
+/* Packing fraction: sum of particle volumes / box volume. */
+double hg_particles_packing_fraction(const hg_particles *p);
+
+/* A contact pair, always i < j. */
+typedef struct hg_pair {
+    uint32_t i, j;
+} hg_pair;
+
+typedef struct hg_pairs {
+    hg_pair *v;
+    size_t n, cap;
+} hg_pairs;
+
+int hg_pairs_push(hg_pairs *ps, uint32_t i, uint32_t j); /* stores min,max */
+void hg_pairs_reset(hg_pairs *ps);  /* n = 0, keeps memory */
+void hg_pairs_clear(hg_pairs *ps);  /* frees; accepts NULL */
+void hg_pairs_sort(hg_pairs *ps);   /* lexicographic (i, j) */
+/* 1 if both (sorted) lists are equal. */
+int hg_pairs_equal(const hg_pairs *a, const hg_pairs *b);
+
+/* Minimum-image displacement component along axis c (periodic boxes). */
+double hg_particles_delta(const hg_particles *p, int c, double d);
+/* 1 if particles i and j touch: centre distance < r_i + r_j + skin. */
+int hg_particles_touch(const hg_particles *p, size_t i, size_t j, double skin);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

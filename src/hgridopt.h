@@ -1,0 +1,10 @@
+/* hgridopt.h - umbrella header of the hgridopt library. */
+#ifndef HGRIDOPT_H
+#define HGRIDOPT_H
+
+#include "hg_common.h"
+#include "hg_model.h"
+#include "hg_particles.h"
+#include "hg_psd.h"
+
+#endif

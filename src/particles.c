@@ -1,0 +1,152 @@
+/* particles.c - particle sets and contact-pair lists. */
+#include "hg_particles.h"
+#include "hg_psd.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hg_particles_alloc(hg_particles *p, int dim, size_t n, hg_err *e)
+{
+    memset(p, 0, sizeof *p);
+    if (dim != 2 && dim != 3)
+        return hg_fail(e, HG_EINVAL, "dim: %d is not 2 or 3", dim);
+    p->dim = dim;
+    p->n = n;
+    p->x = calloc(n ? n * (size_t)dim : 1, sizeof *p->x);
+    p->r = calloc(n ? n : 1, sizeof *p->r);
+    if (!p->x || !p->r) {
+        hg_particles_clear(p);
+        return hg_fail(e, HG_ENOMEM, "out of memory for %zu particles", n);
+    }
+    for (int c = 0; c < dim; c++) {
+        p->lo[c] = 0.0;
+        p->hi[c] = 1.0;
+    }
+    p->periodic = 1;
+    return HG_OK;
+}
+
+void hg_particles_clear(hg_particles *p)
+{
+    if (!p)
+        return;
+    free(p->x);
+    free(p->r);
+    p->x = p->r = NULL;
+    p->n = 0;
+}
+
+int hg_particles_check(const hg_particles *p, hg_err *e)
+{
+    if (p->dim != 2 && p->dim != 3)
+        return hg_fail(e, HG_EINVAL, "dim: %d is not 2 or 3", p->dim);
+    for (int c = 0; c < p->dim; c++)
+        if (!(isfinite(p->lo[c]) && isfinite(p->hi[c]) && p->hi[c] > p->lo[c]))
+            return hg_fail(e, HG_EINVAL, "box: axis %d [%g, %g] is empty", c,
+                           p->lo[c], p->hi[c]);
+    for (size_t i = 0; i < p->n; i++) {
+        if (!(isfinite(p->r[i]) && p->r[i] > 0.0))
+            return hg_fail(e, HG_EINVAL,
+                           "particle %zu: radius %g must be finite and > 0",
+                           i, p->r[i]);
+        for (int c = 0; c < p->dim; c++) {
+            double x = p->x[i * (size_t)p->dim + (size_t)c];
+            if (!isfinite(x))
+                return hg_fail(e, HG_EINVAL,
+                               "particle %zu: coordinate %d is not finite", i,
+                               c);
+            if (p->periodic && (x < p->lo[c] || x >= p->hi[c]))
+                return hg_fail(e, HG_EINVAL,
+                               "particle %zu: coordinate %d = %g is outside "
+                               "the periodic box [%g, %g)",
+                               i, c, x, p->lo[c], p->hi[c]);
+        }
+    }
+    return HG_OK;
+}
+
+double hg_particles_packing_fraction(const hg_particles *p)
+{
+    double vol = 1.0, sum = 0.0;
+    for (int c = 0; c < p->dim; c++)
+        vol *= p->hi[c] - p->lo[c];
+    for (size_t i = 0; i < p->n; i++)
+        sum += pow(p->r[i], p->dim);
+    return hg_unit_ball_volume(p->dim) * sum / vol;
+}
+
+int hg_pairs_push(hg_pairs *ps, uint32_t i, uint32_t j)
+{
+    if (ps->n == ps->cap) {
+        size_t cap = ps->cap ? 2 * ps->cap : 1024;
+        hg_pair *v = realloc(ps->v, cap * sizeof *v);
+        if (!v)
+            return HG_ENOMEM;
+        ps->v = v;
+        ps->cap = cap;
+    }
+    ps->v[ps->n].i = i < j ? i : j;
+    ps->v[ps->n].j = i < j ? j : i;
+    ps->n++;
+    return HG_OK;
+}
+
+void hg_pairs_reset(hg_pairs *ps) { ps->n = 0; }
+
+void hg_pairs_clear(hg_pairs *ps)
+{
+    if (!ps)
+        return;
+    free(ps->v);
+    ps->v = NULL;
+    ps->n = ps->cap = 0;
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const hg_pair *x = a, *y = b;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    if (x->j != y->j)
+        return x->j < y->j ? -1 : 1;
+    return 0;
+}
+
+void hg_pairs_sort(hg_pairs *ps)
+{
+    if (ps->n > 1)
+        qsort(ps->v, ps->n, sizeof *ps->v, pair_cmp);
+}
+
+int hg_pairs_equal(const hg_pairs *a, const hg_pairs *b)
+{
+    if (a->n != b->n)
+        return 0;
+    return a->n == 0 || memcmp(a->v, b->v, a->n * sizeof *a->v) == 0;
+}
+
+double hg_particles_delta(const hg_particles *p, int c, double d)
+{
+    if (p->periodic) {
+        double len = p->hi[c] - p->lo[c];
+        if (d > 0.5 * len)
+            d -= len;
+        else if (d < -0.5 * len)
+            d += len;
+    }
+    return d;
+}
+
+int hg_particles_touch(const hg_particles *p, size_t i, size_t j, double skin)
+{
+    double d2 = 0.0;
+    for (int c = 0; c < p->dim; c++) {
+        double d = hg_particles_delta(
+            p, c, p->x[i * (size_t)p->dim + (size_t)c] -
+                      p->x[j * (size_t)p->dim + (size_t)c]);
+        d2 += d * d;
+    }
+    double cut = p->r[i] + p->r[j] + skin;
+    return d2 < cut * cut;
+}

@@ -1,0 +1,15 @@
+/* psd_internal.h - for distribution families only (not installed). */
+#ifndef HG_PSD_INTERNAL_H
+#define HG_PSD_INTERNAL_H
+
+#include "hg_psd.h"
+
+/* Wrap an already created family state into a handle (takes ownership of
+ * state: destroyed by family->destroy on failure too). spec may be NULL. */
+int hg_psd_wrap(const hg_psd_family *family, void *state, const char *spec,
+                int dim, hg_psd **out, hg_err *e);
+
+/* Turn GSL's abort-on-error handler off (idempotent). */
+void hg_gsl_quiet(void);
+
+#endif
