@@ -10,6 +10,11 @@
 static const cli_command commands[] = {
     {"evaluate", "cost model for given cell sizes (T_cd, T_ca, per level)",
      cmd_evaluate},
+    {"validate", "run the bundled HGrid on a Poisson packing: measured vs "
+                 "predicted work",
+     cmd_validate},
+    {"calibrate", "measure K (cell access / pair check cost) on this machine",
+     cmd_calibrate},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 
