@@ -39,6 +39,10 @@ typedef struct hg_validate_run {
     double measured_T_cd, measured_T_ca, measured_T;
     double seconds;             /* contact detection (uncounted), best of
                                    the repeats; for the whole system */
+    double cpu_seconds;         /* CPU time of the detection (all threads,
+                                   CLOCK_PROCESS_CPUTIME_ID), best of the
+                                   repeats, scaled like seconds: robust on
+                                   a loaded machine */
     double build_seconds;       /* mapping phase (hg_grid_build) */
     double contacts;            /* contact pairs (per system) */
     int extrapolated;           /* 1: only `searched` particles searched;
@@ -108,6 +112,8 @@ int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
 
 /* Monotonic wall clock in seconds (clock_gettime CLOCK_MONOTONIC). */
 double hg_wall_seconds(void);
+/* CPU time of the process in seconds (CLOCK_PROCESS_CPUTIME_ID). */
+double hg_cpu_seconds(void);
 
 #ifdef __cplusplus
 }

@@ -90,6 +90,7 @@ static cJSON *run_json(const hg_validate_run *r, double K)
     cJSON_AddNumberToObject(m, "T", r->measured_T_cd + K * r->measured_T_ca);
     cJSON_AddItemToObject(m, "per_level", levels_json(r, 1));
     cJSON_AddNumberToObject(m, "seconds", r->seconds);
+    cJSON_AddNumberToObject(m, "cpu_seconds", r->cpu_seconds);
     cJSON_AddNumberToObject(m, "build_seconds", r->build_seconds);
     cJSON_AddNumberToObject(m, "contacts", r->contacts);
     cJSON_AddBoolToObject(m, "extrapolated", r->extrapolated);
@@ -167,9 +168,9 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
             r->measured_T_ca, r->measured_T_ca / r->predicted_T_ca);
     fprintf(out,
             "work T = T_cd + K T_ca: predicted %.5g, measured %.5g\n"
-            "contacts %.6g, detection %.4g s, mapping %.4g s\n",
+            "contacts %.6g, detection %.4g s (CPU %.4g s), mapping %.4g s\n",
             r->predicted_T, r->measured_T_cd + K * r->measured_T_ca,
-            r->contacts, r->seconds, r->build_seconds);
+            r->contacts, r->seconds, r->cpu_seconds, r->build_seconds);
     if (r->extrapolated)
         fprintf(out,
                 "NOTE: only a random subset of %zu particles searched; the "
