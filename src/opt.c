@@ -121,26 +121,36 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
     double *u = mem + 4 * L, *best_u = mem + 5 * L;
     double best = HUGE_VAL;
     nlopt_set_min_objective(o, objective, &c);
-    nlopt_set_ftol_rel(o, 1e-11);
-    nlopt_set_xtol_rel(o, 1e-9);
-    nlopt_set_maxeval(o, 200 + 60 * n);
     if (algorithm == NLOPT_LD_LBFGS)
         nlopt_set_vector_storage(o, n < 10 ? (unsigned)n : 10u);
     if (algorithm == NLOPT_LN_SBPLX || algorithm == NLOPT_LN_NELDERMEAD)
         nlopt_set_initial_step1(o, 0.5);
+    /* The first start runs to full accuracy. Each further start first runs
+     * to a loose tolerance and is continued to full accuracy only if it is
+     * then already below the best so far: the slow tail of convergence is
+     * paid once per basin that can win. */
+    int first = 1;
     for (int k = 0; k < nstarts; k++) {
         if (!starts[k])
             continue;
         s_to_u(&c, starts[k], u);
-        double f = HUGE_VAL;
-        c.status = HG_OK;
-        nlopt_result r = nlopt_optimize(o, u, &f);
-        if (r < 0 && r != NLOPT_ROUNDOFF_LIMITED)
-            continue; /* a failed start; others may succeed */
-        if (c.status == HG_OK && f < best) {
-            best = f;
-            memcpy(best_u, u, sizeof *u * (size_t)n);
+        for (int pass = first ? 1 : 0; pass < 2; pass++) {
+            nlopt_set_ftol_rel(o, pass ? 1e-11 : 1e-6);
+            nlopt_set_xtol_rel(o, pass ? 1e-9 : 1e-4);
+            nlopt_set_maxeval(o, pass ? 200 + 60 * n : 30 + 5 * n);
+            double f = HUGE_VAL;
+            c.status = HG_OK;
+            nlopt_result r = nlopt_optimize(o, u, &f);
+            if ((r < 0 && r != NLOPT_ROUNDOFF_LIMITED) || c.status != HG_OK)
+                break; /* a failed start; others may succeed */
+            if (!(f < best))
+                break;
+            if (pass == 1) {
+                best = f;
+                memcpy(best_u, u, sizeof *u * (size_t)n);
+            }
         }
+        first = 0;
     }
     nlopt_destroy(o);
     if (!(best < HUGE_VAL)) {
@@ -175,7 +185,8 @@ int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
     if (!st)
         st = hg_sizes_constant_m(psd, sys->dim, L, 1.0, buf + L, e);
     if (!st) {
-        const double *starts[3] = {buf, buf + L, start};
+        const double *starts[3] = {start ? start : buf, start ? buf : buf + L,
+                                  start ? buf + L : NULL};
         st = hg_opt_sizes_with(psd, sys, alg, L, starts, 3,
                                hg_opt_default_algorithm(psd), sizes, T, NULL,
                                e);

@@ -185,12 +185,18 @@ int hg_sizes_constant_m(const hg_psd *psd, int dim, int L, double q,
     }
     double ylo = log(s0) + 1e-12 * log(smax / s0), yhi = log(smax);
     double glo = shoot(ylo, &c), ghi = shoot(yhi, &c);
-    if (!(glo < 0.0 && ghi > 0.0)) {
+    if (isnan(glo) || isnan(ghi)) {
         st = hg_fail(e, HG_ENUMERIC,
-                     "constant-m: no cell sizes with q = %g and L = %d "
-                     "(shooting residuals %g, %g)",
-                     q, L, glo, ghi);
+                     "constant-m: level equation failed (q = %g, L = %d)", q,
+                     L);
         goto done;
+    }
+    /* With atoms (a discrete distribution) the residual jumps and can be
+     * zero or of one sign on the whole bracket: take the end that is
+     * closest to a solution. */
+    if (!(glo < 0.0) || !(ghi > 0.0)) {
+        shoot(!(glo < 0.0) ? ylo : yhi, &c);
+        goto finish;
     }
     gsl_function F = {shoot, &c};
     if (gsl_root_fsolver_set(c.outer, &F, ylo, yhi)) {
@@ -217,6 +223,7 @@ int hg_sizes_constant_m(const hg_psd *psd, int dim, int L, double q,
                      L);
         goto done;
     }
+finish:
     /* s_L is fixed; the shot lands on it up to the root tolerance (exactly
      * only for a continuous distribution). */
     sizes[L - 1] = smax;

@@ -1,10 +1,12 @@
 /* test_opt.c - cell-size methods, the analytic gradient, the optimiser and
  * the recommendation against SPEC section 6 and KOL 2014 section 5. */
 #include "hgridopt.h"
+#include "psd_internal.h"
 #include "testutil.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static hg_psd *make(const char *spec, int dim)
@@ -346,6 +348,118 @@ static void test_recommend_fields(void)
     hg_psd_free(p);
 }
 
+/* A discrete test family: three atoms r = 1, 3, 10 with number fractions
+ * 0.9, 0.09, 0.01 (no pdf: the derivative-free path). */
+static const double atom_r[3] = {1.0, 3.0, 10.0};
+static const double atom_w[3] = {0.9, 0.09, 0.01};
+static int atoms_create(const hg_kv *kv, const hg_psd_ctx *ctx, void **st,
+                        hg_err *e)
+{
+    (void)kv;
+    (void)ctx;
+    (void)e;
+    *st = NULL;
+    return HG_OK;
+}
+static void atoms_destroy(void *s) { (void)s; }
+static void atoms_range(const void *s, double *lo, double *hi)
+{
+    (void)s;
+    *lo = atom_r[0];
+    *hi = atom_r[2];
+}
+static double atoms_cdf(const void *s, double r)
+{
+    (void)s;
+    double c = 0.0;
+    for (int i = 0; i < 3; i++)
+        if (atom_r[i] <= r)
+            c += atom_w[i];
+    return c;
+}
+static double atoms_quantile(const void *s, double u)
+{
+    (void)s;
+    double c = 0.0;
+    for (int i = 0; i < 3; i++) {
+        c += atom_w[i];
+        if (u <= c)
+            return atom_r[i];
+    }
+    return atom_r[2];
+}
+static double atoms_moment(const void *s, int k, double a, double b)
+{
+    (void)s;
+    double m = 0.0;
+    for (int i = 0; i < 3; i++)
+        if (atom_r[i] > a && atom_r[i] <= b)
+            m += atom_w[i] * pow(atom_r[i], k);
+    return m;
+}
+static const char *const atoms_keys[] = {NULL};
+static const hg_psd_family atoms_family = {
+    "atoms3", "test", atoms_keys, 1, atoms_create, atoms_destroy,
+    atoms_range, NULL, atoms_cdf, atoms_quantile, atoms_moment};
+
+/* Discrete distribution: the derivative-free optimum is at least as good
+ * as a brute-force grid search for L = 2 and 3, and the recommendation
+ * merges empty levels (3 atoms: never more than 3 non-empty levels). */
+static void test_discrete(void)
+{
+    hg_psd *p = NULL;
+    void *st = NULL;
+    atoms_create(NULL, NULL, &st, NULL);
+    CHECK(hg_psd_wrap(&atoms_family, st, NULL, 3, &p, NULL) == HG_OK);
+    if (!p)
+        return;
+    CHECK(hg_psd_is_discrete(p));
+    hg_system sys = {3, 0.5, 0.2};
+    for (int a = 0; a < 2; a++) {
+        hg_curve c;
+        CHECK(hg_curve_compute(p, &sys, a, HG_METHOD_OPTIMAL, 1.0, 6, &c,
+                               NULL) == HG_OK);
+        if (!c.points)
+            continue;
+        double b2 = HUGE_VAL, b3 = HUGE_VAL, T;
+        for (double s1 = 2.0; s1 <= 20.0; s1 += 0.01) {
+            double s[2] = {s1, 20.0};
+            hg_cost_evaluate(p, &sys, a, 2, s, NULL, &T, NULL, NULL, NULL);
+            b2 = fmin(b2, T);
+        }
+        for (double s1 = 2.0; s1 <= 20.0; s1 += 0.05)
+            for (double s2 = s1; s2 <= 20.0; s2 += 0.05) {
+                double s[3] = {s1, s2, 20.0};
+                hg_cost_evaluate(p, &sys, a, 3, s, NULL, &T, NULL, NULL,
+                                 NULL);
+                b3 = fmin(b3, T);
+            }
+        printf("discrete %s: T(2) = %.8f (grid %.8f), T(3) = %.8f (grid "
+               "%.8f)\n",
+               hg_algorithm_name(a), c.points[1].T, b2, c.points[2].T, b3);
+        CHECK(c.points[1].T <= b2 * (1.0 + 1e-7));
+        CHECK(c.points[2].T <= b3 * (1.0 + 1e-7));
+        for (int i = 0; i < c.n; i++)
+            CHECK(c.points[i].nonempty_levels <= 3);
+        hg_curve_clear(&c);
+    }
+    double s[4];
+    CHECK(hg_sizes_constant_m(p, 3, 4, 1.0, s, NULL) == HG_OK);
+    for (int h = 1; h < 4; h++)
+        CHECK(s[h] >= s[h - 1]);
+    CHECK(s[3] == 20.0);
+    hg_recommendation r;
+    hg_recommend_options o;
+    hg_recommend_options_default(&o);
+    o.tolerance = 0.0;
+    CHECK(hg_recommend(p, &sys, &o, &r, NULL) == HG_OK);
+    CHECK(r.levels == 3 && r.cost.nonempty_levels == 3);
+    CHECK(r.cell_sizes && r.cell_sizes[r.levels - 1] == 20.0);
+    CHECK(r.cost.T <= r.best_T * (1.0 + 1e-12));
+    hg_recommendation_clear(&r);
+    hg_psd_free(p);
+}
+
 static void test_rejections(void)
 {
     hg_psd *p = make("powerlaw:alpha=-3,omega=10", 3);
@@ -417,6 +531,7 @@ int main(void)
     test_optimum_vs_recipes();
     test_mono();
     test_recommend_fields();
+    test_discrete();
     test_rejections();
     return hg_test_summary("test_opt");
 }
