@@ -59,13 +59,15 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
 /* Minimise T over s_1..s_{L-1} (s_L = 2 r_max fixed, sizes non-decreasing)
  * for a fixed number of levels L >= 1 (KOL 2014 section 5.2.4).
  * Continuous distributions: NLopt LD_LBFGS with the analytic gradient on
- * log-ratio increments (monotonicity is built in), multi-start from
- * constant-m, exponential and, when start != NULL, the L sizes start[]
- * (e.g. an optimum for L-1 levels with one level split). Discrete
- * distributions: NLopt LN_SBPLX on the same parametrisation.
+ * log-ratio increments (monotonicity is built in). Starts: start[] (L
+ * sizes, e.g. an optimum for L-1 levels with one level split; may be NULL),
+ * exponential and constant-m (q = 1). The first start is converged fully;
+ * the others run to a loose tolerance and are converged only if they are
+ * then already better. Discrete distributions (no pdf): NLopt LN_SBPLX on
+ * the same parametrisation and starts.
  * The minimum over the closed set includes collapsed levels (which cost
  * nothing): the caller compares against fewer levels (hg_curve_compute
- * does). Writes sizes[0..L-1] and *T. */
+ * does). Writes sizes[0..L-1] and *T (may be NULL). */
 int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
                  int L, const double *start, double *sizes, double *T,
                  hg_err *e);

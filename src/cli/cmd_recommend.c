@@ -40,6 +40,16 @@ static void help(FILE *out)
             cli_system_help);
 }
 
+/* Best point of one algorithm's curve. */
+static const hg_curve_point *curve_best(const hg_curve *c)
+{
+    const hg_curve_point *b = &c->points[0];
+    for (int i = 1; i < c->n; i++)
+        if (c->points[i].T < b->T)
+            b = &c->points[i];
+    return b;
+}
+
 typedef struct rec_writer {
     const char *format;
     int (*write)(FILE *out, const cli_system *cs,
@@ -68,6 +78,12 @@ static int write_table(FILE *out, const cli_system *cs,
     fprintf(out, "best found:     T = %.6g with %d level%s (%s)\n", r->best_T,
             r->best_levels, r->best_levels == 1 ? "" : "s",
             hg_algorithm_name(r->best_algorithm));
+    for (int a = 0; r->n_curves > 1 && a < r->n_curves; a++) {
+        const hg_curve_point *b = curve_best(&r->curves[a]);
+        fprintf(out, "  %-12s  best T = %.6g with %d level%s\n",
+                hg_algorithm_name(r->curves[a].algorithm), b->T,
+                b->nonempty_levels, b->nonempty_levels == 1 ? "" : "s");
+    }
     fprintf(out, "cell sizes%s%s%s:", *u ? " [" : "", u, *u ? "]" : "");
     for (int h = 0; h < r->levels; h++)
         fprintf(out, " %.6g", r->cell_sizes[h]);
@@ -137,6 +153,16 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
                             hg_algorithm_name(r->best_algorithm));
     cJSON_AddNumberToObject(best, "levels", r->best_levels);
     cJSON_AddNumberToObject(best, "work_per_particle", r->best_T);
+    cJSON *algs = cJSON_AddArrayToObject(j, "algorithms");
+    for (int a = 0; a < r->n_curves; a++) {
+        const hg_curve_point *b = curve_best(&r->curves[a]);
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddStringToObject(row, "algorithm",
+                                hg_algorithm_name(r->curves[a].algorithm));
+        cJSON_AddNumberToObject(row, "best_levels", b->nonempty_levels);
+        cJSON_AddNumberToObject(row, "best_work_per_particle", b->T);
+        cJSON_AddItemToArray(algs, row);
+    }
     cli_json_add_per_level(j, &r->cost);
     cJSON *sens = cJSON_AddObjectToObject(j, "sensitivity");
     cJSON *rows = cJSON_AddArrayToObject(sens, "work_by_levels");
