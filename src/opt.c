@@ -183,7 +183,7 @@ int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
         return hg_fail(e, HG_ENOMEM, "out of memory");
     int st = hg_sizes_exponential(psd, L, buf, e);
     if (!st)
-        st = hg_sizes_constant_m(psd, sys->dim, L, 1.0, buf + L, e);
+        st = hg_sizes_constant_m_tol(psd, sys->dim, L, 1.0, 1e-7, buf + L, e);
     if (!st) {
         const double *starts[3] = {start ? start : buf, start ? buf : buf + L,
                                   start ? buf + L : NULL};

@@ -17,4 +17,9 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
  * distributions, LN_SBPLX for discrete ones. */
 int hg_opt_default_algorithm(const hg_psd *psd);
 
+/* hg_sizes_constant_m with a relative root tolerance tol (the public
+ * function uses 1e-13; starting points of the optimiser need less). */
+int hg_sizes_constant_m_tol(const hg_psd *psd, int dim, int L, double q,
+                            double tol, double *sizes, hg_err *e);
+
 #endif
