@@ -248,6 +248,9 @@ static double quantile(const void *s, double u)
 {
     const sample *p = s;
     double c = ceil(u * (double)p->n);
+    /* u n may round up past an integer: the CDF (c-1)/n may already be u */
+    while (c > 1.0 && (c - 1.0) / (double)p->n >= u)
+        c -= 1.0;
     size_t i = c < 1.0 ? 0 : (size_t)c - 1;
     return p->r[i < p->n ? i : p->n - 1];
 }

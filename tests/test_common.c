@@ -28,6 +28,7 @@ static void test_numbers(void)
     CHECK(hg_parse_long("1.5", "L", 1, 100, &l, &e) == HG_EPARSE &&
           strstr(e.msg, "1.5"));
     CHECK(hg_parse_long("", "L", 1, 100, &l, &e) == HG_EPARSE);
+    CHECK(hg_parse_long("  ", "L", 1, 100, &l, &e) == HG_EPARSE);
     CHECK(hg_parse_long("99999999999999999999", "L", 1, 100, &l, &e) ==
           HG_EINVAL);
     CHECK(strcmp(hg_strerror(HG_OK), "success") == 0);
