@@ -91,8 +91,11 @@ typedef struct hg_curve {
 
 /* T(L) for L = 1..max_levels (1 <= max_levels <= 256) with one method and
  * algorithm. For the optimal method point L is the best grid with at most L
- * non-empty levels (each L warm-starts from L-1), so its T never increases
- * with L. out is overwritten; release with hg_curve_clear. */
+ * non-empty levels (each L warm-starts from L-1; an extra level is kept
+ * only if it lowers T by more than 1e-7 relative, otherwise the point
+ * repeats L-1 with an empty level at s_L), so its T never increases with
+ * L; after two successive L without such a gain, larger L are padded
+ * without optimising. out is overwritten; release with hg_curve_clear. */
 int hg_curve_compute(const hg_psd *psd, const hg_system *sys,
                      hg_algorithm alg, hg_method method, double q,
                      int max_levels, hg_curve *out, hg_err *e);

@@ -183,7 +183,7 @@ int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
         return hg_fail(e, HG_ENOMEM, "out of memory");
     int st = hg_sizes_exponential(psd, L, buf, e);
     if (!st)
-        st = hg_sizes_constant_m_tol(psd, sys->dim, L, 1.0, 1e-7, buf + L, e);
+        st = hg_sizes_constant_m_tol(psd, sys->dim, L, 1.0, 1e-6, buf + L, e);
     if (!st) {
         const double *starts[3] = {start ? start : buf, start ? buf : buf + L,
                                   start ? buf + L : NULL};
@@ -196,6 +196,11 @@ int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
 }
 
 /* ---- curves ---- */
+
+/* An extra level must lower T by this relative amount to be kept: below
+ * it, optima that differ by slivers of levels holding ~1e-10 of the
+ * particles would count as more levels. */
+#define MIN_GAIN 1e-7
 
 void hg_curve_clear(hg_curve *c)
 {
@@ -318,10 +323,11 @@ int hg_curve_compute(const hg_psd *psd, const hg_system *sys,
             }
             st = hg_opt_sizes(psd, sys, alg, L, split, pt->sizes, &T, e);
             if (!st && L > 1)
-                stale = T < out->points[L - 2].T * (1.0 - 1e-7) ? 0
-                                                                : stale + 1;
-            if (!st && L > 1 && !(T < out->points[L - 2].T)) {
-                /* Fewer levels are better: keep them, padding with
+                stale = T < out->points[L - 2].T * (1.0 - MIN_GAIN)
+                            ? 0
+                            : stale + 1;
+            if (!st && stale) {
+                /* Fewer levels are as good: keep them, padding with
                  * collapsed (empty) levels at s_L. */
                 const hg_curve_point *pv = &out->points[L - 2];
                 memcpy(pt->sizes, pv->sizes, sizeof *pt->sizes * (size_t)(L - 1));

@@ -119,6 +119,57 @@ int main(int argc, char **argv)
                   reps);
         hg_psd_free(p);
     }
+    /* log-normal; a 200-row table and a 10^6-radius sample drawn from it */
+    hg_psd_ctx ctx3 = {3, NULL};
+    hg_psd *ln = NULL;
+    hg_err e = {0};
+    const char *ln_spec = "lognormal:median=1,sigma=0.6,qmin=1e-4,qmax=0.9999";
+    if (hg_psd_parse(ln_spec, &ctx3, &ln, &e)) {
+        printf("%-28s skipped: %s\n", "lognormal", e.msg);
+    } else {
+        bench_psd("lognormal sigma=0.6", ln, 3, 0.6, 0.2, reps);
+        char path[] = "/tmp/hg_bench_table_XXXXXX";
+        int fd = mkstemp(path);
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (f) {
+            double lo = hg_psd_rmin(ln), hi = hg_psd_rmax(ln);
+            fprintf(f, "radius,passing\n");
+            for (int i = 0; i < 200; i++) {
+                double r = lo * pow(hi / lo, i / 199.0);
+                fprintf(f, "%.12g,%.12g\n", r,
+                        i == 0 ? 0.0 : (i == 199 ? 1.0 : hg_psd_cdf(ln, r)));
+            }
+            fclose(f);
+            char spec[256];
+            snprintf(spec, sizeof spec,
+                     "table:file=%s,size=radius,basis=number", path);
+            hg_psd *tb = NULL;
+            if (hg_psd_parse(spec, &ctx3, &tb, &e))
+                printf("%-28s skipped: %s\n", "table (200 rows)", e.msg);
+            else
+                bench_psd("table (200 rows)", tb, 3, 0.6, 0.2, reps);
+            hg_psd_free(tb);
+            remove(path);
+        }
+        size_t n = 1000000;
+        double *r = malloc(sizeof *r * n);
+        hg_psd *sp = NULL;
+        if (r && !hg_psd_sample_systematic(ln, n, 42, r, &e) &&
+            !hg_psd_from_radii(r, n, &sp, &e)) {
+            double t0 = now();
+            hg_psd_free(sp);
+            hg_psd_from_radii(r, n, &sp, &e);
+            printf("%-28s (creating it from 10^6 radii: %.1f ms)\n",
+                   "sample", 1e3 * (now() - t0));
+            bench_psd("sample (10^6 radii, seed 42)", sp, 3, 0.6, 0.2,
+                      reps);
+        } else {
+            printf("%-28s skipped: %s\n", "sample", e.msg);
+        }
+        hg_psd_free(sp);
+        free(r);
+    }
+    hg_psd_free(ln);
     for (int i = 2; i < argc; i++) { /* extra specs, 3D, nu 0.6, K 0.2 */
         hg_psd_ctx ctx = {3, NULL};
         hg_psd *p = NULL;
