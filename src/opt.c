@@ -27,7 +27,8 @@ typedef struct {
     int L;
     double y0, lam, sL;
     double *s, *g, *w, *S;
-    int status;
+    double run_best; /* best T evaluated in the current NLopt run */
+    double *run_u;   /* its parameters */
     long nevals;
 } opt_ctx;
 
@@ -71,8 +72,7 @@ static double objective(unsigned n, const double *u, double *grad, void *p)
     double T = HUGE_VAL;
     int st = hg_cost_gradient(c->psd, c->sys, c->alg, L, c->s, &T,
                               grad ? c->g : NULL, NULL);
-    if (st) {
-        c->status = st;
+    if (st || !isfinite(T)) {
         if (grad)
             for (unsigned i = 0; i < n; i++)
                 grad[i] = 0.0;
@@ -87,6 +87,12 @@ static double objective(unsigned n, const double *u, double *grad, void *p)
             tail += c->g[i] * c->s[i];
             grad[i] = c->w[i] * c->lam * (tail / SL - mix);
         }
+    }
+    /* NLopt may stop with a failure code (e.g. a line search that cannot
+     * progress at round-off level): the best point seen is kept here. */
+    if (T < c->run_best) {
+        c->run_best = T;
+        memcpy(c->run_u, u, sizeof *u * n);
     }
     return T;
 }
@@ -109,15 +115,17 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
                                 e);
     }
     int n = L - 1;
-    double *mem = malloc(sizeof *mem * (size_t)(6 * L));
+    double *mem = malloc(sizeof *mem * (size_t)(7 * L));
     nlopt_opt o = nlopt_create((nlopt_algorithm)algorithm, (unsigned)n);
     if (!mem || !o) {
         free(mem);
         nlopt_destroy(o);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
-    opt_ctx c = {psd, sys, alg, L, log(s0), log(sL / s0), sL,
-                 mem, mem + L, mem + 2 * L, mem + 3 * L, HG_OK, 0};
+    opt_ctx c = {psd,         sys,         alg,        L,
+                 log(s0),     log(sL / s0), sL,        mem,
+                 mem + L,     mem + 2 * L, mem + 3 * L, HUGE_VAL,
+                 mem + 6 * L, 0};
     double *u = mem + 4 * L, *best_u = mem + 5 * L;
     double best = HUGE_VAL;
     nlopt_set_min_objective(o, objective, &c);
@@ -139,14 +147,13 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
             nlopt_set_xtol_rel(o, pass ? 1e-9 : 1e-4);
             nlopt_set_maxeval(o, pass ? 200 + 60 * n : 30 + 5 * n);
             double f = HUGE_VAL;
-            c.status = HG_OK;
-            nlopt_result r = nlopt_optimize(o, u, &f);
-            if ((r < 0 && r != NLOPT_ROUNDOFF_LIMITED) || c.status != HG_OK)
-                break; /* a failed start; others may succeed */
-            if (!(f < best))
-                break;
+            c.run_best = HUGE_VAL;
+            nlopt_optimize(o, u, &f); /* any outcome: use the best seen */
+            if (!(c.run_best < best))
+                break; /* not (yet) better than an earlier start */
+            memcpy(u, c.run_u, sizeof *u * (size_t)n);
             if (pass == 1) {
-                best = f;
+                best = c.run_best;
                 memcpy(best_u, u, sizeof *u * (size_t)n);
             }
         }
