@@ -18,6 +18,7 @@
  * h+1: dQ_{h,k}/ds_h = -dQ_{h+1,k}/ds_h = (1/2) (s_h/2)^k f(s_h/2)
  * (dM_k(a,b)/db = b^k f(b)). */
 #include "hg_opt.h"
+#include "opt_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +29,14 @@ static const double binom[4][4] = {
 int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
                      hg_algorithm alg, int L, const double *s, double *T,
                      double *grad, hg_err *e)
+{
+    return hg_cost_gradient_smoothed(psd, sys, alg, L, s, 0.0, T, grad, e);
+}
+
+int hg_cost_gradient_smoothed(const hg_psd *psd, const hg_system *sys,
+                              hg_algorithm alg, int L, const double *s,
+                              double smooth, double *T, double *grad,
+                              hg_err *e)
 {
     int st;
     if ((st = hg_system_check(sys, e)) || (st = hg_sizes_check(psd, L, s, 0, e)))
@@ -119,7 +128,7 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
                        total);
     }
     if (grad) {
-        int has_pdf = !hg_psd_is_discrete(psd);
+        int discrete = hg_psd_is_discrete(psd);
         for (int h = 0; h < L; h++) {
             GQ(h)[0] += c * SD(h) * DTDM(h);
             GS(h) += d * M(h) / s[h] * DTDM(h);
@@ -127,7 +136,13 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
         for (int h = 0; h < L - 1; h++) {
             double g = GS(h);
             double b = 0.5 * s[h];
-            double f = has_pdf ? hg_psd_pdf(psd, b) : 0.0;
+            double f = 0.0;
+            if (!discrete)
+                f = hg_psd_pdf(psd, b);
+            else if (smooth > 0.0) /* mass per length around b */
+                f = (hg_psd_moment(psd, 0, b * (1.0 - smooth),
+                                   b * (1.0 + smooth))) /
+                    (2.0 * smooth * b);
             if (f > 0.0 && isfinite(f)) {
                 double bk = 0.5 * f;
                 for (int k = 0; k <= d; k++) {

@@ -63,8 +63,10 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
  * sizes, e.g. an optimum for L-1 levels with one level split; may be NULL),
  * exponential and constant-m (q = 1). The first start is converged fully;
  * the others run to a loose tolerance and are converged only if they are
- * then already better. Discrete distributions (no pdf): NLopt LN_SBPLX on
- * the same parametrisation and starts.
+ * then already better. Discrete distributions (mono, discrete, sample: no
+ * pdf, T jumps where a boundary crosses an atom): the same LBFGS scheme on
+ * a gradient whose boundary terms use the mass density averaged over
+ * +-2 % of the boundary, then an NLopt LN_SBPLX polish on the exact T.
  * The minimum over the closed set includes collapsed levels (which cost
  * nothing): the caller compares against fewer levels (hg_curve_compute
  * does). Writes sizes[0..L-1] and *T (may be NULL). */

@@ -27,6 +27,7 @@ typedef struct {
     int L;
     double y0, lam, sL;
     double *s, *g, *w, *S;
+    double smooth;   /* hg_cost_gradient_smoothed's smoothing (discrete) */
     double run_best; /* best T evaluated in the current NLopt run */
     double *run_u;   /* its parameters */
     long nevals;
@@ -70,8 +71,9 @@ static double objective(unsigned n, const double *u, double *grad, void *p)
     u_to_s(c, u);
     c->nevals++;
     double T = HUGE_VAL;
-    int st = hg_cost_gradient(c->psd, c->sys, c->alg, L, c->s, &T,
-                              grad ? c->g : NULL, NULL);
+    int st = hg_cost_gradient_smoothed(c->psd, c->sys, c->alg, L, c->s,
+                                       c->smooth, &T, grad ? c->g : NULL,
+                                       NULL);
     if (st || !isfinite(T)) {
         if (grad)
             for (unsigned i = 0; i < n; i++)
@@ -97,6 +99,37 @@ static double objective(unsigned n, const double *u, double *grad, void *p)
     return T;
 }
 
+/* Run every start (the first to full accuracy, the others to a loose
+ * tolerance, continued only if then already better) and keep the best in
+ * *best / best_u. */
+static void run_starts(nlopt_opt o, opt_ctx *c, int n,
+                       const double *const *starts, int nstarts, double *u,
+                       double *best, double *best_u)
+{
+    int first = 1;
+    for (int k = 0; k < nstarts; k++) {
+        if (!starts[k])
+            continue;
+        s_to_u(c, starts[k], u);
+        for (int pass = first ? 1 : 0; pass < 2; pass++) {
+            nlopt_set_ftol_rel(o, pass ? 1e-11 : 1e-6);
+            nlopt_set_xtol_rel(o, pass ? 1e-9 : 1e-4);
+            nlopt_set_maxeval(o, pass ? 200 + 60 * n : 30 + 5 * n);
+            double f = HUGE_VAL;
+            c->run_best = HUGE_VAL;
+            nlopt_optimize(o, u, &f); /* any outcome: use the best seen */
+            if (!(c->run_best < *best))
+                break; /* not (yet) better than an earlier start */
+            memcpy(u, c->run_u, sizeof *u * (size_t)n);
+            if (pass == 1) {
+                *best = c->run_best;
+                memcpy(best_u, u, sizeof *u * (size_t)n);
+            }
+        }
+        first = 0;
+    }
+}
+
 int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
                       hg_algorithm alg, int L, const double *const *starts,
                       int nstarts, int algorithm, double *sizes, double *T,
@@ -114,52 +147,50 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
         return hg_cost_evaluate(psd, sys, alg, L, sizes, NULL, T, NULL, NULL,
                                 e);
     }
-    int n = L - 1;
+    int n = L - 1, hybrid = algorithm == HG_OPT_SMOOTHED_THEN_SBPLX;
     double *mem = malloc(sizeof *mem * (size_t)(7 * L));
-    nlopt_opt o = nlopt_create((nlopt_algorithm)algorithm, (unsigned)n);
-    if (!mem || !o) {
+    nlopt_opt o = nlopt_create(
+        hybrid ? NLOPT_LD_LBFGS : (nlopt_algorithm)algorithm, (unsigned)n);
+    nlopt_opt polish =
+        hybrid ? nlopt_create(NLOPT_LN_SBPLX, (unsigned)n) : NULL;
+    if (!mem || !o || (hybrid && !polish)) {
         free(mem);
         nlopt_destroy(o);
+        nlopt_destroy(polish);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
     opt_ctx c = {psd,         sys,         alg,        L,
                  log(s0),     log(sL / s0), sL,        mem,
-                 mem + L,     mem + 2 * L, mem + 3 * L, HUGE_VAL,
-                 mem + 6 * L, 0};
+                 mem + L,     mem + 2 * L, mem + 3 * L, hybrid ? 0.02 : 0.0,
+                 HUGE_VAL,    mem + 6 * L, 0};
     double *u = mem + 4 * L, *best_u = mem + 5 * L;
     double best = HUGE_VAL;
     nlopt_set_min_objective(o, objective, &c);
-    if (algorithm == NLOPT_LD_LBFGS)
+    if (algorithm == NLOPT_LD_LBFGS || hybrid)
         nlopt_set_vector_storage(o, n < 10 ? (unsigned)n : 10u);
     if (algorithm == NLOPT_LN_SBPLX || algorithm == NLOPT_LN_NELDERMEAD)
         nlopt_set_initial_step1(o, 0.5);
-    /* The first start runs to full accuracy. Each further start first runs
-     * to a loose tolerance and is continued to full accuracy only if it is
-     * then already below the best so far: the slow tail of convergence is
-     * paid once per basin that can win. */
-    int first = 1;
-    for (int k = 0; k < nstarts; k++) {
-        if (!starts[k])
-            continue;
-        s_to_u(&c, starts[k], u);
-        for (int pass = first ? 1 : 0; pass < 2; pass++) {
-            nlopt_set_ftol_rel(o, pass ? 1e-11 : 1e-6);
-            nlopt_set_xtol_rel(o, pass ? 1e-9 : 1e-4);
-            nlopt_set_maxeval(o, pass ? 200 + 60 * n : 30 + 5 * n);
-            double f = HUGE_VAL;
-            c.run_best = HUGE_VAL;
-            nlopt_optimize(o, u, &f); /* any outcome: use the best seen */
-            if (!(c.run_best < best))
-                break; /* not (yet) better than an earlier start */
-            memcpy(u, c.run_u, sizeof *u * (size_t)n);
-            if (pass == 1) {
-                best = c.run_best;
-                memcpy(best_u, u, sizeof *u * (size_t)n);
-            }
+    run_starts(o, &c, n, starts, nstarts, u, &best, best_u);
+    if (hybrid && best < HUGE_VAL) {
+        /* T of a discrete distribution jumps where a boundary crosses an
+         * atom: the smoothed gradient gets close, a derivative-free search
+         * on the exact T finishes. */
+        nlopt_set_min_objective(polish, objective, &c);
+        nlopt_set_initial_step1(polish, 0.05);
+        nlopt_set_ftol_rel(polish, 1e-11);
+        nlopt_set_xtol_rel(polish, 1e-9);
+        nlopt_set_maxeval(polish, 200 + 60 * n);
+        memcpy(u, best_u, sizeof *u * (size_t)n);
+        double f = HUGE_VAL;
+        c.run_best = HUGE_VAL;
+        nlopt_optimize(polish, u, &f);
+        if (c.run_best < best) {
+            best = c.run_best;
+            memcpy(best_u, c.run_u, sizeof *u * (size_t)n);
         }
-        first = 0;
     }
     nlopt_destroy(o);
+    nlopt_destroy(polish);
     if (!(best < HUGE_VAL)) {
         free(mem);
         return hg_fail(e, HG_ENUMERIC,
@@ -176,7 +207,8 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
 
 int hg_opt_default_algorithm(const hg_psd *psd)
 {
-    return hg_psd_is_discrete(psd) ? NLOPT_LN_SBPLX : NLOPT_LD_LBFGS;
+    return hg_psd_is_discrete(psd) ? HG_OPT_SMOOTHED_THEN_SBPLX
+                                   : NLOPT_LD_LBFGS;
 }
 
 int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
