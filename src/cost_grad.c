@@ -30,13 +30,14 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
                      hg_algorithm alg, int L, const double *s, double *T,
                      double *grad, hg_err *e)
 {
-    return hg_cost_gradient_smoothed(psd, sys, alg, L, s, 0.0, T, grad, e);
+    return hg_cost_gradient_smoothed(psd, sys, alg, L, s, 0.0, NULL, T, grad,
+                                     e);
 }
 
 int hg_cost_gradient_smoothed(const hg_psd *psd, const hg_system *sys,
                               hg_algorithm alg, int L, const double *s,
-                              double smooth, double *T, double *grad,
-                              hg_err *e)
+                              double smooth, const double *full, double *T,
+                              double *grad, hg_err *e)
 {
     int st;
     if ((st = hg_system_check(sys, e)) || (st = hg_sizes_check(psd, L, s, 0, e)))
@@ -45,7 +46,8 @@ int hg_cost_gradient_smoothed(const hg_psd *psd, const hg_system *sys,
     double A = 0.5 + 0.5 * (pow(3.0, d) - 1.0);
     double C1 = 1.0 + 0.5 * (pow(3.0, d) - 1.0); /* 1 + n_c */
     double K = sys->K;
-    double c = sys->nu / hg_psd_mean_volume(psd, d);
+    double c = sys->nu / (full ? hg_unit_ball_volume(d) * full[d]
+                               : hg_psd_mean_volume(psd, d));
     double rmax = hg_psd_rmax(psd);
     double w[4];
     for (int k = 0; k <= d; k++)
@@ -76,9 +78,12 @@ int hg_cost_gradient_smoothed(const hg_psd *psd, const hg_system *sys,
         double hi = h == L - 1 ? fmax(0.5 * s[h], rmax) : 0.5 * s[h];
         double *q = Q(h), *pw = PW(h);
         for (int k = 0; k <= d; k++) {
-            Fcur[k] = h > 0 && s[h] == s[h - 1]
-                          ? Fprev[k]
-                          : hg_psd_moment(psd, k, 0.0, hi);
+            if (h > 0 && s[h] == s[h - 1])
+                Fcur[k] = Fprev[k];
+            else if (h == L - 1 && full) /* hi >= r_max */
+                Fcur[k] = full[k];
+            else
+                Fcur[k] = hg_psd_moment(psd, k, 0.0, hi);
             q[k] = fmax(Fcur[k] - Fprev[k], 0.0);
             Fprev[k] = Fcur[k];
         }

@@ -28,6 +28,7 @@ typedef struct {
     double y0, lam, sL;
     double *s, *g, *w, *S;
     double smooth;   /* hg_cost_gradient_smoothed's smoothing (discrete) */
+    double full[4];  /* M_k(0, r_max) */
     double run_best; /* best T evaluated in the current NLopt run */
     double *run_u;   /* its parameters */
     long nevals;
@@ -72,8 +73,8 @@ static double objective(unsigned n, const double *u, double *grad, void *p)
     c->nevals++;
     double T = HUGE_VAL;
     int st = hg_cost_gradient_smoothed(c->psd, c->sys, c->alg, L, c->s,
-                                       c->smooth, &T, grad ? c->g : NULL,
-                                       NULL);
+                                       c->smooth, c->full, &T,
+                                       grad ? c->g : NULL, NULL);
     if (st || !isfinite(T)) {
         if (grad)
             for (unsigned i = 0; i < n; i++)
@@ -162,7 +163,9 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
     opt_ctx c = {psd,         sys,         alg,        L,
                  log(s0),     log(sL / s0), sL,        mem,
                  mem + L,     mem + 2 * L, mem + 3 * L, hybrid ? 0.02 : 0.0,
-                 HUGE_VAL,    mem + 6 * L, 0};
+                 {0, 0, 0, 0}, HUGE_VAL,   mem + 6 * L, 0};
+    for (int k = 0; k <= sys->dim; k++)
+        c.full[k] = hg_psd_moment(psd, k, 0.0, hg_psd_rmax(psd));
     double *u = mem + 4 * L, *best_u = mem + 5 * L;
     double best = HUGE_VAL;
     nlopt_set_min_objective(o, objective, &c);

@@ -29,10 +29,12 @@ int hg_sizes_constant_m_tol(const hg_psd *psd, int dim, int L, double q,
 
 /* hg_cost_gradient where, for a discrete distribution, the boundary terms
  * use the mass density averaged over [b (1 - smooth), b (1 + smooth)]
- * instead of the missing pdf (smooth = 0: left out). T is exact. */
+ * instead of the missing pdf (smooth = 0: left out). T is exact. full, if
+ * not NULL, holds the moments M_k(0, r_max), k = 0..dim, of psd (saves
+ * their evaluation on every call). */
 int hg_cost_gradient_smoothed(const hg_psd *psd, const hg_system *sys,
                               hg_algorithm alg, int L, const double *s,
-                              double smooth, double *T, double *grad,
-                              hg_err *e);
+                              double smooth, const double *full, double *T,
+                              double *grad, hg_err *e);
 
 #endif
