@@ -128,6 +128,8 @@ typedef struct hg_recommendation {
     double *cell_sizes;       /* levels entries, collapsed levels merged */
     hg_cost cost;             /* evaluation of the recommended grid */
     int best_levels;          /* non-empty levels of the best T found */
+    int best_at_max_levels;   /* 1: the best T is at L = max_levels, so a
+                                 larger max_levels may find a lower T */
     hg_algorithm best_algorithm;
     double best_T;
     double linked_cell_T, linked_cell_T_cd, linked_cell_T_ca;

@@ -1,6 +1,5 @@
 /* opt.c - optimal cell sizes for a given number of levels (KOL 2014
- * section 5.2.4), T as a function of L for every method, and the
- * recommendation (SPEC 4).
+ * section 5.2.4) and T as a function of L for every method.
  *
  * Parametrisation: with Lambda = ln(s_L / s_0) and weights w_i = exp(u_i)
  * (i = 1..L, u_L = 0), ln s_h = ln s_0 + Lambda S_h / S_L where

@@ -20,6 +20,7 @@ expect_ok "best found: +T = 11\.595 with 12 levels" -- $R $P3 --method constant-
 expect_ok "best found: +T = 12\.129[0-9]* with 4 levels" -- $R $P3 --method exponential --algorithm top-down
 expect_ok "best found: +T = 12\.3975 with 43 levels" -- $R $P3 --method linear --algorithm top-down --max-levels 50
 expect_ok "bottom-up" -- $R $P3 --algorithm bottom-up
+expect_ok "note: +the best T is at the largest L scanned \(--max-levels 32\)" -- $R $P3 --method linear --algorithm top-down
 expect_ok "neigh_modify collection/interval" -- $R $P3 --format lammps
 expect_ok "userHGridCellSize" -- $R $P3 --format mercurydpm
 

@@ -337,11 +337,19 @@ static void test_recommend_fields(void)
     CHECK(r.n_sens == 5 && r.sens_L[2] == r.levels);
     CHECK(r.within5_lo >= 1 && r.within5_lo <= r.levels);
     CHECK(r.within5_hi >= r.best_levels);
+    CHECK(!r.best_at_max_levels);
     CHECK(strstr(r.decision, "top-down") != NULL);
     printf("3D: recommended %d levels T = %.6f, best %d levels T = %.7f, "
            "L within 5 %%: %d..%d\n",
            r.levels, r.cost.T, r.best_levels, r.best_T, r.within5_lo,
            r.within5_hi);
+    hg_recommendation_clear(&r);
+    hg_recommend_options o;
+    hg_recommend_options_default(&o);
+    o.method = HG_METHOD_LINEAR; /* its optimum is at L = 43 */
+    o.max_levels = 20;
+    CHECK(hg_recommend(p, &sys, &o, &r, &e) == HG_OK);
+    CHECK(r.best_at_max_levels && r.best_levels == 20);
     hg_recommendation_clear(&r);
     hg_recommendation_clear(&r); /* idempotent */
     hg_recommendation_clear(NULL);
@@ -442,6 +450,22 @@ static void test_discrete(void)
         for (int i = 0; i < c.n; i++)
             CHECK(c.points[i].nonempty_levels <= 3);
         hg_curve_clear(&c);
+    }
+    /* Between atoms T is smooth in the sizes: the gradient (explicit terms
+     * only, no pdf) matches finite differences. */
+    double sg[3] = {2.5, 7.0, 20.0}, g[3], T0;
+    for (int a = 0; a < 2; a++) {
+        CHECK(hg_cost_gradient(p, &sys, a, 3, sg, &T0, g, NULL) == HG_OK);
+        for (int h = 0; h < 2; h++) {
+            double d = 1e-6 * sg[h], sp[3], sm[3], Tp, Tm;
+            memcpy(sp, sg, sizeof sg);
+            memcpy(sm, sg, sizeof sg);
+            sp[h] += d;
+            sm[h] -= d;
+            hg_cost_evaluate(p, &sys, a, 3, sp, NULL, &Tp, NULL, NULL, NULL);
+            hg_cost_evaluate(p, &sys, a, 3, sm, NULL, &Tm, NULL, NULL, NULL);
+            CHECK_CLOSE(g[h], (Tp - Tm) / (2.0 * d), 1e-5, 1e-9);
+        }
     }
     double s[4];
     CHECK(hg_sizes_constant_m(p, 3, 4, 1.0, s, NULL) == HG_OK);

@@ -78,6 +78,12 @@ static int write_table(FILE *out, const cli_system *cs,
     fprintf(out, "best found:     T = %.6g with %d level%s (%s)\n", r->best_T,
             r->best_levels, r->best_levels == 1 ? "" : "s",
             hg_algorithm_name(r->best_algorithm));
+    if (r->best_at_max_levels)
+        fprintf(out,
+                "note:           the best T is at the largest L scanned "
+                "(--max-levels %d);\n                a larger --max-levels "
+                "may find a lower T\n",
+                o->max_levels);
     for (int a = 0; r->n_curves > 1 && a < r->n_curves; a++) {
         const hg_curve_point *b = curve_best(&r->curves[a]);
         fprintf(out, "  %-12s  best T = %.6g with %d level%s\n",
@@ -153,6 +159,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
                             hg_algorithm_name(r->best_algorithm));
     cJSON_AddNumberToObject(best, "levels", r->best_levels);
     cJSON_AddNumberToObject(best, "work_per_particle", r->best_T);
+    cJSON_AddBoolToObject(best, "at_max_levels", r->best_at_max_levels);
     cJSON *algs = cJSON_AddArrayToObject(j, "algorithms");
     for (int a = 0; a < r->n_curves; a++) {
         const hg_curve_point *b = curve_best(&r->curves[a]);
