@@ -169,9 +169,11 @@ int hg_dist_window(const hg_kv *kv, const char *what, double to_radius,
 
 double hg_dist_powint(double q, double a, double b)
 {
-    double l = log(b / a);
+    if (q == 1.0)
+        return b - a;
+    double l = log1p((b - a) / a); /* log(b / a), exact for narrow [a, b] */
     if (fabs(q * l) < 1e-13)
-        return l * (1.0 + 0.5 * q * l);
+        return pow(a, q) * l * (1.0 + 0.5 * q * l);
     return pow(a, q) * expm1(q * l) / q;
 }
 
