@@ -29,8 +29,7 @@ typedef struct {
     double rmin, rmax;
     double xmin, xmax;
     double logZ; /* log I(1 - s/k; xmin, xmax) */
-    gsl_integration_workspace *ws; /* far-tail fallback; not thread-safe */
-    gsl_integration_glfixed_table *gl; /* the same for narrow windows */
+    gsl_integration_glfixed_table *gl; /* narrow far-tail windows */
 } weibull;
 
 typedef struct {
@@ -113,8 +112,14 @@ static double log_igamma(const weibull *w, double c, double x1, double x2)
     if (u2 - u1 < 0.05) {
         res = gsl_integration_glfixed(&fn, u1, u2, w->gl);
     } else {
-        int st = gsl_integration_qags(&fn, u1, u2, 0.0, 1e-13, 1000, w->ws,
+        /* allocated per call (a rare path) so that the state stays
+         * read-only and thread-safe */
+        gsl_integration_workspace *ws = gsl_integration_workspace_alloc(1000);
+        if (!ws)
+            return NAN;
+        int st = gsl_integration_qags(&fn, u1, u2, 0.0, 1e-13, 1000, ws,
                                       &res, &err);
+        gsl_integration_workspace_free(ws);
         if (st && st != GSL_EROUND)
             return NAN;
     }
@@ -138,8 +143,6 @@ static void destroy(void *s)
     weibull *w = s;
     if (!w)
         return;
-    if (w->ws)
-        gsl_integration_workspace_free(w->ws);
     if (w->gl)
         gsl_integration_glfixed_table_free(w->gl);
     free(w);
@@ -176,9 +179,8 @@ static int create_as(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
                         &w->rmin, &w->rmax, e);
     if (st)
         goto fail;
-    w->ws = gsl_integration_workspace_alloc(1000);
     w->gl = gsl_integration_glfixed_table_alloc(20);
-    if (!w->ws || !w->gl) {
+    if (!w->gl) {
         st = hg_fail(e, HG_ENOMEM, "out of memory");
         goto fail;
     }
