@@ -185,8 +185,10 @@ double hg_dist_brent(double (*f)(double x, void *p), void *p, double lo,
         return lo;
     if (fhi == 0.0)
         return hi;
-    if (!(flo * fhi < 0.0))
+    if (isnan(flo) || isnan(fhi))
         return NAN;
+    if (!(flo * fhi < 0.0)) /* no sign change: the nearer end */
+        return fabs(flo) <= fabs(fhi) ? lo : hi;
     gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
     if (!s)
         return NAN;

@@ -271,8 +271,9 @@ const hg_psd_family hg_psd_sample = {
     "sample",
     "empirical distribution of measured sizes: file=PATH (one size per "
     "line, or a CSV column; '#' comments and one header line allowed; "
-    "relative to the system file's folder), column=N|NAME (1-based index or "
-    "header name, default 1), size=radius|diameter (default radius)",
+    "relative to the system file's folder, else the current directory), "
+    "column=N|NAME (1-based index or header name, default 1), "
+    "size=radius|diameter (default radius)",
     keys,
     1,
     create,
