@@ -40,7 +40,8 @@ int hg_cost_gradient_smoothed(const hg_psd *psd, const hg_system *sys,
                               double *grad, hg_err *e)
 {
     int st;
-    if ((st = hg_system_check(sys, e)) || (st = hg_sizes_check(psd, L, s, 0, e)))
+    if ((st = hg_system_check(sys, e)) ||
+        (st = hg_sizes_check(psd, L, s, 0, e)))
         return st;
     int d = sys->dim;
     double A = 0.5 + 0.5 * (pow(3.0, d) - 1.0);

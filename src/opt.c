@@ -15,7 +15,6 @@
 
 #include <math.h>
 #include <nlopt.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -371,7 +370,8 @@ int hg_curve_compute(const hg_psd *psd, const hg_system *sys,
                 /* Fewer levels are as good: keep them, padding with
                  * collapsed (empty) levels at s_L. */
                 const hg_curve_point *pv = &out->points[L - 2];
-                memcpy(pt->sizes, pv->sizes, sizeof *pt->sizes * (size_t)(L - 1));
+                memcpy(pt->sizes, pv->sizes,
+                       sizeof *pt->sizes * (size_t)(L - 1));
                 pt->sizes[L - 1] = pv->sizes[L - 2];
             }
             break;

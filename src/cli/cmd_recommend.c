@@ -18,7 +18,8 @@ enum {
 static void help(FILE *out)
 {
     fprintf(out,
-            "Usage: hgridopt recommend --psd SPEC --dim 2|3 --nu X [options]\n\n"
+            "Usage: hgridopt recommend --psd SPEC --dim 2|3 --nu X "
+            "[options]\n\n"
             "Choose the HGrid algorithm, number of levels and cell sizes "
             "that minimise the\npredicted work per particle (KOL 2014 cost "
             "model). The recommendation is the\nfewest levels whose work is "
