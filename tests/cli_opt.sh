@@ -50,6 +50,13 @@ expect_ok "^linear,top-down,43,43,12\.397" -- $S $P3 --method linear --algorithm
 expect_ok "^constant-m,top-down,12,12,11\.595" -- $S $P3 --method constant-m --algorithm td --max-levels 13
 expect_ok "\"schema\":[[:space:]]*\"hgridopt.scan/1\"" -- $S $P3 --max-levels 3 --format json
 
+# sweep over power laws: constant-m at omega = 100 is the SPEC row
+expect_ok "^-3,100,constant-m,top-down,12,12,11\.595" -- $S --dim 3 --nu 0.7 --omega-range 100 --method constant-m --algorithm top-down
+sweep=$($S --dim 3 --nu 0.7 --alpha-range -3:0:2 --omega-range 2:100:3 --method exponential)
+if [ "$(printf '%s\n' "$sweep" | wc -l)" = 13 ]; then ok; else bad "sweep: expected 1 + 2 x 3 x 2 lines"; fi
+if printf '%s\n' "$sweep" | grep -q "^0,100,exponential,bottom-up,"; then ok; else bad "sweep: no alpha=0 omega=100 row"; fi
+expect_ok "\"schema\":[[:space:]]*\"hgridopt.sweep/1\"" -- $S --dim 2 --nu 0.4 --omega-range 20 --method linear --format json
+
 # --- rejections ---
 expect_fail 2 "--algorithm: unknown value 'sideways'" -- $R $P3 --algorithm sideways
 expect_fail 2 "method: unknown value 'simplex'" -- $R $P3 --method simplex
@@ -69,6 +76,12 @@ expect_fail 2 "method: unknown value 'random'" -- $S $P3 --method random
 expect_fail 2 "--max-levels: 0 is outside \[1, 256\]" -- $S $P3 --max-levels 0
 expect_fail 2 "--format: unknown format 'table'" -- $S $P3 --format table
 expect_fail 2 "--q: -2 must be > 0" -- $S $P3 --q -2
+expect_fail 2 "--psd: not with --omega-range" -- $S $P3 --omega-range 2:10:3
+expect_fail 2 "--alpha-range: needs --omega-range" -- $S --dim 3 --nu 0.7 --alpha-range -3,0
+expect_fail 2 "--omega-range: 1 must be > 1" -- $S --dim 3 --nu 0.7 --omega-range 1,10
+expect_fail 2 "--omega-range: '0:10:3' needs LO, HI > 0" -- $S --dim 3 --nu 0.7 --omega-range 0:10:3
+expect_fail 2 "--omega-range: '2:10' is not LO:HI:N" -- $S --dim 3 --nu 0.7 --omega-range 2:10
+expect_fail 2 "--alpha-range: 'x' is not a number" -- $S --dim 3 --nu 0.7 --alpha-range x:1:3 --omega-range 10
 expect_fail 1 "--output: cannot write" -- $R $P3 --output /nonexistent/dir/x
 expect_ok "Usage: hgridopt recommend" -- $R --help
 expect_ok "Usage: hgridopt scan" -- $S --help
