@@ -694,6 +694,14 @@ static void test_rejects(void)
               hg_psd_quantile(p, 1.0 / 3.0) == 1.0);
     }
     hg_psd_free(p);
+    /* order statistics of an unsorted sample spanning many exponents */
+    double mix[9] = {3, 1, 2, 1e-3, 7, 1e5, 2, 0.5, 4e-7};
+    const double sorted[9] = {4e-7, 1e-3, 0.5, 1, 2, 2, 3, 7, 1e5};
+    CHECK(hg_psd_from_radii(mix, 9, &p, &e) == HG_OK && p);
+    for (int i = 0; p && i < 9; i++)
+        CHECK(hg_psd_quantile(p, (i + 0.5) / 9.0) == sorted[i]);
+    CHECK(mix[0] == 3 && mix[8] == 4e-7); /* the input is copied */
+    hg_psd_free(p);
 }
 
 /* help strings document every accepted key */
