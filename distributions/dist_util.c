@@ -244,6 +244,8 @@ int hg_dist_file_next(hg_dist_file *df, const char *what, hg_err *e)
             return 0;
         }
         df->lineno++;
+        if (df->lineno == 1 && strncmp(df->line, "\xef\xbb\xbf", 3) == 0)
+            memmove(df->line, df->line + 3, (size_t)n - 2); /* UTF-8 BOM */
         const char *s = df->line;
         while (isspace((unsigned char)*s))
             s++;
