@@ -111,9 +111,9 @@ static void run_starts(nlopt_opt o, opt_ctx *c, int n,
             continue;
         s_to_u(c, starts[k], u);
         for (int pass = first ? 1 : 0; pass < 2; pass++) {
-            nlopt_set_ftol_rel(o, pass ? 1e-11 : 1e-6);
+            nlopt_set_ftol_rel(o, pass ? 1e-11 : 1e-5);
             nlopt_set_xtol_rel(o, pass ? 1e-9 : 1e-4);
-            nlopt_set_maxeval(o, pass ? 200 + 60 * n : 30 + 5 * n);
+            nlopt_set_maxeval(o, pass ? 200 + 60 * n : 20 + 3 * n);
             double f = HUGE_VAL;
             c->run_best = HUGE_VAL;
             nlopt_optimize(o, u, &f); /* any outcome: use the best seen */
