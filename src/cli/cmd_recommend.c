@@ -12,7 +12,8 @@ enum {
     OPT_METHOD,
     OPT_MAX_LEVELS,
     OPT_TOLERANCE,
-    OPT_Q
+    OPT_Q,
+    OPT_SKIN
 };
 
 static void help(FILE *out)
@@ -33,7 +34,10 @@ static void help(FILE *out)
             "(default 1)\n"
             "  --max-levels N   scan L = 1..N (default 32, at most 256)\n"
             "  --tolerance X    relative tolerance in [0, 1) (default 0.01)\n"
-            "  --format F       table (default), json, lammps or mercurydpm\n\n"
+            "  --format F       table (default), json, lammps or mercurydpm\n"
+            "  --skin X         LAMMPS neighbor skin (format lammps; default "
+            "10 %% of the\n"
+            "                   smallest diameter)\n\n"
             "%s\n"
             "Example:\n"
             "  hgridopt recommend --psd powerlaw:alpha=-3,omega=100 --dim 3 "
@@ -198,7 +202,7 @@ static int write_export(FILE *out, const cli_system *cs,
     hg_export_input in = {cs->psd,        &cs->sys,     r->algorithm,
                           r->levels,      r->cell_sizes, r->cost.T,
                           r->cost.T_cd,   r->cost.T_ca, r->linked_cell_T,
-                          cs->name,       cs->unit,     0.0};
+                          cs->name,       cs->unit,     cs->export_skin};
     char *text = NULL;
     hg_err e = {0};
     int st = lammps ? hg_export_lammps(&in, &text, &e)
@@ -239,10 +243,11 @@ int cmd_recommend(int argc, char **argv)
         {"max-levels", required_argument, NULL, OPT_MAX_LEVELS},
         {"tolerance", required_argument, NULL, OPT_TOLERANCE},
         {"q", required_argument, NULL, OPT_Q},
+        {"skin", required_argument, NULL, OPT_SKIN},
         {NULL, 0, NULL, 0}};
     cli_system cs = {0};
     const char *alg_text = NULL, *method_text = NULL, *lmax_text = NULL,
-               *tol_text = NULL, *q_text = NULL;
+               *tol_text = NULL, *q_text = NULL, *skin_text = NULL;
     int c;
     optind = 1;
     opterr = 0;
@@ -255,6 +260,7 @@ int cmd_recommend(int argc, char **argv)
         case OPT_MAX_LEVELS: lmax_text = optarg; break;
         case OPT_TOLERANCE: tol_text = optarg; break;
         case OPT_Q: q_text = optarg; break;
+        case OPT_SKIN: skin_text = optarg; break;
         default: return cli_bad_option("recommend", c, argv[optind - 1]);
         }
     }
@@ -308,6 +314,14 @@ int cmd_recommend(int argc, char **argv)
             return cli_fail(&e, HG_EINVAL, 0);
         if (!(o.q > 0.0)) {
             cli_error("--q: %g must be > 0", o.q);
+            return CLI_EUSAGE;
+        }
+    }
+    if (skin_text) {
+        if (hg_parse_double(skin_text, "--skin", &cs.export_skin, &e))
+            return cli_fail(&e, HG_EINVAL, 0);
+        if (!(cs.export_skin > 0.0)) {
+            cli_error("--skin: %g must be > 0", cs.export_skin);
             return CLI_EUSAGE;
         }
     }
