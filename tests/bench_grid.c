@@ -7,8 +7,9 @@
  *  2. time per particle for N = 10^4 .. max_n (default 10^7);
  *  3. memory: grid bytes per particle and the peak resident set.
  *
- * Usage: bench_grid [max_n [repeats]]. Build type Release for real
- * figures. */
+ * Usage: bench_grid [max_n [repeats [K]]]: K (default 0.2) is the cost
+ * ratio the recommendation optimises for (e.g. from `hgridopt calibrate`).
+ * Build type Release for real figures. */
 #include "hg_grid.h"
 #include "hg_opt.h"
 #include "hg_pack.h"
@@ -39,6 +40,9 @@ int main(int argc, char **argv)
 {
     size_t max_n = argc > 1 ? (size_t)strtod(argv[1], NULL) : 10000000;
     int repeats = argc > 2 ? atoi(argv[2]) : 3;
+    double K = argc > 3 ? strtod(argv[3], NULL) : 0.2;
+    if (!(K > 0.0))
+        K = 0.2;
     if (repeats < 1)
         repeats = 1;
     hg_err e = {0};
@@ -52,15 +56,15 @@ int main(int argc, char **argv)
 #ifdef HG_HAVE_OPENMP
     threads = omp_get_max_threads();
 #endif
-    hg_system sys = {3, 0.6, 0.2};
+    hg_system sys = {3, 0.6, K};
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
     hg_recommendation rec = {0};
     if (hg_recommend(psd, &sys, &ro, &rec, &e))
         return die("recommend", &e);
     printf("bench_grid: %d thread(s); powerlaw alpha=-3 omega=100, 3D, "
-           "nu=0.6, K=0.2\n",
-           threads);
+           "nu=0.6, K=%g\n",
+           threads, K);
     printf("recommended: %s, %d levels, predicted T = %.4g (T_cd %.4g, "
            "T_ca %.4g), linked cell T = %.4g\n",
            hg_algorithm_name(rec.algorithm), rec.levels, rec.cost.T,
