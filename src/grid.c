@@ -562,12 +562,18 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
     }
     for (size_t c = 0; c < total; c++)
         g->cellstart[c + 1] += g->cellstart[c];
-    for (size_t i = 0; i < n; i++) {
-        size_t s = g->cellstart[gc[i]]++;
+    /* scatter only the index, then gather the data in sorted order
+     * (independent random reads overlap better than random writes) */
+    for (size_t i = 0; i < n; i++)
+        g->id[g->cellstart[gc[i]]++] = (uint32_t)i;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel for schedule(static) if (n > 50000)
+#endif
+    for (long long q = 0; q < nn; q++) {
+        size_t s = (size_t)q, i = g->id[s];
         for (int a = 0; a < D; a++)
             g->x[s * (size_t)D + (size_t)a] = p->x[i * (size_t)D + (size_t)a];
         g->r[s] = p->r[i];
-        g->id[s] = (uint32_t)i;
         g->lv[s] = lvl[i];
         g->gcell[s] = gc[i];
     }
@@ -1047,16 +1053,13 @@ int hg_grid_find_contacts_subset(hg_grid *g, const size_t *idx, size_t m,
                        g->np);
     if (m && !idx)
         return hg_fail(e, HG_EINVAL, "idx: NULL");
-    uint32_t *inv = malloc((g->n ? g->n : 1) * sizeof *inv);
     uint32_t *sel = malloc((m ? m : 1) * sizeof *sel);
     uint8_t *seen = calloc(g->n ? g->n : 1, 1);
     int st = HG_OK;
-    if (!inv || !sel || !seen) {
+    if (!sel || !seen) {
         st = hg_fail(e, HG_ENOMEM, "out of memory for a subset of %zu", m);
         goto done;
     }
-    for (size_t s = 0; s < g->n; s++)
-        inv[g->id[s]] = (uint32_t)s;
     for (size_t q = 0; q < m; q++) {
         if (idx[q] >= g->n) {
             st = hg_fail(e, HG_EINVAL, "idx[%zu]: %zu is not below n = %zu",
@@ -1069,11 +1072,13 @@ int hg_grid_find_contacts_subset(hg_grid *g, const size_t *idx, size_t m,
             goto done;
         }
         seen[idx[q]] = 1;
-        sel[q] = inv[idx[q]];
     }
+    /* search in memory order (locality), whatever the order of idx */
+    for (size_t s = 0, q = 0; s < g->n; s++)
+        if (seen[g->id[s]])
+            sel[q++] = (uint32_t)s;
     st = run_search(g, sel, m, out, counts, e);
 done:
-    free(inv);
     free(sel);
     free(seen);
     return st;

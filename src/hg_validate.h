@@ -104,9 +104,10 @@ void hg_validation_clear(hg_validation *v); /* accepts NULL */
 
 /* Generate a Poisson packing (hg_pack_poisson: periodic box of edge A),
  * round the sizes to whole cells (s' = A / floor(A / s)), run
- * hg_validate_measure for the HGrid and, if prm->baseline, for the linked
- * cell (one level of size 2 r_max rounded the same way). out is
- * overwritten. */
+ * hg_validate_measure for the HGrid (every particle searches: the budget
+ * is not applied) and, if prm->baseline, for the linked cell (one level of
+ * size 2 r_max rounded the same way; a subset when over the budget). out
+ * is overwritten. */
 int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
                 hg_validation *out, hg_err *e);
 

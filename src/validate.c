@@ -222,8 +222,10 @@ int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
     }
     if ((st = hg_pack_round_sizes(out->box_edge, prm->L, prm->sizes, rs, e)))
         goto fail;
+    hg_measure_options full = prm->measure;
+    full.budget = 0.0; /* the HGrid always searches every particle */
     st = hg_validate_measure(psd, &prm->sys, &p, prm->algorithm, prm->L, rs,
-                             &prm->measure, &out->hgrid, e);
+                             &full, &out->hgrid, e);
     if (st)
         goto fail;
     if (prm->baseline) {

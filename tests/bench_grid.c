@@ -136,6 +136,7 @@ int main(int argc, char **argv)
         hg_measure_options mo;
         hg_measure_options_default(&mo);
         mo.repeats = repeats;
+        mo.budget = 0.0; /* every particle searches */
         if (hg_validate_measure(psd, &sys, &p, rec.algorithm, rec.levels, rs,
                                 &mo, &r, &e))
             return die("measure", &e);
