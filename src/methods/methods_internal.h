@@ -81,10 +81,22 @@ double hg_methods_margin(const hg_particles *p, double skin);
 /* Largest radius of p (0 for no particles). */
 double hg_methods_rmax(const hg_particles *p);
 
+/* Grid-based search (grid.c), shared with verlet.c: a linked-cell state
+ * (one level of 2 r_max), the search of p with the given skin into out
+ * (reset first by hg_grid_find_contacts), adding its work to c. */
+int hg_methods_grid_new_lc(void **state, hg_err *e);
+void hg_methods_grid_free(void *state);
+int hg_methods_grid_search(void *state, const hg_particles *p, double skin,
+                           hg_pairs *out, hg_method_counters *c, hg_err *e);
+
 /* The registered method tables. */
 extern const hg_method_type hg_method_brute;
 extern const hg_method_type hg_method_sap;
 extern const hg_method_type hg_method_sap_incremental;
 extern const hg_method_type hg_method_sort;
+extern const hg_method_type hg_method_lc;
+extern const hg_method_type hg_method_hgrid;
+extern const hg_method_type hg_method_hgrid_bu;
+extern const hg_method_type hg_method_verlet;
 
 #endif
