@@ -6,7 +6,7 @@
  * minimum-image. Every method returns exactly this set (the order of the
  * pairs is unspecified: sort with hg_pairs_sort before comparing).
  *
- * Registered methods (hg_method_type_at / hg_method_type_find):
+ * Registered methods (hg_detector_type_at / hg_detector_type_find):
  *   brute            all N(N-1)/2 pairs; the oracle. Refuses N > max_n
  *                    (default 20000) unless force=1.
  *   sap              sort-and-sweep on axis-aligned bounding boxes (sort the
@@ -30,10 +30,10 @@
  * box edge to exceed 2 c (then the minimum image of a contact is unique);
  * smaller periodic boxes are refused with HG_EINVAL.
  *
- * Usage: hg_method_create(name, params) -> hg_method_detect (static: full
- * detection) -> hg_method_update (particles moved since the previous call:
+ * Usage: hg_detector_create(name, params) -> hg_detector_detect (static: full
+ * detection) -> hg_detector_update (particles moved since the previous call:
  * incremental methods pay only for what changed, the others detect again)
- * -> hg_method_free. Between detect/update calls the particle set must keep
+ * -> hg_detector_free. Between detect/update calls the particle set must keep
  * its count, radii, box and periodic flag; otherwise call detect again.
  */
 #ifndef HG_METHODS_H
@@ -50,7 +50,7 @@ extern "C" {
 
 /* Work done by one detect/update call. Counters a method does not use stay
  * 0. All are reset by every call. */
-typedef struct hg_method_counters {
+typedef struct hg_detector_counters {
     uint64_t pair_checks;      /* narrow-phase sphere-sphere distance tests */
     uint64_t box_tests;        /* bounding-box overlap tests (sap*) */
     uint64_t cell_accesses;    /* grid cells visited (lc, hgrid, verlet) */
@@ -59,14 +59,14 @@ typedef struct hg_method_counters {
     uint64_t list_builds;      /* neighbour-list / structure (re)builds */
     uint64_t list_pairs;       /* pairs held in a neighbour/overlap list */
     size_t memory_bytes;       /* heap held by the method after the call */
-} hg_method_counters;
+} hg_detector_counters;
 
-typedef struct hg_method hg_method; /* opaque handle */
+typedef struct hg_detector hg_detector; /* opaque handle */
 
 /* A registered method: a const table of function pointers (one file per
  * method in src/methods/). Plug-in authors fill it; users only read the
- * descriptive fields and call the hg_method_* functions below. */
-typedef struct hg_method_type {
+ * descriptive fields and call the hg_detector_* functions below. */
+typedef struct hg_detector_type {
     const char *name;
     const char *help;            /* one line, lists the parameters */
     int periodic;                /* 1: supports periodic boxes */
@@ -77,40 +77,40 @@ typedef struct hg_method_type {
      * through free_state. */
     int (*create)(const hg_kv *params, void **state, hg_err *e);
     int (*detect)(void *state, const hg_particles *p, double skin,
-                  hg_pairs *out, hg_method_counters *c, hg_err *e);
+                  hg_pairs *out, hg_detector_counters *c, hg_err *e);
     /* NULL: update is detect. */
     int (*update)(void *state, const hg_particles *p, double skin,
-                  hg_pairs *out, hg_method_counters *c, hg_err *e);
+                  hg_pairs *out, hg_detector_counters *c, hg_err *e);
     void (*free_state)(void *state);
-} hg_method_type;
+} hg_detector_type;
 
 /* Number of registered methods and the i-th (NULL when out of range). */
-size_t hg_method_type_count(void);
-const hg_method_type *hg_method_type_at(size_t i);
+size_t hg_detector_type_count(void);
+const hg_detector_type *hg_detector_type_at(size_t i);
 /* Method by name, NULL if unknown. */
-const hg_method_type *hg_method_type_find(const char *name);
+const hg_detector_type *hg_detector_type_find(const char *name);
 
 /* Create a method by name with key=value parameters (params may be NULL).
  * Unknown name: HG_EUNKNOWN; unknown key or bad value: HG_EUNKNOWN /
- * HG_EINVAL naming it. *out is owned by the caller (hg_method_free). */
-int hg_method_create(const char *name, const hg_kv *params, hg_method **out,
+ * HG_EINVAL naming it. *out is owned by the caller (hg_detector_free). */
+int hg_detector_create(const char *name, const hg_kv *params, hg_detector **out,
                      hg_err *e);
-void hg_method_free(hg_method *m); /* accepts NULL */
-const hg_method_type *hg_method_get_type(const hg_method *m);
+void hg_detector_free(hg_detector *m); /* accepts NULL */
+const hg_detector_type *hg_detector_get_type(const hg_detector *m);
 
 /* Static detection: the full contact set of p for the given skin (>= 0)
  * into out (reset first; caller owns it). c (may be NULL) receives the work
  * of this call. Fails with HG_EINVAL when p is invalid or its box type is
  * not supported by the method, HG_ELIMIT when a size limit is hit,
  * HG_ENOMEM. */
-int hg_method_detect(hg_method *m, const hg_particles *p, double skin,
-                     hg_pairs *out, hg_method_counters *c, hg_err *e);
+int hg_detector_detect(hg_detector *m, const hg_particles *p, double skin,
+                     hg_pairs *out, hg_detector_counters *c, hg_err *e);
 /* Dynamic step: as detect, for the same particles moved since the previous
  * detect/update of m. Incremental methods reuse their state; the first
  * call, or a call after a change of count, radii, box, periodic flag or
  * skin, is a full detection. */
-int hg_method_update(hg_method *m, const hg_particles *p, double skin,
-                     hg_pairs *out, hg_method_counters *c, hg_err *e);
+int hg_detector_update(hg_detector *m, const hg_particles *p, double skin,
+                     hg_pairs *out, hg_detector_counters *c, hg_err *e);
 
 #ifdef __cplusplus
 }

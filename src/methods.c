@@ -7,17 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const hg_method_type *const registry[] = {
-    &hg_method_brute,
-    &hg_method_sap,
-    &hg_method_sap_incremental,
-    &hg_method_sort,
+static const hg_detector_type *const registry[] = {
+    &hg_detector_brute,
+    &hg_detector_sap,
+    &hg_detector_sap_incremental,
+    &hg_detector_sort,
+    &hg_detector_lc,
+    &hg_detector_hgrid,
+    &hg_detector_hgrid_bu,
+    &hg_detector_verlet,
 };
 
 #define N_METHODS (sizeof registry / sizeof registry[0])
 
-struct hg_method {
-    const hg_method_type *type;
+struct hg_detector {
+    const hg_detector_type *type;
     void *state;
     /* what the previous detect/update saw, to decide whether update may
      * reuse the state */
@@ -28,14 +32,14 @@ struct hg_method {
     double *r;
 };
 
-size_t hg_method_type_count(void) { return N_METHODS; }
+size_t hg_detector_type_count(void) { return N_METHODS; }
 
-const hg_method_type *hg_method_type_at(size_t i)
+const hg_detector_type *hg_detector_type_at(size_t i)
 {
     return i < N_METHODS ? registry[i] : NULL;
 }
 
-const hg_method_type *hg_method_type_find(const char *name)
+const hg_detector_type *hg_detector_type_find(const char *name)
 {
     if (!name)
         return NULL;
@@ -45,14 +49,14 @@ const hg_method_type *hg_method_type_find(const char *name)
     return NULL;
 }
 
-int hg_method_create(const char *name, const hg_kv *params, hg_method **out,
+int hg_detector_create(const char *name, const hg_kv *params, hg_detector **out,
                      hg_err *e)
 {
     hg_kv empty = {0, NULL};
-    hg_method *m = NULL;
+    hg_detector *m = NULL;
     int st;
     *out = NULL;
-    const hg_method_type *t = hg_method_type_find(name);
+    const hg_detector_type *t = hg_detector_type_find(name);
     if (!t)
         return hg_fail(e, HG_EUNKNOWN, "method: unknown name '%s'",
                        name ? name : "(null)");
@@ -71,11 +75,11 @@ int hg_method_create(const char *name, const hg_kv *params, hg_method **out,
     *out = m;
     return HG_OK;
 fail:
-    hg_method_free(m);
+    hg_detector_free(m);
     return st;
 }
 
-void hg_method_free(hg_method *m)
+void hg_detector_free(hg_detector *m)
 {
     if (!m)
         return;
@@ -85,12 +89,12 @@ void hg_method_free(hg_method *m)
     free(m);
 }
 
-const hg_method_type *hg_method_get_type(const hg_method *m)
+const hg_detector_type *hg_detector_get_type(const hg_detector *m)
 {
     return m->type;
 }
 
-static int check_input(hg_method *m, const hg_particles *p, double skin,
+static int check_input(hg_detector *m, const hg_particles *p, double skin,
                        hg_pairs *out, hg_err *e)
 {
     if (!p || !out)
@@ -114,7 +118,7 @@ static int check_input(hg_method *m, const hg_particles *p, double skin,
     return HG_OK;
 }
 
-static int same_as_prev(const hg_method *m, const hg_particles *p,
+static int same_as_prev(const hg_detector *m, const hg_particles *p,
                         double skin)
 {
     if (!m->have_prev || m->dim != p->dim || m->n != p->n ||
@@ -126,7 +130,7 @@ static int same_as_prev(const hg_method *m, const hg_particles *p,
     return p->n == 0 || memcmp(m->r, p->r, p->n * sizeof *p->r) == 0;
 }
 
-static int remember(hg_method *m, const hg_particles *p, double skin)
+static int remember(hg_detector *m, const hg_particles *p, double skin)
 {
     double *r = realloc(m->r, (p->n ? p->n : 1) * sizeof *r);
     if (!r)
@@ -144,11 +148,11 @@ static int remember(hg_method *m, const hg_particles *p, double skin)
     return HG_OK;
 }
 
-static int run(hg_method *m, const hg_particles *p, double skin,
-               hg_pairs *out, hg_method_counters *c, int incremental,
+static int run(hg_detector *m, const hg_particles *p, double skin,
+               hg_pairs *out, hg_detector_counters *c, int incremental,
                hg_err *e)
 {
-    hg_method_counters local;
+    hg_detector_counters local;
     if (!c)
         c = &local;
     memset(c, 0, sizeof *c);
@@ -171,14 +175,14 @@ static int run(hg_method *m, const hg_particles *p, double skin,
     return HG_OK;
 }
 
-int hg_method_detect(hg_method *m, const hg_particles *p, double skin,
-                     hg_pairs *out, hg_method_counters *c, hg_err *e)
+int hg_detector_detect(hg_detector *m, const hg_particles *p, double skin,
+                     hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     return run(m, p, skin, out, c, 0, e);
 }
 
-int hg_method_update(hg_method *m, const hg_particles *p, double skin,
-                     hg_pairs *out, hg_method_counters *c, hg_err *e)
+int hg_detector_update(hg_detector *m, const hg_particles *p, double skin,
+                     hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     return run(m, p, skin, out, c, 1, e);
 }

@@ -37,7 +37,7 @@ fail:
 }
 
 static int brute_detect(void *state, const hg_particles *p, double skin,
-                        hg_pairs *out, hg_method_counters *c, hg_err *e)
+                        hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     const brute_state *s = state;
     if (!s->force && p->n > (size_t)s->max_n)
@@ -58,7 +58,7 @@ static int brute_detect(void *state, const hg_particles *p, double skin,
 
 static void brute_free(void *state) { free(state); }
 
-const hg_method_type hg_method_brute = {
+const hg_detector_type hg_detector_brute = {
     .name = "brute",
     .help = "all N(N-1)/2 pairs (oracle); max_n=20000 size limit, force=1 "
             "to exceed it",

@@ -1,7 +1,8 @@
 /* grid.c - the bundled HGrid (hg_grid.h) as contact-detection methods:
  *   lc        linked cell, one level of cell size 2 r_max (the largest
  *             diameter of the particle set at each detection);
- *   hgrid     HGrid Top-Down with given cell sizes;
+ *   hgrid     HGrid Top-Down with given cell sizes (the CLI `bench` passes
+ *             the sizes hg_recommend gives for the system);
  *   hgrid-bu  HGrid Bottom-Up with given cell sizes.
  * The grid applies the skin itself (cell width s_h + skin). */
 #include "methods_internal.h"
@@ -126,6 +127,14 @@ static int hgrid_bu_create(const hg_kv *params, void **state, hg_err *e)
     return grid_new(params, HG_BOTTOM_UP, 1, "hgrid-bu", state, e);
 }
 
+/* Sizes in use: *L levels, NULL before the first detection of lc. */
+const double *hg_methods_grid_sizes(const void *state, int *L)
+{
+    const grid_state *s = state;
+    *L = s->fixed ? s->L : s->grid_L;
+    return s->fixed ? s->sizes : s->grid_sizes;
+}
+
 /* (Re)create the grid when the dimension or the sizes changed. */
 static int grid_ready(grid_state *s, int dim, int L, const double *sizes,
                       hg_err *e)
@@ -149,7 +158,7 @@ static int grid_ready(grid_state *s, int dim, int L, const double *sizes,
 }
 
 int hg_methods_grid_search(void *state, const hg_particles *p, double skin,
-                           hg_pairs *out, hg_method_counters *c, hg_err *e)
+                           hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     grid_state *s = state;
     double lc_size = 2.0 * hg_methods_rmax(p);
@@ -183,12 +192,12 @@ int hg_methods_grid_new_lc(void **state, hg_err *e)
 void hg_methods_grid_free(void *state) { grid_free(state); }
 
 static int grid_detect(void *state, const hg_particles *p, double skin,
-                       hg_pairs *out, hg_method_counters *c, hg_err *e)
+                       hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     return hg_methods_grid_search(state, p, skin, out, c, e);
 }
 
-const hg_method_type hg_method_lc = {
+const hg_detector_type hg_detector_lc = {
     .name = "lc",
     .help = "linked cell: the bundled HGrid with one level of cell size "
             "2 r_max (largest diameter) + skin",
@@ -202,7 +211,7 @@ const hg_method_type hg_method_lc = {
     .free_state = grid_free,
 };
 
-const hg_method_type hg_method_hgrid = {
+const hg_detector_type hg_detector_hgrid = {
     .name = "hgrid",
     .help = "bundled HGrid, Top-Down; sizes=s1;...;sL (the last >= the "
             "largest diameter)",
@@ -216,7 +225,7 @@ const hg_method_type hg_method_hgrid = {
     .free_state = grid_free,
 };
 
-const hg_method_type hg_method_hgrid_bu = {
+const hg_detector_type hg_detector_hgrid_bu = {
     .name = "hgrid-bu",
     .help = "bundled HGrid, Bottom-Up; sizes=s1;...;sL (the last >= the "
             "largest diameter)",

@@ -86,17 +86,20 @@ double hg_methods_rmax(const hg_particles *p);
  * (reset first by hg_grid_find_contacts), adding its work to c. */
 int hg_methods_grid_new_lc(void **state, hg_err *e);
 void hg_methods_grid_free(void *state);
+/* Cell sizes in use by a grid state (lc, hgrid*): *L entries or NULL
+ * before the first detection. */
+const double *hg_methods_grid_sizes(const void *state, int *L);
 int hg_methods_grid_search(void *state, const hg_particles *p, double skin,
-                           hg_pairs *out, hg_method_counters *c, hg_err *e);
+                           hg_pairs *out, hg_detector_counters *c, hg_err *e);
 
 /* The registered method tables. */
-extern const hg_method_type hg_method_brute;
-extern const hg_method_type hg_method_sap;
-extern const hg_method_type hg_method_sap_incremental;
-extern const hg_method_type hg_method_sort;
-extern const hg_method_type hg_method_lc;
-extern const hg_method_type hg_method_hgrid;
-extern const hg_method_type hg_method_hgrid_bu;
-extern const hg_method_type hg_method_verlet;
+extern const hg_detector_type hg_detector_brute;
+extern const hg_detector_type hg_detector_sap;
+extern const hg_detector_type hg_detector_sap_incremental;
+extern const hg_detector_type hg_detector_sort;
+extern const hg_detector_type hg_detector_lc;
+extern const hg_detector_type hg_detector_hgrid;
+extern const hg_detector_type hg_detector_hgrid_bu;
+extern const hg_detector_type hg_detector_verlet;
 
 #endif

@@ -35,7 +35,7 @@ static int sap_create(const hg_kv *params, void **state, hg_err *e)
 }
 
 static int sap_detect(void *state, const hg_particles *p, double skin,
-                      hg_pairs *out, hg_method_counters *c, hg_err *e)
+                      hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     sap_state *s = state;
     int dim = p->dim, ax = (int)s->axis;
@@ -98,7 +98,7 @@ static void sap_free(void *state)
     free(s);
 }
 
-const hg_method_type hg_method_sap = {
+const hg_detector_type hg_detector_sap = {
     .name = "sap",
     .help = "sort-and-sweep on bounding boxes: sort on one axis (axis=0), "
             "sweep, test the other axes; periodic via ghost images",

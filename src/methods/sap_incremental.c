@@ -199,7 +199,7 @@ static void fill_values(sapi_state *s, const hg_particles *p, int a)
 }
 
 static int collect(sapi_state *s, const hg_particles *p, double skin,
-                   hg_pairs *out, hg_method_counters *c, hg_err *e)
+                   hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     for (size_t a = 0; a < s->set.cap; a++) {
         uint64_t key = s->set.k[a];
@@ -220,7 +220,7 @@ static int collect(sapi_state *s, const hg_particles *p, double skin,
 }
 
 static int sapi_detect(void *state, const hg_particles *p, double skin,
-                       hg_pairs *out, hg_method_counters *c, hg_err *e)
+                       hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     sapi_state *s = state;
     int dim = p->dim;
@@ -277,7 +277,7 @@ nomem:
 }
 
 static int sapi_update(void *state, const hg_particles *p, double skin,
-                       hg_pairs *out, hg_method_counters *c, hg_err *e)
+                       hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     sapi_state *s = state;
     if (s->n != p->n || s->dim != p->dim || (p->n > 0 && !s->ep[0]))
@@ -322,7 +322,7 @@ static int sapi_update(void *state, const hg_particles *p, double skin,
     return collect(s, p, skin, out, c, e);
 }
 
-const hg_method_type hg_method_sap_incremental = {
+const hg_detector_type hg_detector_sap_incremental = {
     .name = "sap-incremental",
     .help = "incremental sort-and-update: insertion sort of the endpoint "
             "lists between steps, overlaps updated on exchanges; open boxes "

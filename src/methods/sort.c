@@ -28,7 +28,7 @@ static int sort_create(const hg_kv *params, void **state, hg_err *e)
 }
 
 static int sort_detect(void *state, const hg_particles *p, double skin,
-                       hg_pairs *out, hg_method_counters *c, hg_err *e)
+                       hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     sort_state *s = state;
     int dim = p->dim;
@@ -94,7 +94,7 @@ static void sort_free(void *state)
     free(s);
 }
 
-const hg_method_type hg_method_sort = {
+const hg_detector_type hg_detector_sort = {
     .name = "sort",
     .help = "Leszczynski's sorted-distance search: sort by |x_i - x_0| - r_i,"
             " scan forward with an early break; periodic via ghost images",

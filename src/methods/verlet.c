@@ -77,7 +77,7 @@ static size_t verlet_bytes(const verlet_state *s)
 }
 
 static int extract(verlet_state *s, const hg_particles *p, double skin,
-                   hg_pairs *out, hg_method_counters *c, hg_err *e)
+                   hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     for (size_t k = 0; k < s->list.n; k++) {
         uint32_t i = s->list.v[k].i, j = s->list.v[k].j;
@@ -93,7 +93,7 @@ static int extract(verlet_state *s, const hg_particles *p, double skin,
 }
 
 static int verlet_detect(void *state, const hg_particles *p, double skin,
-                         hg_pairs *out, hg_method_counters *c, hg_err *e)
+                         hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     verlet_state *s = state;
     s->valid = 0;
@@ -125,7 +125,7 @@ static int verlet_detect(void *state, const hg_particles *p, double skin,
 }
 
 static int verlet_update(void *state, const hg_particles *p, double skin,
-                         hg_pairs *out, hg_method_counters *c, hg_err *e)
+                         hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     verlet_state *s = state;
     if (!s->valid || s->n != p->n)
@@ -147,7 +147,7 @@ static int verlet_update(void *state, const hg_particles *p, double skin,
     return extract(s, p, skin, out, c, e);
 }
 
-const hg_method_type hg_method_verlet = {
+const hg_detector_type hg_detector_verlet = {
     .name = "verlet",
     .help = "Verlet neighbour list built by a linked cell, reused until a "
             "particle moved > list_skin/2; list_skin (absolute) or "
