@@ -45,8 +45,9 @@ static void help(FILE *out)
             "Run contact-detection methods on one packing and compare them: "
             "time per\ndetection (median), pair checks, contacts, memory. "
             "Every method must find\nexactly the contact set of the bundled "
-            "HGrid (one level, the linked cell) at\nevery step; a mismatch "
-            "is an error (exit 1).\n\n"
+            "HGrid (Top-Down with the --sizes or\nrecommended sizes; one "
+            "level when neither is known) at every step; a\nmismatch is an "
+            "error (exit 1).\n\n"
             "  --n N              particles of the Poisson packing (default "
             "10000)\n"
             "  --seed S           packing and displacement seed (default 1)\n"
@@ -394,7 +395,7 @@ static int run_one(bench_method *bm, hg_particles *p, double skin,
     return CLI_OK;
 }
 
-/* The reference: the bundled HGrid with one level (linked cell). */
+/* The reference contact set of the bundled HGrid. */
 static int reference(hg_detector *ref, hg_particles *p, double skin,
                      hg_pairs *out)
 {
@@ -651,7 +652,6 @@ int cmd_bench(int argc, char **argv)
     hg_detector *ref = NULL;
     hg_pairs refpairs = {0};
     gsl_rng *rng = NULL;
-    hg_err e = {0};
     int rc = parse_opts(&o, &cs, argc, argv);
     if (rc)
         goto done;
@@ -687,11 +687,13 @@ int cmd_bench(int argc, char **argv)
             goto done;
         }
     }
-    int st = hg_detector_create("lc", NULL, &ref, &e);
-    if (st) {
-        rc = cli_fail(&e, st, 0);
+    /* the reference: the HGrid (Top-Down) with the given or recommended
+     * sizes, else with one level (the linked cell) */
+    bench_method refm = {0};
+    refm.type = hg_detector_type_find(o.sizes || cs.psd ? "hgrid" : "lc");
+    if ((rc = create_method(&refm, &o, &cs, &p)))
         goto done;
-    }
+    ref = refm.det;
     /* static */
     if ((rc = reference(ref, &p, o.skin, &refpairs)))
         goto done;
