@@ -100,6 +100,7 @@ typedef struct bench_method {
     hg_detector *det;
     hg_pairs pairs;
     int explicit_choice;
+    char *sizes;      /* hgrid*: the cell sizes "s1;...;sL" in use */
     /* static */
     double *t_static;
     hg_detector_counters c_static;
@@ -241,7 +242,8 @@ static int create_method(bench_method *bm, const bench_opts *o,
         if (rc)
             return rc;
         st = hg_kv_add(&kv, "sizes", text, &e);
-        free(text);
+        free(bm->sizes);
+        bm->sizes = text;
     } else if (!strcmp(name, "verlet")) {
         snprintf(buf, sizeof buf, "%.17g", o->verlet_skin);
         st = hg_kv_add(&kv, "list_skin_rel", buf, &e);
@@ -450,7 +452,10 @@ static void print_table(FILE *out, const bench_opts *o, const hg_particles *p,
                     (unsigned long long)b->builds_dyn);
         fprintf(out, "\n");
     }
-    fprintf(out, "\nother work: cell accesses (lc, hgrid*, verlet), box "
+    for (size_t k = 0; k < n; k++)
+        if (v[k].sizes)
+            fprintf(out, "\n%s cell sizes: %s", v[k].type->name, v[k].sizes);
+    fprintf(out, "\n\nother work: cell accesses (lc, hgrid*, verlet), box "
                  "tests + sort comparisons\n(sap*, sort) and endpoint "
                  "swaps (sap-incremental) of the static detection;\n"
                  "builds: structure (re)builds during the dynamic steps\n");
@@ -482,6 +487,8 @@ static cJSON *to_json(const bench_opts *o, const hg_particles *p,
         const hg_detector_counters *c = &b->c_static;
         cJSON *m = cJSON_CreateObject();
         cJSON_AddStringToObject(m, "name", b->type->name);
+        if (b->sizes)
+            cJSON_AddStringToObject(m, "cell_sizes", b->sizes);
         cJSON *s = cJSON_AddObjectToObject(m, "static");
         cJSON_AddNumberToObject(s, "time_ms",
                                 1e3 * median(b->t_static, (size_t)o->repeat));
@@ -694,6 +701,7 @@ int cmd_bench(int argc, char **argv)
     if ((rc = create_method(&refm, &o, &cs, &p)))
         goto done;
     ref = refm.det;
+    free(refm.sizes);
     /* static */
     if ((rc = reference(ref, &p, o.skin, &refpairs)))
         goto done;
@@ -765,6 +773,7 @@ done:
     for (size_t k = 0; k < nm; k++) {
         hg_detector_free(v[k].det);
         hg_pairs_clear(&v[k].pairs);
+        free(v[k].sizes);
         free(v[k].t_static);
         free(v[k].t_dyn);
     }

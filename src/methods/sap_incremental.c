@@ -39,10 +39,15 @@ typedef struct sapi_state {
 
 static const char *const sapi_keys[] = {NULL};
 
+/* splitmix64 finaliser: every key bit reaches the low bits */
 static size_t pset_slot(uint64_t key, size_t mask)
 {
-    key *= 0x9E3779B97F4A7C15ull;
-    return (size_t)(key ^ (key >> 29)) & mask;
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdull;
+    key ^= key >> 33;
+    key *= 0xc4ceb9fe1a85ec53ull;
+    key ^= key >> 33;
+    return (size_t)key & mask;
 }
 
 static int pset_grow(pset *s, size_t want)
