@@ -10,18 +10,28 @@
  *   brute            all N(N-1)/2 pairs; the oracle. Refuses N > max_n
  *                    (default 20000) unless force=1.
  *   sap              sort-and-sweep on axis-aligned bounding boxes (sort the
- *                    lower box faces on one axis, sweep, test the other axes,
- *                    then the spheres). Periodic boxes: ghost images.
- *   sap-incremental  incremental sort-and-update (Schinner's paper 003, the
+ *                    lower box faces on one axis, axis=0..2, sweep, test the
+ *                    other axes, then the spheres). Periodic: ghost images.
+ *   sap-incremental  incremental sort-and-update (paper 003 section 3.3; the
  *                    linked linear list of paper 001): sorted endpoint lists
  *                    on every axis kept by insertion sort between steps, the
  *                    set of overlapping boxes updated on each exchange.
- *                    Open boxes only (a periodic box is refused).
+ *                    Open boxes only: a periodic box is refused (HG_EINVAL).
  *   sort             Leszczynski & Ciesielski 2004 (paper 004): sort by
  *                    l_i = |x_i - x_0| - r_i, scan forward with an early
- *                    break. Periodic boxes: ghost images.
- *   lc, hgrid, hgrid-bu, verlet are registered when the bundled HGrid is
- *                    built (see the table for their help text).
+ *                    break. Periodic: ghost images.
+ *   lc               linked cell: the bundled HGrid (hg_grid.h) with one
+ *                    level of cell size 2 r_max of the particle set.
+ *   hgrid, hgrid-bu  the bundled HGrid, Top-Down / Bottom-Up, with the cell
+ *                    sizes given as sizes=s1;...;sL (required; the CLI
+ *                    passes hg_recommend's sizes).
+ *   verlet           Verlet neighbour list (paper 001 section 2.1): pairs
+ *                    within r_i + r_j + skin + list_skin found by the linked
+ *                    cell, reused by update until a particle has moved more
+ *                    than list_skin / 2 since the build. list_skin=X
+ *                    (absolute) or list_skin_rel=X (times the smallest
+ *                    radius, default 0.4).
+ * The grid-based methods handle periodic boxes natively (minimum image).
  *
  * Ghost images (sap, sort in a periodic box): every particle closer than
  * c = 2 r_max + skin to a box face is copied, shifted by +-L on the axes

@@ -3,6 +3,7 @@
 #define HGRIDOPT_H
 
 #include "hg_common.h"
+#include "hg_methods.h"
 #include "hg_model.h"
 #include "hg_opt.h"
 #include "hg_particles.h"

@@ -178,10 +178,16 @@ int hg_methods_grid_search(void *state, const hg_particles *p, double skin,
     c->cell_accesses += s->counts.cell_accesses;
     c->pair_checks += s->counts.pair_checks;
     c->list_builds++;
-    c->memory_bytes += sizeof *s + hg_grid_memory(s->grid) +
-                       (size_t)L * 2 * sizeof(double) +
-                       (size_t)s->counts.levels * sizeof(hg_grid_level_counts);
+    c->memory_bytes += hg_methods_grid_bytes(s);
     return HG_OK;
+}
+
+size_t hg_methods_grid_bytes(const void *state)
+{
+    const grid_state *s = state;
+    return sizeof *s + (s->grid ? hg_grid_memory(s->grid) : 0) +
+           (size_t)(s->L + s->grid_L) * sizeof(double) +
+           (size_t)s->counts.levels * sizeof(hg_grid_level_counts);
 }
 
 int hg_methods_grid_new_lc(void **state, hg_err *e)

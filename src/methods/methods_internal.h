@@ -89,6 +89,8 @@ void hg_methods_grid_free(void *state);
 /* Cell sizes in use by a grid state (lc, hgrid*): *L entries or NULL
  * before the first detection. */
 const double *hg_methods_grid_sizes(const void *state, int *L);
+/* Heap held by a grid state. */
+size_t hg_methods_grid_bytes(const void *state);
 int hg_methods_grid_search(void *state, const hg_particles *p, double skin,
                            hg_pairs *out, hg_detector_counters *c, hg_err *e);
 

@@ -73,7 +73,7 @@ fail:
 static size_t verlet_bytes(const verlet_state *s)
 {
     return sizeof *s + s->list.cap * sizeof *s->list.v +
-           s->cap * sizeof *s->x0;
+           s->cap * sizeof *s->x0 + hg_methods_grid_bytes(s->lc);
 }
 
 static int extract(verlet_state *s, const hg_particles *p, double skin,
@@ -115,6 +115,7 @@ static int verlet_detect(void *state, const hg_particles *p, double skin,
     }
     int st = hg_methods_grid_search(s->lc, p, skin + s->list_skin, &s->list,
                                     c, e);
+    c->memory_bytes = 0; /* counted once, by extract */
     if (st != HG_OK)
         return st;
     if (nx)
