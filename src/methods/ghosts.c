@@ -86,11 +86,13 @@ int hg_ghosts_build(hg_ghosts *g, const hg_particles *p, double cut,
                                "exceed 2 (2 r_max + skin) = %g",
                                who, len, c, 2.0 * cut);
         }
-    if (ghosts_reserve(g, p->n) != HG_OK)
+    if (ghosts_reserve(g, p->n ? p->n : 1) != HG_OK)
         return hg_fail(e, HG_ENOMEM, "%s: out of memory for %zu particles",
                        who, p->n);
-    memcpy(g->x, p->x, p->n * (size_t)dim * sizeof *g->x);
-    memcpy(g->r, p->r, p->n * sizeof *g->r);
+    if (p->n) {
+        memcpy(g->x, p->x, p->n * (size_t)dim * sizeof *g->x);
+        memcpy(g->r, p->r, p->n * sizeof *g->r);
+    }
     for (size_t i = 0; i < p->n; i++)
         g->orig[i] = (uint32_t)i;
     g->n = g->n_orig = p->n;
