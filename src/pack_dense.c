@@ -1,0 +1,389 @@
+/* pack_dense.c - dense packings: RSA at reduced radii, then growth of the
+ * radii with overlap removal by preconditioned gradient descent. */
+#include "pack_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Neighbour lists (both directions, sorted by index) of all pairs within
+ * r_i + r_j + skin, from the HGrid; x_ref are the positions they were
+ * built for. */
+typedef struct nlist {
+    size_t *start; /* n + 1 */
+    uint32_t *nb;
+    size_t cap;
+    double *x_ref;
+} nlist;
+
+typedef struct relax {
+    hg_particles p;  /* current positions and (scaled) radii */
+    double *dx;      /* per-particle correction of one sweep */
+    nlist nl;
+    hg_pairs pairs;
+    double skin;
+    size_t sweeps, rebuilds;
+} relax;
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Rebuild the neighbour lists of rx->p with skin rx->skin. */
+static int rebuild(relax *rx, hg_err *e)
+{
+    hg_particles *p = &rx->p;
+    int L, d = p->dim;
+    double sizes[16], rmin = INFINITY, rmax = 0.0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->r[i] < rmin)
+            rmin = p->r[i];
+        if (p->r[i] > rmax)
+            rmax = p->r[i];
+    }
+    pack_grid_sizes(rmin, rmax, &L, sizes);
+    hg_grid *g = NULL;
+    int st = hg_grid_create(d, L, sizes, HG_TOP_DOWN, &g, e);
+    if (st == HG_OK)
+        st = hg_grid_set_skin(g, rx->skin, e);
+    if (st == HG_OK)
+        st = hg_grid_build(g, p, e);
+    if (st == HG_OK)
+        st = hg_grid_find_contacts(g, &rx->pairs, NULL, e);
+    hg_grid_free(g);
+    if (st != HG_OK)
+        return st;
+    nlist *nl = &rx->nl;
+    size_t m = 2 * rx->pairs.n;
+    if (m > nl->cap) {
+        uint32_t *nb = realloc(nl->nb, (m ? m : 1) * sizeof *nb);
+        if (!nb)
+            return hg_fail(e, HG_ENOMEM, "out of memory for %zu neighbours",
+                           m);
+        nl->nb = nb;
+        nl->cap = m;
+    }
+    memset(nl->start, 0, (p->n + 1) * sizeof *nl->start);
+    for (size_t k = 0; k < rx->pairs.n; k++) {
+        nl->start[rx->pairs.v[k].i + 1]++;
+        nl->start[rx->pairs.v[k].j + 1]++;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        nl->start[i + 1] += nl->start[i];
+    /* fill using the end pointers, then restore the starts */
+    for (size_t k = 0; k < rx->pairs.n; k++) {
+        uint32_t i = rx->pairs.v[k].i, j = rx->pairs.v[k].j;
+        nl->nb[nl->start[i]++] = j;
+        nl->nb[nl->start[j]++] = i;
+    }
+    for (size_t i = p->n; i > 0; i--)
+        nl->start[i] = nl->start[i - 1];
+    nl->start[0] = 0;
+    /* the pair order from the grid is unspecified: sort for determinism */
+#pragma omp parallel for schedule(dynamic, 4096)
+    for (size_t i = 0; i < p->n; i++)
+        if (nl->start[i + 1] - nl->start[i] > 1)
+            qsort(nl->nb + nl->start[i], nl->start[i + 1] - nl->start[i],
+                  sizeof *nl->nb, cmp_u32);
+    memcpy(nl->x_ref, p->x, p->n * (size_t)d * sizeof *p->x);
+    rx->rebuilds++;
+    return HG_OK;
+}
+
+/* One Jacobi sweep: correction of every particle from its overlaps, and
+ * the largest relative overlap before the move. */
+static double sweep(relax *rx, double margin)
+{
+    hg_particles *p = &rx->p;
+    const int d = p->dim;
+    const size_t n = p->n;
+    double worst = 0.0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(max : worst)
+    for (size_t i = 0; i < n; i++) {
+        const double *xi = p->x + i * (size_t)d;
+        double ri = p->r[i], wi = pow(ri, d), acc[3] = {0.0, 0.0, 0.0};
+        for (size_t k = rx->nl.start[i]; k < rx->nl.start[i + 1]; k++) {
+            size_t j = rx->nl.nb[k];
+            const double *xj = p->x + j * (size_t)d;
+            double rj = p->r[j], del[3], d2 = 0.0;
+            for (int c = 0; c < d; c++) {
+                del[c] = hg_particles_delta(p, c, xi[c] - xj[c]);
+                d2 += del[c] * del[c];
+            }
+            double sum = ri + rj;
+            if (d2 >= sum * sum)
+                continue;
+            double dist = sqrt(d2), rs = ri < rj ? ri : rj;
+            double ov = sum - dist;
+            if (ov / rs > worst)
+                worst = ov / rs;
+            double wj = pow(rj, d), share = wj / (wi + wj);
+            double push = (ov + margin * rs) * share;
+            if (dist > 0.0) {
+                for (int c = 0; c < d; c++)
+                    acc[c] += push * del[c] / dist;
+            } else { /* coincident centres: split along the x axis */
+                acc[0] += i < j ? push : -push;
+            }
+        }
+        for (int c = 0; c < d; c++)
+            rx->dx[i * (size_t)d + (size_t)c] = 0.5 * acc[c];
+    }
+    return worst;
+}
+
+/* Apply the corrections, keep particles in the box; returns the largest
+ * displacement since the last rebuild. */
+static double apply(relax *rx)
+{
+    hg_particles *p = &rx->p;
+    const int d = p->dim;
+    double far = 0.0;
+#pragma omp parallel for schedule(static) reduction(max : far)
+    for (size_t i = 0; i < p->n; i++) {
+        double m2 = 0.0;
+        for (int c = 0; c < d; c++) {
+            size_t k = i * (size_t)d + (size_t)c;
+            double v = p->x[k] + rx->dx[k], lo = p->lo[c], hi = p->hi[c];
+            if (p->periodic) {
+                double len = hi - lo;
+                if (v < lo)
+                    v += len;
+                else if (v >= hi)
+                    v -= len;
+                if (!(v >= lo && v < hi))
+                    v = lo;
+            } else {
+                if (v < lo + p->r[i])
+                    v = lo + p->r[i];
+                if (v > hi - p->r[i])
+                    v = hi - p->r[i];
+            }
+            p->x[k] = v;
+            double s = hg_particles_delta(p, c, v - rx->nl.x_ref[k]);
+            m2 += s * s;
+        }
+        double m = sqrt(m2);
+        if (m > far)
+            far = m;
+    }
+    return far;
+}
+
+/* Relax rx->p until the largest relative overlap is below tol (or the
+ * sweep budget is spent). Returns the last largest overlap in *worst. */
+static int relax_run(relax *rx, double tol, size_t max_sweeps,
+                     const hg_pack_options *opt, const char *stage,
+                     double plo, double phi, double *worst, hg_err *e)
+{
+    int st = rebuild(rx, e);
+    if (st != HG_OK)
+        return st;
+    double w0 = -1.0;
+    for (size_t s = 0; s < max_sweeps; s++) {
+        *worst = sweep(rx, 0.5 * tol);
+        rx->sweeps++;
+        if (w0 < 0.0)
+            w0 = *worst;
+        if (*worst < tol)
+            return HG_OK;
+        if (opt->progress && s % 50 == 0 && w0 > tol) {
+            double f = log(w0 / *worst) / log(w0 / tol);
+            if (f < 0.0)
+                f = 0.0;
+            opt->progress(stage, plo + (phi - plo) * (f < 1.0 ? f : 1.0),
+                          opt->progress_params);
+        }
+        if (apply(rx) > 0.5 * rx->skin) {
+            st = rebuild(rx, e);
+            if (st != HG_OK)
+                return st;
+        }
+    }
+    return HG_OK;
+}
+
+static double min_radius(const hg_particles *p)
+{
+    double m = INFINITY;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->r[i] < m)
+            m = p->r[i];
+    return m;
+}
+
+int hg_pack_max_overlap(const hg_particles *p, double *max_overlap,
+                        hg_err *e)
+{
+    *max_overlap = 0.0;
+    if (p->n < 2)
+        return HG_OK;
+    relax rx;
+    memset(&rx, 0, sizeof rx);
+    rx.p = *p; /* borrowed: rebuild only reads p */
+    rx.nl.start = malloc((p->n + 1) * sizeof *rx.nl.start);
+    rx.nl.x_ref = malloc(p->n * (size_t)p->dim * sizeof *rx.nl.x_ref);
+    int st = HG_OK;
+    if (!rx.nl.start || !rx.nl.x_ref)
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    if (st == HG_OK)
+        st = rebuild(&rx, e);
+    for (size_t k = 0; st == HG_OK && k < rx.pairs.n; k++) {
+        size_t i = rx.pairs.v[k].i, j = rx.pairs.v[k].j;
+        double d2 = 0.0;
+        for (int c = 0; c < p->dim; c++) {
+            double t = hg_particles_delta(
+                p, c, p->x[i * (size_t)p->dim + (size_t)c] -
+                          p->x[j * (size_t)p->dim + (size_t)c]);
+            d2 += t * t;
+        }
+        double ov = p->r[i] + p->r[j] - sqrt(d2);
+        double rs = p->r[i] < p->r[j] ? p->r[i] : p->r[j];
+        if (ov / rs > *max_overlap)
+            *max_overlap = ov / rs;
+    }
+    free(rx.nl.start);
+    free(rx.nl.nb);
+    free(rx.nl.x_ref);
+    hg_pairs_clear(&rx.pairs);
+    return st;
+}
+
+int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
+                      const hg_pack_options *opt, hg_particles *out,
+                      hg_pack_report *rep, hg_err *e)
+{
+    double t0 = pack_now();
+    hg_pack_options dflt;
+    if (!opt) {
+        hg_pack_options_init(&dflt);
+        opt = &dflt;
+    }
+    memset(out, 0, sizeof *out);
+    int st = hg_pack_params_check(prm, e);
+    if (st != HG_OK)
+        return st;
+    if (!(opt->overlap_tol > 0.0 && opt->overlap_tol < 1.0) ||
+        !(opt->start_nu > 0.0) || !(opt->nu_step > 0.0) ||
+        opt->max_sweeps < 1 || opt->max_attempts < 1)
+        return hg_fail(e, HG_EINVAL,
+                       "dense: need 0 < overlap_tol (%g) < 1, start_nu (%g) "
+                       "> 0, nu_step (%g) > 0, max_sweeps and max_attempts "
+                       ">= 1",
+                       opt->overlap_tol, opt->start_nu, opt->nu_step);
+    const int d = prm->dim;
+    const size_t n = prm->n;
+    double *r = NULL, *rs = NULL, *x = NULL, A, worst = 0.0;
+    size_t *idx = NULL, placed = 0, attempts = 0;
+    gsl_rng *rng = NULL;
+    relax rx;
+    memset(&rx, 0, sizeof rx);
+    char stage[64];
+
+    st = pack_radii(psd, prm, &r, &A, e);
+    if (st != HG_OK)
+        return st;
+    double nu0 = opt->start_nu < prm->nu ? opt->start_nu : prm->nu;
+    double scale0 = pow(nu0 / prm->nu, 1.0 / d);
+    rs = malloc(n * sizeof *rs);
+    x = malloc(n * (size_t)d * sizeof *x);
+    idx = malloc(n * sizeof *idx);
+    rng = pack_rng(prm->seed);
+    if (!rs || !x || !idx || !rng) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory for %zu particles", n);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        rs[i] = r[i] * scale0;
+    int steps = (int)ceil((prm->nu - nu0) / opt->nu_step - 1e-9);
+    if (steps < 0)
+        steps = 0;
+    double p_rsa = 0.1; /* share of the progress bar */
+    st = pack_rsa_place(rs, n, d, A, prm->periodic, rng, opt, 1, x, idx,
+                        &placed, &attempts, 0.0, p_rsa, e);
+    if (st != HG_OK)
+        goto done;
+
+    st = hg_particles_alloc(&rx.p, d, n, e);
+    if (st != HG_OK)
+        goto done;
+    memcpy(rx.p.x, x, n * (size_t)d * sizeof *x);
+    for (int c = 0; c < d; c++) {
+        rx.p.lo[c] = 0.0;
+        rx.p.hi[c] = A;
+    }
+    rx.p.periodic = prm->periodic;
+    rx.dx = calloc(n * (size_t)d, sizeof *rx.dx);
+    rx.nl.start = malloc((n + 1) * sizeof *rx.nl.start);
+    rx.nl.x_ref = malloc(n * (size_t)d * sizeof *rx.nl.x_ref);
+    if (!rx.dx || !rx.nl.start || !rx.nl.x_ref) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory for %zu particles", n);
+        goto done;
+    }
+    for (int k = 0; k <= steps; k++) {
+        double nuk = steps ? nu0 + (prm->nu - nu0) * k / steps : prm->nu;
+        double sc = pow(nuk / prm->nu, 1.0 / d);
+        for (size_t i = 0; i < n; i++)
+            rx.p.r[i] = r[idx[i]] * sc;
+        rx.skin = 0.5 * min_radius(&rx.p);
+        if (!prm->periodic) /* grown spheres back inside the walls */
+            for (size_t i = 0; i < n; i++)
+                for (int c = 0; c < d; c++) {
+                    double *v = &rx.p.x[i * (size_t)d + (size_t)c];
+                    if (*v < rx.p.r[i])
+                        *v = rx.p.r[i];
+                    if (*v > A - rx.p.r[i])
+                        *v = A - rx.p.r[i];
+                }
+        snprintf(stage, sizeof stage, "dense nu=%.3f", nuk);
+        double plo = p_rsa + (1.0 - p_rsa) * k / (steps + 1);
+        double phi = p_rsa + (1.0 - p_rsa) * (k + 1) / (steps + 1);
+        st = relax_run(&rx, opt->overlap_tol, opt->max_sweeps, opt, stage,
+                       plo, phi, &worst, e);
+        if (st != HG_OK)
+            goto done;
+    }
+    /* the final state: exact largest overlap with a fresh search */
+    st = hg_pack_max_overlap(&rx.p, &worst, e);
+    if (st != HG_OK)
+        goto done;
+    *out = rx.p;
+    memset(&rx.p, 0, sizeof rx.p);
+    if (rep) {
+        memset(rep, 0, sizeof *rep);
+        rep->requested = n;
+        rep->placed = n;
+        rep->target_nu = prm->nu;
+        rep->nu = hg_particles_packing_fraction(out);
+        rep->max_overlap = worst;
+        rep->reached = worst < opt->overlap_tol;
+        rep->attempts = attempts;
+        rep->sweeps = rx.sweeps;
+        rep->rebuilds = rx.rebuilds;
+        rep->seconds = pack_now() - t0;
+    }
+    if (opt->progress)
+        opt->progress("dense", 1.0, opt->progress_params);
+done:
+    hg_particles_clear(&rx.p);
+    free(rx.dx);
+    free(rx.nl.start);
+    free(rx.nl.nb);
+    free(rx.nl.x_ref);
+    hg_pairs_clear(&rx.pairs);
+    free(r);
+    free(rs);
+    free(x);
+    free(idx);
+    gsl_rng_free(rng);
+    return st;
+}
+
+int hg_pack_dense(const hg_psd *psd, const hg_pack_params *prm,
+                  hg_particles *out, hg_err *e)
+{
+    return hg_pack_dense_run(psd, prm, NULL, out, NULL, e);
+}

@@ -1,0 +1,38 @@
+/* pack_internal.h - pieces shared by the rsa and dense generators
+ * (src/pack_rsa.c, src/pack_dense.c; not installed). */
+#ifndef HG_PACK_INTERNAL_H
+#define HG_PACK_INTERNAL_H
+
+#include <gsl/gsl_rng.h>
+#include "hg_grid.h"
+#include "hg_pack_gen.h"
+
+/* Monotonic wall-clock seconds. */
+double pack_now(void);
+
+/* Geometric cell sizes s_h = 2 rmin (rmax/rmin)^(h/L) for the radii
+ * [rmin, rmax], about a factor 2 apart; writes L (<= 16) and sizes[0..L-1]
+ * (sizes[L-1] >= 2 rmax). */
+void pack_grid_sizes(double rmin, double rmax, int *L, double *sizes);
+
+/* Radii of prm->n particles by systematic sampling (seed prm->seed),
+ * sorted non-increasing; the box edge holding them at prm->nu. *r is
+ * malloc'ed (caller frees). */
+int pack_radii(const hg_psd *psd, const hg_pack_params *prm, double **r,
+               double *edge, hg_err *e);
+
+/* RSA core: place the n spheres r[0..n-1] (non-increasing) in [0, A]^dim.
+ * Placed centres go to x[k*dim..] with their radius index in idx[k]; *placed
+ * is the count. force = 1: a particle that finds no free spot within
+ * max_attempts is placed at its last tried position anyway (overlapping);
+ * force = 0: it is dropped and the run stops after max_dropped drops in a
+ * row. progress is reported as fraction lo + (hi - lo) * done. */
+int pack_rsa_place(const double *r, size_t n, int dim, double A,
+                   int periodic, gsl_rng *rng, const hg_pack_options *opt,
+                   int force, double *x, size_t *idx, size_t *placed,
+                   size_t *attempts, double plo, double phi, hg_err *e);
+
+/* The GSL generator for a packing seed. */
+gsl_rng *pack_rng(uint64_t seed);
+
+#endif
