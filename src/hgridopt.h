@@ -4,6 +4,7 @@
 
 #include "hg_common.h"
 #include "hg_model.h"
+#include "hg_opt.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
 

@@ -1,1 +1,86 @@
-int main(void){return 0;}
+/* main.c - hgridopt command dispatch. */
+#include "cli.h"
+
+#include <string.h>
+
+#ifndef HG_VERSION
+#define HG_VERSION "unknown"
+#endif
+
+static const cli_command commands[] = {
+    {"evaluate", "cost model for given cell sizes (T_cd, T_ca, per level)",
+     cmd_evaluate},
+};
+static const size_t ncommands = sizeof commands / sizeof commands[0];
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "hgridopt %s - optimal hierarchical-grid contact detection for "
+            "polydisperse particles\n\n"
+            "Usage: hgridopt <command> [options]   (hgridopt <command> --help)\n"
+            "       hgridopt help psd               distribution families\n"
+            "       hgridopt --version\n\nCommands:\n",
+            HG_VERSION);
+    for (size_t i = 0; i < ncommands; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\nExample:\n"
+            "  hgridopt evaluate --psd powerlaw:alpha=-3,omega=100 --dim 3 "
+            "--nu 0.7 --sizes 4,20,200\n");
+}
+
+static void psd_help(FILE *out)
+{
+    fprintf(out,
+            "Particle size distributions: --psd FAMILY:KEY=VALUE,KEY=VALUE\n"
+            "(values are numbers unless said; lists inside a value are "
+            "separated by ';')\n\n");
+    for (size_t i = 0; i < hg_psd_family_count(); i++) {
+        const hg_psd_family *f = hg_psd_family_at(i);
+        fprintf(out, "  %-16s %s\n", f->name, f->help);
+    }
+    fprintf(out, "\nExamples:\n"
+                 "  powerlaw:alpha=-3,omega=100\n"
+                 "  uniform-volume:rmin=0.5e-3,rmax=5e-3\n"
+                 "  mono:r=1\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EUSAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("hgridopt %s\n", HG_VERSION);
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "help")) {
+        if (argc < 3) {
+            usage(stdout);
+            return CLI_OK;
+        }
+        if (!strcmp(argv[2], "psd") || !strcmp(argv[2], "distributions")) {
+            psd_help(stdout);
+            return CLI_OK;
+        }
+        for (size_t i = 0; i < ncommands; i++)
+            if (!strcmp(argv[2], commands[i].name)) {
+                char *args[] = {argv[2], "--help", NULL};
+                return commands[i].run(2, args);
+            }
+        cli_error("help: unknown topic '%s'", argv[2]);
+        return CLI_EUSAGE;
+    }
+    for (size_t i = 0; i < ncommands; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (see 'hgridopt --help')", cmd);
+    return CLI_EUSAGE;
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# hgridopt quick start. On a fresh Debian 12 machine (as root):
+#   bash examples/quickstart.sh run    install what is missing, build, and
+#                                      run the main job on the default example
+#   bash examples/quickstart.sh test   install what is missing, build, and run
+#                                      the test suite (ctest, default labels)
+# Other targets: slow (slow tests), bench (benchmark programs), lammps (the
+# LAMMPS integration test), asan (tests under Address/UB sanitizers).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+what=${1:-run}
+
+need=()
+for pkg in gcc make cmake pkg-config libgsl-dev libnlopt-dev libcjson-dev; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if [ "$what" = lammps ] && ! command -v lmp >/dev/null 2>&1; then
+    need+=(lammps)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+    echo "quickstart: installing ${need[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+fi
+
+build=build
+flags=(-DCMAKE_BUILD_TYPE=Release)
+if [ "$what" = asan ]; then
+    build=build-asan
+    flags=(-DCMAKE_BUILD_TYPE=Debug -DHG_SANITIZE=ON)
+fi
+cmake -S . -B "$build" "${flags[@]}" >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+
+jobs=$(nproc)
+case "$what" in
+run)
+    "$build/hgridopt" evaluate --system examples/paper-3d-uniform-volume.json \
+        --sizes 2.46,3.1,4.2,5.8,8.0,11,15.6,22,31,44,62,88,124,200
+    ;;
+test | asan)
+    ctest --test-dir "$build" -LE 'slow|bench|lammps' -j"$jobs" --output-on-failure
+    ;;
+slow) ctest --test-dir "$build" -L slow -j"$jobs" --output-on-failure ;;
+bench) ctest --test-dir "$build" -L bench --output-on-failure -V ;;
+lammps) ctest --test-dir "$build" -L lammps --output-on-failure -V ;;
+*)
+    echo "usage: bash examples/quickstart.sh run|test|slow|bench|lammps|asan" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,422 @@
+/* test_opt.c - cell-size methods, the analytic gradient, the optimiser and
+ * the recommendation against SPEC section 6 and KOL 2014 section 5. */
+#include "hgridopt.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static hg_psd *make(const char *spec, int dim)
+{
+    hg_psd_ctx ctx = {dim, NULL};
+    hg_psd *p = NULL;
+    hg_err e = {0};
+    if (hg_psd_parse(spec, &ctx, &p, &e))
+        fprintf(stderr, "parse %s: %s\n", spec, e.msg);
+    return p;
+}
+
+static int curve_argmin(const hg_curve *c)
+{
+    int b = 0;
+    for (int i = 1; i < c->n; i++)
+        if (c->points[i].T < c->points[b].T)
+            b = i;
+    return b;
+}
+
+/* dT/ds_h against central finite differences, both algorithms, 2D and 3D,
+ * several distributions. */
+static void test_gradient(void)
+{
+    const struct {
+        const char *spec;
+        int dim;
+        double nu, K;
+    } cases[] = {{"powerlaw:alpha=-3,omega=100", 3, 0.7, 0.2},
+                 {"powerlaw:alpha=0,omega=10", 3, 0.4, 0.3},
+                 {"powerlaw:alpha=-2,omega=20", 2, 0.4, 0.2},
+                 {"powerlaw:alpha=-1,rmin=0.5,rmax=8", 3, 0.6, 0.45}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        hg_psd *p = make(cases[c].spec, cases[c].dim);
+        CHECK(p != NULL);
+        if (!p)
+            continue;
+        hg_system sys = {cases[c].dim, cases[c].nu, cases[c].K};
+        int L = 6;
+        double s[6], g[6];
+        CHECK(hg_sizes_exponential(p, L, s, NULL) == HG_OK);
+        for (int h = 0; h < L - 1; h++) /* off the recipe, still ordered */
+            s[h] *= 1.0 + 0.03 * ((h % 3) - 1);
+        for (int a = 0; a < 2; a++) {
+            double T, T0;
+            CHECK(hg_cost_gradient(p, &sys, a, L, s, &T, g, NULL) == HG_OK);
+            CHECK(hg_cost_evaluate(p, &sys, a, L, s, NULL, &T0, NULL, NULL,
+                                   NULL) == HG_OK);
+            CHECK_CLOSE(T, T0, 1e-13, 0.0);
+            CHECK(g[L - 1] == 0.0);
+            for (int h = 0; h < L - 1; h++) {
+                double d = 1e-6 * s[h], sp[6], sm[6], Tp, Tm;
+                memcpy(sp, s, sizeof s);
+                memcpy(sm, s, sizeof s);
+                sp[h] += d;
+                sm[h] -= d;
+                hg_cost_evaluate(p, &sys, a, L, sp, NULL, &Tp, NULL, NULL,
+                                 NULL);
+                hg_cost_evaluate(p, &sys, a, L, sm, NULL, &Tm, NULL, NULL,
+                                 NULL);
+                double fd = (Tp - Tm) / (2.0 * d);
+                CHECK_CLOSE(g[h], fd, 1e-5, 1e-7 * fabs(T0) / s[h]);
+            }
+        }
+        hg_psd_free(p);
+    }
+}
+
+/* Recipes: closed forms, end points, constant ratio of particles per cell. */
+static void test_recipes(void)
+{
+    hg_psd *p = make("powerlaw:alpha=-3,omega=100", 3);
+    if (!p) {
+        CHECK(0);
+        return;
+    }
+    double s[12];
+    CHECK(hg_sizes_linear(p, 4, s, NULL) == HG_OK);
+    CHECK_CLOSE(s[0], 2.0 * (1.0 + 99.0 / 4.0), 1e-14, 0.0);
+    CHECK(s[3] == 200.0);
+    CHECK(hg_sizes_exponential(p, 4, s, NULL) == HG_OK);
+    CHECK_CLOSE(s[1], 2.0 * 10.0, 1e-14, 0.0);
+    CHECK(s[3] == 200.0);
+    hg_system sys = {3, 0.7, 0.2};
+    const double qs[3] = {1.0, 2.0, 0.5};
+    for (int k = 0; k < 3; k++) {
+        int L = 8;
+        CHECK(hg_sizes_constant_m(p, 3, L, qs[k], s, NULL) == HG_OK);
+        CHECK(s[L - 1] == 200.0);
+        hg_cost c = {0};
+        CHECK(hg_cost_evaluate(p, &sys, HG_TOP_DOWN, L, s, &c, NULL, NULL,
+                               NULL, NULL) == HG_OK);
+        for (int h = 0; h + 1 < c.levels; h++)
+            CHECK_CLOSE(c.per_level[h + 1].particles_per_cell /
+                            c.per_level[h].particles_per_cell,
+                        qs[k], 1e-8, 0.0);
+        hg_cost_clear(&c);
+    }
+    /* 2D too, and L = 1, 2 (a single equation). */
+    hg_psd *p2 = make("powerlaw:alpha=-3,omega=20", 2);
+    if (p2) {
+        for (int L = 1; L <= 3; L++) {
+            CHECK(hg_sizes_constant_m(p2, 2, L, 1.0, s, NULL) == HG_OK);
+            CHECK(s[L - 1] == 40.0);
+        }
+        CHECK_CLOSE(s[0], 5.4288, 1e-4, 0.0);
+        hg_psd_free(p2);
+    }
+    hg_psd_free(p);
+}
+
+/* SPEC 6, first rows: alpha = -3, omega = 100, nu = 0.7, K = 0.2, 3D,
+ * Top-Down. */
+static void test_spec_3d(void)
+{
+    hg_psd *p = make("powerlaw:alpha=-3,omega=100", 3);
+    if (!p) {
+        CHECK(0);
+        return;
+    }
+    hg_system sys = {3, 0.7, 0.2};
+    hg_err e = {0};
+    hg_curve c = {0};
+    CHECK(hg_curve_compute(p, &sys, HG_TOP_DOWN, HG_METHOD_LINEAR, 1.0, 50,
+                           &c, &e) == HG_OK);
+    int b = curve_argmin(&c);
+    CHECK(b + 1 == 43);
+    CHECK_CLOSE(c.points[b].T, 12.3975, 0.0, 5e-4);
+    hg_curve_clear(&c);
+
+    /* SPEC: constant m, min T ~ 11.60 at L* = 12-13; KOL 2014 5.3 says
+     * L* = 12, +10 % at L = 8 and L = 19. */
+    CHECK(hg_curve_compute(p, &sys, HG_TOP_DOWN, HG_METHOD_CONSTANT_M, 1.0,
+                           32, &c, &e) == HG_OK);
+    b = curve_argmin(&c);
+    printf("constant-m: min T = %.6f at L = %d\n", c.points[b].T, b + 1);
+    CHECK(b + 1 == 12 || b + 1 == 13);
+    CHECK_CLOSE(c.points[b].T, 11.595, 0.0, 5e-4);
+    CHECK_CLOSE(c.points[7].T / c.points[b].T, 1.10, 0.0, 0.01);
+    CHECK_CLOSE(c.points[18].T / c.points[b].T, 1.10, 0.0, 0.01);
+    hg_curve_clear(&c);
+
+    CHECK(hg_curve_compute(p, &sys, HG_TOP_DOWN, HG_METHOD_OPTIMAL, 1.0, 16,
+                           &c, &e) == HG_OK);
+    b = curve_argmin(&c);
+    printf("optimal: min T = %.7f at L = %d (%d non-empty)\n", c.points[b].T,
+           b + 1, c.points[b].nonempty_levels);
+    CHECK(c.points[b].T <= 11.5737);
+    CHECK(c.points[b].T > 11.57);
+    hg_curve_clear(&c);
+
+    double T;
+    CHECK(hg_opt_sizes(p, &sys, HG_TOP_DOWN, 1, NULL, (double[1]){0}, &T,
+                       NULL) == HG_OK);
+    CHECK_CLOSE(T, 91146.0, 1e-4, 0.0);
+    hg_psd_free(p);
+}
+
+/* SPEC 6, 2D row: 5 levels at s/r_min = 4.01, 7.88, 15.05, 27.22, 40,
+ * T_LC / T = 34.9. */
+static void test_spec_2d(void)
+{
+    hg_psd *p = make("powerlaw:alpha=-3,omega=20", 2);
+    if (!p) {
+        CHECK(0);
+        return;
+    }
+    hg_system sys = {2, 0.4, 0.2};
+    hg_recommend_options o;
+    hg_recommend_options_default(&o);
+    o.algorithm = HG_TOP_DOWN;
+    hg_recommendation r;
+    hg_err e = {0};
+    CHECK(hg_recommend(p, &sys, &o, &r, &e) == HG_OK);
+    CHECK(r.best_levels == 5);
+    CHECK_CLOSE(r.best_T, 4.403, 0.0, 5e-4);
+    CHECK_CLOSE(r.linked_cell_T / r.best_T, 34.9, 0.0, 0.05);
+    /* With the 1 % rule, 4 levels (T = 4.411) are within tolerance. */
+    printf("2D: recommended %d levels T = %.5f; best %d levels T = %.5f\n",
+           r.levels, r.cost.T, r.best_levels, r.best_T);
+    CHECK(r.levels == 4);
+    CHECK(r.cost.T <= 1.01 * r.best_T);
+    CHECK(!r.linked_cell);
+    CHECK_CLOSE(r.speedup, r.linked_cell_T / r.cost.T, 1e-12, 0.0);
+    hg_recommendation_clear(&r);
+
+    o.tolerance = 0.0;
+    CHECK(hg_recommend(p, &sys, &o, &r, &e) == HG_OK);
+    CHECK(r.levels == 5);
+    const double ref[5] = {4.01, 7.88, 15.05, 27.22, 40.0};
+    for (int h = 0; h < 5 && r.levels == 5; h++)
+        CHECK_CLOSE(r.cell_sizes[h], ref[h], 0.01, 0.0);
+    CHECK_CLOSE(r.speedup, 34.9, 0.0, 0.05);
+    CHECK(r.cost.levels == 5 && r.cost.nonempty_levels == 5);
+    hg_recommendation_clear(&r);
+    hg_psd_free(p);
+}
+
+/* SPEC 6 last row: alpha = -3, omega = 50, nu = 0.62, K = 0.3: L* = 7. */
+static void test_spec_omega50(void)
+{
+    hg_psd *p = make("powerlaw:alpha=-3,omega=50", 3);
+    if (!p) {
+        CHECK(0);
+        return;
+    }
+    hg_system sys = {3, 0.62, 0.3};
+    hg_recommend_options o;
+    hg_recommend_options_default(&o);
+    o.algorithm = HG_TOP_DOWN;
+    hg_recommendation r;
+    CHECK(hg_recommend(p, &sys, &o, &r, NULL) == HG_OK);
+    printf("omega=50: best %d levels T = %.6f; recommended %d levels "
+           "T = %.6f\n",
+           r.best_levels, r.best_T, r.levels, r.cost.T);
+    CHECK(r.best_levels == 7);
+    CHECK(r.levels <= r.best_levels);
+    hg_recommendation_clear(&r);
+    hg_psd_free(p);
+}
+
+/* The optimum is never worse than any recipe at the same L, and every
+ * method gives non-decreasing sizes between 2 r_min and 2 r_max. */
+static void test_optimum_vs_recipes(void)
+{
+    const struct {
+        const char *spec;
+        int dim;
+        double nu, K;
+    } cases[] = {{"powerlaw:alpha=-3,omega=30", 3, 0.7, 0.2},
+                 {"powerlaw:alpha=0,omega=8", 3, 0.5, 0.3},
+                 {"powerlaw:alpha=-2,omega=15", 2, 0.6, 0.2}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        hg_psd *p = make(cases[k].spec, cases[k].dim);
+        if (!p) {
+            CHECK(0);
+            continue;
+        }
+        hg_system sys = {cases[k].dim, cases[k].nu, cases[k].K};
+        double dmin = 2.0 * hg_psd_rmin(p), dmax = 2.0 * hg_psd_rmax(p);
+        for (int a = 0; a < 2; a++) {
+            hg_curve c[HG_METHOD_COUNT];
+            int ok = 1;
+            for (int m = 0; m < HG_METHOD_COUNT; m++)
+                ok &= hg_curve_compute(p, &sys, a, m, 1.0, 12, &c[m], NULL) ==
+                      HG_OK;
+            CHECK(ok);
+            if (!ok)
+                continue;
+            for (int m = 0; m < HG_METHOD_COUNT; m++) {
+                for (int i = 0; i < c[m].n; i++) {
+                    const hg_curve_point *pt = &c[m].points[i];
+                    CHECK(pt->levels == i + 1);
+                    CHECK(pt->nonempty_levels >= 1 &&
+                          pt->nonempty_levels <= pt->levels);
+                    CHECK(pt->sizes[0] >= dmin);
+                    CHECK(pt->sizes[pt->levels - 1] == dmax);
+                    for (int h = 1; h < pt->levels; h++)
+                        CHECK(pt->sizes[h] >= pt->sizes[h - 1]);
+                    if (m != HG_METHOD_OPTIMAL)
+                        CHECK(c[HG_METHOD_OPTIMAL].points[i].T <=
+                              pt->T * (1.0 + 1e-9));
+                }
+                if (m == HG_METHOD_OPTIMAL)
+                    for (int i = 1; i < c[m].n; i++)
+                        CHECK(c[m].points[i].T <= c[m].points[i - 1].T);
+            }
+            for (int m = 0; m < HG_METHOD_COUNT; m++)
+                hg_curve_clear(&c[m]);
+        }
+        hg_psd_free(p);
+    }
+}
+
+/* A monodisperse system gains nothing from levels: linked cell. */
+static void test_mono(void)
+{
+    for (int d = 2; d <= 3; d++) {
+        hg_psd *p = make("mono:r=0.5", d);
+        if (!p) {
+            CHECK(0);
+            continue;
+        }
+        hg_system sys = {d, 0.5, 0.2};
+        for (int m = 0; m < HG_METHOD_COUNT; m++) {
+            hg_recommend_options o;
+            hg_recommend_options_default(&o);
+            o.method = (hg_method)m;
+            hg_recommendation r;
+            CHECK(hg_recommend(p, &sys, &o, &r, NULL) == HG_OK);
+            CHECK(r.linked_cell == 1);
+            CHECK(r.levels == 1);
+            CHECK(r.cell_sizes && r.cell_sizes[0] == 1.0);
+            CHECK_CLOSE(r.speedup, 1.0, 1e-12, 0.0);
+            CHECK(strstr(r.decision, "single-level linked cell") != NULL);
+            hg_recommendation_clear(&r);
+        }
+        hg_psd_free(p);
+    }
+}
+
+/* Recommendation bookkeeping: auto picks Top-Down for alpha = -3, the
+ * per-level breakdown matches the totals, sensitivity is around L*. */
+static void test_recommend_fields(void)
+{
+    hg_psd *p = make("powerlaw:alpha=-3,omega=100", 3);
+    if (!p) {
+        CHECK(0);
+        return;
+    }
+    hg_system sys = {3, 0.7, 0.2};
+    hg_recommendation r;
+    hg_err e = {0};
+    CHECK(hg_recommend(p, &sys, NULL, &r, &e) == HG_OK);
+    CHECK(r.n_curves == 2);
+    CHECK(r.algorithm == HG_TOP_DOWN);
+    CHECK(r.best_algorithm == HG_TOP_DOWN);
+    CHECK(r.best_T <= 11.5737);
+    CHECK(r.cost.T <= 1.01 * r.best_T);
+    CHECK(r.levels <= r.best_levels);
+    CHECK(r.cost.nonempty_levels == r.levels);
+    double sum = 0.0;
+    for (int h = 0; h < r.cost.levels; h++)
+        sum += r.cost.per_level[h].T;
+    CHECK_CLOSE(sum, r.cost.T, 1e-12, 0.0);
+    CHECK_CLOSE(r.linked_cell_T, 91146.0, 1e-4, 0.0);
+    CHECK(r.n_sens == 5 && r.sens_L[2] == r.levels);
+    CHECK(r.within5_lo >= 1 && r.within5_lo <= r.levels);
+    CHECK(r.within5_hi >= r.best_levels);
+    CHECK(strstr(r.decision, "top-down") != NULL);
+    printf("3D: recommended %d levels T = %.6f, best %d levels T = %.7f, "
+           "L within 5 %%: %d..%d\n",
+           r.levels, r.cost.T, r.best_levels, r.best_T, r.within5_lo,
+           r.within5_hi);
+    hg_recommendation_clear(&r);
+    hg_recommendation_clear(&r); /* idempotent */
+    hg_recommendation_clear(NULL);
+    hg_psd_free(p);
+}
+
+static void test_rejections(void)
+{
+    hg_psd *p = make("powerlaw:alpha=-3,omega=10", 3);
+    if (!p) {
+        CHECK(0);
+        return;
+    }
+    hg_system sys = {3, 0.5, 0.2};
+    hg_err e = {0};
+    hg_recommendation r;
+    hg_recommend_options o;
+#define REJECT(field, value, text)                                          \
+    do {                                                                    \
+        hg_recommend_options_default(&o);                                   \
+        o.field = value;                                                    \
+        CHECK(hg_recommend(p, &sys, &o, &r, &e) == HG_EINVAL);              \
+        CHECK(strstr(e.msg, text) != NULL);                                 \
+        CHECK(r.cell_sizes == NULL && r.n_curves == 0);                     \
+    } while (0)
+    REJECT(max_levels, 0, "max-levels: 0");
+    REJECT(max_levels, 257, "max-levels: 257");
+    REJECT(tolerance, -0.5, "tolerance: -0.5");
+    REJECT(tolerance, 1.0, "tolerance: 1");
+    REJECT(tolerance, NAN, "tolerance: nan");
+    REJECT(q, 0.0, "q: 0");
+    REJECT(algorithm, 7, "algorithm: 7");
+    REJECT(method, (hg_method)9, "method: 9");
+#undef REJECT
+    hg_method m;
+    CHECK(hg_method_parse("simplex", &m, &e) == HG_EUNKNOWN);
+    CHECK(strstr(e.msg, "'simplex'") != NULL);
+    for (int i = 0; i < HG_METHOD_COUNT; i++) {
+        CHECK(hg_method_parse(hg_method_name((hg_method)i), &m, NULL) ==
+              HG_OK);
+        CHECK(m == (hg_method)i);
+    }
+    double s[4];
+    CHECK(hg_sizes_constant_m(p, 3, 4, -1.0, s, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "q: -1") != NULL);
+    CHECK(hg_sizes_constant_m(p, 4, 4, 1.0, s, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "dim: 4") != NULL);
+    CHECK(hg_sizes_linear(p, 0, s, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "levels: 0") != NULL);
+    CHECK(hg_opt_sizes(p, &sys, HG_TOP_DOWN, -2, NULL, s, NULL, &e) ==
+          HG_EINVAL);
+    hg_curve c;
+    CHECK(hg_curve_compute(p, &sys, HG_TOP_DOWN, HG_METHOD_LINEAR, 1.0, 0,
+                           &c, &e) == HG_EINVAL);
+    CHECK(c.points == NULL);
+    sys.nu = 1.5;
+    CHECK(hg_curve_compute(p, &sys, HG_TOP_DOWN, HG_METHOD_LINEAR, 1.0, 4,
+                           &c, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "nu: 1.5") != NULL);
+    CHECK(hg_recommend(p, &sys, NULL, &r, &e) == HG_EINVAL);
+    double g[2], s2[2] = {30.0, 4.0};
+    sys.nu = 0.5;
+    CHECK(hg_cost_gradient(p, &sys, HG_TOP_DOWN, 2, s2, NULL, g, &e) ==
+          HG_EINVAL);
+    hg_psd_free(p);
+}
+
+int main(void)
+{
+    test_gradient();
+    test_recipes();
+    test_spec_3d();
+    test_spec_2d();
+    test_spec_omega50();
+    test_optimum_vs_recipes();
+    test_mono();
+    test_recommend_fields();
+    test_rejections();
+    return hg_test_summary("test_opt");
+}
