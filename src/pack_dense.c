@@ -7,6 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Gauss-Seidel over-relaxation factor and target gap (in units of the
+ * tolerance times the smaller radius) of a corrected pair: tuned on 10^4
+ * monodisperse and power-law packings (fewest sweeps to 1 %). */
+#define RELAX_SOR 1.8
+#define RELAX_MARGIN 0.5
+/* Skin of the neighbour lists in units of the smallest radius. */
+#define RELAX_SKIN 1.0
+/* Attempts per particle of the RSA stages of the dense generator. */
+#define DENSE_RSA_ATTEMPTS 200
+
 /* Neighbour lists (both directions, sorted by index) of all pairs within
  * r_i + r_j + skin, from the HGrid; x_ref are the positions they were
  * built for. */
@@ -19,7 +29,8 @@ typedef struct nlist {
 
 typedef struct relax {
     hg_particles p;  /* current positions and (scaled) radii */
-    double *dx;      /* per-particle correction of one sweep */
+    double *w;       /* r_i^d: the weights of the pair shares */
+
     nlist nl;
     hg_pairs pairs;
     double skin;
@@ -93,21 +104,46 @@ static int rebuild(relax *rx, hg_err *e)
     return HG_OK;
 }
 
-/* One Jacobi sweep: correction of every particle from its overlaps, and
- * the largest relative overlap before the move. */
-static double sweep(relax *rx, double margin)
+/* Put coordinate c of particle i back into the box. */
+static inline double wrap(const hg_particles *p, size_t i, int c, double v)
+{
+    double lo = p->lo[c], hi = p->hi[c];
+    if (p->periodic) {
+        double len = hi - lo;
+        if (v < lo)
+            v += len;
+        else if (v >= hi)
+            v -= len;
+        if (!(v >= lo && v < hi))
+            v = lo;
+    } else {
+        if (v < lo + p->r[i])
+            v = lo + p->r[i];
+        if (v > hi - p->r[i])
+            v = hi - p->r[i];
+    }
+    return v;
+}
+
+/* One Gauss-Seidel pass over the pairs (i < j, in index order): each
+ * overlapping pair is pushed apart at once, i and j sharing the move in
+ * inverse proportion to their volumes. Returns the largest relative
+ * overlap met (before its correction) and the largest displacement since
+ * the last rebuild in *far. */
+static double sweep(relax *rx, double margin, double *far)
 {
     hg_particles *p = &rx->p;
     const int d = p->dim;
     const size_t n = p->n;
     double worst = 0.0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(max : worst)
     for (size_t i = 0; i < n; i++) {
-        const double *xi = p->x + i * (size_t)d;
-        double ri = p->r[i], wi = pow(ri, d), acc[3] = {0.0, 0.0, 0.0};
+        double *xi = p->x + i * (size_t)d;
+        double ri = p->r[i], wi = rx->w[i];
         for (size_t k = rx->nl.start[i]; k < rx->nl.start[i + 1]; k++) {
             size_t j = rx->nl.nb[k];
-            const double *xj = p->x + j * (size_t)d;
+            if (j < i)
+                continue;
+            double *xj = p->x + j * (size_t)d;
             double rj = p->r[j], del[3], d2 = 0.0;
             for (int c = 0; c < d; c++) {
                 del[c] = hg_particles_delta(p, c, xi[c] - xj[c]);
@@ -120,61 +156,34 @@ static double sweep(relax *rx, double margin)
             double ov = sum - dist;
             if (ov / rs > worst)
                 worst = ov / rs;
-            double wj = pow(rj, d), share = wj / (wi + wj);
-            double push = (ov + margin * rs) * share;
-            if (dist > 0.0) {
+            double push = RELAX_SOR * (ov + margin * rs) / (wi + rx->w[j]);
+            double u[3] = {1.0, 0.0, 0.0};
+            if (dist > 0.0)
                 for (int c = 0; c < d; c++)
-                    acc[c] += push * del[c] / dist;
-            } else { /* coincident centres: split along the x axis */
-                acc[0] += i < j ? push : -push;
+                    u[c] = del[c] / dist;
+            for (int c = 0; c < d; c++) {
+                xi[c] = wrap(p, i, c, xi[c] + push * rx->w[j] * u[c]);
+                xj[c] = wrap(p, j, c, xj[c] - push * wi * u[c]);
             }
         }
-        for (int c = 0; c < d; c++)
-            rx->dx[i * (size_t)d + (size_t)c] = 0.5 * acc[c];
     }
-    return worst;
-}
-
-/* Apply the corrections, keep particles in the box; returns the largest
- * displacement since the last rebuild. */
-static double apply(relax *rx)
-{
-    hg_particles *p = &rx->p;
-    const int d = p->dim;
-    double far = 0.0;
-#pragma omp parallel for schedule(static) reduction(max : far)
-    for (size_t i = 0; i < p->n; i++) {
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++) {
         double m2 = 0.0;
         for (int c = 0; c < d; c++) {
             size_t k = i * (size_t)d + (size_t)c;
-            double v = p->x[k] + rx->dx[k], lo = p->lo[c], hi = p->hi[c];
-            if (p->periodic) {
-                double len = hi - lo;
-                if (v < lo)
-                    v += len;
-                else if (v >= hi)
-                    v -= len;
-                if (!(v >= lo && v < hi))
-                    v = lo;
-            } else {
-                if (v < lo + p->r[i])
-                    v = lo + p->r[i];
-                if (v > hi - p->r[i])
-                    v = hi - p->r[i];
-            }
-            p->x[k] = v;
-            double s = hg_particles_delta(p, c, v - rx->nl.x_ref[k]);
+            double s = hg_particles_delta(p, c, p->x[k] - rx->nl.x_ref[k]);
             m2 += s * s;
         }
-        double m = sqrt(m2);
-        if (m > far)
-            far = m;
+        if (m2 > m)
+            m = m2;
     }
-    return far;
+    *far = sqrt(m);
+    return worst;
 }
 
 /* Relax rx->p until the largest relative overlap is below tol (or the
- * sweep budget is spent). Returns the last largest overlap in *worst. */
+ * sweep budget is spent); *worst is the largest overlap of the last sweep. */
 static int relax_run(relax *rx, double tol, size_t max_sweeps,
                      const hg_pack_options *opt, const char *stage,
                      double plo, double phi, double *worst, hg_err *e)
@@ -184,20 +193,19 @@ static int relax_run(relax *rx, double tol, size_t max_sweeps,
         return st;
     double w0 = -1.0;
     for (size_t s = 0; s < max_sweeps; s++) {
-        *worst = sweep(rx, 0.5 * tol);
+        double far;
+        *worst = sweep(rx, RELAX_MARGIN * tol, &far);
         rx->sweeps++;
-        if (w0 < 0.0)
-            w0 = *worst;
         if (*worst < tol)
             return HG_OK;
-        if (opt->progress && s % 50 == 0 && w0 > tol) {
+        if (w0 < 0.0)
+            w0 = *worst;
+        if (opt->progress && s % 20 == 0 && w0 > tol) {
             double f = log(w0 / *worst) / log(w0 / tol);
-            if (f < 0.0)
-                f = 0.0;
-            opt->progress(stage, plo + (phi - plo) * (f < 1.0 ? f : 1.0),
-                          opt->progress_params);
+            f = f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
+            opt->progress(stage, plo + (phi - plo) * f, opt->progress_params);
         }
-        if (apply(rx) > 0.5 * rx->skin) {
+        if (far > 0.5 * rx->skin) {
             st = rebuild(rx, e);
             if (st != HG_OK)
                 return st;
@@ -252,6 +260,25 @@ int hg_pack_max_overlap(const hg_particles *p, double *max_overlap,
     return st;
 }
 
+/* Set the radii of rx->p to scale * r[idx[i]], their weights, the skin,
+ * and (walls) push grown spheres back inside the box. */
+static void set_radii(relax *rx, const double *r, const size_t *idx,
+                      double scale)
+{
+    hg_particles *p = &rx->p;
+    const int d = p->dim;
+    for (size_t i = 0; i < p->n; i++) {
+        double ri = r[idx[i]] * scale;
+        p->r[i] = ri;
+        rx->w[i] = d == 3 ? ri * ri * ri : ri * ri;
+        for (int c = 0; c < d; c++) {
+            double *v = &p->x[i * (size_t)d + (size_t)c];
+            *v = wrap(p, i, c, *v);
+        }
+    }
+    rx->skin = RELAX_SKIN * min_radius(p);
+}
+
 int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
                       const hg_pack_options *opt, hg_particles *out,
                       hg_pack_report *rep, hg_err *e)
@@ -268,16 +295,17 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
         return st;
     if (!(opt->overlap_tol > 0.0 && opt->overlap_tol < 1.0) ||
         !(opt->start_nu > 0.0) || !(opt->nu_step > 0.0) ||
-        opt->max_sweeps < 1 || opt->max_attempts < 1)
+        opt->max_sweeps < 1 || opt->max_dropped < 1)
         return hg_fail(e, HG_EINVAL,
                        "dense: need 0 < overlap_tol (%g) < 1, start_nu (%g) "
-                       "> 0, nu_step (%g) > 0, max_sweeps and max_attempts "
+                       "> 0, nu_step (%g) > 0, max_sweeps and max_dropped "
                        ">= 1",
                        opt->overlap_tol, opt->start_nu, opt->nu_step);
     const int d = prm->dim;
     const size_t n = prm->n;
     double *r = NULL, *rs = NULL, *x = NULL, A, worst = 0.0;
-    size_t *idx = NULL, placed = 0, attempts = 0;
+    size_t *idx = NULL, placed = 0, attempts = 0, tries;
+    int stalled = 0;
     gsl_rng *rng = NULL;
     relax rx;
     memset(&rx, 0, sizeof rx);
@@ -286,68 +314,100 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
     st = pack_radii(psd, prm, &r, &A, e);
     if (st != HG_OK)
         return st;
-    double nu0 = opt->start_nu < prm->nu ? opt->start_nu : prm->nu;
-    double scale0 = pow(nu0 / prm->nu, 1.0 / d);
     rs = malloc(n * sizeof *rs);
     x = malloc(n * (size_t)d * sizeof *x);
     idx = malloc(n * sizeof *idx);
     rng = pack_rng(prm->seed);
-    if (!rs || !x || !idx || !rng) {
+    st = hg_particles_alloc(&rx.p, d, n, e);
+    rx.w = malloc(n * sizeof *rx.w);
+    rx.nl.start = malloc((n + 1) * sizeof *rx.nl.start);
+    rx.nl.x_ref = malloc(n * (size_t)d * sizeof *rx.nl.x_ref);
+    if (st != HG_OK || !rs || !x || !idx || !rng || !rx.w || !rx.nl.start ||
+        !rx.nl.x_ref) {
         st = hg_fail(e, HG_ENOMEM, "out of memory for %zu particles", n);
         goto done;
     }
-    for (size_t i = 0; i < n; i++)
-        rs[i] = r[i] * scale0;
-    int steps = (int)ceil((prm->nu - nu0) / opt->nu_step - 1e-9);
-    if (steps < 0)
-        steps = 0;
-    double p_rsa = 0.1; /* share of the progress bar */
-    st = pack_rsa_place(rs, n, d, A, prm->periodic, rng, opt, 1, x, idx,
-                        &placed, &attempts, 0.0, p_rsa, e);
-    if (st != HG_OK)
-        goto done;
-
-    st = hg_particles_alloc(&rx.p, d, n, e);
-    if (st != HG_OK)
-        goto done;
-    memcpy(rx.p.x, x, n * (size_t)d * sizeof *x);
     for (int c = 0; c < d; c++) {
         rx.p.lo[c] = 0.0;
         rx.p.hi[c] = A;
     }
     rx.p.periodic = prm->periodic;
-    rx.dx = calloc(n * (size_t)d, sizeof *rx.dx);
-    rx.nl.start = malloc((n + 1) * sizeof *rx.nl.start);
-    rx.nl.x_ref = malloc(n * (size_t)d * sizeof *rx.nl.x_ref);
-    if (!rx.dx || !rx.nl.start || !rx.nl.x_ref) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory for %zu particles", n);
+
+    /* 1. RSA at the target radii: wide distributions get there directly;
+     * a few dropped particles are put anywhere and relaxed away. */
+    const double p_rsa = 0.2; /* share of the progress bar */
+    st = pack_rsa_place(r, n, d, A, prm->periodic, rng, DENSE_RSA_ATTEMPTS,
+                        opt->max_dropped, opt, 0, x, idx, &placed, &tries,
+                        &stalled, 0.0, p_rsa, e);
+    attempts += tries;
+    if (st != HG_OK)
         goto done;
-    }
-    for (int k = 0; k <= steps; k++) {
-        double nuk = steps ? nu0 + (prm->nu - nu0) * k / steps : prm->nu;
-        double sc = pow(nuk / prm->nu, 1.0 / d);
+    int steps = 0;
+    double nu0 = prm->nu;
+    if (!stalled) {
+        char *used = calloc(n, 1);
+        if (!used) {
+            st = hg_fail(e, HG_ENOMEM, "out of memory");
+            goto done;
+        }
+        for (size_t k = 0; k < placed; k++)
+            used[idx[k]] = 1;
+        for (size_t i = 0; i < n; i++) {
+            if (used[i])
+                continue;
+            for (int c = 0; c < d; c++) {
+                double lo = prm->periodic ? 0.0 : r[i];
+                double span = prm->periodic ? A : A - 2.0 * r[i];
+                double v = lo + span * gsl_rng_uniform(rng);
+                x[placed * (size_t)d + (size_t)c] = v < A ? v : 0.0;
+            }
+            idx[placed++] = i;
+        }
+        free(used);
+    } else {
+        /* 2. RSA stalled (narrow distribution): start from an RSA packing
+         * of the radii scaled down to start_nu, then grow them */
+        nu0 = opt->start_nu < prm->nu ? opt->start_nu : prm->nu;
+        double scale0 = pow(nu0 / prm->nu, 1.0 / d);
         for (size_t i = 0; i < n; i++)
-            rx.p.r[i] = r[idx[i]] * sc;
-        rx.skin = 0.5 * min_radius(&rx.p);
-        if (!prm->periodic) /* grown spheres back inside the walls */
-            for (size_t i = 0; i < n; i++)
-                for (int c = 0; c < d; c++) {
-                    double *v = &rx.p.x[i * (size_t)d + (size_t)c];
-                    if (*v < rx.p.r[i])
-                        *v = rx.p.r[i];
-                    if (*v > A - rx.p.r[i])
-                        *v = A - rx.p.r[i];
-                }
+            rs[i] = r[i] * scale0;
+        st = pack_rsa_place(rs, n, d, A, prm->periodic, rng,
+                            DENSE_RSA_ATTEMPTS, opt->max_dropped, opt, 1, x,
+                            idx, &placed, &tries, &stalled, p_rsa,
+                            2.0 * p_rsa, e);
+        attempts += tries;
+        if (st != HG_OK)
+            goto done;
+        steps = (int)ceil((prm->nu - nu0) / opt->nu_step - 1e-9);
+        if (steps < 1)
+            steps = 1;
+    }
+    memcpy(rx.p.x, x, n * (size_t)d * sizeof *x);
+
+    double pb = stalled ? 2.0 * p_rsa : p_rsa;
+    for (int k = 1; k <= steps || k == 1; k++) {
+        double nuk = steps ? nu0 + (prm->nu - nu0) * k / steps : prm->nu;
+        set_radii(&rx, r, idx, pow(nuk / prm->nu, 1.0 / d));
         snprintf(stage, sizeof stage, "dense nu=%.3f", nuk);
-        double plo = p_rsa + (1.0 - p_rsa) * k / (steps + 1);
-        double phi = p_rsa + (1.0 - p_rsa) * (k + 1) / (steps + 1);
+        double span = steps ? (1.0 - pb) / steps : 1.0 - pb;
+        double plo = pb + span * (k - 1);
         st = relax_run(&rx, opt->overlap_tol, opt->max_sweeps, opt, stage,
-                       plo, phi, &worst, e);
+                       plo, plo + span, &worst, e);
         if (st != HG_OK)
             goto done;
     }
-    /* the final state: exact largest overlap with a fresh search */
-    st = hg_pack_max_overlap(&rx.p, &worst, e);
+    /* Gauss-Seidel moves pairs after measuring them: confirm with a fresh
+     * search, relax again if a pair crept over the tolerance */
+    for (int round = 0;; round++) {
+        st = hg_pack_max_overlap(&rx.p, &worst, e);
+        if (st != HG_OK || worst < opt->overlap_tol || round == 5)
+            break;
+        double dummy;
+        st = relax_run(&rx, opt->overlap_tol, opt->max_sweeps, opt, stage,
+                       1.0, 1.0, &dummy, e);
+        if (st != HG_OK)
+            break;
+    }
     if (st != HG_OK)
         goto done;
     *out = rx.p;
@@ -369,7 +429,7 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
         opt->progress("dense", 1.0, opt->progress_params);
 done:
     hg_particles_clear(&rx.p);
-    free(rx.dx);
+    free(rx.w);
     free(rx.nl.start);
     free(rx.nl.nb);
     free(rx.nl.x_ref);

@@ -21,16 +21,18 @@ void pack_grid_sizes(double rmin, double rmax, int *L, double *sizes);
 int pack_radii(const hg_psd *psd, const hg_pack_params *prm, double **r,
                double *edge, hg_err *e);
 
-/* RSA core: place the n spheres r[0..n-1] (non-increasing) in [0, A]^dim.
- * Placed centres go to x[k*dim..] with their radius index in idx[k]; *placed
- * is the count. force = 1: a particle that finds no free spot within
- * max_attempts is placed at its last tried position anyway (overlapping);
- * force = 0: it is dropped and the run stops after max_dropped drops in a
- * row. progress is reported as fraction lo + (hi - lo) * done. */
+/* RSA core: place the n spheres r[0..n-1] (non-increasing) in [0, A]^dim,
+ * trying up to max_attempts random positions each. Placed centres go to
+ * x[k*dim..] with their radius index in idx[k]; *placed is the count.
+ * force = 1: a particle that finds no free spot is placed at its last tried
+ * position anyway (overlapping); force = 0: it is dropped, and the run stops
+ * (*stalled = 1) after max_dropped drops in a row. Progress is reported as
+ * the fraction plo + (phi - plo) * done. */
 int pack_rsa_place(const double *r, size_t n, int dim, double A,
-                   int periodic, gsl_rng *rng, const hg_pack_options *opt,
-                   int force, double *x, size_t *idx, size_t *placed,
-                   size_t *attempts, double plo, double phi, hg_err *e);
+                   int periodic, gsl_rng *rng, size_t max_attempts,
+                   size_t max_dropped, const hg_pack_options *opt, int force,
+                   double *x, size_t *idx, size_t *placed, size_t *attempts,
+                   int *stalled, double plo, double phi, hg_err *e);
 
 /* The GSL generator for a packing seed. */
 gsl_rng *pack_rng(uint64_t seed);

@@ -91,14 +91,16 @@ static int stop_at_first(size_t j, double dist, void *params)
 }
 
 int pack_rsa_place(const double *r, size_t n, int dim, double A,
-                   int periodic, gsl_rng *rng, const hg_pack_options *opt,
-                   int force, double *x, size_t *idx, size_t *placed,
-                   size_t *attempts, double plo, double phi, hg_err *e)
+                   int periodic, gsl_rng *rng, size_t max_attempts,
+                   size_t max_dropped, const hg_pack_options *opt, int force,
+                   double *x, size_t *idx, size_t *placed, size_t *attempts,
+                   int *stalled, double plo, double phi, hg_err *e)
 {
     int L;
     double sizes[16];
     *placed = 0;
     *attempts = 0;
+    *stalled = 0;
     if (n == 0)
         return HG_OK;
     pack_grid_sizes(r[n - 1], r[0], &L, sizes);
@@ -125,7 +127,7 @@ int pack_rsa_place(const double *r, size_t n, int dim, double A,
         double lo = periodic ? 0.0 : r[i], span = periodic ? A : A - 2 * r[i];
         double pos[3];
         int ok = 0;
-        for (size_t a = 0; a < opt->max_attempts && !ok; a++) {
+        for (size_t a = 0; a < max_attempts && !ok; a++) {
             for (int c = 0; c < dim; c++) {
                 pos[c] = lo + span * gsl_rng_uniform(rng);
                 if (periodic && pos[c] >= A)
@@ -140,8 +142,10 @@ int pack_rsa_place(const double *r, size_t n, int dim, double A,
             ok = q == 0;
         }
         if (!ok && !force) {
-            if (++dropped_run >= opt->max_dropped)
+            if (++dropped_run >= max_dropped) {
+                *stalled = 1;
                 break;
+            }
             continue;
         }
         dropped_run = 0;
@@ -181,6 +185,7 @@ int hg_pack_rsa_run(const hg_psd *psd, const hg_pack_params *prm,
                        opt->max_attempts, opt->max_dropped);
     double *r = NULL, *x = NULL, A;
     size_t *idx = NULL, placed = 0, attempts = 0;
+    int stalled;
     gsl_rng *rng = NULL;
     st = pack_radii(psd, prm, &r, &A, e);
     if (st != HG_OK)
@@ -194,8 +199,9 @@ int hg_pack_rsa_run(const hg_psd *psd, const hg_pack_params *prm,
                      prm->n);
         goto done;
     }
-    st = pack_rsa_place(r, prm->n, d, A, prm->periodic, rng, opt, 0, x, idx,
-                        &placed, &attempts, 0.0, 1.0, e);
+    st = pack_rsa_place(r, prm->n, d, A, prm->periodic, rng,
+                        opt->max_attempts, opt->max_dropped, opt, 0, x, idx,
+                        &placed, &attempts, &stalled, 0.0, 1.0, e);
     if (st != HG_OK)
         goto done;
     st = hg_particles_alloc(out, d, placed, e);
