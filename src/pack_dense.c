@@ -117,10 +117,7 @@ static inline double wrap(const hg_particles *p, size_t i, int c, double v)
         if (!(v >= lo && v < hi))
             v = lo;
     } else {
-        if (v < lo + p->r[i])
-            v = lo + p->r[i];
-        if (v > hi - p->r[i])
-            v = hi - p->r[i];
+        v = pack_clamp_wall(v, p->r[i], lo, hi);
     }
     return v;
 }
@@ -191,7 +188,7 @@ static int relax_run(relax *rx, double tol, size_t max_sweeps,
     int st = rebuild(rx, e);
     if (st != HG_OK)
         return st;
-    double w0 = -1.0;
+    double w0 = -1.0, fmax = 0.0;
     for (size_t s = 0; s < max_sweeps; s++) {
         double far;
         *worst = sweep(rx, RELAX_MARGIN * tol, &far);
@@ -202,8 +199,9 @@ static int relax_run(relax *rx, double tol, size_t max_sweeps,
             w0 = *worst;
         if (opt->progress && s % 20 == 0 && w0 > tol) {
             double f = log(w0 / *worst) / log(w0 / tol);
-            f = f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
-            opt->progress(stage, plo + (phi - plo) * f, opt->progress_params);
+            fmax = f > fmax ? (f < 1.0 ? f : 1.0) : fmax;
+            opt->progress(stage, plo + (phi - plo) * fmax,
+                          opt->progress_params);
         }
         if (far > 0.5 * rx->skin) {
             st = rebuild(rx, e);
@@ -359,7 +357,9 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
                 double lo = prm->periodic ? 0.0 : r[i];
                 double span = prm->periodic ? A : A - 2.0 * r[i];
                 double v = lo + span * gsl_rng_uniform(rng);
-                x[placed * (size_t)d + (size_t)c] = v < A ? v : 0.0;
+                x[placed * (size_t)d + (size_t)c] =
+                    prm->periodic ? (v < A ? v : 0.0)
+                                  : pack_clamp_wall(v, r[i], 0.0, A);
             }
             idx[placed++] = i;
         }

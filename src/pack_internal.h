@@ -4,6 +4,7 @@
 #define HG_PACK_INTERNAL_H
 
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include "hg_grid.h"
 #include "hg_pack_gen.h"
 
@@ -33,6 +34,22 @@ int pack_rsa_place(const double *r, size_t n, int dim, double A,
                    size_t max_dropped, const hg_pack_options *opt, int force,
                    double *x, size_t *idx, size_t *placed, size_t *attempts,
                    int *stalled, double plo, double phi, hg_err *e);
+
+/* Centre coordinate v of a sphere of radius r moved inside the walls
+ * [lo, hi] so that v - r >= lo and v + r <= hi hold in floating point. */
+static inline double pack_clamp_wall(double v, double r, double lo,
+                                     double hi)
+{
+    if (v - r < lo)
+        v = lo + r;
+    while (v - r < lo)
+        v = nextafter(v, INFINITY);
+    if (v + r > hi)
+        v = hi - r;
+    while (v + r > hi)
+        v = nextafter(v, -INFINITY);
+    return v;
+}
 
 /* The GSL generator for a packing seed. */
 gsl_rng *pack_rng(uint64_t seed);

@@ -72,12 +72,13 @@ int pack_radii(const hg_psd *psd, const hg_pack_params *prm, double **r,
     vol *= hg_unit_ball_volume(prm->dim);
     *edge = pow(vol / prm->nu, 1.0 / prm->dim);
     if (!prm->periodic && !(*edge > 2.0 * (*r)[0])) {
+        hg_fail(e, HG_EINVAL,
+                "n: %zu particles at nu = %g give a box of edge %g, too "
+                "small for the largest diameter %g between walls",
+                prm->n, prm->nu, *edge, 2.0 * (*r)[0]);
         free(*r);
         *r = NULL;
-        return hg_fail(e, HG_EINVAL,
-                       "n: %zu particles at nu = %g give a box of edge %g, "
-                       "too small for the largest diameter %g between walls",
-                       prm->n, prm->nu, *edge, 2.0 * (*r)[0]);
+        return HG_EINVAL;
     }
     return HG_OK;
 }
@@ -132,6 +133,8 @@ int pack_rsa_place(const double *r, size_t n, int dim, double A,
                 pos[c] = lo + span * gsl_rng_uniform(rng);
                 if (periodic && pos[c] >= A)
                     pos[c] = 0.0;
+                else if (!periodic)
+                    pos[c] = pack_clamp_wall(pos[c], r[i], 0.0, A);
             }
             (*attempts)++;
             int q = hg_grid_query(g, pos, r[i], 0.0, stop_at_first, NULL, e);
