@@ -201,6 +201,21 @@ static void test_foreign(void)
         fprintf(stderr, "%s\n", e.msg);
     hg_particles_clear(&p);
 
+    /* LAMMPS' write_data of a "dimension 2" system */
+    st = read_text("u2.data", HG_IO_AUTO,
+                   "LAMMPS data file via write_data\n\n2 atoms\n"
+                   "0 10 xlo xhi\n0 10 ylo yhi\n-0.5 0.5 zlo zhi\n\n"
+                   "Atoms # sphere\n\n1 1 1 1 2 3 0 0 0 0\n"
+                   "2 1 1 1 4 5 0 0 0 0\n",
+                   &p, &e);
+    CHECK(st == HG_OK);
+    if (st == HG_OK) {
+        CHECK(p.dim == 2 && p.n == 2 && p.periodic == 1);
+        CHECK(p.x[2] == 4.0 && p.x[3] == 5.0 && p.hi[1] == 10.0);
+    } else
+        fprintf(stderr, "%s\n", e.msg);
+    hg_particles_clear(&p);
+
     st = read_text("u.xyz", HG_IO_AUTO,
                    "2\nProperties=species:S:1:pos:R:3:id:I:1:Radius:R:1 "
                    "Time=0.0\n"

@@ -117,5 +117,6 @@ void cli_print_levels(FILE *out, const hg_cost *c, double rmin,
 
 /* Commands. */
 int cmd_evaluate(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 
 #endif

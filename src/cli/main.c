@@ -10,6 +10,8 @@
 static const cli_command commands[] = {
     {"evaluate", "cost model for given cell sizes (T_cd, T_ca, per level)",
      cmd_evaluate},
+    {"pack", "generate a packing (poisson, rsa, dense) as a particle file",
+     cmd_pack},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 
