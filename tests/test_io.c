@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,8 +389,46 @@ static void test_rejections(void)
     }
 }
 
+static void test_system(void)
+{
+    hg_particles p;
+    hg_err e = {0};
+    CHECK(hg_particles_alloc(&p, 3, 4, NULL) == HG_OK);
+    for (int c = 0; c < 3; c++)
+        p.hi[c] = 10.0;
+    for (size_t i = 0; i < 4; i++) {
+        p.r[i] = i < 2 ? 1.0 : 2.0;
+        p.x[3 * i] = 1.0 + 2.0 * (double)i;
+    }
+    hg_psd *psd = NULL;
+    hg_system sys = {0, 0.0, 0.2};
+    int st = hg_io_system_from_particles(&p, &psd, &sys, &e);
+    CHECK(st == HG_OK);
+    if (st == HG_OK) {
+        CHECK(sys.dim == 3 && sys.K == 0.2);
+        /* (2 * 1 + 2 * 8) 4/3 pi / 1000 */
+        CHECK_CLOSE(sys.nu, 18.0 * 4.0 / 3.0 * M_PI / 1000.0, 1e-14, 0.0);
+        CHECK(hg_psd_rmin(psd) == 1.0 && hg_psd_rmax(psd) == 2.0);
+        CHECK_CLOSE(hg_psd_cdf(psd, 1.0), 0.5, 1e-14, 0.0);
+        CHECK_CLOSE(hg_psd_mean_rk(psd, 3), 4.5, 1e-14, 0.0);
+    } else
+        fprintf(stderr, "%s\n", e.msg);
+    hg_psd_free(psd);
+    /* overlapping spheres filling more than the box */
+    for (size_t i = 0; i < 4; i++)
+        p.r[i] = 5.0;
+    CHECK(hg_io_system_from_particles(&p, &psd, &sys, &e) == HG_EINVAL);
+    CHECK(psd == NULL && strstr(e.msg, "packing fraction") != NULL);
+    p.n = 0;
+    CHECK(hg_io_system_from_particles(&p, &psd, &sys, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "no particles") != NULL);
+    p.n = 4;
+    hg_particles_clear(&p);
+}
+
 int main(void)
 {
+    test_system();
     test_format_names();
     test_round_trips();
     test_files();
