@@ -77,14 +77,23 @@ int hg_pack_rsa_run(const hg_psd *psd, const hg_pack_params *prm,
 int hg_pack_rsa(const hg_psd *psd, const hg_pack_params *prm,
                 hg_particles *out, hg_err *e);
 
-/* Dense packing: RSA of the radii scaled to start_nu, then the radii grow
- * in steps of nu_step up to the target; after each step overlaps are
- * removed by preconditioned gradient descent on the soft-sphere energy
- * E = 1/2 sum_pairs delta_ij^2 (each particle moves by its overlaps
- * weighted by the partner's share of the pair's volume, Jacobi sweeps with
- * HGrid Verlet lists). All n particles are kept. Succeeds (HG_OK) also when
- * the tolerance was not met within max_sweeps: check rep->reached and
- * rep->max_overlap. opt and rep may be NULL. */
+/* Dense packing, all n particles kept:
+ *  1. RSA at the target radii with 200 attempts per particle. Wide
+ *     distributions are done here (no overlap at all). A particle finding
+ *     no free spot is put at the best of 32 more random positions (smallest
+ *     largest overlap).
+ *  2. If the RSA stalled instead (max_dropped drops in a row: narrow
+ *     distributions), restart from an RSA packing of the radii scaled down
+ *     to start_nu, and grow the radii in steps of nu_step to the target.
+ *  3. After each step, overlaps are removed by Gauss-Seidel projection on
+ *     the soft-sphere energy E = 1/2 sum_pairs delta_ij^2: each overlapping
+ *     pair is pushed apart along its normal, the two moving in inverse
+ *     proportion to their volumes (over-relaxed), with Verlet lists from the
+ *     bundled HGrid (skin = the smallest radius), until every overlap
+ *     delta_ij is below overlap_tol * min(r_i, r_j).
+ * Returns HG_OK also when the tolerance was not met within max_sweeps per
+ * step: check rep->reached and rep->max_overlap. opt->max_attempts is not
+ * used. opt and rep may be NULL. */
 int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
                       const hg_pack_options *opt, hg_particles *out,
                       hg_pack_report *rep, hg_err *e);

@@ -1,5 +1,6 @@
-/* pack_dense.c - dense packings: RSA at reduced radii, then growth of the
- * radii with overlap removal by preconditioned gradient descent. */
+/* pack_dense.c - dense packings: RSA at the target radii (or, when it
+ * stalls, at radii scaled down and then grown), overlaps removed by
+ * Gauss-Seidel projection with HGrid Verlet lists. */
 #include "pack_internal.h"
 
 #include <math.h>
@@ -30,7 +31,6 @@ typedef struct nlist {
 typedef struct relax {
     hg_particles p;  /* current positions and (scaled) radii */
     double *w;       /* r_i^d: the weights of the pair shares */
-
     nlist nl;
     hg_pairs pairs;
     double skin;
@@ -332,39 +332,18 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
     rx.p.periodic = prm->periodic;
 
     /* 1. RSA at the target radii: wide distributions get there directly;
-     * a few dropped particles are put anywhere and relaxed away. */
+     * the few particles finding no free spot are put where they overlap
+     * least, and relaxed. */
     const double p_rsa = 0.2; /* share of the progress bar */
     st = pack_rsa_place(r, n, d, A, prm->periodic, rng, DENSE_RSA_ATTEMPTS,
-                        opt->max_dropped, opt, 0, x, idx, &placed, &tries,
+                        opt->max_dropped, opt, 2, x, idx, &placed, &tries,
                         &stalled, 0.0, p_rsa, e);
     attempts += tries;
     if (st != HG_OK)
         goto done;
-    int steps = 0;
+    int steps = 0, grow = stalled;
     double nu0 = prm->nu;
-    if (!stalled) {
-        char *used = calloc(n, 1);
-        if (!used) {
-            st = hg_fail(e, HG_ENOMEM, "out of memory");
-            goto done;
-        }
-        for (size_t k = 0; k < placed; k++)
-            used[idx[k]] = 1;
-        for (size_t i = 0; i < n; i++) {
-            if (used[i])
-                continue;
-            for (int c = 0; c < d; c++) {
-                double lo = prm->periodic ? 0.0 : r[i];
-                double span = prm->periodic ? A : A - 2.0 * r[i];
-                double v = lo + span * gsl_rng_uniform(rng);
-                x[placed * (size_t)d + (size_t)c] =
-                    prm->periodic ? (v < A ? v : 0.0)
-                                  : pack_clamp_wall(v, r[i], 0.0, A);
-            }
-            idx[placed++] = i;
-        }
-        free(used);
-    } else {
+    if (grow) {
         /* 2. RSA stalled (narrow distribution): start from an RSA packing
          * of the radii scaled down to start_nu, then grow them */
         nu0 = opt->start_nu < prm->nu ? opt->start_nu : prm->nu;
@@ -384,7 +363,7 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
     }
     memcpy(rx.p.x, x, n * (size_t)d * sizeof *x);
 
-    double pb = stalled ? 2.0 * p_rsa : p_rsa;
+    double pb = grow ? 2.0 * p_rsa : p_rsa;
     for (int k = 1; k <= steps || k == 1; k++) {
         double nuk = steps ? nu0 + (prm->nu - nu0) * k / steps : prm->nu;
         set_radii(&rx, r, idx, pow(nuk / prm->nu, 1.0 / d));

@@ -25,10 +25,13 @@ int pack_radii(const hg_psd *psd, const hg_pack_params *prm, double **r,
 /* RSA core: place the n spheres r[0..n-1] (non-increasing) in [0, A]^dim,
  * trying up to max_attempts random positions each. Placed centres go to
  * x[k*dim..] with their radius index in idx[k]; *placed is the count.
- * force = 1: a particle that finds no free spot is placed at its last tried
- * position anyway (overlapping); force = 0: it is dropped, and the run stops
- * (*stalled = 1) after max_dropped drops in a row. Progress is reported as
- * the fraction plo + (phi - plo) * done. */
+ * A particle that finds no free spot is
+ *   force = 0: dropped; the run stops (*stalled = 1) after max_dropped
+ *              such particles in a row;
+ *   force = 1: placed anyway, at the best of a few more random positions
+ *              (smallest largest overlap);
+ *   force = 2: placed as with 1, and the run stops as with 0.
+ * Progress is reported as the fraction plo + (phi - plo) * done. */
 int pack_rsa_place(const double *r, size_t n, int dim, double A,
                    int periodic, gsl_rng *rng, size_t max_attempts,
                    size_t max_dropped, const hg_pack_options *opt, int force,

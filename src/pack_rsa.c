@@ -91,6 +91,27 @@ static int stop_at_first(size_t j, double dist, void *params)
     return 1;
 }
 
+/* Largest relative overlap of a trial sphere with the grid's spheres. */
+typedef struct overlap_probe {
+    const double *r;     /* radii by radius index */
+    const size_t *idx;   /* grid index -> radius index */
+    double ri, worst;
+} overlap_probe;
+
+static int measure_overlap(size_t j, double dist, void *params)
+{
+    overlap_probe *pb = params;
+    double rj = pb->r[pb->idx[j]], rs = pb->ri < rj ? pb->ri : rj;
+    double ov = (pb->ri + rj - dist) / rs;
+    if (ov > pb->worst)
+        pb->worst = ov;
+    return 0;
+}
+
+/* Positions tried for a particle that has to be forced in: the one with
+ * the smallest largest overlap wins. */
+#define FORCE_TRIES 32
+
 int pack_rsa_place(const double *r, size_t n, int dim, double A,
                    int periodic, gsl_rng *rng, size_t max_attempts,
                    size_t max_dropped, const hg_pack_options *opt, int force,
@@ -144,14 +165,37 @@ int pack_rsa_place(const double *r, size_t n, int dim, double A,
             }
             ok = q == 0;
         }
-        if (!ok && !force) {
-            if (++dropped_run >= max_dropped) {
-                *stalled = 1;
-                break;
-            }
-            continue;
+        if (!ok && force != 1 && ++dropped_run >= max_dropped) {
+            *stalled = 1;
+            break;
         }
-        dropped_run = 0;
+        if (!ok && !force)
+            continue;
+        if (ok)
+            dropped_run = 0;
+        if (!ok) {
+            double best = INFINITY, cand[3];
+            overlap_probe pb = {r, idx, r[i], 0.0};
+            for (int a = 0; a < FORCE_TRIES; a++) {
+                for (int c = 0; c < dim; c++) {
+                    cand[c] = lo + span * gsl_rng_uniform(rng);
+                    if (periodic && cand[c] >= A)
+                        cand[c] = 0.0;
+                    else if (!periodic)
+                        cand[c] = pack_clamp_wall(cand[c], r[i], 0.0, A);
+                }
+                pb.worst = 0.0;
+                st = hg_grid_query(g, cand, r[i], 0.0, measure_overlap, &pb,
+                                   e);
+                if (st != HG_OK)
+                    goto done;
+                if (pb.worst < best) {
+                    best = pb.worst;
+                    memcpy(pos, cand, sizeof cand);
+                }
+            }
+            (*attempts) += FORCE_TRIES;
+        }
         st = hg_grid_insert(g, pos, r[i], e);
         if (st != HG_OK)
             goto done;
