@@ -185,8 +185,10 @@ double hg_dist_brent(double (*f)(double x, void *p), void *p, double lo,
         return lo;
     if (fhi == 0.0)
         return hi;
-    if (!(flo * fhi < 0.0))
+    if (isnan(flo) || isnan(fhi))
         return NAN;
+    if (!(flo * fhi < 0.0)) /* no sign change: the nearer end */
+        return fabs(flo) <= fabs(fhi) ? lo : hi;
     gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
     if (!s)
         return NAN;
@@ -242,6 +244,8 @@ int hg_dist_file_next(hg_dist_file *df, const char *what, hg_err *e)
             return 0;
         }
         df->lineno++;
+        if (df->lineno == 1 && strncmp(df->line, "\xef\xbb\xbf", 3) == 0)
+            memmove(df->line, df->line + 3, (size_t)n - 2); /* UTF-8 BOM */
         const char *s = df->line;
         while (isspace((unsigned char)*s))
             s++;

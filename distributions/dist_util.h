@@ -39,8 +39,9 @@ int hg_dist_window(const hg_kv *kv, const char *what, double to_radius,
 double hg_dist_powint(double q, double a, double b);
 
 /* Root of f(x) = 0 in [lo, hi] (f(lo), f(hi) of opposite sign or zero) by
- * GSL's Brent solver to |dx| <= 1e-14 (1 + |x|). Returns the root, or NaN
- * when the solver fails. */
+ * GSL's Brent solver to |dx| <= 1e-14 (1 + |x|). Returns the root; the
+ * end with the smaller |f| when f does not change sign; NaN when f is NaN
+ * or the solver fails. */
 double hg_dist_brent(double (*f)(double x, void *p), void *p, double lo,
                      double hi);
 

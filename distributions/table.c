@@ -383,8 +383,9 @@ static const char *const keys[] = {"file", "size", "basis", "kind", NULL};
 const hg_psd_family hg_psd_table = {
     "table",
     "tabulated distribution from a CSV file: file=PATH (relative to the "
-    "system file's folder), size=radius|diameter, basis=number|volume|mass "
-    "(both required), kind=cumulative|fraction (default cumulative). "
+    "system file's folder, else the current directory), "
+    "size=radius|diameter, basis=number|volume|mass (both required), "
+    "kind=cumulative|fraction (default cumulative). "
     "Column 1: size (any unit, increasing); column 2: cumulative fraction "
     "passing (0..1 or percent) or, for kind=fraction, the fraction in the "
     "class from the previous size to this one (first row 0). Inside a "

@@ -23,14 +23,17 @@
 #include <math.h>
 #include <stdlib.h>
 
+#define NGRID 64
+
 typedef struct {
     double lambda, k; /* radius units */
     double s;         /* 0 (number basis) or d (volume basis) */
     double rmin, rmax;
     double xmin, xmax;
     double logZ; /* log I(1 - s/k; xmin, xmax) */
-    gsl_integration_workspace *ws; /* far-tail fallback; not thread-safe */
-    gsl_integration_glfixed_table *gl; /* the same for narrow windows */
+    gsl_integration_glfixed_table *gl; /* narrow far-tail windows */
+    /* volume basis: CDF on a grid in ln r that brackets quantile roots */
+    double tg[NGRID + 1], Fg[NGRID + 1];
 } weibull;
 
 typedef struct {
@@ -48,8 +51,13 @@ static double tail_integrand(double u, void *p)
 static double igamma_series(double c, double a, double b)
 {
     double sum = 0.0, fact = 1.0;
-    for (int n = 0; n < 60; n++) {
-        double term = hg_dist_powint(c + n, a, b) / fact;
+    double pa = pow(a, c), pb = pow(b, c), l = log1p((b - a) / a);
+    for (int n = 0; n < 60; n++, pa *= a, pb *= b) {
+        double q = c + n;
+        /* (b^q - a^q) / q by products unless that cancels */
+        double term = (fabs(q * l) > 0.5 ? (pb - pa) / q
+                                         : hg_dist_powint(q, a, b)) /
+                      fact;
         sum += n % 2 ? -term : term;
         if (n > 0 && fabs(term) < 1e-17 * fabs(sum))
             break;
@@ -113,8 +121,14 @@ static double log_igamma(const weibull *w, double c, double x1, double x2)
     if (u2 - u1 < 0.05) {
         res = gsl_integration_glfixed(&fn, u1, u2, w->gl);
     } else {
-        int st = gsl_integration_qags(&fn, u1, u2, 0.0, 1e-13, 1000, w->ws,
+        /* allocated per call (a rare path) so that the state stays
+         * read-only and thread-safe */
+        gsl_integration_workspace *ws = gsl_integration_workspace_alloc(1000);
+        if (!ws)
+            return NAN;
+        int st = gsl_integration_qags(&fn, u1, u2, 0.0, 1e-13, 1000, ws,
                                       &res, &err);
+        gsl_integration_workspace_free(ws);
         if (st && st != GSL_EROUND)
             return NAN;
     }
@@ -138,12 +152,12 @@ static void destroy(void *s)
     weibull *w = s;
     if (!w)
         return;
-    if (w->ws)
-        gsl_integration_workspace_free(w->ws);
     if (w->gl)
         gsl_integration_glfixed_table_free(w->gl);
     free(w);
 }
+
+static double cdf(const void *s, double r);
 
 static int create_as(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
                      const char *what, int dflt_volume, hg_err *e)
@@ -176,9 +190,8 @@ static int create_as(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
                         &w->rmin, &w->rmax, e);
     if (st)
         goto fail;
-    w->ws = gsl_integration_workspace_alloc(1000);
     w->gl = gsl_integration_glfixed_table_alloc(20);
-    if (!w->ws || !w->gl) {
+    if (!w->gl) {
         st = hg_fail(e, HG_ENOMEM, "out of memory");
         goto fail;
     }
@@ -201,6 +214,14 @@ static int create_as(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
                      "probability (scale %g, shape %g)",
                      what, w->rmin, w->rmax, w->lambda, k);
         goto fail;
+    }
+    if (w->s > 0.0) {
+        double t0 = log(w->rmin), t1 = log(w->rmax);
+        for (int i = 0; i <= NGRID; i++) {
+            w->tg[i] = i == NGRID ? t1 : t0 + (t1 - t0) * i / NGRID;
+            w->Fg[i] = i == 0 ? 0.0
+                       : (i == NGRID ? 1.0 : cdf(w, exp(w->tg[i])));
+        }
     }
     *state = w;
     return HG_OK;
@@ -281,8 +302,16 @@ static double quantile(const void *s, double u)
         double x = w->xmin - log1p(u * expm1(w->xmin - w->xmax));
         r = w->lambda * pow(x, 1.0 / w->k);
     } else {
+        size_t lo = 0, hi = NGRID; /* Fg[lo] <= u <= Fg[hi] */
+        while (hi - lo > 1) {
+            size_t mid = (lo + hi) / 2;
+            if (w->Fg[mid] <= u)
+                lo = mid;
+            else
+                hi = mid;
+        }
         qarg q = {w, u};
-        r = exp(hg_dist_brent(cdf_minus_u, &q, log(w->rmin), log(w->rmax)));
+        r = exp(hg_dist_brent(cdf_minus_u, &q, w->tg[lo], w->tg[hi]));
     }
     return r < w->rmin ? w->rmin : (r > w->rmax ? w->rmax : r);
 }

@@ -42,8 +42,10 @@ static void test_kv(void)
     hg_err e = {0};
     CHECK(hg_kv_parse(" alpha = -3 , omega=100", &kv, &e) == HG_OK);
     CHECK(kv.n == 2);
-    CHECK(hg_kv_get(&kv, "alpha") && strcmp(hg_kv_get(&kv, "alpha"), "-3") == 0);
-    CHECK(hg_kv_get(&kv, "omega") && strcmp(hg_kv_get(&kv, "omega"), "100") == 0);
+    CHECK(hg_kv_get(&kv, "alpha") &&
+          strcmp(hg_kv_get(&kv, "alpha"), "-3") == 0);
+    CHECK(hg_kv_get(&kv, "omega") &&
+          strcmp(hg_kv_get(&kv, "omega"), "100") == 0);
     CHECK(hg_kv_get(&kv, "beta") == NULL);
     double v = 0;
     int present = -1;

@@ -615,6 +615,7 @@ static void write_fixtures(void)
                "2.36,22.5\n4.75,7.5\n9.5,2.5\n");
     /* leading and trailing empty classes and an empty class inside */
     write_file("gap.csv", "0.5,0\n1,0\n2,0.4\n3,0.4\n4,1\n5,1\n");
+    write_file("bom.txt", "\xef\xbb\xbf" "2.5\n1.5\n");
     write_file("bad-number.csv", "size,F\n0.1,0\n# comment\n0.3x,0.5\n"
                                  "1,1\n");
     write_file("bad-order.csv", "1,0\n0.5,0.5\n2,1\n");
@@ -646,7 +647,7 @@ static void write_fixtures(void)
 }
 
 static const char *const fixtures[] = {
-    "astm-fraction.csv", "gap.csv", "bad-number.csv", "bad-order.csv",
+    "astm-fraction.csv", "gap.csv", "bom.txt", "bad-number.csv", "bad-order.csv",
     "bad-equal.csv", "bad-decreasing.csv", "bad-negative.csv",
     "bad-onerow.csv", "bad-zero.csv", "bad-first.csv", "bad-last.csv",
     "bad-size.csv", "bad-cols.csv", "empty.txt", "bad-sample-number.txt",
@@ -693,6 +694,19 @@ static void test_rejects(void)
         CHECK(hg_psd_quantile(p, 0.34) == 2.0 &&
               hg_psd_quantile(p, 1.0 / 3.0) == 1.0);
     }
+    hg_psd_free(p);
+    /* a UTF-8 byte-order mark does not hide the first value */
+    hg_psd_ctx c3 = {3, tmpdir};
+    CHECK(hg_psd_parse("sample:file=bom.txt", &c3, &p, &e) == HG_OK && p &&
+          hg_psd_rmax(p) == 2.5 && hg_psd_rmin(p) == 1.5);
+    hg_psd_free(p);
+    /* order statistics of an unsorted sample spanning many exponents */
+    double mix[9] = {3, 1, 2, 1e-3, 7, 1e5, 2, 0.5, 4e-7};
+    const double sorted[9] = {4e-7, 1e-3, 0.5, 1, 2, 2, 3, 7, 1e5};
+    CHECK(hg_psd_from_radii(mix, 9, &p, &e) == HG_OK && p);
+    for (int i = 0; p && i < 9; i++)
+        CHECK(hg_psd_quantile(p, (i + 0.5) / 9.0) == sorted[i]);
+    CHECK(mix[0] == 3 && mix[8] == 4e-7); /* the input is copied */
     hg_psd_free(p);
 }
 
