@@ -121,5 +121,7 @@ int cmd_evaluate(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_recommend(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

@@ -15,6 +15,11 @@ static const cli_command commands[] = {
      cmd_scan},
     {"pack", "generate a packing (poisson, rsa, dense) as a particle file",
      cmd_pack},
+    {"validate", "run the bundled HGrid on a Poisson packing: measured vs "
+                 "predicted work",
+     cmd_validate},
+    {"calibrate", "measure K (cell access / pair check cost) on this machine",
+     cmd_calibrate},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 
