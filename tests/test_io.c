@@ -378,7 +378,8 @@ static void test_rejections(void)
         int st = read_text(bad[k].name, HG_IO_AUTO, bad[k].text, &p, &e);
         char prefix[64];
         snprintf(prefix, sizeof prefix, "%s:%ld: ", bad[k].name, bad[k].line);
-        int ok = st == HG_EPARSE && strncmp(e.msg, prefix, strlen(prefix)) == 0 &&
+        int ok = st == HG_EPARSE &&
+                 strncmp(e.msg, prefix, strlen(prefix)) == 0 &&
                  strstr(e.msg, bad[k].reason) != NULL;
         CHECK(ok);
         CHECK(p.x == NULL && p.r == NULL && p.n == 0);
