@@ -451,6 +451,9 @@ int hg_io_write(const char *path, hg_io_format fmt, const hg_particles *p,
     }
     if (to_stdout)
         return hg_io_write_stream(stdout, "(stdout)", fmt, p, e);
+    hg_err ce;
+    if (hg_particles_check(p, &ce) != HG_OK) /* before creating the file */
+        return hg_fail(e, HG_EINVAL, "%s: cannot write: %s", path, ce.msg);
     FILE *f = fopen(path, "wb");
     if (!f)
         return hg_fail(e, HG_EIO, "%s: cannot open for writing: %s", path,

@@ -126,8 +126,13 @@ static void test_files(void)
     CHECK(strstr(e.msg, "out.unknown") != NULL);
     CHECK(hg_io_write("-", HG_IO_AUTO, &p, &e) == HG_EINVAL);
     p.r[3] = -1.0;
-    CHECK(hg_io_write("bad.csv", HG_IO_CSV, &p, &e) == HG_EINVAL);
+    remove("test_io_bad.csv");
+    CHECK(hg_io_write("test_io_bad.csv", HG_IO_CSV, &p, &e) == HG_EINVAL);
     CHECK(strstr(e.msg, "particle 3") != NULL);
+    FILE *bf = fopen("test_io_bad.csv", "r");
+    CHECK(bf == NULL); /* no file left behind */
+    if (bf)
+        fclose(bf);
     hg_particles_clear(&p);
 }
 
