@@ -7,6 +7,8 @@
  *                              predicted T_cd and T_ca for poisson, rsa and
  *                              dense packings (default N = 10^5)
  *   bench_packings speed N     generator times for omega = 100, nu = 0.6
+ *   bench_packings levels N    per-level measured / predicted work,
+ *                              omega = 100, nu = 0.6, poisson and rsa
  *
  * Prediction: the KOL 2014 model (hg_cost_evaluate) for the packing's own
  * radii (sample distribution) and packing fraction, at the cell sizes the
@@ -152,6 +154,81 @@ static int table(size_t n)
     return 0;
 }
 
+/* Per-level measured / predicted pair checks for one case: where does the
+ * excess of dense packings come from? */
+static int levels(size_t n, double omega, double nu, int g)
+{
+    char spec[64];
+    snprintf(spec, sizeof spec, "powerlaw:alpha=-3,omega=%g", omega);
+    hg_psd_ctx ctx = {3, NULL};
+    hg_psd *psd = NULL, *sample = NULL;
+    hg_err e = {0};
+    hg_system sys = {3, nu, 0.2};
+    hg_recommend_options ro;
+    hg_recommendation rec;
+    memset(&rec, 0, sizeof rec);
+    hg_recommend_options_default(&ro);
+    ro.algorithm = HG_TOP_DOWN;
+    hg_particles p = {0};
+    hg_pack_report rep;
+    hg_pack_params prm = {3, n, nu, 4242, 1};
+    hg_cost cost = {0};
+    hg_grid *grid = NULL;
+    hg_pairs pairs = {0};
+    hg_grid_counts cnt = {0};
+    double *rs = NULL;
+    int st = hg_psd_parse(spec, &ctx, &psd, &e);
+    if (!st)
+        st = hg_recommend(psd, &sys, &ro, &rec, &e);
+    if (!st)
+        st = generate(g, psd, &prm, &p, &rep, &e);
+    if (!st && !(rs = malloc((size_t)rec.levels * sizeof *rs)))
+        st = HG_ENOMEM;
+    if (!st)
+        st = hg_pack_round_sizes(p.hi[0], rec.levels, rec.cell_sizes, rs, &e);
+    if (!st)
+        st = hg_io_system_from_particles(&p, &sample, &sys, &e);
+    if (!st)
+        st = hg_cost_evaluate(sample, &sys, HG_TOP_DOWN, rec.levels, rs,
+                              &cost, NULL, NULL, NULL, &e);
+    if (!st)
+        st = hg_grid_create(3, rec.levels, rs, HG_TOP_DOWN, &grid, &e);
+    if (!st)
+        st = hg_grid_build(grid, &p, &e);
+    if (!st)
+        st = hg_grid_find_contacts(grid, &pairs, &cnt, &e);
+    if (!st) {
+        printf("%s omega=%g nu=%g (got %.4f) N=%zu seed 4242, Top-Down, "
+               "per level (per particle of the system)\n",
+               gen_names[g], omega, nu, rep.nu, n);
+        printf("%5s %9s %8s %10s %10s %6s %10s %10s %6s\n", "level", "s_h",
+               "P_h", "Tcd_meas", "Tcd_pred", "ratio", "Tca_meas",
+               "Tca_pred", "ratio");
+        for (int h = 0; h < rec.levels; h++) {
+            double pm = (double)cnt.per_level[h].pair_checks / (double)p.n;
+            double cm = (double)cnt.per_level[h].cell_accesses / (double)p.n;
+            const hg_level_cost *lc = &cost.per_level[h];
+            printf("%5d %9.3f %8.5f %10.4f %10.4f %6.3f %10.4f %10.4f "
+                   "%6.3f\n",
+                   h + 1, rs[h], lc->fraction, pm, lc->T_cd,
+                   lc->T_cd > 0 ? pm / lc->T_cd : 0.0, cm, lc->T_ca,
+                   lc->T_ca > 0 ? cm / lc->T_ca : 0.0);
+        }
+    } else {
+        fprintf(stderr, "levels: %s\n", e.msg);
+    }
+    hg_grid_counts_clear(&cnt);
+    hg_pairs_clear(&pairs);
+    hg_grid_free(grid);
+    hg_cost_clear(&cost);
+    free(rs);
+    hg_particles_clear(&p);
+    hg_psd_free(sample);
+    hg_recommendation_clear(&rec);
+    hg_psd_free(psd);
+    return st ? 1 : 0;
+}
+
 static int speed(size_t n)
 {
     hg_psd_ctx ctx = {3, NULL};
@@ -188,13 +265,16 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "table";
     size_t n = argc > 2 ? strtoul(argv[2], NULL, 10) : 100000;
     if (n < 100) {
-        fprintf(stderr, "usage: bench_packings table|speed [N >= 100]\n");
+        fprintf(stderr,
+                "usage: bench_packings table|speed|levels [N >= 100]\n");
         return 2;
     }
     if (!strcmp(mode, "table"))
         return table(n);
     if (!strcmp(mode, "speed"))
         return speed(n);
-    fprintf(stderr, "usage: bench_packings table|speed [N]\n");
+    if (!strcmp(mode, "levels"))
+        return levels(n, 100.0, 0.6, 0) || levels(n, 100.0, 0.6, 1);
+    fprintf(stderr, "usage: bench_packings table|speed|levels [N]\n");
     return 2;
 }
