@@ -329,6 +329,10 @@ int hg_io_read_mem(const char *text, size_t len, const char *name,
     memset(p, 0, sizeof *p);
     if (!name)
         name = "(memory)";
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) { /* UTF-8 BOM */
+        text += 3;
+        len -= 3;
+    }
     if (fmt == HG_IO_AUTO &&
         hg_io_format_from_path(name, &fmt, NULL) != HG_OK)
         fmt = sniff(text, len);

@@ -207,6 +207,11 @@ static void test_foreign(void)
         fprintf(stderr, "%s\n", e.msg);
     hg_particles_clear(&p);
 
+    st = read_text("bom.csv", HG_IO_AUTO, "\xef\xbb\xbfx,y,r\r\n1,2,0.5\r\n",
+                   &p, &e);
+    CHECK(st == HG_OK && p.n == 1 && p.dim == 2 && p.r[0] == 0.5);
+    hg_particles_clear(&p);
+
     /* LAMMPS' write_data of a "dimension 2" system */
     st = read_text("u2.data", HG_IO_AUTO,
                    "LAMMPS data file via write_data\n\n2 atoms\n"
