@@ -19,9 +19,9 @@ typedef struct {
 
 static double J(double p, double x, double y)
 {
-    double l = log(y / x);
+    double l = log1p((y - x) / x);
     if (fabs(p * l) < 1e-13)
-        return l * (1.0 + 0.5 * p * l);
+        return pow(x, p) * l * (1.0 + 0.5 * p * l);
     return pow(x, p) * expm1(p * l) / p;
 }
 

@@ -37,8 +37,7 @@ cmake --build "$build" -j"$(nproc)" >/dev/null
 jobs=$(nproc)
 case "$what" in
 run)
-    "$build/hgridopt" evaluate --system examples/paper-3d-uniform-volume.json \
-        --sizes 2.46,3.1,4.2,5.8,8.0,11,15.6,22,31,44,62,88,124,200
+    "$build/hgridopt" recommend --system examples/paper-3d-uniform-volume.json
     ;;
 test | asan)
     ctest --test-dir "$build" -LE 'slow|bench|lammps' -j"$jobs" --output-on-failure

@@ -44,9 +44,11 @@ int hg_parse_double(const char *text, const char *field, double *out,
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
+    if (end == text)
+        return hg_fail(e, HG_EPARSE, "%s: '%s' is not a number", field, text);
     while (end && isspace((unsigned char)*end))
         end++;
-    if (end == text || (end && *end != '\0'))
+    if (end && *end != '\0')
         return hg_fail(e, HG_EPARSE, "%s: '%s' is not a number", field, text);
     if (!isfinite(v))
         return hg_fail(e, HG_EPARSE, "%s: '%s' is not a finite number", field,
@@ -65,9 +67,12 @@ int hg_parse_long(const char *text, const char *field, long lo, long hi,
     char *end = NULL;
     errno = 0;
     long v = strtol(text, &end, 10);
+    if (end == text)
+        return hg_fail(e, HG_EPARSE, "%s: '%s' is not an integer", field,
+                       text);
     while (end && isspace((unsigned char)*end))
         end++;
-    if (end == text || (end && *end != '\0'))
+    if (end && *end != '\0')
         return hg_fail(e, HG_EPARSE, "%s: '%s' is not an integer", field,
                        text);
     if (errno == ERANGE || v < lo || v > hi)

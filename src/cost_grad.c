@@ -18,6 +18,7 @@
  * h+1: dQ_{h,k}/ds_h = -dQ_{h+1,k}/ds_h = (1/2) (s_h/2)^k f(s_h/2)
  * (dM_k(a,b)/db = b^k f(b)). */
 #include "hg_opt.h"
+#include "opt_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,14 +30,25 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
                      hg_algorithm alg, int L, const double *s, double *T,
                      double *grad, hg_err *e)
 {
+    return hg_cost_gradient_smoothed(psd, sys, alg, L, s, 0.0, NULL, T, grad,
+                                     e);
+}
+
+int hg_cost_gradient_smoothed(const hg_psd *psd, const hg_system *sys,
+                              hg_algorithm alg, int L, const double *s,
+                              double smooth, const double *full, double *T,
+                              double *grad, hg_err *e)
+{
     int st;
-    if ((st = hg_system_check(sys, e)) || (st = hg_sizes_check(psd, L, s, 0, e)))
+    if ((st = hg_system_check(sys, e)) ||
+        (st = hg_sizes_check(psd, L, s, 0, e)))
         return st;
     int d = sys->dim;
     double A = 0.5 + 0.5 * (pow(3.0, d) - 1.0);
     double C1 = 1.0 + 0.5 * (pow(3.0, d) - 1.0); /* 1 + n_c */
     double K = sys->K;
-    double c = sys->nu / hg_psd_mean_volume(psd, d);
+    double c = sys->nu / (full ? hg_unit_ball_volume(d) * full[d]
+                               : hg_psd_mean_volume(psd, d));
     double rmax = hg_psd_rmax(psd);
     double w[4];
     for (int k = 0; k <= d; k++)
@@ -59,12 +71,23 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
 #define GQ(h) (buf + STRIDE * (h) + 11)
 #define GS(h) buf[STRIDE * (h) + 15]
 
+    /* Level moments as differences of cumulative moments F_k(s_h/2) =
+     * M_k(0, s_h/2): one moment evaluation per boundary instead of one per
+     * level bound (the absolute error stays at rounding level). */
+    double Fprev[4] = {0, 0, 0, 0}, Fcur[4];
     for (int h = 0; h < L; h++) {
-        double lo = h == 0 ? 0.0 : 0.5 * s[h - 1];
         double hi = h == L - 1 ? fmax(0.5 * s[h], rmax) : 0.5 * s[h];
         double *q = Q(h), *pw = PW(h);
-        for (int k = 0; k <= d; k++)
-            q[k] = hg_psd_moment(psd, k, lo, hi);
+        for (int k = 0; k <= d; k++) {
+            if (h > 0 && s[h] == s[h - 1])
+                Fcur[k] = Fprev[k];
+            else if (h == L - 1 && full) /* hi >= r_max */
+                Fcur[k] = full[k];
+            else
+                Fcur[k] = hg_psd_moment(psd, k, 0.0, hi);
+            q[k] = fmax(Fcur[k] - Fprev[k], 0.0);
+            Fprev[k] = Fcur[k];
+        }
         SD(h) = d == 2 ? s[h] * s[h] : s[h] * s[h] * s[h];
         M(h) = c * SD(h) * q[0];
         double r = 1.0;
@@ -111,7 +134,7 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
                        total);
     }
     if (grad) {
-        int has_pdf = !hg_psd_is_discrete(psd);
+        int discrete = hg_psd_is_discrete(psd);
         for (int h = 0; h < L; h++) {
             GQ(h)[0] += c * SD(h) * DTDM(h);
             GS(h) += d * M(h) / s[h] * DTDM(h);
@@ -119,7 +142,13 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
         for (int h = 0; h < L - 1; h++) {
             double g = GS(h);
             double b = 0.5 * s[h];
-            double f = has_pdf ? hg_psd_pdf(psd, b) : 0.0;
+            double f = 0.0;
+            if (!discrete)
+                f = hg_psd_pdf(psd, b);
+            else if (smooth > 0.0) /* mass per length around b */
+                f = (hg_psd_moment(psd, 0, b * (1.0 - smooth),
+                                   b * (1.0 + smooth))) /
+                    (2.0 * smooth * b);
             if (f > 0.0 && isfinite(f)) {
                 double bk = 0.5 * f;
                 for (int k = 0; k <= d; k++) {

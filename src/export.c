@@ -160,7 +160,7 @@ int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
     fprintf(f,
             "// Derive your driver class from HGridOptimised (or paste the "
             "override and the\n// settings into your own %s subclass).\n"
-            "#include <vector>\n#include \"%s.h\"\n\n",
+            "#include \"%s.h\"\n\n",
             base, base);
     fprintf(f, "class HGridOptimised : public %s\n{\npublic:\n", base);
     fprintf(f, "    HGridOptimised()\n    {\n");

@@ -513,12 +513,31 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
     st = setup_levels(g, cnt, e);
     if (st)
         goto fail;
-    for (size_t i = 0; i < n; i++) {
+    int any_hashed = 0;
+    for (int h = 0; h < g->L; h++)
+        any_hashed |= g->lev[h].hashed;
+    /* dense levels in parallel; hash insertions in order (deterministic) */
+    long long nn = (long long)n;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel for schedule(static) if (n > 50000)
+#endif
+    for (long long i = 0; i < nn; i++) {
+        const level_t *lv = &g->lev[lvl[i]];
+        if (lv->hashed)
+            continue;
+        int64_t k[3] = {0, 0, 0};
+        for (int a = 0; a < D; a++)
+            k[a] = cell_coord(g, lv, a, p->x[(size_t)i * (size_t)D + (size_t)a]);
+        gc[i] = (uint32_t)cell_id(lv, k);
+    }
+    for (size_t i = 0; any_hashed && i < n; i++) {
         level_t *lv = &g->lev[lvl[i]];
+        if (!lv->hashed)
+            continue;
         int64_t k[3] = {0, 0, 0};
         for (int a = 0; a < D; a++)
             k[a] = cell_coord(g, lv, a, p->x[i * (size_t)D + (size_t)a]);
-        gc[i] = lv->hashed ? cell_id_insert(lv, k) : (uint32_t)cell_id(lv, k);
+        gc[i] = cell_id_insert(lv, k);
     }
     size_t total = 0, first = 0;
     for (int h = 0; h < g->L; h++) {
@@ -717,6 +736,37 @@ HG_INLINE int box_axis(const hg_grid *g, const level_t *lv, int a, double x,
     return lo <= hi;
 }
 
+/* Dense level: test sorted particle s against the cells x0..x1 of the row
+ * starting at global cell `row` (0 <= x0 <= x1 < x0 + n0; cells past
+ * n0 - 1 wrap to the row's start on a periodic level). */
+HG_INLINE void scan_row(const hg_grid *g, const int D, const int COUNT,
+                        const level_t *lv, size_t s, size_t row, int64_t x0,
+                        int64_t x1, pbuf *out, tcount *tc)
+{
+    int64_t n0 = lv->n[0];
+    if (x0 >= n0) {
+        x0 -= n0;
+        x1 -= n0;
+    }
+    int64_t xe = x1 < n0 ? x1 : n0 - 1;
+    size_t b = g->cellstart[row + (size_t)x0];
+    size_t e = g->cellstart[row + (size_t)xe + 1];
+    if (COUNT) {
+        tc->acc += (uint64_t)(xe - x0 + 1);
+        tc->chk += e - b;
+    }
+    test_range(g, D, s, b, e, out);
+    if (x1 >= n0) {
+        b = g->cellstart[row];
+        e = g->cellstart[row + (size_t)(x1 - n0) + 1];
+        if (COUNT) {
+            tc->acc += (uint64_t)(x1 - n0 + 1);
+            tc->chk += e - b;
+        }
+        test_range(g, D, s, b, e, out);
+    }
+}
+
 /* Scan the cells of level lv in the box of half-width beta around xs,
  * testing sorted particle s against everything inside. */
 HG_INLINE void scan_box(const hg_grid *g, const int D, const int COUNT,
@@ -735,24 +785,7 @@ HG_INLINE void scan_box(const hg_grid *g, const int D, const int COUNT,
             int64_t ky = y >= lv->n[1] ? y - lv->n[1] : y;
             if (!lv->hashed) {
                 size_t row = lv->base + (size_t)(n0 * (ky + lv->n[1] * kz));
-                int64_t x0 = c0[0], x1 = c1[0];
-                int64_t xe = x1 < n0 ? x1 : n0 - 1;
-                size_t b = g->cellstart[row + (size_t)x0];
-                size_t e = g->cellstart[row + (size_t)xe + 1];
-                if (COUNT) {
-                    tc->acc += (uint64_t)(xe - x0 + 1);
-                    tc->chk += e - b;
-                }
-                test_range(g, D, s, b, e, out);
-                if (x1 >= n0) {
-                    b = g->cellstart[row];
-                    e = g->cellstart[row + (size_t)(x1 - n0) + 1];
-                    if (COUNT) {
-                        tc->acc += (uint64_t)(x1 - n0 + 1);
-                        tc->chk += e - b;
-                    }
-                    test_range(g, D, s, b, e, out);
-                }
+                scan_row(g, D, COUNT, lv, s, row, c0[0], c1[0], out, tc);
             } else {
                 for (int64_t x = c0[0]; x <= c1[0]; x++) {
                     int64_t k[3] = {x >= n0 ? x - n0 : x, ky, kz};
@@ -785,7 +818,45 @@ HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
     int64_t k[3] = {0, 0, 0};
     for (int a = 0; a < D; a++)
         k[a] = cell_coord(g, lv, a, xs[a]);
-    if (lv->small) {
+    if (!lv->small && !lv->hashed) {
+        /* the half stencil as rows along x: (dy, dz) = (0, 0): x+1;
+         * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1 */
+        static const int rows3[5][3] = {
+            {0, 0, 1}, {1, 0, 0}, {-1, 1, 0}, {0, 1, 0}, {1, 1, 0}};
+        /* {dy, dz, first dx (1: only x+1, 0: x-1..x+1)} */
+        const int nr = D == 3 ? 5 : 2;
+        for (int i = 0; i < nr; i++) {
+            int64_t ky = k[1] + rows3[i][0], kz = k[2] + rows3[i][1];
+            if (g->periodic) {
+                if (ky < 0)
+                    ky += lv->n[1];
+                else if (ky >= lv->n[1])
+                    ky -= lv->n[1];
+                if (kz >= lv->n[2])
+                    kz -= lv->n[2];
+            } else if (ky < 0 || ky >= lv->n[1] || kz >= lv->n[2]) {
+                continue;
+            }
+            int64_t x0 = rows3[i][2] ? k[0] + 1 : k[0] - 1, x1 = k[0] + 1;
+            size_t row =
+                lv->base + (size_t)(lv->n[0] * (ky + lv->n[1] * kz));
+            if (g->periodic) {
+                if (x0 < 0) { /* x-1 wraps to the row's end */
+                    scan_row(g, D, COUNT, lv, s, row, lv->n[0] - 1,
+                             lv->n[0] - 1, out, tc);
+                    x0 = 0;
+                }
+            } else {
+                if (x0 < 0)
+                    x0 = 0;
+                if (x1 > lv->n[0] - 1)
+                    x1 = lv->n[0] - 1;
+                if (x0 > x1)
+                    continue;
+            }
+            scan_row(g, D, COUNT, lv, s, row, x0, x1, out, tc);
+        }
+    } else if (lv->small) {
         int64_t nb[26][3];
         int m = small_neighbours(g, lv, k, nb);
         for (int i = 0; i < m; i++) {

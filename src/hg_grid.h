@@ -84,7 +84,7 @@ typedef struct hg_grid_counts {
     size_t searching;        /* particles that searched (N, or a subset) */
     uint64_t cell_accesses;  /* totals over levels */
     uint64_t pair_checks;
-    uint64_t contacts;       /* pairs reported */
+    uint64_t contacts;       /* pairs reported (0 when no pair list) */
 } hg_grid_counts;
 
 void hg_grid_counts_clear(hg_grid_counts *c); /* accepts NULL */

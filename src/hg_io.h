@@ -16,7 +16,9 @@
  *          Other sections (Velocities, Masses, ...) are skipped. A data file
  *          does not say whether the box is periodic nor its dimension: the
  *          title line written by hgridopt ("... dim 2 walls") does; without
- *          it the box is 3D and periodic (LAMMPS' default boundary p p p).
+ *          it the box is periodic (LAMMPS' default boundary p p p) and the
+ *          system 2D if every z is 0 in a z box straddling 0 (as LAMMPS
+ *          requires for "dimension 2"), else 3D.
  *          2D systems are written with z = 0 and a thin z box
  *          [-r_max, r_max] straddling 0, as LAMMPS requires for
  *          "dimension 2". Triclinic boxes are rejected.

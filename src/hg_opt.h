@@ -59,13 +59,17 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
 /* Minimise T over s_1..s_{L-1} (s_L = 2 r_max fixed, sizes non-decreasing)
  * for a fixed number of levels L >= 1 (KOL 2014 section 5.2.4).
  * Continuous distributions: NLopt LD_LBFGS with the analytic gradient on
- * log-ratio increments (monotonicity is built in), multi-start from
- * constant-m, exponential and, when start != NULL, the L sizes start[]
- * (e.g. an optimum for L-1 levels with one level split). Discrete
- * distributions: NLopt LN_SBPLX on the same parametrisation.
+ * log-ratio increments (monotonicity is built in). Starts: start[] (L
+ * sizes, e.g. an optimum for L-1 levels with one level split; may be NULL),
+ * exponential and constant-m (q = 1). The first start is converged fully;
+ * the others run to a loose tolerance and are converged only if they are
+ * then already better. Discrete distributions (mono, discrete, sample: no
+ * pdf, T jumps where a boundary crosses an atom): the same LBFGS scheme on
+ * a gradient whose boundary terms use the mass density averaged over
+ * +-2 % of the boundary, then an NLopt LN_SBPLX polish on the exact T.
  * The minimum over the closed set includes collapsed levels (which cost
  * nothing): the caller compares against fewer levels (hg_curve_compute
- * does). Writes sizes[0..L-1] and *T. */
+ * does). Writes sizes[0..L-1] and *T (may be NULL). */
 int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
                  int L, const double *start, double *sizes, double *T,
                  hg_err *e);
@@ -89,8 +93,11 @@ typedef struct hg_curve {
 
 /* T(L) for L = 1..max_levels (1 <= max_levels <= 256) with one method and
  * algorithm. For the optimal method point L is the best grid with at most L
- * non-empty levels (each L warm-starts from L-1), so its T never increases
- * with L. out is overwritten; release with hg_curve_clear. */
+ * non-empty levels (each L warm-starts from L-1; an extra level is kept
+ * only if it lowers T by more than 1e-7 relative, otherwise the point
+ * repeats L-1 with an empty level at s_L), so its T never increases with
+ * L; after two successive L without such a gain, larger L are padded
+ * without optimising. out is overwritten; release with hg_curve_clear. */
 int hg_curve_compute(const hg_psd *psd, const hg_system *sys,
                      hg_algorithm alg, hg_method method, double q,
                      int max_levels, hg_curve *out, hg_err *e);
@@ -121,6 +128,8 @@ typedef struct hg_recommendation {
     double *cell_sizes;       /* levels entries, collapsed levels merged */
     hg_cost cost;             /* evaluation of the recommended grid */
     int best_levels;          /* non-empty levels of the best T found */
+    int best_at_max_levels;   /* 1: the best T is at L = max_levels, so a
+                                 larger max_levels may find a lower T */
     hg_algorithm best_algorithm;
     double best_T;
     double linked_cell_T, linked_cell_T_cd, linked_cell_T_ca;

@@ -2,11 +2,15 @@
 #ifndef HGRIDOPT_H
 #define HGRIDOPT_H
 
+#include "hg_calib.h"
 #include "hg_common.h"
+#include "hg_grid.h"
 #include "hg_methods.h"
 #include "hg_model.h"
+#include "hg_pack.h"
 #include "hg_opt.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
+#include "hg_validate.h"
 
 #endif

@@ -329,6 +329,10 @@ int hg_io_read_mem(const char *text, size_t len, const char *name,
     memset(p, 0, sizeof *p);
     if (!name)
         name = "(memory)";
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) { /* UTF-8 BOM */
+        text += 3;
+        len -= 3;
+    }
     if (fmt == HG_IO_AUTO &&
         hg_io_format_from_path(name, &fmt, NULL) != HG_OK)
         fmt = sniff(text, len);
@@ -451,6 +455,9 @@ int hg_io_write(const char *path, hg_io_format fmt, const hg_particles *p,
     }
     if (to_stdout)
         return hg_io_write_stream(stdout, "(stdout)", fmt, p, e);
+    hg_err ce;
+    if (hg_particles_check(p, &ce) != HG_OK) /* before creating the file */
+        return hg_fail(e, HG_EINVAL, "%s: cannot write: %s", path, ce.msg);
     FILE *f = fopen(path, "wb");
     if (!f)
         return hg_fail(e, HG_EIO, "%s: cannot open for writing: %s", path,

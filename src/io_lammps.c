@@ -139,7 +139,7 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
 {
     char *line, *tok[16];
     io_box box = {0};
-    int dim = 3;
+    int dim = 3, dim_given = 0;
     box.periodic = 1;
     if (!io_next_line(t, &line))
         return io_fail(t, e, HG_EPARSE, "empty file");
@@ -147,8 +147,10 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
     if (strstr(line, "hgridopt")) {
         int nt = io_split(line, 0, tok, 16);
         for (int k = 0; k < nt && k < 16; k++) {
-            if (strcmp(tok[k], "dim") == 0 && k + 1 < nt && k + 1 < 16)
+            if (strcmp(tok[k], "dim") == 0 && k + 1 < nt && k + 1 < 16) {
                 dim = strcmp(tok[k + 1], "2") == 0 ? 2 : 3;
+                dim_given = 1;
+            }
             else if (strcmp(tok[k], "walls") == 0)
                 box.periodic = 0;
         }
@@ -261,6 +263,21 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
                      "no Atoms section for the %zu atoms announced at line "
                      "%ld",
                      natoms, atoms_line);
+    /* a file of LAMMPS' own ("dimension 2" is not stored): all z = 0 in a
+     * z box straddling 0 is a 2D system */
+    if (st == HG_OK && !dim_given && b.n > 0 && box.lo[2] < 0.0 &&
+        box.hi[2] > 0.0) {
+        size_t i = 0;
+        while (i < b.n && b.x[3 * i + 2] == 0.0)
+            i++;
+        if (i == b.n) {
+            for (i = 0; i < b.n; i++) {
+                b.x[2 * i] = b.x[3 * i];
+                b.x[2 * i + 1] = b.x[3 * i + 1];
+            }
+            b.dim = 2;
+        }
+    }
     if (st == HG_OK)
         st = io_build_finish(&b, &box, p, e);
     io_build_free(&b);

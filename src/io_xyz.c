@@ -259,7 +259,7 @@ int io_xyz_read(io_text *t, hg_particles *p, hg_err *e)
 void io_xyz_write(FILE *f, const hg_particles *p)
 {
     int d = p->dim;
-    double lo[3], len[3];
+    double lo[3] = {0.0, 0.0, 0.0}, len[3] = {0.0, 0.0, 0.0};
     for (int c = 0; c < d; c++) {
         lo[c] = p->lo[c];
         len[c] = p->hi[c] - p->lo[c];

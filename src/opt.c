@@ -1,6 +1,5 @@
 /* opt.c - optimal cell sizes for a given number of levels (KOL 2014
- * section 5.2.4), T as a function of L for every method, and the
- * recommendation (SPEC 4).
+ * section 5.2.4) and T as a function of L for every method.
  *
  * Parametrisation: with Lambda = ln(s_L / s_0) and weights w_i = exp(u_i)
  * (i = 1..L, u_L = 0), ln s_h = ln s_0 + Lambda S_h / S_L where
@@ -16,7 +15,6 @@
 
 #include <math.h>
 #include <nlopt.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +25,10 @@ typedef struct {
     int L;
     double y0, lam, sL;
     double *s, *g, *w, *S;
-    int status;
+    double smooth;   /* hg_cost_gradient_smoothed's smoothing (discrete) */
+    double full[4];  /* M_k(0, r_max) */
+    double run_best; /* best T evaluated in the current NLopt run */
+    double *run_u;   /* its parameters */
     long nevals;
 } opt_ctx;
 
@@ -69,10 +70,10 @@ static double objective(unsigned n, const double *u, double *grad, void *p)
     u_to_s(c, u);
     c->nevals++;
     double T = HUGE_VAL;
-    int st = hg_cost_gradient(c->psd, c->sys, c->alg, L, c->s, &T,
-                              grad ? c->g : NULL, NULL);
-    if (st) {
-        c->status = st;
+    int st = hg_cost_gradient_smoothed(c->psd, c->sys, c->alg, L, c->s,
+                                       c->smooth, c->full, &T,
+                                       grad ? c->g : NULL, NULL);
+    if (st || !isfinite(T)) {
         if (grad)
             for (unsigned i = 0; i < n; i++)
                 grad[i] = 0.0;
@@ -88,7 +89,44 @@ static double objective(unsigned n, const double *u, double *grad, void *p)
             grad[i] = c->w[i] * c->lam * (tail / SL - mix);
         }
     }
+    /* NLopt may stop with a failure code (e.g. a line search that cannot
+     * progress at round-off level): the best point seen is kept here. */
+    if (T < c->run_best) {
+        c->run_best = T;
+        memcpy(c->run_u, u, sizeof *u * n);
+    }
     return T;
+}
+
+/* Run every start (the first to full accuracy, the others to a loose
+ * tolerance, continued only if then already better) and keep the best in
+ * *best / best_u. */
+static void run_starts(nlopt_opt o, opt_ctx *c, int n,
+                       const double *const *starts, int nstarts, double *u,
+                       double *best, double *best_u)
+{
+    int first = 1;
+    for (int k = 0; k < nstarts; k++) {
+        if (!starts[k])
+            continue;
+        s_to_u(c, starts[k], u);
+        for (int pass = first ? 1 : 0; pass < 2; pass++) {
+            nlopt_set_ftol_rel(o, pass ? 1e-11 : 1e-5);
+            nlopt_set_xtol_rel(o, pass ? 1e-9 : 1e-4);
+            nlopt_set_maxeval(o, pass ? 200 + 60 * n : 20 + 3 * n);
+            double f = HUGE_VAL;
+            c->run_best = HUGE_VAL;
+            nlopt_optimize(o, u, &f); /* any outcome: use the best seen */
+            if (!(c->run_best < *best))
+                break; /* not (yet) better than an earlier start */
+            memcpy(u, c->run_u, sizeof *u * (size_t)n);
+            if (pass == 1) {
+                *best = c->run_best;
+                memcpy(best_u, u, sizeof *u * (size_t)n);
+            }
+        }
+        first = 0;
+    }
 }
 
 int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
@@ -108,41 +146,52 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
         return hg_cost_evaluate(psd, sys, alg, L, sizes, NULL, T, NULL, NULL,
                                 e);
     }
-    int n = L - 1;
-    double *mem = malloc(sizeof *mem * (size_t)(6 * L));
-    nlopt_opt o = nlopt_create((nlopt_algorithm)algorithm, (unsigned)n);
-    if (!mem || !o) {
+    int n = L - 1, hybrid = algorithm == HG_OPT_SMOOTHED_THEN_SBPLX;
+    double *mem = malloc(sizeof *mem * (size_t)(7 * L));
+    nlopt_opt o = nlopt_create(
+        hybrid ? NLOPT_LD_LBFGS : (nlopt_algorithm)algorithm, (unsigned)n);
+    nlopt_opt polish =
+        hybrid ? nlopt_create(NLOPT_LN_SBPLX, (unsigned)n) : NULL;
+    if (!mem || !o || (hybrid && !polish)) {
         free(mem);
         nlopt_destroy(o);
+        nlopt_destroy(polish);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
-    opt_ctx c = {psd, sys, alg, L, log(s0), log(sL / s0), sL,
-                 mem, mem + L, mem + 2 * L, mem + 3 * L, HG_OK, 0};
+    opt_ctx c = {psd,         sys,         alg,        L,
+                 log(s0),     log(sL / s0), sL,        mem,
+                 mem + L,     mem + 2 * L, mem + 3 * L, hybrid ? 0.02 : 0.0,
+                 {0, 0, 0, 0}, HUGE_VAL,   mem + 6 * L, 0};
+    for (int k = 0; k <= sys->dim; k++)
+        c.full[k] = hg_psd_moment(psd, k, 0.0, hg_psd_rmax(psd));
     double *u = mem + 4 * L, *best_u = mem + 5 * L;
     double best = HUGE_VAL;
     nlopt_set_min_objective(o, objective, &c);
-    nlopt_set_ftol_rel(o, 1e-11);
-    nlopt_set_xtol_rel(o, 1e-9);
-    nlopt_set_maxeval(o, 200 + 60 * n);
-    if (algorithm == NLOPT_LD_LBFGS)
+    if (algorithm == NLOPT_LD_LBFGS || hybrid)
         nlopt_set_vector_storage(o, n < 10 ? (unsigned)n : 10u);
     if (algorithm == NLOPT_LN_SBPLX || algorithm == NLOPT_LN_NELDERMEAD)
         nlopt_set_initial_step1(o, 0.5);
-    for (int k = 0; k < nstarts; k++) {
-        if (!starts[k])
-            continue;
-        s_to_u(&c, starts[k], u);
+    run_starts(o, &c, n, starts, nstarts, u, &best, best_u);
+    if (hybrid && best < HUGE_VAL) {
+        /* T of a discrete distribution jumps where a boundary crosses an
+         * atom: the smoothed gradient gets close, a derivative-free search
+         * on the exact T finishes. */
+        nlopt_set_min_objective(polish, objective, &c);
+        nlopt_set_initial_step1(polish, 0.05);
+        nlopt_set_ftol_rel(polish, 1e-11);
+        nlopt_set_xtol_rel(polish, 1e-9);
+        nlopt_set_maxeval(polish, 200 + 60 * n);
+        memcpy(u, best_u, sizeof *u * (size_t)n);
         double f = HUGE_VAL;
-        c.status = HG_OK;
-        nlopt_result r = nlopt_optimize(o, u, &f);
-        if (r < 0 && r != NLOPT_ROUNDOFF_LIMITED)
-            continue; /* a failed start; others may succeed */
-        if (c.status == HG_OK && f < best) {
-            best = f;
-            memcpy(best_u, u, sizeof *u * (size_t)n);
+        c.run_best = HUGE_VAL;
+        nlopt_optimize(polish, u, &f);
+        if (c.run_best < best) {
+            best = c.run_best;
+            memcpy(best_u, c.run_u, sizeof *u * (size_t)n);
         }
     }
     nlopt_destroy(o);
+    nlopt_destroy(polish);
     if (!(best < HUGE_VAL)) {
         free(mem);
         return hg_fail(e, HG_ENUMERIC,
@@ -159,7 +208,8 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
 
 int hg_opt_default_algorithm(const hg_psd *psd)
 {
-    return hg_psd_is_discrete(psd) ? NLOPT_LN_SBPLX : NLOPT_LD_LBFGS;
+    return hg_psd_is_discrete(psd) ? HG_OPT_SMOOTHED_THEN_SBPLX
+                                   : NLOPT_LD_LBFGS;
 }
 
 int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
@@ -173,9 +223,10 @@ int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
         return hg_fail(e, HG_ENOMEM, "out of memory");
     int st = hg_sizes_exponential(psd, L, buf, e);
     if (!st)
-        st = hg_sizes_constant_m(psd, sys->dim, L, 1.0, buf + L, e);
+        st = hg_sizes_constant_m_tol(psd, sys->dim, L, 1.0, 1e-6, buf + L, e);
     if (!st) {
-        const double *starts[3] = {buf, buf + L, start};
+        const double *starts[3] = {start ? start : buf, start ? buf : buf + L,
+                                  start ? buf + L : NULL};
         st = hg_opt_sizes_with(psd, sys, alg, L, starts, 3,
                                hg_opt_default_algorithm(psd), sizes, T, NULL,
                                e);
@@ -185,6 +236,11 @@ int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
 }
 
 /* ---- curves ---- */
+
+/* An extra level must lower T by this relative amount to be kept: below
+ * it, optima that differ by slivers of levels holding ~1e-10 of the
+ * particles would count as more levels. */
+#define MIN_GAIN 1e-7
 
 void hg_curve_clear(hg_curve *c)
 {
@@ -307,13 +363,15 @@ int hg_curve_compute(const hg_psd *psd, const hg_system *sys,
             }
             st = hg_opt_sizes(psd, sys, alg, L, split, pt->sizes, &T, e);
             if (!st && L > 1)
-                stale = T < out->points[L - 2].T * (1.0 - 1e-7) ? 0
-                                                                : stale + 1;
-            if (!st && L > 1 && !(T < out->points[L - 2].T)) {
-                /* Fewer levels are better: keep them, padding with
+                stale = T < out->points[L - 2].T * (1.0 - MIN_GAIN)
+                            ? 0
+                            : stale + 1;
+            if (!st && stale) {
+                /* Fewer levels are as good: keep them, padding with
                  * collapsed (empty) levels at s_L. */
                 const hg_curve_point *pv = &out->points[L - 2];
-                memcpy(pt->sizes, pv->sizes, sizeof *pt->sizes * (size_t)(L - 1));
+                memcpy(pt->sizes, pv->sizes,
+                       sizeof *pt->sizes * (size_t)(L - 1));
                 pt->sizes[L - 1] = pv->sizes[L - 2];
             }
             break;

@@ -2,6 +2,7 @@
  * KOL 2014 section 5.2: linear (eq. 34), exponential (eq. 36) and a constant
  * ratio of particles per cell (eqs. 37-38). */
 #include "hg_opt.h"
+#include "opt_internal.h"
 #include "psd_internal.h"
 
 #include <gsl/gsl_errno.h>
@@ -71,7 +72,7 @@ int hg_sizes_exponential(const hg_psd *psd, int L, double *sizes, hg_err *e)
 typedef struct {
     const hg_psd *psd;
     int d, L;
-    double q, s0, smax, rmax;
+    double q, s0, smax, rmax, tol;
     double *s;
     gsl_root_fsolver *inner, *outer;
 } cm_ctx;
@@ -113,7 +114,7 @@ static double solve_level(cm_ctx *c, double s_prev, double target)
         x = gsl_root_fsolver_root(c->inner);
         double lo = gsl_root_fsolver_x_lower(c->inner);
         double hi = gsl_root_fsolver_x_upper(c->inner);
-        if (gsl_root_test_interval(lo, hi, 0.0, 1e-13) == GSL_SUCCESS) {
+        if (gsl_root_test_interval(lo, hi, 0.0, c->tol) == GSL_SUCCESS) {
             x = hi; /* the side where the equation is satisfied */
             break;
         }
@@ -159,6 +160,12 @@ static double shoot(double y, void *p)
 int hg_sizes_constant_m(const hg_psd *psd, int dim, int L, double q,
                         double *sizes, hg_err *e)
 {
+    return hg_sizes_constant_m_tol(psd, dim, L, q, 1e-13, sizes, e);
+}
+
+int hg_sizes_constant_m_tol(const hg_psd *psd, int dim, int L, double q,
+                            double tol, double *sizes, hg_err *e)
+{
     hg_gsl_quiet();
     int st = check_L(L, e);
     if (st)
@@ -176,7 +183,7 @@ int hg_sizes_constant_m(const hg_psd *psd, int dim, int L, double q,
             sizes[h] = smax;
         return HG_OK;
     }
-    cm_ctx c = {psd, dim, L, q, s0, smax, rmax, sizes, NULL, NULL};
+    cm_ctx c = {psd, dim, L, q, s0, smax, rmax, tol, sizes, NULL, NULL};
     c.inner = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
     c.outer = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
     if (!c.inner || !c.outer) {
@@ -185,12 +192,18 @@ int hg_sizes_constant_m(const hg_psd *psd, int dim, int L, double q,
     }
     double ylo = log(s0) + 1e-12 * log(smax / s0), yhi = log(smax);
     double glo = shoot(ylo, &c), ghi = shoot(yhi, &c);
-    if (!(glo < 0.0 && ghi > 0.0)) {
+    if (isnan(glo) || isnan(ghi)) {
         st = hg_fail(e, HG_ENUMERIC,
-                     "constant-m: no cell sizes with q = %g and L = %d "
-                     "(shooting residuals %g, %g)",
-                     q, L, glo, ghi);
+                     "constant-m: level equation failed (q = %g, L = %d)", q,
+                     L);
         goto done;
+    }
+    /* With atoms (a discrete distribution) the residual jumps and can be
+     * zero or of one sign on the whole bracket: take the end that is
+     * closest to a solution. */
+    if (!(glo < 0.0) || !(ghi > 0.0)) {
+        shoot(!(glo < 0.0) ? ylo : yhi, &c);
+        goto finish;
     }
     gsl_function F = {shoot, &c};
     if (gsl_root_fsolver_set(c.outer, &F, ylo, yhi)) {
@@ -209,7 +222,7 @@ int hg_sizes_constant_m(const hg_psd *psd, int dim, int L, double q,
         y = gsl_root_fsolver_root(c.outer);
         ok = gsl_root_test_interval(gsl_root_fsolver_x_lower(c.outer),
                                     gsl_root_fsolver_x_upper(c.outer), 0.0,
-                                    1e-14) == GSL_SUCCESS;
+                                    0.1 * tol) == GSL_SUCCESS;
     }
     if (isnan(shoot(y, &c))) {
         st = hg_fail(e, HG_ENUMERIC,
@@ -217,6 +230,7 @@ int hg_sizes_constant_m(const hg_psd *psd, int dim, int L, double q,
                      L);
         goto done;
     }
+finish:
     /* s_L is fixed; the shot lands on it up to the root tolerance (exactly
      * only for a continuous distribution). */
     sizes[L - 1] = smax;

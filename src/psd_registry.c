@@ -8,6 +8,12 @@ extern const hg_psd_family hg_psd_uniform_size;
 extern const hg_psd_family hg_psd_uniform_surface;
 extern const hg_psd_family hg_psd_uniform_volume;
 extern const hg_psd_family hg_psd_mono;
+extern const hg_psd_family hg_psd_lognormal;
+extern const hg_psd_family hg_psd_weibull;
+extern const hg_psd_family hg_psd_rosin_rammler;
+extern const hg_psd_family hg_psd_discrete;
+extern const hg_psd_family hg_psd_table;
+extern const hg_psd_family hg_psd_sample;
 
 static const hg_psd_family *const families[] = {
     &hg_psd_powerlaw,
@@ -15,6 +21,12 @@ static const hg_psd_family *const families[] = {
     &hg_psd_uniform_surface,
     &hg_psd_uniform_volume,
     &hg_psd_mono,
+    &hg_psd_lognormal,
+    &hg_psd_weibull,
+    &hg_psd_rosin_rammler,
+    &hg_psd_discrete,
+    &hg_psd_table,
+    &hg_psd_sample,
 };
 
 size_t hg_psd_family_count(void)

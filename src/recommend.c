@@ -149,6 +149,9 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
             }
         }
     out->best_T = best->T;
+    out->best_at_max_levels = best->levels == o.max_levels &&
+                              o.max_levels > 1 &&
+                              best->T < best[-1].T * (1.0 - 1e-7);
     out->best_levels = best->nonempty_levels;
     out->best_algorithm = out->curves[best_a].algorithm;
     out->algorithm = out->curves[rec_a].algorithm;

@@ -208,7 +208,7 @@ int hg_sysfile_parse(const char *text, const char *path, const char *base_dir,
     cJSON_ArrayForEach(it, root)
     {
         const char *k = it->string;
-        double v;
+        double v = 0.0;
         if (!strcmp(k, "schema")) {
             if (!cJSON_IsString(it) ||
                 strcmp(it->valuestring, "hgridopt.system/1") != 0) {

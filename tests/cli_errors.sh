@@ -58,4 +58,46 @@ expect_ok "hgridopt.evaluation/1" -- $E $P --dim 3 --nu 0.5 --sizes 20 --format 
 printf '{ "dim": 2, "nu": 0.4, "distribution": {"family": "powerlaw", "alpha": -3, "omega": 20} }' > "$TMP/ok.json"
 expect_ok "T = .* = 4\.403" -- $E --system "$TMP/ok.json" --sizes 4.0,7.9,15.1,27.2,40
 expect_ok "nu = 0\.3" -- $E --system "$TMP/ok.json" --nu 0.3 --sizes 40
+# ---- file-based distributions, through recommend (exit 1: data) ----
+R="$HG recommend --dim 3 --nu 0.5"
+printf '1,0.1\n0.5,0.5\n2,1\n' > "$TMP/nonmono.csv"
+expect_fail 1 "nonmono.csv:2: size 0.5 is not larger than the previous size 1" -- $R --psd "table:file=$TMP/nonmono.csv,size=radius,basis=number"
+printf '0.1,0\n0.5,0.6\n1,0.4\n2,1\n' > "$TMP/cumdown.csv"
+expect_fail 1 "cumdown.csv:3: cumulative fraction 0.4 is below the previous value 0.6" -- $R --psd "table:file=$TMP/cumdown.csv,size=radius,basis=number"
+printf '0.1,0\n0.5,x\n2,1\n' > "$TMP/nan.csv"
+expect_fail 1 "nan.csv:2: 'x' is not a number" -- $R --psd "table:file=$TMP/nan.csv,size=radius,basis=number"
+printf '0.1,0\n0.5,-0.2\n1,0.5\n' > "$TMP/negfrac.csv"
+expect_fail 1 "negfrac.csv:2: fraction -0.2 must be >= 0" -- $R --psd "table:file=$TMP/negfrac.csv,size=radius,basis=number,kind=fraction"
+: > "$TMP/empty.txt"
+expect_fail 1 "empty.txt: no radii \(empty sample\)" -- $R --psd "sample:file=$TMP/empty.txt"
+printf '1\n-2\n' > "$TMP/negr.txt"
+expect_fail 1 "negr.txt:2: size -2 must be > 0" -- $R --psd "sample:file=$TMP/negr.txt"
+printf '1\nnan\n' > "$TMP/nanr.txt"
+expect_fail 1 "nanr.txt:2: " -- $R --psd "sample:file=$TMP/nanr.txt"
+expect_fail 1 "cannot open '$TMP/missing.txt'" -- $R --psd "sample:file=$TMP/missing.txt"
+expect_fail 2 "discrete frac: item 1 = -1 must be >= 0" -- $R --psd "discrete:r=1;2,frac=-1;2"
+expect_fail 2 "lognormal sigma: 0 must be > 0" -- $R --psd "lognormal:median=1,sigma=0,rmin=0.1,rmax=2"
+expect_fail 2 "weibull shape: -1 must be > 0" -- $R --psd "weibull:scale=1,shape=-1,rmin=0.1,rmax=2"
+expect_fail 2 "mono r: -1 must be > 0" -- $R --psd "mono:r=-1"
+
+# ---- recommend options ----
+expect_fail 2 "--max-levels: 0 is outside \[1, 256\]" -- $R $P --max-levels 0
+expect_fail 2 "--tolerance: 1.5 is outside \[0, 1\)" -- $R $P --tolerance 1.5
+expect_fail 2 "--method: unknown" -- $R $P --method magic
+expect_fail 2 "--algorithm: unknown value 'up'" -- $R $P --algorithm up
+expect_fail 2 "--skin: -1 must be > 0" -- $R $P --format lammps --skin -1
+expect_fail 2 "--format: unknown format 'yaml'" -- $R $P --format yaml
+expect_fail 2 "--q: 0 must be > 0" -- $R $P --method constant-m --q 0
+expect_ok "neigh_modify collection/interval" -- $R $P --format lammps --skin 0.05
+expect_ok "setHGridMethod" -- $R $P --format mercurydpm
+expect_ok "\"schema\":.*hgridopt.recommendation/1" -- $R $P --format json
+$R $P --format json --output "$TMP/out.json" && grep -q recommendation/1 "$TMP/out.json" && ok || bad "--output did not write the file"
+# stdin system file
+printf '{ "dim": 2, "nu": 0.4, "distribution": "powerlaw:alpha=-3,omega=20" }' | "$HG" recommend --system - > "$TMP/stdin.txt" 2>&1 && grep -q "decision" "$TMP/stdin.txt" && ok || bad "--system - (stdin) failed"
+# every command has --help with an example; the tool has --help and --version
+for cmd in $("$HG" --help | awk '/^Commands:/{f=1;next} f&&/^  [a-z]/{print $1} f&&/^$/{f=0}'); do
+    "$HG" $cmd --help | grep -qi "example" && ok || bad "$cmd --help has no example"
+done
+expect_ok "^hgridopt [0-9]" -- $HG --version
+expect_ok "powerlaw" -- $HG help psd
 finish

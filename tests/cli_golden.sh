@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Golden tests: run every example system end to end in every output format
 # and compare with tests/golden/<example>.<command>.<format> (numbers within
-# a relative tolerance of 1e-6). HG_UPDATE_GOLDEN=1 rewrites the golden files.
+# a relative tolerance of 1e-6, or the one after '@' in the case name). HG_UPDATE_GOLDEN=1 rewrites the golden files.
 . "$(dirname "$0")/cli_lib.sh"
 CMP=${3:?golden_compare}
 G="$SRC/tests/golden"
@@ -18,6 +18,8 @@ cd "$SRC"
 for c in "${cases[@]}"; do
     name=${c%%|*}
     cmd=${c#*|}
+    tol=1e-6
+    case "$name" in *@*) tol=${name#*@}; name=${name%@*} ;; esac
     if ! eval "\"\$HG\" $cmd" > "$TMP/out" 2> "$TMP/err"; then
         bad "$name: '$cmd' failed: $(cat "$TMP/err")"
         continue
@@ -27,7 +29,7 @@ for c in "${cases[@]}"; do
         ok
     elif [ ! -f "$G/$name" ]; then
         bad "$name: no golden file $G/$name (run with HG_UPDATE_GOLDEN=1)"
-    elif "$CMP" "$G/$name" "$TMP/out" 1e-6; then
+    elif "$CMP" "$G/$name" "$TMP/out" "$tol"; then
         ok
     else
         bad "$name: output differs from $G/$name"

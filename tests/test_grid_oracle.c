@@ -418,6 +418,46 @@ static void test_seam(void)
         }
 }
 
+/* Open domain of huge extent: two clusters 1e12 apart. Dense tables
+ * would need ~1e36 cells; AUTO must fall back to hashing and stay exact. */
+static void test_huge_extent(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 99);
+    hg_err e;
+    hg_particles p = {0};
+    hg_particles_alloc(&p, 3, 400, &e);
+    p.periodic = 0;
+    for (size_t i = 0; i < p.n; i++) {
+        double off = i % 2 ? 1e12 : -5.0;
+        for (int a = 0; a < 3; a++)
+            p.x[i * 3 + (size_t)a] = off + 6.0 * gsl_rng_uniform(rng);
+        p.r[i] = 0.05 + 0.45 * gsl_rng_uniform(rng);
+    }
+    double s[2] = {0.4, 1.0};
+    for (int alg = 0; alg < 2; alg++) {
+        hg_grid *g = NULL;
+        hg_pairs got = {0}, want = {0};
+        CHECK(hg_grid_create(3, 2, s, (hg_algorithm)alg, &g, &e) == HG_OK);
+        CHECK(hg_grid_build(g, &p, &e) == HG_OK);
+        CHECK(hg_grid_level_is_hashed(g, 1) && hg_grid_level_is_hashed(g, 2));
+        CHECK(hg_grid_memory(g) < 1000 * p.n);
+        CHECK(hg_grid_find_contacts(g, &got, NULL, &e) == HG_OK);
+        brute(&p, 0.0, &want);
+        hg_pairs_sort(&got);
+        CHECK(want.n > 0 && well_formed(&got) && hg_pairs_equal(&got, &want));
+        CHECK(check_query(g, &p, 0.0));
+        /* forcing dense storage is refused with a message */
+        CHECK(hg_grid_set_storage(g, HG_GRID_DENSE, &e) == HG_OK);
+        CHECK(hg_grid_build(g, &p, &e) == HG_ELIMIT);
+        hg_pairs_clear(&got);
+        hg_pairs_clear(&want);
+        hg_grid_free(g);
+    }
+    hg_particles_clear(&p);
+    gsl_rng_free(rng);
+}
+
 int main(int argc, char **argv)
 {
     unsigned long first = 1, cases = 600;
@@ -436,5 +476,6 @@ int main(int argc, char **argv)
     test_insert(first);
     test_bad_input();
     test_seam();
+    test_huge_extent();
     return hg_test_summary("test_grid_oracle");
 }

@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +126,13 @@ static void test_files(void)
     CHECK(strstr(e.msg, "out.unknown") != NULL);
     CHECK(hg_io_write("-", HG_IO_AUTO, &p, &e) == HG_EINVAL);
     p.r[3] = -1.0;
-    CHECK(hg_io_write("bad.csv", HG_IO_CSV, &p, &e) == HG_EINVAL);
+    remove("test_io_bad.csv");
+    CHECK(hg_io_write("test_io_bad.csv", HG_IO_CSV, &p, &e) == HG_EINVAL);
     CHECK(strstr(e.msg, "particle 3") != NULL);
+    FILE *bf = fopen("test_io_bad.csv", "r");
+    CHECK(bf == NULL); /* no file left behind */
+    if (bf)
+        fclose(bf);
     hg_particles_clear(&p);
 }
 
@@ -197,6 +203,26 @@ static void test_foreign(void)
         CHECK(p.dim == 3 && p.n == 2 && p.periodic == 1);
         CHECK(p.r[0] == 0.5 && p.r[1] == 0.25 && p.x[3] == 1.0);
         CHECK(p.lo[2] == -1.0 && p.hi[2] == 9.0);
+    } else
+        fprintf(stderr, "%s\n", e.msg);
+    hg_particles_clear(&p);
+
+    st = read_text("bom.csv", HG_IO_AUTO, "\xef\xbb\xbfx,y,r\r\n1,2,0.5\r\n",
+                   &p, &e);
+    CHECK(st == HG_OK && p.n == 1 && p.dim == 2 && p.r[0] == 0.5);
+    hg_particles_clear(&p);
+
+    /* LAMMPS' write_data of a "dimension 2" system */
+    st = read_text("u2.data", HG_IO_AUTO,
+                   "LAMMPS data file via write_data\n\n2 atoms\n"
+                   "0 10 xlo xhi\n0 10 ylo yhi\n-0.5 0.5 zlo zhi\n\n"
+                   "Atoms # sphere\n\n1 1 1 1 2 3 0 0 0 0\n"
+                   "2 1 1 1 4 5 0 0 0 0\n",
+                   &p, &e);
+    CHECK(st == HG_OK);
+    if (st == HG_OK) {
+        CHECK(p.dim == 2 && p.n == 2 && p.periodic == 1);
+        CHECK(p.x[2] == 4.0 && p.x[3] == 5.0 && p.hi[1] == 10.0);
     } else
         fprintf(stderr, "%s\n", e.msg);
     hg_particles_clear(&p);
@@ -362,7 +388,8 @@ static void test_rejections(void)
         int st = read_text(bad[k].name, HG_IO_AUTO, bad[k].text, &p, &e);
         char prefix[64];
         snprintf(prefix, sizeof prefix, "%s:%ld: ", bad[k].name, bad[k].line);
-        int ok = st == HG_EPARSE && strncmp(e.msg, prefix, strlen(prefix)) == 0 &&
+        int ok = st == HG_EPARSE &&
+                 strncmp(e.msg, prefix, strlen(prefix)) == 0 &&
                  strstr(e.msg, bad[k].reason) != NULL;
         CHECK(ok);
         CHECK(p.x == NULL && p.r == NULL && p.n == 0);
@@ -373,8 +400,46 @@ static void test_rejections(void)
     }
 }
 
+static void test_system(void)
+{
+    hg_particles p;
+    hg_err e = {0};
+    CHECK(hg_particles_alloc(&p, 3, 4, NULL) == HG_OK);
+    for (int c = 0; c < 3; c++)
+        p.hi[c] = 10.0;
+    for (size_t i = 0; i < 4; i++) {
+        p.r[i] = i < 2 ? 1.0 : 2.0;
+        p.x[3 * i] = 1.0 + 2.0 * (double)i;
+    }
+    hg_psd *psd = NULL;
+    hg_system sys = {0, 0.0, 0.2};
+    int st = hg_io_system_from_particles(&p, &psd, &sys, &e);
+    CHECK(st == HG_OK);
+    if (st == HG_OK) {
+        CHECK(sys.dim == 3 && sys.K == 0.2);
+        /* (2 * 1 + 2 * 8) 4/3 pi / 1000 */
+        CHECK_CLOSE(sys.nu, 18.0 * 4.0 / 3.0 * M_PI / 1000.0, 1e-14, 0.0);
+        CHECK(hg_psd_rmin(psd) == 1.0 && hg_psd_rmax(psd) == 2.0);
+        CHECK_CLOSE(hg_psd_cdf(psd, 1.0), 0.5, 1e-14, 0.0);
+        CHECK_CLOSE(hg_psd_mean_rk(psd, 3), 4.5, 1e-14, 0.0);
+    } else
+        fprintf(stderr, "%s\n", e.msg);
+    hg_psd_free(psd);
+    /* overlapping spheres filling more than the box */
+    for (size_t i = 0; i < 4; i++)
+        p.r[i] = 5.0;
+    CHECK(hg_io_system_from_particles(&p, &psd, &sys, &e) == HG_EINVAL);
+    CHECK(psd == NULL && strstr(e.msg, "packing fraction") != NULL);
+    p.n = 0;
+    CHECK(hg_io_system_from_particles(&p, &psd, &sys, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "no particles") != NULL);
+    p.n = 4;
+    hg_particles_clear(&p);
+}
+
 int main(void)
 {
+    test_system();
     test_format_names();
     test_round_trips();
     test_files();

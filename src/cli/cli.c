@@ -1,5 +1,6 @@
 /* cli.c - shared pieces of the command-line tool. */
 #include "cli.h"
+#include "hg_calib.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,7 +16,8 @@ const char cli_system_help[] =
     "                   powerlaw:alpha=-3,omega=100 (see 'hgridopt help psd')\n"
     "  --dim 2|3        dimension\n"
     "  --nu X           packing fraction, 0 < X < 1\n"
-    "  --K X            cost of a cell access per pair check (default 0.2)\n"
+    "  --K X            cost of a cell access per pair check (default 0.2);\n"
+    "                   auto: from the file written by 'calibrate --save'\n"
     "  --format F       output format\n"
     "  --output FILE    write to FILE instead of standard output\n";
 
@@ -115,7 +117,17 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     /* K */
     cs->sys.K = 0.2;
     cs->K_auto = 0;
-    if (cs->K_text) {
+    if (cs->K_text && strcmp(cs->K_text, "auto") == 0) {
+        char path[4096];
+        hg_calibration cal;
+        if ((st = hg_calibration_default_path(path, sizeof path, &e)) ||
+            (st = hg_calibration_load(path, &cal, &e))) {
+            cli_error("--K auto: %s", e.msg);
+            return st == HG_EIO ? CLI_EUSAGE : CLI_EDATA;
+        }
+        cs->sys.K = cal.K;
+        cs->K_auto = 1;
+    } else if (cs->K_text) {
         if ((st = hg_parse_double(cs->K_text, "--K", &cs->sys.K, &e)))
             return cli_fail(&e, st, 0);
         if (!(cs->sys.K > 0.0)) {

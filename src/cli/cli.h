@@ -79,6 +79,7 @@ typedef struct cli_system {
     char *name;         /* system name or NULL */
     char *unit;         /* length unit or NULL */
     long particles;     /* 0 if not given */
+    double export_skin; /* --skin for the lammps format; 0 = default */
 } cli_system;
 
 /* Handle a common option; returns 1 if opt was one of them. */
@@ -117,6 +118,11 @@ void cli_print_levels(FILE *out, const hg_cost *c, double rmin,
 
 /* Commands. */
 int cmd_evaluate(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
+int cmd_recommend(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 #endif

@@ -1,0 +1,351 @@
+/* cmd_recommend.c - `hgridopt recommend`: the number of levels, cell sizes
+ * and algorithm to use (SPEC 4). Parsing here, maths in hg_recommend, and
+ * one writer function per output format (rec_writers below). */
+#include "cli.h"
+#include "hg_export.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OPT_ALGORITHM = CLI_OPT_FIRST_COMMAND,
+    OPT_METHOD,
+    OPT_MAX_LEVELS,
+    OPT_TOLERANCE,
+    OPT_Q,
+    OPT_SKIN
+};
+
+static void help(FILE *out)
+{
+    fprintf(out,
+            "Usage: hgridopt recommend --psd SPEC --dim 2|3 --nu X "
+            "[options]\n\n"
+            "Choose the HGrid algorithm, number of levels and cell sizes "
+            "that minimise the\npredicted work per particle (KOL 2014 cost "
+            "model). The recommendation is the\nfewest levels whose work is "
+            "within the tolerance of the best work found;\nthe best itself "
+            "is reported too.\n\n"
+            "  --algorithm A    auto (default: both, keep the better), "
+            "top-down, bottom-up\n"
+            "  --method M       optimal (default), constant-m, exponential, "
+            "linear\n"
+            "  --q Q            particles-per-cell ratio of constant-m "
+            "(default 1)\n"
+            "  --max-levels N   scan L = 1..N (default 32, at most 256)\n"
+            "  --tolerance X    relative tolerance in [0, 1) (default 0.01)\n"
+            "  --format F       table (default), json, lammps or mercurydpm\n"
+            "  --skin X         LAMMPS neighbor skin (format lammps; default "
+            "10 %% of the\n"
+            "                   smallest diameter)\n\n"
+            "%s\n"
+            "Example:\n"
+            "  hgridopt recommend --psd powerlaw:alpha=-3,omega=100 --dim 3 "
+            "--nu 0.7\n",
+            cli_system_help);
+}
+
+/* Best point of one algorithm's curve. */
+static const hg_curve_point *curve_best(const hg_curve *c)
+{
+    const hg_curve_point *b = &c->points[0];
+    for (int i = 1; i < c->n; i++)
+        if (c->points[i].T < b->T)
+            b = &c->points[i];
+    return b;
+}
+
+typedef struct rec_writer {
+    const char *format;
+    int (*write)(FILE *out, const cli_system *cs,
+                 const hg_recommendation *r);
+} rec_writer;
+
+static int write_table(FILE *out, const cli_system *cs,
+                       const hg_recommendation *r)
+{
+    const hg_recommend_options *o = &r->options;
+    double rmin = hg_psd_rmin(cs->psd);
+    const char *u = cs->unit ? cs->unit : "";
+    cli_print_system(out, cs);
+    fprintf(out, "method:         %s%s, L = 1..%d, tolerance %g %%\n",
+            hg_method_name(o->method),
+            o->algorithm == HG_ALGORITHM_AUTO
+                ? ", top-down and bottom-up"
+                : "",
+            o->max_levels, 100.0 * o->tolerance);
+    fprintf(out, "\ndecision:       %s\n", r->decision);
+    fprintf(out,
+            "recommended:    %s, %d level%s (the fewest within %g %% of the "
+            "best T found)\n",
+            hg_algorithm_name(r->algorithm), r->levels,
+            r->levels == 1 ? "" : "s", 100.0 * o->tolerance);
+    fprintf(out, "best found:     T = %.6g with %d level%s (%s)\n", r->best_T,
+            r->best_levels, r->best_levels == 1 ? "" : "s",
+            hg_algorithm_name(r->best_algorithm));
+    if (r->best_at_max_levels)
+        fprintf(out,
+                "note:           the best T is at the largest L scanned "
+                "(--max-levels %d);\n                a larger --max-levels "
+                "may find a lower T\n",
+                o->max_levels);
+    for (int a = 0; r->n_curves > 1 && a < r->n_curves; a++) {
+        const hg_curve_point *b = curve_best(&r->curves[a]);
+        fprintf(out, "  %-12s  best T = %.6g with %d level%s\n",
+                hg_algorithm_name(r->curves[a].algorithm), b->T,
+                b->nonempty_levels, b->nonempty_levels == 1 ? "" : "s");
+    }
+    fprintf(out, "cell sizes%s%s%s:", *u ? " [" : "", u, *u ? "]" : "");
+    for (int h = 0; h < r->levels; h++)
+        fprintf(out, " %.6g", r->cell_sizes[h]);
+    fprintf(out, "\ncell sizes / r_min:");
+    for (int h = 0; h < r->levels; h++)
+        fprintf(out, " %.4g", r->cell_sizes[h] / rmin);
+    fprintf(out, "\n\n");
+    cli_print_levels(out, &r->cost, rmin, cs->unit);
+    fprintf(out,
+            "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
+            "%.6g\n",
+            r->cost.T_cd, cs->sys.K, r->cost.T_ca, r->cost.T);
+    fprintf(out,
+            "linked cell (one level, s = %.6g): T = %.6g  -> predicted "
+            "speed-up %.4g\n",
+            2.0 * hg_psd_rmax(cs->psd), r->linked_cell_T, r->speedup);
+    fprintf(out, "\nsensitivity (%s, T at L levels):\n",
+            hg_algorithm_name(r->algorithm));
+    for (int i = 0; i < r->n_sens; i++)
+        fprintf(out, "  L = %-3d T = %-10.6g (%+.1f %% vs best)\n",
+                r->sens_L[i], r->sens_T[i],
+                100.0 * (r->sens_T[i] / r->best_T - 1.0));
+    fprintf(out, "levels within 5 %% of the best T: %d..%d\n", r->within5_lo,
+            r->within5_hi);
+    return 0;
+}
+
+static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
+{
+    const hg_recommend_options *o = &r->options;
+    double rmin = hg_psd_rmin(cs->psd);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "schema", "hgridopt.recommendation/1");
+    if (cs->name)
+        cJSON_AddStringToObject(j, "name", cs->name);
+    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
+    cJSON_AddNumberToObject(j, "r_min", rmin);
+    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
+    cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
+    cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    cJSON_AddNumberToObject(j, "K", cs->sys.K);
+    cJSON_AddStringToObject(j, "method", hg_method_name(o->method));
+    if (o->method == HG_METHOD_CONSTANT_M)
+        cJSON_AddNumberToObject(j, "q", o->q);
+    cJSON_AddNumberToObject(j, "max_levels", o->max_levels);
+    cJSON_AddNumberToObject(j, "tolerance", o->tolerance);
+    cJSON_AddStringToObject(j, "algorithm", hg_algorithm_name(r->algorithm));
+    cJSON_AddBoolToObject(j, "linked_cell", r->linked_cell);
+    cJSON_AddStringToObject(j, "decision", r->decision);
+    cJSON_AddNumberToObject(j, "levels", r->levels);
+    cli_json_add_array(j, "cell_sizes", r->cell_sizes, r->levels);
+    double *over = malloc(sizeof *over * (size_t)r->levels);
+    if (over) {
+        for (int h = 0; h < r->levels; h++)
+            over[h] = r->cell_sizes[h] / rmin;
+        cli_json_add_array(j, "cell_sizes_over_rmin", over, r->levels);
+        free(over);
+    }
+    cJSON_AddNumberToObject(j, "work_per_particle", r->cost.T);
+    cJSON_AddNumberToObject(j, "T_cd", r->cost.T_cd);
+    cJSON_AddNumberToObject(j, "T_ca", r->cost.T_ca);
+    cJSON_AddNumberToObject(j, "linked_cell_work_per_particle",
+                            r->linked_cell_T);
+    cJSON_AddNumberToObject(j, "speedup_vs_linked_cell", r->speedup);
+    cJSON *best = cJSON_AddObjectToObject(j, "best");
+    cJSON_AddStringToObject(best, "algorithm",
+                            hg_algorithm_name(r->best_algorithm));
+    cJSON_AddNumberToObject(best, "levels", r->best_levels);
+    cJSON_AddNumberToObject(best, "work_per_particle", r->best_T);
+    cJSON_AddBoolToObject(best, "at_max_levels", r->best_at_max_levels);
+    cJSON *algs = cJSON_AddArrayToObject(j, "algorithms");
+    for (int a = 0; a < r->n_curves; a++) {
+        const hg_curve_point *b = curve_best(&r->curves[a]);
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddStringToObject(row, "algorithm",
+                                hg_algorithm_name(r->curves[a].algorithm));
+        cJSON_AddNumberToObject(row, "best_levels", b->nonempty_levels);
+        cJSON_AddNumberToObject(row, "best_work_per_particle", b->T);
+        cJSON_AddItemToArray(algs, row);
+    }
+    cli_json_add_per_level(j, &r->cost);
+    cJSON *sens = cJSON_AddObjectToObject(j, "sensitivity");
+    cJSON *rows = cJSON_AddArrayToObject(sens, "work_by_levels");
+    for (int i = 0; i < r->n_sens; i++) {
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddNumberToObject(row, "levels", r->sens_L[i]);
+        cJSON_AddNumberToObject(row, "work_per_particle", r->sens_T[i]);
+        cJSON_AddItemToArray(rows, row);
+    }
+    cJSON *w5 = cJSON_AddArrayToObject(sens, "levels_within_5_percent");
+    cJSON_AddItemToArray(w5, cJSON_CreateNumber(r->within5_lo));
+    cJSON_AddItemToArray(w5, cJSON_CreateNumber(r->within5_hi));
+    return j;
+}
+
+static int write_json(FILE *out, const cli_system *cs,
+                      const hg_recommendation *r)
+{
+    return cli_json_print(out, rec_json(cs, r));
+}
+
+static int write_export(FILE *out, const cli_system *cs,
+                        const hg_recommendation *r, int lammps)
+{
+    hg_export_input in = {cs->psd,        &cs->sys,     r->algorithm,
+                          r->levels,      r->cell_sizes, r->cost.T,
+                          r->cost.T_cd,   r->cost.T_ca, r->linked_cell_T,
+                          cs->name,       cs->unit,     cs->export_skin};
+    char *text = NULL;
+    hg_err e = {0};
+    int st = lammps ? hg_export_lammps(&in, &text, &e)
+                    : hg_export_mercurydpm(&in, &text, &e);
+    if (st)
+        return cli_fail(&e, st, 0);
+    fputs(text, out);
+    free(text);
+    return 0;
+}
+
+static int write_lammps(FILE *out, const cli_system *cs,
+                        const hg_recommendation *r)
+{
+    return write_export(out, cs, r, 1);
+}
+
+static int write_mercurydpm(FILE *out, const cli_system *cs,
+                            const hg_recommendation *r)
+{
+    return write_export(out, cs, r, 0);
+}
+
+static const rec_writer rec_writers[] = {
+    {"table", write_table},
+    {"json", write_json},
+    {"lammps", write_lammps},
+    {"mercurydpm", write_mercurydpm},
+};
+#define N_WRITERS (sizeof rec_writers / sizeof rec_writers[0])
+
+int cmd_recommend(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        CLI_SYSTEM_LONG_OPTIONS,
+        {"algorithm", required_argument, NULL, OPT_ALGORITHM},
+        {"method", required_argument, NULL, OPT_METHOD},
+        {"max-levels", required_argument, NULL, OPT_MAX_LEVELS},
+        {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+        {"q", required_argument, NULL, OPT_Q},
+        {"skin", required_argument, NULL, OPT_SKIN},
+        {NULL, 0, NULL, 0}};
+    cli_system cs = {0};
+    const char *alg_text = NULL, *method_text = NULL, *lmax_text = NULL,
+               *tol_text = NULL, *q_text = NULL, *skin_text = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        if (cli_system_option(&cs, c, optarg))
+            continue;
+        switch (c) {
+        case OPT_ALGORITHM: alg_text = optarg; break;
+        case OPT_METHOD: method_text = optarg; break;
+        case OPT_MAX_LEVELS: lmax_text = optarg; break;
+        case OPT_TOLERANCE: tol_text = optarg; break;
+        case OPT_Q: q_text = optarg; break;
+        case OPT_SKIN: skin_text = optarg; break;
+        default: return cli_bad_option("recommend", c, argv[optind - 1]);
+        }
+    }
+    if (cs.help) {
+        help(stdout);
+        return CLI_OK;
+    }
+    if (optind < argc) {
+        cli_error("recommend: unexpected argument '%s'", argv[optind]);
+        return CLI_EUSAGE;
+    }
+    const char *const formats[] = {"table", "json", "lammps", "mercurydpm",
+                                   NULL};
+    const char *format = cs.format ? cs.format : "table";
+    int rc = cli_check_format("recommend", format, formats);
+    if (rc)
+        return rc;
+
+    hg_recommend_options o;
+    hg_recommend_options_default(&o);
+    hg_err e = {0};
+    if (alg_text && strcmp(alg_text, "auto")) {
+        hg_algorithm a;
+        if (hg_algorithm_parse(alg_text, &a, &e)) {
+            cli_error("--algorithm: unknown value '%s' (auto, top-down or "
+                      "bottom-up)",
+                      alg_text);
+            return CLI_EUSAGE;
+        }
+        o.algorithm = a;
+    }
+    if (method_text && hg_method_parse(method_text, &o.method, &e)) {
+        cli_error("--%s", e.msg);
+        return CLI_EUSAGE;
+    }
+    long lmax = o.max_levels;
+    if (lmax_text &&
+        hg_parse_long(lmax_text, "--max-levels", 1, 256, &lmax, &e))
+        return cli_fail(&e, HG_EINVAL, 0);
+    o.max_levels = (int)lmax;
+    if (tol_text) {
+        if (hg_parse_double(tol_text, "--tolerance", &o.tolerance, &e))
+            return cli_fail(&e, HG_EINVAL, 0);
+        if (!(o.tolerance >= 0.0 && o.tolerance < 1.0)) {
+            cli_error("--tolerance: %g is outside [0, 1)", o.tolerance);
+            return CLI_EUSAGE;
+        }
+    }
+    if (q_text) {
+        if (hg_parse_double(q_text, "--q", &o.q, &e))
+            return cli_fail(&e, HG_EINVAL, 0);
+        if (!(o.q > 0.0)) {
+            cli_error("--q: %g must be > 0", o.q);
+            return CLI_EUSAGE;
+        }
+    }
+    if (skin_text) {
+        if (hg_parse_double(skin_text, "--skin", &cs.export_skin, &e))
+            return cli_fail(&e, HG_EINVAL, 0);
+        if (!(cs.export_skin > 0.0)) {
+            cli_error("--skin: %g must be > 0", cs.export_skin);
+            return CLI_EUSAGE;
+        }
+    }
+    if ((rc = cli_system_resolve(&cs, 1)))
+        goto done;
+    hg_recommendation r;
+    int st = hg_recommend(cs.psd, &cs.sys, &o, &r, &e);
+    if (st) {
+        rc = cli_fail(&e, st, 1);
+        goto done;
+    }
+    FILE *out = cli_open_output(cs.output);
+    if (!out) {
+        rc = CLI_EDATA;
+    } else {
+        for (size_t i = 0; i < N_WRITERS; i++)
+            if (!strcmp(format, rec_writers[i].format))
+                rc = rec_writers[i].write(out, &cs, &r);
+        int rc2 = cli_close_output(out, cs.output);
+        if (!rc)
+            rc = rc2;
+    }
+    hg_recommendation_clear(&r);
+done:
+    cli_system_clear(&cs);
+    return rc;
+}

@@ -1,0 +1,338 @@
+/* cmd_validate.c - `hgridopt validate`: run the bundled HGrid on a Poisson
+ * packing and compare the counted work with the cost model. */
+#include "cli.h"
+#include "hg_opt.h"
+#include "hg_validate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OPT_SIZES = CLI_OPT_FIRST_COMMAND,
+    OPT_ALGORITHM,
+    OPT_N,
+    OPT_SEED,
+    OPT_NO_BASELINE,
+    OPT_BUDGET,
+    OPT_REPEATS
+};
+
+static void help(FILE *out)
+{
+    fprintf(out,
+            "Usage: hgridopt validate --psd SPEC --dim 2|3 --nu X [options]\n\n"
+            "Generate a Poisson packing (uniformly random centres, overlaps "
+            "allowed, periodic\nbox of edge A = (N V_p / nu)^(1/d)), detect "
+            "its contacts with the bundled HGrid\nand compare the counted "
+            "pair checks T_cd and cell accesses T_ca per particle\nwith the "
+            "cost model, per level and in total; time the detection. Cell "
+            "sizes are\nrounded up to A / floor(A / s) so that whole cells "
+            "span the box; the prediction\nuses the rounded sizes. The "
+            "linked cell (one level, 2 r_max) is measured too;\nwhen its "
+            "predicted work exceeds the budget only a random subset of "
+            "particles\nsearches and its figures are extrapolated (said in "
+            "the output).\n\n"
+            "  --n N            particles (default: the system file's "
+            "\"particles\", else 100000)\n"
+            "  --seed S         packing seed (default 1)\n"
+            "  --sizes LIST     cell sizes s_1..s_L (default: the recommended "
+            "ones)\n"
+            "  --algorithm A    top-down or bottom-up (default: the "
+            "recommended one, or\n"
+            "                   top-down with --sizes)\n"
+            "  --no-baseline    do not measure the linked cell\n"
+            "  --budget W       pair checks + cell accesses above which a "
+            "search runs on a\n"
+            "                   random subset (default 2e8)\n"
+            "  --repeats R      timed repetitions, best kept (default 1)\n"
+            "  --format F       table (default) or json "
+            "(schema hgridopt.validation/1)\n\n%s\n"
+            "Example:\n"
+            "  hgridopt validate --psd powerlaw:alpha=-3,omega=30 --dim 3 "
+            "--nu 0.3 --n 200000\n",
+            cli_system_help);
+}
+
+static cJSON *levels_json(const hg_validate_run *r, int measured)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (int h = 0; arr && h < r->levels; h++) {
+        const hg_validate_level *l = &r->per_level[h];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "level", l->level);
+        cJSON_AddNumberToObject(o, "cell_size", l->cell_size);
+        cJSON_AddNumberToObject(o, "fraction", measured ? l->measured_fraction
+                                                         : l->predicted_fraction);
+        cJSON_AddNumberToObject(o, "T_cd",
+                                measured ? l->measured_T_cd : l->predicted_T_cd);
+        cJSON_AddNumberToObject(o, "T_ca",
+                                measured ? l->measured_T_ca : l->predicted_T_ca);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *run_json(const hg_validate_run *r, double K)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "algorithm", hg_algorithm_name(r->algorithm));
+    cJSON_AddNumberToObject(j, "levels", r->levels);
+    cli_json_add_array(j, "cell_sizes", r->sizes, r->levels);
+    cJSON *p = cJSON_AddObjectToObject(j, "predicted");
+    cJSON_AddNumberToObject(p, "T_cd", r->predicted_T_cd);
+    cJSON_AddNumberToObject(p, "T_ca", r->predicted_T_ca);
+    cJSON_AddNumberToObject(p, "T", r->predicted_T);
+    cJSON_AddItemToObject(p, "per_level", levels_json(r, 0));
+    cJSON *m = cJSON_AddObjectToObject(j, "measured");
+    cJSON_AddNumberToObject(m, "T_cd", r->measured_T_cd);
+    cJSON_AddNumberToObject(m, "T_ca", r->measured_T_ca);
+    cJSON_AddNumberToObject(m, "T", r->measured_T_cd + K * r->measured_T_ca);
+    cJSON_AddItemToObject(m, "per_level", levels_json(r, 1));
+    cJSON_AddNumberToObject(m, "seconds", r->seconds);
+    cJSON_AddNumberToObject(m, "cpu_seconds", r->cpu_seconds);
+    cJSON_AddNumberToObject(m, "build_seconds", r->build_seconds);
+    cJSON_AddNumberToObject(m, "contacts", r->contacts);
+    cJSON_AddBoolToObject(m, "extrapolated", r->extrapolated);
+    cJSON_AddNumberToObject(m, "searched_particles", (double)r->searched);
+    cJSON_AddNumberToObject(m, "grid_bytes", (double)r->memory_bytes);
+    cJSON *q = cJSON_AddObjectToObject(j, "ratio");
+    cJSON_AddNumberToObject(q, "T_cd", r->measured_T_cd / r->predicted_T_cd);
+    cJSON_AddNumberToObject(q, "T_ca", r->measured_T_ca / r->predicted_T_ca);
+    return j;
+}
+
+static cJSON *to_json(const cli_system *cs, const hg_validation *v)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "schema", "hgridopt.validation/1");
+    if (cs->name)
+        cJSON_AddStringToObject(j, "name", cs->name);
+    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
+    cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
+    cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    cJSON_AddNumberToObject(j, "K", cs->sys.K);
+    cJSON_AddStringToObject(j, "packing", "poisson");
+    cJSON_AddNumberToObject(j, "particles", (double)v->n);
+    cJSON_AddNumberToObject(j, "seed", (double)v->seed);
+    cJSON_AddNumberToObject(j, "box_edge", v->box_edge);
+    cJSON_AddNumberToObject(j, "measured_nu", v->measured_nu);
+    cJSON *h = run_json(&v->hgrid, cs->sys.K);
+    /* the HGrid's figures at the top level, as the schema names them */
+    cJSON_AddStringToObject(j, "algorithm",
+                            hg_algorithm_name(v->hgrid.algorithm));
+    cJSON_AddNumberToObject(j, "levels", v->hgrid.levels);
+    cli_json_add_array(j, "cell_sizes", v->hgrid.sizes, v->hgrid.levels);
+    cJSON_AddItemToObject(j, "predicted",
+                          cJSON_DetachItemFromObject(h, "predicted"));
+    cJSON_AddItemToObject(j, "measured",
+                          cJSON_DetachItemFromObject(h, "measured"));
+    cJSON_AddItemToObject(j, "ratio", cJSON_DetachItemFromObject(h, "ratio"));
+    cJSON_Delete(h);
+    if (v->has_baseline) {
+        cJSON_AddItemToObject(j, "linked_cell",
+                              run_json(&v->linked_cell, cs->sys.K));
+        cJSON *s = cJSON_AddObjectToObject(j, "speedup");
+        cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup);
+        cJSON_AddNumberToObject(s, "measured", v->measured_speedup);
+    }
+    return j;
+}
+
+static void print_run(FILE *out, const char *title, const hg_validate_run *r,
+                      double K)
+{
+    fprintf(out, "%s: %s, %d level%s\n", title,
+            hg_algorithm_name(r->algorithm), r->levels,
+            r->levels == 1 ? "" : "s");
+    fprintf(out, "%5s %11s %9s %9s %10s %10s %7s %10s %10s %7s\n", "level",
+            "cell size", "P pred", "P meas", "T_cd pred", "T_cd meas",
+            "ratio", "T_ca pred", "T_ca meas", "ratio");
+    for (int h = 0; h < r->levels; h++) {
+        const hg_validate_level *l = &r->per_level[h];
+        fprintf(out,
+                "%5d %11.5g %9.4g %9.4g %10.5g %10.5g %7.4f %10.5g %10.5g "
+                "%7.4f\n",
+                l->level, l->cell_size, l->predicted_fraction,
+                l->measured_fraction, l->predicted_T_cd, l->measured_T_cd,
+                l->predicted_T_cd > 0 ? l->measured_T_cd / l->predicted_T_cd
+                                      : NAN,
+                l->predicted_T_ca, l->measured_T_ca,
+                l->predicted_T_ca > 0 ? l->measured_T_ca / l->predicted_T_ca
+                                      : NAN);
+    }
+    fprintf(out,
+            "%5s %11s %9s %9s %10.5g %10.5g %7.4f %10.5g %10.5g %7.4f\n",
+            "total", "", "", "", r->predicted_T_cd, r->measured_T_cd,
+            r->measured_T_cd / r->predicted_T_cd, r->predicted_T_ca,
+            r->measured_T_ca, r->measured_T_ca / r->predicted_T_ca);
+    fprintf(out,
+            "work T = T_cd + K T_ca: predicted %.5g, measured %.5g\n"
+            "contacts %.6g, detection %.4g s (CPU %.4g s), mapping %.4g s\n",
+            r->predicted_T, r->measured_T_cd + K * r->measured_T_ca,
+            r->contacts, r->seconds, r->cpu_seconds, r->build_seconds);
+    if (r->extrapolated)
+        fprintf(out,
+                "NOTE: only a random subset of %zu particles searched; the "
+                "work per particle is\nmeasured on them, the time and the "
+                "contacts are EXTRAPOLATED to all particles.\n",
+                r->searched);
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        CLI_SYSTEM_LONG_OPTIONS,
+        {"sizes", required_argument, NULL, OPT_SIZES},
+        {"algorithm", required_argument, NULL, OPT_ALGORITHM},
+        {"n", required_argument, NULL, OPT_N},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"no-baseline", no_argument, NULL, OPT_NO_BASELINE},
+        {"budget", required_argument, NULL, OPT_BUDGET},
+        {"repeats", required_argument, NULL, OPT_REPEATS},
+        {NULL, 0, NULL, 0}};
+    cli_system cs = {0};
+    const char *sizes_text = NULL, *alg_text = NULL, *n_text = NULL;
+    const char *seed_text = "1", *budget_text = "2e8", *rep_text = "1";
+    int baseline = 1;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        if (cli_system_option(&cs, c, optarg))
+            continue;
+        switch (c) {
+        case OPT_SIZES: sizes_text = optarg; break;
+        case OPT_ALGORITHM: alg_text = optarg; break;
+        case OPT_N: n_text = optarg; break;
+        case OPT_SEED: seed_text = optarg; break;
+        case OPT_NO_BASELINE: baseline = 0; break;
+        case OPT_BUDGET: budget_text = optarg; break;
+        case OPT_REPEATS: rep_text = optarg; break;
+        default: return cli_bad_option("validate", c, argv[optind - 1]);
+        }
+    }
+    if (cs.help) {
+        help(stdout);
+        return CLI_OK;
+    }
+    if (optind < argc) {
+        cli_error("validate: unexpected argument '%s'", argv[optind]);
+        return CLI_EUSAGE;
+    }
+    static const char *const formats[] = {"table", "json", NULL};
+    const char *format = cs.format ? cs.format : "table";
+    int rc = cli_check_format("validate", format, formats);
+    if (rc)
+        return rc;
+    hg_err e = {0};
+    int st;
+    hg_algorithm alg = HG_TOP_DOWN;
+    if (alg_text && hg_algorithm_parse(alg_text, &alg, &e)) {
+        cli_error("--algorithm: unknown value '%s' (top-down or bottom-up)",
+                  alg_text);
+        return CLI_EUSAGE;
+    }
+    long n = 0, seed = 1, repeats = 1;
+    double budget = 2e8;
+    if (n_text && (st = hg_parse_long(n_text, "--n", 2, 100000000L, &n, &e)))
+        return cli_fail(&e, st, 0);
+    if ((st = hg_parse_long(seed_text, "--seed", 0, 2147483647L, &seed, &e)) ||
+        (st = hg_parse_long(rep_text, "--repeats", 1, 1000, &repeats, &e)) ||
+        (st = hg_parse_double(budget_text, "--budget", &budget, &e)))
+        return cli_fail(&e, st, 0);
+    if (!(budget > 0.0)) {
+        cli_error("--budget: %s must be > 0", budget_text);
+        return CLI_EUSAGE;
+    }
+    double *sizes = NULL;
+    int L = 0;
+    if (sizes_text && (st = cli_parse_list(sizes_text, "--sizes", &sizes, &L,
+                                           &e)))
+        return cli_fail(&e, st, 0);
+    hg_recommendation rec = {0};
+    hg_validation v = {0};
+    if ((rc = cli_system_resolve(&cs, 1)))
+        goto done;
+    if (!n_text)
+        n = cs.particles > 1 ? cs.particles : 100000;
+    if (sizes) {
+        if ((st = hg_sizes_check(cs.psd, L, sizes, 0, &e))) {
+            cli_error("--%s", e.msg);
+            rc = CLI_EUSAGE;
+            goto done;
+        }
+    } else {
+        hg_recommend_options ro;
+        hg_recommend_options_default(&ro);
+        ro.algorithm = alg_text ? (int)alg : HG_ALGORITHM_AUTO;
+        if ((st = hg_recommend(cs.psd, &cs.sys, &ro, &rec, &e))) {
+            rc = cli_fail(&e, st, 1);
+            goto done;
+        }
+        alg = rec.algorithm;
+        L = rec.levels;
+        sizes = malloc((size_t)L * sizeof *sizes);
+        if (!sizes) {
+            cli_error("out of memory");
+            rc = CLI_EDATA;
+            goto done;
+        }
+        memcpy(sizes, rec.cell_sizes, (size_t)L * sizeof *sizes);
+    }
+    hg_validate_params vp = {0};
+    vp.sys = cs.sys;
+    vp.algorithm = alg;
+    vp.L = L;
+    vp.sizes = sizes;
+    vp.n = (size_t)n;
+    vp.seed = (uint64_t)seed;
+    vp.baseline = baseline;
+    hg_measure_options_default(&vp.measure);
+    vp.measure.budget = budget;
+    vp.measure.repeats = (int)repeats;
+    vp.measure.seed = (uint64_t)seed;
+    if ((st = hg_validate(cs.psd, &vp, &v, &e))) {
+        if (st == HG_EINVAL && strstr(e.msg, "exceeds the box edge"))
+            cli_error("%s (use more particles: --n)", e.msg);
+        else
+            cli_error("%s", e.msg);
+        rc = st == HG_EINVAL ? CLI_EUSAGE : CLI_EDATA;
+        goto done;
+    }
+    FILE *out = cli_open_output(cs.output);
+    if (!out) {
+        rc = CLI_EDATA;
+        goto done;
+    }
+    if (!strcmp(format, "json")) {
+        cli_json_print(out, to_json(&cs, &v));
+    } else {
+        cli_print_system(out, &cs);
+        fprintf(out,
+                "packing:        Poisson, N = %zu, seed %lu, periodic box "
+                "edge %.6g, nu measured %.5g\n",
+                v.n, (unsigned long)v.seed, v.box_edge, v.measured_nu);
+        fprintf(out, "cell sizes:     %s, rounded to whole cells per box "
+                     "edge\n\n",
+                sizes_text ? "given" : "recommended");
+        print_run(out, "HGrid", &v.hgrid, cs.sys.K);
+        if (v.has_baseline) {
+            fprintf(out, "\n");
+            print_run(out, "linked cell", &v.linked_cell, cs.sys.K);
+            fprintf(out,
+                    "\nspeed-up over the linked cell: measured %.4g "
+                    "(time%s), predicted %.4g (work T)\n",
+                    v.measured_speedup,
+                    v.linked_cell.extrapolated ? ", extrapolated" : "",
+                    v.predicted_speedup);
+        }
+    }
+    rc = cli_close_output(out, cs.output);
+done:
+    hg_validation_clear(&v);
+    hg_recommendation_clear(&rec);
+    free(sizes);
+    cli_system_clear(&cs);
+    return rc;
+}

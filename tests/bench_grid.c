@@ -1,0 +1,152 @@
+/* bench_grid.c - speed of the bundled HGrid (prints figures; label bench).
+ *
+ *  1. N = 10^6, 3D, power law alpha = -3, omega = 100, nu = 0.6, Poisson:
+ *     detection with the recommended sizes vs the linked cell (timed on a
+ *     random subset, extrapolated) and vs a monodisperse linked cell at the
+ *     same N and nu;
+ *  2. time per particle for N = 10^4 .. max_n (default 10^7);
+ *  3. memory: grid bytes per particle and the peak resident set.
+ *
+ * Usage: bench_grid [max_n [repeats]]. Build type Release for real
+ * figures. */
+#include "hg_grid.h"
+#include "hg_opt.h"
+#include "hg_pack.h"
+#include "hg_validate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#ifdef HG_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+static double peak_rss_mb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0; /* Linux: kilobytes */
+}
+
+static int die(const char *what, const hg_err *e)
+{
+    fprintf(stderr, "bench_grid: %s: %s\n", what, e->msg);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    size_t max_n = argc > 1 ? (size_t)strtod(argv[1], NULL) : 10000000;
+    int repeats = argc > 2 ? atoi(argv[2]) : 3;
+    if (repeats < 1)
+        repeats = 1;
+    hg_err e = {0};
+    hg_psd_ctx ctx = {3, NULL};
+    hg_psd *psd = NULL, *mono = NULL;
+    if (hg_psd_parse("powerlaw:alpha=-3,omega=100", &ctx, &psd, &e))
+        return die("psd", &e);
+    if (hg_psd_parse("mono:r=1", &ctx, &mono, &e))
+        return die("mono psd", &e);
+    int threads = 1;
+#ifdef HG_HAVE_OPENMP
+    threads = omp_get_max_threads();
+#endif
+    hg_system sys = {3, 0.6, 0.2};
+    hg_recommend_options ro;
+    hg_recommend_options_default(&ro);
+    hg_recommendation rec = {0};
+    if (hg_recommend(psd, &sys, &ro, &rec, &e))
+        return die("recommend", &e);
+    printf("bench_grid: %d thread(s); powerlaw alpha=-3 omega=100, 3D, "
+           "nu=0.6, K=0.2\n",
+           threads);
+    printf("recommended: %s, %d levels, predicted T = %.4g (T_cd %.4g, "
+           "T_ca %.4g), linked cell T = %.4g\n",
+           hg_algorithm_name(rec.algorithm), rec.levels, rec.cost.T,
+           rec.cost.T_cd, rec.cost.T_ca, rec.linked_cell_T);
+
+    /* 1. N = 10^6: HGrid vs linked cell vs monodisperse linked cell */
+    hg_validate_params vp = {0};
+    vp.sys = sys;
+    vp.algorithm = rec.algorithm;
+    vp.L = rec.levels;
+    vp.sizes = rec.cell_sizes;
+    vp.n = 1000000;
+    vp.seed = 1;
+    vp.baseline = 1;
+    hg_measure_options_default(&vp.measure);
+    vp.measure.repeats = repeats;
+    vp.measure.budget = 1e9;
+    hg_validation v = {0};
+    if (hg_validate(psd, &vp, &v, &e))
+        return die("validate", &e);
+    hg_validate_params mp = vp;
+    double smono = 2.0;
+    mp.L = 1;
+    mp.sizes = &smono;
+    mp.baseline = 0;
+    hg_validation vm = {0};
+    if (hg_validate(mono, &mp, &vm, &e))
+        return die("validate mono", &e);
+    printf("\nN = 10^6 (wall = best of %d, CPU = all threads, best of %d):\n",
+           repeats, repeats);
+    printf("  HGrid        wall %.4f s  CPU %.4f s  (build %.4f s)  %.4g "
+           "contacts\n               T_cd %.4g/%.4g  T_ca %.4g/%.4g "
+           "(measured/predicted)\n",
+           v.hgrid.seconds, v.hgrid.cpu_seconds, v.hgrid.build_seconds,
+           v.hgrid.contacts, v.hgrid.measured_T_cd, v.hgrid.predicted_T_cd,
+           v.hgrid.measured_T_ca, v.hgrid.predicted_T_ca);
+    printf("  linked cell  wall %.4g s  CPU %.4g s%s  T_cd %.4g/%.4g\n",
+           v.linked_cell.seconds, v.linked_cell.cpu_seconds,
+           v.linked_cell.extrapolated ? " (extrapolated from a subset)" : "",
+           v.linked_cell.measured_T_cd, v.linked_cell.predicted_T_cd);
+    printf("  speed-up vs linked cell: measured %.1f (wall), %.1f (CPU); "
+           "predicted %.1f\n",
+           v.measured_speedup, v.linked_cell.cpu_seconds / v.hgrid.cpu_seconds,
+           v.predicted_speedup);
+    printf("  monodisperse linked cell (same N, nu): wall %.4f s  CPU %.4f s"
+           "  T_cd %.4g, %.4g contacts\n",
+           vm.hgrid.seconds, vm.hgrid.cpu_seconds, vm.hgrid.measured_T_cd,
+           vm.hgrid.contacts);
+    printf("  ratio HGrid / monodisperse linked cell: %.3f (wall), %.3f (CPU)"
+           "  (2012 paper: 1.0-1.5; target <= 1.0)\n",
+           v.hgrid.seconds / vm.hgrid.seconds,
+           v.hgrid.cpu_seconds / vm.hgrid.cpu_seconds);
+    hg_validation_clear(&vm);
+    hg_validation_clear(&v);
+
+    /* 2. + 3. scaling with N and memory */
+    printf("\n%10s %12s %12s %12s %14s %14s %12s\n", "N", "detect [s]",
+           "ns/particle", "CPU ns/part", "build ns/part", "grid B/part",
+           "peak RSS MB");
+    for (size_t n = 10000; n <= max_n; n *= 10) {
+        hg_pack_params pp = {3, n, sys.nu, 7, 1};
+        hg_particles p = {0};
+        if (hg_pack_poisson(psd, &pp, &p, &e))
+            return die("pack", &e);
+        double *rs = malloc((size_t)rec.levels * sizeof *rs);
+        if (hg_pack_round_sizes(p.hi[0], rec.levels, rec.cell_sizes, rs, &e))
+            return die("round", &e);
+        hg_validate_run r = {0};
+        hg_measure_options mo;
+        hg_measure_options_default(&mo);
+        mo.repeats = repeats;
+        if (hg_validate_measure(psd, &sys, &p, rec.algorithm, rec.levels, rs,
+                                &mo, &r, &e))
+            return die("measure", &e);
+        printf("%10zu %12.4f %12.1f %12.1f %14.1f %14.1f %12.1f\n", n,
+               r.seconds, 1e9 * r.seconds / (double)n,
+               1e9 * r.cpu_seconds / (double)n,
+               1e9 * r.build_seconds / (double)n,
+               (double)r.memory_bytes / (double)n, peak_rss_mb());
+        fflush(stdout);
+        hg_validate_run_clear(&r);
+        free(rs);
+        hg_particles_clear(&p);
+    }
+    hg_recommendation_clear(&rec);
+    hg_psd_free(psd);
+    hg_psd_free(mono);
+    return 0;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# `hgridopt recommend` and `hgridopt scan`: SPEC 6 numbers end to end, the
+# JSON keys of the recommendation schema, the CSV shape of the scan, and
+# every rejected option.
+. "$(dirname "$0")/cli_lib.sh"
+R="$HG recommend"
+S="$HG scan"
+P3="--psd powerlaw:alpha=-3,omega=100 --dim 3 --nu 0.7 --K 0.2"
+P2="--psd powerlaw:alpha=-3,omega=20 --dim 2 --nu 0.4 --K 0.2"
+
+# --- recommend ---
+expect_ok "best found: +T = 11\.5736 with 9 levels \(top-down\)" -- $R $P3
+expect_ok "decision: +use a top-down hierarchical grid with 5 levels" -- $R $P3
+expect_ok "levels within 5 % of the best T" -- $R $P3
+expect_ok "cell sizes / r_min: 4\.01[0-9] 7\.88[0-9] 15\.0[56] 27\.2[12] 40$" -- $R $P2 --tolerance 0 --algorithm top-down
+expect_ok "predicted speed-up 34\.8[5-9]" -- $R $P2 --tolerance 0
+expect_ok "with 7 levels" -- $R --psd powerlaw:alpha=-3,omega=50 --dim 3 --nu 0.62 --K 0.3 --algorithm top-down
+expect_ok "use a single-level linked cell" -- $R --psd mono:r=1 --dim 3 --nu 0.5
+expect_ok "best found: +T = 11\.595 with 12 levels" -- $R $P3 --method constant-m --algorithm top-down
+expect_ok "best found: +T = 12\.129[0-9]* with 4 levels" -- $R $P3 --method exponential --algorithm top-down
+expect_ok "best found: +T = 12\.3975 with 43 levels" -- $R $P3 --method linear --algorithm top-down --max-levels 50
+expect_ok "bottom-up" -- $R $P3 --algorithm bottom-up
+expect_ok "note: +the best T is at the largest L scanned \(--max-levels 32\)" -- $R $P3 --method linear --algorithm top-down
+expect_ok "neigh_modify collection/interval" -- $R $P3 --format lammps
+expect_ok "userHGridCellSize" -- $R $P3 --format mercurydpm
+
+json=$($R $P2 --format json)
+for key in schema algorithm levels cell_sizes cell_sizes_over_rmin \
+           work_per_particle T_cd T_ca linked_cell_work_per_particle \
+           speedup_vs_linked_cell best per_level decision sensitivity; do
+    if printf '%s\n' "$json" | grep -q "\"$key\":"; then ok; else bad "json lacks \"$key\""; fi
+done
+if printf '%s\n' "$json" | grep -q '"schema":[[:space:]]*"hgridopt.recommendation/1"'; then ok; else bad "json schema name"; fi
+if command -v python3 >/dev/null; then
+    if printf '%s\n' "$json" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+assert j["levels"] == len(j["cell_sizes"]) == len(j["per_level"])
+assert j["best"]["levels"] == 5 and abs(j["best"]["work_per_particle"] - 4.4032) < 1e-3
+assert j["work_per_particle"] <= 1.01 * j["best"]["work_per_particle"]
+assert abs(j["speedup_vs_linked_cell"] * j["work_per_particle"] - j["linked_cell_work_per_particle"]) < 1e-9 * j["linked_cell_work_per_particle"]
+'; then ok; else bad "json content"; fi
+fi
+
+# --- scan ---
+csv=$($S $P3 --max-levels 5)
+if [ "$(printf '%s\n' "$csv" | wc -l)" = 41 ]; then ok; else bad "scan: expected 1 + 4 x 2 x 5 lines"; fi
+expect_ok "^method,algorithm,levels,nonempty_levels,work_per_particle,T_cd,T_ca,cell_sizes$" -- $S $P3 --max-levels 2
+expect_ok "^linear,top-down,43,43,12\.397" -- $S $P3 --method linear --algorithm top-down --max-levels 43
+expect_ok "^constant-m,top-down,12,12,11\.595" -- $S $P3 --method constant-m --algorithm td --max-levels 13
+expect_ok "\"schema\":[[:space:]]*\"hgridopt.scan/1\"" -- $S $P3 --max-levels 3 --format json
+
+# sweep over power laws: constant-m at omega = 100 is the SPEC row
+expect_ok "^-3,100,constant-m,top-down,12,12,11\.595" -- $S --dim 3 --nu 0.7 --omega-range 100 --method constant-m --algorithm top-down
+sweep=$($S --dim 3 --nu 0.7 --alpha-range -3:0:2 --omega-range 2:100:3 --method exponential)
+if [ "$(printf '%s\n' "$sweep" | wc -l)" = 13 ]; then ok; else bad "sweep: expected 1 + 2 x 3 x 2 lines"; fi
+if printf '%s\n' "$sweep" | grep -q "^0,100,exponential,bottom-up,"; then ok; else bad "sweep: no alpha=0 omega=100 row"; fi
+expect_ok "\"schema\":[[:space:]]*\"hgridopt.sweep/1\"" -- $S --dim 2 --nu 0.4 --omega-range 20 --method linear --format json
+
+# --- rejections ---
+expect_fail 2 "--algorithm: unknown value 'sideways'" -- $R $P3 --algorithm sideways
+expect_fail 2 "method: unknown value 'simplex'" -- $R $P3 --method simplex
+expect_fail 2 "--max-levels: 0 is outside \[1, 256\]" -- $R $P3 --max-levels 0
+expect_fail 2 "--max-levels: 300 is outside \[1, 256\]" -- $R $P3 --max-levels 300
+expect_fail 2 "--max-levels: 'x' is not an integer" -- $R $P3 --max-levels x
+expect_fail 2 "--tolerance: 1\.5 is outside \[0, 1\)" -- $R $P3 --tolerance 1.5
+expect_fail 2 "--tolerance: -0\.1 is outside \[0, 1\)" -- $R $P3 --tolerance -0.1
+expect_fail 2 "--tolerance: 'abc' is not a number" -- $R $P3 --tolerance abc
+expect_fail 2 "--q: 0 must be > 0" -- $R $P3 --method constant-m --q 0
+expect_fail 2 "--format: unknown format 'xml'" -- $R $P3 --format xml
+expect_fail 2 "unknown option '--sizes'" -- $R $P3 --sizes 4,200
+expect_fail 2 "--nu: missing" -- $R --psd powerlaw:alpha=-3,omega=100 --dim 3
+expect_fail 2 "unexpected argument 'extra'" -- $R $P3 extra
+expect_fail 2 "--algorithm: unknown value 'diagonal'" -- $S $P3 --algorithm diagonal
+expect_fail 2 "method: unknown value 'random'" -- $S $P3 --method random
+expect_fail 2 "--max-levels: 0 is outside \[1, 256\]" -- $S $P3 --max-levels 0
+expect_fail 2 "--format: unknown format 'table'" -- $S $P3 --format table
+expect_fail 2 "--q: -2 must be > 0" -- $S $P3 --q -2
+expect_fail 2 "--psd: not with --omega-range" -- $S $P3 --omega-range 2:10:3
+expect_fail 2 "--alpha-range: needs --omega-range" -- $S --dim 3 --nu 0.7 --alpha-range -3,0
+expect_fail 2 "--omega-range: 1 must be > 1" -- $S --dim 3 --nu 0.7 --omega-range 1,10
+expect_fail 2 "--omega-range: '0:10:3' needs LO, HI > 0" -- $S --dim 3 --nu 0.7 --omega-range 0:10:3
+expect_fail 2 "--omega-range: '2:10' is not LO:HI:N" -- $S --dim 3 --nu 0.7 --omega-range 2:10
+expect_fail 2 "--alpha-range: 'x' is not a number" -- $S --dim 3 --nu 0.7 --alpha-range x:1:3 --omega-range 10
+expect_fail 1 "--output: cannot write" -- $R $P3 --output /nonexistent/dir/x
+expect_ok "Usage: hgridopt recommend" -- $R --help
+expect_ok "Usage: hgridopt scan" -- $S --help
+finish

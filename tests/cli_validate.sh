@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# `hgridopt validate` and `hgridopt calibrate`, and `--K auto`: outputs,
+# JSON schema fields, and every rejection (one line on stderr, exit 2/1).
+. "$(dirname "$0")/cli_lib.sh"
+P="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.3"
+V="$HG validate"
+
+# JSON: schema, predicted/measured objects, ratios close to 1
+out=$($V $P --n 20000 --sizes 4,8,20 --format json 2>"$TMP/err") && rc=0 || rc=$?
+if [ $rc != 0 ]; then bad "validate json exit $rc: $(cat "$TMP/err")"; else
+    chk() { if echo "$out" | jq -e "$1" >/dev/null; then ok; else bad "validate json: $1"; fi; }
+    chk '.schema == "hgridopt.validation/1"'
+    chk '.predicted.T_cd > 0 and .predicted.T_ca > 0'
+    chk '.measured.T_cd > 0 and .measured.T_ca > 0 and .measured.seconds >= 0'
+    chk '(.predicted.per_level | length) == 3 and (.measured.per_level | length) == 3'
+    chk '(.ratio.T_cd - 1 | fabs) < 0.03 and (.ratio.T_ca - 1 | fabs) < 0.03'
+    chk '.cell_sizes[2] >= 20 and .particles == 20000 and .algorithm == "top-down"'
+    chk '.linked_cell.measured.T_cd > 0 and .speedup.predicted > 1'
+fi
+out=$($V $P --n 5000 --sizes 4,20 --no-baseline --format json --algorithm bu 2>&1)
+if echo "$out" | jq -e '(has("linked_cell") | not) and .algorithm == "bottom-up"' >/dev/null; then ok; else bad "--no-baseline: $out"; fi
+# recommended sizes, table, subset extrapolation of the linked cell
+expect_ok "HGrid: .*levels?" -- $V $P --n 20000
+expect_ok "EXTRAPOLATED" -- $V $P --n 20000 --budget 1e6
+out=$($V $P --n 20000 --budget 1e6 --format json 2>&1)
+if echo "$out" | jq -e '.linked_cell.measured.extrapolated == true and .linked_cell.measured.searched_particles < 20000' >/dev/null; then ok; else bad "extrapolated json"; fi
+# same seed, same packing: same contact count
+a=$($V $P --n 3000 --sizes 4,20 --no-baseline --format json --seed 5 | jq '.measured.contacts')
+b=$($V $P --n 3000 --sizes 4,20 --no-baseline --format json --seed 5 | jq '.measured.contacts')
+[ "$a" = "$b" ] && ok || bad "seed not reproducible: $a vs $b"
+
+expect_fail 2 "--n: 1 is outside" -- $V $P --n 1
+expect_fail 2 "--n: 'abc' is not an integer" -- $V $P --n abc
+expect_fail 2 "--seed: '-3' is outside|--seed: -3 is outside" -- $V $P --seed -3
+expect_fail 2 "--repeats: 0 is outside" -- $V $P --repeats 0
+expect_fail 2 "--budget: -1 must be > 0" -- $V $P --budget -1
+expect_fail 2 "--algorithm: unknown value 'up'" -- $V $P --algorithm up
+expect_fail 2 "--format: unknown format 'xml'" -- $V $P --format xml
+expect_fail 2 "unknown option '--bogus'" -- $V $P --bogus
+expect_fail 2 "--nu: missing" -- $V --psd powerlaw:alpha=-3,omega=10 --dim 3
+expect_fail 2 "last size .*20|r_max|diameter" -- $V $P --sizes 4,10
+expect_fail 2 "exceeds the box edge.*--n" -- $V $P --n 2 --sizes 4,20
+expect_fail 2 "unexpected argument 'extra'" -- $V $P extra
+expect_ok "Usage: hgridopt validate" -- $V --help
+
+# calibrate: a small run (the fit may be refused on a loaded machine)
+C="$HG calibrate"
+out=$($C $P --n 5000 --max-levels 2 --repeats 1 --file "$TMP/cal.json" --format json 2>"$TMP/err") && rc=0 || rc=$?
+if [ $rc = 0 ]; then
+    if echo "$out" | jq -e '.schema == "hgridopt.calibration/1" and .K > 0 and (.points | length) >= 3' >/dev/null &&
+       jq -e '.K > 0' "$TMP/cal.json" >/dev/null; then ok; else bad "calibrate json: $out"; fi
+elif [ $rc = 1 ] && grep -q "too noisy" "$TMP/err"; then ok
+else bad "calibrate exit $rc: $(cat "$TMP/err")"; fi
+expect_fail 2 "calibrate: --K is what this command measures" -- $C $P --K 0.3
+expect_fail 2 "--n: 10 is outside" -- $C $P --n 10
+expect_fail 2 "--max-levels: 0 is outside" -- $C $P --max-levels 0
+expect_fail 2 "--budget: 0 must be > 0" -- $C $P --budget 0
+expect_ok "Usage: hgridopt calibrate" -- $C --help
+
+# --K auto reads the calibration file
+cat > "$TMP/k.json" <<'JSON'
+{"schema": "hgridopt.calibration/1", "K": 0.37}
+JSON
+expect_ok "K = 0.37 \(calibrated\)" -- env HGRIDOPT_CALIBRATION="$TMP/k.json" $HG evaluate $P --sizes 4,20 --K auto
+echo '{"schema": "hgridopt.calibration/1"}' > "$TMP/bad.json"
+expect_fail 1 "--K auto: calibration file .*\"K\" is missing" -- env HGRIDOPT_CALIBRATION="$TMP/bad.json" $HG evaluate $P --sizes 4,20 --K auto
+expect_fail 2 "--K auto: calibration file .*run .hgridopt calibrate" -- env HGRIDOPT_CALIBRATION="$TMP/none.json" $HG evaluate $P --sizes 4,20 --K auto
+finish
