@@ -49,7 +49,8 @@ expect_fail 2 "--format: unknown format 'xml'" -- $B $P --format xml
 expect_fail 2 "--nu: missing" -- $B --psd mono:r=1 --dim 3
 expect_fail 2 "unknown option '--bogus'" -- $B $P --bogus
 expect_fail 2 "unexpected argument 'extra'" -- $B $P extra
-expect_fail 2 "hgrid needs cell sizes: give --sizes, or --psd" -- $B --packing "$TMP/p.csv" --methods hgrid
+expect_ok "hgrid cell sizes: " -- $B --packing "$TMP/p.csv" --methods hgrid,hgrid-bu --steps 1
+expect_fail 2 "--dim 3 differs from the packing's dimension 2" -- $B --packing "$TMP/p.csv" --psd mono:r=1 --dim 3
 expect_fail 2 "--sizes: the last cell size 1 is below the largest particle diameter 2" -- $B --packing "$TMP/p.csv" --methods hgrid --sizes 0.5,1
 expect_fail 1 "nothere.csv" -- $B --packing "$TMP/nothere.csv"
 expect_ok "Usage: hgridopt bench" -- $B --help

@@ -45,9 +45,8 @@ static void help(FILE *out)
             "Run contact-detection methods on one packing and compare them: "
             "time per\ndetection (median), pair checks, contacts, memory. "
             "Every method must find\nexactly the contact set of the bundled "
-            "HGrid (Top-Down with the --sizes or\nrecommended sizes; one "
-            "level when neither is known) at every step; a\nmismatch is an "
-            "error (exit 1).\n\n"
+            "HGrid (Top-Down with the --sizes or\nrecommended sizes) at every "
+            "step; a mismatch is an error (exit 1).\n\n"
             "  --n N              particles of the Poisson packing (default "
             "10000)\n"
             "  --seed S           packing and displacement seed (default 1)\n"
@@ -66,7 +65,8 @@ static void help(FILE *out)
             "  --sizes LIST       HGrid cell sizes s_1..s_L for hgrid and "
             "hgrid-bu\n"
             "                     (default: hg_recommend's optimal sizes for "
-            "--psd)\n"
+            "--psd, or for\n"
+            "                     the radii of --packing without --psd)\n"
             "  --skin X           contact distance added to r_i + r_j "
             "(default 0)\n"
             "  --verlet-skin X    Verlet list skin in units of r_min "
@@ -197,10 +197,29 @@ static int hgrid_sizes(const bench_opts *o, const cli_system *cs,
             memcpy(s, rec.cell_sizes, (size_t)L * sizeof *s);
         hg_recommendation_clear(&rec);
     } else {
-        cli_error("bench: %s needs cell sizes: give --sizes, or --psd to "
-                  "recommend them",
-                  alg == HG_TOP_DOWN ? "hgrid" : "hgrid-bu");
-        return CLI_EUSAGE;
+        /* a particle file without --psd: the empirical distribution */
+        hg_psd *psd = NULL;
+        hg_system sys = {0};
+        hg_recommend_options ro;
+        hg_recommend_options_default(&ro);
+        ro.algorithm = (int)alg;
+        st = hg_io_system_from_particles(p, &psd, &sys, &e);
+        if (!st) {
+            sys.K = cs->sys.K > 0.0 ? cs->sys.K : 0.2;
+            st = hg_recommend(psd, &sys, &ro, &rec, &e);
+        }
+        hg_psd_free(psd);
+        if (st) {
+            cli_error("bench: recommending cell sizes for %s from the "
+                      "particle file failed (%s); give --sizes",
+                      alg == HG_TOP_DOWN ? "hgrid" : "hgrid-bu", e.msg);
+            return CLI_EDATA;
+        }
+        L = rec.levels;
+        s = malloc((size_t)L * sizeof *s);
+        if (s)
+            memcpy(s, rec.cell_sizes, (size_t)L * sizeof *s);
+        hg_recommendation_clear(&rec);
     }
     if (!s) {
         cli_error("bench: out of memory");
@@ -697,7 +716,7 @@ int cmd_bench(int argc, char **argv)
     /* the reference: the HGrid (Top-Down) with the given or recommended
      * sizes, else with one level (the linked cell) */
     bench_method refm = {0};
-    refm.type = hg_detector_type_find(o.sizes || cs.psd ? "hgrid" : "lc");
+    refm.type = hg_detector_type_find("hgrid");
     if ((rc = create_method(&refm, &o, &cs, &p)))
         goto done;
     ref = refm.det;
