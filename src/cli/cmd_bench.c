@@ -102,12 +102,12 @@ typedef struct bench_method {
     int explicit_choice;
     char *sizes;      /* hgrid*: the cell sizes "s1;...;sL" in use */
     /* static */
-    double *t_static;
+    double *t_static, *cpu_static;
     hg_detector_counters c_static;
     size_t contacts_static;
     /* dynamic */
-    double *t_dyn;
-    double t_first;
+    double *t_dyn, *cpu_dyn;
+    double t_first, cpu_first;
     double pair_checks_dyn, cell_accesses_dyn, swaps_dyn, comparisons_dyn;
     uint64_t builds_dyn;
     size_t memory_max;
@@ -125,6 +125,13 @@ static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -401,13 +408,15 @@ static int check_same(const bench_method *bm, const hg_pairs *ref,
 }
 
 static int run_one(bench_method *bm, hg_particles *p, double skin,
-                   int dynamic, double *t, hg_detector_counters *c)
+                   int dynamic, double *t, double *cpu,
+                   hg_detector_counters *c)
 {
     hg_err e = {0};
-    double t0 = now_s();
+    double c0 = cpu_s(), t0 = now_s();
     int st = dynamic ? hg_detector_update(bm->det, p, skin, &bm->pairs, c, &e)
                      : hg_detector_detect(bm->det, p, skin, &bm->pairs, c, &e);
     *t = now_s() - t0;
+    *cpu = cpu_s() - c0;
     if (st != HG_OK) {
         cli_error("bench: %s: %s", bm->type->name, e.msg);
         return st == HG_ENOMEM || st == HG_ELIMIT ? CLI_EDATA : CLI_EUSAGE;
@@ -448,25 +457,28 @@ static void print_table(FILE *out, const bench_opts *o, const hg_particles *p,
                 o->steps, o->displacement);
     fprintf(out, "\nevery method found the HGrid's contact set at every "
                  "step\n\n");
-    fprintf(out, "%-16s %10s %13s %13s %10s %9s", "method", "static ms",
-            "pair checks", "other work", "contacts", "memory MB");
+    fprintf(out, "%-16s %10s %10s %13s %13s %10s %9s", "method",
+            "static ms", "(cpu ms)", "pair checks", "other work", "contacts",
+            "memory MB");
     if (o->steps > 0)
-        fprintf(out, " %10s %10s %13s %8s", "first ms", "step ms",
-                "checks/step", "builds");
+        fprintf(out, " %10s %10s %10s %13s %8s", "first ms", "step ms",
+                "(cpu ms)", "checks/step", "builds");
     fprintf(out, "\n");
     for (size_t k = 0; k < n; k++) {
         bench_method *b = &v[k];
         const hg_detector_counters *c = &b->c_static;
         uint64_t other = c->cell_accesses + c->box_tests +
                          c->sort_comparisons + c->swaps;
-        fprintf(out, "%-16s %10.4g %13llu %13llu %10zu %9.4g", b->type->name,
-                1e3 * median(b->t_static, (size_t)o->repeat),
+        fprintf(out, "%-16s %10.4g %10.4g %13llu %13llu %10zu %9.4g",
+                b->type->name, 1e3 * median(b->t_static, (size_t)o->repeat),
+                1e3 * median(b->cpu_static, (size_t)o->repeat),
                 (unsigned long long)c->pair_checks,
                 (unsigned long long)other, b->contacts_static,
                 (double)c->memory_bytes / 1048576.0);
         if (o->steps > 0)
-            fprintf(out, " %10.4g %10.4g %13.6g %8llu", 1e3 * b->t_first,
-                    1e3 * median(b->t_dyn, (size_t)o->steps),
+            fprintf(out, " %10.4g %10.4g %10.4g %13.6g %8llu",
+                    1e3 * b->t_first, 1e3 * median(b->t_dyn, (size_t)o->steps),
+                    1e3 * median(b->cpu_dyn, (size_t)o->steps),
                     b->pair_checks_dyn / (double)o->steps,
                     (unsigned long long)b->builds_dyn);
         fprintf(out, "\n");
@@ -474,7 +486,9 @@ static void print_table(FILE *out, const bench_opts *o, const hg_particles *p,
     for (size_t k = 0; k < n; k++)
         if (v[k].sizes)
             fprintf(out, "\n%s cell sizes: %s", v[k].type->name, v[k].sizes);
-    fprintf(out, "\n\nother work: cell accesses (lc, hgrid*, verlet), box "
+    fprintf(out, "\n\ntimes: wall clock, medians; cpu ms: CPU time of the "
+                 "process (robust on a\nloaded machine; with --threads > 1 "
+                 "it adds up the threads)\nother work: cell accesses (lc, hgrid*, verlet), box "
                  "tests + sort comparisons\n(sap*, sort) and endpoint "
                  "swaps (sap-incremental) of the static detection;\n"
                  "builds: structure (re)builds during the dynamic steps\n");
@@ -511,6 +525,8 @@ static cJSON *to_json(const bench_opts *o, const hg_particles *p,
         cJSON *s = cJSON_AddObjectToObject(m, "static");
         cJSON_AddNumberToObject(s, "time_ms",
                                 1e3 * median(b->t_static, (size_t)o->repeat));
+        cJSON_AddNumberToObject(s, "cpu_ms",
+                                1e3 * median(b->cpu_static, (size_t)o->repeat));
         cJSON_AddNumberToObject(s, "pair_checks", (double)c->pair_checks);
         cJSON_AddNumberToObject(s, "cell_accesses", (double)c->cell_accesses);
         cJSON_AddNumberToObject(s, "box_tests", (double)c->box_tests);
@@ -524,6 +540,9 @@ static cJSON *to_json(const bench_opts *o, const hg_particles *p,
             cJSON_AddNumberToObject(d, "first_time_ms", 1e3 * b->t_first);
             cJSON_AddNumberToObject(d, "time_ms",
                                     1e3 * median(b->t_dyn, (size_t)o->steps));
+            cJSON_AddNumberToObject(d, "cpu_ms",
+                                    1e3 * median(b->cpu_dyn, (size_t)o->steps));
+            cJSON_AddNumberToObject(d, "first_cpu_ms", 1e3 * b->cpu_first);
             cJSON_AddNumberToObject(d, "pair_checks_per_step",
                                     b->pair_checks_dyn / st);
             cJSON_AddNumberToObject(d, "cell_accesses_per_step",
@@ -704,10 +723,13 @@ int cmd_bench(int argc, char **argv)
     for (size_t k = 0; k < nm; k++) {
         if ((rc = create_method(&v[k], &o, &cs, &p)))
             goto done;
+        size_t nd = o.steps > 0 ? (size_t)o.steps : 1;
         v[k].t_static = calloc((size_t)o.repeat, sizeof(double));
-        v[k].t_dyn = calloc(o.steps > 0 ? (size_t)o.steps : 1,
-                            sizeof(double));
-        if (!v[k].t_static || !v[k].t_dyn) {
+        v[k].cpu_static = calloc((size_t)o.repeat, sizeof(double));
+        v[k].t_dyn = calloc(nd, sizeof(double));
+        v[k].cpu_dyn = calloc(nd, sizeof(double));
+        if (!v[k].t_static || !v[k].t_dyn || !v[k].cpu_static ||
+            !v[k].cpu_dyn) {
             cli_error("bench: out of memory");
             rc = CLI_EDATA;
             goto done;
@@ -727,7 +749,7 @@ int cmd_bench(int argc, char **argv)
     for (long r = 0; r < o.repeat; r++)
         for (size_t k = 0; k < nm; k++) {
             if ((rc = run_one(&v[k], &p, o.skin, 0, &v[k].t_static[r],
-                              &v[k].c_static)))
+                              &v[k].cpu_static[r], &v[k].c_static)))
                 goto done;
             if ((rc = check_same(&v[k], &refpairs, "static", r)))
                 goto done;
@@ -757,16 +779,18 @@ int cmd_bench(int argc, char **argv)
             for (size_t k = 0; k < nm; k++) {
                 bench_method *b = &v[k];
                 hg_detector_counters c;
-                double t;
-                if ((rc = run_one(b, &p, o.skin, 1, &t, &c)))
+                double t, cpu;
+                if ((rc = run_one(b, &p, o.skin, 1, &t, &cpu, &c)))
                     goto done;
                 if ((rc = check_same(b, &refpairs, "dynamic", s)))
                     goto done;
                 if (s == 0) {
                     b->t_first = t;
+                    b->cpu_first = cpu;
                     continue;
                 }
                 b->t_dyn[s - 1] = t;
+                b->cpu_dyn[s - 1] = cpu;
                 b->pair_checks_dyn += (double)c.pair_checks;
                 b->cell_accesses_dyn += (double)c.cell_accesses;
                 b->swaps_dyn += (double)c.swaps;
@@ -795,6 +819,8 @@ done:
         free(v[k].sizes);
         free(v[k].t_static);
         free(v[k].t_dyn);
+        free(v[k].cpu_static);
+        free(v[k].cpu_dyn);
     }
     free(v);
     hg_detector_free(ref);
