@@ -71,7 +71,9 @@ typedef struct hg_detector_counters {
     size_t memory_bytes;       /* heap held by the method after the call */
 } hg_detector_counters;
 
-typedef struct hg_detector hg_detector; /* opaque handle */
+/* A method instance (named hg_detector: hg_method is the cell-size
+ * method enum of hg_opt.h). Opaque handle. */
+typedef struct hg_detector hg_detector;
 
 /* A registered method: a const table of function pointers (one file per
  * method in src/methods/). Plug-in authors fill it; users only read the
@@ -101,10 +103,11 @@ const hg_detector_type *hg_detector_type_at(size_t i);
 const hg_detector_type *hg_detector_type_find(const char *name);
 
 /* Create a method by name with key=value parameters (params may be NULL).
- * Unknown name: HG_EUNKNOWN; unknown key or bad value: HG_EUNKNOWN /
- * HG_EINVAL naming it. *out is owned by the caller (hg_detector_free). */
-int hg_detector_create(const char *name, const hg_kv *params, hg_detector **out,
-                     hg_err *e);
+ * Unknown name or key: HG_EUNKNOWN; a malformed or out-of-range value:
+ * HG_EPARSE / HG_EINVAL; the message names the method and the key.
+ * *out is owned by the caller (hg_detector_free). */
+int hg_detector_create(const char *name, const hg_kv *params,
+                       hg_detector **out, hg_err *e);
 void hg_detector_free(hg_detector *m); /* accepts NULL */
 const hg_detector_type *hg_detector_get_type(const hg_detector *m);
 
@@ -114,13 +117,13 @@ const hg_detector_type *hg_detector_get_type(const hg_detector *m);
  * not supported by the method, HG_ELIMIT when a size limit is hit,
  * HG_ENOMEM. */
 int hg_detector_detect(hg_detector *m, const hg_particles *p, double skin,
-                     hg_pairs *out, hg_detector_counters *c, hg_err *e);
+                       hg_pairs *out, hg_detector_counters *c, hg_err *e);
 /* Dynamic step: as detect, for the same particles moved since the previous
  * detect/update of m. Incremental methods reuse their state; the first
  * call, or a call after a change of count, radii, box, periodic flag or
  * skin, is a full detection. */
 int hg_detector_update(hg_detector *m, const hg_particles *p, double skin,
-                     hg_pairs *out, hg_detector_counters *c, hg_err *e);
+                       hg_pairs *out, hg_detector_counters *c, hg_err *e);
 
 #ifdef __cplusplus
 }

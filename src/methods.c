@@ -49,8 +49,8 @@ const hg_detector_type *hg_detector_type_find(const char *name)
     return NULL;
 }
 
-int hg_detector_create(const char *name, const hg_kv *params, hg_detector **out,
-                     hg_err *e)
+int hg_detector_create(const char *name, const hg_kv *params,
+                       hg_detector **out, hg_err *e)
 {
     hg_kv empty = {0, NULL};
     hg_detector *m = NULL;
@@ -176,13 +176,13 @@ static int run(hg_detector *m, const hg_particles *p, double skin,
 }
 
 int hg_detector_detect(hg_detector *m, const hg_particles *p, double skin,
-                     hg_pairs *out, hg_detector_counters *c, hg_err *e)
+                       hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     return run(m, p, skin, out, c, 0, e);
 }
 
 int hg_detector_update(hg_detector *m, const hg_particles *p, double skin,
-                     hg_pairs *out, hg_detector_counters *c, hg_err *e)
+                       hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     return run(m, p, skin, out, c, 1, e);
 }

@@ -488,8 +488,9 @@ static void print_table(FILE *out, const bench_opts *o, const hg_particles *p,
             fprintf(out, "\n%s cell sizes: %s", v[k].type->name, v[k].sizes);
     fprintf(out, "\n\ntimes: wall clock, medians; cpu ms: CPU time of the "
                  "process (robust on a\nloaded machine; with --threads > 1 "
-                 "it adds up the threads)\nother work: cell accesses (lc, hgrid*, verlet), box "
-                 "tests + sort comparisons\n(sap*, sort) and endpoint "
+                 "it adds up the threads)\nother work: cell accesses (lc, "
+                 "hgrid*, verlet), box tests + sort comparisons\n(sap*, "
+                 "sort) and endpoint "
                  "swaps (sap-incremental) of the static detection;\n"
                  "builds: structure (re)builds during the dynamic steps\n");
 }
