@@ -50,7 +50,7 @@ expect_fail 2 "--nu: missing" -- $B --psd mono:r=1 --dim 3
 expect_fail 2 "unknown option '--bogus'" -- $B $P --bogus
 expect_fail 2 "unexpected argument 'extra'" -- $B $P extra
 expect_ok "hgrid cell sizes: " -- $B --packing "$TMP/p.csv" --methods hgrid,hgrid-bu --steps 1
-expect_fail 2 "--dim 3 differs from the packing's dimension 2" -- $B --packing "$TMP/p.csv" --psd mono:r=1 --dim 3
+expect_fail 2 "--dim: 3 contradicts the 2D particle file" -- $B --packing "$TMP/p.csv" --psd mono:r=1 --dim 3
 expect_fail 2 "--sizes: the last cell size 1 is below the largest particle diameter 2" -- $B --packing "$TMP/p.csv" --methods hgrid --sizes 0.5,1
 expect_fail 1 "nothere.csv" -- $B --packing "$TMP/nothere.csv"
 expect_ok "Usage: hgridopt bench" -- $B --help

@@ -22,7 +22,6 @@
 enum {
     OPT_N = CLI_OPT_FIRST_COMMAND,
     OPT_SEED,
-    OPT_PACKING,
     OPT_OPEN,
     OPT_METHODS,
     OPT_SIZES,
@@ -48,11 +47,10 @@ static void help(FILE *out)
             "HGrid (Top-Down with the --sizes or\nrecommended sizes) at every "
             "step; a mismatch is an error (exit 1).\n\n"
             "  --n N              particles of the Poisson packing (default "
-            "10000)\n"
+            "10000); with\n"
+            "                     --packing FILE the particles of the file "
+            "are used instead\n"
             "  --seed S           packing and displacement seed (default 1)\n"
-            "  --packing FILE     read the particles from FILE (csv, lammps, "
-            "xyz, vtk)\n"
-            "                     instead of generating a Poisson packing\n"
             "  --open             walls instead of a periodic box (same "
             "centres);\n"
             "                     sap-incremental needs it\n"
@@ -66,7 +64,7 @@ static void help(FILE *out)
             "hgrid-bu\n"
             "                     (default: hg_recommend's optimal sizes for "
             "--psd, or for\n"
-            "                     the radii of --packing without --psd)\n"
+            "                     the radii of --packing)\n"
             "  --skin X           contact distance added to r_i + r_j "
             "(default 0)\n"
             "  --verlet-skin X    Verlet list skin in units of r_min "
@@ -117,7 +115,7 @@ typedef struct bench_method {
 typedef struct bench_opts {
     long n, seed, steps, repeat, threads;
     double skin, verlet_skin, displacement;
-    const char *packing, *methods, *sizes;
+    const char *methods, *sizes;
     int open, force_brute, n_given;
 } bench_opts;
 
@@ -204,29 +202,10 @@ static int hgrid_sizes(const bench_opts *o, const cli_system *cs,
             memcpy(s, rec.cell_sizes, (size_t)L * sizeof *s);
         hg_recommendation_clear(&rec);
     } else {
-        /* a particle file without --psd: the empirical distribution */
-        hg_psd *psd = NULL;
-        hg_system sys = {0};
-        hg_recommend_options ro;
-        hg_recommend_options_default(&ro);
-        ro.algorithm = (int)alg;
-        st = hg_io_system_from_particles(p, &psd, &sys, &e);
-        if (!st) {
-            sys.K = cs->sys.K > 0.0 ? cs->sys.K : 0.2;
-            st = hg_recommend(psd, &sys, &ro, &rec, &e);
-        }
-        hg_psd_free(psd);
-        if (st) {
-            cli_error("bench: recommending cell sizes for %s from the "
-                      "particle file failed (%s); give --sizes",
-                      alg == HG_TOP_DOWN ? "hgrid" : "hgrid-bu", e.msg);
-            return CLI_EDATA;
-        }
-        L = rec.levels;
-        s = malloc((size_t)L * sizeof *s);
-        if (s)
-            memcpy(s, rec.cell_sizes, (size_t)L * sizeof *s);
-        hg_recommendation_clear(&rec);
+        cli_error("bench: %s needs cell sizes: give --sizes, --psd or "
+                  "--packing",
+                  alg == HG_TOP_DOWN ? "hgrid" : "hgrid-bu");
+        return CLI_EUSAGE;
     }
     if (!s) {
         cli_error("bench: out of memory");
@@ -444,8 +423,8 @@ static void print_table(FILE *out, const bench_opts *o, const hg_particles *p,
 {
     if (cs->psd)
         fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
-    if (o->packing)
-        fprintf(out, "packing:        %s\n", o->packing);
+    if (cs->packing_path)
+        fprintf(out, "packing:        %s\n", cs->packing_path);
     fprintf(out, "particles:      %zu, dim %d, nu = %.4g, %s box, radii "
                  "%.6g .. %.6g\n",
             p->n, p->dim, hg_particles_packing_fraction(p),
@@ -502,8 +481,8 @@ static cJSON *to_json(const bench_opts *o, const hg_particles *p,
     cJSON_AddStringToObject(j, "schema", "hgridopt.bench/1");
     if (cs->psd)
         cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
-    if (o->packing)
-        cJSON_AddStringToObject(j, "packing", o->packing);
+    if (cs->packing_path)
+        cJSON_AddStringToObject(j, "packing", cs->packing_path);
     cJSON_AddNumberToObject(j, "particles", (double)p->n);
     cJSON_AddNumberToObject(j, "dim", p->dim);
     cJSON_AddNumberToObject(j, "nu", hg_particles_packing_fraction(p));
@@ -568,7 +547,6 @@ static int parse_opts(bench_opts *o, cli_system *cs, int argc, char **argv)
         CLI_SYSTEM_LONG_OPTIONS,
         {"n", required_argument, NULL, OPT_N},
         {"seed", required_argument, NULL, OPT_SEED},
-        {"packing", required_argument, NULL, OPT_PACKING},
         {"open", no_argument, NULL, OPT_OPEN},
         {"methods", required_argument, NULL, OPT_METHODS},
         {"sizes", required_argument, NULL, OPT_SIZES},
@@ -596,7 +574,6 @@ static int parse_opts(bench_opts *o, cli_system *cs, int argc, char **argv)
             st = hg_parse_long(optarg, "--seed", 0, 2147483647L, &o->seed,
                                &e);
             break;
-        case OPT_PACKING: o->packing = optarg; break;
         case OPT_OPEN: o->open = 1; break;
         case OPT_METHODS: o->methods = optarg; break;
         case OPT_SIZES: o->sizes = optarg; break;
@@ -650,19 +627,14 @@ static int load_particles(bench_opts *o, cli_system *cs,
 {
     hg_err e = {0};
     int st, rc;
-    if (o->packing) {
-        if (cs->psd_spec || cs->system_path) {
-            if ((rc = cli_system_resolve(cs, 0)))
-                return rc;
-        }
-        st = hg_io_read(o->packing, HG_IO_AUTO, p, &e);
-        if (st)
-            return cli_fail(&e, st, 1);
-        if (cs->psd && cs->sys.dim != p->dim) {
-            cli_error("bench: --dim %d differs from the packing's dimension "
-                      "%d", cs->sys.dim, p->dim);
-            return CLI_EUSAGE;
-        }
+    if (cs->packing_path) {
+        /* read by cli_system_resolve, with the file's radii as the
+         * distribution unless --psd is given */
+        if ((rc = cli_system_resolve(cs, 0)))
+            return rc;
+        *p = cs->packing;
+        memset(&cs->packing, 0, sizeof cs->packing);
+        cs->has_packing = 0;
     } else {
         if ((rc = cli_system_resolve(cs, 1)))
             return rc;
