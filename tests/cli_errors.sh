@@ -100,4 +100,12 @@ for cmd in $("$HG" --help | awk '/^Commands:/{f=1;next} f&&/^  [a-z]/{print $1} 
 done
 expect_ok "^hgridopt [0-9]" -- $HG --version
 expect_ok "powerlaw" -- $HG help psd
+# ---- --packing: the distribution and nu of a particle file ----
+"$HG" pack --psd powerlaw:alpha=-3,omega=5 --dim 3 --nu 0.3 --n 3000 --generator poisson --seed 3 --output "$TMP/p.csv" 2>/dev/null
+expect_ok "sample of the 3000 radii" -- $HG recommend --packing "$TMP/p.csv"
+expect_ok "nu = 0\.2" -- $HG recommend --packing "$TMP/p.csv" --nu 0.2
+expect_fail 2 "--dim: 2 contradicts the 3D particle file" -- $HG recommend --packing "$TMP/p.csv" --dim 2
+expect_fail 1 "missing.csv: cannot open" -- $HG recommend --packing "$TMP/missing.csv"
+printf 'x,y,z,r\n1,1,1,-1\n' > "$TMP/badr.csv"
+expect_fail 1 "badr.csv:2: " -- $HG recommend --packing "$TMP/badr.csv"
 finish

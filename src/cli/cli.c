@@ -12,6 +12,8 @@ const char cli_system_help[] =
     "System (a --system file and/or options; options override the file):\n"
     "  --system FILE    system description (JSON, schema hgridopt.system/1;\n"
     "                   - reads stdin); see examples/*.json\n"
+    "  --packing FILE   a particle file (CSV x,y[,z],r / LAMMPS data / XYZ /\n"
+    "                   VTK): distribution = its radii, dim and nu from it\n"
     "  --psd SPEC       particle size distribution, e.g.\n"
     "                   powerlaw:alpha=-3,omega=100 (see 'hgridopt help psd')\n"
     "  --dim 2|3        dimension\n"
@@ -62,6 +64,7 @@ int cli_system_option(cli_system *cs, int opt, const char *arg)
     case CLI_OPT_FORMAT: cs->format = arg; return 1;
     case CLI_OPT_OUTPUT: cs->output = arg; return 1;
     case CLI_OPT_HELP: cs->help = 1; return 1;
+    case CLI_OPT_PACKING: cs->packing_path = arg; return 1;
     default: return 0;
     }
 }
@@ -71,6 +74,9 @@ void cli_system_clear(cli_system *cs)
     if (!cs)
         return;
     hg_sysfile_clear(&cs->file);
+    if (cs->has_packing)
+        hg_particles_clear(&cs->packing);
+    cs->has_packing = 0;
     hg_psd_free(cs->psd);
     cs->psd = NULL;
 }
@@ -84,6 +90,35 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         st = hg_sysfile_load(cs->system_path, &cs->file, &e);
         if (st)
             return cli_fail(&e, st, 1);
+    }
+    hg_psd *packing_psd = NULL;
+    hg_system packing_sys = {0, 0.0, 0.0};
+    if (cs->packing_path) {
+        st = hg_io_read(cs->packing_path, HG_IO_AUTO, &cs->packing, &e);
+        if (st)
+            return cli_fail(&e, st, 1);
+        cs->has_packing = 1;
+        st = hg_io_system_from_particles(&cs->packing, &packing_psd,
+                                         &packing_sys, &e);
+        if (st)
+            return cli_fail(&e, st, 1);
+        if (cs->dim_text && atoi(cs->dim_text) != packing_sys.dim) {
+            hg_psd_free(packing_psd);
+            cli_error("--dim: %s contradicts the %dD particle file '%s'",
+                      cs->dim_text, packing_sys.dim, cs->packing_path);
+            return CLI_EUSAGE;
+        }
+        /* the particle file's dim and nu override a system file's */
+        cs->file.has_dim = 1;
+        cs->file.dim = packing_sys.dim;
+        if (!cs->nu_text && !(packing_sys.nu > 0.0 && packing_sys.nu < 1.0)) {
+            hg_psd_free(packing_psd);
+            cli_error("--packing: the packing fraction of '%s' is %g, "
+                      "outside (0, 1)", cs->packing_path, packing_sys.nu);
+            return CLI_EDATA;
+        }
+        cs->file.has_nu = 1;
+        cs->file.nu = packing_sys.nu;
     }
     /* dimension */
     cs->sys.dim = 0;
@@ -139,7 +174,11 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     }
     /* distribution */
     hg_psd_ctx ctx = {cs->sys.dim, NULL};
-    if (cs->psd_spec) {
+    if (cs->psd_spec)
+        hg_psd_free(packing_psd);
+    if (packing_psd && !cs->psd_spec) {
+        cs->psd = packing_psd;
+    } else if (cs->psd_spec) {
         st = hg_psd_parse(cs->psd_spec, &ctx, &cs->psd, &e);
         if (st)
             return cli_fail(&e, st, strstr(cs->psd_spec, "file=") != NULL &&
@@ -160,6 +199,8 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     cs->name = cs->file.name;
     cs->unit = cs->file.length_unit;
     cs->particles = cs->file.has_particles ? cs->file.particles : 0;
+    if (cs->has_packing)
+        cs->particles = (long)cs->packing.n;
     return CLI_OK;
 }
 
@@ -291,7 +332,12 @@ void cli_print_system(FILE *out, const cli_system *cs)
     const char *u = cs->unit ? cs->unit : "";
     if (cs->name)
         fprintf(out, "system:         %s\n", cs->name);
-    fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
+    if (cs->has_packing && !cs->psd_spec)
+        fprintf(out, "distribution:   sample of the %zu radii in %s (%s)\n",
+                cs->packing.n, cs->packing_path,
+                cs->packing.periodic ? "periodic box" : "box with walls");
+    else
+        fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
     fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
             hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));

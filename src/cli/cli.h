@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "hgridopt.h"
+#include "hg_io.h"
 #include "hg_sysfile.h"
 
 /* Exit codes. */
@@ -47,6 +48,7 @@ enum {
     CLI_OPT_FORMAT,
     CLI_OPT_OUTPUT,
     CLI_OPT_HELP,
+    CLI_OPT_PACKING,
     CLI_OPT_FIRST_COMMAND /* commands number their own options from here */
 };
 
@@ -58,7 +60,8 @@ enum {
         {"K", required_argument, NULL, CLI_OPT_K},                          \
         {"format", required_argument, NULL, CLI_OPT_FORMAT},                \
         {"output", required_argument, NULL, CLI_OPT_OUTPUT},                \
-        {"help", no_argument, NULL, CLI_OPT_HELP}
+        {"help", no_argument, NULL, CLI_OPT_HELP},                          \
+        {"packing", required_argument, NULL, CLI_OPT_PACKING}
 
 /* Help text for the system options (for the commands' --help). */
 extern const char cli_system_help[];
@@ -67,6 +70,7 @@ typedef struct cli_system {
     /* as given */
     const char *psd_spec;
     const char *system_path;
+    const char *packing_path;
     const char *dim_text, *nu_text, *K_text;
     const char *format;
     const char *output;
@@ -80,6 +84,8 @@ typedef struct cli_system {
     char *unit;         /* length unit or NULL */
     long particles;     /* 0 if not given */
     double export_skin; /* --skin for the lammps format; 0 = default */
+    int has_packing;    /* --packing: the particles read, owned */
+    hg_particles packing;
 } cli_system;
 
 /* Handle a common option; returns 1 if opt was one of them. */
@@ -118,9 +124,11 @@ void cli_print_levels(FILE *out, const hg_cost *c, double rmin,
 
 /* Commands. */
 int cmd_evaluate(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 int cmd_recommend(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

@@ -13,11 +13,15 @@ static const cli_command commands[] = {
     {"recommend", "optimal algorithm, levels and cell sizes", cmd_recommend},
     {"scan", "work per particle T(L) for every method and algorithm",
      cmd_scan},
+    {"pack", "generate a packing (poisson, rsa, dense) as a particle file",
+     cmd_pack},
     {"validate", "run the bundled HGrid on a Poisson packing: measured vs "
                  "predicted work",
      cmd_validate},
     {"calibrate", "measure K (cell access / pair check cost) on this machine",
      cmd_calibrate},
+    {"bench", "contact-detection methods side by side on one packing",
+     cmd_bench},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 

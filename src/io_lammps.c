@@ -1,0 +1,309 @@
+/* io_lammps.c - LAMMPS data files, atom_style sphere. */
+#include "io_internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Drop a "# comment" from line, returning the comment text (or NULL). */
+static char *cut_comment(char *line)
+{
+    char *h = strchr(line, '#');
+    if (!h)
+        return NULL;
+    *h = '\0';
+    return h + 1;
+}
+
+static int starts_numeric(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return isdigit((unsigned char)*s) || *s == '-' || *s == '+' || *s == '.';
+}
+
+typedef struct atom_id {
+    unsigned long long id;
+    long line;
+} atom_id;
+
+static int id_cmp(const void *a, const void *b)
+{
+    const atom_id *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Read the n lines of the Atoms section into b (checked against box). */
+static int read_atoms(io_text *t, size_t n, long count_line, const io_box *box,
+                      io_build *b, atom_id *ids, hg_err *e)
+{
+    char *line, *tok[12];
+    size_t k = 0;
+    int dim = b->dim;
+    while (k < n) {
+        if (!io_next_line(t, &line))
+            return io_fail(t, e, HG_EPARSE,
+                           "file ends after %zu of the %zu atoms announced "
+                           "at line %ld",
+                           k, n, count_line);
+        cut_comment(line);
+        if (io_blank(line)) {
+            if (k == 0)
+                continue;
+            return io_fail(t, e, HG_EPARSE,
+                           "Atoms section ends after %zu of the %zu atoms "
+                           "announced at line %ld",
+                           k, n, count_line);
+        }
+        if (!starts_numeric(line))
+            return io_fail(t, e, HG_EPARSE,
+                           "Atoms section ends after %zu of the %zu atoms "
+                           "announced at line %ld",
+                           k, n, count_line);
+        int nt = io_split(line, 0, tok, 12);
+        if (nt != 7 && nt != 10)
+            return io_fail(t, e, HG_EPARSE,
+                           "%d columns; atom_style sphere needs 7 (atom-ID "
+                           "atom-type diameter density x y z) or 10 (with "
+                           "image flags)",
+                           nt);
+        size_t id, type;
+        int st = io_count(t, tok[0], "atom-ID", &id, e);
+        if (st == HG_OK)
+            st = io_count(t, tok[1], "atom-type", &type, e);
+        if (st != HG_OK)
+            return st;
+        if (id == 0 || type == 0)
+            return io_fail(t, e, HG_EPARSE, "atom-ID and atom-type must be "
+                                            ">= 1");
+        double diam, dens, x[3];
+        st = io_number(t, tok[2], "diameter", &diam, e);
+        if (st == HG_OK)
+            st = io_number(t, tok[3], "density", &dens, e);
+        static const char *const axis[3] = {"x", "y", "z"};
+        for (int c = 0; c < 3 && st == HG_OK; c++)
+            st = io_number(t, tok[4 + c], axis[c], &x[c], e);
+        for (int c = 7; c < nt && st == HG_OK; c++) {
+            double img;
+            st = io_number(t, tok[c], "image flag", &img, e);
+        }
+        if (st != HG_OK)
+            return st;
+        if (!(diam > 0.0))
+            return io_fail(t, e, HG_EPARSE, "diameter %.17g must be > 0",
+                           diam);
+        if (!(dens > 0.0))
+            return io_fail(t, e, HG_EPARSE, "density %.17g must be > 0",
+                           dens);
+        double r = 0.5 * diam;
+        st = io_check_particle(t, box, dim, x, r, e);
+        if (st == HG_OK)
+            st = io_build_push(b, x, r, e);
+        if (st != HG_OK)
+            return st;
+        ids[k].id = id;
+        ids[k].line = t->line;
+        k++;
+    }
+    /* the section must not hold more lines than announced */
+    size_t save_pos = t->pos;
+    long save_line = t->line;
+    while (io_next_line(t, &line)) {
+        cut_comment(line);
+        if (io_blank(line))
+            continue;
+        if (starts_numeric(line))
+            return io_fail(t, e, HG_EPARSE,
+                           "more atom lines than the %zu atoms announced at "
+                           "line %ld",
+                           n, count_line);
+        break;
+    }
+    t->pos = save_pos;
+    t->line = save_line;
+    qsort(ids, n, sizeof *ids, id_cmp);
+    for (size_t i = 1; i < n; i++)
+        if (ids[i].id == ids[i - 1].id) {
+            t->line = ids[i].line;
+            return io_fail(t, e, HG_EPARSE,
+                           "atom-ID %llu used again (first at line %ld)",
+                           ids[i].id, ids[i - 1].line);
+        }
+    return HG_OK;
+}
+
+int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
+{
+    char *line, *tok[16];
+    io_box box = {0};
+    int dim = 3, dim_given = 0;
+    box.periodic = 1;
+    if (!io_next_line(t, &line))
+        return io_fail(t, e, HG_EPARSE, "empty file");
+    /* the title line is free text; hgridopt writes "dim D periodic|walls" */
+    if (strstr(line, "hgridopt")) {
+        int nt = io_split(line, 0, tok, 16);
+        for (int k = 0; k < nt && k < 16; k++) {
+            if (strcmp(tok[k], "dim") == 0 && k + 1 < nt && k + 1 < 16) {
+                dim = strcmp(tok[k + 1], "2") == 0 ? 2 : 3;
+                dim_given = 1;
+            }
+            else if (strcmp(tok[k], "walls") == 0)
+                box.periodic = 0;
+        }
+    }
+
+    size_t natoms = 0;
+    char *comment = NULL;
+    long atoms_line = 0, axis_line[3] = {0, 0, 0};
+    int st = HG_OK;
+    /* header: "<numbers> <keywords>" until the first section name */
+    for (;;) {
+        if (!io_next_line(t, &line)) {
+            line = NULL;
+            break;
+        }
+        comment = cut_comment(line);
+        if (io_blank(line))
+            continue;
+        if (!starts_numeric(line))
+            break;
+        int nt = io_split(line, 0, tok, 8);
+        if (nt == 2 && strcmp(tok[1], "atoms") == 0) {
+            if (atoms_line)
+                return io_fail(t, e, HG_EPARSE,
+                               "second 'atoms' line (first at line %ld)",
+                               atoms_line);
+            st = io_count(t, tok[0], "atoms", &natoms, e);
+            if (st != HG_OK)
+                return st;
+            atoms_line = t->line;
+        } else if (nt == 4 && tok[2][0] && tok[2][1] == 'l' &&
+                   strchr("xyz", tok[2][0]) && strcmp(tok[2] + 1, "lo") == 0 &&
+                   tok[3][0] == tok[2][0] && strcmp(tok[3] + 1, "hi") == 0) {
+            int c = tok[2][0] - 'x';
+            char lo[4] = {tok[2][0], 'l', 'o', 0}, hi[4] = {tok[2][0], 'h',
+                                                           'i', 0};
+            st = io_number(t, tok[0], lo, &box.lo[c], e);
+            if (st == HG_OK)
+                st = io_number(t, tok[1], hi, &box.hi[c], e);
+            if (st != HG_OK)
+                return st;
+            if (!(box.hi[c] > box.lo[c]))
+                return io_fail(t, e, HG_EPARSE,
+                               "box: %s %.17g is not below %s %.17g", lo,
+                               box.lo[c], hi, box.hi[c]);
+            axis_line[c] = t->line;
+        } else if (nt == 6 && strcmp(tok[3], "xy") == 0) {
+            return io_fail(t, e, HG_EPARSE,
+                           "triclinic box (xy xz yz) is not supported");
+        }
+        /* other counts (atom types, bonds, ...) are not needed */
+    }
+    if (!atoms_line)
+        return io_fail(t, e, HG_EPARSE, "header has no 'N atoms' line");
+    for (int c = 0; c < dim; c++)
+        if (!axis_line[c])
+            return io_fail(t, e, HG_EPARSE, "header has no '%clo %chi' box "
+                                            "line",
+                           'x' + c, 'x' + c);
+    box.has_box = 1;
+
+    io_build b = {0};
+    b.dim = dim;
+    atom_id *ids = malloc((natoms ? natoms : 1) * sizeof *ids);
+    if (!ids)
+        return hg_fail(e, HG_ENOMEM, "out of memory for %zu atoms", natoms);
+    int have_atoms = 0;
+    while (line) {
+        /* line is a section name (comment already cut) */
+        char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        char *end = s + strlen(s);
+        while (end > s && isspace((unsigned char)end[-1]))
+            *--end = '\0';
+        if (strcmp(s, "Atoms") == 0) {
+            if (have_atoms) {
+                st = io_fail(t, e, HG_EPARSE, "second Atoms section");
+                break;
+            }
+            /* "Atoms # style": the style hint is optional */
+            char *ht[2];
+            if (comment) {
+                if (io_split(comment, 0, ht, 2) >= 1 &&
+                    strcmp(ht[0], "sphere") != 0) {
+                    st = io_fail(t, e, HG_EPARSE,
+                                 "Atoms section is atom_style %s; only "
+                                 "sphere is supported",
+                                 ht[0]);
+                    break;
+                }
+            }
+            st = read_atoms(t, natoms, atoms_line, &box, &b, ids, e);
+            if (st != HG_OK)
+                break;
+            have_atoms = 1;
+        }
+        /* skip to the next section name */
+        line = NULL;
+        while (io_next_line(t, &line)) {
+            comment = cut_comment(line);
+            if (!io_blank(line) && !starts_numeric(line))
+                break;
+            line = NULL;
+        }
+    }
+    free(ids);
+    if (st == HG_OK && !have_atoms && natoms > 0)
+        st = io_fail(t, e, HG_EPARSE,
+                     "no Atoms section for the %zu atoms announced at line "
+                     "%ld",
+                     natoms, atoms_line);
+    /* a file of LAMMPS' own ("dimension 2" is not stored): all z = 0 in a
+     * z box straddling 0 is a 2D system */
+    if (st == HG_OK && !dim_given && b.n > 0 && box.lo[2] < 0.0 &&
+        box.hi[2] > 0.0) {
+        size_t i = 0;
+        while (i < b.n && b.x[3 * i + 2] == 0.0)
+            i++;
+        if (i == b.n) {
+            for (i = 0; i < b.n; i++) {
+                b.x[2 * i] = b.x[3 * i];
+                b.x[2 * i + 1] = b.x[3 * i + 1];
+            }
+            b.dim = 2;
+        }
+    }
+    if (st == HG_OK)
+        st = io_build_finish(&b, &box, p, e);
+    io_build_free(&b);
+    return st;
+}
+
+void io_lammps_write(FILE *f, const hg_particles *p)
+{
+    int d = p->dim;
+    fprintf(f, "LAMMPS data file (atom_style sphere) written by hgridopt: "
+               "dim %d %s\n\n",
+            d, p->periodic ? "periodic" : "walls");
+    fprintf(f, "%zu atoms\n1 atom types\n\n", p->n);
+    for (int c = 0; c < d; c++)
+        fprintf(f, "%.17g %.17g %clo %chi\n", p->lo[c], p->hi[c], 'x' + c,
+                'x' + c);
+    if (d == 2) {
+        double h = io_rmax(p);
+        if (!(h > 0.0))
+            h = 0.5;
+        fprintf(f, "%.17g %.17g zlo zhi\n", -h, h);
+    }
+    fputs("\nAtoms # sphere\n\n", f);
+    for (size_t i = 0; i < p->n; i++) {
+        const double *x = p->x + i * (size_t)d;
+        fprintf(f, "%zu 1 %.17g 1 %.17g %.17g %.17g\n", i + 1, 2.0 * p->r[i],
+                x[0], x[1], d == 3 ? x[2] : 0.0);
+    }
+}

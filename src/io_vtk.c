@@ -1,0 +1,308 @@
+/* io_vtk.c - legacy VTK polydata (ASCII) with a "radius" point array. */
+#include "io_internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Free-format token stream over the lines of t. */
+typedef struct vtk_lex {
+    io_text *t;
+    char *s; /* rest of the current line */
+} vtk_lex;
+
+/* Next token or NULL at the end of the text; t->line is its line. */
+static char *next_tok(vtk_lex *lx)
+{
+    for (;;) {
+        if (lx->s) {
+            while (*lx->s && isspace((unsigned char)*lx->s))
+                lx->s++;
+            if (*lx->s) {
+                char *b = lx->s;
+                while (*lx->s && !isspace((unsigned char)*lx->s))
+                    lx->s++;
+                if (*lx->s)
+                    *lx->s++ = '\0';
+                return b;
+            }
+        }
+        if (!io_next_line(lx->t, &lx->s))
+            return NULL;
+    }
+}
+
+/* Read n numbers of block what (announced at line at) into out (may be
+ * NULL to skip them); if lines is given, lines[k / stride] is the line of
+ * number k. */
+static int read_numbers(vtk_lex *lx, size_t n, double *out, long *lines,
+                        size_t stride, const char *what, long at, hg_err *e)
+{
+    for (size_t k = 0; k < n; k++) {
+        char *tok = next_tok(lx);
+        if (!tok || isalpha((unsigned char)tok[0]))
+            return io_fail(lx->t, e, HG_EPARSE,
+                           "%s (line %ld) announces %zu numbers, found %zu "
+                           "before %s%s%s",
+                           what, at, n, k, tok ? "'" : "the end of the file",
+                           tok ? tok : "", tok ? "'" : "");
+        double v;
+        int st = io_number(lx->t, tok, what, &v, e);
+        if (st != HG_OK)
+            return st;
+        if (out)
+            out[k] = v;
+        if (lines)
+            lines[k / stride] = lx->t->line;
+    }
+    return HG_OK;
+}
+
+static int want_count(vtk_lex *lx, const char *what, size_t *out, hg_err *e)
+{
+    char *tok = next_tok(lx);
+    if (!tok)
+        return io_fail(lx->t, e, HG_EPARSE, "%s: missing count", what);
+    return io_count(lx->t, tok, what, out, e);
+}
+
+/* Title "hgridopt dim D box xlo xhi ... periodic|walls". */
+static int parse_title(const io_text *t, char *line, int *dim, io_box *box,
+                       hg_err *e)
+{
+    char *tok[12];
+    int n = io_split(line, 0, tok, 12);
+    if (n < 1 || strcmp(tok[0], "hgridopt") != 0)
+        return HG_OK;
+    if (n < 4 || strcmp(tok[1], "dim") != 0 || strcmp(tok[3], "box") != 0 ||
+        (strcmp(tok[2], "2") != 0 && strcmp(tok[2], "3") != 0))
+        return io_fail(t, e, HG_EPARSE,
+                       "title: expected 'hgridopt dim 2|3 box xlo xhi ... "
+                       "periodic|walls'");
+    *dim = tok[2][0] - '0';
+    if (n != 5 + 2 * *dim)
+        return io_fail(t, e, HG_EPARSE, "title: box needs %d numbers",
+                       2 * *dim);
+    for (int c = 0; c < *dim; c++) {
+        int st = io_number(t, tok[4 + 2 * c], "box", &box->lo[c], e);
+        if (st == HG_OK)
+            st = io_number(t, tok[5 + 2 * c], "box", &box->hi[c], e);
+        if (st != HG_OK)
+            return st;
+    }
+    const char *kind = tok[n - 1];
+    if (strcmp(kind, "periodic") != 0 && strcmp(kind, "walls") != 0)
+        return io_fail(t, e, HG_EPARSE,
+                       "title: '%s' is not 'periodic' or 'walls'", kind);
+    box->periodic = strcmp(kind, "periodic") == 0;
+    box->has_box = 1;
+    return io_check_box(t, box, *dim, e);
+}
+
+int io_vtk_read(io_text *t, hg_particles *p, hg_err *e)
+{
+    char *line;
+    if (!io_next_line(t, &line) || strncasecmp(line, "# vtk DataFile", 14))
+        return io_fail(t, e, HG_EPARSE,
+                       "first line is not '# vtk DataFile Version ...'");
+    if (!io_next_line(t, &line))
+        return io_fail(t, e, HG_EPARSE, "missing title line");
+    int dim = 3;
+    io_box box = {0};
+    int st = parse_title(t, line, &dim, &box, e);
+    if (st != HG_OK)
+        return st;
+    if (!io_next_line(t, &line))
+        return io_fail(t, e, HG_EPARSE, "missing ASCII line");
+    char *fmt[2];
+    if (io_split(line, 0, fmt, 2) != 1 || strcasecmp(fmt[0], "ASCII") != 0)
+        return io_fail(t, e, HG_EPARSE, "only ASCII legacy VTK is read");
+
+    vtk_lex lx = {t, NULL};
+    char *tok = next_tok(&lx);
+    if (!tok || strcasecmp(tok, "DATASET") != 0)
+        return io_fail(t, e, HG_EPARSE, "expected 'DATASET POLYDATA'");
+    tok = next_tok(&lx);
+    if (!tok || strcasecmp(tok, "POLYDATA") != 0)
+        return io_fail(t, e, HG_EPARSE, "dataset '%s' is not POLYDATA",
+                       tok ? tok : "");
+
+    double *pts = NULL, *rad = NULL;
+    long *pline = NULL, *rline = NULL;
+    size_t npts = 0, nattr = 0;
+    int have_pts = 0, in_points = 0;
+    long pts_line = 0;
+    while (st == HG_OK && (tok = next_tok(&lx))) {
+        size_t n, m;
+        long at = t->line;
+        if (strcasecmp(tok, "POINTS") == 0) {
+            if (have_pts) {
+                st = io_fail(t, e, HG_EPARSE, "second POINTS block");
+                break;
+            }
+            st = want_count(&lx, "POINTS", &npts, e);
+            if (st != HG_OK || !next_tok(&lx))
+                break;
+            pts = malloc((npts ? npts : 1) * 3 * sizeof *pts);
+            pline = malloc((npts ? npts : 1) * sizeof *pline);
+            if (!pts || !pline) {
+                st = hg_fail(e, HG_ENOMEM, "out of memory");
+                break;
+            }
+            st = read_numbers(&lx, 3 * npts, pts, pline, 3, "POINTS", at, e);
+            have_pts = 1;
+            pts_line = at;
+        } else if (strcasecmp(tok, "VERTICES") == 0 ||
+                   strcasecmp(tok, "LINES") == 0 ||
+                   strcasecmp(tok, "POLYGONS") == 0 ||
+                   strcasecmp(tok, "TRIANGLE_STRIPS") == 0) {
+            st = want_count(&lx, tok, &n, e);
+            if (st == HG_OK)
+                st = want_count(&lx, tok, &m, e);
+            if (st == HG_OK)
+                st = read_numbers(&lx, m, NULL, NULL, 1, "cell list", at, e);
+        } else if (strcasecmp(tok, "POINT_DATA") == 0 ||
+                   strcasecmp(tok, "CELL_DATA") == 0) {
+            in_points = toupper((unsigned char)tok[0]) == 'P';
+            st = want_count(&lx, tok, &nattr, e);
+            if (st == HG_OK && in_points && nattr != npts)
+                st = io_fail(t, e, HG_EPARSE,
+                             "POINT_DATA %zu but POINTS %zu (line %ld)",
+                             nattr, npts, pts_line);
+        } else if (strcasecmp(tok, "SCALARS") == 0) {
+            char *name = next_tok(&lx);
+            char *type = name ? next_tok(&lx) : NULL;
+            if (!type) {
+                st = io_fail(t, e, HG_EPARSE, "SCALARS: missing name/type");
+                break;
+            }
+            int is_radius = in_points && strcmp(name, "radius") == 0;
+            size_t ncomp = 1;
+            char *nx = next_tok(&lx);
+            if (nx && isdigit((unsigned char)nx[0])) {
+                st = io_count(t, nx, "SCALARS components", &ncomp, e);
+                if (st != HG_OK)
+                    break;
+                nx = next_tok(&lx);
+            }
+            if (!nx || strcasecmp(nx, "LOOKUP_TABLE") != 0 ||
+                !next_tok(&lx)) {
+                st = io_fail(t, e, HG_EPARSE,
+                             "SCALARS %s: expected LOOKUP_TABLE", name);
+                break;
+            }
+            if (is_radius && ncomp != 1) {
+                st = io_fail(t, e, HG_EPARSE,
+                             "SCALARS radius has %zu components", ncomp);
+                break;
+            }
+            if (is_radius && rad) {
+                st = io_fail(t, e, HG_EPARSE, "second radius array");
+                break;
+            }
+            if (is_radius) {
+                rad = malloc((nattr ? nattr : 1) * sizeof *rad);
+                rline = malloc((nattr ? nattr : 1) * sizeof *rline);
+                if (!rad || !rline) {
+                    st = hg_fail(e, HG_ENOMEM, "out of memory");
+                    break;
+                }
+            }
+            st = read_numbers(&lx, ncomp * nattr, is_radius ? rad : NULL,
+                              is_radius ? rline : NULL, 1, "SCALARS", at, e);
+        } else if (strcasecmp(tok, "VECTORS") == 0 ||
+                   strcasecmp(tok, "NORMALS") == 0) {
+            if (!next_tok(&lx) || !next_tok(&lx)) {
+                st = io_fail(t, e, HG_EPARSE, "%s: missing name/type", tok);
+                break;
+            }
+            st = read_numbers(&lx, 3 * nattr, NULL, NULL, 1, "VECTORS", at, e);
+        } else if (strcasecmp(tok, "FIELD") == 0) {
+            size_t na;
+            if (!next_tok(&lx)) {
+                st = io_fail(t, e, HG_EPARSE, "FIELD: missing name");
+                break;
+            }
+            st = want_count(&lx, "FIELD arrays", &na, e);
+            for (size_t a = 0; a < na && st == HG_OK; a++) {
+                char *name = next_tok(&lx);
+                size_t nc, ntup;
+                if (!name) {
+                    st = io_fail(t, e, HG_EPARSE, "FIELD: missing array");
+                    break;
+                }
+                long aat = t->line;
+                st = want_count(&lx, "FIELD components", &nc, e);
+                if (st == HG_OK)
+                    st = want_count(&lx, "FIELD tuples", &ntup, e);
+                if (st != HG_OK || !next_tok(&lx))
+                    break;
+                int is_radius = in_points && strcmp(name, "radius") == 0 &&
+                                nc == 1 && ntup == npts && !rad;
+                if (is_radius) {
+                    rad = malloc((npts ? npts : 1) * sizeof *rad);
+                    rline = malloc((npts ? npts : 1) * sizeof *rline);
+                    if (!rad || !rline) {
+                        st = hg_fail(e, HG_ENOMEM, "out of memory");
+                        break;
+                    }
+                }
+                st = read_numbers(&lx, nc * ntup, is_radius ? rad : NULL,
+                                  is_radius ? rline : NULL, 1, "FIELD array",
+                                  aat, e);
+            }
+        } else {
+            st = io_fail(t, e, HG_EPARSE, "unexpected keyword '%s'", tok);
+        }
+    }
+    if (st == HG_OK && !have_pts)
+        st = io_fail(t, e, HG_EPARSE, "no POINTS block");
+    if (st == HG_OK && !rad)
+        st = io_fail(t, e, HG_EPARSE, "no point-data array named radius");
+
+    io_build b = {0};
+    b.dim = dim;
+    const io_box nobox = {0};
+    for (size_t i = 0; st == HG_OK && i < npts; i++) {
+        t->line = rline[i];
+        st = io_check_particle(t, &nobox, dim, pts + 3 * i, rad[i], e);
+        if (st == HG_OK) {
+            t->line = pline[i];
+            st = io_check_particle(t, &box, dim, pts + 3 * i, 1.0, e);
+        }
+        if (st == HG_OK)
+            st = io_build_push(&b, pts + 3 * i, rad[i], e);
+    }
+    free(pts);
+    free(rad);
+    free(pline);
+    free(rline);
+    if (st == HG_OK)
+        st = io_build_finish(&b, &box, p, e);
+    io_build_free(&b);
+    return st;
+}
+
+void io_vtk_write(FILE *f, const hg_particles *p)
+{
+    int d = p->dim;
+    fprintf(f, "# vtk DataFile Version 3.0\nhgridopt dim %d box", d);
+    for (int c = 0; c < d; c++)
+        fprintf(f, " %.17g %.17g", p->lo[c], p->hi[c]);
+    fprintf(f, " %s\nASCII\nDATASET POLYDATA\n", p->periodic ? "periodic"
+                                                             : "walls");
+    fprintf(f, "POINTS %zu double\n", p->n);
+    for (size_t i = 0; i < p->n; i++) {
+        const double *x = p->x + i * (size_t)d;
+        fprintf(f, "%.17g %.17g %.17g\n", x[0], x[1], d == 3 ? x[2] : 0.0);
+    }
+    fprintf(f, "VERTICES %zu %zu\n", p->n, 2 * p->n);
+    for (size_t i = 0; i < p->n; i++)
+        fprintf(f, "1 %zu\n", i);
+    fprintf(f, "POINT_DATA %zu\nSCALARS radius double 1\n"
+               "LOOKUP_TABLE default\n",
+            p->n);
+    for (size_t i = 0; i < p->n; i++)
+        fprintf(f, "%.17g\n", p->r[i]);
+}
