@@ -111,6 +111,16 @@ void hg_validation_clear(hg_validation *v); /* accepts NULL */
 int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
                 hg_validation *out, hg_err *e);
 
+/* The same on given particles p (e.g. read from a file) instead of a
+ * generated packing; prm->n and prm->seed are ignored (n = p->n). The
+ * sizes are rounded to whole cells when the box is periodic and cubic;
+ * otherwise they are used as given (the grid still fits whole cells per
+ * periodic axis, so the prediction is approximate) - and walls or excluded
+ * volume make the measurement deviate anyway (SPEC 5). */
+int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
+                          const hg_particles *p, hg_validation *out,
+                          hg_err *e);
+
 /* Monotonic wall clock in seconds (clock_gettime CLOCK_MONOTONIC). */
 double hg_wall_seconds(void);
 /* CPU time of the process in seconds (CLOCK_PROCESS_CPUTIME_ID). */

@@ -191,48 +191,64 @@ fail:
     return st;
 }
 
-int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
-                hg_validation *out, hg_err *e)
+static int check_params(const hg_psd *psd, const hg_validate_params *prm,
+                        hg_err *e)
 {
-    hg_particles p = {0};
-    double *rs = NULL;
     int st;
-    memset(out, 0, sizeof *out);
     if (!psd || !prm || !prm->sizes)
         return hg_fail(e, HG_EINVAL, "validate: NULL argument");
     if ((st = hg_system_check(&prm->sys, e)))
         return st;
     if (prm->L < 1)
         return hg_fail(e, HG_EINVAL, "levels: L = %d must be >= 1", prm->L);
-    if ((st = hg_sizes_check(psd, prm->L, prm->sizes, 0, e)))
+    return hg_sizes_check(psd, prm->L, prm->sizes, 0, e);
+}
+
+/* Rounded sizes for the box of p (see hg_validate_particles). */
+static int box_sizes(const hg_particles *p, int L, const double *sizes,
+                     double *out, hg_err *e)
+{
+    double A = p->hi[0] - p->lo[0];
+    int cubic = 1;
+    for (int c = 1; c < p->dim; c++)
+        cubic &= fabs((p->hi[c] - p->lo[c]) - A) <= 1e-12 * A;
+    if (p->periodic && cubic)
+        return hg_pack_round_sizes(A, L, sizes, out, e);
+    memcpy(out, sizes, (size_t)L * sizeof *sizes);
+    return HG_OK;
+}
+
+int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
+                          const hg_particles *p, hg_validation *out,
+                          hg_err *e)
+{
+    double *rs = NULL;
+    int st;
+    memset(out, 0, sizeof *out);
+    if ((st = check_params(psd, prm, e)))
         return st;
-    hg_pack_params pp = {prm->sys.dim, prm->n, prm->sys.nu, prm->seed, 1};
-    double t0 = hg_wall_seconds();
-    if ((st = hg_pack_poisson(psd, &pp, &p, e)))
-        return st;
-    out->pack_seconds = hg_wall_seconds() - t0;
-    out->n = prm->n;
+    if (!p || p->n == 0)
+        return hg_fail(e, HG_EINVAL, "particles: none to search");
+    out->n = p->n;
     out->seed = prm->seed;
-    out->box_edge = p.hi[0] - p.lo[0];
-    out->measured_nu = hg_particles_packing_fraction(&p);
+    out->box_edge = p->hi[0] - p->lo[0];
+    out->measured_nu = hg_particles_packing_fraction(p);
     rs = malloc((size_t)prm->L * sizeof *rs);
-    if (!rs) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto fail;
-    }
-    if ((st = hg_pack_round_sizes(out->box_edge, prm->L, prm->sizes, rs, e)))
+    if (!rs)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    if ((st = box_sizes(p, prm->L, prm->sizes, rs, e)))
         goto fail;
     hg_measure_options full = prm->measure;
     full.budget = 0.0; /* the HGrid always searches every particle */
-    st = hg_validate_measure(psd, &prm->sys, &p, prm->algorithm, prm->L, rs,
+    st = hg_validate_measure(psd, &prm->sys, p, prm->algorithm, prm->L, rs,
                              &full, &out->hgrid, e);
     if (st)
         goto fail;
     if (prm->baseline) {
         double lc = 2.0 * hg_psd_rmax(psd);
-        if ((st = hg_pack_round_sizes(out->box_edge, 1, &lc, &lc, e)))
+        if ((st = box_sizes(p, 1, &lc, &lc, e)))
             goto fail;
-        st = hg_validate_measure(psd, &prm->sys, &p, prm->algorithm, 1, &lc,
+        st = hg_validate_measure(psd, &prm->sys, p, prm->algorithm, 1, &lc,
                                  &prm->measure, &out->linked_cell, e);
         if (st)
             goto fail;
@@ -243,11 +259,28 @@ int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
             out->linked_cell.seconds / out->hgrid.seconds;
     }
     free(rs);
-    hg_particles_clear(&p);
     return HG_OK;
 fail:
     free(rs);
-    hg_particles_clear(&p);
     hg_validation_clear(out);
+    return st;
+}
+
+int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
+                hg_validation *out, hg_err *e)
+{
+    hg_particles p = {0};
+    int st;
+    memset(out, 0, sizeof *out);
+    if ((st = check_params(psd, prm, e)))
+        return st;
+    hg_pack_params pp = {prm->sys.dim, prm->n, prm->sys.nu, prm->seed, 1};
+    double t0 = hg_wall_seconds();
+    if ((st = hg_pack_poisson(psd, &pp, &p, e)))
+        return st;
+    double pack_seconds = hg_wall_seconds() - t0;
+    st = hg_validate_particles(psd, prm, &p, out, e);
+    out->pack_seconds = pack_seconds;
+    hg_particles_clear(&p);
     return st;
 }

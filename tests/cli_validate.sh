@@ -43,6 +43,12 @@ expect_fail 2 "exceeds the box edge.*--n" -- $V $P --n 2 --sizes 4,20
 expect_fail 2 "unexpected argument 'extra'" -- $V $P extra
 expect_ok "Usage: hgridopt validate" -- $V --help
 
+# --packing: validate on a particle file (RSA: no overlaps, no contacts)
+$HG pack $P --n 5000 --generator rsa --output "$TMP/rsa.csv" 2>/dev/null
+out=$($V --packing "$TMP/rsa.csv" --sizes 4,20 --format json 2>&1)
+if echo "$out" | jq -e '.packing != "poisson" and .particles == 5000 and .measured.contacts == 0 and .periodic == true and (.ratio.T_ca - 1 | fabs) < 0.03' >/dev/null; then ok; else bad "--packing: $out"; fi
+expect_fail 2 "--n and --packing exclude each other" -- $V --packing "$TMP/rsa.csv" --n 10
+
 # calibrate: a small run (the fit may be refused on a loaded machine)
 C="$HG calibrate"
 out=$($C $P --n 5000 --max-levels 2 --repeats 1 --file "$TMP/cal.json" --format json 2>"$TMP/err") && rc=0 || rc=$?

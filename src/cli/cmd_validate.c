@@ -35,6 +35,12 @@ static void help(FILE *out)
             "the output).\n\n"
             "  --n N            particles (default: the system file's "
             "\"particles\", else 100000)\n"
+            "  --packing FILE   validate on the particles of FILE instead of "
+            "a Poisson packing\n"
+            "                   (its radii are the distribution; walls and "
+            "overlap rules\n"
+            "                   make the measurement deviate from the "
+            "model)\n"
             "  --seed S         packing seed (default 1)\n"
             "  --sizes LIST     cell sizes s_1..s_L (default: the recommended "
             "ones)\n"
@@ -112,7 +118,10 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
     cJSON_AddNumberToObject(j, "K", cs->sys.K);
-    cJSON_AddStringToObject(j, "packing", "poisson");
+    cJSON_AddStringToObject(j, "packing",
+                            cs->has_packing ? cs->packing_path : "poisson");
+    cJSON_AddBoolToObject(j, "periodic",
+                          cs->has_packing ? cs->packing.periodic : 1);
     cJSON_AddNumberToObject(j, "particles", (double)v->n);
     cJSON_AddNumberToObject(j, "seed", (double)v->seed);
     cJSON_AddNumberToObject(j, "box_edge", v->box_edge);
@@ -254,6 +263,12 @@ int cmd_validate(int argc, char **argv)
     hg_validation v = {0};
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
+    if (cs.has_packing && n_text) {
+        cli_error("validate: --n and --packing exclude each other (the "
+                  "packing file gives the particles)");
+        rc = CLI_EUSAGE;
+        goto done;
+    }
     if (!n_text)
         n = cs.particles > 1 ? cs.particles : 100000;
     if (sizes) {
@@ -292,7 +307,10 @@ int cmd_validate(int argc, char **argv)
     vp.measure.budget = budget;
     vp.measure.repeats = (int)repeats;
     vp.measure.seed = (uint64_t)seed;
-    if ((st = hg_validate(cs.psd, &vp, &v, &e))) {
+    st = cs.has_packing ? hg_validate_particles(cs.psd, &vp, &cs.packing, &v,
+                                                &e)
+                        : hg_validate(cs.psd, &vp, &v, &e);
+    if (st) {
         if (st == HG_EINVAL && strstr(e.msg, "exceeds the box edge"))
             cli_error("%s (use more particles: --n)", e.msg);
         else
@@ -309,10 +327,17 @@ int cmd_validate(int argc, char **argv)
         cli_json_print(out, to_json(&cs, &v));
     } else {
         cli_print_system(out, &cs);
-        fprintf(out,
-                "packing:        Poisson, N = %zu, seed %lu, periodic box "
-                "edge %.6g, nu measured %.5g\n",
-                v.n, (unsigned long)v.seed, v.box_edge, v.measured_nu);
+        if (cs.has_packing)
+            fprintf(out,
+                    "packing:        %s, N = %zu, %s box, nu measured %.5g\n",
+                    cs.packing_path, v.n,
+                    cs.packing.periodic ? "periodic" : "open",
+                    v.measured_nu);
+        else
+            fprintf(out,
+                    "packing:        Poisson, N = %zu, seed %lu, periodic "
+                    "box edge %.6g, nu measured %.5g\n",
+                    v.n, (unsigned long)v.seed, v.box_edge, v.measured_nu);
         fprintf(out, "cell sizes:     %s, rounded to whole cells per box "
                      "edge\n\n",
                 sizes_text ? "given" : "recommended");
