@@ -108,6 +108,20 @@ static cJSON *run_json(const hg_validate_run *r, double K)
     return j;
 }
 
+static const char walls_note[] =
+    "the box has walls: cells and neighbours cut off at the walls lower "
+    "the measured work below the model's (which assumes a periodic, "
+    "homogeneous system)";
+
+static int packing_is_cube(const hg_particles *p)
+{
+    double a = p->hi[0] - p->lo[0];
+    for (int c = 1; c < p->dim; c++)
+        if (fabs((p->hi[c] - p->lo[c]) - a) > 1e-12 * a)
+            return 0;
+    return 1;
+}
+
 static cJSON *to_json(const cli_system *cs, const hg_validation *v)
 {
     cJSON *j = cJSON_CreateObject();
@@ -120,6 +134,8 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_AddNumberToObject(j, "K", cs->sys.K);
     cJSON_AddStringToObject(j, "packing",
                             cs->has_packing ? cs->packing_path : "poisson");
+    if (cs->has_packing && !cs->packing.periodic)
+        cJSON_AddStringToObject(j, "note", walls_note);
     cJSON_AddBoolToObject(j, "periodic",
                           cs->has_packing ? cs->packing.periodic : 1);
     cJSON_AddNumberToObject(j, "particles", (double)v->n);
@@ -338,9 +354,14 @@ int cmd_validate(int argc, char **argv)
                     "packing:        Poisson, N = %zu, seed %lu, periodic "
                     "box edge %.6g, nu measured %.5g\n",
                     v.n, (unsigned long)v.seed, v.box_edge, v.measured_nu);
-        fprintf(out, "cell sizes:     %s, rounded to whole cells per box "
-                     "edge\n\n",
-                sizes_text ? "given" : "recommended");
+        int rounded = !cs.has_packing || (cs.packing.periodic &&
+                                          packing_is_cube(&cs.packing));
+        fprintf(out, "cell sizes:     %s%s\n", sizes_text ? "given" : "recommended",
+                rounded ? ", rounded to whole cells per box edge"
+                        : ", as given (not a periodic cube: no rounding)");
+        if (cs.has_packing && !cs.packing.periodic)
+            fprintf(out, "note:           %s\n", walls_note);
+        fprintf(out, "\n");
         print_run(out, "HGrid", &v.hgrid, cs.sys.K);
         if (v.has_baseline) {
             fprintf(out, "\n");
