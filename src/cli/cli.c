@@ -53,6 +53,27 @@ int cli_bad_option(const char *cmd, int c, const char *arg)
     return CLI_EUSAGE;
 }
 
+int cli_options_done(const char *cmd, const cli_system *cs, int argc,
+                     char **argv, void (*help)(FILE *out),
+                     const char *const *formats, const char **format,
+                     int *rc)
+{
+    *rc = CLI_OK;
+    if (cs->help) {
+        help(stdout);
+        return 1;
+    }
+    if (optind < argc) {
+        cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
+        *rc = CLI_EUSAGE;
+        return 1;
+    }
+    *format = cs->format ? cs->format : formats ? formats[0] : NULL;
+    if (formats && (*rc = cli_check_format(cmd, *format, formats)))
+        return 1;
+    return 0;
+}
+
 int cli_system_option(cli_system *cs, int opt, const char *arg)
 {
     switch (opt) {

@@ -88,6 +88,15 @@ typedef struct cli_system {
     hg_particles packing;
 } cli_system;
 
+/* After a command's getopt loop: prints the help (--help), rejects a
+ * leftover argument and a --format not in formats (NULL-terminated; NULL:
+ * no check). Returns 1 when the command must stop now with exit code *rc,
+ * else 0 with *format = --format or formats[0]. */
+int cli_options_done(const char *cmd, const cli_system *cs, int argc,
+                     char **argv, void (*help)(FILE *out),
+                     const char *const *formats, const char **format,
+                     int *rc);
+
 /* Handle a common option; returns 1 if opt was one of them. */
 int cli_system_option(cli_system *cs, int opt, const char *arg);
 /* Load the system file (if any), apply command-line overrides, validate

@@ -79,18 +79,11 @@ int cmd_calibrate(int argc, char **argv)
         default: return cli_bad_option("calibrate", c, argv[optind - 1]);
         }
     }
-    if (cs.help) {
-        help(stdout);
-        return CLI_OK;
-    }
-    if (optind < argc) {
-        cli_error("calibrate: unexpected argument '%s'", argv[optind]);
-        return CLI_EUSAGE;
-    }
     static const char *const formats[] = {"table", "json", NULL};
-    const char *format = cs.format ? cs.format : "table";
-    int rc = cli_check_format("calibrate", format, formats);
-    if (rc)
+    const char *format = NULL;
+    int rc;
+    if (cli_options_done("calibrate", &cs, argc, argv, help, formats, &format,
+                         &rc))
         return rc;
     if (cs.K_text) {
         cli_error("calibrate: --K is what this command measures; leave it "

@@ -73,18 +73,11 @@ int cmd_evaluate(int argc, char **argv)
         default: return cli_bad_option("evaluate", c, argv[optind - 1]);
         }
     }
-    if (cs.help) {
-        help(stdout);
-        return CLI_OK;
-    }
-    if (optind < argc) {
-        cli_error("evaluate: unexpected argument '%s'", argv[optind]);
-        return CLI_EUSAGE;
-    }
     static const char *const formats[] = {"table", "json", NULL};
-    const char *format = cs.format ? cs.format : "table";
-    int rc = cli_check_format("evaluate", format, formats);
-    if (rc)
+    const char *format = NULL;
+    int rc;
+    if (cli_options_done("evaluate", &cs, argc, argv, help, formats, &format,
+                         &rc))
         return rc;
     hg_err e = {0};
     hg_algorithm alg;

@@ -144,14 +144,10 @@ int cmd_pack(int argc, char **argv)
         default: return cli_bad_option("pack", c, argv[optind - 1]);
         }
     }
-    if (cs.help) {
-        help(stdout);
-        return CLI_OK;
-    }
-    if (optind < argc) {
-        cli_error("pack: unexpected argument '%s'", argv[optind]);
-        return CLI_EUSAGE;
-    }
+    const char *format = NULL; /* a particle-file format: parsed below */
+    int rc;
+    if (cli_options_done("pack", &cs, argc, argv, help, NULL, &format, &rc))
+        return rc;
     hg_err e = {0};
     hg_pack_options opt;
     hg_pack_options_init(&opt);
@@ -171,8 +167,8 @@ int cmd_pack(int argc, char **argv)
     }
     hg_io_format fmt = HG_IO_CSV;
     const char *path = cs.output && strcmp(cs.output, "-") ? cs.output : "-";
-    if (cs.format) {
-        if (hg_io_format_parse(cs.format, &fmt, &e) || fmt == HG_IO_AUTO) {
+    if (format) {
+        if (hg_io_format_parse(format, &fmt, &e) || fmt == HG_IO_AUTO) {
             cli_error("--format: unknown format '%s' (csv, lammps, xyz or "
                       "vtk)",
                       cs.format);
@@ -208,7 +204,7 @@ int cmd_pack(int argc, char **argv)
             return cli_fail(&e, e.status, 0);
         opt.max_attempts = (size_t)a;
     }
-    int rc = cli_system_resolve(&cs, 1);
+    rc = cli_system_resolve(&cs, 1);
     if (rc)
         goto done;
 

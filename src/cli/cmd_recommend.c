@@ -264,19 +264,12 @@ int cmd_recommend(int argc, char **argv)
         default: return cli_bad_option("recommend", c, argv[optind - 1]);
         }
     }
-    if (cs.help) {
-        help(stdout);
-        return CLI_OK;
-    }
-    if (optind < argc) {
-        cli_error("recommend: unexpected argument '%s'", argv[optind]);
-        return CLI_EUSAGE;
-    }
-    const char *const formats[] = {"table", "json", "lammps", "mercurydpm",
+    static const char *const formats[] = {"table", "json", "lammps", "mercurydpm",
                                    NULL};
-    const char *format = cs.format ? cs.format : "table";
-    int rc = cli_check_format("recommend", format, formats);
-    if (rc)
+    const char *format = NULL;
+    int rc;
+    if (cli_options_done("recommend", &cs, argc, argv, help, formats, &format,
+                         &rc))
         return rc;
 
     hg_recommend_options o;

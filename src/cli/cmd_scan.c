@@ -279,18 +279,11 @@ int cmd_scan(int argc, char **argv)
         default: return cli_bad_option("scan", c, argv[optind - 1]);
         }
     }
-    if (cs.help) {
-        help(stdout);
-        return CLI_OK;
-    }
-    if (optind < argc) {
-        cli_error("scan: unexpected argument '%s'", argv[optind]);
-        return CLI_EUSAGE;
-    }
-    const char *const formats[] = {"csv", "json", NULL};
-    const char *format = cs.format ? cs.format : "csv";
-    int rc = cli_check_format("scan", format, formats);
-    if (rc)
+    static const char *const formats[] = {"csv", "json", NULL};
+    const char *format = NULL;
+    int rc;
+    if (cli_options_done("scan", &cs, argc, argv, help, formats, &format,
+                         &rc))
         return rc;
     hg_err e = {0};
     int algs[2] = {HG_TOP_DOWN, HG_BOTTOM_UP}, nalg = 2;
