@@ -136,6 +136,10 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
                 best_a = a;
             }
         }
+    if (!best) {
+        st = hg_fail(e, HG_ENUMERIC, "recommend: no grid could be evaluated");
+        goto fail;
+    }
     double limit = best->T * (1.0 + o.tolerance);
     for (int a = 0; a < nalg; a++)
         for (int i = 0; i < out->curves[a].n; i++) {
