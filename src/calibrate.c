@@ -1,6 +1,7 @@
 /* calibrate.c - measure K = (seconds per cell access) / (seconds per pair
  * check) of the bundled HGrid on this machine. */
 #include "hg_calib.h"
+#include "psd_internal.h"
 #include "hg_grid.h"
 #include "hg_opt.h"
 #include "hg_pack.h"
@@ -93,6 +94,7 @@ int hg_calibration_fit(hg_calibration *c, hg_err *e)
                            "T_ca %g) must be finite, seconds > 0",
                            i, p->seconds, p->T_cd, p->T_ca);
     }
+    hg_gsl_quiet(); /* a degenerate design must not abort the process */
     size_t n = (size_t)c->npoints;
     gsl_matrix *X = gsl_matrix_alloc(n, 2), *cov = gsl_matrix_alloc(2, 2);
     gsl_vector *y = gsl_vector_alloc(n), *w = gsl_vector_alloc(n);
