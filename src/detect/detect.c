@@ -1,7 +1,7 @@
 /* methods.c - registry and dispatch of the contact-detection methods
  * (one file per method in src/methods/). */
 #include "hg_methods.h"
-#include "methods/methods_internal.h"
+#include "methods_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

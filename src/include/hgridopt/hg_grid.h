@@ -30,7 +30,7 @@
  * and on every other NON-EMPTY level j in J(h) (Top-Down: j < h, Bottom-Up:
  * j > h) every cell overlapping [x - beta, x + beta]^d with
  * beta = r_p + skin + s_j / 2. Levels holding no particle are not scanned
- * (the cost model src/cost.c makes the same decision).
+ * (the cost model src/model/cost.c makes the same decision).
  * Periodic levels with fewer than 3 cells along an axis: the stencils are
  * deduplicated (every distinct cell at most once; pairs of distinct cells
  * handled by one side only), so no pair is missed or found twice.

@@ -6,7 +6,7 @@
  * to partial moments M_k(a,b) = int_{(a,b]} r^k dF(r) (SPEC section 1).
  *
  * Families are plug-ins (distributions/<family>.c), each a const
- * hg_psd_family registered by name in src/psd_registry.c.
+ * hg_psd_family registered by name in src/core/psd_registry.c.
  */
 #ifndef HG_PSD_H
 #define HG_PSD_H

@@ -3,7 +3,7 @@
  *
  * Work is counted per particle, in units of one pair check:
  *   T = T_cd + K T_ca                                   (KOL 2014 eq. 27)
- * Models are plug-ins (models/<model>.c) registered in src/model_registry.c.
+ * Models are plug-ins (models/<model>.c) registered in src/model/model_registry.c.
  */
 #ifndef HG_MODEL_H
 #define HG_MODEL_H
@@ -96,7 +96,7 @@ size_t hg_model_count(void);
 const hg_model *hg_model_at(size_t i);
 const hg_model *hg_model_find(const char *name);
 
-/* Shared core of the HGrid models (src/cost.c). */
+/* Shared core of the HGrid models (src/model/cost.c). */
 int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
                   double *T, double *T_cd, double *T_ca, hg_err *e);
 

@@ -1,5 +1,5 @@
 /* pack_internal.h - pieces shared by the rsa and dense generators
- * (src/pack_rsa.c, src/pack_dense.c; not installed). */
+ * (src/pack/pack_rsa.c, src/pack/pack_dense.c; not installed). */
 #ifndef HG_PACK_INTERNAL_H
 #define HG_PACK_INTERNAL_H
 

@@ -1,6 +1,6 @@
 /* hg_io.h - particle files: read and write sphere packings.
  *
- * Formats (one file each: src/io_csv.c, io_lammps.c, io_xyz.c, io_vtk.c).
+ * Formats (one file each: src/io/io_csv.c, io_lammps.c, io_xyz.c, io_vtk.c).
  * Every number is written with %.17g, so write -> read is exact.
  *
  *  csv     Optional '#' comment lines, one header line naming the columns,
