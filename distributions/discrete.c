@@ -71,7 +71,9 @@ static int create(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
         st = hg_fail(e, HG_ENOMEM, "out of memory");
         goto fail;
     }
-    double total = 0.0;
+    /* weights as logarithms, normalised by the largest: no overflow of
+     * the sum (1e308 + 1e308) nor underflow of fraction / r^d */
+    double lmax = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         if (!(r[i] > 0.0)) {
             st = hg_fail(e, HG_EINVAL, "%s: item %zu = %g must be > 0", key,
@@ -86,7 +88,14 @@ static int create(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
             goto fail;
         }
         pair[2 * i] = rs ? r[i] : 0.5 * r[i];
-        pair[2 * i + 1] = volume ? fi / pow(pair[2 * i], ctx->dim) : fi;
+        pair[2 * i + 1] = fi > 0.0 ? log(fi) - (volume ? ctx->dim * log(pair[2 * i]) : 0.0)
+                                   : -INFINITY;
+        if (pair[2 * i + 1] > lmax)
+            lmax = pair[2 * i + 1];
+    }
+    double total = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        pair[2 * i + 1] = exp(pair[2 * i + 1] - lmax);
         total += pair[2 * i + 1];
     }
     if (!(total > 0.0)) {

@@ -29,6 +29,8 @@ typedef struct {
 /* log Q(z) = log P(Z > z), accurate for large z. */
 static double log_q(double z)
 {
+    if (z > 1e150) /* below -z^2/2 < -1e300: GSL's log_erfc gives NaN */
+        return -INFINITY;
     return gsl_sf_log_erfc(z / M_SQRT2) - M_LN2;
 }
 
@@ -43,13 +45,19 @@ static double log_dphi(double z1, double z2)
 {
     if (!(z1 < z2))
         return -INFINITY;
+    /* z = +-inf happens for tiny sigma (ln r - mu overflows after /sigma);
+     * log_q(inf) = -inf would give -inf - -inf = NaN below */
     if (z1 >= 0.0) {
         double l1 = log_q(z1), l2 = log_q(z2);
-        return l1 + log1mexp(l2 - l1);
+        if (l1 == -INFINITY)
+            return -INFINITY;
+        return l2 == -INFINITY ? l1 : l1 + log1mexp(l2 - l1);
     }
     if (z2 <= 0.0) {
         double l1 = log_q(-z2), l2 = log_q(-z1);
-        return l1 + log1mexp(l2 - l1);
+        if (l1 == -INFINITY)
+            return -INFINITY;
+        return l2 == -INFINITY ? l1 : l1 + log1mexp(l2 - l1);
     }
     return log(0.5 * (erf(z2 / M_SQRT2) + erf(-z1 / M_SQRT2)));
 }

@@ -30,8 +30,8 @@ typedef struct {
     double s;         /* 0 (number basis) or d (volume basis) */
     double rmin, rmax;
     double xmin, xmax;
-    double logZ; /* log I(1 - s/k; xmin, xmax) */
-    gsl_integration_glfixed_table *gl; /* narrow far-tail windows */
+    double shift; /* xmin when > 1, else 0: see log_igamma */
+    double logZ; /* log I(1 - s/k; xmin, xmax) + shift */
     /* volume basis: CDF on a grid in ln r that brackets quantile roots */
     double tg[NGRID + 1], Fg[NGRID + 1];
 } weibull;
@@ -44,6 +44,13 @@ static double tail_integrand(double u, void *p)
 {
     const tailarg *t = p;
     return exp(t->c * u - exp(u) - t->m);
+}
+
+/* integrand exponent minus its peak plus 745: < 0 where exp(.) < e^-745 */
+static double tail_cut(double u, void *p)
+{
+    const tailarg *t = p;
+    return t->c * u - exp(u) - t->m + 745.0;
 }
 
 /* int_a^b x^(c-1) e^-x dx for 0 < a < b <= 1 by the term-wise integrated
@@ -96,11 +103,82 @@ static double igamma_upper(double c, double a, double b)
     return scale * d;
 }
 
-/* log I(c; x1, x2), 0 < x1 < x2.
+typedef struct {
+    double cm1, x1;
+} rightarg;
+
+/* exponent of the integrand at x1 + t relative to x1 */
+static double right_exponent(double t, const rightarg *a)
+{
+    return a->cm1 * log1p(t / a->x1) - t;
+}
+
+static double right_integrand(double t, void *p)
+{
+    return exp(right_exponent(t, p));
+}
+
+/* Integrate exp(f) over [a, b] for a smooth monotone exponent f: 20-point
+ * Gauss-Legendre when f changes by less than 2 (exact to rounding, and
+ * works on intervals a few ulps wide), else GSL's qags. NaN on failure. */
+static double integrate_exp(double (*fexp)(double, void *), gsl_function *fn,
+                            double a, double b)
+{
+    if (!(a < b))
+        return 0.0;
+    double res = NAN, err = 0.0;
+    if (fabs(fexp(a, fn->params) - fexp(b, fn->params)) < 2.0) {
+        gsl_integration_glfixed_table *gl =
+            gsl_integration_glfixed_table_alloc(20);
+        if (!gl)
+            return NAN;
+        res = gsl_integration_glfixed(fn, a, b, gl);
+        gsl_integration_glfixed_table_free(gl);
+        return res;
+    }
+    /* allocated per call (a rare path) so that the state stays read-only
+     * and thread-safe */
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(1000);
+    if (!ws)
+        return NAN;
+    int st = gsl_integration_qags(fn, a, b, 0.0, 1e-13, 1000, ws, &res, &err);
+    gsl_integration_workspace_free(ws);
+    return st && st != GSL_EROUND ? NAN : res;
+}
+
+static double right_exponent_v(double t, void *p)
+{
+    return right_exponent(t, p);
+}
+
+/* log I(c; x1, x2) when the integrand x^(c-1) e^-x decreases on [x1, x2]
+ * (x1 >= c - 1): with x = x1 + t and the value at x1 factored out,
+ * I = x1^(c-1) e^-x1 int_0^(x2-x1) exp((c-1) log1p(t/x1) - t) dt. The
+ * exponent falls at least like -t (1 - (c-1)/x1), so the integral is cut
+ * where it is below -745. No logarithm of x2 is taken, so windows narrower
+ * than an ulp of ln x (far tails) keep their width. */
+static double log_igamma_right(double c, double x1, double x2, double shift)
+{
+    rightarg a = {c - 1.0, x1};
+    double D = x2 - x1;
+    double slope = 1.0 - (a.cm1 > 0.0 ? a.cm1 / x1 : 0.0);
+    if (slope > 0.0 && D * slope > 745.0)
+        D = 745.0 / slope;
+    gsl_function fn = {right_integrand, &a};
+    double J = integrate_exp(right_exponent_v, &fn, 0.0, D);
+    if (!(J > 0.0 && isfinite(J)))
+        return NAN;
+    return a.cm1 * log(x1) - (x1 - shift) + log(J);
+}
+
+/* log I(c; x1, x2) + shift, 0 < x1 < x2. Ratios of these (moments,
+ * CDF) are taken with one shift, x_min of the window: far in a tail log I
+ * is about -x_min, and adding x_min back only after the logarithms were
+ * subtracted would lose |x_min| ulps (1e-10 at x_min = 7e5).
  * GSL 2.7's gsl_sf_gamma_inc(c, x) is inaccurate for c < 0 and x < 0.25
  * (its series branch; e.g. c = -1/3, x = 0.01: relative error 4e-7), so
  * the part below x = 1 uses the series above. */
-static double log_igamma(const weibull *w, double c, double x1, double x2)
+static double log_igamma(double c, double x1, double x2, double shift)
 {
     if (!(x1 < x2))
         return -INFINITY;
@@ -110,31 +188,31 @@ static double log_igamma(const weibull *w, double c, double x1, double x2)
     if (x2 > 1.0)
         d += igamma_upper(c, x1 > 1.0 ? x1 : 1.0, x2);
     if (isfinite(d) && d > 1e-250)
-        return log(d);
-    /* int_{ln x1}^{ln x2} exp(c u - e^u) du, peak exponent m factored out */
+        return log(d) + shift;
+    if (x1 >= c - 1.0)
+        return log_igamma_right(c, x1, x2, shift);
+    /* int_{ln x1}^{ln x2} exp(c u - e^u) du with the peak exponent m
+     * factored out. c u - e^u is concave in u, so outside [ulo, uhi] (where
+     * it is 745 below its peak) the integrand is below e^-745: integrating
+     * only there keeps the quadrature on the mass even when the window is
+     * wide and the mass sits in a sliver at one end (far tails). */
     double u1 = log(x1), u2 = log(x2);
     double up = c > 0.0 ? log(c) : u1;
     up = up < u1 ? u1 : (up > u2 ? u2 : up);
     tailarg t = {c, c * up - exp(up)};
+    double ulo = u1, uhi = u2;
+    if (tail_cut(u1, &t) < 0.0)
+        ulo = hg_dist_brent(tail_cut, &t, u1, up);
+    if (tail_cut(u2, &t) < 0.0)
+        uhi = hg_dist_brent(tail_cut, &t, up, u2);
+    if (!(ulo <= up && up <= uhi))
+        return NAN;
     gsl_function fn = {tail_integrand, &t};
-    double res = NAN, err = 0.0;
-    if (u2 - u1 < 0.05) {
-        res = gsl_integration_glfixed(&fn, u1, u2, w->gl);
-    } else {
-        /* allocated per call (a rare path) so that the state stays
-         * read-only and thread-safe */
-        gsl_integration_workspace *ws = gsl_integration_workspace_alloc(1000);
-        if (!ws)
-            return NAN;
-        int st = gsl_integration_qags(&fn, u1, u2, 0.0, 1e-13, 1000, ws,
-                                      &res, &err);
-        gsl_integration_workspace_free(ws);
-        if (st && st != GSL_EROUND)
-            return NAN;
-    }
+    double res = integrate_exp(tail_cut, &fn, ulo, up) +
+                 integrate_exp(tail_cut, &fn, up, uhi);
     if (!(res > 0.0))
         return NAN;
-    return t.m + log(res);
+    return t.m + shift + log(res);
 }
 
 typedef struct {
@@ -152,8 +230,6 @@ static void destroy(void *s)
     weibull *w = s;
     if (!w)
         return;
-    if (w->gl)
-        gsl_integration_glfixed_table_free(w->gl);
     free(w);
 }
 
@@ -190,11 +266,6 @@ static int create_as(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
                         &w->rmin, &w->rmax, e);
     if (st)
         goto fail;
-    w->gl = gsl_integration_glfixed_table_alloc(20);
-    if (!w->gl) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto fail;
-    }
     w->lambda = given.lambda;
     w->k = k;
     w->s = volume ? (double)ctx->dim : 0.0;
@@ -207,7 +278,8 @@ static int create_as(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
                      what, k, w->rmin, w->rmax, w->lambda);
         goto fail;
     }
-    w->logZ = log_igamma(w, 1.0 - w->s / k, w->xmin, w->xmax);
+    w->shift = w->xmin > 1.0 ? w->xmin : 0.0;
+    w->logZ = log_igamma(1.0 - w->s / k, w->xmin, w->xmax, w->shift);
     if (!isfinite(w->logZ)) {
         st = hg_fail(e, HG_ENUMERIC,
                      "%s: the window [%g, %g] holds no representable "
@@ -263,7 +335,7 @@ static double pdf(const void *s, double r)
     const weibull *w = s;
     double t = log(r / w->lambda);
     return w->k / w->lambda *
-           exp((w->k - 1.0 - w->s) * t - xof(w, r) - w->logZ);
+           exp((w->k - 1.0 - w->s) * t - (xof(w, r) - w->shift) - w->logZ);
 }
 
 static double cdf(const void *s, double r)
@@ -273,7 +345,7 @@ static double cdf(const void *s, double r)
         return 0.0;
     if (r >= w->rmax)
         return 1.0;
-    double c = exp(log_igamma(w, 1.0 - w->s / w->k, w->xmin, xof(w, r)) -
+    double c = exp(log_igamma(1.0 - w->s / w->k, w->xmin, xof(w, r), w->shift) -
                    w->logZ);
     return c > 1.0 ? 1.0 : c;
 }
@@ -327,7 +399,7 @@ static double moment(const void *s, int m, double a, double b)
         return 0.0;
     double c = 1.0 + (m - w->s) / w->k;
     return pow(w->lambda, m) *
-           exp(log_igamma(w, c, xof(w, a), xof(w, b)) - w->logZ);
+           exp(log_igamma(c, xof(w, a), xof(w, b), w->shift) - w->logZ);
 }
 
 static const char *const keys[] = {"scale", "x63",  "shape", "rmin", "rmax",
