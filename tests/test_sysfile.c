@@ -76,9 +76,28 @@ static void test_rejections(void)
            HG_EPARSE, "\"distribution.x\" must be");
     reject("{\"distribution\": \"powerlaw:alpha\"}", HG_EPARSE,
            "not of the form key=value");
+    /* issue 12 item 14: duplicate keys and text after the document */
+    reject("{\"nu\": 0.3, \"dim\": 3, \"nu\": 0.5}", HG_EPARSE,
+           "f.json: key \"nu\" is given twice");
+    reject("{\"distribution\": \"mono:r=1\", \"distribution\": "
+           "\"mono:r=2\"}",
+           HG_EPARSE, "key \"distribution\" is given twice");
+    reject("{\"distribution\": {\"family\": \"powerlaw\", \"alpha\": -3, "
+           "\"omega\": 10, \"alpha\": -2}}",
+           HG_EPARSE, "\"distribution.alpha\" is given twice");
+    reject("{\"distribution\": {\"family\": \"powerlaw\", \"family\": "
+           "\"mono\", \"r\": 1}}",
+           HG_EPARSE, "\"distribution.family\" is given twice");
+    reject("{\"dim\": 3} garbage", HG_EPARSE,
+           "f.json:1: text after the JSON document (byte offset 11)");
+    reject("{\"dim\": 3}\n\n{\"dim\": 2}\n", HG_EPARSE,
+           "f.json:3: text after the JSON document (byte offset 12)");
 
     hg_sysfile s;
     hg_err e = {0};
+    CHECK(hg_sysfile_parse("{\"dim\": 3}\n \t\r\n", "f.json", NULL, &s,
+                           &e) == HG_OK);
+    hg_sysfile_clear(&s);
     CHECK(hg_sysfile_load("/nonexistent/sys.json", &s, &e) == HG_EIO);
     CHECK(strstr(e.msg, "/nonexistent/sys.json: cannot open") != NULL);
 }

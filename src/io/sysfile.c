@@ -95,6 +95,17 @@ static int get_string(const cJSON *it, const char *path, const char *key,
     return *out ? HG_OK : hg_fail(e, HG_ENOMEM, "out of memory");
 }
 
+/* The first key of object obj that appears twice in it, or NULL (the last
+ * copy would silently win, and distribution parameters would merge). */
+static const char *duplicate_key(const cJSON *obj)
+{
+    for (const cJSON *a = obj->child; a; a = a->next)
+        for (const cJSON *b = a->next; b; b = b->next)
+            if (a->string && b->string && strcmp(a->string, b->string) == 0)
+                return a->string;
+    return NULL;
+}
+
 /* Distribution: a spec string or an object {"family": ..., key: value}. */
 static int parse_distribution(const cJSON *d, const char *path,
                               hg_sysfile *s, hg_err *e)
@@ -121,6 +132,10 @@ static int parse_distribution(const cJSON *d, const char *path,
         return hg_fail(e, HG_EPARSE,
                        "%s: \"distribution\" must be an object or a spec "
                        "string", path);
+    const char *dup = duplicate_key(d);
+    if (dup)
+        return hg_fail(e, HG_EPARSE,
+                       "%s: \"distribution.%s\" is given twice", path, dup);
     const cJSON *it;
     cJSON_ArrayForEach(it, d)
     {
@@ -185,13 +200,27 @@ int hg_sysfile_parse(const char *text, const char *path, const char *base_dir,
 {
     memset(s, 0, sizeof *s);
     int st = HG_OK;
-    cJSON *root = cJSON_Parse(text);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 0);
     if (!root) {
         const char *where = cJSON_GetErrorPtr();
         int line = 1;
         for (const char *p = text; where && p < where && *p; p++)
             line += *p == '\n';
         return hg_fail(e, HG_EPARSE, "%s:%d: malformed JSON", path, line);
+    }
+    while (end && (*end == ' ' || *end == '\t' || *end == '\n' ||
+                   *end == '\r'))
+        end++;
+    if (end && *end) {
+        int line = 1;
+        for (const char *p = text; p < end; p++)
+            line += *p == '\n';
+        cJSON_Delete(root);
+        return hg_fail(e, HG_EPARSE,
+                       "%s:%d: text after the JSON document (byte offset "
+                       "%ld)",
+                       path, line, (long)(end - text));
     }
     s->path = dupstr(path);
     s->base_dir = dupstr(base_dir ? base_dir : ".");
@@ -202,6 +231,12 @@ int hg_sysfile_parse(const char *text, const char *path, const char *base_dir,
     if (!cJSON_IsObject(root)) {
         st = hg_fail(e, HG_EPARSE, "%s: the system must be a JSON object",
                      path);
+        goto fail;
+    }
+    const char *dup = duplicate_key(root);
+    if (dup) {
+        st = hg_fail(e, HG_EPARSE, "%s: key \"%s\" is given twice", path,
+                     dup);
         goto fail;
     }
     const cJSON *it;
