@@ -9,6 +9,7 @@
 #include "hg_psd.h"
 #include "psd_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -198,6 +199,8 @@ static int read_file(const hg_kv *kv, const hg_psd_ctx *ctx, double **out,
     char **f = malloc(MAXCOL * sizeof *f);
     size_t cap = 1024, n = 0;
     double *r = malloc(cap * sizeof *r);
+    double rmin = 0.0, rmax = 0.0;
+    long rmin_line = 0;
     if (!f || !r) {
         st = hg_fail(e, HG_ENOMEM, "out of memory");
         goto fail;
@@ -252,13 +255,28 @@ static int read_file(const hg_kv *kv, const hg_psd_ctx *ctx, double **out,
             }
             r = nr;
         }
-        r[n++] = v * to_r;
+        r[n] = v * to_r;
+        if (n == 0 || r[n] < rmin) {
+            rmin = r[n];
+            rmin_line = df.lineno;
+        }
+        if (n == 0 || r[n] > rmax)
+            rmax = r[n];
+        n++;
     }
     if (st < 0)
         goto fail;
     if (n == 0) {
         st = hg_fail(e, HG_EINVAL, "sample file %s: no radii (empty sample)",
                      df.path);
+        goto fail;
+    }
+    if (!(rmin >= DBL_MIN && isfinite(rmax / rmin))) {
+        st = hg_fail(e, HG_EINVAL,
+                     "sample file %s:%ld: radius %g is too small next to the "
+                     "largest radius %g (their ratio is not a finite "
+                     "double)",
+                     df.path, rmin_line, rmin, rmax);
         goto fail;
     }
     hg_dist_file_close(&df);
@@ -351,6 +369,18 @@ int hg_psd_from_radii(const double *r, size_t n, hg_psd **out, hg_err *e)
         if (!(isfinite(r[i]) && r[i] > 0.0))
             return hg_fail(e, HG_EINVAL,
                            "radii[%zu]: %g must be finite and > 0", i, r[i]);
+    size_t imin = 0, imax = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (r[i] < r[imin])
+            imin = i;
+        if (r[i] > r[imax])
+            imax = i;
+    }
+    if (!(r[imin] >= DBL_MIN && isfinite(r[imax] / r[imin])))
+        return hg_fail(e, HG_EINVAL,
+                       "radii[%zu]: %g is too small next to the largest "
+                       "radius %g (their ratio is not a finite double)",
+                       imin, r[imin], r[imax]);
     double *copy = malloc(n * sizeof *copy);
     if (!copy)
         return hg_fail(e, HG_ENOMEM, "out of memory");

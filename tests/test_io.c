@@ -33,7 +33,7 @@ static void make_particles(hg_particles *p, int dim, size_t n, int periodic,
     }
     if (n > 1) { /* extremes: a centre on lo, a tiny and a huge radius */
         p->x[0] = p->lo[0];
-        p->r[0] = 1e-300;
+        p->r[0] = 1e-290; /* r_max / r_min = 1.2e305 is still finite */
         p->r[1] = 123456.789e10;
     }
     gsl_rng_free(rng);
@@ -299,6 +299,19 @@ static const bad_case bad[] = {
     {"b.csv", "# only comments\n\n", 2, "no header line"},
     {"b.csv", "x,y,z\n1,2,3\n", 1, "needs columns x, y, r"},
     {"b.csv", "x,y,x,r\n", 1, "column 'x' appears twice"},
+    /* issue 12 item 3: r_max / r not a finite double */
+    {"b.csv", "x,y,r\n0,0,1.1852\n1,1,1e-320\n2,2,1\n", 3,
+     "radius 9.9998886718268301e-321 is too small next to the largest "
+     "radius 1.1852"},
+    {"b.csv", "x,y,r\n0,0,1e-300\n1,1,1e10\n", 2,
+     "radius 1e-300 is too small"},
+    {"b.xyz", "2\n" XYZ_HEAD "P 0.5 0.5 0.5 1e-310\nP 0.5 0.5 0.5 0.1\n", 3,
+     "radius 9.9999999999999694e-311 is too small"},
+    /* issue 12 item 15: a 2D LAMMPS file (title) with z != 0 */
+    {"b.data", "hgridopt dim 2 periodic\n\n1 atoms\n\n0 1 xlo xhi\n"
+               "0 1 ylo yhi\n-1 1 zlo zhi\n\nAtoms # sphere\n\n"
+               "1 1 0.1 1 0.5 0.5 0.5\n",
+     11, "z = 0.5 in a 2D file"},
     /* LAMMPS data */
     {"b.data", "t\n\n2 atoms\n\n0 1 xlo xhi\n0 1 zlo zhi\n\nAtoms\n\n", 8,
      "no 'ylo yhi' box line"},
@@ -400,6 +413,32 @@ static void test_rejections(void)
     }
 }
 
+/* issue 12 items 9 and 15: a file without a box gets the bounding box and
+ * says so; an empty bounding box is an error naming the file. */
+static void test_inferred_box(void)
+{
+    hg_particles p;
+    hg_err e = {0};
+    const char *ok = "x,y,r\n0,0,1\n3,1,0.5\n";
+    CHECK(read_text("n.csv", HG_IO_AUTO, ok, &p, &e) == HG_OK);
+    CHECK(p.box_inferred == 1 && p.periodic == 0);
+    CHECK(p.lo[0] == -1.0 && p.hi[0] == 3.5 && p.lo[1] == -1.0 &&
+          p.hi[1] == 1.5);
+    hg_particles_clear(&p);
+    CHECK(read_text("n.csv", HG_IO_AUTO, BOX3 "x,y,z,r\n0.5,0.5,0.5,0.1\n",
+                    &p, &e) == HG_OK);
+    CHECK(p.box_inferred == 0);
+    hg_particles_clear(&p);
+    const char *empty = "#5period\nx,y,r\n96204956319397838,12.87188,1.1852\n";
+    int st = read_text("e.csv", HG_IO_AUTO, empty, &p, &e);
+    CHECK(st == HG_EPARSE);
+    CHECK(strstr(e.msg, "e.csv: no box given and the bounding box of the "
+                        "spheres is empty along x") != NULL);
+    CHECK(p.x == NULL && p.n == 0);
+    if (st != HG_EPARSE)
+        hg_particles_clear(&p);
+}
+
 static void test_system(void)
 {
     hg_particles p;
@@ -445,5 +484,6 @@ int main(void)
     test_files();
     test_foreign();
     test_rejections();
+    test_inferred_box();
     return hg_test_summary("test_io");
 }

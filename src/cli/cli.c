@@ -42,6 +42,20 @@ int cli_fail(const hg_err *e, int status, int from_file)
     return CLI_EUSAGE;
 }
 
+void cli_note_inferred_box(const char *path, const hg_particles *p)
+{
+    if (!p->box_inferred)
+        return;
+    fprintf(stderr,
+            "hgridopt: note: %s gives no box; using the bounding box of the "
+            "spheres with walls (nu = %.4g). To give the box: CSV '# box "
+            "xlo xhi ylo yhi%s periodic|walls' before the header, XYZ "
+            "Lattice=\"...\" and pbc=\"...\", VTK the title line written "
+            "by 'hgridopt pack'\n",
+            strcmp(path, "-") ? path : "(stdin)",
+            hg_particles_packing_fraction(p), p->dim == 3 ? " zlo zhi" : "");
+}
+
 int cli_bad_option(const char *cmd, int c, const char *arg)
 {
     if (c == ':')
@@ -119,6 +133,7 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         if (st)
             return cli_fail(&e, st, 1);
         cs->has_packing = 1;
+        cli_note_inferred_box(cs->packing_path, &cs->packing);
         st = hg_io_system_from_particles(&cs->packing, &packing_psd,
                                          &packing_sys, &e);
         if (st)

@@ -33,6 +33,9 @@ void cli_error(const char *fmt, ...)
  * problems with file contents or numerics, CLI_EUSAGE otherwise. from_file
  * says whether the failing input came from a file. */
 int cli_fail(const hg_err *e, int status, int from_file);
+/* Note on stderr when particle file path gave no box (issue: the bounding
+ * box with walls was taken silently). */
+void cli_note_inferred_box(const char *path, const hg_particles *p);
 /* Report what getopt_long (optstring ":") returned for a bad option: c is
  * ':' for a missing value, '?' for an unknown option; arg = argv[optind-1]. */
 int cli_bad_option(const char *cmd, int c, const char *arg);

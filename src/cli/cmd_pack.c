@@ -94,9 +94,20 @@ static int convert(const char *in, const char *out, hg_io_format fmt)
 {
     hg_particles p;
     hg_err e = {0};
+    const char *name = strcmp(in, "-") ? in : "(stdin)";
     int st = hg_io_read(in, HG_IO_AUTO, &p, &e);
-    if (st)
-        return cli_fail(&e, st, 1);
+    if (st == HG_OK)
+        st = hg_particles_check(&p, &e);
+    if (st) {
+        hg_particles_clear(&p);
+        /* reader messages start with the file name; checks do not */
+        if (strncmp(e.msg, name, strlen(name)) != 0)
+            cli_error("pack --input: reading %s: %s", name, e.msg);
+        else
+            cli_error("pack --input: %s", e.msg);
+        return CLI_EDATA;
+    }
+    cli_note_inferred_box(in, &p);
     st = hg_io_write(out, fmt, &p, &e);
     if (st) {
         hg_particles_clear(&p);

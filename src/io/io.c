@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -183,8 +184,15 @@ int io_count(const io_text *t, const char *tok, const char *field,
 
 /* ---- particle list -------------------------------------------------- */
 
-int io_build_push(io_build *b, const double *x, double r, hg_err *e)
+int io_build_push(io_build *b, const io_text *t, const double *x, double r,
+                  hg_err *e)
 {
+    if (b->n == 0 || r < b->rmin) {
+        b->rmin = r;
+        b->rmin_line = t->line;
+    }
+    if (b->n == 0 || r > b->rmax)
+        b->rmax = r;
     if (b->n == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 1024;
         double *nx = realloc(b->x, cap * (size_t)b->dim * sizeof *nx);
@@ -243,10 +251,18 @@ int io_check_particle(const io_text *t, const io_box *box, int dim,
     return HG_OK;
 }
 
-int io_build_finish(io_build *b, const io_box *box, hg_particles *p,
-                    hg_err *e)
+int io_build_finish(io_build *b, io_text *t, const io_box *box,
+                    hg_particles *p, hg_err *e)
 {
     int dim = b->dim;
+    /* the cost model works with r / r_min up to r_max / r_min (omega) */
+    if (b->n > 0 && !(b->rmin >= DBL_MIN && isfinite(b->rmax / b->rmin))) {
+        t->line = b->rmin_line;
+        return io_fail(t, e, HG_EPARSE,
+                       "radius %.17g is too small next to the largest "
+                       "radius %.17g (their ratio is not a finite double)",
+                       b->rmin, b->rmax);
+    }
     memset(p, 0, sizeof *p);
     p->dim = dim;
     p->n = b->n;
@@ -267,6 +283,7 @@ int io_build_finish(io_build *b, const io_box *box, hg_particles *p,
         return HG_OK;
     }
     p->periodic = 0;
+    p->box_inferred = 1;
     if (p->n == 0) {
         for (int c = 0; c < dim; c++) {
             p->lo[c] = 0.0;
@@ -285,6 +302,16 @@ int io_build_finish(io_build *b, const io_box *box, hg_particles *p,
                 p->lo[c] = x - p->r[i];
             if (x + p->r[i] > p->hi[c])
                 p->hi[c] = x + p->r[i];
+        }
+    for (int c = 0; c < dim; c++)
+        if (!(p->hi[c] > p->lo[c])) {
+            int st = hg_fail(e, HG_EPARSE,
+                             "%s: no box given and the bounding box of the "
+                             "spheres is empty along %c (lo = hi = %.17g: "
+                             "the radii vanish next to the coordinates)",
+                             t->name, axis_name[c], p->lo[c]);
+            hg_particles_clear(p);
+            return st;
         }
     return HG_OK;
 }

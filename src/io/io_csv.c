@@ -135,12 +135,12 @@ int io_csv_read(io_text *t, hg_particles *p, hg_err *e)
         if (st == HG_OK)
             st = io_check_particle(t, &box, dim, v, v[3], e);
         if (st == HG_OK)
-            st = io_build_push(&b, v, v[3], e);
+            st = io_build_push(&b, t, v, v[3], e);
         if (st != HG_OK)
             break;
     }
     if (st == HG_OK)
-        st = io_build_finish(&b, &box, p, e);
+        st = io_build_finish(&b, t, &box, p, e);
     io_build_free(&b);
     return st;
 }

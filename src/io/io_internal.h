@@ -42,9 +42,13 @@ typedef struct io_build {
     int dim;
     size_t n, cap;
     double *x, *r;
+    double rmin, rmax;   /* smallest and largest radius so far */
+    long rmin_line;      /* line of the smallest radius */
 } io_build;
 
-int io_build_push(io_build *b, const double *x, double r, hg_err *e);
+/* Append a particle read at the current line of t. */
+int io_build_push(io_build *b, const io_text *t, const double *x, double r,
+                  hg_err *e);
 void io_build_free(io_build *b);
 
 /* Box of a file: has_box = 0 means "use the bounding box, walls". */
@@ -60,9 +64,12 @@ int io_check_particle(const io_text *t, const io_box *box, int dim,
                       const double *x, double r, hg_err *e);
 /* Check a box read from the file (finite, hi > lo on each axis). */
 int io_check_box(const io_text *t, const io_box *box, int dim, hg_err *e);
-/* Move the built list into p with the given (or bounding) box. */
-int io_build_finish(io_build *b, const io_box *box, hg_particles *p,
-                    hg_err *e);
+/* Move the built list into p with the given (or bounding) box. Fails when
+ * r_max / r of some particle is not a finite normal number (the message
+ * names the line of the smallest radius) or the bounding box is empty
+ * along an axis (coordinates too large for their radii). */
+int io_build_finish(io_build *b, io_text *t, const io_box *box,
+                    hg_particles *p, hg_err *e);
 
 /* Per-format entry points. */
 int io_csv_read(io_text *t, hg_particles *p, hg_err *e);

@@ -99,9 +99,14 @@ static int read_atoms(io_text *t, size_t n, long count_line, const io_box *box,
             return io_fail(t, e, HG_EPARSE, "density %.17g must be > 0",
                            dens);
         double r = 0.5 * diam;
+        if (dim == 2 && x[2] != 0.0)
+            return io_fail(t, e, HG_EPARSE,
+                           "z = %.17g in a 2D file (the title line says dim "
+                           "2; 2D atoms have z = 0)",
+                           x[2]);
         st = io_check_particle(t, box, dim, x, r, e);
         if (st == HG_OK)
-            st = io_build_push(b, x, r, e);
+            st = io_build_push(b, t, x, r, e);
         if (st != HG_OK)
             return st;
         ids[k].id = id;
@@ -279,7 +284,7 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
         }
     }
     if (st == HG_OK)
-        st = io_build_finish(&b, &box, p, e);
+        st = io_build_finish(&b, t, &box, p, e);
     io_build_free(&b);
     return st;
 }

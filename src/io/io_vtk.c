@@ -271,15 +271,17 @@ int io_vtk_read(io_text *t, hg_particles *p, hg_err *e)
             t->line = pline[i];
             st = io_check_particle(t, &box, dim, pts + 3 * i, 1.0, e);
         }
-        if (st == HG_OK)
-            st = io_build_push(&b, pts + 3 * i, rad[i], e);
+        if (st == HG_OK) {
+            t->line = rline[i];
+            st = io_build_push(&b, t, pts + 3 * i, rad[i], e);
+        }
     }
     free(pts);
     free(rad);
     free(pline);
     free(rline);
     if (st == HG_OK)
-        st = io_build_finish(&b, &box, p, e);
+        st = io_build_finish(&b, t, &box, p, e);
     io_build_free(&b);
     return st;
 }

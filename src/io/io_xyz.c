@@ -242,7 +242,7 @@ int io_xyz_read(io_text *t, hg_particles *p, hg_err *e)
         if (st == HG_OK)
             st = io_check_particle(t, &box, dim, x, r, e);
         if (st == HG_OK)
-            st = io_build_push(&b, x, r, e);
+            st = io_build_push(&b, t, x, r, e);
         k++;
     }
     if (st == HG_OK && k < n)
@@ -251,7 +251,7 @@ int io_xyz_read(io_text *t, hg_particles *p, hg_err *e)
                      "line %ld",
                      k, n, count_line);
     if (st == HG_OK)
-        st = io_build_finish(&b, &box, p, e);
+        st = io_build_finish(&b, t, &box, p, e);
     io_build_free(&b);
     return st;
 }

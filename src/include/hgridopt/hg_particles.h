@@ -22,6 +22,8 @@ typedef struct hg_particles {
     double lo[3];
     double hi[3];
     int periodic;   /* 1: periodic in every direction; 0: open / walls */
+    int box_inferred; /* set by the file readers: the file gave no box, the
+                         box is the bounding box of the spheres, walls */
 } hg_particles;
 
 /* Allocate x and r for n particles (zeroed), box [0,1]^dim, periodic. */
