@@ -277,29 +277,80 @@ int cli_parse_list(const char *text, const char *field, double **out, int *n,
     return HG_OK;
 }
 
+/* Open outputs (atomic files, hg_io_output_open): a command that exits
+ * without cli_close_output leaves no temporary file behind (atexit). */
+#define CLI_MAX_OUTPUTS 8
+static hg_output *open_outputs[CLI_MAX_OUTPUTS];
+
+static void abort_open_outputs(void)
+{
+    for (int i = 0; i < CLI_MAX_OUTPUTS; i++) {
+        hg_io_output_abort(open_outputs[i]);
+        open_outputs[i] = NULL;
+    }
+}
+
+static int output_slot(FILE *f)
+{
+    for (int i = 0; i < CLI_MAX_OUTPUTS; i++)
+        if (open_outputs[i] && hg_io_output_stream(open_outputs[i]) == f)
+            return i;
+    return -1;
+}
+
 FILE *cli_open_output(const char *path)
 {
+    static int registered = 0;
     if (!path || strcmp(path, "-") == 0)
         return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        cli_error("--output: cannot write '%s': %s", path, strerror(errno));
-    return f;
+    int slot = 0;
+    while (slot < CLI_MAX_OUTPUTS && open_outputs[slot])
+        slot++;
+    if (slot == CLI_MAX_OUTPUTS) {
+        cli_error("--output: too many open outputs");
+        return NULL;
+    }
+    if (!registered) {
+        atexit(abort_open_outputs);
+        registered = 1;
+    }
+    hg_err e = {0};
+    if (hg_io_output_open(path, &open_outputs[slot], &e) != HG_OK) {
+        cli_error("--output: %s", e.msg);
+        return NULL;
+    }
+    return hg_io_output_stream(open_outputs[slot]);
+}
+
+void cli_abort_output(FILE *f)
+{
+    int i = output_slot(f);
+    if (i >= 0) {
+        hg_io_output_abort(open_outputs[i]);
+        open_outputs[i] = NULL;
+    }
 }
 
 int cli_close_output(FILE *f, const char *path)
 {
+    (void)path;
     if (!f)
         return CLI_EDATA;
     if (f == stdout) {
-        if (fflush(stdout) != 0) {
-            cli_error("standard output: write error");
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            cli_error("standard output: write error: %s", strerror(errno));
             return CLI_EDATA;
         }
         return CLI_OK;
     }
-    if (ferror(f) | fclose(f)) {
-        cli_error("--output: write error on '%s'", path);
+    int i = output_slot(f);
+    if (i < 0)
+        return CLI_EDATA;
+    hg_err e = {0};
+    int st = hg_io_output_commit(open_outputs[i], &e);
+    open_outputs[i] = NULL;
+    if (st != HG_OK) {
+        cli_error("--output: %s", e.msg);
         return CLI_EDATA;
     }
     return CLI_OK;

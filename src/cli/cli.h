@@ -115,6 +115,8 @@ int cli_parse_list(const char *text, const char *field, double **out,
 /* Open --output (or stdout when NULL or "-"); prints errors. */
 FILE *cli_open_output(const char *path);
 int cli_close_output(FILE *f, const char *path);
+/* Discard an output opened by cli_open_output (the old file stays). */
+void cli_abort_output(FILE *f);
 /* Check --format against a NULL-terminated list; prints the error. */
 int cli_check_format(const char *cmd, const char *format,
                      const char *const *allowed);

@@ -16,7 +16,8 @@ enum {
     OPT_SEED,
     OPT_TOLERANCE,
     OPT_MAX_ATTEMPTS,
-    OPT_INPUT
+    OPT_INPUT,
+    OPT_MAX_MEMORY
 };
 
 static void help(FILE *out)
@@ -49,6 +50,10 @@ static void help(FILE *out)
             "(default 0.01)\n"
             "  --max-attempts M rsa: positions tried per particle (default "
             "2000)\n"
+            "  --max-memory S   refuse runs whose estimated memory exceeds S "
+            "bytes\n"
+            "                   (suffix K, M, G; default: the physical "
+            "memory)\n"
             "  --input FILE     instead of generating, read the particle file "
             "FILE (any\n"
             "                   format, checked; - = stdin) and write it in "
@@ -134,10 +139,12 @@ int cmd_pack(int argc, char **argv)
         {"tolerance", required_argument, NULL, OPT_TOLERANCE},
         {"max-attempts", required_argument, NULL, OPT_MAX_ATTEMPTS},
         {"input", required_argument, NULL, OPT_INPUT},
+        {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
         {NULL, 0, NULL, 0}};
     cli_system cs = {0};
     const char *n_text = NULL, *gen = "poisson", *seed_text = "1";
     const char *tol_text = NULL, *att_text = NULL, *input = NULL;
+    const char *mem_text = NULL;
     int walls = 0, c;
     optind = 1;
     opterr = 0;
@@ -152,6 +159,7 @@ int cmd_pack(int argc, char **argv)
         case OPT_TOLERANCE: tol_text = optarg; break;
         case OPT_MAX_ATTEMPTS: att_text = optarg; break;
         case OPT_INPUT: input = optarg; break;
+        case OPT_MAX_MEMORY: mem_text = optarg; break;
         default: return cli_bad_option("pack", c, argv[optind - 1]);
         }
     }
@@ -215,6 +223,24 @@ int cmd_pack(int argc, char **argv)
             return cli_fail(&e, e.status, 0);
         opt.max_attempts = (size_t)a;
     }
+    /* refuse up front what cannot fit in memory */
+    double need = hg_pack_memory_estimate(gen, 2, (size_t)n);
+    double have = (double)sysconf(_SC_PHYS_PAGES) *
+                  (double)sysconf(_SC_PAGE_SIZE);
+    if (mem_text) {
+        size_t lim;
+        if (hg_parse_size(mem_text, "--max-memory", &lim, &e))
+            return cli_fail(&e, e.status, 0);
+        have = (double)lim;
+    }
+    if (have > 0.0 && need > have) {
+        cli_error("--n: %ld particles with the %s generator need about "
+                  "%.3g GiB of memory, more than the %.3g GiB %s (give "
+                  "--max-memory SIZE to try anyway)",
+                  n, gen, need / 1073741824.0, have / 1073741824.0,
+                  mem_text ? "allowed by --max-memory" : "of this machine");
+        return CLI_EUSAGE;
+    }
     rc = cli_system_resolve(&cs, 1);
     if (rc)
         goto done;
@@ -260,6 +286,11 @@ int cmd_pack(int argc, char **argv)
             gen, rep.placed, rep.requested, rep.nu, rep.target_nu, p.hi[0],
             p.dim, walls ? "walls" : "periodic", rep.seconds,
             strcmp(path, "-") ? path : "(stdout)", hg_io_format_name(fmt));
+    if (kind == 2 && !rep.reached && rep.nu < rep.target_nu * (1 - 1e-9))
+        fprintf(stderr,
+                "pack: dense jammed: stopped at nu = %.4f below the target "
+                "%g (out of this generator's reach for this distribution)\n",
+                rep.nu, rep.target_nu);
     if (kind == 1 && !rep.reached)
         fprintf(stderr,
                 "pack: rsa stalled: %zu particles were not placed (largest "

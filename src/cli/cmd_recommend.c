@@ -333,9 +333,10 @@ int cmd_recommend(int argc, char **argv)
         for (size_t i = 0; i < N_WRITERS; i++)
             if (!strcmp(format, rec_writers[i].format))
                 rc = rec_writers[i].write(out, &cs, &r);
-        int rc2 = cli_close_output(out, cs.output);
-        if (!rc)
-            rc = rc2;
+        if (rc)
+            cli_abort_output(out);
+        else
+            rc = cli_close_output(out, cs.output);
     }
     hg_recommendation_clear(&r);
 done:

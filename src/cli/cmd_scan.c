@@ -240,9 +240,10 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
                         rows[i].T_lc);
         }
         if (out) {
-            int rc2 = cli_close_output(out, cs->output);
-            if (!rc)
-                rc = rc2;
+            if (rc)
+                cli_abort_output(out);
+            else
+                rc = cli_close_output(out, cs->output);
         }
     }
     free(rows);
@@ -384,9 +385,10 @@ int cmd_scan(int argc, char **argv)
                 rc = write_json(out, &cs, cv, n);
             else
                 write_csv(out, cv, n);
-            int rc2 = cli_close_output(out, cs.output);
-            if (!rc)
-                rc = rc2;
+            if (rc)
+                cli_abort_output(out);
+            else
+                rc = cli_close_output(out, cs.output);
         }
     }
     for (int i = 0; i < n; i++)

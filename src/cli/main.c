@@ -1,6 +1,7 @@
 /* main.c - hgridopt command dispatch. */
 #include "cli.h"
 
+#include <signal.h>
 #include <string.h>
 
 #ifndef HG_VERSION
@@ -32,7 +33,12 @@ static void usage(FILE *out)
             "polydisperse particles\n\n"
             "Usage: hgridopt <command> [options]   (hgridopt <command> --help)\n"
             "       hgridopt help psd               distribution families\n"
-            "       hgridopt --version\n\nCommands:\n",
+            "       hgridopt --version\n"
+            "       hgridopt --max-input SIZE <command> ...   read input "
+            "files up to SIZE\n"
+            "               bytes (default 1G; suffix K, M, G; also the "
+            "environment\n"
+            "               variable HGRIDOPT_MAX_INPUT)\n\nCommands:\n",
             HG_VERSION);
     for (size_t i = 0; i < ncommands; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -63,6 +69,27 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage(stderr);
         return CLI_EUSAGE;
+    }
+    /* failed writes are reported by the writers (EFBIG) instead of the
+     * process being killed by SIGXFSZ without a message */
+    signal(SIGXFSZ, SIG_IGN);
+    if (!strcmp(argv[1], "--max-input") ||
+        !strncmp(argv[1], "--max-input=", 12)) {
+        const char *v = argv[1][11] == '=' ? argv[1] + 12 : argv[2];
+        int used = argv[1][11] == '=' ? 1 : 2;
+        size_t bytes;
+        hg_err e = {0};
+        if (!v || hg_parse_size(v, "--max-input", &bytes, &e) != HG_OK) {
+            cli_error("%s", v ? e.msg : "--max-input: needs a size");
+            return CLI_EUSAGE;
+        }
+        hg_set_input_limit(bytes);
+        argc -= used;
+        argv += used;
+        if (argc < 2) {
+            usage(stderr);
+            return CLI_EUSAGE;
+        }
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

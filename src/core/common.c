@@ -1,5 +1,6 @@
 /* common.c - status strings, error messages, number parsing, kv lists. */
 #include "hg_common.h"
+#include "read_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -229,4 +230,151 @@ int hg_kv_double(const hg_kv *kv, const char *key, int required, double *out,
     char field[128];
     snprintf(field, sizeof field, "%s %s", what, key);
     return hg_parse_double(v, field, out, e);
+}
+
+/* ---- bounded input -------------------------------------------------- */
+
+static size_t input_limit_set; /* 0: default or environment */
+
+int hg_parse_size(const char *text, const char *field, size_t *out,
+                  hg_err *e)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = text ? strtod(text, &end) : NAN;
+    double mult = 1.0;
+    if (end && *end) {
+        switch (toupper((unsigned char)*end)) {
+        case 'K': mult = 1024.0; break;
+        case 'M': mult = 1024.0 * 1024.0; break;
+        case 'G': mult = 1024.0 * 1024.0 * 1024.0; break;
+        case 'T': mult = 1024.0 * 1024.0 * 1024.0 * 1024.0; break;
+        default: mult = 0.0;
+        }
+        end++;
+        if (*end == 'B' || *end == 'b')
+            end++;
+    }
+    v *= mult;
+    if (!text || end == text || !end || *end != '\0' || !(v >= 1.0) ||
+        !(v < 1.8e19))
+        return hg_fail(e, HG_EINVAL,
+                       "%s: '%s' is not a size in bytes (e.g. 1073741824, "
+                       "512M, 4G)",
+                       field, text ? text : "(null)");
+    *out = (size_t)v;
+    return HG_OK;
+}
+
+size_t hg_input_limit(void)
+{
+    if (input_limit_set)
+        return input_limit_set;
+    const char *env = getenv("HGRIDOPT_MAX_INPUT");
+    size_t v;
+    if (env && *env && hg_parse_size(env, "HGRIDOPT_MAX_INPUT", &v, NULL) ==
+                           HG_OK)
+        return v;
+    return HG_INPUT_LIMIT_DEFAULT;
+}
+
+void hg_set_input_limit(size_t bytes) { input_limit_set = bytes; }
+
+static int limit_fail(hg_err *e, const char *name, size_t limit)
+{
+    return hg_fail(e, HG_ELIMIT,
+                   "%s: larger than the input limit of %zu bytes (raise it "
+                   "with 'hgridopt --max-input SIZE' or the environment "
+                   "variable HGRIDOPT_MAX_INPUT)",
+                   name, limit);
+}
+
+int hg_read_all(FILE *f, const char *name, char **out, size_t *outlen,
+                hg_err *e)
+{
+    *out = NULL;
+    size_t limit = hg_input_limit();
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return hg_fail(e, HG_ENOMEM, "%s: out of memory", name);
+    for (;;) {
+        if (len + 1 >= cap) {
+            char *nb = realloc(buf, 2 * cap);
+            if (!nb) {
+                free(buf);
+                return hg_fail(e, HG_ENOMEM, "%s: out of memory (%zu bytes)",
+                               name, 2 * cap);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t want = cap - len - 1;
+        if (want > limit + 1 - len)
+            want = limit + 1 - len; /* one byte past the limit tells */
+        size_t got = fread(buf + len, 1, want, f);
+        const char *nul = memchr(buf + len, '\0', got);
+        if (nul) {
+            size_t at = (size_t)(nul - buf);
+            free(buf);
+            return hg_fail(e, HG_EPARSE,
+                           "%s: binary data (NUL byte at offset %zu) in a "
+                           "text file",
+                           name, at);
+        }
+        len += got;
+        if (len > limit) {
+            free(buf);
+            return limit_fail(e, name, limit);
+        }
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        int err = errno;
+        free(buf);
+        return hg_fail(e, HG_EIO, "%s: read error: %s", name, strerror(err));
+    }
+    buf[len] = '\0';
+    *out = buf;
+    if (outlen)
+        *outlen = len;
+    return HG_OK;
+}
+
+int hg_read_line(FILE *f, const char *name, long lineno, char **line,
+                 size_t *cap, size_t *total, hg_err *e)
+{
+    size_t limit = hg_input_limit(), n = 0;
+    int c;
+    for (;;) {
+        c = getc(f);
+        if (c == EOF)
+            break;
+        if (++*total > limit)
+            return limit_fail(e, name, limit);
+        if (c == '\0')
+            return hg_fail(e, HG_EPARSE,
+                           "%s:%ld: binary data (NUL byte) in a text file",
+                           name, lineno);
+        if (n + 2 > *cap) {
+            size_t nc = *cap ? 2 * *cap : 256;
+            char *nl = realloc(*line, nc);
+            if (!nl)
+                return hg_fail(e, HG_ENOMEM, "%s:%ld: out of memory", name,
+                               lineno);
+            *line = nl;
+            *cap = nc;
+        }
+        if (c == '\n')
+            break;
+        (*line)[n++] = (char)c;
+    }
+    if (c == EOF && ferror(f))
+        return hg_fail(e, HG_EIO, "%s: read error: %s", name,
+                       strerror(errno));
+    if (c == EOF && n == 0)
+        return 0;
+    (*line)[n] = '\0';
+    return 1;
 }

@@ -2,6 +2,7 @@
  * reader shared by the per-format readers (io_csv.c, io_lammps.c,
  * io_xyz.c, io_vtk.c). */
 #include "io_internal.h"
+#include "read_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -396,31 +397,12 @@ int hg_io_read_stream(FILE *f, const char *name, hg_io_format fmt,
                       hg_particles *p, hg_err *e)
 {
     memset(p, 0, sizeof *p);
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        return hg_fail(e, HG_ENOMEM, "%s: out of memory", name);
-    for (;;) {
-        if (len == cap) {
-            char *nb = realloc(buf, 2 * cap);
-            if (!nb) {
-                free(buf);
-                return hg_fail(e, HG_ENOMEM, "%s: out of memory", name);
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        free(buf);
-        return hg_fail(e, HG_EIO, "%s: read error: %s", name,
-                       strerror(errno));
-    }
-    int st = hg_io_read_mem(buf, len, name, fmt, p, e);
+    char *buf = NULL;
+    size_t len = 0;
+    int st = hg_read_all(f, name, &buf, &len, e);
+    if (st != HG_OK)
+        return st;
+    st = hg_io_read_mem(buf, len, name, fmt, p, e);
     free(buf);
     return st;
 }
@@ -485,12 +467,15 @@ int hg_io_write(const char *path, hg_io_format fmt, const hg_particles *p,
     hg_err ce;
     if (hg_particles_check(p, &ce) != HG_OK) /* before creating the file */
         return hg_fail(e, HG_EINVAL, "%s: cannot write: %s", path, ce.msg);
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return hg_fail(e, HG_EIO, "%s: cannot open for writing: %s", path,
-                       strerror(errno));
-    int st = hg_io_write_stream(f, path, fmt, p, e);
-    if (fclose(f) != 0 && st == HG_OK)
-        st = hg_fail(e, HG_EIO, "%s: write error: %s", path, strerror(errno));
+    hg_output *o = NULL;
+    int st = hg_io_output_open(path, &o, e);
+    if (st != HG_OK)
+        return st;
+    st = hg_io_write_stream(hg_io_output_stream(o), path, fmt, p, e);
+    if (st != HG_OK) {
+        hg_io_output_abort(o);
+        return st;
+    }
+    st = hg_io_output_commit(o, e);
     return st;
 }

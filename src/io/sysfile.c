@@ -1,5 +1,6 @@
 /* sysfile.c - system description files (JSON via cJSON). */
 #include "hg_sysfile.h"
+#include "read_internal.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -11,50 +12,15 @@
 int hg_read_file(const char *path, char **text, size_t *len, hg_err *e)
 {
     *text = NULL;
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return hg_fail(e, HG_EIO, "%s: cannot open: %s", path,
                        strerror(errno));
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        goto nomem;
-    for (;;) {
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb)
-                goto nomem;
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        int st = hg_fail(e, HG_EIO, "%s: read error", path);
-        free(buf);
-        if (f != stdin)
-            fclose(f);
-        return st;
-    }
-    if (f != stdin)
+    int st = hg_read_all(f, is_stdin ? "(stdin)" : path, text, len, e);
+    if (!is_stdin)
         fclose(f);
-    buf[n] = '\0';
-    if (strlen(buf) != n) {
-        free(buf);
-        return hg_fail(e, HG_EPARSE, "%s: file contains a NUL byte", path);
-    }
-    *text = buf;
-    if (len)
-        *len = n;
-    return HG_OK;
-nomem:
-    free(buf);
-    if (f != stdin)
-        fclose(f);
-    return hg_fail(e, HG_ENOMEM, "%s: out of memory", path);
+    return st;
 }
 
 void hg_sysfile_clear(hg_sysfile *s)

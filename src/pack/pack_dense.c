@@ -17,6 +17,7 @@
 #define RELAX_SKIN 1.0
 /* Attempts per particle of the RSA stages of the dense generator. */
 #define DENSE_RSA_ATTEMPTS 200
+#define RELAX_STALL 500
 
 /* Neighbour lists (both directions, sorted by index) of all pairs within
  * r_i + r_j + skin, from the HGrid; x_ref are the positions they were
@@ -179,8 +180,10 @@ static double sweep(relax *rx, double margin, double *far)
     return worst;
 }
 
-/* Relax rx->p until the largest relative overlap is below tol (or the
- * sweep budget is spent); *worst is the largest overlap of the last sweep. */
+/* Relax rx->p until the largest relative overlap is below tol, the sweep
+ * budget is spent, or the packing is jammed (the largest overlap fell by
+ * less than 2 % over RELAX_STALL sweeps); *worst is the largest overlap of
+ * the last sweep (>= tol unless relaxed). */
 static int relax_run(relax *rx, double tol, size_t max_sweeps,
                      const hg_pack_options *opt, const char *stage,
                      double plo, double phi, double *worst, hg_err *e)
@@ -188,13 +191,18 @@ static int relax_run(relax *rx, double tol, size_t max_sweeps,
     int st = rebuild(rx, e);
     if (st != HG_OK)
         return st;
-    double w0 = -1.0, fmax = 0.0;
+    double w0 = -1.0, fmax = 0.0, wcheck = INFINITY;
     for (size_t s = 0; s < max_sweeps; s++) {
         double far;
         *worst = sweep(rx, RELAX_MARGIN * tol, &far);
         rx->sweeps++;
         if (*worst < tol)
             return HG_OK;
+        if (s % RELAX_STALL == RELAX_STALL - 1) {
+            if (*worst > 0.98 * wcheck)
+                return HG_OK; /* jammed */
+            wcheck = *worst;
+        }
         if (w0 < 0.0)
             w0 = *worst;
         if (opt->progress && s % 20 == 0 && w0 > tol) {
@@ -299,6 +307,16 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
                        "> 0, nu_step (%g) > 0, max_sweeps and max_dropped "
                        ">= 1",
                        opt->overlap_tol, opt->start_nu, opt->nu_step);
+    /* equal spheres cannot beat the densest lattice packing (Kepler in
+     * 3D, hexagonal in 2D); the jam detection below handles the rest */
+    double densest = prm->dim == 3 ? M_PI / sqrt(18.0) : M_PI / sqrt(12.0);
+    if (hg_psd_rmin(psd) == hg_psd_rmax(psd) && prm->nu > densest)
+        return hg_fail(e, HG_EINVAL,
+                       "dense: nu = %g is above the densest packing of equal "
+                       "spheres (%.4f in %dD); random packings jam near "
+                       "%.2f",
+                       prm->nu, densest, prm->dim,
+                       prm->dim == 3 ? 0.64 : 0.84);
     const int d = prm->dim;
     const size_t n = prm->n;
     double *r = NULL, *rs = NULL, *x = NULL, A, worst = 0.0;
@@ -364,6 +382,7 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
     memcpy(rx.p.x, x, n * (size_t)d * sizeof *x);
 
     double pb = grow ? 2.0 * p_rsa : p_rsa;
+    int jammed = 0;
     for (int k = 1; k <= steps || k == 1; k++) {
         double nuk = steps ? nu0 + (prm->nu - nu0) * k / steps : prm->nu;
         set_radii(&rx, r, idx, pow(nuk / prm->nu, 1.0 / d));
@@ -374,6 +393,17 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
                        plo, plo + span, &worst, e);
         if (st != HG_OK)
             goto done;
+        if (steps && worst >= opt->overlap_tol && k > 1) {
+            /* the target is out of reach: stop at the last step relaxed
+             * (x holds its positions) and report the nu reached */
+            double nuprev = nu0 + (prm->nu - nu0) * (k - 1) / steps;
+            memcpy(rx.p.x, x, n * (size_t)d * sizeof *x);
+            set_radii(&rx, r, idx, pow(nuprev / prm->nu, 1.0 / d));
+            jammed = 1;
+            break;
+        }
+        if (steps)
+            memcpy(x, rx.p.x, n * (size_t)d * sizeof *x);
     }
     /* Gauss-Seidel moves pairs after measuring them: confirm with a fresh
      * search, relax again if a pair crept over the tolerance */
@@ -398,7 +428,7 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
         rep->target_nu = prm->nu;
         rep->nu = hg_particles_packing_fraction(out);
         rep->max_overlap = worst;
-        rep->reached = worst < opt->overlap_tol;
+        rep->reached = worst < opt->overlap_tol && !jammed;
         rep->attempts = attempts;
         rep->sweeps = rx.sweeps;
         rep->rebuilds = rx.rebuilds;

@@ -1,6 +1,7 @@
 /* calibrate.c - measure K = (seconds per cell access) / (seconds per pair
  * check) of the bundled HGrid on this machine. */
 #include "hg_calib.h"
+#include "hg_io.h"
 #include "psd_internal.h"
 #include "hg_grid.h"
 #include "hg_opt.h"
@@ -342,16 +343,18 @@ int hg_calibration_save(const hg_calibration *c, const char *path,
     cJSON_Delete(j);
     if (!text)
         return hg_fail(e, HG_ENOMEM, "out of memory");
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        st = hg_fail(e, HG_EIO, "calibration file %s: %s", path,
-                     strerror(errno));
-    } else {
-        int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
-        bad |= fclose(f) != 0;
-        if (bad)
-            st = hg_fail(e, HG_EIO, "calibration file %s: write failed",
-                         path);
+    hg_output *o = NULL;
+    st = hg_io_output_open(path, &o, e);
+    if (st == HG_OK) {
+        FILE *f = hg_io_output_stream(o);
+        fputs(text, f);
+        fputc('\n', f);
+        st = hg_io_output_commit(o, e);
+    }
+    if (st != HG_OK && e) {
+        char tmp[HG_ERRLEN];
+        snprintf(tmp, sizeof tmp, "calibration file %.480s", e->msg);
+        memcpy(e->msg, tmp, sizeof tmp);
     }
     cJSON_free(text);
     return st;

@@ -22,7 +22,9 @@ static inline void fuzz_check_psd(const hg_psd *psd)
         double q = hg_psd_quantile(psd, us[i]);
         fuzz_check(isfinite(q) && q >= rmin && q <= rmax,
                    "quantile finite and in [rmin, rmax]");
-        fuzz_check(q >= prev_q, "quantile non-decreasing");
+        /* root finders stop at a relative width of ~1e-14: a law narrower
+         * than that (far tails) gives quantiles that jitter within it */
+        fuzz_check(q >= prev_q * (1.0 - 1e-12), "quantile non-decreasing");
         prev_q = q;
         double c = hg_psd_cdf(psd, q);
         fuzz_check(c >= 0.0 && c <= 1.0, "cdf in [0, 1]");

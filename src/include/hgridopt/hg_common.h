@@ -46,6 +46,23 @@ int hg_fail(hg_err *e, int status, const char *fmt, ...)
 #endif
     ;
 
+/* Input size limit. Every file reader (particle files, system files,
+ * table and sample distribution files) stops with HG_ELIMIT, naming the
+ * file and the limit, once it has read more than hg_input_limit() bytes, so
+ * that /dev/zero or a runaway file cannot exhaust memory. The default is
+ * HG_INPUT_LIMIT_DEFAULT (1 GiB); the environment variable
+ * HGRIDOPT_MAX_INPUT (bytes, or with a suffix K, M, G, T: powers of 1024)
+ * replaces it when set and valid; hg_set_input_limit overrides both
+ * (0 restores the default/environment value). The readers also reject NUL
+ * bytes as soon as they read them. */
+#define HG_INPUT_LIMIT_DEFAULT ((size_t)1 << 30)
+size_t hg_input_limit(void);
+void hg_set_input_limit(size_t bytes);
+/* Parse "123", "64K", "1.5G" (powers of 1024) into bytes; HG_EINVAL with a
+ * message naming field unless it is a positive size. */
+int hg_parse_size(const char *text, const char *field, size_t *out,
+                  hg_err *e);
+
 /* Parse a finite double from the whole of text (no trailing garbage).
  * On failure returns HG_EPARSE with a message naming field and text. */
 int hg_parse_double(const char *text, const char *field, double *out, hg_err *e);

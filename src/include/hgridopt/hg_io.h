@@ -70,6 +70,24 @@ int hg_io_format_parse(const char *text, hg_io_format *out, hg_err *e);
  * (case-insensitive). HG_EUNKNOWN if the extension is none of these. */
 int hg_io_format_from_path(const char *path, hg_io_format *out, hg_err *e);
 
+/* Atomic output files, used for every file the library and the CLI write.
+ * hg_io_output_open creates a temporary file PATH.tmpXXXXXX in the folder
+ * of path (symbolic links resolved; permissions of the old file, else as
+ * fopen would give); write to hg_io_output_stream; hg_io_output_commit
+ * flushes, closes and renames it over path, or on any write error removes
+ * it and fails with HG_EIO naming path, leaving an old file untouched.
+ * hg_io_output_abort removes the temporary file. Both free the handle.
+ * path "-" writes to stdout; an existing path that is not a regular file
+ * (/dev/null, a pipe) is written directly. Callers should ignore SIGXFSZ
+ * so that exceeding a file size limit is a write error (EFBIG), not death
+ * by signal. */
+typedef struct hg_output hg_output;
+int hg_io_output_open(const char *path, hg_output **out, hg_err *e);
+FILE *hg_io_output_stream(hg_output *o);
+const char *hg_io_output_name(const hg_output *o);
+int hg_io_output_commit(hg_output *o, hg_err *e);
+void hg_io_output_abort(hg_output *o); /* accepts NULL */
+
 /* Write p to path ("-" = stdout) in format fmt (HG_IO_AUTO: from the
  * extension). p must pass hg_particles_check. */
 int hg_io_write(const char *path, hg_io_format fmt, const hg_particles *p,
