@@ -165,9 +165,11 @@ static char *sizes_param(const double *s, int L)
     if (!buf)
         return NULL;
     *q = '\0';
-    for (int h = 0; h < L; h++)
-        q += snprintf(q, cap - (size_t)(q - buf), "%s%.17g", h ? ";" : "",
-                      s[h]);
+    for (int h = 0; h < L; h++) {
+        char v[HG_NUMLEN];
+        q += snprintf(q, cap - (size_t)(q - buf), "%s%s", h ? ";" : "",
+                      hg_fmt_double(v, s[h]));
+    }
     return buf;
 }
 
@@ -250,7 +252,7 @@ static int create_method(bench_method *bm, const bench_opts *o,
         free(bm->sizes);
         bm->sizes = text;
     } else if (!strcmp(name, "verlet")) {
-        snprintf(buf, sizeof buf, "%.17g", o->verlet_skin);
+        hg_fmt_double(buf, o->verlet_skin);
         st = hg_kv_add(&kv, "list_skin_rel", buf, &e);
     } else if (!strcmp(name, "brute") && o->force_brute) {
         st = hg_kv_add(&kv, "force", "1", &e);

@@ -156,9 +156,10 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
     int rc = CLI_OK;
     for (int ia = 0; ia < na && !rc; ia++)
         for (int io = 0; io < no && !rc; io++) {
-            char spec[128];
-            snprintf(spec, sizeof spec, "powerlaw:alpha=%.17g,omega=%.17g",
-                     alphas[ia], omegas[io]);
+            char spec[128], va[HG_NUMLEN], vo[HG_NUMLEN];
+            snprintf(spec, sizeof spec, "powerlaw:alpha=%s,omega=%s",
+                     hg_fmt_double(va, alphas[ia]),
+                     hg_fmt_double(vo, omegas[io]));
             hg_psd *psd = NULL;
             hg_cost lc = {0};
             hg_err e = {0};

@@ -232,6 +232,20 @@ int hg_kv_double(const hg_kv *kv, const char *key, int required, double *out,
     return hg_parse_double(v, field, out, e);
 }
 
+char *hg_fmt_double(char *buf, double v)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, HG_NUMLEN, "%g", v);
+        return buf;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, HG_NUMLEN, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 /* ---- bounded input -------------------------------------------------- */
 
 static size_t input_limit_set; /* 0: default or environment */

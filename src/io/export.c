@@ -175,8 +175,10 @@ int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
             "    {\n        static const Mdouble sizes[%d] = {",
             n - 1, in->unit ? ": " : " of the distribution",
             in->unit ? in->unit : "", n);
-    for (int i = 0; i < n; i++)
-        fprintf(f, "%s%.17g", i ? ", " : "", size[i]);
+    for (int i = 0; i < n; i++) {
+        char v[HG_NUMLEN];
+        fprintf(f, "%s%s", i ? ", " : "", hg_fmt_double(v, size[i]));
+    }
     fprintf(f, "};\n        return sizes[level < %d ? level : %d];\n"
                "    }\n};\n",
             n, n - 1);

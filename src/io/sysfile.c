@@ -119,7 +119,7 @@ static int parse_distribution(const cJSON *d, const char *path,
                 return hg_fail(e, HG_EPARSE,
                                "%s: \"distribution.%s\" is not finite", path,
                                it->string);
-            snprintf(buf, sizeof buf, "%.17g", it->valuedouble);
+            hg_fmt_double(buf, it->valuedouble);
             val = buf;
         } else if (cJSON_IsString(it)) {
             val = it->valuestring;
@@ -133,9 +133,9 @@ static int parse_distribution(const cJSON *d, const char *path,
                     return hg_fail(e, HG_EPARSE,
                                    "%s: \"distribution.%s\" must be a list "
                                    "of numbers", path, it->string);
-                char num[40];
-                snprintf(num, sizeof num, "%s%.17g", *list ? ";" : "",
-                         el->valuedouble);
+                char num[40], v[HG_NUMLEN];
+                snprintf(num, sizeof num, "%s%s", *list ? ";" : "",
+                         hg_fmt_double(v, el->valuedouble));
                 if (strlen(list) + strlen(num) + 1 >= sizeof list)
                     return hg_fail(e, HG_ELIMIT,
                                    "%s: \"distribution.%s\" is too long",

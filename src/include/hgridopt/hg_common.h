@@ -46,6 +46,13 @@ int hg_fail(hg_err *e, int status, const char *fmt, ...)
 #endif
     ;
 
+/* Shortest decimal text of v that reads back (strtod) as exactly v: the
+ * first of %.1g .. %.17g that round-trips ("0.6", not
+ * "0.59999999999999998"). Used wherever a number is echoed (specs, tables,
+ * exports). buf holds at least HG_NUMLEN bytes; returns buf. */
+#define HG_NUMLEN 32
+char *hg_fmt_double(char *buf, double v);
+
 /* Input size limit. Every file reader (particle files, system files,
  * table and sample distribution files) stops with HG_ELIMIT, naming the
  * file and the limit, once it has read more than hg_input_limit() bytes, so
