@@ -1,5 +1,6 @@
 /* dist_util.c - helpers shared by the distribution families. */
 #include "dist_util.h"
+#include "read_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -235,17 +236,22 @@ int hg_dist_file_open(hg_dist_file *df, const char *file,
 int hg_dist_file_next(hg_dist_file *df, const char *what, hg_err *e)
 {
     for (;;) {
-        errno = 0;
-        ssize_t n = getline(&df->line, &df->cap, df->fp);
-        if (n < 0) {
-            if (ferror(df->fp))
-                return hg_fail(e, HG_EIO, "%s file: error reading '%s': %s",
-                               what, df->path, strerror(errno));
-            return 0;
+        int st = hg_read_line(df->fp, df->path, df->lineno + 1, &df->line,
+                              &df->cap, &df->nbytes, e);
+        if (st < 0) {
+            if (e) {
+                char tmp[HG_ERRLEN];
+                snprintf(tmp, sizeof tmp, "%s file %.480s", what, e->msg);
+                memcpy(e->msg, tmp, sizeof tmp);
+            }
+            return st;
         }
+        if (st == 0)
+            return 0;
         df->lineno++;
+        size_t n = strlen(df->line);
         if (df->lineno == 1 && strncmp(df->line, "\xef\xbb\xbf", 3) == 0)
-            memmove(df->line, df->line + 3, (size_t)n - 2); /* UTF-8 BOM */
+            memmove(df->line, df->line + 3, n - 2); /* UTF-8 BOM */
         const char *s = df->line;
         while (isspace((unsigned char)*s))
             s++;

@@ -52,6 +52,7 @@ typedef struct hg_dist_file {
     char *path;   /* resolved path, for messages */
     char *line;   /* current line (modified by hg_dist_fields) */
     size_t cap;
+    size_t nbytes; /* bytes read so far (bounded by hg_input_limit) */
     long lineno;  /* 1-based number of the current line */
     int ndata;    /* data (non-comment) lines returned so far */
 } hg_dist_file;
@@ -61,7 +62,8 @@ typedef struct hg_dist_file {
 int hg_dist_file_open(hg_dist_file *df, const char *file,
                       const hg_psd_ctx *ctx, const char *what, hg_err *e);
 /* Advance to the next data line: returns 1 (df->line holds it), 0 at end
- * of file, or HG_EIO on a read error. */
+ * of file, or a negative status: HG_EIO on a read error, HG_EPARSE on a
+ * NUL byte, HG_ELIMIT past hg_input_limit() bytes. */
 int hg_dist_file_next(hg_dist_file *df, const char *what, hg_err *e);
 /* Split df->line in place into at most max fields separated by ',', ';' or
  * tab (or by blanks when the line has none of these); fields are trimmed
