@@ -11,6 +11,7 @@
 #include "hg_opt.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
+#include "hg_system.h"
 #include "hg_validate.h"
 
 #endif
