@@ -37,6 +37,10 @@ install(FILES ${PROJECT_BINARY_DIR}/hgridoptConfig.cmake
 
 # pkg-config
 set(HG_PC_LIBS_PRIVATE "-lm")
+set(HG_PC_REQUIRES_PRIVATE "gsl nlopt libcjson")
+if(HG_PLOT)
+  set(HG_PC_REQUIRES_PRIVATE "${HG_PC_REQUIRES_PRIVATE} plplot")
+endif()
 if(HG_OPENMP AND OpenMP_C_FOUND)
   set(HG_PC_LIBS_PRIVATE "${HG_PC_LIBS_PRIVATE} ${OpenMP_C_FLAGS}")
 endif()
@@ -88,6 +92,10 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgsl-dev, libnlopt-dev, libcjson-dev")
+if(HG_PLOT)
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS
+      "${CPACK_DEBIAN_PACKAGE_DEPENDS}, libplplot-dev, plplot-driver-cairo")
+endif()
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "lammps")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 include(CPack)

@@ -11,6 +11,7 @@
 #include "hg_model.h"
 #include "hg_pack.h"
 #include "hg_pack_gen.h"
+#include "hg_plot.h"
 #include "hg_opt.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
