@@ -60,8 +60,10 @@ int hg_psd_parse(const char *spec, const hg_psd_ctx *ctx, hg_psd **out,
 int hg_psd_create(const char *family, const hg_kv *kv, const hg_psd_ctx *ctx,
                   hg_psd **out, hg_err *e);
 /* Create the empirical distribution of n radii (copied; all must be finite
- * and > 0). Same as family "sample" but from memory. */
-int hg_psd_from_radii(const double *r, size_t n, hg_psd **out, hg_err *e);
+ * and > 0) for dimension dim (2 or 3). Same as family "sample" but from
+ * memory. */
+int hg_psd_from_radii(const double *r, size_t n, int dim, hg_psd **out,
+                      hg_err *e);
 void hg_psd_free(hg_psd *psd); /* accepts NULL */
 
 const hg_psd_family *hg_psd_family_of(const hg_psd *psd);
