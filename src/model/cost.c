@@ -79,6 +79,7 @@ int hg_model_prepare(const hg_model *m, const hg_psd *psd,
         }
         in->params[i] = x;
     }
+    in->model = m;
     in->psd = psd;
     in->sys = sys;
     return HG_OK;
@@ -89,6 +90,7 @@ static int sized_input(const hg_model *m, const hg_model_input *in,
                        hg_model_input *out, double *one, hg_err *e)
 {
     *out = *in;
+    out->model = m;
     if (m->max_levels == 1) {
         *one = 2.0 * hg_psd_rmax(in->psd);
         out->L = 1;
@@ -162,25 +164,9 @@ int hg_cost_evaluate(const hg_model *m, const hg_psd *psd,
 {
     hg_model_input in;
     int st = hg_model_prepare(m, psd, sys, v, &in, e);
-    if (st)
-        return st;
     in.L = L;
     in.sizes = sizes;
-    return hg_model_evaluate(m, &in, out, w, e);
-}
-
-int hg_cost_gradient(const hg_model *m, const hg_psd *psd,
-                     const hg_system *sys, const hg_model_values *v, int L,
-                     const double *sizes, double *T, double *dT_ds,
-                     hg_err *e)
-{
-    hg_model_input in;
-    int st = hg_model_prepare(m, psd, sys, v, &in, e);
-    if (st)
-        return st;
-    in.L = L;
-    in.sizes = sizes;
-    return hg_model_gradient(m, &in, T, dT_ds, e);
+    return st ? st : hg_model_evaluate(m, &in, out, w, e);
 }
 
 int hg_sizes_check(const hg_psd *psd, int L, const double *sizes, int strict,
