@@ -74,8 +74,9 @@ int hg_model_prepare(const hg_model *m, const hg_psd *psd,
                 return hg_fail(e, HG_EINVAL, "%s: %g is outside %c%g, %g]",
                                p->name, x, p->open_min ? '(' : '[', p->min,
                                p->max);
-            return hg_fail(e, HG_EINVAL, "%s: %g must be a finite number %s %g",
-                           p->name, x, p->open_min ? ">" : ">=", p->min);
+            return hg_fail(e, HG_EINVAL,
+                           "%s: %g must be a finite number %s %g", p->name,
+                           x, p->open_min ? ">" : ">=", p->min);
         }
         in->params[i] = x;
     }
