@@ -484,6 +484,10 @@ static void test_rejections(void)
     /* names a model does not declare are not its concern */
     CHECK(hg_cost_evaluate(td, p, &sys, &v, 1, s3, NULL, NULL, &e) == HG_OK);
     CHECK(hg_model_param_index(td, "K") == 0);
+    hg_model_input in;
+    CHECK(hg_model_prepare(td, p, &sys, &v, &in, &e) == HG_OK);
+    CHECK(in.model == td && hg_model_input_param(&in, "K") == 0.5);
+    CHECK(isnan(hg_model_input_param(&in, "p1")));
     CHECK(hg_model_param_index(td, "p1") == -1);
     hg_psd_free(p);
 }

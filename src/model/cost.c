@@ -206,6 +206,12 @@ void hg_cost_clear(hg_cost *c)
     c->levels = 0;
 }
 
+double hg_model_input_param(const hg_model_input *in, const char *name)
+{
+    int i = hg_model_param_index(in->model, name);
+    return i < 0 ? NAN : in->params[i];
+}
+
 double hg_model_density(const hg_model_input *in, double r)
 {
     if (!hg_psd_is_discrete(in->psd))

@@ -188,6 +188,10 @@ int hg_sizes_check(const hg_psd *psd, int L, const double *sizes, int strict,
 
 /* ---- helpers for model authors ---- */
 
+/* The value of in->model's parameter name in in->params; NaN when the
+ * model does not declare it. */
+double hg_model_input_param(const hg_model_input *in, const char *name);
+
 /* Number density of radii at r for the boundary terms of a gradient
  * (dM_k(a, b)/db = b^k f(b)): the pdf of a continuous distribution; for a
  * discrete one the mass in r (1 -+ in->smooth) per length, 0 when
