@@ -1,4 +1,4 @@
-/* opt_recipes.c - the closed-form and root-finding cell-size methods of
+/* opt_recipes.c - the closed-form and root-finding cell-size recipes of
  * KOL 2014 section 5.2: linear (eq. 34), exponential (eq. 36) and a constant
  * ratio of particles per cell (eqs. 37-38). */
 #include "hg_opt.h"
@@ -10,19 +10,19 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const method_names[HG_METHOD_COUNT] = {
+static const char *const recipe_names[HG_RECIPE_COUNT] = {
     "optimal", "constant-m", "exponential", "linear"};
 
-const char *hg_method_name(hg_method m)
+const char *hg_recipe_name(hg_recipe m)
 {
-    return (unsigned)m < HG_METHOD_COUNT ? method_names[m] : "unknown";
+    return (unsigned)m < HG_RECIPE_COUNT ? recipe_names[m] : "unknown";
 }
 
-int hg_method_parse(const char *text, hg_method *out, hg_err *e)
+int hg_recipe_parse(const char *text, hg_recipe *out, hg_err *e)
 {
-    for (int i = 0; text && i < HG_METHOD_COUNT; i++)
-        if (!strcmp(text, method_names[i])) {
-            *out = (hg_method)i;
+    for (int i = 0; text && i < HG_RECIPE_COUNT; i++)
+        if (!strcmp(text, recipe_names[i])) {
+            *out = (hg_recipe)i;
             return HG_OK;
         }
     return hg_fail(e, HG_EUNKNOWN,
@@ -38,28 +38,41 @@ static int check_L(int L, hg_err *e)
     return HG_OK;
 }
 
-int hg_sizes_linear(const hg_psd *psd, int L, double *sizes, hg_err *e)
+/* s_h / s_0 of linear sizes (KOL 2014 eq. 34). */
+static double linear_ratio(double omega, int h, int L)
+{
+    return 1.0 + h * (omega - 1.0) / L;
+}
+
+/* s_h / s_0 of exponential sizes (KOL 2014 eq. 36). */
+static double exponential_ratio(double omega, int h, int L)
+{
+    return pow(omega, (double)h / L);
+}
+
+/* s_h = 2 r_min ratio(omega, h, L) for h < L, s_L = 2 r_max. */
+static int closed_form(const hg_psd *psd, int L,
+                       double (*ratio)(double, int, int), double *sizes,
+                       hg_err *e)
 {
     int st = check_L(L, e);
     if (st)
         return st;
     double rmin = hg_psd_rmin(psd), omega = hg_psd_rmax(psd) / rmin;
-    for (int h = 1; h < L; h++) /* KOL 2014 eq. 34 */
-        sizes[h - 1] = 2.0 * rmin * (1.0 + h * (omega - 1.0) / L);
+    for (int h = 1; h < L; h++)
+        sizes[h - 1] = 2.0 * rmin * ratio(omega, h, L);
     sizes[L - 1] = 2.0 * hg_psd_rmax(psd);
     return HG_OK;
 }
 
+int hg_sizes_linear(const hg_psd *psd, int L, double *sizes, hg_err *e)
+{
+    return closed_form(psd, L, linear_ratio, sizes, e);
+}
+
 int hg_sizes_exponential(const hg_psd *psd, int L, double *sizes, hg_err *e)
 {
-    int st = check_L(L, e);
-    if (st)
-        return st;
-    double rmin = hg_psd_rmin(psd), omega = hg_psd_rmax(psd) / rmin;
-    for (int h = 1; h < L; h++) /* KOL 2014 eq. 36 */
-        sizes[h - 1] = 2.0 * rmin * pow(omega, (double)h / L);
-    sizes[L - 1] = 2.0 * hg_psd_rmax(psd);
-    return HG_OK;
+    return closed_form(psd, L, exponential_ratio, sizes, e);
 }
 
 /* ---- constant ratio of particles per cell ----

@@ -1,6 +1,5 @@
 /* hg_grid.h - the bundled hierarchical grid (HGrid): contact detection for
- * spheres in 2D and 3D with work counters (SPEC sections 2 and 5,
- * KOL 2014 section 2).
+ * spheres in 2D and 3D with work counters (KOL 2014 section 2).
  *
  * Life cycle (opaque handle):
  *   hg_grid_create(dim, L, sizes, alg)      levels and algorithm
@@ -12,25 +11,25 @@
  *   hg_grid_free(grid)
  *
  * Levels. sizes[0..L-1] = s_1..s_L (non-decreasing, > 0). A particle of
- * radius r lives on the lowest level h with 2 r <= s_h (SPEC 2); a radius
- * above s_L / 2 is rejected. Equal sizes are allowed (the upper one of two
+ * radius r lives on the lowest level h with 2 r <= s_h (KOL 2014 eq. 9); a
+ * radius above s_L / 2 is rejected. Equal sizes are allowed (the upper one of two
  * equal levels stays empty).
  *
  * Cells. The cell width of level h along axis c is w = s_h + skin, except:
  *  - periodic box of edge A_c: w = A_c / floor(A_c / (s_h + skin)) >= s_h +
  *    skin, so that a whole number of cells spans the box (at least 1 cell);
- *  - the cell of a centre x is floor((x - lo_c) / w) (SPEC: floor(x / s_h)
- *    with the box corner as origin).
+ *  - the cell of a centre x is floor((x - lo_c) / w) (KOL 2014 eq. 1:
+ *    floor(x / s_h) with the box corner as origin).
  * Open (non-periodic) domains span the bounding box of the particle centres
  * and of p->lo..p->hi; the per-level cell table is a dense array when the
  * number of cells is O(N), a hash table otherwise (huge extents).
  *
- * Search (SPEC 5). A particle p on level h scans its own cell (each pair of
- * the cell once) and the n_c = (3^d - 1)/2 half-neighbour cells on level h,
+ * Search (KOL 2014 sections 2.2 and 3). A particle p on level h scans its
+ * own cell (each pair of the cell once) and the n_c = (3^d - 1)/2 half-neighbour cells on level h,
  * and on every other NON-EMPTY level j in J(h) (Top-Down: j < h, Bottom-Up:
  * j > h) every cell overlapping [x - beta, x + beta]^d with
  * beta = r_p + skin + s_j / 2. Levels holding no particle are not scanned
- * (the cost model src/model/cost.c makes the same decision).
+ * (the HGrid cost model, models/hgrid.c, makes the same decision).
  * Periodic levels with fewer than 3 cells along an axis: the stencils are
  * deduplicated (every distinct cell at most once; pairs of distinct cells
  * handled by one side only), so no pair is missed or found twice.
@@ -50,7 +49,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "hg_common.h"
-#include "hg_model.h"
 #include "hg_particles.h"
 
 #ifdef __cplusplus
@@ -59,6 +57,19 @@ extern "C" {
 
 typedef struct hg_grid hg_grid; /* opaque */
 
+/* Cross-level search of the bundled grid (KOL 2014 section 2.2). A cost
+ * model states which one it describes (HG_GRID_NONE: no bundled grid). */
+typedef enum hg_algorithm {
+    HG_GRID_NONE = -1, /* not a bundled-grid algorithm */
+    HG_TOP_DOWN = 0,   /* a particle scans the finer levels j < h */
+    HG_BOTTOM_UP = 1   /* a particle scans the coarser levels j > h */
+} hg_algorithm;
+
+/* "top-down" / "bottom-up" ("none" for HG_GRID_NONE). */
+const char *hg_algorithm_name(hg_algorithm a);
+/* Accepts "top-down", "topdown", "td", "bottom-up", "bottomup", "bu". */
+int hg_algorithm_parse(const char *text, hg_algorithm *out, hg_err *e);
+
 /* Storage of the per-level cell tables. */
 typedef enum hg_grid_storage {
     HG_GRID_AUTO = 0,  /* dense when the cell count is O(N), else hash */
@@ -66,7 +77,8 @@ typedef enum hg_grid_storage {
     HG_GRID_HASH = 2   /* always a hash table of the non-empty cells */
 } hg_grid_storage;
 
-/* Work of the particles of one level (SPEC 5), attributed to the level of
+/* Work of the particles of one level, counted as the cost model counts it
+ * (KOL 2014 section 3), attributed to the level of
  * the searching particle. */
 typedef struct hg_grid_level_counts {
     size_t particles;        /* N_h: particles inserted on this level */
