@@ -67,7 +67,8 @@ int hg_io_output_open(const char *path, hg_output **out, hg_err *e)
     int fd = mkstemp(o->tmp);
     if (fd < 0) {
         int st = hg_fail(e, HG_EIO,
-                         "%s: cannot create a temporary file next to it: %s",
+                         "cannot write '%s' (no temporary file can be "
+                         "created next to it): %s",
                          path, strerror(errno));
         free(o->tmp);
         o->tmp = NULL;
