@@ -6,7 +6,8 @@
 #                                      lammps), build, and run the test suite
 #                                      (ctest without the slow/bench labels)
 # Other targets: slow (slow tests), bench (benchmark programs), lammps (the
-# LAMMPS integration test), asan (tests under Address/UB sanitizers).
+# LAMMPS integration test), asan (tests under Address/UB sanitizers),
+# fuzz (installs clang, builds the libFuzzer harnesses, runs each briefly).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
@@ -20,6 +21,9 @@ done
 if { [ "$what" = test ] || [ "$what" = lammps ]; } && ! command -v lmp >/dev/null 2>&1; then
     need+=(lammps)
 fi
+if [ "$what" = fuzz ] && ! command -v clang >/dev/null 2>&1; then
+    need+=(clang)
+fi
 if [ ${#need[@]} -gt 0 ]; then
     echo "quickstart: installing ${need[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
@@ -29,7 +33,11 @@ fi
 
 build=build
 flags=(-DCMAKE_BUILD_TYPE=Release)
-if [ "$what" = asan ]; then
+if [ "$what" = fuzz ]; then
+    build=build-fuzz
+    export CC=clang
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHG_FUZZ=ON -DHG_OPENMP=OFF)
+elif [ "$what" = asan ]; then
     build=build-asan
     flags=(-DCMAKE_BUILD_TYPE=Debug -DHG_SANITIZE=ON)
 fi
@@ -47,11 +55,12 @@ test)
 asan)
     ctest --test-dir "$build" -LE 'slow|bench|lammps' -j"$jobs" --output-on-failure
     ;;
+fuzz) ctest --test-dir "$build" -L fuzz --output-on-failure ;;
 slow) ctest --test-dir "$build" -L slow -j"$jobs" --output-on-failure ;;
 bench) ctest --test-dir "$build" -L bench --output-on-failure -V ;;
 lammps) ctest --test-dir "$build" -L lammps --output-on-failure -V ;;
 *)
-    echo "usage: bash examples/quickstart.sh run|test|slow|bench|lammps|asan" >&2
+    echo "usage: bash examples/quickstart.sh run|test|slow|bench|lammps|asan|fuzz" >&2
     exit 2
     ;;
 esac

@@ -39,7 +39,12 @@
  * read) and a message "FILE:LINE: reason". Rejected: wrong column count,
  * non-numbers, NaN/Inf, radius <= 0, a centre outside the box (periodic:
  * [lo, hi), walls: [lo, hi]), particle count different from the header's,
- * missing box lines (LAMMPS), an empty box.
+ * missing box lines (LAMMPS), an empty box (also an empty bounding box
+ * when the file gives none), a radius whose ratio to the largest radius is
+ * not a finite normal double, z != 0 in a LAMMPS file whose title says
+ * dim 2, NUL bytes, input beyond hg_input_limit() (HG_ELIMIT). A file
+ * without a box is read with its bounding box and walls, and
+ * hg_particles.box_inferred = 1.
  */
 #ifndef HG_IO_H
 #define HG_IO_H
