@@ -47,6 +47,40 @@ void hg_psd_free(hg_psd *psd)
     free(psd);
 }
 
+/* A distribution either gives finite numbers or is rejected: quantiles
+ * inside the range, CDF in [0, 1], partial moments finite, at a few
+ * points across the law. */
+static int probe(const hg_psd *p, hg_err *e)
+{
+    static const double us[] = {1e-9, 0.01, 0.25, 0.5, 0.75, 0.99, 1 - 1e-9};
+    for (size_t i = 0; i < sizeof us / sizeof *us; i++) {
+        double q = hg_psd_quantile(p, us[i]);
+        if (!(q >= p->rmin && q <= p->rmax))
+            return hg_fail(e, HG_ENUMERIC,
+                           "%s: quantile(%g) = %g is not a radius in [%g, "
+                           "%g]",
+                           p->family->name, us[i], q, p->rmin, p->rmax);
+        double c = hg_psd_cdf(p, q);
+        if (!(c >= 0.0 && c <= 1.0))
+            return hg_fail(e, HG_ENUMERIC, "%s: CDF(%g) = %g is not in [0, 1]",
+                           p->family->name, q, c);
+        for (int k = 0; k <= 3; k++) {
+            double m = hg_psd_moment(p, k, 0.0, q);
+            if (!(isfinite(m) && m >= 0.0))
+                return hg_fail(e, HG_ENUMERIC,
+                               "%s: moment M_%d(0, %g) = %g is not finite",
+                               p->family->name, k, q, m);
+        }
+        if (p->family->pdf) {
+            double f = p->family->pdf(p->state, q);
+            if (!(isfinite(f) && f >= 0.0))
+                return hg_fail(e, HG_ENUMERIC, "%s: density at %g = %g is not "
+                               "finite", p->family->name, q, f);
+        }
+    }
+    return HG_OK;
+}
+
 int hg_psd_wrap(const hg_psd_family *family, void *state, const char *spec,
                 int dim, hg_psd **out, hg_err *e)
 {
@@ -94,6 +128,11 @@ int hg_psd_wrap(const hg_psd_family *family, void *state, const char *spec,
         int st = hg_fail(e, HG_ENUMERIC,
                          "%s: distribution is not normalised (M_0 = %.9g)",
                          family->name, m0);
+        hg_psd_free(p);
+        return st;
+    }
+    int st = probe(p, e);
+    if (st != HG_OK) {
         hg_psd_free(p);
         return st;
     }
