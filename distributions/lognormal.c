@@ -29,8 +29,10 @@ typedef struct {
 /* log Q(z) = log P(Z > z), accurate for large z. */
 static double log_q(double z)
 {
-    if (z > 1e150) /* below -z^2/2 < -1e300: GSL's log_erfc gives NaN */
-        return -INFINITY;
+    /* GSL's log_erfc gives NaN for huge arguments (z ~ 1e64 with a tiny
+     * sigma); there the asymptotic series is exact in double */
+    if (z > 1e8)
+        return -0.5 * z * z - log(z) - 0.5 * log(2.0 * M_PI);
     return gsl_sf_log_erfc(z / M_SQRT2) - M_LN2;
 }
 

@@ -130,6 +130,8 @@ static void test_lognormal_degenerate(void)
 {
     const char *specs[] = {"lognormal:median=2,sigma=1e-300,rmin=1,rmax=3",
                            "lognormal:median=2,sigma=1e-60,rmin=1,rmax=3",
+                           "lognormal:median=2,sigma=1e-65,rmin=1,rmax=3",
+                           "lognormal:median=2,sigma=1e-200,rmin=1,rmax=3",
                            ("lognormal:median=2,sigma=1e-300,rmin=1,rmax=3,"
                             "basis=volume")};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
