@@ -39,7 +39,7 @@ expect_ok "^hgrid " -- $B --packing "$TMP/p.csv" --methods hgrid --sizes 1,2
 
 expect_fail 2 "--methods: unknown method 'bogus'" -- $B $P --methods sap,bogus
 expect_fail 2 "--methods: 'sap' is listed twice" -- $B $P --methods sap,sap
-expect_fail 2 "--methods: sap-incremental does not support periodic boxes" -- $B $P --methods sap-incremental
+expect_fail 2 "--methods: sap-incremental: periodic boxes not supported" -- $B $P --methods sap-incremental
 expect_fail 2 "--methods: brute force on 25000 particles exceeds the limit" -- $B --psd mono:r=1 --dim 3 --nu 0.1 --n 25000 --methods brute
 expect_fail 2 "--steps: -1 is outside" -- $B $P --steps -1
 expect_fail 2 "--displacement: -0.5 must be >= 0" -- $B $P --displacement -0.5
