@@ -46,8 +46,9 @@ static void help(FILE *out)
             "read by --K auto\n"
             "  --file PATH      calibration file (default "
             "$HGRIDOPT_CALIBRATION, else\n"
-            "                   $XDG_CONFIG_HOME or ~/.config "
-            "/hgridopt/calibration.json)\n"
+            "                   $XDG_CONFIG_HOME/hgridopt/calibration.json, "
+            "else\n"
+            "                   ~/.config/hgridopt/calibration.json)\n"
             "  --format F       table (default) or json\n%s\n%s\n"
             "Example:\n"
             "  hgridopt calibrate --save\n\n%s",
