@@ -68,6 +68,14 @@ expect_fail 1 "bench: lc is predicted to do .* above the budget 2e\+08" -- $HG b
 expect_fail 1 "bench: sap did .* above the budget 1e\+04" -- $B --methods sap --budget 1e4
 expect_fail 2 "--budget: 0 must be > 0" -- $B --budget 0
 
+# ---- --output: written atomically (no temporary file left behind; a
+# failed run leaves the previous file as it was) ----
+mkdir -p "$TMP/o"
+"$HG" evaluate $P $S --format json --output "$TMP/o/e.json" && [ "$(ls "$TMP/o")" = e.json ] && grep -q evaluation/1 "$TMP/o/e.json" && ok || bad "--output: $(ls "$TMP/o")"
+cp "$TMP/o/e.json" "$TMP/before.json"
+expect_fail 2 "--sizes: missing" -- $HG evaluate $P --format json --output "$TMP/o/e.json"
+cmp -s "$TMP/o/e.json" "$TMP/before.json" && [ "$(ls "$TMP/o")" = e.json ] && ok || bad "a failed run changed --output"
+
 # ---- README: the system file example is the shipped one ----
 python3 - "$SRC/README.md" "$SRC/examples/paper-3d-uniform-volume.json" <<'PY' && ok || bad "README's system file example differs from examples/paper-3d-uniform-volume.json"
 import json, re, sys

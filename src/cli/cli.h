@@ -149,9 +149,13 @@ int cli_model_resolve(const cli_opts *o, const char *const *words,
  * cmd) for another model. */
 int cli_model_algorithm(const char *cmd, const hg_model *m, hg_algorithm *a);
 
-/* Open --output (or stdout when NULL or "-"); prints errors. */
-FILE *cli_open_output(const char *path);
-int cli_close_output(FILE *f, const char *path);
+/* Write the result with write(out, ctx) (returns an exit code) to path
+ * (--output) or standard output (path NULL or "-"). A file is written
+ * atomically: a temporary file in the same folder, renamed over path only
+ * when everything was written, so a failure never leaves a partial file.
+ * Prints I/O errors; returns an exit code. */
+int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
+              const void *ctx);
 
 /* ---- output helpers shared by commands ---- */
 

@@ -228,6 +228,21 @@ static cJSON *to_json(const bench_opts *o, const cli_system *cs,
     return j;
 }
 
+typedef struct bench_output {
+    const bench_opts *o;
+    const cli_system *cs;
+    const hg_bench_result *r;
+} bench_output;
+
+static int write_result(FILE *out, const void *ctx)
+{
+    const bench_output *b = ctx;
+    if (!strcmp(b->cs->opt.format, "json"))
+        return cli_json_print(out, to_json(b->o, b->cs, b->r));
+    print_table(out, b->o, b->cs, b->r);
+    return CLI_OK;
+}
+
 /* The particles: read --packing, or a Poisson packing of --n particles
  * from --psd (always periodic when generated; --walls switches to walls). */
 static int load_particles(bench_opts *o, cli_system *cs, hg_particles *p)
@@ -352,16 +367,8 @@ int cmd_bench(int argc, char **argv)
         }
         goto done;
     }
-    FILE *out = cli_open_output(cs.opt.output);
-    if (!out) {
-        rc = CLI_EDATA;
-        goto done;
-    }
-    if (!strcmp(cs.opt.format, "json"))
-        cli_json_print(out, to_json(&o, &cs, &r));
-    else
-        print_table(out, &o, &cs, &r);
-    rc = cli_close_output(out, cs.opt.output);
+    bench_output res = {&o, &cs, &r};
+    rc = cli_write(cs.opt.output, write_result, &res);
 done:
     hg_bench_result_clear(&r);
     free(names_buf);

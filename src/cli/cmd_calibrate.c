@@ -55,6 +55,58 @@ static void help(FILE *out)
             cli_output_help, cli_system_help, cli_exit_help);
 }
 
+typedef struct calibrate_output {
+    const cli_system *cs;
+    const hg_calibration *cal;
+    long n, seed;
+    const char *saved_to; /* or NULL */
+} calibrate_output;
+
+static int write_result(FILE *out, const void *ctx)
+{
+    const calibrate_output *r = ctx;
+    const cli_system *cs = r->cs;
+    const hg_calibration *cal = r->cal;
+    if (!strcmp(cs->opt.format, "json")) {
+        hg_err e = {0};
+        char *text = NULL;
+        cJSON *j = NULL;
+        int st = hg_calibration_json(cal, &text, &e);
+        if (st == HG_OK && !(j = cJSON_Parse(text)))
+            st = hg_fail(&e, HG_ENOMEM, "out of memory");
+        free(text);
+        if (st)
+            return cli_fail(&e, st, 0);
+        if (cs->unit)
+            cJSON_AddStringToObject(j, "length_unit", cs->unit);
+        if (r->saved_to)
+            cJSON_AddStringToObject(j, "saved_to", r->saved_to);
+        return cli_json_print(out, j);
+    }
+    cli_print_system(out, cs);
+    fprintf(out, "packing:        Poisson, N = %ld, seed %ld\n\n", r->n,
+            r->seed);
+    fprintf(out, "%6s %12s %12s %16s %16s\n", "levels", "T_cd", "T_ca",
+            "ns/particle", "fit ns/particle");
+    for (int i = 0; i < cal->npoints; i++) {
+        const hg_calib_point *p = &cal->points[i];
+        fprintf(out, "%6d %12.5g %12.5g %16.5g %16.5g\n", p->levels,
+                p->T_cd, p->T_ca, 1e9 * p->seconds,
+                1e9 * (cal->a * p->T_cd + cal->b * p->T_ca));
+    }
+    fprintf(out,
+            "\nseconds per particle = a T_cd + b T_ca (weighted least "
+            "squares, %d grids)\n"
+            "a = %.4g +- %.2g ns per pair check\n"
+            "b = %.4g +- %.2g ns per cell access\n"
+            "K = b / a = %.4g +- %.2g   (R^2 = %.4f)\n",
+            cal->npoints, 1e9 * cal->a, 1e9 * cal->a_se, 1e9 * cal->b,
+            1e9 * cal->b_se, cal->K, cal->K_se, cal->r2);
+    if (r->saved_to)
+        fprintf(out, "saved to %s (read by --K auto)\n", r->saved_to);
+    return CLI_OK;
+}
+
 static const char *const formats[] = {"table", "json", NULL};
 static const cli_spec spec = {"calibrate", help,
                               CLI_SYSTEM | CLI_FORMAT | CLI_OUTPUT, options,
@@ -73,7 +125,7 @@ int cmd_calibrate(int argc, char **argv)
         return CLI_EUSAGE;
     }
     hg_err e = {0};
-    const char *file = o.file, *format = cs.opt.format;
+    const char *file = o.file;
     int save = o.save;
     long n = o.n, seed = o.seed;
     if (!cs.opt.psd_spec && !cs.opt.system_path)
@@ -111,63 +163,8 @@ int cmd_calibrate(int argc, char **argv)
         rc = cli_fail(&e, st, 1);
         goto done;
     }
-    FILE *out = cli_open_output(cs.opt.output);
-    if (!out) {
-        rc = CLI_EDATA;
-        goto done;
-    }
-    if (!strcmp(format, "json")) {
-        cJSON *j = cli_json_document("hgridopt.calibration/1", &cs);
-        cJSON_AddNumberToObject(j, "K", cal.K);
-        cJSON_AddNumberToObject(j, "K_stderr", cal.K_se);
-        cJSON_AddNumberToObject(j, "seconds_per_pair_check", cal.a);
-        cJSON_AddNumberToObject(j, "seconds_per_pair_check_stderr", cal.a_se);
-        cJSON_AddNumberToObject(j, "seconds_per_cell_access", cal.b);
-        cJSON_AddNumberToObject(j, "seconds_per_cell_access_stderr",
-                                cal.b_se);
-        cJSON_AddNumberToObject(j, "r_squared", cal.r2);
-        cJSON_AddNumberToObject(j, "dim", cal.dim);
-        cJSON_AddNumberToObject(j, "particles", (double)cal.n);
-        cJSON_AddNumberToObject(j, "nu", cal.nu);
-        cJSON_AddStringToObject(j, "distribution", cal.psd);
-        cJSON_AddStringToObject(j, "created", cal.created);
-        cJSON *pts = cJSON_AddArrayToObject(j, "points");
-        for (int i = 0; i < cal.npoints; i++) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "levels", cal.points[i].levels);
-            cJSON_AddNumberToObject(o, "T_cd", cal.points[i].T_cd);
-            cJSON_AddNumberToObject(o, "T_ca", cal.points[i].T_ca);
-            cJSON_AddNumberToObject(o, "seconds_per_particle",
-                                    cal.points[i].seconds);
-            cJSON_AddItemToArray(pts, o);
-        }
-        if (save || file)
-            cJSON_AddStringToObject(j, "saved_to", path);
-        cli_json_print(out, j);
-    } else {
-        cli_print_system(out, &cs);
-        fprintf(out, "packing:        Poisson, N = %ld, seed %ld\n\n", n,
-                seed);
-        fprintf(out, "%6s %12s %12s %16s %16s\n", "levels", "T_cd", "T_ca",
-                "ns/particle", "fit ns/particle");
-        for (int i = 0; i < cal.npoints; i++) {
-            const hg_calib_point *p = &cal.points[i];
-            fprintf(out, "%6d %12.5g %12.5g %16.5g %16.5g\n", p->levels,
-                    p->T_cd, p->T_ca, 1e9 * p->seconds,
-                    1e9 * (cal.a * p->T_cd + cal.b * p->T_ca));
-        }
-        fprintf(out,
-                "\nseconds per particle = a T_cd + b T_ca (weighted least "
-                "squares, %d grids)\n"
-                "a = %.4g +- %.2g ns per pair check\n"
-                "b = %.4g +- %.2g ns per cell access\n"
-                "K = b / a = %.4g +- %.2g   (R^2 = %.4f)\n",
-                cal.npoints, 1e9 * cal.a, 1e9 * cal.a_se, 1e9 * cal.b,
-                1e9 * cal.b_se, cal.K, cal.K_se, cal.r2);
-        if (save || file)
-            fprintf(out, "saved to %s (read by --K auto)\n", path);
-    }
-    rc = cli_close_output(out, cs.opt.output);
+    calibrate_output res = {&cs, &cal, n, seed, save || file ? path : NULL};
+    rc = cli_write(cs.opt.output, write_result, &res);
 done:
     hg_calibration_clear(&cal);
     cli_system_clear(&cs);

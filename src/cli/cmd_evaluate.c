@@ -62,6 +62,38 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     return j;
 }
 
+typedef struct evaluate_result {
+    const cli_system *cs;
+    const hg_model *model;
+    const hg_cost *cost, *lc;
+} evaluate_result;
+
+static int write_result(FILE *out, const void *ctx)
+{
+    const evaluate_result *r = ctx;
+    const cli_system *cs = r->cs;
+    const hg_cost *cost = r->cost;
+    if (!strcmp(cs->opt.format, "json"))
+        return cli_json_print(out, to_json(cs, r->model, cost, r->lc));
+    cli_print_system(out, cs);
+    if (r->model != hg_model_find("linked-cell"))
+        fprintf(out, "algorithm:      %s, %d levels (%d non-empty)\n\n",
+                hg_algorithm_name(cost->algorithm), cost->levels,
+                cost->nonempty_levels);
+    else
+        fprintf(out, "model:          %s\n\n", r->model->name);
+    cli_print_levels(out, cost, hg_psd_rmin(cs->psd));
+    fprintf(out,
+            "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
+            "%.6g\n",
+            cost->T_cd, cs->sys.K, cost->T_ca, cost->T);
+    fprintf(out,
+            "linked cell (one level, s = %.6g): T = %.6g  -> predicted "
+            "speed-up %.4g\n",
+            2.0 * hg_psd_rmax(cs->psd), r->lc->T, r->lc->T / cost->T);
+    return CLI_OK;
+}
+
 static const char *const formats[] = {"table", "json", NULL};
 static const cli_spec spec = {"evaluate", help,
                               CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
@@ -118,32 +150,8 @@ int cmd_evaluate(int argc, char **argv)
         hg_cost_clear(&cost);
         goto done;
     }
-    FILE *out = cli_open_output(cs.opt.output);
-    if (!out) {
-        rc = CLI_EDATA;
-    } else {
-        if (!strcmp(cs.opt.format, "json")) {
-            cli_json_print(out, to_json(&cs, model, &cost, &lc));
-        } else {
-            cli_print_system(out, &cs);
-            if (hgrid)
-                fprintf(out, "algorithm:      %s, %d levels (%d non-empty)"
-                        "\n\n", hg_algorithm_name(cost.algorithm),
-                        cost.levels, cost.nonempty_levels);
-            else
-                fprintf(out, "model:          %s\n\n", model->name);
-            cli_print_levels(out, &cost, hg_psd_rmin(cs.psd));
-            fprintf(out,
-                    "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x "
-                    "%.6g = %.6g\n",
-                    cost.T_cd, cs.sys.K, cost.T_ca, cost.T);
-            fprintf(out,
-                    "linked cell (one level, s = %.6g): T = %.6g  -> "
-                    "predicted speed-up %.4g\n",
-                    2.0 * hg_psd_rmax(cs.psd), lc.T, lc.T / cost.T);
-        }
-        rc = cli_close_output(out, cs.opt.output);
-    }
+    evaluate_result res = {&cs, model, &cost, &lc};
+    rc = cli_write(cs.opt.output, write_result, &res);
     hg_cost_clear(&cost);
     hg_cost_clear(&lc);
 done:

@@ -240,6 +240,20 @@ static const rec_writer rec_writers[] = {
 };
 #define N_WRITERS (sizeof rec_writers / sizeof rec_writers[0])
 
+typedef struct rec_result {
+    const cli_system *cs;
+    const hg_recommendation *r;
+} rec_result;
+
+static int write_result(FILE *out, const void *ctx)
+{
+    const rec_result *res = ctx;
+    for (size_t i = 0; i < N_WRITERS; i++)
+        if (!strcmp(res->cs->opt.format, rec_writers[i].format))
+            return rec_writers[i].write(out, res->cs, res->r);
+    return CLI_EUSAGE;
+}
+
 static const char *const formats[] = {"table", "json", "lammps",
                                      "mercurydpm", NULL};
 static const cli_spec spec = {"recommend", help,
@@ -284,17 +298,8 @@ int cmd_recommend(int argc, char **argv)
         rc = cli_fail(&e, st, 1);
         goto done;
     }
-    FILE *out = cli_open_output(cs.opt.output);
-    if (!out) {
-        rc = CLI_EDATA;
-    } else {
-        for (size_t i = 0; i < N_WRITERS; i++)
-            if (!strcmp(cs.opt.format, rec_writers[i].format))
-                rc = rec_writers[i].write(out, &cs, &r);
-        int rc2 = cli_close_output(out, cs.opt.output);
-        if (!rc)
-            rc = rc2;
-    }
+    rec_result res = {&cs, &r};
+    rc = cli_write(cs.opt.output, write_result, &res);
     hg_recommendation_clear(&r);
 done:
     cli_system_clear(&cs);

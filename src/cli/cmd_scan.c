@@ -138,6 +138,21 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
     return cli_json_print(out, j);
 }
 
+typedef struct curves_output {
+    const cli_system *cs;
+    const hg_curve *cv;
+    int n;
+} curves_output;
+
+static int write_curves(FILE *out, const void *ctx)
+{
+    const curves_output *w = ctx;
+    if (!strcmp(w->cs->opt.format, "json"))
+        return write_json(out, w->cs, w->cv, w->n);
+    write_csv(out, w->cv, w->n);
+    return CLI_OK;
+}
+
 typedef struct sweep_row {
     double alpha, omega, T_lc;
     hg_method method;
@@ -145,11 +160,68 @@ typedef struct sweep_row {
     hg_curve_point best; /* sizes not owned */
 } sweep_row;
 
+typedef struct sweep_output {
+    const cli_system *cs;
+    const sweep_row *rows;
+    size_t k;
+    int lmax;
+} sweep_output;
+
+static int write_sweep(FILE *out, const void *ctx)
+{
+    const sweep_output *w = ctx;
+    const cli_system *cs = w->cs;
+    const sweep_row *rows = w->rows;
+    size_t k = w->k;
+    int lmax = w->lmax;
+    if (!strcmp(cs->opt.format, "json")) {
+        cJSON *j = cli_json_document("hgridopt.sweep/1", cs);
+        cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
+        cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+        cJSON_AddNumberToObject(j, "K", cs->sys.K);
+        cJSON_AddNumberToObject(j, "max_levels", lmax);
+        cJSON *arr = cJSON_AddArrayToObject(j, "rows");
+        for (size_t i = 0; i < k; i++) {
+            cJSON *r = cJSON_CreateObject();
+            cJSON_AddNumberToObject(r, "alpha", rows[i].alpha);
+            cJSON_AddNumberToObject(r, "omega", rows[i].omega);
+            cJSON_AddStringToObject(r, "method",
+                                    hg_method_name(rows[i].method));
+            cJSON_AddStringToObject(r, "algorithm",
+                                    hg_algorithm_name(rows[i].algorithm));
+            cJSON_AddNumberToObject(r, "levels", rows[i].best.levels);
+            cJSON_AddNumberToObject(r, "nonempty_levels",
+                                    rows[i].best.nonempty_levels);
+            cJSON_AddNumberToObject(r, "work_per_particle",
+                                    rows[i].best.T);
+            cJSON_AddNumberToObject(r, "T_cd", rows[i].best.T_cd);
+            cJSON_AddNumberToObject(r, "T_ca", rows[i].best.T_ca);
+            cJSON_AddNumberToObject(r, "linked_cell_work_per_particle",
+                                    rows[i].T_lc);
+            cJSON_AddItemToArray(arr, r);
+        }
+        return cli_json_print(out, j);
+    }
+    fprintf(out, "alpha,omega,method,algorithm,levels,"
+                 "nonempty_levels,work_per_particle,T_cd,T_ca,"
+                 "linked_cell_work_per_particle\n");
+    for (size_t i = 0; i < k; i++)
+        fprintf(out, "%.10g,%.10g,%s,%s,%d,%d,%.10g,%.10g,%.10g,"
+                     "%.10g\n",
+                rows[i].alpha, rows[i].omega,
+                hg_method_name(rows[i].method),
+                hg_algorithm_name(rows[i].algorithm),
+                rows[i].best.levels, rows[i].best.nonempty_levels,
+                rows[i].best.T, rows[i].best.T_cd, rows[i].best.T_ca,
+                rows[i].T_lc);
+    return CLI_OK;
+}
+
 /* Best point of every (alpha, omega, method, algorithm) for power laws. */
 static int run_sweep(const cli_system *cs, const int *algs, int nalg,
                      const int *methods, int nm, double q, int lmax,
                      const double *alphas, size_t na, const double *omegas,
-                     size_t no, const char *format)
+                     size_t no)
 {
     size_t nrows = (size_t)na * (size_t)no * (size_t)nm * (size_t)nalg;
     sweep_row *rows = calloc(nrows, sizeof *rows);
@@ -200,55 +272,8 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
                 rc = cli_fail(&e, st, 0);
         }
     if (!rc) {
-        FILE *out = cli_open_output(cs->opt.output);
-        if (!out) {
-            rc = CLI_EDATA;
-        } else if (!strcmp(format, "json")) {
-            cJSON *j = cli_json_document("hgridopt.sweep/1", cs);
-            cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
-            cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-            cJSON_AddNumberToObject(j, "K", cs->sys.K);
-            cJSON_AddNumberToObject(j, "max_levels", lmax);
-            cJSON *arr = cJSON_AddArrayToObject(j, "rows");
-            for (size_t i = 0; i < k; i++) {
-                cJSON *r = cJSON_CreateObject();
-                cJSON_AddNumberToObject(r, "alpha", rows[i].alpha);
-                cJSON_AddNumberToObject(r, "omega", rows[i].omega);
-                cJSON_AddStringToObject(r, "method",
-                                        hg_method_name(rows[i].method));
-                cJSON_AddStringToObject(r, "algorithm",
-                                        hg_algorithm_name(rows[i].algorithm));
-                cJSON_AddNumberToObject(r, "levels", rows[i].best.levels);
-                cJSON_AddNumberToObject(r, "nonempty_levels",
-                                        rows[i].best.nonempty_levels);
-                cJSON_AddNumberToObject(r, "work_per_particle",
-                                        rows[i].best.T);
-                cJSON_AddNumberToObject(r, "T_cd", rows[i].best.T_cd);
-                cJSON_AddNumberToObject(r, "T_ca", rows[i].best.T_ca);
-                cJSON_AddNumberToObject(r, "linked_cell_work_per_particle",
-                                        rows[i].T_lc);
-                cJSON_AddItemToArray(arr, r);
-            }
-            rc = cli_json_print(out, j);
-        } else {
-            fprintf(out, "alpha,omega,method,algorithm,levels,"
-                         "nonempty_levels,work_per_particle,T_cd,T_ca,"
-                         "linked_cell_work_per_particle\n");
-            for (size_t i = 0; i < k; i++)
-                fprintf(out, "%.10g,%.10g,%s,%s,%d,%d,%.10g,%.10g,%.10g,"
-                             "%.10g\n",
-                        rows[i].alpha, rows[i].omega,
-                        hg_method_name(rows[i].method),
-                        hg_algorithm_name(rows[i].algorithm),
-                        rows[i].best.levels, rows[i].best.nonempty_levels,
-                        rows[i].best.T, rows[i].best.T_cd, rows[i].best.T_ca,
-                        rows[i].T_lc);
-        }
-        if (out) {
-            int rc2 = cli_close_output(out, cs->opt.output);
-            if (!rc)
-                rc = rc2;
-        }
+        sweep_output w = {cs, rows, k, lmax};
+        rc = cli_write(cs->opt.output, write_sweep, &w);
     }
     free(rows);
     return rc;
@@ -268,7 +293,7 @@ int cmd_scan(int argc, char **argv)
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
     const char *method_text = o.method, *alpha_text = o.alpha_range,
-               *omega_text = o.omega_range, *format = cs.opt.format;
+               *omega_text = o.omega_range;
     long lmax = o.max_levels;
     double q = o.q;
     hg_err e = {0};
@@ -331,7 +356,7 @@ int cmd_scan(int argc, char **argv)
         cs.opt.psd_spec = "powerlaw:alpha=0,omega=2"; /* only dim, nu, K used */
         if (!(rc = cli_system_resolve(&cs, 1)))
             rc = run_sweep(&cs, algs, nalg, methods, nm, q, (int)lmax,
-                           alphas, na, omegas, no, format);
+                           alphas, na, omegas, no);
         free(alphas);
         free(omegas);
         goto done;
@@ -351,18 +376,8 @@ int cmd_scan(int argc, char **argv)
                 n++;
         }
     if (!rc) {
-        FILE *out = cli_open_output(cs.opt.output);
-        if (!out) {
-            rc = CLI_EDATA;
-        } else {
-            if (!strcmp(format, "json"))
-                rc = write_json(out, &cs, cv, n);
-            else
-                write_csv(out, cv, n);
-            int rc2 = cli_close_output(out, cs.opt.output);
-            if (!rc)
-                rc = rc2;
-        }
+        curves_output w = {&cs, cv, n};
+        rc = cli_write(cs.opt.output, write_curves, &w);
     }
     for (int i = 0; i < n; i++)
         hg_curve_clear(&cv[i]);

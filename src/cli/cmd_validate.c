@@ -207,6 +207,54 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
                 r->searched);
 }
 
+typedef struct validate_output {
+    const cli_system *cs;
+    const hg_validation *v;
+    int sizes_given;
+} validate_output;
+
+static int write_result(FILE *out, const void *ctx)
+{
+    const validate_output *r = ctx;
+    const cli_system *cs = r->cs;
+    const hg_validation *v = r->v;
+    if (!strcmp(cs->opt.format, "json"))
+        return cli_json_print(out, to_json(cs, v));
+    cli_print_system(out, cs);
+    if (cs->has_packing)
+        fprintf(out,
+                "packing:        %s, N = %zu, %s box, nu measured %.5g\n",
+                cs->opt.packing_path, v->n,
+                cs->packing.periodic ? "periodic" : "open",
+                v->measured_nu);
+    else
+        fprintf(out,
+                "packing:        Poisson, N = %zu, seed %lu, periodic "
+                "box edge %.6g, nu measured %.5g\n",
+                v->n, (unsigned long)v->seed, v->box_edge, v->measured_nu);
+    int rounded = !cs->has_packing || (cs->packing.periodic &&
+                                      packing_is_cube(&cs->packing));
+    fprintf(out, "cell sizes:     %s%s\n",
+            r->sizes_given ? "given" : "recommended",
+            rounded ? ", rounded to whole cells per box edge"
+                    : ", as given (not a periodic cube: no rounding)");
+    if (cs->has_packing && !cs->packing.periodic)
+        fprintf(out, "note:           %s\n", walls_note);
+    fprintf(out, "\n");
+    print_run(out, "HGrid", &v->hgrid, cs->sys.K);
+    if (v->has_baseline) {
+        fprintf(out, "\n");
+        print_run(out, "linked cell", &v->linked_cell, cs->sys.K);
+        fprintf(out,
+                "\nspeed-up over the linked cell: measured %.4g "
+                "(time%s), predicted %.4g (work T)\n",
+                v->measured_speedup,
+                v->linked_cell.extrapolated ? ", extrapolated" : "",
+                v->predicted_speedup);
+    }
+    return CLI_OK;
+}
+
 static const char *const formats[] = {"table", "json", NULL};
 static const cli_spec spec = {"validate", help,
                               CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
@@ -220,7 +268,7 @@ int cmd_validate(int argc, char **argv)
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
-    const char *sizes_text = o.sizes, *format = cs.opt.format;
+    const char *sizes_text = o.sizes;
     const hg_model *model;
     const char *word;
     hg_algorithm alg = HG_TOP_DOWN;
@@ -297,47 +345,8 @@ int cmd_validate(int argc, char **argv)
         rc = st == HG_EINVAL ? CLI_EUSAGE : CLI_EDATA;
         goto done;
     }
-    FILE *out = cli_open_output(cs.opt.output);
-    if (!out) {
-        rc = CLI_EDATA;
-        goto done;
-    }
-    if (!strcmp(format, "json")) {
-        cli_json_print(out, to_json(&cs, &v));
-    } else {
-        cli_print_system(out, &cs);
-        if (cs.has_packing)
-            fprintf(out,
-                    "packing:        %s, N = %zu, %s box, nu measured %.5g\n",
-                    cs.opt.packing_path, v.n,
-                    cs.packing.periodic ? "periodic" : "open",
-                    v.measured_nu);
-        else
-            fprintf(out,
-                    "packing:        Poisson, N = %zu, seed %lu, periodic "
-                    "box edge %.6g, nu measured %.5g\n",
-                    v.n, (unsigned long)v.seed, v.box_edge, v.measured_nu);
-        int rounded = !cs.has_packing || (cs.packing.periodic &&
-                                          packing_is_cube(&cs.packing));
-        fprintf(out, "cell sizes:     %s%s\n", sizes_text ? "given" : "recommended",
-                rounded ? ", rounded to whole cells per box edge"
-                        : ", as given (not a periodic cube: no rounding)");
-        if (cs.has_packing && !cs.packing.periodic)
-            fprintf(out, "note:           %s\n", walls_note);
-        fprintf(out, "\n");
-        print_run(out, "HGrid", &v.hgrid, cs.sys.K);
-        if (v.has_baseline) {
-            fprintf(out, "\n");
-            print_run(out, "linked cell", &v.linked_cell, cs.sys.K);
-            fprintf(out,
-                    "\nspeed-up over the linked cell: measured %.4g "
-                    "(time%s), predicted %.4g (work T)\n",
-                    v.measured_speedup,
-                    v.linked_cell.extrapolated ? ", extrapolated" : "",
-                    v.predicted_speedup);
-        }
-    }
-    rc = cli_close_output(out, cs.opt.output);
+    validate_output res = {&cs, &v, sizes_text != NULL};
+    rc = cli_write(cs.opt.output, write_result, &res);
 done:
     hg_validation_clear(&v);
     hg_recommendation_clear(&rec);

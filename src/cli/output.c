@@ -6,37 +6,55 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef HG_VERSION
 #define HG_VERSION "unknown"
 #endif
 
-FILE *cli_open_output(const char *path)
+int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
+              const void *ctx)
 {
-    if (!path || strcmp(path, "-") == 0)
-        return stdout;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        cli_error("--output: cannot write '%s': %s", path, strerror(errno));
-    return f;
-}
-
-int cli_close_output(FILE *f, const char *path)
-{
-    if (!f)
-        return CLI_EDATA;
-    if (f == stdout) {
-        if (fflush(stdout) != 0) {
+    if (!path || strcmp(path, "-") == 0) {
+        int rc = write(stdout, ctx);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
             cli_error("standard output: write error");
             return CLI_EDATA;
         }
-        return CLI_OK;
+        return rc;
     }
-    if (ferror(f) | fclose(f)) {
-        cli_error("--output: write error on '%s'", path);
+    size_t len = strlen(path) + 16;
+    char *tmp = malloc(len);
+    if (!tmp) {
+        cli_error("--output: out of memory");
         return CLI_EDATA;
     }
-    return CLI_OK;
+    snprintf(tmp, len, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        cli_error("--output: cannot write '%s': %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        return CLI_EDATA;
+    }
+    int rc = write(f, ctx);
+    int bad = ferror(f) | fclose(f);
+    if (!rc && bad) {
+        cli_error("--output: write error on '%s'", path);
+        rc = CLI_EDATA;
+    }
+    if (!rc && rename(tmp, path) != 0) {
+        cli_error("--output: cannot write '%s': %s", path, strerror(errno));
+        rc = CLI_EDATA;
+    }
+    if (rc)
+        unlink(tmp);
+    free(tmp);
+    return rc;
 }
 
 cJSON *cli_json_document(const char *schema, const cli_system *cs)
