@@ -24,7 +24,8 @@ for cmd in "evaluate $S" recommend scan validate; do
     expect_fail 2 "--model: unknown value 'hgrid-sideways' \(one of: .*hgrid-top-down, hgrid-bottom-up, linked-cell\)" -- $HG $cmd $P --model hgrid-sideways
 done
 expect_fail 2 "--algorithm: 'top-down' is a shorthand for --model" -- $HG evaluate $P $S --model hgrid-top-down --algorithm top-down
-expect_fail 2 "recommend --model: linked-cell is not an HGrid model" -- $HG recommend $P --model linked-cell
+expect_ok "\"model\":.*\"linked-cell\"" -- $HG recommend $P --model linked-cell --format json
+expect_ok "\"model\":.*\"linked-cell\"" -- $HG scan $P --model linked-cell --format json
 expect_fail 2 "unknown option '--model'" -- $HG pack $P --n 10 --model linked-cell
 # help models lists every registered model with its help
 out=$("$HG" help models)

@@ -119,6 +119,8 @@ typedef struct cli_system {
     hg_sysfile file;    /* zero if no --system */
     hg_psd *psd;
     hg_system sys;
+    double K;           /* weight of cell accesses (model parameter "K") */
+    hg_model_values values; /* model parameters as given (K) */
     int K_auto;         /* K came from a calibration ("--K auto") */
     char *name;         /* system name or NULL */
     char *unit;         /* length unit or NULL */
@@ -127,9 +129,6 @@ typedef struct cli_system {
     int has_packing;    /* --packing: the particles read, owned */
     hg_particles packing;
 } cli_system;
-
-/* The default K (cost of a cell access per pair check) of every command. */
-#define CLI_DEFAULT_K 0.2
 
 /* Load the system file (if any), apply command-line overrides, validate
  * and create the distribution. need_nu: nu is required. Returns an exit
@@ -145,9 +144,6 @@ void cli_system_clear(cli_system *cs);
 int cli_model_resolve(const cli_opts *o, const char *const *words,
                       const hg_model *dflt, const hg_model **model,
                       const char **word);
-/* The HGrid algorithm of an HGrid model; CLI_EUSAGE (printed, naming
- * cmd) for another model. */
-int cli_model_algorithm(const char *cmd, const hg_model *m, hg_algorithm *a);
 
 /* Write the result with write(out, ctx) (returns an exit code) to path
  * (--output) or standard output (path NULL or "-"). A file is written

@@ -345,6 +345,7 @@ int cmd_bench(int argc, char **argv)
     bc.sizes = sizes;
     bc.psd = cs.psd;
     bc.sys = cs.sys;
+    bc.values = &cs.values;
     bc.skin = o.skin;
     bc.verlet_skin = o.verlet_skin;
     bc.displacement = o.displacement;

@@ -43,7 +43,8 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
     cJSON_AddStringToObject(j, "model", m->name);
-    cJSON_AddStringToObject(j, "algorithm", hg_algorithm_name(c->algorithm));
+    cJSON_AddStringToObject(j, "algorithm",
+                            hg_algorithm_name(m->grid_algorithm));
     cJSON_AddNumberToObject(j, "dim", c->dim);
     cJSON_AddNumberToObject(j, "nu", c->nu);
     cJSON_AddNumberToObject(j, "K", c->K);
@@ -76,9 +77,9 @@ static int write_result(FILE *out, const void *ctx)
     if (!strcmp(cs->opt.format, "json"))
         return cli_json_print(out, to_json(cs, r->model, cost, r->lc));
     cli_print_system(out, cs);
-    if (r->model != hg_model_find("linked-cell"))
+    if (r->model->max_levels != 1)
         fprintf(out, "algorithm:      %s, %d levels (%d non-empty)\n\n",
-                hg_algorithm_name(cost->algorithm), cost->levels,
+                hg_algorithm_name(r->model->grid_algorithm), cost->levels,
                 cost->nonempty_levels);
     else
         fprintf(out, "model:          %s\n\n", r->model->name);
@@ -86,7 +87,7 @@ static int write_result(FILE *out, const void *ctx)
     fprintf(out,
             "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
             "%.6g\n",
-            cost->T_cd, cs->sys.K, cost->T_ca, cost->T);
+            cost->T_cd, cost->K, cost->T_ca, cost->T);
     fprintf(out,
             "linked cell (one level, s = %.6g): T = %.6g  -> predicted "
             "speed-up %.4g\n",
@@ -113,7 +114,7 @@ int cmd_evaluate(int argc, char **argv)
                                 hg_model_find("hgrid-top-down"), &model,
                                 &word)))
         return rc;
-    int hgrid = model != hg_model_find("linked-cell");
+    int hgrid = model->max_levels != 1;
     if (!o.sizes && hgrid) {
         cli_error("--sizes: missing (give the cell sizes s_1,...,s_L; the "
                   "last must cover the largest diameter)");
@@ -141,10 +142,11 @@ int cmd_evaluate(int argc, char **argv)
         goto done;
     }
     hg_cost cost = {0}, lc = {0};
-    hg_model_input in = {cs.psd, &cs.sys, (int)L, sizes};
-    st = model->evaluate(&in, &cost, NULL, NULL, NULL, &e);
+    st = hg_cost_evaluate(model, cs.psd, &cs.sys, &cs.values, (int)L, sizes,
+                          &cost, NULL, &e);
     if (!st)
-        st = hg_cost_linked_cell(cs.psd, &cs.sys, &lc, &e);
+        st = hg_cost_evaluate(hg_model_find("linked-cell"), cs.psd, &cs.sys,
+                              &cs.values, 1, NULL, &lc, NULL, &e);
     if (st) {
         rc = cli_fail(&e, st, 1);
         hg_cost_clear(&cost);

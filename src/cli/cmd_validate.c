@@ -134,7 +134,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-    cJSON_AddNumberToObject(j, "K", cs->sys.K);
+    cJSON_AddNumberToObject(j, "K", cs->K);
     cJSON_AddStringToObject(j, "packing",
                             cs->has_packing ? cs->opt.packing_path : "poisson");
     if (cs->has_packing && !cs->packing.periodic)
@@ -145,7 +145,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_AddNumberToObject(j, "seed", (double)v->seed);
     cJSON_AddNumberToObject(j, "box_edge", v->box_edge);
     cJSON_AddNumberToObject(j, "measured_nu", v->measured_nu);
-    cJSON *h = run_json(&v->hgrid, cs->sys.K);
+    cJSON *h = run_json(&v->hgrid, cs->K);
     /* the HGrid's figures at the top level, as the schema names them */
     cJSON_AddStringToObject(j, "algorithm",
                             hg_algorithm_name(v->hgrid.algorithm));
@@ -159,7 +159,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_Delete(h);
     if (v->has_baseline) {
         cJSON_AddItemToObject(j, "linked_cell",
-                              run_json(&v->linked_cell, cs->sys.K));
+                              run_json(&v->linked_cell, cs->K));
         cJSON *s = cJSON_AddObjectToObject(j, "speedup");
         cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup);
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup);
@@ -241,10 +241,10 @@ static int write_result(FILE *out, const void *ctx)
     if (cs->has_packing && !cs->packing.periodic)
         fprintf(out, "note:           %s\n", walls_note);
     fprintf(out, "\n");
-    print_run(out, "HGrid", &v->hgrid, cs->sys.K);
+    print_run(out, "HGrid", &v->hgrid, cs->K);
     if (v->has_baseline) {
         fprintf(out, "\n");
-        print_run(out, "linked cell", &v->linked_cell, cs->sys.K);
+        print_run(out, "linked cell", &v->linked_cell, cs->K);
         fprintf(out,
                 "\nspeed-up over the linked cell: measured %.4g "
                 "(time%s), predicted %.4g (work T)\n",
@@ -271,10 +271,7 @@ int cmd_validate(int argc, char **argv)
     const char *sizes_text = o.sizes;
     const hg_model *model;
     const char *word;
-    hg_algorithm alg = HG_TOP_DOWN;
     if ((rc = cli_model_resolve(&cs.opt, NULL, NULL, &model, &word)))
-        return rc;
-    if (model && (rc = cli_model_algorithm("validate", model, &alg)))
         return rc;
     long n = o.n, seed = o.seed, repeats = o.repeats;
     double budget = o.budget;
@@ -307,12 +304,16 @@ int cmd_validate(int argc, char **argv)
     } else {
         hg_recommend_options ro;
         hg_recommend_options_default(&ro);
-        ro.algorithm = model ? (int)alg : HG_ALGORITHM_AUTO;
-        if ((st = hg_recommend(cs.psd, &cs.sys, &ro, &rec, &e))) {
+        if (model) {
+            ro.n_models = 1;
+            ro.models[0] = model;
+        }
+        if ((st = hg_recommend(cs.psd, &cs.sys, &cs.values, &ro, &rec,
+                               &e))) {
             rc = cli_fail(&e, st, 1);
             goto done;
         }
-        alg = rec.algorithm;
+        model = rec.model;
         L = (size_t)rec.levels;
         sizes = malloc((size_t)L * sizeof *sizes);
         if (!sizes) {
@@ -324,7 +325,8 @@ int cmd_validate(int argc, char **argv)
     }
     hg_validate_params vp = {0};
     vp.sys = cs.sys;
-    vp.algorithm = alg;
+    vp.model = model ? model : hg_model_find("hgrid-top-down");
+    vp.values = cs.values;
     vp.L = (int)L;
     vp.sizes = sizes;
     vp.n = (size_t)n;

@@ -3,10 +3,6 @@
 
 #include <string.h>
 
-#ifndef HG_VERSION
-#define HG_VERSION "unknown"
-#endif
-
 static const cli_command commands[] = {
     {"evaluate", "cost model for given cell sizes (T_cd, T_ca, per level)",
      cmd_evaluate},
@@ -34,7 +30,7 @@ static void usage(FILE *out)
             "       hgridopt help psd               distribution families\n"
             "       hgridopt help models            cost models (--model)\n"
             "       hgridopt --version\n\nCommands:\n",
-            HG_VERSION);
+            HG_VERSION_STRING);
     for (size_t i = 0; i < ncommands; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,
@@ -51,6 +47,12 @@ static void models_help(FILE *out)
     for (size_t i = 0; i < hg_model_count(); i++) {
         const hg_model *m = hg_model_at(i);
         fprintf(out, "  %-16s %s\n", m->name, m->help);
+        for (int k = 0; k < m->n_params; k++) {
+            const hg_model_param *q = &m->params[k];
+            fprintf(out, "  %16s %s (default %g, %s %g): %s\n",
+                    "", q->name, q->def, q->open_min ? ">" : ">=", q->min,
+                    q->help);
+        }
     }
     fprintf(out, "\n--algorithm top-down and --algorithm bottom-up are "
                  "shorthands for\n--model hgrid-top-down and --model "
@@ -85,7 +87,8 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-        printf("hgridopt %s\n", HG_VERSION);
+        printf("hgridopt %s (library %s; %s)\n", HG_VERSION_STRING,
+               hg_version_string(), hg_build_options());
         return CLI_OK;
     }
     if (!strcmp(cmd, "help")) {

@@ -8,10 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef HG_VERSION
-#define HG_VERSION "unknown"
-#endif
-
 int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
               const void *ctx)
 {
@@ -61,7 +57,7 @@ cJSON *cli_json_document(const char *schema, const cli_system *cs)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "schema", schema);
-    cJSON_AddStringToObject(j, "version", HG_VERSION);
+    cJSON_AddStringToObject(j, "version", HG_VERSION_STRING);
     if (cs && cs->unit)
         cJSON_AddStringToObject(j, "length_unit", cs->unit);
     return j;
@@ -135,7 +131,7 @@ void cli_print_system(FILE *out, const cli_system *cs)
             hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
     fprintf(out, "dim %d, nu = %.6g, K = %.6g%s\n", cs->sys.dim, cs->sys.nu,
-            cs->sys.K, cs->K_auto ? " (calibrated)" : "");
+            cs->K, cs->K_auto ? " (calibrated)" : "");
 }
 
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin)

@@ -50,7 +50,7 @@ int cli_system_resolve(cli_system *cs, int need_nu)
             return cli_fail(&e, st, 1);
     }
     hg_psd *packing_psd = NULL;
-    hg_system packing_sys = {0, 0.0, 0.0};
+    hg_system packing_sys = {0, 0.0};
     if (cs->opt.packing_path) {
         st = hg_io_read(cs->opt.packing_path, HG_IO_AUTO, &cs->packing, &e);
         if (st)
@@ -108,7 +108,7 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         return CLI_EUSAGE;
     }
     /* K */
-    cs->sys.K = CLI_DEFAULT_K;
+    cs->K = HG_K_PAPER;
     cs->K_auto = 0;
     if (cs->opt.K_text && strcmp(cs->opt.K_text, "auto") == 0) {
         char path[4096];
@@ -118,18 +118,21 @@ int cli_system_resolve(cli_system *cs, int need_nu)
             cli_error("--K auto: %s", e.msg);
             return CLI_EDATA;
         }
-        cs->sys.K = cal.K;
+        cs->K = cal.K;
         cs->K_auto = 1;
     } else if (cs->opt.K_text) {
-        if ((st = hg_parse_double(cs->opt.K_text, "--K", &cs->sys.K, &e)))
+        if ((st = hg_parse_double(cs->opt.K_text, "--K", &cs->K, &e)))
             return cli_fail(&e, st, 0);
-        if (!(cs->sys.K > 0.0)) {
+        if (!(cs->K > 0.0)) {
             cli_error("--K: %s must be > 0", cs->opt.K_text);
             return CLI_EUSAGE;
         }
     } else if (cs->file.has_K) {
-        cs->sys.K = cs->file.K;
+        cs->K = cs->file.K;
     }
+    memset(&cs->values, 0, sizeof cs->values);
+    if ((st = hg_model_values_set(&cs->values, "K", cs->K, &e)))
+        return cli_fail(&e, st, 0);
     /* distribution */
     hg_psd_ctx ctx = {cs->sys.dim, NULL};
     if (cs->opt.psd_spec)
@@ -204,20 +207,5 @@ int cli_model_resolve(const cli_opts *o, const char *const *words,
         snprintf(list + strlen(list), sizeof list - strlen(list),
                  "top-down, bottom-up");
     cli_error("%s: unknown value '%s' (one of: %s)", opt, text, list);
-    return CLI_EUSAGE;
-}
-
-int cli_model_algorithm(const char *cmd, const hg_model *m, hg_algorithm *a)
-{
-    if (m == hg_model_find("hgrid-top-down")) {
-        *a = HG_TOP_DOWN;
-        return CLI_OK;
-    }
-    if (m == hg_model_find("hgrid-bottom-up")) {
-        *a = HG_BOTTOM_UP;
-        return CLI_OK;
-    }
-    cli_error("%s --model: %s is not an HGrid model (hgrid-top-down or "
-              "hgrid-bottom-up)", cmd, m ? m->name : "(none)");
     return CLI_EUSAGE;
 }

@@ -13,7 +13,6 @@
 void hg_bench_config_default(hg_bench_config *c)
 {
     memset(c, 0, sizeof *c);
-    c->sys.K = 0.2;
     c->verlet_skin = 0.4;
     c->displacement = 0.05;
     c->repeats = 3;
@@ -91,10 +90,11 @@ static int hgrid_sizes(const hg_bench_config *c, hg_algorithm alg,
                                                           : "hgrid-bu");
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
-    ro.algorithm = (int)alg;
+    ro.n_models = 1;
+    ro.models[0] = hg_model_for_grid(alg);
     hg_system sys = packing_system(c);
     hg_recommendation rec = {0};
-    int st = hg_recommend(c->psd, &sys, &ro, &rec, e);
+    int st = hg_recommend(c->psd, &sys, c->values, &ro, &rec, e);
     if (st)
         return st;
     m->sizes = malloc((size_t)rec.levels * sizeof *m->sizes);
@@ -196,23 +196,18 @@ static double predicted_work(const hg_bench_config *c,
     if (!c->psd)
         return -1.0;
     hg_system sys = packing_system(c);
-    double T_cd = 0.0, T_ca = 0.0;
-    int st;
-    if (!strcmp(name, "lc") || !strcmp(name, "verlet")) {
-        hg_cost lc = {0};
-        st = hg_cost_linked_cell(c->psd, &sys, &lc, NULL);
-        T_cd = lc.T_cd;
-        T_ca = lc.T_ca;
-        hg_cost_clear(&lc);
-    } else if (is_hgrid(m->type)) {
-        hg_algorithm alg = strcmp(name, "hgrid") ? HG_BOTTOM_UP : HG_TOP_DOWN;
-        double T;
-        st = hg_cost_evaluate(c->psd, &sys, alg, m->L, m->sizes, NULL, &T,
-                              &T_cd, &T_ca, NULL);
-    } else {
+    const hg_model *model;
+    if (!strcmp(name, "lc") || !strcmp(name, "verlet"))
+        model = hg_model_find("linked-cell");
+    else if (is_hgrid(m->type))
+        model = hg_model_for_grid(strcmp(name, "hgrid") ? HG_BOTTOM_UP
+                                                        : HG_TOP_DOWN);
+    else
         return -1.0;
-    }
-    return st ? -1.0 : n * (T_cd + T_ca);
+    hg_work w;
+    int st = hg_cost_evaluate(model, c->psd, &sys, c->values, m->L, m->sizes,
+                              NULL, &w, NULL);
+    return st ? -1.0 : n * (w.T_cd + w.T_ca);
 }
 
 static int over_budget(const hg_bench_config *c, const char *name,

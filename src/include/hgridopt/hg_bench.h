@@ -36,8 +36,10 @@ typedef struct hg_bench_config {
     const double *sizes;
     const hg_psd *psd; /* for recommended sizes and predicted work; may be
                           NULL when L > 0 */
-    hg_system sys;     /* K and nu for hg_recommend (nu: the packing's
-                          own when it is in (0, 1)); dim is the packing's */
+    hg_system sys;     /* nu for hg_recommend (the packing's own when it
+                          is in (0, 1)); dim is the packing's */
+    const hg_model_values *values; /* model parameters (K); NULL: the
+                                      defaults */
     double skin;         /* contact distance added to r_i + r_j, >= 0 */
     double verlet_skin;  /* Verlet list skin / r_min, > 0 (default 0.4) */
     double displacement; /* per step and axis, uniform in [-D, D] r_min */
