@@ -1,4 +1,4 @@
-/* hg_bench.h - the contact-detection methods of hg_methods.h side by side
+/* hg_bench.h - the contact detectors of hg_detector.h side by side
  * on one packing: static detections (median of repeats) and a dynamic run
  * (every particle displaced at random each step), every result checked
  * against the contact set of the bundled HGrid (Top-Down). The harness
@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "hg_common.h"
-#include "hg_methods.h"
+#include "hg_detector.h"
 #include "hg_model.h"
 #include "hg_particles.h"
 
