@@ -36,7 +36,8 @@ static cJSON *to_json(const cli_system *cs, const hg_cost *c,
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
     cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
-    cJSON_AddStringToObject(j, "algorithm", hg_algorithm_name(c->model->grid_algorithm));
+    cJSON_AddStringToObject(j, "algorithm",
+                            hg_algorithm_name(c->model->grid_algorithm));
     cJSON_AddNumberToObject(j, "dim", c->dim);
     cJSON_AddNumberToObject(j, "nu", c->nu);
     cJSON_AddNumberToObject(j, "K", c->K);

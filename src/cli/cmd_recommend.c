@@ -79,7 +79,7 @@ static int write_table(FILE *out, const cli_system *cs,
     cli_print_system(out, cs);
     fprintf(out, "method:         %s", hg_recipe_name(o->recipe));
     for (int i = 0; o->n_models > 1 && i < o->n_models; i++)
-        fprintf(out, "%s%s", i == 0 ? ", " : i + 1 < o->n_models ? ", " : " and ",
+        fprintf(out, "%s%s", i > 0 && i + 1 == o->n_models ? " and " : ", ",
                 model_label(o->models[i]));
     fprintf(out, ", L = 1..%d, tolerance %g %%\n", o->max_levels,
             100.0 * o->tolerance);

@@ -120,7 +120,8 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
             cJSON *r = cJSON_CreateObject();
             cJSON_AddStringToObject(r, "method", hg_recipe_name(cv[k].recipe));
             cJSON_AddStringToObject(
-                r, "algorithm", hg_algorithm_name(cv[k].model->grid_algorithm));
+                r, "algorithm",
+                hg_algorithm_name(cv[k].model->grid_algorithm));
             cJSON_AddNumberToObject(r, "levels", p->levels);
             cJSON_AddNumberToObject(r, "nonempty_levels", p->nonempty_levels);
             cJSON_AddNumberToObject(r, "work_per_particle", p->T);
