@@ -7,6 +7,7 @@
 #include "hg_opt.h"
 #include "hg_pack.h"
 #include "hg_validate.h"
+#include "hg_version.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -312,21 +313,16 @@ static int make_parent(const char *path, hg_err *e)
     return HG_OK;
 }
 
-int hg_calibration_save(const hg_calibration *c, const char *path,
-                        hg_err *e)
+int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e)
 {
-    if (!c || !path)
+    *text = NULL;
+    if (!c)
         return hg_fail(e, HG_EINVAL, "calibration: NULL argument");
-    if (!(isfinite(c->K) && c->K > 0.0))
-        return hg_fail(e, HG_EINVAL, "calibration: K = %g is not finite and "
-                       "> 0", c->K);
-    int st = make_parent(path, e);
-    if (st)
-        return st;
     cJSON *j = cJSON_CreateObject();
     if (!j)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     cJSON_AddStringToObject(j, "schema", "hgridopt.calibration/1");
+    cJSON_AddStringToObject(j, "version", HG_VERSION_STRING);
     cJSON_AddNumberToObject(j, "K", c->K);
     cJSON_AddNumberToObject(j, "K_stderr", c->K_se);
     cJSON_AddNumberToObject(j, "seconds_per_pair_check", c->a);
@@ -349,10 +345,29 @@ int hg_calibration_save(const hg_calibration *c, const char *path,
                                 c->points[i].seconds);
         cJSON_AddItemToArray(pts, o);
     }
-    char *text = cJSON_Print(j);
+    char *t = cJSON_Print(j);
     cJSON_Delete(j);
-    if (!text)
+    if (!t)
         return hg_fail(e, HG_ENOMEM, "out of memory");
+    *text = strdup(t);
+    cJSON_free(t);
+    return *text ? HG_OK : hg_fail(e, HG_ENOMEM, "out of memory");
+}
+
+int hg_calibration_save(const hg_calibration *c, const char *path,
+                        hg_err *e)
+{
+    if (!c || !path)
+        return hg_fail(e, HG_EINVAL, "calibration: NULL argument");
+    if (!(isfinite(c->K) && c->K > 0.0))
+        return hg_fail(e, HG_EINVAL, "calibration: K = %g is not finite and "
+                       "> 0", c->K);
+    int st = make_parent(path, e);
+    char *text = NULL;
+    if (!st)
+        st = hg_calibration_json(c, &text, e);
+    if (st)
+        return st;
     hg_output *o = NULL;
     st = hg_io_output_open(path, &o, e);
     if (st == HG_OK) {
@@ -366,7 +381,7 @@ int hg_calibration_save(const hg_calibration *c, const char *path,
         snprintf(tmp, sizeof tmp, "calibration file %.480s", e->msg);
         memcpy(e->msg, tmp, sizeof tmp);
     }
-    cJSON_free(text);
+    free(text);
     return st;
 }
 
