@@ -49,6 +49,8 @@ static void help(FILE *out)
 
 int cmd_calibrate(int argc, char **argv)
 {
+    if (cli_engine_is_lammps(argc, argv))
+        return cmd_calibrate_lammps(argc, argv);
     static const struct option opts[] = {
         CLI_SYSTEM_LONG_OPTIONS,
         {"n", required_argument, NULL, OPT_N},

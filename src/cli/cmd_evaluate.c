@@ -1,5 +1,6 @@
 /* cmd_evaluate.c - `hgridopt evaluate`: the cost model for given sizes. */
 #include "cli.h"
+#include "hg_export.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,10 @@ static void help(FILE *out)
             "                   strictly ascending; the last >= the largest "
             "diameter\n"
             "  --algorithm A    top-down (default) or bottom-up\n"
-            "  --format F       table (default) or json\n\n%s\n"
+            "  --format F       table (default), json, or lammps / "
+            "mercurydpm (the given\n"
+            "                   sizes as input-script lines / C++ snippet)\n\n"
+            "%s\n"
             "Example:\n"
             "  hgridopt evaluate --psd powerlaw:alpha=-3,omega=20 --dim 2 "
             "--nu 0.4 \\\n      --sizes 4.0,7.9,15.1,27.2,40\n",
@@ -73,7 +77,8 @@ int cmd_evaluate(int argc, char **argv)
         default: return cli_bad_option("evaluate", c, argv[optind - 1]);
         }
     }
-    static const char *const formats[] = {"table", "json", NULL};
+    static const char *const formats[] = {"table", "json", "lammps",
+                                          "mercurydpm", NULL};
     const char *format = NULL;
     int rc;
     if (cli_options_done("evaluate", &cs, argc, argv, help, formats, &format,
@@ -124,7 +129,21 @@ int cmd_evaluate(int argc, char **argv)
     if (!out) {
         rc = CLI_EDATA;
     } else {
-        if (!strcmp(format, "json")) {
+        if (!strcmp(format, "lammps") || !strcmp(format, "mercurydpm")) {
+            /* export the given sizes as they are */
+            hg_export_input in = {cs.psd,   &cs.sys, alg,    L,
+                                  sizes,    cost.T,  cost.T_cd, cost.T_ca,
+                                  lc.T,     cs.name, cs.unit, cs.export_skin};
+            char *text = NULL;
+            st = !strcmp(format, "lammps")
+                     ? hg_export_lammps(&in, &text, &e)
+                     : hg_export_mercurydpm(&in, &text, &e);
+            if (st)
+                rc = cli_fail(&e, st, 0);
+            else
+                fputs(text, out);
+            free(text);
+        } else if (!strcmp(format, "json")) {
             cli_json_print(out, to_json(&cs, &cost, &lc, sizes));
         } else {
             cli_print_system(out, &cs);
@@ -140,7 +159,9 @@ int cmd_evaluate(int argc, char **argv)
                     "predicted speed-up %.4g\n",
                     2.0 * hg_psd_rmax(cs.psd), lc.T, lc.T / cost.T);
         }
-        rc = cli_close_output(out, cs.output);
+        int rc2 = cli_close_output(out, cs.output);
+        if (!rc)
+            rc = rc2;
     }
     hg_cost_clear(&cost);
     hg_cost_clear(&lc);

@@ -13,7 +13,10 @@ enum {
     OPT_MAX_LEVELS,
     OPT_TOLERANCE,
     OPT_Q,
-    OPT_SKIN
+    OPT_SKIN,
+    OPT_MODEL,
+    OPT_ATOMS,
+    OPT_RANKS
 };
 
 static void help(FILE *out)
@@ -37,7 +40,15 @@ static void help(FILE *out)
             "  --format F       table (default), json, lammps or mercurydpm\n"
             "  --skin X         LAMMPS neighbor skin (format lammps; default "
             "10 %% of the\n"
-            "                   smallest diameter)\n\n"
+            "                   smallest diameter)\n"
+            "  --model M        format lammps: lammps (default: LAMMPS' own "
+            "neighbor-build\n"
+            "                   model, may answer bin) or kol (HGrid levels "
+            "of the KOL model)\n"
+            "  --atoms N        format lammps: atoms in the simulation "
+            "(default: packing,\n"
+            "                   system file's particles, else 50000)\n"
+            "  --mpi N          format lammps: MPI ranks (default 1)\n\n"
             "%s\n"
             "Example:\n"
             "  hgridopt recommend --psd powerlaw:alpha=-3,omega=100 --dim 3 "
@@ -244,10 +255,14 @@ int cmd_recommend(int argc, char **argv)
         {"tolerance", required_argument, NULL, OPT_TOLERANCE},
         {"q", required_argument, NULL, OPT_Q},
         {"skin", required_argument, NULL, OPT_SKIN},
+        {"model", required_argument, NULL, OPT_MODEL},
+        {"atoms", required_argument, NULL, OPT_ATOMS},
+        {"mpi", required_argument, NULL, OPT_RANKS},
         {NULL, 0, NULL, 0}};
     cli_system cs = {0};
     const char *alg_text = NULL, *method_text = NULL, *lmax_text = NULL,
-               *tol_text = NULL, *q_text = NULL, *skin_text = NULL;
+               *tol_text = NULL, *q_text = NULL, *skin_text = NULL,
+               *model_text = NULL, *atoms_text = NULL, *ranks_text = NULL;
     int c;
     optind = 1;
     opterr = 0;
@@ -261,6 +276,9 @@ int cmd_recommend(int argc, char **argv)
         case OPT_TOLERANCE: tol_text = optarg; break;
         case OPT_Q: q_text = optarg; break;
         case OPT_SKIN: skin_text = optarg; break;
+        case OPT_MODEL: model_text = optarg; break;
+        case OPT_ATOMS: atoms_text = optarg; break;
+        case OPT_RANKS: ranks_text = optarg; break;
         default: return cli_bad_option("recommend", c, argv[optind - 1]);
         }
     }
@@ -318,8 +336,36 @@ int cmd_recommend(int argc, char **argv)
             return CLI_EUSAGE;
         }
     }
+    if (model_text && strcmp(model_text, "lammps") &&
+        strcmp(model_text, "kol")) {
+        cli_error("--model: unknown value '%s' (lammps or kol)", model_text);
+        return CLI_EUSAGE;
+    }
+    long atoms = 0, ranks = 1;
+    if (atoms_text &&
+        hg_parse_long(atoms_text, "--atoms", 1, 1000000000000L, &atoms, &e))
+        return cli_fail(&e, HG_EINVAL, 0);
+    if (ranks_text && hg_parse_long(ranks_text, "--mpi", 1, 4096, &ranks, &e))
+        return cli_fail(&e, HG_EINVAL, 0);
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
+    if (!strcmp(format, "lammps") &&
+        (!model_text || !strcmp(model_text, "lammps"))) {
+        FILE *out = cli_open_output(cs.output);
+        if (!out) {
+            rc = CLI_EDATA;
+        } else {
+            rc = cli_recommend_lammps(&cs, atoms, ranks,
+                                      HG_LAMMPS_MAX_COLLECTIONS < 6
+                                          ? HG_LAMMPS_MAX_COLLECTIONS
+                                          : 6,
+                                      out);
+            int rc2 = cli_close_output(out, cs.output);
+            if (!rc)
+                rc = rc2;
+        }
+        goto done;
+    }
     hg_recommendation r;
     int st = hg_recommend(cs.psd, &cs.sys, &o, &r, &e);
     if (st) {

@@ -206,6 +206,8 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
 
 int cmd_validate(int argc, char **argv)
 {
+    if (cli_engine_is_lammps(argc, argv))
+        return cmd_validate_lammps(argc, argv);
     static const struct option opts[] = {
         CLI_SYSTEM_LONG_OPTIONS,
         {"sizes", required_argument, NULL, OPT_SIZES},

@@ -5,6 +5,7 @@
 #include "hg_calib.h"
 #include "hg_common.h"
 #include "hg_grid.h"
+#include "hg_lammps.h"
 #include "hg_methods.h"
 #include "hg_model.h"
 #include "hg_pack.h"
