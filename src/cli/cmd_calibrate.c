@@ -42,6 +42,7 @@ static void help(FILE *out)
             "                   $XDG_CONFIG_HOME or ~/.config "
             "/hgridopt/calibration.json)\n"
             "  --format F       table (default) or json\n\n%s\n"
+            "In LAMMPS itself: hgridopt calibrate --engine lammps --help\n\n"
             "Example:\n"
             "  hgridopt calibrate --save\n",
             cli_system_help);

@@ -54,6 +54,7 @@ static void help(FILE *out)
             "  --repeats R      timed repetitions, best kept (default 1)\n"
             "  --format F       table (default) or json "
             "(schema hgridopt.validation/1)\n\n%s\n"
+            "In LAMMPS itself: hgridopt validate --engine lammps --help\n\n"
             "Example:\n"
             "  hgridopt validate --psd powerlaw:alpha=-3,omega=30 --dim 3 "
             "--nu 0.3 --n 200000\n",

@@ -195,7 +195,8 @@ int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
         }
         if (n < 2)
             break;
-        if (now_seconds() - t0 + per_setting * n > budget)
+        /* keep room for the final side-by-side run of three settings */
+        if (now_seconds() - t0 + per_setting * (n + 3) > budget)
             break;
         b0 = now_seconds();
         if ((st = hg_lammps_measure(p, cand, n, o, c, pts, e)))
@@ -215,6 +216,24 @@ int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
             f = sqrt(f);
         }
     }
+    /* the answer: best, model optimum and bin side by side in one run */
+    n = 0;
+    add_candidate(cand, &n, CAP, &out->best.setting, dmax);
+    add_candidate(cand, &n, CAP, &out->model.setting, dmax);
+    add_candidate(cand, &n, CAP, &out->bin.setting, dmax);
+    if ((st = hg_lammps_measure(p, cand, n, o, c, pts, e)))
+        return st;
+    out->settings += n;
+    for (int i = 0; i < n; i++) {
+        if (same_setting(&pts[i].setting, &out->model.setting))
+            out->model = pts[i];
+        if (same_setting(&pts[i].setting, &out->bin.setting))
+            out->bin = pts[i];
+    }
+    out->best = pts[0];
+    for (int i = 1; i < n; i++)
+        if (pts[i].timing.neigh < out->best.timing.neigh)
+            out->best = pts[i];
     out->seconds = now_seconds() - t0;
     return HG_OK;
 }

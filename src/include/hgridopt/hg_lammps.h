@@ -236,7 +236,9 @@ typedef struct hg_lammps_tune_result {
  * neighbours with one collection fewer and more, then rounds moving each
  * cutoff by a factor (1.3, shrinking when nothing improves by > 2 %),
  * each round re-measuring the incumbent with its candidates in one lmp
- * run, until budget seconds of wall time would be exceeded. */
+ * run, until budget seconds of wall time would be exceeded; finally the
+ * best, the model's optimum and bin side by side in one more run (their
+ * times in out come from it; best is the fastest of the three). */
 int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
                    const hg_lammps_run_options *o, double budget,
                    int max_coll, hg_lammps_tune_result *out, hg_err *e);

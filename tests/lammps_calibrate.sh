@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# LAMMPS constants on a small grid (label slow, lammps): calibrate --engine
+# lammps on two RSA packings (power law 3D, log-normal 3D; 8000 atoms), then
+# validate --engine lammps on both with the fitted constants. Tolerance:
+# the model's Neigh time per build of the recommended setting and of bin
+# within 35 % of lmp's (predicted / measured in [0.65, 1.35]); on a quiet
+# machine the fit is closer (README, "LAMMPS").
+. "$(dirname "$0")/cli_lib.sh"
+command -v lmp >/dev/null 2>&1 || { bad "lmp not available"; finish; exit 1; }
+export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/lammps.json"
+"$HG" pack --psd powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4 --n 8000 \
+    --generator rsa --output "$TMP/pl.data" 2> /dev/null
+"$HG" pack --psd "lognormal:median=1,sigma=0.5,qmin=0.01,qmax=0.99" --dim 3 \
+    --nu 0.4 --n 8000 --generator rsa --output "$TMP/ln.data" 2> /dev/null
+if "$HG" calibrate --engine lammps --packing "$TMP/pl.data" --packing "$TMP/ln.data" \
+        --steps 10 --repeats 3 --save > "$TMP/cal" 2> "$TMP/cal.err" &&
+    [ -f "$HGRIDOPT_LAMMPS_CALIBRATION" ] && grep -q "R^2" "$TMP/cal"; then
+    ok
+    cat "$TMP/cal"
+else
+    bad "calibrate --engine lammps: $(cat "$TMP/cal.err")"
+fi
+for f in pl ln; do
+    if ! "$HG" validate --engine lammps --packing "$TMP/$f.data" --steps 10 \
+            --repeats 3 --format json > "$TMP/val.json" 2> "$TMP/val.err"; then
+        bad "validate $f: $(cat "$TMP/val.err")"
+        continue
+    fi
+    grep -q '"constants":[[:space:]]*"stored calibration"' "$TMP/val.json" ||
+        bad "validate $f did not use the stored constants"
+    # role, measured, predicted of each setting
+    awk -F'[:,]' '/"neigh_ms_per_build"/{m=$2} /"predicted_ms"/{p=$2}
+        /"role"/{gsub(/[" \t]/, "", $2); print $2, m, p}' "$TMP/val.json" > "$TMP/rows"
+    cat "$TMP/rows"
+    while read -r role m p; do
+        case "$role" in recommended|bin) ;; *) continue ;; esac
+        if awk -v m="$m" -v p="$p" 'BEGIN { r = p / m; exit !(r >= 0.65 && r <= 1.35) }'; then
+            ok
+        else
+            bad "$f $role: predicted $p ms, measured $m ms (outside 35 %)"
+        fi
+    done < "$TMP/rows"
+done
+finish
