@@ -261,12 +261,14 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
         if (d == 3)
             mb *= bins_axis(A, sub[2], cutghost, bsize[i]);
         w->bins += mb + 1.0;
+        w->bins_c[i] = mb + 1.0;
         /* ghosts of collection i out to its largest pair cutoff */
         double gc = bin_style ? cutghost
                               : 0.5 * (cut[i] + cut[n - 1]) + skin;
         double vg = (sub[0] + 2 * gc) * (sub[1] + 2 * gc) *
                     (d == 3 ? sub[2] + 2 * gc : 1.0);
         w->ghosts += rho * frac[i] * (vg - vsub);
+        w->binned_c[i] = nloc * frac[i] + rho * frac[i] * (vg - vsub);
     }
     for (int i = 0; i < n; i++) {
         if (!(frac[i] > 0.0))
@@ -287,8 +289,10 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
             }
         }
         w->stencil[i] = per_visit;
-        w->visits += nloc * frac[i] * per_visit;
-        w->checks += nloc * frac[i] * per_check;
+        w->visits_c[i] = nloc * frac[i] * per_visit;
+        w->checks_c[i] = nloc * frac[i] * per_check;
+        w->visits += w->visits_c[i];
+        w->checks += w->checks_c[i];
     }
     w->ncoll = n;
     w->binned = nloc + w->ghosts;

@@ -107,9 +107,9 @@ static void test_export(void)
     CHECK(p != NULL);
     if (!p)
         return;
-    hg_system sys = {3, 0.4, 0.2};
+    hg_system sys = {3, 0.4};
     double one[1] = {2.0 * hg_psd_rmax(p)};
-    hg_export_input in = {p, &sys, HG_TOP_DOWN, 1, one, 1, 1, 0, 1,
+    hg_export_input in = {p, &sys, HG_TOP_DOWN, 1, one, 1, 1, 0, 0.2, 1,
                           NULL, NULL, 0.0};
     char *t = NULL;
     CHECK(hg_export_lammps(&in, &t, NULL) == HG_OK);

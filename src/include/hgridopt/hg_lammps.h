@@ -58,6 +58,12 @@ typedef struct hg_lammps_work {
     int ncoll;      /* collections (1 for bin) */
     double fraction[HG_LAMMPS_MAX_COLLECTIONS]; /* atoms per collection */
     double stencil[HG_LAMMPS_MAX_COLLECTIONS];  /* bins visited per atom */
+    /* per collection: its atoms' checks and visits, its bins, its binned
+     * atoms (owned + ghost) */
+    double checks_c[HG_LAMMPS_MAX_COLLECTIONS];
+    double visits_c[HG_LAMMPS_MAX_COLLECTIONS];
+    double bins_c[HG_LAMMPS_MAX_COLLECTIONS];
+    double binned_c[HG_LAMMPS_MAX_COLLECTIONS];
 } hg_lammps_work;
 
 #define HG_LAMMPS_NTERMS 6
