@@ -520,8 +520,10 @@ static int lammps_measured_command(int argc, char **argv, int tune)
         }
         switch (c) {
         case OPT_BUDGET:
-            if (!tune)
-                return cli_bad_option(cmd, '?', argv[optind - 1]);
+            if (!tune) {
+                cli_error("validate: --budget is an option of tune");
+                return CLI_EUSAGE;
+            }
             if (hg_parse_double(optarg, "--budget", &budget, &e))
                 return cli_fail(&e, HG_EINVAL, 0);
             if (!(budget > 0.0)) {
