@@ -6,9 +6,11 @@
 #include "hg_export.h"
 #include "hg_pack_gen.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum {
@@ -339,14 +341,25 @@ int cmd_calibrate_lammps(int argc, char **argv)
                     p.n, n);
             hg_lammps_run_options ro;
             run_options(&lo, skin, &ro);
-            st = hg_lammps_measure(&p, set, n, &ro, NULL, pts + npts, &e);
+            char keep[4096];
+            if (lo.keep) { /* one folder per system under --keep */
+                if (mkdir(lo.keep, 0777) != 0 && errno != EEXIST) {
+                    cli_error("--keep: cannot create '%s': %s", lo.keep,
+                              strerror(errno));
+                    rc = CLI_EDATA;
+                }
+                snprintf(keep, sizeof keep, "%s/system%d", lo.keep, s + 1);
+                ro.keep = keep;
+            }
+            if (rc == CLI_OK)
+                st = hg_lammps_measure(&p, set, n, &ro, NULL, pts + npts, &e);
         }
         if (st == HG_OK)
             for (int i = 0; i < n; i++)
                 sysof[npts++] = s;
         hg_particles_clear(&p);
         hg_psd_free(psd);
-        if (st)
+        if (st && rc == CLI_OK)
             rc = cli_fail(&e, st, npacking > 0);
     }
     if (rc)
