@@ -381,8 +381,55 @@ static void test_file(void)
     CHECK(strstr(e.msg, "apt-get install lammps") != NULL);
 }
 
+/* The registered models give the same time, in units of one check. */
+static void test_registry(void)
+{
+    const hg_model *mm = hg_model_find("lammps-multi");
+    const hg_model *mb = hg_model_find("lammps-bin");
+    CHECK(mm != NULL && mb != NULL);
+    hg_psd *p = make("powerlaw:alpha=-3,omega=20", 3);
+    if (!mm || !mb || !p)
+        return;
+    hg_lammps_consts c;
+    hg_lammps_consts_default(&c);
+    hg_system sys = {3, 0.4};
+    double sizes[2] = {12.0, 40.0};
+    hg_cost cost = {0};
+    hg_work w;
+    CHECK(hg_cost_evaluate(mm, p, &sys, NULL, 2, sizes, &cost, &w, NULL) ==
+          HG_OK);
+    hg_lammps_system ls = {3, 0.4, 50000, 0.2, 1};
+    hg_lammps_setting s = {2, {12.0, 40.0}};
+    hg_lammps_work lw;
+    CHECK(hg_lammps_work_eval(p, &ls, &s, &lw, NULL) == HG_OK);
+    CHECK_CLOSE(w.T, hg_lammps_predict(&c, &lw) / (c.c[0] * 50000), 1e-12,
+                0);
+    CHECK_CLOSE(w.T_cd, lw.checks / 50000, 1e-12, 0);
+    CHECK(cost.nonempty_levels == 2);
+    double sum = 0.0;
+    for (int h = 0; h < cost.levels; h++)
+        sum += cost.per_level[h].T;
+    CHECK_CLOSE(sum, w.T, 1e-9, 0);
+    hg_cost_clear(&cost);
+    hg_lammps_setting bin = {0};
+    CHECK(hg_lammps_work_eval(p, &ls, &bin, &lw, NULL) == HG_OK);
+    CHECK(hg_cost_evaluate(mb, p, &sys, NULL, 2, sizes, NULL, &w, NULL) ==
+          HG_OK);
+    CHECK_CLOSE(w.T, hg_lammps_predict(&c, &lw) / (c.c[0] * 50000), 1e-12,
+                0);
+    /* the gradient (finite differences) vanishes only at s_L */
+    double T, g[2];
+    CHECK(hg_cost_gradient(mm, p, &sys, NULL, 2, sizes, &T, g, NULL) ==
+          HG_OK);
+    CHECK(isfinite(g[0]) && g[1] == 0.0);
+    hg_psd_free(p);
+}
+
 int main(void)
 {
+    /* the registered models read the stored constants: use the shipped */
+    setenv("HGRIDOPT_LAMMPS_CALIBRATION", "/nonexistent/hg-lammps.json", 1);
+    test_registry();
     test_format_up();
     test_lines();
     test_export();
