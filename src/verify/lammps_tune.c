@@ -160,8 +160,10 @@ int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
     double per_setting = (now_seconds() - b0) / n;
     out->settings = n;
     out->model = pts[0];
-    out->bin = pts[1];
     out->best = pts[0];
+    for (int i = 0; i < n; i++)
+        if (pts[i].setting.ncoll == 0)
+            out->bin = pts[i];
     for (int i = 1; i < n; i++)
         if (pts[i].timing.neigh < out->best.timing.neigh)
             out->best = pts[i];
