@@ -55,10 +55,10 @@ expect_fail 2 "--model: unknown value 'foo'" -- "$HG" recommend $SYS --format la
 expect_fail 2 "--mpi" -- "$HG" recommend $SYS --format lammps --mpi 0
 expect_fail 2 "--atoms" -- "$HG" recommend $SYS --format lammps --atoms x
 expect_fail 2 "--mpi: 0 is outside" -- "$HG" validate --engine lammps $SYS --mpi 0
-expect_fail 2 "--budget: -1 seconds must be > 0" -- "$HG" tune --engine lammps $SYS --budget -1
+expect_fail 2 "--budget: -1 must be > 0" -- "$HG" tune --engine lammps $SYS --budget -1
 expect_fail 2 "--skin" -- "$HG" tune --engine lammps $SYS --skin 0
 expect_fail 2 "--engine: 'gromacs' is not lammps" -- "$HG" tune --engine gromacs $SYS
-expect_fail 2 "--budget is an option of tune" -- "$HG" validate --engine lammps $SYS --budget 3
+expect_fail 2 "unknown option '--budget'" -- "$HG" validate --engine lammps $SYS --budget 3
 expect_fail 1 "not an executable.*apt-get install lammps" -- "$HG" tune --engine lammps $SYS --lmp /nonexistent/lmp
 expect_fail 1 "not an executable.*apt-get install lammps" -- "$HG" calibrate --engine lammps --lmp /nonexistent/lmp
 mkdir -p "$TMP/bin"

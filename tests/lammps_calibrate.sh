@@ -12,7 +12,7 @@ export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/lammps.json"
     --generator rsa --output "$TMP/pl.data" 2> /dev/null
 "$HG" pack --psd "lognormal:median=1,sigma=0.5,qmin=0.01,qmax=0.99" --dim 3 \
     --nu 0.4 --n 8000 --generator rsa --output "$TMP/ln.data" 2> /dev/null
-if "$HG" calibrate --engine lammps --packing "$TMP/pl.data" --packing "$TMP/ln.data" \
+if "$HG" calibrate --engine lammps --packing "$TMP/pl.data,$TMP/ln.data" \
         --steps 10 --repeats 3 --save > "$TMP/cal" 2> "$TMP/cal.err" &&
     [ -f "$HGRIDOPT_LAMMPS_CALIBRATION" ] && grep -q "R^2" "$TMP/cal"; then
     ok

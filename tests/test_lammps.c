@@ -419,8 +419,11 @@ static void test_registry(void)
                 0);
     /* the gradient (finite differences) vanishes only at s_L */
     double T, g[2];
-    CHECK(hg_cost_gradient(mm, p, &sys, NULL, 2, sizes, &T, g, NULL) ==
-          HG_OK);
+    hg_model_input in;
+    CHECK(hg_model_prepare(mm, p, &sys, NULL, &in, NULL) == HG_OK);
+    in.L = 2;
+    in.sizes = sizes;
+    CHECK(hg_model_gradient(mm, &in, &T, g, NULL) == HG_OK);
     CHECK(isfinite(g[0]) && g[1] == 0.0);
     hg_psd_free(p);
 }

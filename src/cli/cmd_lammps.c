@@ -13,33 +13,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum {
-    OPT_ENGINE = CLI_OPT_FIRST_COMMAND + 100,
-    OPT_LMP,
-    OPT_MPI,
-    OPT_KEEP,
-    OPT_STEPS,
-    OPT_REPEATS,
-    OPT_N,
-    OPT_SEED,
-    OPT_SKIN,
-    OPT_SAVE,
-    OPT_FILE,
-    OPT_BUDGET,
-    OPT_MAX_COLL,
-    OPT_CUTOFFS
-};
+typedef struct lmp_opts {
+    const char *engine, *lmp, *keep;
+    long mpi, steps, repeats, n, seed, max_coll;
+    double skin, budget;
+    const char *packings, *file; /* calibrate */
+    int save;
+} lmp_opts;
 
-#define LAMMPS_RUN_OPTIONS                                                  \
-    {"engine", required_argument, NULL, OPT_ENGINE},                        \
-        {"lmp", required_argument, NULL, OPT_LMP},                          \
-        {"mpi", required_argument, NULL, OPT_MPI},                          \
-        {"keep", required_argument, NULL, OPT_KEEP},                        \
-        {"steps", required_argument, NULL, OPT_STEPS},                      \
-        {"repeats", required_argument, NULL, OPT_REPEATS},                  \
-        {"n", required_argument, NULL, OPT_N},                              \
-        {"seed", required_argument, NULL, OPT_SEED},                        \
-        {"skin", required_argument, NULL, OPT_SKIN}
+#define LMP_RUN_OPTIONS                                                     \
+    CLI_STR("engine", lmp_opts, engine), CLI_STR("lmp", lmp_opts, lmp),     \
+        CLI_LONG("mpi", lmp_opts, mpi, 1, 1024),                            \
+        CLI_STR("keep", lmp_opts, keep),                                    \
+        CLI_LONG("steps", lmp_opts, steps, 1, 100000),                      \
+        CLI_LONG("repeats", lmp_opts, repeats, 1, 99),                      \
+        CLI_LONG("n", lmp_opts, n, 100, 100000000),                         \
+        CLI_LONG("seed", lmp_opts, seed, 0, 2147483647L),                   \
+        CLI_DOUBLE("skin", lmp_opts, skin, CLI_POSITIVE)
 
 static const char run_help[] =
     "  --lmp PATH       LAMMPS executable (default: lmp on PATH)\n"
@@ -53,12 +43,6 @@ static const char run_help[] =
     "  --skin X         neighbor skin (default 10 %% of the smallest "
     "diameter)\n";
 
-typedef struct lmp_opts {
-    const char *engine, *lmp, *keep;
-    long mpi, steps, repeats, n, seed;
-    double skin;
-} lmp_opts;
-
 /* 1 if argv asks for --engine lammps (the caller then hands over). */
 int cli_engine_is_lammps(int argc, char **argv)
 {
@@ -71,34 +55,14 @@ int cli_engine_is_lammps(int argc, char **argv)
     return 0;
 }
 
-static int run_option(lmp_opts *o, int c, const char *arg, hg_err *e,
-                      int *st)
+/* --engine must say lammps (the caller dispatched on it). */
+static int check_engine(const lmp_opts *o)
 {
-    *st = HG_OK;
-    switch (c) {
-    case OPT_ENGINE: o->engine = arg; return 1;
-    case OPT_LMP: o->lmp = arg; return 1;
-    case OPT_KEEP: o->keep = arg; return 1;
-    case OPT_MPI: *st = hg_parse_long(arg, "--mpi", 1, 1024, &o->mpi, e); return 1;
-    case OPT_STEPS:
-        *st = hg_parse_long(arg, "--steps", 1, 100000, &o->steps, e);
-        return 1;
-    case OPT_REPEATS:
-        *st = hg_parse_long(arg, "--repeats", 1, 99, &o->repeats, e);
-        return 1;
-    case OPT_N:
-        *st = hg_parse_long(arg, "--n", 100, 100000000, &o->n, e);
-        return 1;
-    case OPT_SEED:
-        *st = hg_parse_long(arg, "--seed", 0, 2147483647L, &o->seed, e);
-        return 1;
-    case OPT_SKIN:
-        *st = hg_parse_double(arg, "--skin", &o->skin, e);
-        if (*st == HG_OK && !(o->skin > 0.0))
-            *st = hg_fail(e, HG_EINVAL, "--skin: %g must be > 0", o->skin);
-        return 1;
-    default: return 0;
+    if (o->engine && strcmp(o->engine, "lammps")) {
+        cli_error("--engine: '%s' is not lammps", o->engine);
+        return CLI_EUSAGE;
     }
+    return CLI_OK;
 }
 
 static void progress(int done, int total, void *params)
@@ -132,6 +96,8 @@ static void lmp_opts_default(lmp_opts *o)
     o->repeats = 3;
     o->n = 50000;
     o->seed = 1;
+    o->max_coll = 6;
+    o->budget = 120.0;
 }
 
 /* An RSA packing of n atoms (periodic). */
@@ -231,8 +197,8 @@ static void calibrate_help(FILE *out)
             "Default systems: powerlaw:alpha=-3,omega=20 3D nu 0.4; "
             "lognormal:median=1,\nsigma=0.5,qmin=0.01,qmax=0.99 3D nu 0.4; "
             "powerlaw:alpha=-3,omega=20 2D nu 0.4.\n\n"
-            "  --packing FILE   calibrate on this particle file instead "
-            "(repeatable)\n%s"
+            "  --packing FILES  calibrate on these particle files instead "
+            "(comma-separated)\n%s"
             "  --save           store the constants (read by recommend "
             "--format lammps,\n                   validate and tune "
             "--engine lammps)\n"
@@ -242,61 +208,55 @@ static void calibrate_help(FILE *out)
             "/hgridopt/lammps.json)\n"
             "  --format F       table (default) or json\n\n"
             "Example:\n  hgridopt calibrate --engine lammps --n 20000 "
-            "--steps 20 --save\n",
-            run_help);
+            "--steps 20 --save\n\n%s",
+            run_help, cli_exit_help);
 }
+
+static const cli_option calibrate_options[] = {
+    LMP_RUN_OPTIONS,
+    CLI_STR("packing", lmp_opts, packings),
+    CLI_FLAG("save", lmp_opts, save),
+    CLI_STR("file", lmp_opts, file),
+};
+static const char *const table_json[] = {"table", "json", NULL};
+static const cli_spec calibrate_spec = {
+    "calibrate", calibrate_help, CLI_FORMAT, calibrate_options,
+    sizeof calibrate_options / sizeof calibrate_options[0], table_json};
 
 int cmd_calibrate_lammps(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        LAMMPS_RUN_OPTIONS,
-        {"packing", required_argument, NULL, CLI_OPT_PACKING},
-        {"save", no_argument, NULL, OPT_SAVE},
-        {"file", required_argument, NULL, OPT_FILE},
-        {"format", required_argument, NULL, CLI_OPT_FORMAT},
-        {"help", no_argument, NULL, CLI_OPT_HELP},
-        {NULL, 0, NULL, 0}};
     lmp_opts lo;
     lmp_opts_default(&lo);
-    const char *packing[16];
-    int npacking = 0, save = 0;
-    const char *file = NULL, *format = "table";
+    cli_opts co = {0};
     hg_err e = {0};
-    int c, st;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (run_option(&lo, c, optarg, &e, &st)) {
-            if (st)
-                return cli_fail(&e, st, 0);
-            continue;
+    int st, rc0;
+    if (cli_parse(&calibrate_spec, argc, argv, &co, &lo, &rc0))
+        return rc0;
+    if ((rc0 = check_engine(&lo)))
+        return rc0;
+    const char *format = co.format;
+    int save = lo.save;
+    const char *file = lo.file;
+    /* --packing FILE[,FILE...] */
+    char *plist = lo.packings ? strdup(lo.packings) : NULL;
+    const char *packing[16];
+    int npacking = 0;
+    for (char *t = plist ? strtok(plist, ",") : NULL; t;
+         t = strtok(NULL, ",")) {
+        if (npacking == 16) {
+            cli_error("--packing: at most 16 files");
+            free(plist);
+            return CLI_EUSAGE;
         }
-        switch (c) {
-        case CLI_OPT_PACKING:
-            if (npacking == 16) {
-                cli_error("--packing: at most 16 files");
-                return CLI_EUSAGE;
-            }
-            packing[npacking++] = optarg;
-            break;
-        case OPT_SAVE: save = 1; break;
-        case OPT_FILE: file = optarg; break;
-        case CLI_OPT_FORMAT: format = optarg; break;
-        case CLI_OPT_HELP: calibrate_help(stdout); return CLI_OK;
-        default: return cli_bad_option("calibrate", c, argv[optind - 1]);
-        }
+        packing[npacking++] = t;
     }
-    if (optind < argc) {
-        cli_error("calibrate: unexpected argument '%s'", argv[optind]);
-        return CLI_EUSAGE;
-    }
-    static const char *const formats[] = {"table", "json", NULL};
-    if (cli_check_format("calibrate", format, formats))
-        return CLI_EUSAGE;
     char lmp[4096], version[64] = "";
     if ((st = hg_lammps_find(lo.lmp, lmp, sizeof lmp, &e)) ||
         (st = hg_lammps_version(lmp, version, sizeof version, &e)))
+    {
+        free(plist);
         return cli_fail(&e, st, 0);
+    }
     static const struct {
         const char *psd;
         int dim;
@@ -322,7 +282,7 @@ int cmd_calibrate_lammps(int argc, char **argv)
         if (npacking) {
             st = hg_io_read(packing[s], HG_IO_AUTO, &p, &e);
             if (st == HG_OK)
-                st = hg_psd_from_radii(p.r, p.n, &psd, &e);
+                st = hg_psd_from_radii(p.r, p.n, p.dim, &psd, &e);
         } else {
             hg_psd_ctx ctx = {defaults[s].dim, NULL};
             st = hg_psd_parse(defaults[s].psd, &ctx, &psd, &e);
@@ -447,6 +407,7 @@ int cmd_calibrate_lammps(int argc, char **argv)
 done:
     free(pts);
     free(sysof);
+    free(plist);
     return rc;
 }
 
@@ -505,70 +466,43 @@ static void tune_help(FILE *out)
             run_help, cli_system_help);
 }
 
+static const cli_option validate_options[] = {
+    LMP_RUN_OPTIONS,
+    CLI_LONG("max-collections", lmp_opts, max_coll, 1,
+             HG_LAMMPS_MAX_COLLECTIONS),
+};
+static const cli_option tune_options[] = {
+    LMP_RUN_OPTIONS,
+    CLI_LONG("max-collections", lmp_opts, max_coll, 1,
+             HG_LAMMPS_MAX_COLLECTIONS),
+    CLI_DOUBLE("budget", lmp_opts, budget, CLI_POSITIVE),
+};
+static const char *const tune_formats[] = {"table", "json", "lammps", NULL};
+static const cli_spec validate_spec = {
+    "validate", validate_help, CLI_SYSTEM | CLI_FORMAT, validate_options,
+    sizeof validate_options / sizeof validate_options[0], table_json};
+static const cli_spec tune_spec = {
+    "tune", tune_help, CLI_SYSTEM | CLI_FORMAT, tune_options,
+    sizeof tune_options / sizeof tune_options[0], tune_formats};
+
 static int lammps_measured_command(int argc, char **argv, int tune)
 {
-    const char *cmd = tune ? "tune" : "validate";
-    static const struct option opts[] = {
-        CLI_SYSTEM_LONG_OPTIONS,
-        LAMMPS_RUN_OPTIONS,
-        {"budget", required_argument, NULL, OPT_BUDGET},
-        {"max-collections", required_argument, NULL, OPT_MAX_COLL},
-        {NULL, 0, NULL, 0}};
     cli_system cs = {0};
     lmp_opts lo;
     lmp_opts_default(&lo);
-    double budget = 120.0;
-    long max_coll = 6;
     hg_err e = {0};
-    int c, st;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (cli_system_option(&cs, c, optarg))
-            continue;
-        if (run_option(&lo, c, optarg, &e, &st)) {
-            if (st)
-                return cli_fail(&e, st, 0);
-            continue;
-        }
-        switch (c) {
-        case OPT_BUDGET:
-            if (!tune) {
-                cli_error("validate: --budget is an option of tune");
-                return CLI_EUSAGE;
-            }
-            if (hg_parse_double(optarg, "--budget", &budget, &e))
-                return cli_fail(&e, HG_EINVAL, 0);
-            if (!(budget > 0.0)) {
-                cli_error("--budget: %g seconds must be > 0", budget);
-                return CLI_EUSAGE;
-            }
-            break;
-        case OPT_MAX_COLL:
-            if (hg_parse_long(optarg, "--max-collections", 1,
-                              HG_LAMMPS_MAX_COLLECTIONS, &max_coll, &e))
-                return cli_fail(&e, HG_EINVAL, 0);
-            break;
-        default: return cli_bad_option(cmd, c, argv[optind - 1]);
-        }
-    }
-    static const char *const vformats[] = {"table", "json", NULL};
-    static const char *const tformats[] = {"table", "json", "lammps", NULL};
-    const char *format = NULL;
-    int rc;
-    if (cli_options_done(cmd, &cs, argc, argv,
-                         tune ? tune_help : validate_help,
-                         tune ? tformats : vformats, &format, &rc))
+    int st, rc;
+    if (cli_parse(tune ? &tune_spec : &validate_spec, argc, argv, &cs.opt,
+                  &lo, &rc))
         return rc;
-    if (lo.engine && strcmp(lo.engine, "lammps")) {
-        cli_error("--engine: '%s' is not lammps", lo.engine);
-        return CLI_EUSAGE;
-    }
+    if ((rc = check_engine(&lo)))
+        return rc;
+    const char *format = cs.opt.format;
+    double budget = lo.budget;
+    long max_coll = lo.max_coll;
     char lmp[4096];
     if ((st = hg_lammps_find(lo.lmp, lmp, sizeof lmp, &e)))
         return cli_fail(&e, st, 0);
-    if (cs.K_text == NULL)
-        cs.K_text = "0.2"; /* K is not used by the LAMMPS model */
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done_cs;
     hg_lammps_consts k;
