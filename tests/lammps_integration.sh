@@ -38,7 +38,7 @@ run_case() { # dim alpha omega nu n algorithm
             printf "%d 1 %.9g 1.0 %.9g %.9g %.9g\n", i, 2 * r[i], rand() * box, rand() * box, (dim == 3 ? rand() * box : 0)
     }' > "$d/data.sphere"
     if ! "$HG" recommend --psd "powerlaw:alpha=$alpha,rmin=0.05,omega=$omega" \
-            --dim "$dim" --nu "$nu" --algorithm "$alg" --format lammps --model kol \
+            --dim "$dim" --nu "$nu" --model "hgrid-$alg" --format lammps \
             > "$d/neigh.in" 2> "$d/err"; then
         bad "recommend --format lammps failed: $(cat "$d/err")"
         return
