@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # LAMMPS constants on a small grid (label slow, lammps): calibrate --engine
 # lammps on two RSA packings (power law 3D, log-normal 3D; 8000 atoms), then
-# validate --engine lammps on both with the fitted constants. Tolerance:
+# validate --engine lammps on both with the fitted constants. Tolerances:
 # the model's Neigh time per build of the recommended setting and of bin
-# within a factor 2 of lmp's (predicted / measured in [0.5, 2]). That is
-# wide because the development machine is shared: repeats of one setting
-# there spread by up to 2.5x (min-max); fitted points came within 0.6-1.4.
+# within [0.4, 2.5] x lmp's, and the predicted ratio recommended / bin
+# within a factor 2 of the measured one (both settings measured in one lmp
+# run, alternating, so the machine's load cancels). Wide because the
+# development machine is shared: there one setting's repeats spread up to
+# 2.5x (min-max) and its median moved 2.4x between two runs a minute apart.
 . "$(dirname "$0")/cli_lib.sh"
 command -v lmp >/dev/null 2>&1 || { bad "lmp not available"; finish; exit 1; }
 export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/lammps.json"
@@ -22,7 +24,7 @@ else
     bad "calibrate --engine lammps: $(cat "$TMP/cal.err")"
 fi
 for f in pl ln; do
-    if ! "$HG" validate --engine lammps --packing "$TMP/$f.data" --steps 10 \
+    if ! "$HG" validate --engine lammps --packing "$TMP/$f.data" --steps 20 \
             --repeats 5 --format json > "$TMP/val.json" 2> "$TMP/val.err"; then
         bad "validate $f: $(cat "$TMP/val.err")"
         continue
@@ -35,11 +37,21 @@ for f in pl ln; do
     cat "$TMP/rows"
     while read -r role m p; do
         case "$role" in recommended|bin) ;; *) continue ;; esac
-        if awk -v m="$m" -v p="$p" 'BEGIN { r = p / m; exit !(r >= 0.5 && r <= 2) }'; then
+        if awk -v m="$m" -v p="$p" 'BEGIN { r = p / m; exit !(r >= 0.4 && r <= 2.5) }'; then
             ok
         else
-            bad "$f $role: predicted $p ms, measured $m ms (outside a factor 2)"
+            bad "$f $role: predicted $p ms, measured $m ms (outside [0.4, 2.5])"
         fi
     done < "$TMP/rows"
+    # recommended / bin, predicted against measured (bin is absent when
+    # it is the recommendation: nothing to compare)
+    if grep -q "^bin " "$TMP/rows"; then
+        if awk '$1 == "recommended" { rm = $2; rp = $3 } $1 == "bin" { bm = $2; bp = $3 }
+            END { q = (rp / bp) / (rm / bm); exit !(q >= 0.5 && q <= 2) }' "$TMP/rows"; then
+            ok
+        else
+            bad "$f: predicted recommended/bin differs from the measured one by more than 2x"
+        fi
+    fi
 done
 finish
