@@ -34,6 +34,7 @@ typedef struct cli_opts {
     const char *dim_text, *nu_text, *K_text;
     const char *model_text, *algorithm_text;
     const char *format, *output;
+    const char *plot; /* --plot FILE (.svg, .png, .pdf) */
     int help;
 } cli_opts;
 
@@ -42,7 +43,8 @@ enum {
     CLI_SYSTEM = 1, /* --system --packing --psd --dim --nu --K */
     CLI_MODEL = 2,  /* --model and its shorthand --algorithm */
     CLI_FORMAT = 4, /* --format */
-    CLI_OUTPUT = 8  /* --output */
+    CLI_OUTPUT = 8, /* --output */
+    CLI_PLOT = 16   /* --plot */
 };
 
 typedef enum cli_type {
@@ -98,6 +100,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
 extern const char cli_system_help[];
 extern const char cli_model_help[];
 extern const char cli_output_help[];
+extern const char cli_plot_help[];
 
 /* ---- layer 2: drivers ---- */
 
