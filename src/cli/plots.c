@@ -324,3 +324,48 @@ int cli_plot_calibration(const char *path, const hg_calibration *c, hg_err *e)
     free(buf);
     return rc;
 }
+
+int cli_plot_bench(const char *path, const hg_bench_result *r, int dynamic,
+                   hg_err *e)
+{
+    size_t n = r->n_methods;
+    if (n == 0)
+        return hg_fail(e, HG_EINVAL, "plot: no method was timed");
+    double *buf = malloc(sizeof(double) * 3 * n);
+    const char **cats = calloc(n, sizeof *cats);
+    if (!buf || !cats) {
+        free(buf);
+        free(cats);
+        return hg_fail(e, HG_ENOMEM, "plot: out of memory");
+    }
+    double *x = buf, *stat = buf + n, *dyn = buf + 2 * n;
+    for (size_t i = 0; i < n; i++) {
+        const hg_bench_method *m = &r->methods[i];
+        x[i] = (double)i + 1;
+        stat[i] = 1e3 * m->time;
+        dyn[i] = 1e3 * m->step_time;
+        cats[i] = m->type->name;
+    }
+    hg_plot_series s[2] = {
+        {"static: one detection (median)", x, stat, (int)n, HG_PLOT_BARS},
+        {"dynamic: one step (mean)", x, dyn, (int)n, HG_PLOT_BARS},
+    };
+    char title[200];
+    snprintf(title, sizeof title,
+             "Contact detection, %zu particles, %dD, nu = %.3g (%s box)",
+             r->n, r->dim, r->nu, r->periodic ? "periodic" : "open");
+    hg_plot_panel panel = {
+        .title = title,
+        .xlabel = "method",
+        .ylabel = "wall time per detection (ms)",
+        .logy = 1,
+        .series = s,
+        .n_series = dynamic ? 2 : 1,
+        .categories = cats,
+        .n_categories = (int)n,
+    };
+    int rc = hg_plot_write(path, &panel, 1, PLOT_WIDTH, e);
+    free(buf);
+    free(cats);
+    return rc;
+}

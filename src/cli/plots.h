@@ -5,6 +5,7 @@
 #define HG_CLI_PLOTS_H
 
 #include "hgridopt.h"
+#include "hg_bench.h"
 
 /* scan: T against L for every curve (recipe x model), log-scaled T, the
  * optimum over all curves marked (KOL 2014 figs. 4-9). */
@@ -34,5 +35,10 @@ int cli_plot_validation(const char *path, const hg_validation *v, hg_err *e);
 /* calibrate: measured seconds against the fitted a T_cd + b T_ca, with K. */
 int cli_plot_calibration(const char *path, const hg_calibration *c,
                          hg_err *e);
+
+/* bench: time per detection per method (log scale), static and, when the
+ * run had steps, dynamic. */
+int cli_plot_bench(const char *path, const hg_bench_result *r, int dynamic,
+                   hg_err *e);
 
 #endif
