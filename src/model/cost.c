@@ -10,8 +10,16 @@
  * J(h) = {j < h} (Top-Down) or {j > h} (Bottom-Up). Levels holding no
  * particle are not scanned (an implementation skips them), so a level that
  * collapses onto its neighbour costs nothing: the grid then behaves as one
- * with fewer levels. */
+ * with fewer levels.
+ * Structure hard-spheres (hard_spheres.c: Gbar_h crowding, kappa the hole
+ * parameter, c = nu / V_p, "big"/"small" the coarser/finer of j and h):
+ *   within: Gbar_h [(1/2 + n_c) m_h P_h
+ *                   - (1/2) c V_d sum_k C(d,k) kappa^(d-k) Q_{h,d-k} Q_{h,k}]
+ *   cross:  Gbar_j [m_j P_h b(j,h)
+ *                   - c V_d sum_k C(d,k) kappa^(d-k) Q_{small,d-k} Q_{big,k}]
+ * T_ca is geometric and does not change. */
 #include "hg_model.h"
+#include "model_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +47,26 @@ int hg_algorithm_parse(const char *text, hg_algorithm *out, hg_err *e)
                    text ? text : "");
 }
 
+const char *hg_structure_name(hg_structure s)
+{
+    return s == HG_STRUCTURE_HARD_SPHERES ? "hard-spheres" : "poisson";
+}
+
+int hg_structure_parse(const char *text, hg_structure *out, hg_err *e)
+{
+    if (text && !strcmp(text, "poisson")) {
+        *out = HG_STRUCTURE_POISSON;
+        return HG_OK;
+    }
+    if (text && (!strcmp(text, "hard-spheres") || !strcmp(text, "hard-disks"))) {
+        *out = HG_STRUCTURE_HARD_SPHERES;
+        return HG_OK;
+    }
+    return hg_fail(e, HG_EUNKNOWN,
+                   "structure: unknown value '%s' (poisson or hard-spheres)",
+                   text ? text : "");
+}
+
 int hg_system_check(const hg_system *sys, hg_err *e)
 {
     if (sys->dim != 2 && sys->dim != 3)
@@ -48,6 +76,10 @@ int hg_system_check(const hg_system *sys, hg_err *e)
     if (!(sys->K > 0.0) || !isfinite(sys->K))
         return hg_fail(e, HG_EINVAL, "K: %g must be a finite number > 0",
                        sys->K);
+    if (sys->structure != HG_STRUCTURE_POISSON &&
+        sys->structure != HG_STRUCTURE_HARD_SPHERES)
+        return hg_fail(e, HG_EINVAL, "structure: %d is not a known structure",
+                       (int)sys->structure);
     return HG_OK;
 }
 
@@ -101,6 +133,17 @@ static double level_box(int d, const double *q, double sj)
     return acc;
 }
 
+/* sum_k C(d,k) kappa^(d-k) Q_{small,d-k} Q_{big,k}: the pair average of
+ * (r_big + kappa r_small)^d times the two level fractions. */
+static double hole(int d, const double *kp, const double *small,
+                   const double *big)
+{
+    double acc = 0.0;
+    for (int k = 0; k <= d; k++)
+        acc += binom[d][k] * kp[d - k] * small[d - k] * big[k];
+    return acc;
+}
+
 int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
                   double *T, double *T_cd, double *T_ca, hg_err *e)
 {
@@ -113,17 +156,18 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
         return st;
 
     enum { STACK_L = 64 };
-    double qbuf[STACK_L * 4], mbuf[STACK_L];
+    double qbuf[STACK_L * 4], mbuf[STACK_L * 2];
     double *q = qbuf, *m = mbuf;
     if (L > STACK_L) {
         q = malloc(sizeof *q * 4 * (size_t)L);
-        m = malloc(sizeof *m * (size_t)L);
+        m = malloc(sizeof *m * 2 * (size_t)L);
         if (!q || !m) {
             free(q);
             free(m);
             return hg_fail(e, HG_ENOMEM, "out of memory");
         }
     }
+    double *G = m + L; /* crowding factors Gbar_h (1: Poisson) */
     if (out) {
         memset(out, 0, sizeof *out);
         out->per_level = calloc((size_t)L, sizeof *out->per_level);
@@ -139,6 +183,7 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
     const double *s = in->sizes;
     double Vp = hg_psd_mean_volume(psd, d);
     double nc = 0.5 * (pow(3.0, d) - 1.0);
+    int hs = sys->structure == HG_STRUCTURE_HARD_SPHERES;
     for (int h = 0; h < L; h++) {
         double lo = h == 0 ? 0.0 : 0.5 * s[h - 1];
         double hi = h == L - 1 ? fmax(0.5 * s[h], hg_psd_rmax(psd))
@@ -146,7 +191,14 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
         for (int k = 0; k <= d; k++)
             q[4 * h + k] = hg_psd_moment(psd, k, lo, hi);
         m[h] = sys->nu * pow(s[h], d) * q[4 * h] / Vp;
+        G[h] = 1.0;
+        if (hs && q[4 * h] > 0.0)
+            G[h] = hg_hs_crowding(psd, d, sys->nu, Vp, s[h]);
     }
+    double cv = sys->nu / Vp * hg_unit_ball_volume(d);
+    double kap = hs ? hg_hs_kappa(d, sys->nu) : 0.0, kp[4] = {1, 0, 0, 0};
+    for (int k = 1; k <= d; k++)
+        kp[k] = kp[k - 1] * kap;
 
     double tcd = 0.0, tca = 0.0;
     int nonempty = 0;
@@ -157,6 +209,8 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
         if (P > 0.0) {
             nonempty++;
             cd = (0.5 + nc) * m[h] * P;
+            if (hs)
+                cd = G[h] * (cd - 0.5 * cv * hole(d, kp, qh, qh));
             ca = (1.0 + nc) * P;
             int j0 = alg == HG_TOP_DOWN ? 0 : h + 1;
             int j1 = alg == HG_TOP_DOWN ? h : L;
@@ -164,7 +218,13 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
                 if (!(q[4 * j] > 0.0))
                     continue; /* empty level: not scanned */
                 double B = level_box(d, qh, s[j]);
-                cd += m[j] * B;
+                if (hs) {
+                    const double *big = j > h ? q + 4 * j : qh;
+                    const double *small = j > h ? qh : q + 4 * j;
+                    cd += G[j] * (m[j] * B - cv * hole(d, kp, small, big));
+                } else {
+                    cd += m[j] * B;
+                }
                 ca += B;
             }
         }

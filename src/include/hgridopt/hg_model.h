@@ -25,11 +25,24 @@ const char *hg_algorithm_name(hg_algorithm a);
 /* Accepts "top-down", "topdown", "td", "bottom-up", "bottomup", "bu". */
 int hg_algorithm_parse(const char *text, hg_algorithm *out, hg_err *e);
 
+/* How particle centres are placed: the statistics the model counts with. */
+typedef enum hg_structure {
+    HG_STRUCTURE_POISSON = 0,     /* uniformly random centres (KOL 2014) */
+    HG_STRUCTURE_HARD_SPHERES = 1 /* no overlaps: hard spheres (3D) or hard
+                                     disks (2D), src/model/hard_spheres.c */
+} hg_structure;
+
+/* "poisson" / "hard-spheres". */
+const char *hg_structure_name(hg_structure s);
+/* Accepts "poisson" and "hard-spheres" ("hard-disks" as a synonym). */
+int hg_structure_parse(const char *text, hg_structure *out, hg_err *e);
+
 /* Physical parameters of the system. */
 typedef struct hg_system {
     int dim;   /* 2 or 3 */
     double nu; /* packing fraction, 0 < nu < 1 */
     double K;  /* cost of one cell access / cost of one pair check, > 0 */
+    hg_structure structure; /* default (0) poisson */
 } hg_system;
 
 /* Check dim, nu, K; message names the field and value. */
