@@ -155,6 +155,7 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
     if ((st = hg_sizes_check(psd, L, in->sizes, 0, e)))
         return st;
 
+    int hs = sys->structure == HG_STRUCTURE_HARD_SPHERES;
     enum { STACK_L = 64 };
     double qbuf[STACK_L * 4], mbuf[STACK_L * 2];
     double *q = qbuf, *m = mbuf;
@@ -167,11 +168,20 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
             return hg_fail(e, HG_ENOMEM, "out of memory");
         }
     }
-    double *G = m + L; /* crowding factors Gbar_h (1: Poisson) */
+    double *rbar = m + L; /* mean radius of each level */
+    hg_hs_matrix *mx = NULL;
+    if (hs && !(mx = malloc(sizeof *mx * (size_t)L))) {
+        if (q != qbuf) {
+            free(q);
+            free(m);
+        }
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
     if (out) {
         memset(out, 0, sizeof *out);
         out->per_level = calloc((size_t)L, sizeof *out->per_level);
         if (!out->per_level) {
+            free(mx);
             if (q != qbuf) {
                 free(q);
                 free(m);
@@ -183,7 +193,6 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
     const double *s = in->sizes;
     double Vp = hg_psd_mean_volume(psd, d);
     double nc = 0.5 * (pow(3.0, d) - 1.0);
-    int hs = sys->structure == HG_STRUCTURE_HARD_SPHERES;
     for (int h = 0; h < L; h++) {
         double lo = h == 0 ? 0.0 : 0.5 * s[h - 1];
         double hi = h == L - 1 ? fmax(0.5 * s[h], hg_psd_rmax(psd))
@@ -191,9 +200,9 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
         for (int k = 0; k <= d; k++)
             q[4 * h + k] = hg_psd_moment(psd, k, lo, hi);
         m[h] = sys->nu * pow(s[h], d) * q[4 * h] / Vp;
-        G[h] = 1.0;
-        if (hs && q[4 * h] > 0.0)
-            G[h] = hg_hs_crowding(psd, d, sys->nu, Vp, s[h]);
+        rbar[h] = q[4 * h] > 0.0 ? q[4 * h + 1] / q[4 * h] : 0.0;
+        if (hs)
+            hg_hs_matrix_build(psd, d, sys->nu, Vp, s[h], &mx[h]);
     }
     double cv = sys->nu / Vp * hg_unit_ball_volume(d);
     double kap = hs ? hg_hs_kappa(d, sys->nu) : 0.0, kp[4] = {1, 0, 0, 0};
@@ -209,8 +218,12 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
         if (P > 0.0) {
             nonempty++;
             cd = (0.5 + nc) * m[h] * P;
-            if (hs)
-                cd = G[h] * (cd - 0.5 * cv * hole(d, kp, qh, qh));
+            if (hs) {
+                double G = hg_hs_crowding(&mx[h], rbar[h],
+                                          (1.0 + kap) * rbar[h],
+                                          pow(3.0 * s[h], d));
+                cd = G * (cd - 0.5 * cv * hole(d, kp, qh, qh));
+            }
             ca = (1.0 + nc) * P;
             int j0 = alg == HG_TOP_DOWN ? 0 : h + 1;
             int j1 = alg == HG_TOP_DOWN ? h : L;
@@ -221,7 +234,10 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
                 if (hs) {
                     const double *big = j > h ? q + 4 * j : qh;
                     const double *small = j > h ? qh : q + 4 * j;
-                    cd += G[j] * (m[j] * B - cv * hole(d, kp, small, big));
+                    double rb = rbar[j > h ? j : h], rs = rbar[j > h ? h : j];
+                    double G = hg_hs_crowding(&mx[j], rbar[h], rb + kap * rs,
+                                              B / P * pow(s[j], d));
+                    cd += G * (m[j] * B - cv * hole(d, kp, small, big));
                 } else {
                     cd += m[j] * B;
                 }
@@ -246,6 +262,7 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
             lc->T = cd + sys->K * ca;
         }
     }
+    free(mx);
     if (q != qbuf) {
         free(q);
         free(m);

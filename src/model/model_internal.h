@@ -12,14 +12,23 @@ double hg_hs_s0(int dim, double nu);
  * one of radius r >= r' is the ball of radius r + kappa r';
  * (1 + kappa)^d = (1 - S(0)) / nu; kappa -> 1 as nu -> 0. */
 double hg_hs_kappa(int dim, double nu);
-/* Mean over a ball of radius RK of the lens fraction of two balls of
- * radius a at the distance u (0 <= lens fraction <= 1). */
-double hg_hs_lens_mean(int dim, double a, double RK);
-/* Crowding factor Gbar of the particles of a level of cell size s: how many
- * times more often than in the Poisson model they are found by searches
- * (>= 1; 1 when no particle is larger than s / 2). Vp = mean particle
- * volume. */
-double hg_hs_crowding(const hg_psd *psd, int dim, double nu, double Vp,
-                      double s);
+/* The particles larger than a level of cell size s (R > s/2), in
+ * HG_HS_BINS bins of the size distribution: the matrix that crowds the
+ * level's particles into the space it leaves free. */
+enum { HG_HS_BINS = 24 };
+typedef struct hg_hs_matrix {
+    int dim, bins;
+    double phi;              /* volume fraction of the matrix */
+    double R[HG_HS_BINS];    /* mean radius of each bin */
+    double n[HG_HS_BINS];    /* number density of each bin (N/V = nu/V_p) */
+} hg_hs_matrix;
+void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
+                        double s, hg_hs_matrix *mx);
+/* Crowding factor Gbar (>= 1; 1 without matrix): the mean of the pair
+ * distribution G over the search region of a particle of radius rp, i.e.
+ * the region of volume vol (a ball of the same volume) outside the hole
+ * of radius r_in, counting the matrix of the particles found. */
+double hg_hs_crowding(const hg_hs_matrix *mx, double rp, double r_in,
+                      double vol);
 
 #endif
