@@ -219,7 +219,7 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
             nonempty++;
             cd = (0.5 + nc) * m[h] * P;
             if (hs) {
-                double G = hg_hs_crowding(&mx[h], rbar[h],
+                double G = hg_hs_crowding(&mx[h], 0.0,
                                           (1.0 + kap) * rbar[h],
                                           pow(3.0 * s[h], d));
                 cd = G * (cd - 0.5 * cv * hole(d, kp, qh, qh));
@@ -235,7 +235,7 @@ int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
                     const double *big = j > h ? q + 4 * j : qh;
                     const double *small = j > h ? qh : q + 4 * j;
                     double rb = rbar[j > h ? j : h], rs = rbar[j > h ? h : j];
-                    double G = hg_hs_crowding(&mx[j], rbar[h], rb + kap * rs,
+                    double G = hg_hs_crowding(&mx[j], h > j ? rbar[h] : 0.0, rb + kap * rs,
                                               B / P * pow(s[j], d));
                     cd += G * (m[j] * B - cv * hole(d, kp, small, big));
                 } else {
