@@ -1,6 +1,7 @@
 /* cli.c - shared pieces of the command-line tool. */
 #include "cli.h"
 #include "hg_calib.h"
+#include "hg_pack_gen.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,6 +19,9 @@ const char cli_system_help[] =
     "                   powerlaw:alpha=-3,omega=100 (see 'hgridopt help psd')\n"
     "  --dim 2|3        dimension\n"
     "  --nu X           packing fraction, 0 < X < 1\n"
+    "  --structure S    poisson (uniformly random centres, KOL 2014) or\n"
+    "                   hard-spheres (no overlaps; 2D: hard disks); default\n"
+    "                   poisson, with --packing detected from the file\n"
     "  --K X            cost of a cell access per pair check (default 0.2);\n"
     "                   auto: from the file written by 'calibrate --save'\n"
     "  --format F       output format\n"
@@ -86,6 +90,7 @@ int cli_system_option(cli_system *cs, int opt, const char *arg)
     case CLI_OPT_OUTPUT: cs->output = arg; return 1;
     case CLI_OPT_HELP: cs->help = 1; return 1;
     case CLI_OPT_PACKING: cs->packing_path = arg; return 1;
+    case CLI_OPT_STRUCTURE: cs->structure_text = arg; return 1;
     default: return 0;
     }
 }
@@ -169,6 +174,37 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     } else if (need_nu) {
         cli_error("--nu: missing (give the packing fraction, 0 < nu < 1)");
         return CLI_EUSAGE;
+    }
+    /* structure: option > system file > detected from --packing > poisson */
+    cs->sys.structure = HG_STRUCTURE_POISSON;
+    if (cs->structure_text) {
+        if ((st = hg_structure_parse(cs->structure_text, &cs->sys.structure,
+                                     &e))) {
+            cli_error("--structure: unknown value '%s' (poisson or "
+                      "hard-spheres)",
+                      cs->structure_text);
+            return CLI_EUSAGE;
+        }
+        snprintf(cs->structure_why, sizeof cs->structure_why,
+                 "given (--structure)");
+    } else if (cs->file.has_structure) {
+        cs->sys.structure = cs->file.structure;
+        snprintf(cs->structure_why, sizeof cs->structure_why,
+                 "from the system file");
+    } else if (cs->has_packing) {
+        double ov = 0.0;
+        if ((st = hg_pack_max_overlap(&cs->packing, &ov, &e)))
+            return cli_fail(&e, st, 1);
+        cs->sys.structure = ov <= CLI_OVERLAP_TOLERANCE
+                                ? HG_STRUCTURE_HARD_SPHERES
+                                : HG_STRUCTURE_POISSON;
+        snprintf(cs->structure_why, sizeof cs->structure_why,
+                 "detected: largest overlap in the particle file %.3g of "
+                 "the smaller radius, %s %g",
+                 ov, ov <= CLI_OVERLAP_TOLERANCE ? "within" : "above",
+                 CLI_OVERLAP_TOLERANCE);
+    } else {
+        snprintf(cs->structure_why, sizeof cs->structure_why, "default");
     }
     /* K */
     cs->K = HG_K_PAPER;
@@ -367,6 +403,8 @@ void cli_print_system(FILE *out, const cli_system *cs)
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
     fprintf(out, "dim %d, nu = %.6g, K = %.6g%s\n", cs->sys.dim, cs->sys.nu,
             cs->K, cs->K_auto ? " (calibrated)" : "");
+    fprintf(out, "structure:      %s (%s)\n",
+            hg_structure_name(cs->sys.structure), cs->structure_why);
 }
 
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin,

@@ -16,6 +16,10 @@
 /* Exit codes. */
 enum { CLI_OK = 0, CLI_EDATA = 1, CLI_EUSAGE = 2 };
 
+/* --packing: a file whose largest overlap is at most this fraction of the
+ * smaller radius holds hard spheres (the dense generator's default). */
+#define CLI_OVERLAP_TOLERANCE 0.01
+
 /* One command of the tool. */
 typedef struct cli_command {
     const char *name;
@@ -49,6 +53,7 @@ enum {
     CLI_OPT_OUTPUT,
     CLI_OPT_HELP,
     CLI_OPT_PACKING,
+    CLI_OPT_STRUCTURE,
     CLI_OPT_FIRST_COMMAND /* commands number their own options from here */
 };
 
@@ -61,7 +66,8 @@ enum {
         {"format", required_argument, NULL, CLI_OPT_FORMAT},                \
         {"output", required_argument, NULL, CLI_OPT_OUTPUT},                \
         {"help", no_argument, NULL, CLI_OPT_HELP},                          \
-        {"packing", required_argument, NULL, CLI_OPT_PACKING}
+        {"packing", required_argument, NULL, CLI_OPT_PACKING},              \
+        {"structure", required_argument, NULL, CLI_OPT_STRUCTURE}
 
 /* Help text for the system options (for the commands' --help). */
 extern const char cli_system_help[];
@@ -72,6 +78,7 @@ typedef struct cli_system {
     const char *system_path;
     const char *packing_path;
     const char *dim_text, *nu_text, *K_text;
+    const char *structure_text;
     const char *format;
     const char *output;
     int help;
@@ -86,6 +93,7 @@ typedef struct cli_system {
     char *unit;         /* length unit or NULL */
     long particles;     /* 0 if not given */
     double export_skin; /* --skin for the lammps format; 0 = default */
+    char structure_why[160]; /* where sys.structure came from */
     int has_packing;    /* --packing: the particles read, owned */
     hg_particles packing;
 } cli_system;

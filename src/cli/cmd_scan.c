@@ -112,6 +112,8 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
     cJSON_AddNumberToObject(j, "K", cs->K);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int k = 0; k < n; k++)
@@ -204,6 +206,8 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
             cJSON_AddStringToObject(j, "schema", "hgridopt.sweep/1");
             cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
             cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+            cJSON_AddStringToObject(j, "structure",
+                                    hg_structure_name(cs->sys.structure));
             cJSON_AddNumberToObject(j, "K", cs->K);
             cJSON_AddNumberToObject(j, "max_levels", lmax);
             cJSON *arr = cJSON_AddArrayToObject(j, "rows");
