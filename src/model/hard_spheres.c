@@ -1,57 +1,34 @@
-/* hard_spheres.c - what changes in the HGrid cost model when the particles
- * do not overlap (structure "hard-spheres"; hard disks in 2D).
+/* hard_spheres.c - the statistics of non-overlapping particles (structure
+ * "hard-spheres"; hard disks in 2D) used by the HGrid models
+ * (models/hgrid.c; derivation in models/README.md).
  *
- * The model of KOL 2014 counts, for a level-h particle, the level-j
- * particles in the scanned cells as (number density) x (scanned volume):
- * uniformly random (Poisson) centres. Without overlaps the expected count
- * is rho_j * integral W(u) g_jh(u) du over the scanned region W, with g_jh
- * the pair distribution of the mixture. Three effects, each from the
- * statistics of hard-sphere mixtures:
+ * The KOL 2014 model counts the level-j particles a search finds as
+ * (number density) x (scanned volume), i.e. uniformly random centres.
+ * Without overlaps the count is rho_j * integral W(u) g(u) du, and three
+ * effects change it:
  *
- * 1. Crowding (scale separation). A level-h centre can only lie outside
- *    the particles much larger than the search region, so the level-h
- *    particles are denser than average in the space those leave free.
- *    With phi = volume fraction of the particles larger than level h
- *    (R > s_h / 2) and omega(u) = the part of it covering two points a
- *    distance u apart (the lens of two balls of radius R, Mayer overlap),
- *    the probability that both points are free is
+ * 1. Crowding. A centre cannot lie inside a larger particle, so the
+ *    particles of a level are denser than average in the space the larger
+ *    ones (R > s_j/2: the matrix, volume fraction phi) leave free. With
+ *    omega(u) the part of the matrix covering two points a distance u apart
+ *    (sum over the matrix of the lens of two balls of radius R, i.e. the
+ *    Mayer overlap), the chance that both points are free is taken as
  *        S(u) = (1 - phi) - delta (1 - delta),  delta = phi - omega(u)
- *    (exact at u = 0: 1 - phi, at u -> infinity: (1 - phi)^2, and to first
- *    order in the density: the second virial term of g), so the pair
- *    distribution at scales below the large particles' size is
- *        G(u) = S(u) / (1 - phi)^2.
- *    G is averaged over the search region of level h by averaging omega
- *    over a ball of the same volume (3^d s_h^d, the own cell and its
- *    neighbours): Gbar_h. The level-j particles found by any search are
- *    counted Gbar_j times as often as in the Poisson model.
- * 2. Excluded centres in cross-level searches. A level-j centre cannot lie
- *    within r + r' of the searching particle's centre; that ball lies in
- *    the scanned box (r' <= s_j/2), so each cross-level count loses
- *    rho_j E[V_d (r + r')^d] = (nu / V_p) V_d sum_k C(d,k) Q_{j,d-k} Q_{h,k}
- *    (per particle of the system; Q_{h,k} the partial moments of level h).
- * 3. The own hole in within-level searches. Around a particle, the other
- *    particles of a dense fluid are missing by the compressibility sum
- *    rule (Kirkwood-Buff): rho * integral (g - 1) = S(0) - 1, S(0) the
- *    structure factor at k = 0: the hole holds 1 - S(0) particles of the
- *    local density, i.e. a volume v = V_p (1 - S(0)) / nu. Applied to each
- *    level with its own mean volume, the within-level count of a level-h
- *    particle loses (1/2) Gbar_h rho_h V_d E_h[r^d] (1 - S(0)) / nu.
+ *    (exact at u = 0 and u -> infinity, and to first order in the density)
+ *    and the pair distribution is G(u) = S(u) / (1 - phi)^2, averaged over
+ *    the search region outside the hole (hg_hs_crowding).
+ * 2. Excluded centres and 3. the own hole: around a particle of a dense
+ *    fluid 1 - S(0) particles are missing (compressibility sum rule,
+ *    Kirkwood & Buff 1951), S(0) the structure factor at k = 0:
  *    S(0) = (1-nu)^4 / (1 + 4nu + 4nu^2 - 4nu^3 + nu^4) for hard spheres
- *    (Carnahan & Starling 1969 equation of state), (1-nu)^3 /
- *    (1 + nu + 3nu^2/8 - nu^3/8) for hard disks (Henderson 1975).
+ *    (Carnahan & Starling 1969 equation of state),
+ *    S(0) = (1-nu)^3 / (1 + nu + 3nu^2/8 - nu^3/8) for hard disks
+ *    (Henderson 1975). For equal spheres that is a ball of radius
+ *    r (1 + kappa), (1 + kappa)^d = (1 - S(0)) / nu (hg_hs_kappa); for
+ *    unequal ones the model uses r_big + kappa r_small.
  *
- * Monodisperse (one level, nothing larger: Gbar = 1) the result is closed:
- *    T_cd = (1/2 + n_c) m - (1 - S(0)) / 2.
- * The correction of T = T_cd + K T_ca vanishes with nu (to first order);
- * the relative correction of T_cd does not: hard cores cannot overlap at
- * any density, and V_d (2r)^d / (3 s)^d of the within-level volume stays
- * empty however dilute the system.
- * Where it stops holding: the fluid range of the hard-sphere mixture. The
- * compressibility and the crowding closure assume a disordered packing;
- * jammed or crystalline packings (3D nu > ~0.64 monodisperse, 2D
- * nu > ~0.72-0.84) and packings with strong order (walls, layering) are
- * outside it.
- */
+ * Valid for disordered, fluid-like packings; not for jammed or ordered
+ * ones (see models/README.md). */
 #include "hg_model.h"
 #include "model_internal.h"
 
