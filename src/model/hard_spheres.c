@@ -50,27 +50,6 @@ double hg_hs_kappa(int dim, double nu)
     return (dim == 2 ? sqrt(x) : cbrt(x)) - 1.0;
 }
 
-/* Volume (area) of the intersection of balls (disks) of radii a and b at
- * the distance u. */
-static double lens_volume(int dim, double a, double b, double u)
-{
-    double lo = fabs(a - b), c = a + b;
-    if (u >= c)
-        return 0.0;
-    if (u <= lo) {
-        double m = fmin(a, b);
-        return dim == 3 ? 4.0 / 3.0 * M_PI * m * m * m : M_PI * m * m;
-    }
-    if (dim == 3)
-        return M_PI * (c - u) * (c - u) *
-               (u * u + 2.0 * u * c - 3.0 * (a - b) * (a - b)) / (12.0 * u);
-    double ca = (u * u + a * a - b * b) / (2.0 * u * a);
-    double cb = (u * u + b * b - a * a) / (2.0 * u * b);
-    double k = (-u + c) * (u + a - b) * (u - a + b) * (u + c);
-    return a * a * acos(fmax(-1.0, fmin(1.0, ca))) +
-           b * b * acos(fmax(-1.0, fmin(1.0, cb))) - 0.5 * sqrt(fmax(0.0, k));
-}
-
 /* 3D: antiderivative in v of (v + rp)^2 V_intersect(R, R, v) / (pi/12)
  * on 0 <= v <= 2R, where V_intersect = (pi/12)(16R^3 - 12R^2 v + v^3). */
 static double lens_prim(double R, double rp, double v)
@@ -79,6 +58,21 @@ static double lens_prim(double R, double rp, double v)
     return 16.0 * R3 * v3 / 3.0 - 3.0 * R2 * v2 * v2 + v3 * v3 / 6.0 +
            2.0 * rp * (8.0 * R3 * v2 - 4.0 * R2 * v3 + v2 * v3 / 5.0) +
            rp * rp * (16.0 * R3 * v - 6.0 * R2 * v2 + 0.25 * v2 * v2);
+}
+
+/* 2D, 0 <= t <= 1: F0 = integral (acos t - t sqrt(1 - t^2)) dt and
+ * F1 = integral t (acos t - t sqrt(1 - t^2)) dt. */
+static double lens2_f0(double t)
+{
+    double q = sqrt(fmax(0.0, 1.0 - t * t));
+    return t * acos(t) - q + q * q * q / 3.0;
+}
+
+static double lens2_f1(double t)
+{
+    double q = sqrt(fmax(0.0, 1.0 - t * t)), as = asin(t);
+    return 0.5 * t * t * acos(t) + 0.25 * (as - t * q) -
+           0.125 * (as - t * (1.0 - 2.0 * t * t) * q);
 }
 
 /* integral over the shell u1 <= u <= u2 around a particle of radius rp of
@@ -93,18 +87,12 @@ static double shell_lens(int dim, double R, double rp, double u1, double u2)
     if (dim == 3)
         return 4.0 * M_PI * M_PI / 12.0 *
                (lens_prim(R, rp, v2) - lens_prim(R, rp, v1));
-    /* 2D: Gauss-Legendre, 8 nodes */
-    static const double x[4] = {0.1834346424956498, 0.5255324099163290,
-                                0.7966664774136267, 0.9602898564975363};
-    static const double w[4] = {0.3626837833783620, 0.3137066458778873,
-                                0.2223810344533745, 0.1012285362903763};
-    double mid = 0.5 * (v1 + v2), half = 0.5 * (v2 - v1), acc = 0.0;
-    for (int i = 0; i < 4; i++)
-        for (int sgn = -1; sgn <= 1; sgn += 2) {
-            double v = mid + sgn * half * x[i];
-            acc += w[i] * (v + rp) * lens_volume(2, R, R, v);
-        }
-    return 2.0 * M_PI * half * acc;
+    /* 2D: lens area A(v) = 2R^2 (acos t - t sqrt(1 - t^2)), t = v/(2R);
+     * integral (v + rp) A dv = 8R^4 F1(t) + 4R^3 rp F0(t) */
+    double t1 = v1 / (2.0 * R), t2 = v2 / (2.0 * R), R3 = R * R * R;
+    return 2.0 * M_PI *
+           (8.0 * R3 * R * (lens2_f1(t2) - lens2_f1(t1)) +
+            4.0 * R3 * rp * (lens2_f0(t2) - lens2_f0(t1)));
 }
 
 void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
