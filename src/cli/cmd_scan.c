@@ -119,6 +119,8 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
     cJSON_AddNumberToObject(j, "K", cs->K);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int k = 0; k < n; k++)
@@ -180,6 +182,8 @@ static int write_sweep(FILE *out, const void *ctx)
         cJSON *j = cli_json_document("hgridopt.sweep/1", cs);
         cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
         cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+        cJSON_AddStringToObject(j, "structure",
+                                hg_structure_name(cs->sys.structure));
         cJSON_AddNumberToObject(j, "K", cs->K);
         cJSON_AddNumberToObject(j, "max_levels", lmax);
         cJSON *arr = cJSON_AddArrayToObject(j, "rows");

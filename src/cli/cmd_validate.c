@@ -136,6 +136,8 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
     cJSON_AddNumberToObject(j, "K", cs->K);
     cJSON_AddStringToObject(j, "packing",
                             cs->has_packing ? cs->opt.packing_path : "poisson");

@@ -27,6 +27,9 @@ const char cli_system_help[] =
     "                   powerlaw:alpha=-3,omega=100 (see 'hgridopt help psd')\n"
     "  --dim 2|3        dimension\n"
     "  --nu X           packing fraction, 0 < X < 1\n"
+    "  --structure S    poisson (uniformly random centres, KOL 2014) or\n"
+    "                   hard-spheres (no overlaps; 2D: hard disks); default\n"
+    "                   poisson, with --packing detected from the file\n"
     "  --K X            cost of a cell access per pair check (default "
     HG_STR(HG_K_PAPER) ");\n"
     "                   auto: from the file written by 'calibrate --save'\n";
@@ -54,6 +57,7 @@ static const cli_option system_options[] = {
     COMMON("psd", CLI_T_STRING, psd_spec),
     COMMON("dim", CLI_T_STRING, dim_text),
     COMMON("nu", CLI_T_STRING, nu_text),
+    COMMON("structure", CLI_T_STRING, structure_text),
     COMMON("K", CLI_T_STRING, K_text),
 };
 static const cli_option model_options[] = {
