@@ -25,11 +25,15 @@ static inline void fuzz_check_psd(const hg_psd *psd)
         /* root finders stop at a relative width of ~1e-14: a law narrower
          * than that (far tails) gives quantiles that jitter within it */
         fuzz_check(q >= prev_q * (1.0 - 1e-12), "quantile non-decreasing");
-        prev_q = q;
+        int resolved = q > prev_q * (1.0 + 1e-12);
+        prev_q = q > prev_q ? q : prev_q;
         double c = hg_psd_cdf(psd, q);
         fuzz_check(c >= 0.0 && c <= 1.0, "cdf in [0, 1]");
-        fuzz_check(c >= prev_c - 1e-9, "cdf non-decreasing");
-        prev_c = c;
+        /* (quantiles within the jitter above may come in any order) */
+        if (resolved) {
+            fuzz_check(c >= prev_c - 1e-9, "cdf non-decreasing");
+            prev_c = c;
+        }
         for (int k = 0; k <= 3; k++) {
             double m = hg_psd_moment(psd, k, 0.0, q);
             double full = hg_psd_moment(psd, k, 0.0, rmax);
