@@ -18,8 +18,11 @@ const char cli_system_help[] =
     "                   powerlaw:alpha=-3,omega=100 (see 'hgridopt help psd')\n"
     "  --dim 2|3        dimension\n"
     "  --nu X           packing fraction, 0 < X < 1\n"
-    "  --K X            cost of a cell access per pair check (default 0.2);\n"
-    "                   auto: from the file written by 'calibrate --save'\n"
+    "  --K X            cost of a cell access in pair checks; default: the\n"
+    "                   papers' 0.2 for MercuryDPM output, else this machine's\n"
+    "                   calibration for the dimension ('calibrate --dim D\n"
+    "                   --save') or the shipped default; auto: the calibration\n"
+    "                   (required); paper: 0.2; shipped: the shipped default\n"
     "  --format F       output format\n"
     "  --output FILE    write to FILE instead of standard output\n";
 
@@ -170,29 +173,21 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         cli_error("--nu: missing (give the packing fraction, 0 < nu < 1)");
         return CLI_EUSAGE;
     }
-    /* K */
-    cs->sys.K = 0.2;
-    cs->K_auto = 0;
-    if (cs->K_text && strcmp(cs->K_text, "auto") == 0) {
-        char path[4096];
-        hg_calibration cal;
-        if ((st = hg_calibration_default_path(path, sizeof path, &e)) ||
-            (st = hg_calibration_load(path, &cal, &e))) {
-            cli_error("--K auto: %s", e.msg);
-            return st == HG_EIO ? CLI_EUSAGE : CLI_EDATA;
-        }
-        cs->sys.K = cal.K;
-        cs->K_auto = 1;
-    } else if (cs->K_text) {
-        if ((st = hg_parse_double(cs->K_text, "--K", &cs->sys.K, &e)))
-            return cli_fail(&e, st, 0);
-        if (!(cs->sys.K > 0.0)) {
-            cli_error("--K: %s must be > 0", cs->K_text);
-            return CLI_EUSAGE;
-        }
-    } else if (cs->file.has_K) {
-        cs->sys.K = cs->file.K;
+    /* K: one resolver decides (command line, system file, calibration
+     * file, shipped default or paper value, by target) */
+    hg_K_request kr = {cs->K_target, cs->sys.dim, cs->K_text,
+                       cs->file.has_K, cs->file.K, cs->file.path, NULL};
+    if ((st = hg_K_resolve(&kr, &cs->K, &e))) {
+        /* a malformed calibration file is bad data; a bad --K value, a
+         * missing file or dimension a usage error */
+        int bad_text = cs->K_text && strcmp(cs->K_text, "auto");
+        cli_error("%s", e.msg);
+        return (st == HG_EPARSE && !bad_text) || st == HG_ENOMEM ||
+                       st == HG_ELIMIT
+                   ? CLI_EDATA
+                   : CLI_EUSAGE;
     }
+    cs->sys.K = cs->K.K;
     /* distribution */
     hg_psd_ctx ctx = {cs->sys.dim, NULL};
     if (cs->psd_spec)
@@ -362,8 +357,20 @@ void cli_print_system(FILE *out, const cli_system *cs)
     fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
             hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
-    fprintf(out, "dim %d, nu = %.6g, K = %.6g%s\n", cs->sys.dim, cs->sys.nu,
-            cs->sys.K, cs->K_auto ? " (calibrated)" : "");
+    fprintf(out, "dim %d, nu = %.6g, K = %.6g (%s, for the %s)\n",
+            cs->sys.dim, cs->sys.nu, cs->sys.K,
+            hg_K_source_name(cs->K.source), hg_K_target_name(cs->K.target));
+    fprintf(out, "K from:         %s\n", cs->K.detail);
+}
+
+void cli_json_add_K(cJSON *obj, const cli_system *cs)
+{
+    cJSON_AddNumberToObject(obj, "K", cs->sys.K);
+    cJSON *k = cJSON_AddObjectToObject(obj, "K_choice");
+    cJSON_AddNumberToObject(k, "value", cs->K.K);
+    cJSON_AddStringToObject(k, "source", hg_K_source_name(cs->K.source));
+    cJSON_AddStringToObject(k, "target", hg_K_target_name(cs->K.target));
+    cJSON_AddStringToObject(k, "detail", cs->K.detail);
 }
 
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin,

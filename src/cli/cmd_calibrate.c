@@ -35,8 +35,11 @@ static void help(FILE *out)
             "(default 3)\n"
             "  --budget W       skip grids whose predicted work exceeds W "
             "(default 5e8)\n"
-            "  --save           store the result in the calibration file "
-            "read by --K auto\n"
+            "  --save           store the result as this dimension's entry "
+            "of the\n"
+            "                   calibration file: the default K of the "
+            "bundled HGrid\n"
+            "                   (and LAMMPS output) in this dimension\n"
             "  --file PATH      calibration file (default "
             "$HGRIDOPT_CALIBRATION, else\n"
             "                   $XDG_CONFIG_HOME or ~/.config "
@@ -160,6 +163,8 @@ int cmd_calibrate(int argc, char **argv)
         cJSON_AddNumberToObject(j, "nu", cal.nu);
         cJSON_AddStringToObject(j, "distribution", cal.psd);
         cJSON_AddStringToObject(j, "created", cal.created);
+        cJSON_AddStringToObject(j, "machine", cal.machine);
+        cJSON_AddStringToObject(j, "build", cal.build);
         cJSON *pts = cJSON_AddArrayToObject(j, "points");
         for (int i = 0; i < cal.npoints; i++) {
             cJSON *o = cJSON_CreateObject();
@@ -193,8 +198,17 @@ int cmd_calibrate(int argc, char **argv)
                 "K = b / a = %.4g +- %.2g   (R^2 = %.4f)\n",
                 cal.npoints, 1e9 * cal.a, 1e9 * cal.a_se, 1e9 * cal.b,
                 1e9 * cal.b_se, cal.K, cal.K_se, cal.r2);
+        fprintf(out, "machine: %s\nbuild:   %s\ncreated: %s\n", cal.machine,
+                cal.build, cal.created);
         if (save || file)
-            fprintf(out, "saved to %s (read by --K auto)\n", path);
+            fprintf(out,
+                    "saved as the %dD entry of %s: the default K of the "
+                    "bundled HGrid\nand of LAMMPS output in %dD from now on "
+                    "(--K auto requires it)\n",
+                    cal.dim, path, cal.dim);
+        else
+            fprintf(out, "not saved: add --save to make it the default K "
+                    "for %dD\n", cal.dim);
     }
     rc = cli_close_output(out, cs.output);
 done:

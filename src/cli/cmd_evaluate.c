@@ -39,7 +39,7 @@ static cJSON *to_json(const cli_system *cs, const hg_cost *c,
     cJSON_AddStringToObject(j, "algorithm", hg_algorithm_name(c->algorithm));
     cJSON_AddNumberToObject(j, "dim", c->dim);
     cJSON_AddNumberToObject(j, "nu", c->nu);
-    cJSON_AddNumberToObject(j, "K", c->K);
+    cli_json_add_K(j, cs);
     cJSON_AddNumberToObject(j, "levels", c->levels);
     cJSON_AddNumberToObject(j, "nonempty_levels", c->nonempty_levels);
     cli_json_add_array(j, "cell_sizes", sizes, c->levels);

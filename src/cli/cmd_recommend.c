@@ -135,7 +135,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-    cJSON_AddNumberToObject(j, "K", cs->sys.K);
+    cli_json_add_K(j, cs);
     cJSON_AddStringToObject(j, "method", hg_method_name(o->method));
     if (o->method == HG_METHOD_CONSTANT_M)
         cJSON_AddNumberToObject(j, "q", o->q);
@@ -202,7 +202,12 @@ static int write_export(FILE *out, const cli_system *cs,
     hg_export_input in = {cs->psd,        &cs->sys,     r->algorithm,
                           r->levels,      r->cell_sizes, r->cost.T,
                           r->cost.T_cd,   r->cost.T_ca, r->linked_cell_T,
-                          cs->name,       cs->unit,     cs->export_skin};
+                          cs->name,       cs->unit,     cs->export_skin,
+                          NULL};
+    char kn[640];
+    snprintf(kn, sizeof kn, "%s: %s", hg_K_source_name(cs->K.source),
+             cs->K.detail);
+    in.K_note = kn;
     char *text = NULL;
     hg_err e = {0};
     int st = lammps ? hg_export_lammps(&in, &text, &e)
@@ -318,6 +323,10 @@ int cmd_recommend(int argc, char **argv)
             return CLI_EUSAGE;
         }
     }
+    /* K follows the code the output is for */
+    cs.K_target = !strcmp(format, "mercurydpm") ? HG_K_TARGET_MERCURYDPM
+                  : !strcmp(format, "lammps")   ? HG_K_TARGET_LAMMPS
+                                                : HG_K_TARGET_HGRID;
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
     hg_recommendation r;

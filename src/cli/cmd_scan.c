@@ -83,17 +83,19 @@ static int parse_range(const char *text, const char *field, int logscale,
     return HG_OK;
 }
 
-static void write_csv(FILE *out, const hg_curve *cv, int n)
+static void write_csv(FILE *out, const cli_system *cs, const hg_curve *cv,
+                      int n)
 {
     fprintf(out, "method,algorithm,levels,nonempty_levels,"
-                 "work_per_particle,T_cd,T_ca,cell_sizes\n");
+                 "work_per_particle,T_cd,T_ca,K,K_source,cell_sizes\n");
     for (int k = 0; k < n; k++)
         for (int i = 0; i < cv[k].n; i++) {
             const hg_curve_point *p = &cv[k].points[i];
-            fprintf(out, "%s,%s,%d,%d,%.10g,%.10g,%.10g,",
+            fprintf(out, "%s,%s,%d,%d,%.10g,%.10g,%.10g,%.10g,%s,",
                     hg_method_name(cv[k].method),
                     hg_algorithm_name(cv[k].algorithm), p->levels,
-                    p->nonempty_levels, p->T, p->T_cd, p->T_ca);
+                    p->nonempty_levels, p->T, p->T_cd, p->T_ca, cs->sys.K,
+                    hg_K_source_name(cs->K.source));
             for (int h = 0; h < p->levels; h++)
                 fprintf(out, "%s%.10g", h ? ";" : "", p->sizes[h]);
             fputc('\n', out);
@@ -112,7 +114,7 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-    cJSON_AddNumberToObject(j, "K", cs->sys.K);
+    cli_json_add_K(j, cs);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int k = 0; k < n; k++)
         for (int i = 0; i < cv[k].n; i++) {
@@ -202,7 +204,7 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
             cJSON_AddStringToObject(j, "schema", "hgridopt.sweep/1");
             cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
             cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-            cJSON_AddNumberToObject(j, "K", cs->sys.K);
+            cli_json_add_K(j, cs);
             cJSON_AddNumberToObject(j, "max_levels", lmax);
             cJSON *arr = cJSON_AddArrayToObject(j, "rows");
             for (size_t i = 0; i < k; i++) {
@@ -228,16 +230,17 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
         } else {
             fprintf(out, "alpha,omega,method,algorithm,levels,"
                          "nonempty_levels,work_per_particle,T_cd,T_ca,"
-                         "linked_cell_work_per_particle\n");
+                         "linked_cell_work_per_particle,K,K_source\n");
             for (size_t i = 0; i < k; i++)
                 fprintf(out, "%.10g,%.10g,%s,%s,%d,%d,%.10g,%.10g,%.10g,"
-                             "%.10g\n",
+                             "%.10g,%.10g,%s\n",
                         rows[i].alpha, rows[i].omega,
                         hg_method_name(rows[i].method),
                         hg_algorithm_name(rows[i].algorithm),
                         rows[i].best.levels, rows[i].best.nonempty_levels,
                         rows[i].best.T, rows[i].best.T_cd, rows[i].best.T_ca,
-                        rows[i].T_lc);
+                        rows[i].T_lc, cs->sys.K,
+                        hg_K_source_name(cs->K.source));
         }
         if (out) {
             int rc2 = cli_close_output(out, cs->output);
@@ -383,7 +386,7 @@ int cmd_scan(int argc, char **argv)
             if (!strcmp(format, "json"))
                 rc = write_json(out, &cs, cv, n);
             else
-                write_csv(out, cv, n);
+                write_csv(out, &cs, cv, n);
             int rc2 = cli_close_output(out, cs.output);
             if (!rc)
                 rc = rc2;

@@ -131,7 +131,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-    cJSON_AddNumberToObject(j, "K", cs->sys.K);
+    cli_json_add_K(j, cs);
     cJSON_AddStringToObject(j, "packing",
                             cs->has_packing ? cs->packing_path : "poisson");
     if (cs->has_packing && !cs->packing.periodic)
