@@ -39,7 +39,7 @@ expect_fail 2 "--format: unknown format 'xml'" -- $V $P --format xml
 expect_fail 2 "unknown option '--bogus'" -- $V $P --bogus
 expect_fail 2 "--nu: missing" -- $V --psd powerlaw:alpha=-3,omega=10 --dim 3
 expect_fail 2 "last size .*20|r_max|diameter" -- $V $P --sizes 4,10
-expect_fail 2 "exceeds the box edge.*--n" -- $V $P --n 2 --sizes 4,20
+expect_fail 2 "holds 0 cell.*fewer than 3.*use --n [0-9]+" -- $V $P --n 2 --sizes 4,20
 expect_fail 2 "unexpected argument 'extra'" -- $V $P extra
 expect_ok "Usage: hgridopt validate" -- $V --help
 

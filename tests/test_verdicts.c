@@ -42,8 +42,8 @@ static void test_merged_sizes(void)
         return;
     double s[3] = {4.0, 4.01, 20.0};
     hg_validate_params vp = {0};
-    vp.sys = (hg_system){2, 0.4, 0.2};
-    vp.algorithm = HG_TOP_DOWN;
+    vp.sys = (hg_system){2, 0.4};
+    vp.model = hg_model_for_grid(HG_TOP_DOWN);
     vp.L = 3;
     vp.sizes = s;
     vp.n = 20000;
@@ -87,7 +87,7 @@ static void test_small_box(const char *spec, int dim, double nu)
     if (!psd)
         return;
     double lc = 2.0 * hg_psd_rmax(psd);
-    hg_system sys = {dim, nu, 0.2};
+    hg_system sys = {dim, nu};
     size_t nmin = 0;
     CHECK(hg_validate_min_particles(psd, &sys, 1, &lc, &nmin, &e) == HG_OK);
     /* the smallest: nmin holds 3 cells of 2 r_max per edge, nmin - 1 not */
@@ -102,7 +102,7 @@ static void test_small_box(const char *spec, int dim, double nu)
     CHECK(hg_sizes_exponential(psd, 4, s, &e) == HG_OK);
     hg_validate_params vp = {0};
     vp.sys = sys;
-    vp.algorithm = HG_TOP_DOWN;
+    vp.model = hg_model_for_grid(HG_TOP_DOWN);
     vp.L = 4;
     vp.sizes = s;
     vp.n = nmin * 6 / 10;
@@ -153,8 +153,9 @@ static void test_repeats_and_notes(void)
     hg_validate_params vp = {0};
     /* K ~ 0 predicts a speed-up of T_cd alone (~60): far above what any
      * machine measures, so the K note must appear */
-    vp.sys = (hg_system){2, 0.4, 1e-6};
-    vp.algorithm = HG_TOP_DOWN;
+    vp.sys = (hg_system){2, 0.4};
+    CHECK(hg_model_values_set(&vp.values, "K", 1e-6, &e) == HG_OK);
+    vp.model = hg_model_for_grid(HG_TOP_DOWN);
     vp.L = 5;
     vp.sizes = s;
     vp.n = 20000;

@@ -116,7 +116,7 @@ int cli_system_resolve(cli_system *cs, int need_nu)
             return cli_fail(&e, st, 1);
     }
     hg_psd *packing_psd = NULL;
-    hg_system packing_sys = {0, 0.0, 0.0};
+    hg_system packing_sys = {0, 0.0};
     if (cs->packing_path) {
         st = hg_io_read(cs->packing_path, HG_IO_AUTO, &cs->packing, &e);
         if (st)
@@ -177,7 +177,7 @@ int cli_system_resolve(cli_system *cs, int need_nu)
      * file, shipped default or paper value, by target) */
     hg_K_request kr = {cs->K_target, cs->sys.dim, cs->K_text,
                        cs->file.has_K, cs->file.K, cs->file.path, NULL};
-    if ((st = hg_K_resolve(&kr, &cs->K, &e))) {
+    if ((st = hg_K_resolve(&kr, &cs->Kc, &e))) {
         /* a malformed calibration file is bad data; a bad --K value, a
          * missing file or dimension a usage error */
         int bad_text = cs->K_text && strcmp(cs->K_text, "auto");
@@ -187,7 +187,10 @@ int cli_system_resolve(cli_system *cs, int need_nu)
                    ? CLI_EDATA
                    : CLI_EUSAGE;
     }
-    cs->sys.K = cs->K.K;
+    cs->K = cs->Kc.K;
+    memset(&cs->values, 0, sizeof cs->values);
+    if ((st = hg_model_values_set(&cs->values, "K", cs->K, &e)))
+        return cli_fail(&e, st, 0);
     /* distribution */
     hg_psd_ctx ctx = {cs->sys.dim, NULL};
     if (cs->psd_spec)
@@ -358,19 +361,19 @@ void cli_print_system(FILE *out, const cli_system *cs)
             hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
     fprintf(out, "dim %d, nu = %.6g, K = %.6g (%s, for the %s)\n",
-            cs->sys.dim, cs->sys.nu, cs->sys.K,
-            hg_K_source_name(cs->K.source), hg_K_target_name(cs->K.target));
-    fprintf(out, "K from:         %s\n", cs->K.detail);
+            cs->sys.dim, cs->sys.nu, cs->K,
+            hg_K_source_name(cs->Kc.source), hg_K_target_name(cs->Kc.target));
+    fprintf(out, "K from:         %s\n", cs->Kc.detail);
 }
 
 void cli_json_add_K(cJSON *obj, const cli_system *cs)
 {
-    cJSON_AddNumberToObject(obj, "K", cs->sys.K);
+    cJSON_AddNumberToObject(obj, "K", cs->K);
     cJSON *k = cJSON_AddObjectToObject(obj, "K_choice");
-    cJSON_AddNumberToObject(k, "value", cs->K.K);
-    cJSON_AddStringToObject(k, "source", hg_K_source_name(cs->K.source));
-    cJSON_AddStringToObject(k, "target", hg_K_target_name(cs->K.target));
-    cJSON_AddStringToObject(k, "detail", cs->K.detail);
+    cJSON_AddNumberToObject(k, "value", cs->Kc.K);
+    cJSON_AddStringToObject(k, "source", hg_K_source_name(cs->Kc.source));
+    cJSON_AddStringToObject(k, "target", hg_K_target_name(cs->Kc.target));
+    cJSON_AddStringToObject(k, "detail", cs->Kc.detail);
 }
 
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin,

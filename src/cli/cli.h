@@ -82,7 +82,9 @@ typedef struct cli_system {
     hg_sysfile file;    /* zero if no --system */
     hg_psd *psd;
     hg_system sys;
-    hg_K_choice K;      /* sys.K and where it came from (hg_K_resolve) */
+    double K;           /* weight of cell accesses (model parameter "K") */
+    hg_model_values values; /* model parameters as given (K) */
+    hg_K_choice Kc;     /* K and where it came from (hg_K_resolve) */
     char *name;         /* system name or NULL */
     char *unit;         /* length unit or NULL */
     long particles;     /* 0 if not given */

@@ -155,7 +155,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v,
     cJSON_AddNumberToObject(j, "seed", (double)v->seed);
     cJSON_AddNumberToObject(j, "box_edge", v->box_edge);
     cJSON_AddNumberToObject(j, "measured_nu", v->measured_nu);
-    cJSON *h = run_json(&v->hgrid, cs->sys.K);
+    cJSON *h = run_json(&v->hgrid, cs->K);
     /* the HGrid's figures at the top level, as the schema names them */
     cJSON_AddStringToObject(j, "algorithm",
                             hg_algorithm_name(v->hgrid.algorithm));
@@ -169,7 +169,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v,
     cJSON_Delete(h);
     if (v->has_baseline) {
         cJSON_AddItemToObject(j, "linked_cell",
-                              run_json(&v->linked_cell, cs->sys.K));
+                              run_json(&v->linked_cell, cs->K));
         cJSON *s = cJSON_AddObjectToObject(j, "speedup");
         cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup);
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup);
@@ -323,12 +323,16 @@ int cmd_validate(int argc, char **argv)
     } else {
         hg_recommend_options ro;
         hg_recommend_options_default(&ro);
-        ro.algorithm = alg_text ? (int)alg : HG_ALGORITHM_AUTO;
-        if ((st = hg_recommend(cs.psd, &cs.sys, &ro, &rec, &e))) {
+        if (alg_text) {
+            ro.n_models = 1;
+            ro.models[0] = hg_model_for_grid(alg);
+        }
+        if ((st = hg_recommend(cs.psd, &cs.sys, &cs.values, &ro, &rec,
+                               &e))) {
             rc = cli_fail(&e, st, 1);
             goto done;
         }
-        alg = rec.algorithm;
+        alg = rec.model->grid_algorithm;
         L = rec.levels;
         sizes = malloc((size_t)L * sizeof *sizes);
         if (!sizes) {
@@ -353,7 +357,8 @@ int cmd_validate(int argc, char **argv)
     }
     hg_validate_params vp = {0};
     vp.sys = cs.sys;
-    vp.algorithm = alg;
+    vp.model = hg_model_for_grid(alg);
+    vp.values = cs.values;
     vp.L = L;
     vp.sizes = sizes;
     vp.n = (size_t)n;
@@ -363,7 +368,7 @@ int cmd_validate(int argc, char **argv)
     vp.measure.budget = budget;
     vp.measure.repeats = (int)repeats;
     vp.measure.seed = (uint64_t)seed;
-    vp.K_choice = &cs.K;
+    vp.K_choice = &cs.Kc;
     st = cs.has_packing ? hg_validate_particles(cs.psd, &vp, &cs.packing, &v,
                                                 &e)
                         : hg_validate(cs.psd, &vp, &v, &e);
@@ -409,10 +414,10 @@ int cmd_validate(int argc, char **argv)
                     "see the notes)\n", v.hgrid.levels, v.requested_levels,
                     v.merged_levels);
         fprintf(out, "\n");
-        print_run(out, "HGrid", &v.hgrid, cs.sys.K);
+        print_run(out, "HGrid", &v.hgrid, cs.K);
         if (v.has_baseline) {
             fprintf(out, "\n");
-            print_run(out, "linked cell", &v.linked_cell, cs.sys.K);
+            print_run(out, "linked cell", &v.linked_cell, cs.K);
             fprintf(out,
                     "\nspeed-up over the linked cell: measured %.4g (time, "
                     "median of %d alternating repeats, %.4g-%.4g%s; CPU "
@@ -421,8 +426,8 @@ int cmd_validate(int argc, char **argv)
                     v.measured_speedup, v.hgrid.repeats, v.speedup_min,
                     v.speedup_max,
                     v.linked_cell.extrapolated ? ", extrapolated" : "",
-                    v.measured_speedup_cpu, v.predicted_speedup, cs.sys.K,
-                    hg_K_source_name(cs.K.source));
+                    v.measured_speedup_cpu, v.predicted_speedup, cs.K,
+                    hg_K_source_name(cs.Kc.source));
         }
         for (int i = 0; i < v.n_notes; i++)
             fprintf(out, "%sNOTE: %s\n", i ? "" : "\n", v.notes[i]);

@@ -171,8 +171,8 @@ static double median(double *v, int n)
 }
 
 /* Count the work once and fill out (prediction already in out). */
-static int meas_finish(meas *x, const hg_system *sys, const hg_cost *cost,
-                       hg_validate_run *out, hg_err *e)
+static int meas_finish(meas *x, const hg_cost *cost, hg_validate_run *out,
+                       hg_err *e)
 {
     hg_grid_counts cnt = {0};
     int st = meas_detect(x, &cnt, e);
@@ -200,7 +200,7 @@ static int meas_finish(meas *x, const hg_system *sys, const hg_cost *cost,
     out->memory_bytes = hg_grid_memory(x->g);
     out->measured_T_cd = (double)cnt.pair_checks / m;
     out->measured_T_ca = (double)cnt.cell_accesses / m;
-    out->measured_T = out->measured_T_cd + sys->K * out->measured_T_ca;
+    out->measured_T = out->measured_T_cd + cost->K * out->measured_T_ca;
     for (int h = 0; h < L; h++) {
         hg_validate_level *lv = &out->per_level[h];
         lv->level = h + 1;
@@ -217,16 +217,17 @@ static int meas_finish(meas *x, const hg_system *sys, const hg_cost *cost,
 }
 
 /* Predict (hg_cost_evaluate) and allocate out for L levels. */
-static int run_init(const hg_psd *psd, const hg_system *sys,
-                    hg_algorithm alg, int L, const double *sizes,
-                    hg_cost *cost, hg_validate_run *out, hg_err *e)
+static int run_init(const hg_model *model, const hg_psd *psd,
+                    const hg_system *sys, const hg_model_values *v, int L,
+                    const double *sizes, hg_cost *cost, hg_validate_run *out,
+                    hg_err *e)
 {
     memset(out, 0, sizeof *out);
-    int st = hg_cost_evaluate(psd, sys, alg, L, sizes, cost, NULL, NULL,
-                              NULL, e);
+    int st = hg_cost_evaluate(model, psd, sys, v, L, sizes, cost, NULL, e);
     if (st)
         return st;
-    out->algorithm = alg;
+    out->model = model;
+    out->algorithm = model->grid_algorithm;
     out->levels = L;
     out->sizes = malloc((size_t)L * sizeof *out->sizes);
     out->per_level = calloc((size_t)L, sizeof *out->per_level);
@@ -239,15 +240,20 @@ static int run_init(const hg_psd *psd, const hg_system *sys,
     return HG_OK;
 }
 
-static int check_measure(const hg_psd *psd, const hg_system *sys,
-                         const hg_particles *p, const double *sizes,
-                         const hg_measure_options *opt, hg_err *e)
+static int check_measure(const hg_model *model, const hg_psd *psd,
+                         const hg_system *sys, const hg_particles *p,
+                         const double *sizes, const hg_measure_options *opt,
+                         hg_err *e)
 {
     if (opt->repeats < 1)
         return hg_fail(e, HG_EINVAL, "repeats: %d must be >= 1",
                        opt->repeats);
-    if (!psd || !sys || !p || !sizes)
+    if (!model || !psd || !sys || !p || !sizes)
         return hg_fail(e, HG_EINVAL, "validate: NULL argument");
+    if (model->grid_algorithm == HG_GRID_NONE)
+        return hg_fail(e, HG_EINVAL,
+                       "model: %s describes no grid of hgridopt to measure",
+                       model->name);
     if (p->n == 0)
         return hg_fail(e, HG_EINVAL, "particles: none to search");
     if (sys->dim != p->dim)
@@ -257,10 +263,11 @@ static int check_measure(const hg_psd *psd, const hg_system *sys,
     return HG_OK;
 }
 
-int hg_validate_measure(const hg_psd *psd, const hg_system *sys,
-                        const hg_particles *p, hg_algorithm alg, int L,
-                        const double *sizes, const hg_measure_options *opt,
-                        hg_validate_run *out, hg_err *e)
+int hg_validate_measure(const hg_model *model, const hg_psd *psd,
+                        const hg_system *sys, const hg_model_values *v,
+                        const hg_particles *p, int L, const double *sizes,
+                        const hg_measure_options *opt, hg_validate_run *out,
+                        hg_err *e)
 {
     hg_measure_options defo;
     hg_cost cost = {0};
@@ -271,16 +278,17 @@ int hg_validate_measure(const hg_psd *psd, const hg_system *sys,
         hg_measure_options_default(&defo);
         opt = &defo;
     }
-    if ((st = check_measure(psd, sys, p, sizes, opt, e)))
+    if ((st = check_measure(model, psd, sys, p, sizes, opt, e)))
         return st;
-    if ((st = run_init(psd, sys, alg, L, sizes, &cost, out, e)) ||
-        (st = meas_prepare(&x, p, alg, L, sizes, cost.T_cd + cost.T_ca, opt,
-                           &out->build_seconds, e)))
+    if ((st = run_init(model, psd, sys, v, L, sizes, &cost, out, e)) ||
+        (st = meas_prepare(&x, p, model->grid_algorithm, L, sizes,
+                           cost.T_cd + cost.T_ca, opt, &out->build_seconds,
+                           e)))
         goto fail;
     for (int k = 0; k < opt->repeats; k++)
         if ((st = meas_sample(&x, e)))
             goto fail;
-    if ((st = meas_finish(&x, sys, &cost, out, e)))
+    if ((st = meas_finish(&x, &cost, out, e)))
         goto fail;
     meas_clear(&x);
     hg_cost_clear(&cost);
@@ -296,7 +304,7 @@ static int check_params(const hg_psd *psd, const hg_validate_params *prm,
                         hg_err *e)
 {
     int st;
-    if (!psd || !prm || !prm->sizes)
+    if (!psd || !prm || !prm->sizes || !prm->model)
         return hg_fail(e, HG_EINVAL, "validate: NULL argument");
     if ((st = hg_system_check(&prm->sys, e)))
         return st;
@@ -456,11 +464,15 @@ static void timing_notes(const hg_validate_params *prm, hg_validation *v)
     if (!(q < 0.5 || q > 2.0))
         return;
     char kdesc[64];
+    double K = v->hgrid.predicted_T_ca > 0.0
+                   ? (v->hgrid.predicted_T - v->hgrid.predicted_T_cd) /
+                         v->hgrid.predicted_T_ca
+                   : NAN;
     if (prm->K_choice)
-        snprintf(kdesc, sizeof kdesc, "K = %.4g (%s)", prm->sys.K,
+        snprintf(kdesc, sizeof kdesc, "K = %.4g (%s)", prm->K_choice->K,
                  hg_K_source_name(prm->K_choice->source));
     else
-        snprintf(kdesc, sizeof kdesc, "K = %.4g", prm->sys.K);
+        snprintf(kdesc, sizeof kdesc, "K = %.4g", K);
     const hg_validate_run *h = &v->hgrid, *l = &v->linked_cell;
     double wq[4] = {h->measured_T_cd / h->predicted_T_cd,
                     h->measured_T_ca / h->predicted_T_ca,
@@ -496,7 +508,8 @@ static int validate_particles(const hg_psd *psd,
     if (!p || p->n == 0)
         return hg_fail(e, HG_EINVAL, "particles: none to search");
     hg_measure_options full = prm->measure;
-    if ((st = check_measure(psd, &prm->sys, p, prm->sizes, &full, e)))
+    if ((st = check_measure(prm->model, psd, &prm->sys, p, prm->sizes, &full,
+                            e)))
         return st;
     out->n = p->n;
     out->seed = prm->seed;
@@ -510,10 +523,11 @@ static int validate_particles(const hg_psd *psd,
         goto fail;
     out->merged_levels = prm->L - L;
     full.budget = 0.0; /* the HGrid always searches every particle */
-    if ((st = run_init(psd, &prm->sys, prm->algorithm, L, rs, &ch,
+    const hg_algorithm alg = prm->model->grid_algorithm;
+    if ((st = run_init(prm->model, psd, &prm->sys, &prm->values, L, rs, &ch,
                        &out->hgrid, e)) ||
-        (st = meas_prepare(&mh, p, prm->algorithm, L, rs, ch.T_cd + ch.T_ca,
-                           &full, &out->hgrid.build_seconds, e)))
+        (st = meas_prepare(&mh, p, alg, L, rs, ch.T_cd + ch.T_ca, &full,
+                           &out->hgrid.build_seconds, e)))
         goto fail;
     double lc = 2.0 * hg_psd_rmax(psd);
     if (prm->baseline) {
@@ -522,9 +536,9 @@ static int validate_particles(const hg_psd *psd,
         one.sizes = &lc;
         int L1 = 1;
         if ((st = box_sizes(psd, &one, p, generated, &lc, &L1, out, e)) ||
-            (st = run_init(psd, &prm->sys, prm->algorithm, 1, &lc, &cl,
-                           &out->linked_cell, e)) ||
-            (st = meas_prepare(&ml, p, prm->algorithm, 1, &lc,
+            (st = run_init(prm->model, psd, &prm->sys, &prm->values, 1, &lc,
+                           &cl, &out->linked_cell, e)) ||
+            (st = meas_prepare(&ml, p, alg, 1, &lc,
                                cl.T_cd + cl.T_ca, &prm->measure,
                                &out->linked_cell.build_seconds, e)))
             goto fail;
@@ -555,10 +569,10 @@ static int validate_particles(const hg_psd *psd,
         out->measured_speedup_cpu = median(ratio, full.repeats);
         free(ratio);
     }
-    if ((st = meas_finish(&mh, &prm->sys, &ch, &out->hgrid, e)))
+    if ((st = meas_finish(&mh, &ch, &out->hgrid, e)))
         goto fail;
     if (prm->baseline) {
-        if ((st = meas_finish(&ml, &prm->sys, &cl, &out->linked_cell, e)))
+        if ((st = meas_finish(&ml, &cl, &out->linked_cell, e)))
             goto fail;
         out->has_baseline = 1;
         out->predicted_speedup =

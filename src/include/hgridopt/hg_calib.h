@@ -47,8 +47,14 @@ typedef struct hg_calibration {
 
 void hg_calibration_clear(hg_calibration *c); /* accepts NULL */
 
+/* Most models one calibration times. */
+#define HG_CALIB_MAX_MODELS 4
+
 typedef struct hg_calibrate_params {
-    hg_system sys;       /* dim, nu (K ignored) */
+    hg_system sys;       /* dim, nu */
+    int n_models;        /* 0: hgrid-top-down and hgrid-bottom-up */
+    const hg_model *models[HG_CALIB_MAX_MODELS]; /* grids to time (each
+                            model's bundled grid; L = 1 only the first) */
     size_t n;            /* particles, >= 1000; default 200000 */
     uint64_t seed;
     int max_levels;      /* grids with L = 1..max_levels (default 5) */
@@ -62,7 +68,8 @@ void hg_calibrate_params_default(hg_calibrate_params *p);
 
 /* Settings: for L = 1..max_levels exponential sizes, the same with the
  * finer sizes scaled by 0.6 and 1.6 (more cell accesses, resp. more pair
- * checks), both algorithms; at least 3 grids must fit the budget. */
+ * checks), the grid of every model; at least 3 grids must fit the
+ * budget. */
 int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
                  hg_calibration *out, hg_err *e);
 
@@ -118,9 +125,8 @@ typedef enum hg_K_source {
     HG_K_SOURCE_COMMAND_LINE    /* --K X */
 } hg_K_source;
 
-/* K of the papers (KOL 2014, where Ogarko & Luding 2012 measured 0.2-0.45
- * in their DEM code). */
-#define HG_K_PAPER 0.2
+/* The papers' K is HG_K_PAPER (hg_model.h): KOL 2014's 0.2; Ogarko &
+ * Luding 2012 measured 0.2-0.45 in their DEM code. */
 
 /* The shipped default K of the bundled HGrid for dim (2 or 3), measured
  * with `hgridopt calibrate` (see calibrate.c for machine and date); NAN
