@@ -175,8 +175,11 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     }
     /* K: one resolver decides (command line, system file, calibration
      * file, shipped default or paper value, by target) */
-    hg_K_request kr = {cs->K_target, cs->sys.dim, cs->K_text,
-                       cs->file.has_K, cs->file.K, cs->file.path, NULL};
+    const char *kt = cs->K_text ? cs->K_text
+                     : cs->file.K_auto ? "auto" /* "K": "auto" in the file */
+                                       : NULL;
+    hg_K_request kr = {cs->K_target, cs->sys.dim, kt, cs->file.has_K,
+                       cs->file.K,      cs->file.path, NULL};
     if ((st = hg_K_resolve(&kr, &cs->Kc, &e))) {
         /* a malformed calibration file is bad data; a bad --K value, a
          * missing file or dimension a usage error */

@@ -9,17 +9,20 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The shipped default K of the bundled HGrid: the median of 7 runs of
- * `hgridopt calibrate --dim D` (powerlaw:alpha=-3,omega=10, nu 0.3,
- * N = 200000, 3 repeats per grid; Release build, gcc 12, OpenMP, 2
- * threads) on a 2-core x86_64 Debian 12 machine shared with other jobs,
- * 2026-11-22. A cell access costs K pair checks; the papers' 0.2
- * (KOL 2014; Ogarko & Luding 2012: 0.2-0.45) was measured in a DEM code
- * whose pair check is its contact routine, far dearer than the bundled
- * HGrid's distance check. */
-static const double shipped_K2 = 1.8, shipped_K3 = 3.9;
+/* The shipped default K of the bundled HGrid, in one place: the median of
+ * 14 runs of `hgridopt calibrate --dim D` per dimension (defaults:
+ * powerlaw:alpha=-3,omega=10, nu 0.3, N = 200000, 3 repeats per grid;
+ * Release build, gcc 12, 7 runs with OpenMP on 2 threads and 7 with
+ * OMP_NUM_THREADS=1, alternating 2D and 3D) on a 2-core x86_64 Debian 12
+ * machine shared with other jobs, 2026-11-22, hgridopt 0.1.0. 2D: median
+ * 2.89, quartiles 2.3-4.2, range 1.8-37; 3D: median 2.88, quartiles
+ * 2.3-3.6, range 0.15-8.5. A cell access costs ~3 pair checks here; the
+ * papers' 0.2 (KOL 2014; Ogarko & Luding 2012: 0.2-0.45) was measured in
+ * a DEM code whose pair check is its contact routine, far dearer than the
+ * bundled HGrid's distance check. */
+static const double shipped_K2 = 2.9, shipped_K3 = 2.9;
 static const char shipped_where[] =
-    "hgridopt calibrate, median of 7 runs, 2-core x86_64 Debian 12, "
+    "median of 14 runs of hgridopt calibrate, 2-core x86_64 Debian 12, "
     "2026-11-22";
 
 double hg_K_shipped(int dim, const char **where)
