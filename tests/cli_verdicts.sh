@@ -44,6 +44,9 @@ expect_fail 2 "--K auto: .*run .hgridopt calibrate --dim 2 --save" -- env HGRIDO
 expect_ok "K from: +shipped default for the bundled HGrid in 2D.*has no 2D calibration" -- env HGRIDOPT_CALIBRATION="$TMP/cal3.json" $HG evaluate --psd powerlaw:alpha=-3,omega=20 --dim 2 --nu 0.4 --sizes 4,8,16,40
 # and a 3D system gets the 3D calibration
 expect_ok "K = 7.5 \(calibration-file" -- env HGRIDOPT_CALIBRATION="$TMP/cal3.json" $HG evaluate --psd powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4 --sizes 4,8,16,40
+# "K": "auto" in a system file is --K auto
+printf '{"dim": 2, "nu": 0.4, "K": "auto", "distribution": "powerlaw:alpha=-3,omega=20"}' > "$TMP/auto.json"
+expect_fail 2 "--K auto: .*no 2D calibration" -- env HGRIDOPT_CALIBRATION="$TMP/cal3.json" $HG evaluate --system "$TMP/auto.json" --sizes 4,8,16,40
 # calibrate --save writes this dimension's entry and keeps the other
 cp "$TMP/cal3.json" "$TMP/both.json"
 out=$($HG calibrate --dim 2 --n 5000 --max-levels 2 --repeats 1 --file "$TMP/both.json" 2>"$TMP/err") && rc=0 || rc=$?
