@@ -3,7 +3,7 @@
  * particle), then scan forward from each particle and stop at the first j
  * with l_j - l_i >= 2 r_i + skin: by the triangle inequality no later
  * particle can touch i (paper 004 eq. 3 and Step 3, with the skin added).
- * Periodic boxes use ghost images (hg_methods.h). */
+ * Periodic boxes use ghost images (hg_detector.h). */
 #include "methods_internal.h"
 
 #include <math.h>
@@ -33,7 +33,7 @@ static int sort_detect(void *state, const hg_particles *p, double skin,
     sort_state *s = state;
     int dim = p->dim;
     double margin = hg_methods_margin(p, skin);
-    double cut = 2.0 * hg_methods_rmax(p) + skin;
+    double cut = 2.0 * hg_particles_rmax(p) + skin;
     int st = hg_ghosts_build(&s->g, p, cut, margin, "sort", e);
     if (st != HG_OK)
         return st;

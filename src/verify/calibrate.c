@@ -377,6 +377,9 @@ void hg_calibration_describe_host(hg_calibration *c)
              threads, threads == 1 ? "" : "s");
 }
 
+static const char schema_v1[] = "hgridopt.calibration/1";
+static const char schema_v2[] = "hgridopt.calibration/2";
+
 static cJSON *entry_json(const hg_calibration *c)
 {
     cJSON *j = cJSON_CreateObject();
@@ -407,6 +410,28 @@ static cJSON *entry_json(const hg_calibration *c)
         cJSON_AddItemToArray(pts, o);
     }
     return j;
+}
+
+int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e)
+{
+    *text = NULL;
+    if (!c)
+        return hg_fail(e, HG_EINVAL, "calibration: NULL argument");
+    cJSON *j = entry_json(c);
+    if (!j)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    /* one calibration: the version 1 document (hg_calibration_load reads
+     * it as the entry of its "dim") */
+    cJSON_AddItemToObject(j, "schema", cJSON_CreateString(schema_v1));
+    cJSON_AddItemToObject(j, "version",
+                          cJSON_CreateString(HG_VERSION_STRING));
+    char *t = cJSON_Print(j);
+    cJSON_Delete(j);
+    if (!t)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    *text = strdup(t);
+    cJSON_free(t);
+    return *text ? HG_OK : hg_fail(e, HG_ENOMEM, "out of memory");
 }
 
 /* Whole file into a new string; HG_EIO if it cannot be opened (errno
@@ -453,8 +478,6 @@ static int slurp(const char *path, char **out, hg_err *e)
     return HG_OK;
 }
 
-static const char schema_v1[] = "hgridopt.calibration/1";
-static const char schema_v2[] = "hgridopt.calibration/2";
 
 /* Parse path into *doc, a "calibrations" object keyed by dimension
  * (version 1 files are converted). */

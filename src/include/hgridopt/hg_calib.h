@@ -1,7 +1,8 @@
 /* hg_calib.h - calibrate K (cost of one cell access in units of one pair
  * check) for this machine and the bundled HGrid: time the detection over
  * several grids on a Poisson packing and fit
- *     seconds per particle = a T_cd + b T_ca       (SPEC 3: T = T_cd + K T_ca)
+ *     seconds per particle = a T_cd + b T_ca
+ * (KOL 2014 eq. 27: T = T_cd + K T_ca)
  * by least squares (GSL multifit), K = b / a. Results are stored per
  * dimension in a small JSON file, with the machine, the build and the date.
  *
@@ -84,6 +85,12 @@ int hg_calibration_fit(hg_calibration *c, hg_err *e);
  * $XDG_CONFIG_HOME/hgridopt/calibration.json, else
  * $HOME/.config/hgridopt/calibration.json. Writes into buf (len bytes). */
 int hg_calibration_default_path(char *buf, size_t len, hg_err *e);
+
+/* c as a JSON document of one calibration (schema
+ * hgridopt.calibration/1, with its dim, machine, build, the library
+ * version and the points when c has them) in a new string (*text, caller
+ * frees with free()). */
+int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e);
 
 /* Fill c->machine and c->build with a description of this machine (uname,
  * CPU model) and of this build (compiler, build type, OpenMP). */

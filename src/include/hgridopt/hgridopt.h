@@ -2,12 +2,13 @@
 #ifndef HGRIDOPT_H
 #define HGRIDOPT_H
 
+#include "hg_bench.h"
 #include "hg_calib.h"
 #include "hg_common.h"
 #include "hg_export.h"
 #include "hg_io.h"
 #include "hg_grid.h"
-#include "hg_methods.h"
+#include "hg_detector.h"
 #include "hg_model.h"
 #include "hg_pack.h"
 #include "hg_pack_gen.h"
