@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define HG_STR_(x) #x
+#define HG_STR(x) HG_STR_(x)
+
 const char cli_exit_help[] =
     "Exit status: 0 success, 1 data or run-time error (a file, a "
     "measurement,\na numerical failure), 2 usage error (an option or its "
@@ -24,10 +27,10 @@ const char cli_system_help[] =
     "  --dim 2|3        dimension\n"
     "  --nu X           packing fraction, 0 < X < 1\n"
     "  --K X            cost of a cell access in pair checks; default: the\n"
-    "                   papers' 0.2 for MercuryDPM output, else this machine's\n"
+    "                   papers' " HG_STR(HG_K_PAPER) " for MercuryDPM output, else this machine's\n"
     "                   calibration for the dimension ('calibrate --dim D\n"
     "                   --save') or the shipped default; auto: the calibration\n"
-    "                   (required); paper: 0.2; shipped: the shipped default\n";
+    "                   (required); paper: " HG_STR(HG_K_PAPER) "; shipped: the shipped default\n";
 
 const char cli_model_help[] =
     "Cost model:\n"
