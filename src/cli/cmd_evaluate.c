@@ -47,6 +47,8 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
                             hg_algorithm_name(m->grid_algorithm));
     cJSON_AddNumberToObject(j, "dim", c->dim);
     cJSON_AddNumberToObject(j, "nu", c->nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
     cli_json_add_K(j, cs);
     cJSON_AddNumberToObject(j, "levels", c->levels);
     cJSON_AddNumberToObject(j, "nonempty_levels", c->nonempty_levels);

@@ -2,6 +2,7 @@
  * and algorithm to use (SPEC 4). Parsing here, maths in hg_recommend, and
  * one writer function per output format (rec_writers below). */
 #include "cli.h"
+#include "plots.h"
 #include "hg_export.h"
 
 #include <stdio.h>
@@ -48,11 +49,11 @@ static void help(FILE *out)
             "  --format F       table (default), json, lammps or mercurydpm\n"
             "  --skin X         LAMMPS neighbor skin (format lammps; default "
             "10 %% of the\n"
-            "                   smallest diameter)\n%s\n%s\n"
+            "                   smallest diameter)\n%s%s\n%s\n"
             "Example:\n"
             "  hgridopt recommend --psd powerlaw:alpha=-3,omega=100 --dim 3 "
             "--nu 0.7\n\n%s",
-            cli_output_help, cli_system_help, cli_exit_help);
+            cli_output_help, cli_plot_help, cli_system_help, cli_exit_help);
 }
 
 /* Best point of one algorithm's curve. */
@@ -153,6 +154,8 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
     cli_json_add_K(j, cs);
     cJSON_AddStringToObject(j, "method", hg_recipe_name(o->recipe));
     if (o->recipe == HG_RECIPE_CONSTANT_M)
@@ -284,7 +287,8 @@ static int write_result(FILE *out, const void *ctx)
 static const char *const formats[] = {"table", "json", "lammps",
                                      "mercurydpm", NULL};
 static const cli_spec spec = {"recommend", help,
-                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
+                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
+                                  CLI_PLOT,
                               options, sizeof options / sizeof options[0],
                               formats};
 
@@ -329,6 +333,9 @@ int cmd_recommend(int argc, char **argv)
     }
     rec_result res = {&cs, &r};
     rc = cli_write(cs.opt.output, write_result, &res);
+    if (!rc && cs.opt.plot &&
+        (st = cli_plot_recommend(cs.opt.plot, &r, hg_psd_rmin(cs.psd), &e)))
+        rc = cli_fail(&e, st, 1);
     hg_recommendation_clear(&r);
 done:
     cli_system_clear(&cs);

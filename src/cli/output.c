@@ -134,6 +134,8 @@ void cli_print_system(FILE *out, const cli_system *cs)
             cs->sys.dim, cs->sys.nu, cs->K, hg_K_source_name(cs->Kc.source),
             hg_K_target_name(cs->Kc.target));
     fprintf(out, "K from:         %s\n", cs->Kc.detail);
+    fprintf(out, "structure:      %s (%s)\n",
+            hg_structure_name(cs->sys.structure), cs->structure_why);
 }
 
 void cli_json_add_K(cJSON *obj, const cli_system *cs)
