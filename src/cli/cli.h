@@ -200,5 +200,14 @@ int cmd_scan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+/* The LAMMPS engine (cmd_lammps.c): `--engine lammps` in argv. */
+int cli_engine_is_lammps(int argc, char **argv);
+int cmd_calibrate_lammps(int argc, char **argv);
+int cmd_validate_lammps(int argc, char **argv);
+/* recommend --format lammps with the LAMMPS model: atoms per system
+ * (<= 0: packing, system file or 50000), MPI ranks, most collections. */
+int cli_recommend_lammps(const cli_system *cs, long atoms, long ranks,
+                         long max_coll, FILE *out);
 
 #endif

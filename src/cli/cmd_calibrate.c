@@ -54,6 +54,7 @@ static void help(FILE *out)
             "else\n"
             "                   ~/.config/hgridopt/calibration.json)\n"
             "  --format F       table (default) or json\n%s%s\n%s\n"
+            "In LAMMPS itself: hgridopt calibrate --engine lammps --help\n\n"
             "Example:\n"
             "  hgridopt calibrate --save\n\n%s",
             cli_output_help, cli_plot_help, cli_system_help, cli_exit_help);
@@ -128,6 +129,8 @@ static const cli_spec spec = {"calibrate", help,
 
 int cmd_calibrate(int argc, char **argv)
 {
+    if (cli_engine_is_lammps(argc, argv))
+        return cmd_calibrate_lammps(argc, argv);
     calibrate_opts o = {200000, 1, 5, 3, 5e8, 0, NULL};
     cli_system cs = {0};
     int rc, st;

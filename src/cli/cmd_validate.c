@@ -66,6 +66,7 @@ static void help(FILE *out)
             "                   alternately: median and min-max (default 5)\n"
             "  --format F       table (default) or json "
             "(schema hgridopt.validation/1)\n%s%s\n%s\n"
+            "In LAMMPS itself: hgridopt validate --engine lammps --help\n\n"
             "Example:\n"
             "  hgridopt validate --psd powerlaw:alpha=-3,omega=30 --dim 3 "
             "--nu 0.3 --n 200000\n\n%s",
@@ -315,6 +316,8 @@ static const cli_spec spec = {"validate", help,
 
 int cmd_validate(int argc, char **argv)
 {
+    if (cli_engine_is_lammps(argc, argv))
+        return cmd_validate_lammps(argc, argv);
     validate_opts o = {NULL, 0, 1, 5, 0, 2e8};
     cli_system cs = {0};
     int rc;

@@ -119,9 +119,10 @@ typedef enum hg_K_target {
     HG_K_TARGET_HGRID = 0,   /* the bundled HGrid (validate, bench, the
                                 default tables and JSON) */
     HG_K_TARGET_MERCURYDPM,  /* MercuryDPM export: the papers' code */
-    HG_K_TARGET_LAMMPS       /* LAMMPS export: a plain distance check per
-                                pair, like the bundled HGrid, so it is
-                                treated as the bundled HGrid */
+    HG_K_TARGET_LAMMPS       /* LAMMPS export from the KOL HGrid model: a
+                                plain distance check per pair, like the
+                                bundled HGrid, so treated as the bundled
+                                HGrid (LAMMPS' own model has no K) */
 } hg_K_target;
 
 typedef enum hg_K_source {
