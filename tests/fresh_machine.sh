@@ -23,6 +23,7 @@ tarball=$cache/$suite-minbase.tar
 
 die() { echo "fresh_machine: $*" >&2; exit 1; }
 say() { echo "fresh_machine: $*"; }
+secs() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }'; } # since $1
 
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, mount and chroot)"
 for c in git tar chroot mount unshare flock; do
@@ -73,7 +74,7 @@ if [ ! -s "$tarball" ]; then
     tar --numeric-owner -C "$boot" -cf "$tarball.tmp" .
     mv "$tarball.tmp" "$tarball"
     rm -rf --one-file-system "$boot"
-    say "bare root cached in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s"
+    say "bare root cached in $(secs "$t0") s"
 fi
 flock -u 9
 
@@ -92,12 +93,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+t0=$EPOCHREALTIME
 mkdir "$root"
 tar --numeric-owner -C "$root" -xpf "$tarball"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 git clone -q --no-local --no-checkout "$src" "$root/root/hgridopt"
 git -C "$root/root/hgridopt" checkout -q --detach "$commit"
-say "commit $commit in a fresh Debian $suite minbase root ($root)"
+say "commit $commit in a fresh Debian $suite minbase root ($root), ready in $(secs "$t0") s"
 
 # in_root COMMAND: run a shell command in the root, from the repository, as a
 # new user's root login would (plain environment). /proc, /sys, /dev and
@@ -128,8 +130,7 @@ for cmd in "${cmds[@]}"; do
         result="FAILED (exit $?)"
         status=1
     fi
-    t=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
-    times+=("$cmd: $result in $t s")
+    times+=("$cmd: $result in $(secs "$t0") s")
 done
 say "on a fresh Debian $suite (debootstrap --variant=minbase), commit $commit:"
 for t in "${times[@]}"; do
