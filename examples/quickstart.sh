@@ -29,7 +29,12 @@ esac
 # packages of the wanted groups that are not installed (a package removed
 # but with its configuration files left is not installed)
 need=()
-while read -r group pkg _; do
+while read -r group pkg rest; do
+    case "$group" in build | test | fuzz) known=1 ;; *) known=0 ;; esac
+    if [ $known = 0 ] || [ -z "$pkg" ] || [ -n "$rest" ]; then
+        echo "quickstart: examples/packages.txt: bad line '$group $pkg $rest' (expected: build|test|fuzz PACKAGE)" >&2
+        exit 1
+    fi
     case " $groups " in *" $group "*) ;; *) continue ;; esac
     status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
     [ "${status##* }" = installed ] || need+=("$pkg")
