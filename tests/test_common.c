@@ -1,4 +1,4 @@
-/* test_common.c - number parsing and key=value lists (src/common.c). */
+/* test_common.c - number parsing and key=value lists (src/core/common.c). */
 #include "hg_common.h"
 #include "testutil.h"
 

@@ -1,0 +1,136 @@
+/* hg_validate.h - measure the bundled HGrid against the cost model:
+ * predicted (hg_cost_evaluate) vs measured (hg_grid counters) pair checks
+ * T_cd and cell accesses T_ca per particle, per level and in total, and the
+ * wall time of contact detection (SPEC section 5).
+ */
+#ifndef HG_VALIDATE_H
+#define HG_VALIDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hg_common.h"
+#include "hg_model.h"
+#include "hg_particles.h"
+#include "hg_psd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One level: predicted and measured work of the particles living on it,
+ * per particle of the whole system (as hg_level_cost). */
+typedef struct hg_validate_level {
+    int level;                  /* 1..L */
+    double cell_size;           /* s_h used (rounded to the box) */
+    double predicted_fraction;  /* P_h */
+    double measured_fraction;   /* N_h / N */
+    double predicted_T_cd, predicted_T_ca;
+    double measured_T_cd, measured_T_ca;
+} hg_validate_level;
+
+/* One grid (the HGrid or the linked cell) on one packing. Arrays owned
+ * (hg_validate_run_clear). */
+typedef struct hg_validate_run {
+    const hg_model *model;      /* the model that predicted */
+    hg_algorithm algorithm;     /* the grid measured (model's) */
+    int levels;
+    double *sizes;              /* levels entries, as used */
+    hg_validate_level *per_level;
+    double predicted_T_cd, predicted_T_ca, predicted_T;
+    double measured_T_cd, measured_T_ca, measured_T;
+    double seconds;             /* contact detection (uncounted), best of
+                                   the repeats; for the whole system */
+    double cpu_seconds;         /* CPU time of the detection (all threads,
+                                   CLOCK_PROCESS_CPUTIME_ID), best of the
+                                   repeats, scaled like seconds: robust on
+                                   a loaded machine */
+    double build_seconds;       /* mapping phase (hg_grid_build) */
+    double contacts;            /* contact pairs (per system) */
+    int extrapolated;           /* 1: only `searched` particles searched;
+                                   seconds and contacts scaled by N/searched */
+    size_t searched;
+    size_t memory_bytes;        /* hg_grid_memory after the search */
+} hg_validate_run;
+
+void hg_validate_run_clear(hg_validate_run *r); /* accepts NULL */
+
+/* Options of hg_validate_measure. */
+typedef struct hg_measure_options {
+    double budget;   /* max predicted pair checks + cell accesses of one
+                        search (whole system); above it only a random
+                        subset of particles searches. <= 0: no limit. */
+    int repeats;     /* timed repetitions (>= 1), best time kept */
+    uint64_t seed;   /* for the random subset */
+} hg_measure_options;
+
+/* Defaults: budget 2e8, repeats 1, seed 1. */
+void hg_measure_options_default(hg_measure_options *o);
+
+/* Build the bundled grid model->grid_algorithm (HG_EINVAL for a model
+ * without one) of L levels with sizes[0..L-1] on the particles p (box and
+ * periodicity from p), time the detection, count the work and compare
+ * with hg_cost_evaluate(model, psd, sys, v, L, sizes) (the same sizes:
+ * round them first with hg_pack_round_sizes for a periodic box). out is
+ * overwritten (release with hg_validate_run_clear). */
+int hg_validate_measure(const hg_model *model, const hg_psd *psd,
+                        const hg_system *sys, const hg_model_values *v,
+                        const hg_particles *p, int L, const double *sizes,
+                        const hg_measure_options *opt, hg_validate_run *out,
+                        hg_err *e);
+
+typedef struct hg_validate_params {
+    hg_system sys;          /* dim, nu */
+    const hg_model *model;  /* predicts; its grid is measured */
+    hg_model_values values; /* the model's parameters (e.g. K) */
+    int L;                  /* levels of sizes */
+    const double *sizes;    /* s_1..s_L before rounding (not owned) */
+    size_t n;               /* particles */
+    uint64_t seed;          /* packing seed */
+    int baseline;           /* 1: also the linked cell (L = 1, 2 r_max) */
+    hg_measure_options measure;
+} hg_validate_params;
+
+/* A whole validation. Owned parts released by hg_validation_clear. */
+typedef struct hg_validation {
+    size_t n;
+    uint64_t seed;
+    double box_edge;        /* A = (N V_p / nu)^(1/d) */
+    double measured_nu;     /* packing fraction of the generated packing */
+    double pack_seconds;
+    hg_validate_run hgrid;
+    int has_baseline;
+    hg_validate_run linked_cell;
+    double predicted_speedup; /* T(linked cell) / T(HGrid) */
+    double measured_speedup;  /* seconds(linked cell) / seconds(HGrid) */
+} hg_validation;
+
+void hg_validation_clear(hg_validation *v); /* accepts NULL */
+
+/* Generate a Poisson packing (hg_pack_poisson: periodic box of edge A),
+ * round the sizes to whole cells (s' = A / floor(A / s)), run
+ * hg_validate_measure for the HGrid (every particle searches: the budget
+ * is not applied) and, if prm->baseline, for the linked cell (one level of
+ * size 2 r_max rounded the same way; a subset when over the budget). out
+ * is overwritten. */
+int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
+                hg_validation *out, hg_err *e);
+
+/* The same on given particles p (e.g. read from a file) instead of a
+ * generated packing; prm->n and prm->seed are ignored (n = p->n). The
+ * sizes are rounded to whole cells when the box is periodic and cubic;
+ * otherwise they are used as given (the grid still fits whole cells per
+ * periodic axis, so the prediction is approximate) - and walls or excluded
+ * volume make the measurement deviate anyway (SPEC 5). */
+int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
+                          const hg_particles *p, hg_validation *out,
+                          hg_err *e);
+
+/* Monotonic wall clock in seconds (clock_gettime CLOCK_MONOTONIC). */
+double hg_wall_seconds(void);
+/* CPU time of the process in seconds (CLOCK_PROCESS_CPUTIME_ID). */
+double hg_cpu_seconds(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

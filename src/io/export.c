@@ -1,0 +1,192 @@
+/* export.c - settings for LAMMPS and MercuryDPM. */
+#include "hg_export.h"
+#include "hg_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double hg_export_default_skin(const hg_psd *psd)
+{
+    return 0.1 * 2.0 * hg_psd_rmin(psd);
+}
+
+/* Non-empty levels as (cell size, largest diameter on the level). */
+static int nonempty_levels(const hg_export_input *in, double *size,
+                           double *dmax, hg_err *e)
+{
+    int st = hg_sizes_check(in->psd, in->levels, in->sizes, 0, e);
+    if (st)
+        return st;
+    double rmax = hg_psd_rmax(in->psd);
+    int n = 0;
+    for (int h = 0; h < in->levels; h++) {
+        double lo = h == 0 ? 0.0 : 0.5 * in->sizes[h - 1];
+        double hi = h == in->levels - 1 ? rmax : 0.5 * in->sizes[h];
+        if (!(hg_psd_moment(in->psd, 0, lo, hi) > 0.0))
+            continue;
+        double d = fmin(in->sizes[h], 2.0 * rmax);
+        if (n > 0 && !(d > dmax[n - 1])) {
+            size[n - 1] = in->sizes[h];
+            continue;
+        }
+        size[n] = in->sizes[h];
+        dmax[n] = d;
+        n++;
+    }
+    if (n == 0)
+        return hg_fail(e, HG_EINVAL, "export: no level holds particles");
+    return n;
+}
+
+int hg_export_lammps_cutoffs(const hg_export_input *in, double *cut,
+                             hg_err *e)
+{
+    double *size = malloc(sizeof *size * (size_t)in->levels);
+    if (!size)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    int n = nonempty_levels(in, size, cut, e);
+    free(size);
+    if (n > 0)
+        cut[n - 1] = 2.0 * hg_psd_rmax(in->psd) * (1.0 + 1e-9);
+    return n;
+}
+
+static void prediction_comment(FILE *f, const hg_export_input *in,
+                               const char *c)
+{
+    fprintf(f, "%s distribution: %s (r_min %.6g, r_max %.6g%s%s)\n", c,
+            hg_psd_spec(in->psd), hg_psd_rmin(in->psd), hg_psd_rmax(in->psd),
+            in->unit ? " " : "", in->unit ? in->unit : "");
+    fprintf(f, "%s dim %d, nu %.4g, K %.4g; HGrid %s, %d levels\n", c,
+            in->sys->dim, in->sys->nu, in->K,
+            hg_algorithm_name(in->algorithm), in->levels);
+    fprintf(f,
+            "%s predicted work per particle (KOL 2014 model): T = %.6g "
+            "(T_cd %.6g pair checks + K x %.6g cell accesses)\n",
+            c, in->T, in->T_cd, in->T_ca);
+    fprintf(f,
+            "%s single-level linked cell: T = %.6g -> predicted speed-up "
+            "%.3g\n",
+            c, in->T_linked_cell, in->T_linked_cell / in->T);
+}
+
+int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
+{
+    *text = NULL;
+    double *cut = malloc(sizeof *cut * (size_t)(in->levels > 0 ? in->levels
+                                                               : 1));
+    if (!cut)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    int n = hg_export_lammps_cutoffs(in, cut, e);
+    if (n < 0) {
+        free(cut);
+        return n;
+    }
+    double skin = in->skin > 0.0 ? in->skin : hg_export_default_skin(in->psd);
+    size_t len = 0;
+    FILE *f = open_memstream(text, &len);
+    if (!f) {
+        free(cut);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    fprintf(f, "# --- neighbor settings by hgridopt");
+    if (in->name)
+        fprintf(f, " for %s", in->name);
+    fprintf(f, " ---\n");
+    prediction_comment(f, in, "#");
+    fprintf(f,
+            "# Collections: particles with diameter up to c_h form "
+            "collection h; c_h is the\n"
+            "# largest diameter on HGrid level h (the last covers the "
+            "largest particle).\n"
+            "# Note: LAMMPS bins each collection with bins of half its "
+            "cutoff and builds\n"
+            "# its own stencils between collections, which is not exactly "
+            "the HGrid the model\n"
+            "# describes; expect similar, not identical, work.\n");
+    if (in->sys->dim == 2)
+        fprintf(f, "# 2D: use 'dimension 2' and a periodic or thin z "
+                   "extent as usual.\n");
+    fprintf(f, "neighbor %.6g multi\n", skin);
+    fprintf(f, "neigh_modify collection/interval %d", n);
+    for (int i = 0; i < n; i++)
+        fprintf(f, " %.9g", cut[i]);
+    fprintf(f, "\ncomm_modify mode multi\n");
+    free(cut);
+    if (fclose(f) != 0 || !*text) {
+        free(*text);
+        *text = NULL;
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    return HG_OK;
+}
+
+int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
+{
+    *text = NULL;
+    int cap = in->levels > 0 ? in->levels : 1;
+    double *size = malloc(sizeof *size * (size_t)cap);
+    double *dmax = malloc(sizeof *dmax * (size_t)cap);
+    if (!size || !dmax) {
+        free(size);
+        free(dmax);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    int n = nonempty_levels(in, size, dmax, e);
+    if (n < 0) {
+        free(size);
+        free(dmax);
+        return n;
+    }
+    /* MercuryDPM inserts a particle on the first level whose cell size is
+     * at least its diameter; keep the top strictly above the largest. */
+    double top = 2.0 * hg_psd_rmax(in->psd);
+    if (!(size[n - 1] > top))
+        size[n - 1] = top * (1.0 + 1e-9);
+    size_t len = 0;
+    FILE *f = open_memstream(text, &len);
+    if (!f) {
+        free(size);
+        free(dmax);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    const char *base = in->sys->dim == 2 ? "Mercury2D" : "Mercury3D";
+    fprintf(f, "// --- HGrid settings by hgridopt");
+    if (in->name)
+        fprintf(f, " for %s", in->name);
+    fprintf(f, " ---\n");
+    prediction_comment(f, in, "//");
+    fprintf(f,
+            "// Derive your driver class from HGridOptimised (or paste the "
+            "override and the\n// settings into your own %s subclass).\n"
+            "#include \"%s.h\"\n\n",
+            base, base);
+    fprintf(f, "class HGridOptimised : public %s\n{\npublic:\n", base);
+    fprintf(f, "    HGridOptimised()\n    {\n");
+    fprintf(f, "        setHGridMethod(%s);\n",
+            in->algorithm == HG_TOP_DOWN ? "TOPDOWN" : "BOTTOMUP");
+    fprintf(f, "        setHGridDistribution(USER);\n");
+    fprintf(f, "        setHGridMaxLevels(%d);\n", n);
+    fprintf(f, "        setHGridCellOverSizeRatio(1.0);\n    }\n\n");
+    fprintf(f,
+            "    // cell size of level 0..%d (length unit%s%s)\n"
+            "    Mdouble userHGridCellSize(unsigned int level) override\n"
+            "    {\n        static const Mdouble sizes[%d] = {",
+            n - 1, in->unit ? ": " : " of the distribution",
+            in->unit ? in->unit : "", n);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%.17g", i ? ", " : "", size[i]);
+    fprintf(f, "};\n        return sizes[level < %d ? level : %d];\n"
+               "    }\n};\n",
+            n, n - 1);
+    free(size);
+    free(dmax);
+    if (fclose(f) != 0 || !*text) {
+        free(*text);
+        *text = NULL;
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    return HG_OK;
+}

@@ -1,0 +1,217 @@
+/* recommend.c - from T(L) curves of candidate cost models to a
+ * recommendation: the fewest non-empty levels whose T is within a tolerance
+ * of the best T found, the linked-cell comparison and the sensitivity of
+ * the optimum. */
+#include "hg_opt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hg_recommend_options_default(hg_recommend_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->recipe = HG_RECIPE_OPTIMAL;
+    o->q = 1.0;
+    o->max_levels = 32;
+    o->tolerance = 0.01;
+}
+
+int hg_recommend_options_check(const hg_recommend_options *o, hg_err *e)
+{
+    if (o->n_models < 0 || o->n_models > HG_RECOMMEND_MAX_MODELS)
+        return hg_fail(e, HG_EINVAL, "models: %d candidates (0..%d)",
+                       o->n_models, HG_RECOMMEND_MAX_MODELS);
+    for (int i = 0; i < o->n_models; i++)
+        if (!o->models[i])
+            return hg_fail(e, HG_EINVAL, "models: candidate %d is NULL",
+                           i + 1);
+    if ((unsigned)o->recipe >= HG_RECIPE_COUNT)
+        return hg_fail(e, HG_EINVAL, "method: %d is unknown", (int)o->recipe);
+    if (!(o->q > 0.0) || !isfinite(o->q))
+        return hg_fail(e, HG_EINVAL,
+                       "q: %g must be a finite ratio > 0 (m_{h+1} = q m_h)",
+                       o->q);
+    if (o->max_levels < 1 || o->max_levels > 256)
+        return hg_fail(e, HG_EINVAL, "max-levels: %d is outside 1..256",
+                       o->max_levels);
+    if (!(o->tolerance >= 0.0 && o->tolerance < 1.0))
+        return hg_fail(e, HG_EINVAL, "tolerance: %g is outside [0, 1)",
+                       o->tolerance);
+    return HG_OK;
+}
+
+void hg_recommendation_clear(hg_recommendation *r)
+{
+    if (!r)
+        return;
+    free(r->cell_sizes);
+    r->cell_sizes = NULL;
+    hg_cost_clear(&r->cost);
+    for (int i = 0; i < r->n_curves; i++)
+        hg_curve_clear(&r->curves[i]);
+    free(r->curves);
+    r->curves = NULL;
+    r->n_curves = 0;
+}
+
+/* Copy the sizes of pt without its empty levels: an empty level h has the
+ * same radius interval as nothing, so dropping s_h leaves every other
+ * level's interval unchanged; an empty top level is dropped and the level
+ * below becomes the top. */
+static int merge_empty(const hg_model *m, const hg_psd *psd,
+                       const hg_system *sys, const hg_model_values *v,
+                       const hg_curve_point *pt, double **sizes, int *n,
+                       hg_err *e)
+{
+    hg_cost c = {0};
+    int st = hg_cost_evaluate(m, psd, sys, v, pt->levels, pt->sizes, &c,
+                              NULL, e);
+    if (st)
+        return st;
+    double *s = malloc(sizeof *s * (size_t)pt->levels);
+    if (!s) {
+        hg_cost_clear(&c);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    int k = 0;
+    for (int h = 0; h < pt->levels; h++)
+        if (c.per_level[h].fraction > 0.0)
+            s[k++] = pt->sizes[h];
+    hg_cost_clear(&c);
+    if (k == 0) { /* cannot happen for a normalised distribution */
+        free(s);
+        return hg_fail(e, HG_ENUMERIC, "recommend: every level is empty");
+    }
+    s[k - 1] = fmax(s[k - 1], 2.0 * hg_psd_rmax(psd));
+    *sizes = s;
+    *n = k;
+    return HG_OK;
+}
+
+int hg_recommend(const hg_psd *psd, const hg_system *sys,
+                 const hg_model_values *v, const hg_recommend_options *opt,
+                 hg_recommendation *out, hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    hg_recommend_options o;
+    if (opt)
+        o = *opt;
+    else
+        hg_recommend_options_default(&o);
+    int st;
+    if ((st = hg_recommend_options_check(&o, e)) ||
+        (st = hg_system_check(sys, e)))
+        return st;
+    if (o.n_models == 0) {
+        o.models[o.n_models++] = hg_model_find("hgrid-top-down");
+        o.models[o.n_models++] = hg_model_find("hgrid-bottom-up");
+    }
+    out->options = o;
+
+    hg_work lc;
+    if ((st = hg_cost_evaluate(hg_model_find("linked-cell"), psd, sys, v, 1,
+                               NULL, NULL, &lc, e)))
+        return st;
+    out->linked_cell_T = lc.T;
+    out->linked_cell_T_cd = lc.T_cd;
+    out->linked_cell_T_ca = lc.T_ca;
+
+    int nalg = o.n_models;
+    if (!(out->curves = calloc((size_t)nalg, sizeof *out->curves)))
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int a = 0; a < nalg; a++) {
+        st = hg_curve_compute(o.models[a], psd, sys, v, o.recipe, o.q,
+                              o.max_levels, &out->curves[a], e);
+        if (st)
+            goto fail;
+        out->n_curves++;
+    }
+
+    /* The best T over all curves, then the fewest non-empty levels within
+     * the tolerance (ties: lower T). */
+    const hg_curve_point *best = NULL, *rec = NULL;
+    int best_a = 0, rec_a = 0;
+    for (int a = 0; a < nalg; a++)
+        for (int i = 0; i < out->curves[a].n; i++) {
+            const hg_curve_point *p = &out->curves[a].points[i];
+            if (!best || p->T < best->T) {
+                best = p;
+                best_a = a;
+            }
+        }
+    if (!best) {
+        st = hg_fail(e, HG_ENUMERIC, "recommend: no grid could be evaluated");
+        goto fail;
+    }
+    double limit = best->T * (1.0 + o.tolerance);
+    for (int a = 0; a < nalg; a++)
+        for (int i = 0; i < out->curves[a].n; i++) {
+            const hg_curve_point *p = &out->curves[a].points[i];
+            if (!(p->T <= limit))
+                continue;
+            if (!rec || p->nonempty_levels < rec->nonempty_levels ||
+                (p->nonempty_levels == rec->nonempty_levels && p->T < rec->T)) {
+                rec = p;
+                rec_a = a;
+            }
+        }
+    out->best_T = best->T;
+    out->best_at_max_levels = best->levels == o.max_levels &&
+                              o.max_levels > 1 &&
+                              best->T < best[-1].T * (1.0 - 1e-7);
+    out->best_levels = best->nonempty_levels;
+    out->best_model = out->curves[best_a].model;
+    out->model = out->curves[rec_a].model;
+    st = merge_empty(out->model, psd, sys, v, rec, &out->cell_sizes,
+                     &out->levels, e);
+    if (st)
+        goto fail;
+    st = hg_cost_evaluate(out->model, psd, sys, v, out->levels,
+                          out->cell_sizes, &out->cost, NULL, e);
+    if (st)
+        goto fail;
+    out->linked_cell = out->levels == 1;
+    out->speedup = out->linked_cell_T / out->cost.T;
+
+    /* Sensitivity on the recommended model's curve around L*. */
+    const hg_curve *cv = &out->curves[rec_a];
+    int Ls = out->levels;
+    for (int L = Ls - 2; L <= Ls + 2; L++)
+        if (L >= 1 && L <= cv->n) {
+            out->sens_L[out->n_sens] = L;
+            out->sens_T[out->n_sens] = cv->points[L - 1].T;
+            out->n_sens++;
+        }
+    out->within5_lo = out->within5_hi = 0;
+    for (int i = 0; i < cv->n; i++)
+        if (cv->points[i].T <= 1.05 * best->T) {
+            if (!out->within5_lo)
+                out->within5_lo = i + 1;
+            out->within5_hi = i + 1;
+        }
+
+    if (out->linked_cell)
+        snprintf(out->decision, sizeof out->decision,
+                 "use a single-level linked cell (cell size %g): a "
+                 "hierarchical grid gains less than %g %%",
+                 out->cell_sizes[0], 100.0 * o.tolerance);
+    else if (out->model->grid_algorithm != HG_GRID_NONE)
+        snprintf(out->decision, sizeof out->decision,
+                 "use a %s hierarchical grid with %d levels (%s cell sizes): "
+                 "T = %.6g per particle, %.3g times less work than a "
+                 "linked cell",
+                 hg_algorithm_name(out->model->grid_algorithm), out->levels,
+                 hg_recipe_name(o.recipe), out->cost.T, out->speedup);
+    else
+        snprintf(out->decision, sizeof out->decision,
+                 "use %s with %d levels (%s cell sizes): T = %.6g per "
+                 "particle, %.3g times less work than a linked cell",
+                 out->model->name, out->levels, hg_recipe_name(o.recipe),
+                 out->cost.T, out->speedup);
+    return HG_OK;
+fail:
+    hg_recommendation_clear(out);
+    return st;
+}
