@@ -12,7 +12,8 @@
 # debootstrap on the host if it is missing.
 # The bare root is cached as a tar file in ${HG_FRESH_CACHE:-/var/cache/hgridopt-fresh}
 # (delete it to rebuild), so a re-run costs only the install, build and tests.
-# HG_FRESH_KEEP=1 keeps the used root (mounts removed) for inspection.
+# The used root lives on a tmpfs (HG_FRESH_TMPFS_SIZE, default 8g) and is gone
+# at the end; HG_FRESH_KEEP=1 puts it on disk instead and keeps it.
 # CTest: label "fresh", not in the default run: ctest -L fresh -V
 set -euo pipefail
 
@@ -42,7 +43,8 @@ mapfile -t cmds < <(awk '
     die "README.md: expected 2 commands in the Quick start block, found ${#cmds[@]}"
 
 commit=$(git -C "$src" rev-parse HEAD)
-if [ -n "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
+if [ "${HG_FRESH_INNER:-0}" != 1 ] &&
+    [ -n "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
     say "note: $src has uncommitted changes; they are not tested (clone of $commit)"
 fi
 
@@ -79,54 +81,49 @@ fi
 flock -u 9
 
 # --- a fresh copy of it, with the repository -------------------------------
-work=$(mktemp -d "${TMPDIR:-/var/tmp}/hgridopt-fresh.XXXXXX")
-root=$work/root
-cleanup() {
+# The rest runs in a private mount namespace: the root lives on a tmpfs there
+# (on disk in the work folder with HG_FRESH_KEEP=1) with /proc, /sys, /dev and
+# /dev/pts bind-mounted, and all of it goes away with the namespace, however
+# the run ends; the host never sees a mount below the work folder.
+if [ "${HG_FRESH_INNER:-0}" != 1 ]; then
+    work=$(mktemp -d "${TMPDIR:-/var/tmp}/hgridopt-fresh.XXXXXX")
     if [ "${HG_FRESH_KEEP:-0}" = 1 ]; then
-        echo "fresh_machine: root kept in $root" >&2
+        trap 'echo "fresh_machine: root kept in $work/root" >&2' EXIT
     else
-        # the bind mounts live only in the commands' private mount namespaces,
-        # so nothing of the host is below $root here
-        local t0=$EPOCHREALTIME
-        rm -rf --one-file-system "$work"
-        echo "fresh_machine: used root removed in $(secs "$t0") s"
+        trap 'rm -rf --one-file-system "$work"' EXIT
     fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+    rc=0
+    HG_FRESH_INNER=1 HG_FRESH_WORK=$work \
+        unshare --mount --propagation private -- bash "${BASH_SOURCE[0]}" "$src" || rc=$?
+    exit $rc
+fi
 
+root=$HG_FRESH_WORK/root
+if [ "${HG_FRESH_KEEP:-0}" != 1 ]; then
+    mount -t tmpfs -o "size=${HG_FRESH_TMPFS_SIZE:-8g},mode=0755" hgridopt-fresh "$HG_FRESH_WORK"
+fi
 t0=$EPOCHREALTIME
 mkdir "$root"
 tar --numeric-owner -C "$root" -xpf "$tarball"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 git clone -q --no-local --no-checkout "$src" "$root/root/hgridopt"
 git -C "$root/root/hgridopt" checkout -q --detach "$commit"
-say "commit $commit in a fresh Debian $suite minbase root ($root), ready in $(secs "$t0") s"
-
-# in_root COMMAND: run a shell command in the root, from the repository, as a
-# new user's root login would (plain environment). /proc, /sys, /dev and
-# /dev/pts are bind-mounted in a private mount namespace, which takes the
-# mounts away when the command ends, however it ends.
-in_root() {
-    unshare --mount --propagation private -- /bin/bash -c '
-        set -e
-        root=$1
-        for m in proc sys dev dev/pts; do
-            mkdir -p "$root/$m"
-            mount --bind "/$m" "$root/$m"
-        done
-        exec chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb \
-            PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-            /bin/bash -c "cd /root/hgridopt && $2"' in_root "$root" "$1"
-}
+for m in proc sys dev dev/pts; do
+    mkdir -p "$root/$m"
+    mount --bind "/$m" "$root/$m"
+done
+say "commit $commit in a fresh Debian $suite minbase root, ready in $(secs "$t0") s"
 
 # --- the two commands, as a new user runs them ------------------------------
+# from the repository, with the plain environment of a root login
 status=0
 times=()
 for cmd in "${cmds[@]}"; do
     say "running: $cmd"
     t0=$EPOCHREALTIME
-    if in_root "$cmd"; then
+    if chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb \
+            PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+            /bin/bash -c "cd /root/hgridopt && $cmd"; then
         result=passed
     else
         result="FAILED (exit $?)"
