@@ -21,8 +21,8 @@ printf '%-28s %4s %-16s %10s %10s %10s %10s %13s %13s %9s %7s %s\n' \
     checks_static checks_step memory_MB builds hgrid_sizes
 for nu in $NUS; do
   for psd in $SYSTEMS; do
-    json=$("$HG" bench --psd "$psd" --dim 3 --nu "$nu" --n "$N" --open \
-           --steps "$STEPS" --repeat "$REPEAT" --format json 2>/dev/null)
+    json=$("$HG" bench --psd "$psd" --dim 3 --nu "$nu" --n "$N" --walls \
+           --steps "$STEPS" --repeats "$REPEAT" --format json 2>/dev/null)
     printf '%s\n' "$json" | jq -r --arg psd "$psd" --arg nu "$nu" '
       .methods[] | [$psd, $nu, .name,
         (.static.cpu_ms|.*100|round/100), (.static.time_ms|.*100|round/100),

@@ -17,7 +17,7 @@ typedef struct hg_mkey {
  * *comparisons. */
 void hg_mkey_sort(hg_mkey *k, size_t n, uint64_t *comparisons);
 
-/* The particles plus periodic ghost images (see hg_methods.h): entries
+/* The particles plus periodic ghost images (see hg_detector.h): entries
  * [0, n_orig) are the originals, the rest images; orig[a] is the original
  * of entry a. For an open box there are no images. */
 typedef struct hg_ghosts {
@@ -78,8 +78,6 @@ static inline int hg_ghosts_near(const hg_ghosts *g, size_t a, size_t b,
 /* Safety margin added to broad-phase bounds so that rounding can never
  * drop a contact the exact narrow-phase test accepts. */
 double hg_methods_margin(const hg_particles *p, double skin);
-/* Largest radius of p (0 for no particles). */
-double hg_methods_rmax(const hg_particles *p);
 
 /* Grid-based search (grid.c), shared with verlet.c: a linked-cell state
  * (one level of 2 r_max), the search of p with the given skin into out

@@ -18,13 +18,6 @@ void hg_pack_options_init(hg_pack_options *o)
     o->max_sweeps = 20000;
 }
 
-double pack_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 gsl_rng *pack_rng(uint64_t seed)
 {
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -215,7 +208,7 @@ int hg_pack_rsa_run(const hg_psd *psd, const hg_pack_params *prm,
                     const hg_pack_options *opt, hg_particles *out,
                     hg_pack_report *rep, hg_err *e)
 {
-    double t0 = pack_now();
+    double t0 = hg_wall_seconds();
     hg_pack_options dflt;
     if (!opt) {
         hg_pack_options_init(&dflt);
@@ -270,7 +263,7 @@ int hg_pack_rsa_run(const hg_psd *psd, const hg_pack_params *prm,
         rep->nu = hg_particles_packing_fraction(out);
         rep->reached = placed == prm->n;
         rep->attempts = attempts;
-        rep->seconds = pack_now() - t0;
+        rep->seconds = hg_wall_seconds() - t0;
     }
     if (opt->progress)
         opt->progress("rsa", 1.0, opt->progress_params);
