@@ -30,7 +30,7 @@ for nu in $NUS; do
         (.dynamic.cpu_ms|.*100|round/100), .static.pair_checks,
         (.dynamic.pair_checks_per_step|round),
         (.static.memory_bytes/1048576|.*100|round/100), .dynamic.builds,
-        (.cell_sizes // "")] | @tsv' |
+        ((.cell_sizes // []) | map(tostring) | join(";"))] | @tsv' |
     while IFS=$'\t' read -r a b c d e f g h i j k l; do
       printf '%-28s %4s %-16s %10s %10s %10s %10s %13s %13s %9s %7s %s\n' \
           "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h" "$i" "$j" "$k" "$l"

@@ -126,7 +126,8 @@ static int packing_is_cube(const hg_particles *p)
     return 1;
 }
 
-static cJSON *to_json(const cli_system *cs, const hg_validation *v)
+static cJSON *to_json(const cli_system *cs, const hg_model *m,
+                      const hg_validation *v)
 {
     cJSON *j = cli_json_document("hgridopt.validation/1", cs);
     if (cs->name)
@@ -146,6 +147,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_AddNumberToObject(j, "box_edge", v->box_edge);
     cJSON_AddNumberToObject(j, "measured_nu", v->measured_nu);
     cJSON *h = run_json(&v->hgrid, cs->K);
+    cJSON_AddStringToObject(j, "model", m->name);
     /* the HGrid's figures at the top level, as the schema names them */
     cJSON_AddStringToObject(j, "algorithm",
                             hg_algorithm_name(v->hgrid.algorithm));
@@ -209,6 +211,7 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
 
 typedef struct validate_output {
     const cli_system *cs;
+    const hg_model *model;
     const hg_validation *v;
     int sizes_given;
 } validate_output;
@@ -219,7 +222,7 @@ static int write_result(FILE *out, const void *ctx)
     const cli_system *cs = r->cs;
     const hg_validation *v = r->v;
     if (!strcmp(cs->opt.format, "json"))
-        return cli_json_print(out, to_json(cs, v));
+        return cli_json_print(out, to_json(cs, r->model, v));
     cli_print_system(out, cs);
     if (cs->has_packing)
         fprintf(out,
@@ -347,7 +350,7 @@ int cmd_validate(int argc, char **argv)
         rc = st == HG_EINVAL ? CLI_EUSAGE : CLI_EDATA;
         goto done;
     }
-    validate_output res = {&cs, &v, sizes_text != NULL};
+    validate_output res = {&cs, vp.model, &v, sizes_text != NULL};
     rc = cli_write(cs.opt.output, write_result, &res);
 done:
     hg_validation_clear(&v);

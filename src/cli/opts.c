@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define HG_STR_(x) #x
+#define HG_STR(x) HG_STR_(x)
+
 const char cli_exit_help[] =
     "Exit status: 0 success, 1 data or run-time error (a file, a "
     "measurement,\na numerical failure), 2 usage error (an option or its "
@@ -23,7 +26,8 @@ const char cli_system_help[] =
     "                   powerlaw:alpha=-3,omega=100 (see 'hgridopt help psd')\n"
     "  --dim 2|3        dimension\n"
     "  --nu X           packing fraction, 0 < X < 1\n"
-    "  --K X            cost of a cell access per pair check (default 0.2);\n"
+    "  --K X            cost of a cell access per pair check (default "
+    HG_STR(HG_K_PAPER) ");\n"
     "                   auto: from the file written by 'calibrate --save'\n";
 
 const char cli_model_help[] =

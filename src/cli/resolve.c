@@ -187,12 +187,13 @@ int cli_model_resolve(const cli_opts *o, const char *const *words,
             *word = words[i];
             return CLI_OK;
         }
-    char name[64];
-    snprintf(name, sizeof name, "%s", text);
     hg_algorithm a;
-    if (!o->model_text && hg_algorithm_parse(text, &a, NULL) == HG_OK)
-        snprintf(name, sizeof name, "hgrid-%s", hg_algorithm_name(a));
-    *model = hg_model_find(name);
+    if (o->model_text)
+        *model = hg_model_find(text);
+    else if (hg_algorithm_parse(text, &a, NULL) == HG_OK)
+        *model = hg_model_for_grid(a);
+    else
+        *model = NULL;
     if (*model)
         return CLI_OK;
     char list[256] = "";
