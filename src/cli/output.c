@@ -132,6 +132,8 @@ void cli_print_system(FILE *out, const cli_system *cs)
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
     fprintf(out, "dim %d, nu = %.6g, K = %.6g%s\n", cs->sys.dim, cs->sys.nu,
             cs->K, cs->K_auto ? " (calibrated)" : "");
+    fprintf(out, "structure:      %s (%s)\n",
+            hg_structure_name(cs->sys.structure), cs->structure_why);
 }
 
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin)

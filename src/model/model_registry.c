@@ -8,7 +8,9 @@
 #define HG_MODELS(X)                                                       \
     X(hgrid_top_down)                                                      \
     X(hgrid_bottom_up)                                                     \
-    X(linked_cell)
+    X(linked_cell)                                                         \
+    X(lammps_multi)                                                        \
+    X(lammps_bin)
 
 #define DECLARE(name) extern const hg_model hg_model_##name;
 HG_MODELS(DECLARE)
