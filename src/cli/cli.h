@@ -162,6 +162,18 @@ int cli_model_resolve(const cli_opts *o, const char *const *words,
 int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
               const void *ctx);
 
+/* Progress on standard error when it is a terminal (nothing otherwise),
+ * shown only for runs longer than about 2 s. */
+typedef struct cli_progress {
+    double t0, last;
+    int shown;
+} cli_progress;
+/* Start timing; returns the callback to hand to the library, or NULL when
+ * standard error is not a terminal. */
+hg_progress_fn cli_progress_start(cli_progress *pr);
+/* End the progress line, if one was shown. */
+void cli_progress_end(cli_progress *pr);
+
 /* ---- output helpers shared by commands ---- */
 
 /* A new JSON document: schema, the tool version, and length_unit when

@@ -357,7 +357,11 @@ int cmd_bench(int argc, char **argv)
     bc.brute_limit = BRUTE_LIMIT;
     bc.force_brute = o.force_brute;
     bc.budget = o.budget;
+    cli_progress pr;
+    bc.progress = cli_progress_start(&pr);
+    bc.progress_params = &pr;
     st = hg_bench_run(&bc, &r, &e);
+    cli_progress_end(&pr);
     for (size_t k = 0; k < r.n_skipped; k++)
         fprintf(stderr, "hgridopt: bench: skipping %s (%s)\n",
                 r.skipped[k].type->name, r.skipped[k].reason);
