@@ -129,7 +129,10 @@ typedef struct cli_system {
     hg_system sys;
     double K;           /* weight of cell accesses (model parameter "K") */
     hg_model_values values; /* model parameters as given (K) */
-    int K_auto;         /* K came from a calibration ("--K auto") */
+    int K_auto;         /* K came from a calibration file */
+    hg_K_target K_target; /* the code the output describes (set before
+                             cli_system_resolve; default bundled HGrid) */
+    hg_K_choice Kc;     /* K and where it came from (hg_K_resolve) */
     char *name;         /* system name or NULL */
     char *unit;         /* length unit or NULL */
     long particles;     /* 0 if not given */
@@ -165,6 +168,18 @@ void cli_note_inferred_box(const char *path, const hg_particles *p);
 int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
               const void *ctx);
 
+/* Progress on standard error when it is a terminal (nothing otherwise),
+ * shown only for runs longer than about 2 s. */
+typedef struct cli_progress {
+    double t0, last;
+    int shown;
+} cli_progress;
+/* Start timing; returns the callback to hand to the library, or NULL when
+ * standard error is not a terminal. */
+hg_progress_fn cli_progress_start(cli_progress *pr);
+/* End the progress line, if one was shown. */
+void cli_progress_end(cli_progress *pr);
+
 /* ---- output helpers shared by commands ---- */
 
 /* A new JSON document: schema, the tool version, and length_unit when
@@ -177,7 +192,9 @@ void cli_json_add_per_level(cJSON *obj, const hg_cost *c);
 void cli_json_add_array(cJSON *obj, const char *key, const double *v, int n);
 /* Print json (pretty) followed by a newline and delete it. */
 int cli_json_print(FILE *out, cJSON *json);
-/* Describe the system in a few "key: value" lines. */
+/* "K" and "K_choice" {value, source, target, detail} of cs. */
+void cli_json_add_K(cJSON *obj, const cli_system *cs);
+/* Describe the system in a few "key: value" lines (K with its source). */
 void cli_print_system(FILE *out, const cli_system *cs);
 /* Per-level table of a cost breakdown. */
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin);

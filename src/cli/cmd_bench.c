@@ -123,6 +123,8 @@ static void print_table(FILE *out, const bench_opts *o, const cli_system *cs,
                  "%.6g .. %.6g\n",
             r->n, r->dim, r->nu, r->periodic ? "periodic" : "open", r->rmin,
             r->rmax);
+    fprintf(out, "K:              %.6g for the HGrid's cell sizes (%s: %s)\n",
+            cs->K, hg_K_source_name(cs->Kc.source), cs->Kc.detail);
     fprintf(out, "skin:           %g; static: median of %ld detection%s",
             o->skin, o->repeats, o->repeats == 1 ? "" : "s");
     if (o->steps > 0)
@@ -182,6 +184,7 @@ static cJSON *to_json(const bench_opts *o, const cli_system *cs,
     cJSON_AddBoolToObject(j, "periodic", r->periodic);
     cJSON_AddNumberToObject(j, "r_min", r->rmin);
     cJSON_AddNumberToObject(j, "r_max", r->rmax);
+    cli_json_add_K(j, cs);
     cJSON_AddNumberToObject(j, "skin", o->skin);
     cJSON_AddNumberToObject(j, "repeats", (double)o->repeats);
     cJSON_AddNumberToObject(j, "steps", (double)o->steps);
@@ -357,7 +360,11 @@ int cmd_bench(int argc, char **argv)
     bc.brute_limit = BRUTE_LIMIT;
     bc.force_brute = o.force_brute;
     bc.budget = o.budget;
+    cli_progress pr;
+    bc.progress = cli_progress_start(&pr);
+    bc.progress_params = &pr;
     st = hg_bench_run(&bc, &r, &e);
+    cli_progress_end(&pr);
     for (size_t k = 0; k < r.n_skipped; k++)
         fprintf(stderr, "hgridopt: bench: skipping %s (%s)\n",
                 r.skipped[k].type->name, r.skipped[k].reason);
