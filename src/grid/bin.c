@@ -1,0 +1,351 @@
+/* bin.c - mapping phase of the bundled HGrid: cell widths and storage
+ * of every level, the cell of every particle, and the counting sort into
+ * (level, cell) order (hg_grid_build); single insertions (hg_grid_insert). */
+#include "grid_internal.h"
+
+#include <string.h>
+#ifdef HG_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+/* Insert (or find) a cell into a hashed level; returns its id. */
+static uint32_t cell_id_insert(level_t *lv, const int64_t *k)
+{
+    size_t mask = lv->cap - 1;
+    size_t i = (size_t)hkey(k) & mask;
+    for (;;) {
+        hslot *sl = &lv->tab[i];
+        if (sl->id == UINT32_MAX) {
+            sl->k[0] = k[0];
+            sl->k[1] = k[1];
+            sl->k[2] = k[2];
+            sl->id = (uint32_t)lv->ncells++;
+            return sl->id;
+        }
+        if (sl->k[0] == k[0] && sl->k[1] == k[1] && sl->k[2] == k[2])
+            return sl->id;
+        i = (i + 1) & mask;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* build */
+
+/* Largest n >= 1 with A / n >= w (in floating point). */
+static int64_t periodic_cells(double A, double w)
+{
+    double q = floor(A / w);
+    if (q > HG_GRID_MAX_AXIS_CELLS)
+        return -1;
+    int64_t n = (int64_t)q;
+    if (n < 1)
+        n = 1;
+    while (n > 1 && A / (double)n < w)
+        n--;
+    while (A / (double)(n + 1) >= w)
+        n++;
+    return n;
+}
+
+static int setup_levels(hg_grid *g, const size_t *cnt, hg_err *e)
+{
+    double budget_total = 16.0 * (double)g->n + 65536.0;
+    double per_level = 8.0 * (double)g->n + 4096.0;
+    for (int h = 0; h < g->L; h++) {
+        level_t *lv = &g->lev[h];
+        lv->s = g->sizes[h];
+        lv->count = lv->total = cnt[h];
+        lv->small = 0;
+        double w0 = lv->s + g->skin;
+        for (int a = 0; a < 3; a++) {
+            if (a >= g->dim) {
+                lv->n[a] = 1;
+                lv->w[a] = lv->inv[a] = 1.0;
+                continue;
+            }
+            if (g->periodic) {
+                int64_t n = periodic_cells(g->len[a], w0);
+                if (n < 0)
+                    return hg_fail(e, HG_ELIMIT,
+                                   "level %d: cell size %g is too small for "
+                                   "the box edge %g",
+                                   h + 1, lv->s, g->len[a]);
+                lv->n[a] = n;
+                lv->w[a] = g->len[a] / (double)n;
+                if (n < 3)
+                    lv->small = 1;
+            } else {
+                double q = floor(g->len[a] / w0) + 1.0;
+                if (q > HG_GRID_MAX_AXIS_CELLS)
+                    return hg_fail(e, HG_ELIMIT,
+                                   "level %d: cell size %g is too small for "
+                                   "the extent %g of the particles",
+                                   h + 1, lv->s, g->len[a]);
+                lv->n[a] = (int64_t)q;
+                lv->w[a] = w0;
+            }
+            lv->inv[a] = 1.0 / lv->w[a];
+        }
+    }
+    /* storage: dense for the coarse (cheap) levels first, within budget */
+    double used = 0.0;
+    for (int h = g->L - 1; h >= 0; h--) {
+        level_t *lv = &g->lev[h];
+        double cells = (double)lv->n[0] * (double)lv->n[1] * (double)lv->n[2];
+        int dense_ok = cells <= 4.0e9;
+        if (g->storage == HG_GRID_DENSE) {
+            if (!dense_ok || used + cells > 4.0e9)
+                return hg_fail(e, HG_ELIMIT,
+                               "level %d: %.3g cells are too many for dense "
+                               "storage",
+                               h + 1, cells);
+            lv->hashed = 0;
+        } else if (g->storage == HG_GRID_HASH) {
+            lv->hashed = 1;
+        } else {
+            lv->hashed = !(cells <= per_level && used + cells <= budget_total);
+        }
+        if (!lv->hashed) {
+            used += cells;
+            lv->ncells = (size_t)cells;
+        } else {
+            size_t cap = 16;
+            while (cap < 2 * lv->count + 2)
+                cap *= 2;
+            lv->cap = cap;
+            lv->ncells = 0;
+            lv->tab = malloc(cap * sizeof *lv->tab);
+            if (!lv->tab)
+                return hg_fail(e, HG_ENOMEM, "out of memory for level %d",
+                               h + 1);
+            for (size_t i = 0; i < cap; i++)
+                lv->tab[i].id = UINT32_MAX;
+        }
+    }
+    return HG_OK;
+}
+
+int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
+{
+    int st = HG_OK;
+    uint16_t *lvl = NULL;
+    uint32_t *gc = NULL;
+    size_t *cnt = NULL;
+    hg_grid_built_free(g);
+    if (!p)
+        return hg_fail(e, HG_EINVAL, "particles: NULL");
+    if (p->dim != g->dim)
+        return hg_fail(e, HG_EINVAL,
+                       "particles: dim %d differs from the grid's %d", p->dim,
+                       g->dim);
+    if (p->n >= (size_t)UINT32_MAX - 1)
+        return hg_fail(e, HG_ELIMIT, "particles: %zu are more than %u",
+                       p->n, UINT32_MAX - 2);
+    const int D = g->dim;
+    const size_t n = p->n;
+    g->periodic = p->periodic ? 1 : 0;
+    for (int a = 0; a < 3; a++) {
+        g->lo[a] = 0.0;
+        g->hi[a] = g->len[a] = 1.0;
+    }
+    for (int a = 0; a < D; a++) {
+        if (!(isfinite(p->lo[a]) && isfinite(p->hi[a]) &&
+              p->hi[a] >= p->lo[a] && (!g->periodic || p->hi[a] > p->lo[a])))
+            return hg_fail(e, HG_EINVAL, "box: axis %d [%g, %g] is invalid",
+                           a, p->lo[a], p->hi[a]);
+        double lo = p->lo[a], hi = p->hi[a];
+        for (size_t i = 0; i < n; i++) {
+            double x = p->x[i * (size_t)D + (size_t)a];
+            if (!isfinite(x))
+                return hg_fail(e, HG_EINVAL,
+                               "particle %zu: coordinate %d is not finite", i,
+                               a);
+            if (g->periodic && (x < p->lo[a] || x >= p->hi[a]))
+                return hg_fail(e, HG_EINVAL,
+                               "particle %zu: coordinate %d = %g is outside "
+                               "the periodic box [%g, %g)",
+                               i, a, x, p->lo[a], p->hi[a]);
+            if (x < lo)
+                lo = x;
+            if (x > hi)
+                hi = x;
+        }
+        g->lo[a] = lo;
+        g->hi[a] = hi;
+        g->len[a] = hi - lo;
+        g->half[a] = 0.5 * g->len[a];
+    }
+    lvl = malloc((n ? n : 1) * sizeof *lvl);
+    gc = malloc((n ? n : 1) * sizeof *gc);
+    cnt = calloc((size_t)g->L, sizeof *cnt);
+    if (!lvl || !gc || !cnt)
+        goto nomem;
+    g->n = n;
+    for (size_t i = 0; i < n; i++) {
+        int h = hg_grid_level_index(g, p->r[i]);
+        if (h < 0) {
+            if (isfinite(p->r[i]) && p->r[i] > 0.0)
+                st = hg_fail(e, HG_EINVAL,
+                             "particle %zu: radius %g exceeds s_L / 2 = %g",
+                             i, p->r[i], 0.5 * g->sizes[g->L - 1]);
+            else
+                st = hg_fail(e, HG_EINVAL,
+                             "particle %zu: radius %g must be finite and > 0",
+                             i, p->r[i]);
+            goto fail;
+        }
+        lvl[i] = (uint16_t)h;
+        cnt[h]++;
+    }
+    st = setup_levels(g, cnt, e);
+    if (st)
+        goto fail;
+    int any_hashed = 0;
+    for (int h = 0; h < g->L; h++)
+        any_hashed |= g->lev[h].hashed;
+    /* dense levels in parallel; hash insertions in order (deterministic) */
+    long long nn = (long long)n;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel for schedule(static) if (n > 50000)
+#endif
+    for (long long i = 0; i < nn; i++) {
+        const level_t *lv = &g->lev[lvl[i]];
+        if (lv->hashed)
+            continue;
+        int64_t k[3] = {0, 0, 0};
+        for (int a = 0; a < D; a++)
+            k[a] = cell_coord(g, lv, a, p->x[(size_t)i * (size_t)D + (size_t)a]);
+        gc[i] = (uint32_t)cell_id(lv, k);
+    }
+    for (size_t i = 0; any_hashed && i < n; i++) {
+        level_t *lv = &g->lev[lvl[i]];
+        if (!lv->hashed)
+            continue;
+        int64_t k[3] = {0, 0, 0};
+        for (int a = 0; a < D; a++)
+            k[a] = cell_coord(g, lv, a, p->x[i * (size_t)D + (size_t)a]);
+        gc[i] = cell_id_insert(lv, k);
+    }
+    size_t total = 0, first = 0;
+    for (int h = 0; h < g->L; h++) {
+        g->lev[h].base = total;
+        g->lev[h].first = first;
+        total += g->lev[h].ncells;
+        first += g->lev[h].count;
+    }
+    g->total_cells = total;
+    g->cellstart = calloc(total + 2, sizeof *g->cellstart);
+    g->x = malloc((n ? n : 1) * (size_t)D * sizeof *g->x);
+    g->r = malloc((n ? n : 1) * sizeof *g->r);
+    g->id = malloc((n ? n : 1) * sizeof *g->id);
+    g->lv = malloc((n ? n : 1) * sizeof *g->lv);
+    g->gcell = malloc((n ? n : 1) * sizeof *g->gcell);
+    if (!g->cellstart || !g->x || !g->r || !g->id || !g->lv || !g->gcell)
+        goto nomem;
+    /* counting sort by global cell id (stable) */
+    for (size_t i = 0; i < n; i++) {
+        gc[i] += (uint32_t)g->lev[lvl[i]].base;
+        g->cellstart[gc[i] + 1]++;
+    }
+    for (size_t c = 0; c < total; c++)
+        g->cellstart[c + 1] += g->cellstart[c];
+    /* scatter only the index, then gather the data in sorted order
+     * (independent random reads overlap better than random writes) */
+    for (size_t i = 0; i < n; i++)
+        g->id[g->cellstart[gc[i]]++] = (uint32_t)i;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel for schedule(static) if (n > 50000)
+#endif
+    for (long long q = 0; q < nn; q++) {
+        size_t s = (size_t)q, i = g->id[s];
+        for (int a = 0; a < D; a++)
+            g->x[s * (size_t)D + (size_t)a] = p->x[i * (size_t)D + (size_t)a];
+        g->r[s] = p->r[i];
+        g->lv[s] = lvl[i];
+        g->gcell[s] = gc[i];
+    }
+    /* cellstart[c] now holds the end of cell c: shift back */
+    memmove(g->cellstart + 1, g->cellstart, total * sizeof *g->cellstart);
+    g->cellstart[0] = 0;
+    st = hg_grid_stencil_levels(g, e);
+    if (st)
+        goto fail;
+    free(lvl);
+    free(gc);
+    free(cnt);
+    g->built = 1;
+    return HG_OK;
+nomem:
+    st = hg_fail(e, HG_ENOMEM, "out of memory building a grid of %zu "
+                 "particles", n);
+fail:
+    free(lvl);
+    free(gc);
+    free(cnt);
+    hg_grid_built_free(g);
+    return st;
+}
+
+int hg_grid_insert(hg_grid *g, const double *x, double r, hg_err *e)
+{
+    if (!g->built)
+        return hg_fail(e, HG_EINVAL, "grid: not built (call hg_grid_build)");
+    if (!x)
+        return hg_fail(e, HG_EINVAL, "insert: NULL centre");
+    int h = hg_grid_level_index(g, r);
+    if (h < 0)
+        return hg_fail(e, HG_EINVAL,
+                       "insert: radius %g must be > 0 and <= s_L / 2 = %g", r,
+                       0.5 * g->sizes[g->L - 1]);
+    level_t *lv = &g->lev[h];
+    if (lv->hashed)
+        return hg_fail(e, HG_EINVAL,
+                       "insert: level %d uses hash storage (build with "
+                       "HG_GRID_DENSE storage to insert)",
+                       h + 1);
+    const int D = g->dim;
+    int64_t k[3] = {0, 0, 0};
+    for (int a = 0; a < D; a++) {
+        double lo = g->lo[a], hi = g->hi[a];
+        if (!(isfinite(x[a]) && x[a] >= lo &&
+              (g->periodic ? x[a] < hi : x[a] <= hi)))
+            return hg_fail(e, HG_EINVAL,
+                           "insert: coordinate %d = %g is outside the grid "
+                           "[%g, %g]",
+                           a, x[a], lo, hi);
+        k[a] = cell_coord(g, lv, a, x[a]);
+    }
+    if (g->n + g->np + 1 >= (size_t)INT32_MAX)
+        return hg_fail(e, HG_ELIMIT, "insert: too many particles");
+    if (!g->phead) {
+        g->phead = malloc((g->total_cells ? g->total_cells : 1) *
+                          sizeof *g->phead);
+        if (!g->phead)
+            return hg_fail(e, HG_ENOMEM, "out of memory");
+        for (size_t c = 0; c < g->total_cells; c++)
+            g->phead[c] = -1;
+    }
+    if (g->np == g->npcap) {
+        size_t cap = g->npcap ? 2 * g->npcap : 256;
+        double *px = realloc(g->px, cap * (size_t)D * sizeof *px);
+        if (px)
+            g->px = px;
+        double *pr = realloc(g->pr, cap * sizeof *pr);
+        if (pr)
+            g->pr = pr;
+        int32_t *pn = realloc(g->pnext, cap * sizeof *pn);
+        if (pn)
+            g->pnext = pn;
+        if (!px || !pr || !pn)
+            return hg_fail(e, HG_ENOMEM, "out of memory");
+        g->npcap = cap;
+    }
+    size_t gid = lv->base + (size_t)cell_id(lv, k);
+    memcpy(g->px + g->np * (size_t)D, x, (size_t)D * sizeof *x);
+    g->pr[g->np] = r;
+    g->pnext[g->np] = g->phead[gid];
+    g->phead[gid] = (int32_t)g->np;
+    g->np++;
+    lv->total++;
+    return HG_OK;
+}
