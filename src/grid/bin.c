@@ -112,12 +112,18 @@ static int setup_levels(hg_grid *g, const size_t *cnt, hg_err *e)
             size_t cap = 16;
             while (cap < 2 * lv->count + 2)
                 cap *= 2;
-            lv->cap = cap;
             lv->ncells = 0;
-            lv->tab = malloc(cap * sizeof *lv->tab);
-            if (!lv->tab)
-                return hg_fail(e, HG_ENOMEM, "out of memory for level %d",
-                               h + 1);
+            /* keep the table of the previous build unless far too big */
+            if (!lv->tab || lv->cap < cap || lv->cap > 4 * cap) {
+                free(lv->tab);
+                lv->cap = 0;
+                lv->tab = malloc(cap * sizeof *lv->tab);
+                if (!lv->tab)
+                    return hg_fail(e, HG_ENOMEM,
+                                   "out of memory for level %d", h + 1);
+                lv->cap = cap;
+            }
+            cap = lv->cap;
             for (size_t i = 0; i < cap; i++)
                 lv->tab[i].id = UINT32_MAX;
         }
@@ -125,13 +131,119 @@ static int setup_levels(hg_grid *g, const size_t *cnt, hg_err *e)
     return HG_OK;
 }
 
+/* Grow the per-particle buffers (kept between builds) to n particles. */
+static int reserve_particles(hg_grid *g, size_t n)
+{
+    if (n <= g->ncap && g->xr)
+        return HG_OK;
+    size_t cap = n > 2 * g->ncap ? n : 2 * g->ncap;
+    if (cap < 16)
+        cap = 16;
+    size_t rec = (size_t)g->stride * sizeof(double);
+    void *v;
+#define GROW(ptr, size)                                                    \
+    do {                                                                   \
+        v = realloc(ptr, cap * (size));                                    \
+        if (!v)                                                            \
+            return HG_ENOMEM;                                              \
+        ptr = v;                                                           \
+    } while (0)
+    GROW(g->xr, rec);
+    GROW(g->id, sizeof *g->id);
+    GROW(g->gcell, sizeof *g->gcell);
+    GROW(g->sgc, sizeof *g->sgc);
+    GROW(g->lv, sizeof *g->lv);
+    GROW(g->slv, sizeof *g->slv);
+#undef GROW
+    g->ncap = cap;
+    return HG_OK;
+}
+
+/* Validate the particles and the box; sets the grid's box (periodic: p's
+ * box; open: p's box widened to the centres) and counts the particles of
+ * every level into cnt. One sequential pass. */
+static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
+                      hg_err *e)
+{
+    const int D = g->dim;
+    const size_t n = p->n;
+    double lo[3], hi[3];
+    for (int a = 0; a < D; a++) {
+        if (!(isfinite(p->lo[a]) && isfinite(p->hi[a]) &&
+              p->hi[a] >= p->lo[a] && (!g->periodic || p->hi[a] > p->lo[a])))
+            return hg_fail(e, HG_EINVAL, "box: axis %d [%g, %g] is invalid",
+                           a, p->lo[a], p->hi[a]);
+        lo[a] = p->lo[a];
+        hi[a] = p->hi[a];
+    }
+    const double smax = g->sizes[g->L - 1];
+    for (size_t i = 0; i < n; i++) {
+        const double *x = p->x + i * (size_t)D;
+        int bad = 0;
+        for (int a = 0; a < D; a++) {
+            double xa = x[a];
+            if (g->periodic)
+                bad |= !(xa >= p->lo[a] && xa < p->hi[a]);
+            else
+                bad |= !isfinite(xa);
+            lo[a] = xa < lo[a] ? xa : lo[a];
+            hi[a] = xa > hi[a] ? xa : hi[a];
+        }
+        double r = p->r[i];
+        int h = (r > 0.0 && 2.0 * r <= smax) ? hg_grid_level_index(g, r) : -1;
+        if (bad || h < 0) {
+            for (int a = 0; a < D; a++) {
+                if (!isfinite(x[a]))
+                    return hg_fail(e, HG_EINVAL,
+                                   "particle %zu: coordinate %d is not "
+                                   "finite",
+                                   i, a);
+                if (g->periodic && (x[a] < p->lo[a] || x[a] >= p->hi[a]))
+                    return hg_fail(e, HG_EINVAL,
+                                   "particle %zu: coordinate %d = %g is "
+                                   "outside the periodic box [%g, %g)",
+                                   i, a, x[a], p->lo[a], p->hi[a]);
+            }
+            if (isfinite(r) && r > 0.0)
+                return hg_fail(e, HG_EINVAL,
+                               "particle %zu: radius %g exceeds s_L / 2 = "
+                               "%g",
+                               i, r, 0.5 * smax);
+            return hg_fail(e, HG_EINVAL,
+                           "particle %zu: radius %g must be finite and > 0",
+                           i, r);
+        }
+        cnt[h]++;
+    }
+    for (int a = 0; a < 3; a++) {
+        g->lo[a] = 0.0;
+        g->hi[a] = g->len[a] = 1.0;
+        g->half[a] = 0.5;
+    }
+    for (int a = 0; a < D; a++) {
+        g->lo[a] = g->periodic ? p->lo[a] : lo[a];
+        g->hi[a] = g->periodic ? p->hi[a] : hi[a];
+        g->len[a] = g->hi[a] - g->lo[a];
+        g->half[a] = 0.5 * g->len[a];
+    }
+    return HG_OK;
+}
+
+/* Local cell id of a centre on a dense level. */
+HG_INLINE uint32_t dense_cell(const hg_grid *g, const level_t *lv,
+                              const int D, const double *x)
+{
+    int64_t k[3] = {0, 0, 0};
+    for (int a = 0; a < D; a++)
+        k[a] = cell_coord(g, lv, a, x[a]);
+    return (uint32_t)cell_id(lv, k);
+}
+
 int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
 {
     int st = HG_OK;
-    uint16_t *lvl = NULL;
-    uint32_t *gc = NULL;
-    size_t *cnt = NULL;
-    hg_grid_built_free(g);
+    size_t cnt_small[16];
+    size_t *cnt = cnt_small;
     if (!p)
         return hg_fail(e, HG_EINVAL, "particles: NULL");
     if (p->dim != g->dim)
@@ -143,88 +255,49 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
                        p->n, UINT32_MAX - 2);
     const int D = g->dim;
     const size_t n = p->n;
+    hg_grid_inserted_free(g);
+    g->built = 0;
+    g->stride = D + 1;
     g->periodic = p->periodic ? 1 : 0;
-    for (int a = 0; a < 3; a++) {
-        g->lo[a] = 0.0;
-        g->hi[a] = g->len[a] = 1.0;
+    if (g->L > 16) {
+        cnt = calloc((size_t)g->L, sizeof *cnt);
+        if (!cnt)
+            goto nomem;
+    } else {
+        memset(cnt_small, 0, sizeof cnt_small);
     }
-    for (int a = 0; a < D; a++) {
-        if (!(isfinite(p->lo[a]) && isfinite(p->hi[a]) &&
-              p->hi[a] >= p->lo[a] && (!g->periodic || p->hi[a] > p->lo[a])))
-            return hg_fail(e, HG_EINVAL, "box: axis %d [%g, %g] is invalid",
-                           a, p->lo[a], p->hi[a]);
-        double lo = p->lo[a], hi = p->hi[a];
-        for (size_t i = 0; i < n; i++) {
-            double x = p->x[i * (size_t)D + (size_t)a];
-            if (!isfinite(x))
-                return hg_fail(e, HG_EINVAL,
-                               "particle %zu: coordinate %d is not finite", i,
-                               a);
-            if (g->periodic && (x < p->lo[a] || x >= p->hi[a]))
-                return hg_fail(e, HG_EINVAL,
-                               "particle %zu: coordinate %d = %g is outside "
-                               "the periodic box [%g, %g)",
-                               i, a, x, p->lo[a], p->hi[a]);
-            if (x < lo)
-                lo = x;
-            if (x > hi)
-                hi = x;
-        }
-        g->lo[a] = lo;
-        g->hi[a] = hi;
-        g->len[a] = hi - lo;
-        g->half[a] = 0.5 * g->len[a];
-    }
-    lvl = malloc((n ? n : 1) * sizeof *lvl);
-    gc = malloc((n ? n : 1) * sizeof *gc);
-    cnt = calloc((size_t)g->L, sizeof *cnt);
-    if (!lvl || !gc || !cnt)
-        goto nomem;
-    g->n = n;
-    for (size_t i = 0; i < n; i++) {
-        int h = hg_grid_level_index(g, p->r[i]);
-        if (h < 0) {
-            if (isfinite(p->r[i]) && p->r[i] > 0.0)
-                st = hg_fail(e, HG_EINVAL,
-                             "particle %zu: radius %g exceeds s_L / 2 = %g",
-                             i, p->r[i], 0.5 * g->sizes[g->L - 1]);
-            else
-                st = hg_fail(e, HG_EINVAL,
-                             "particle %zu: radius %g must be finite and > 0",
-                             i, p->r[i]);
-            goto fail;
-        }
-        lvl[i] = (uint16_t)h;
-        cnt[h]++;
-    }
-    st = setup_levels(g, cnt, e);
-    if (st)
+    if ((st = scan_input(g, p, cnt, e)))
         goto fail;
+    g->n = n;
+    if ((st = setup_levels(g, cnt, e)))
+        goto fail;
+    if (reserve_particles(g, n))
+        goto nomem;
     int any_hashed = 0;
     for (int h = 0; h < g->L; h++)
         any_hashed |= g->lev[h].hashed;
-    /* dense levels in parallel; hash insertions in order (deterministic) */
+    /* level and cell of every particle (input order); dense levels in
+     * parallel, hashed cells numbered in order of first appearance */
     long long nn = (long long)n;
 #ifdef HG_HAVE_OPENMP
 #pragma omp parallel for schedule(static) if (n > 50000)
 #endif
-    for (long long i = 0; i < nn; i++) {
-        const level_t *lv = &g->lev[lvl[i]];
-        if (lv->hashed)
-            continue;
-        int64_t k[3] = {0, 0, 0};
-        for (int a = 0; a < D; a++)
-            k[a] = cell_coord(g, lv, a, p->x[(size_t)i * (size_t)D + (size_t)a]);
-        gc[i] = (uint32_t)cell_id(lv, k);
+    for (long long kk = 0; kk < nn; kk++) {
+        size_t i = (size_t)kk;
+        const double *x = p->x + i * (size_t)D;
+        int h = hg_grid_level_index(g, p->r[i]);
+        const level_t *lv = &g->lev[h];
+        g->slv[i] = (uint16_t)h;
+        g->sgc[i] = lv->hashed ? 0 : dense_cell(g, lv, D, x);
     }
     for (size_t i = 0; any_hashed && i < n; i++) {
-        level_t *lv = &g->lev[lvl[i]];
+        level_t *lv = &g->lev[g->slv[i]];
         if (!lv->hashed)
             continue;
-        int64_t k[3] = {0, 0, 0};
+        int64_t c[3] = {0, 0, 0};
         for (int a = 0; a < D; a++)
-            k[a] = cell_coord(g, lv, a, p->x[i * (size_t)D + (size_t)a]);
-        gc[i] = cell_id_insert(lv, k);
+            c[a] = cell_coord(g, lv, a, p->x[i * (size_t)D + (size_t)a]);
+        g->sgc[i] = cell_id_insert(lv, c);
     }
     size_t total = 0, first = 0;
     for (int h = 0; h < g->L; h++) {
@@ -233,56 +306,69 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         total += g->lev[h].ncells;
         first += g->lev[h].count;
     }
+    if (total + 2 > (size_t)UINT32_MAX) {
+        st = hg_fail(e, HG_ELIMIT, "grid: %zu cells are too many", total);
+        goto fail;
+    }
     g->total_cells = total;
-    g->cellstart = calloc(total + 2, sizeof *g->cellstart);
-    g->x = malloc((n ? n : 1) * (size_t)D * sizeof *g->x);
-    g->r = malloc((n ? n : 1) * sizeof *g->r);
-    g->id = malloc((n ? n : 1) * sizeof *g->id);
-    g->lv = malloc((n ? n : 1) * sizeof *g->lv);
-    g->gcell = malloc((n ? n : 1) * sizeof *g->gcell);
-    if (!g->cellstart || !g->x || !g->r || !g->id || !g->lv || !g->gcell)
-        goto nomem;
-    /* counting sort by global cell id (stable) */
-    for (size_t i = 0; i < n; i++) {
-        gc[i] += (uint32_t)g->lev[lvl[i]].base;
-        g->cellstart[gc[i] + 1]++;
+    if (g->ccap < total + 2) {
+        size_t cap = total + 2;
+        free(g->cellstart);
+        g->ccap = 0;
+        g->cellstart = malloc(cap * sizeof *g->cellstart);
+        if (!g->cellstart)
+            goto nomem;
+        g->ccap = cap;
+    }
+    /* counting sort by global cell (stable): after the histogram and the
+     * prefix sum cellstart[c + 1] is the start of cell c; scattering the
+     * indices advances it to the end of c = the start of c + 1 */
+    uint32_t *cs = g->cellstart;
+    memset(cs, 0, (total + 2) * sizeof *cs);
+    if (g->L == 1) {
+        for (size_t i = 0; i < n; i++)
+            cs[g->sgc[i] + 2]++;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t c = g->sgc[i] + (uint32_t)g->lev[g->slv[i]].base;
+            g->sgc[i] = c;
+            cs[c + 2]++;
+        }
     }
     for (size_t c = 0; c < total; c++)
-        g->cellstart[c + 1] += g->cellstart[c];
-    /* scatter only the index, then gather the data in sorted order
-     * (independent random reads overlap better than random writes) */
+        cs[c + 2] += cs[c + 1];
     for (size_t i = 0; i < n; i++)
-        g->id[g->cellstart[gc[i]]++] = (uint32_t)i;
+        g->id[cs[g->sgc[i] + 1]++] = (uint32_t)i;
+    /* gather the records in sorted order (independent random reads
+     * overlap better than random writes) */
+    const size_t S = (size_t)g->stride;
 #ifdef HG_HAVE_OPENMP
 #pragma omp parallel for schedule(static) if (n > 50000)
 #endif
     for (long long q = 0; q < nn; q++) {
         size_t s = (size_t)q, i = g->id[s];
+        const double *x = p->x + i * (size_t)D;
+        double *rec = g->xr + s * S;
         for (int a = 0; a < D; a++)
-            g->x[s * (size_t)D + (size_t)a] = p->x[i * (size_t)D + (size_t)a];
-        g->r[s] = p->r[i];
-        g->lv[s] = lvl[i];
-        g->gcell[s] = gc[i];
+            rec[a] = x[a];
+        rec[D] = p->r[i];
+        g->lv[s] = g->slv[i];
+        g->gcell[s] = g->sgc[i];
     }
-    /* cellstart[c] now holds the end of cell c: shift back */
-    memmove(g->cellstart + 1, g->cellstart, total * sizeof *g->cellstart);
-    g->cellstart[0] = 0;
-    st = hg_grid_stencil_levels(g, e);
-    if (st)
+    if ((st = hg_grid_stencil_levels(g, e)))
         goto fail;
-    free(lvl);
-    free(gc);
-    free(cnt);
+    if (cnt != cnt_small)
+        free(cnt);
     g->built = 1;
     return HG_OK;
 nomem:
     st = hg_fail(e, HG_ENOMEM, "out of memory building a grid of %zu "
                  "particles", n);
 fail:
-    free(lvl);
-    free(gc);
-    free(cnt);
-    hg_grid_built_free(g);
+    if (cnt != cnt_small)
+        free(cnt);
+    g->n = 0;
+    g->built = 0;
     return st;
 }
 

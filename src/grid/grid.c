@@ -21,27 +21,37 @@ static void levels_free(hg_grid *g)
         free(g->lev[h].J);
         g->lev[h].tab = NULL;
         g->lev[h].J = NULL;
+        g->lev[h].cap = 0;
+        g->lev[h].nj = 0;
     }
+}
+
+void hg_grid_inserted_free(hg_grid *g)
+{
+    free(g->px);
+    free(g->pr);
+    free(g->pnext);
+    free(g->phead);
+    g->px = g->pr = NULL;
+    g->pnext = g->phead = NULL;
+    g->np = g->npcap = 0;
 }
 
 void hg_grid_built_free(hg_grid *g)
 {
     levels_free(g);
-    free(g->x);
-    free(g->r);
+    hg_grid_inserted_free(g);
+    free(g->xr);
     free(g->id);
     free(g->lv);
     free(g->gcell);
     free(g->cellstart);
-    free(g->px);
-    free(g->pr);
-    free(g->pnext);
-    free(g->phead);
-    g->x = g->r = g->px = g->pr = NULL;
-    g->id = g->gcell = g->cellstart = NULL;
-    g->lv = NULL;
-    g->pnext = g->phead = NULL;
-    g->n = g->np = g->npcap = g->total_cells = 0;
+    free(g->sgc);
+    free(g->slv);
+    g->xr = NULL;
+    g->id = g->gcell = g->cellstart = g->sgc = NULL;
+    g->lv = g->slv = NULL;
+    g->n = g->total_cells = g->ncap = g->ccap = 0;
     g->built = 0;
 }
 
@@ -161,18 +171,15 @@ int hg_grid_level_is_hashed(const hg_grid *g, int level)
 size_t hg_grid_memory(const hg_grid *g)
 {
     size_t b = sizeof *g + (size_t)g->L * (sizeof *g->lev + sizeof(double));
-    if (!g->built)
-        return b;
-    b += g->n * ((size_t)g->dim * sizeof(double) + sizeof(double) +
-                 2 * sizeof(uint32_t) + sizeof(uint16_t));
-    b += (g->total_cells + 1) * sizeof(uint32_t);
+    b += g->ncap * ((size_t)(g->dim + 1) * sizeof(double) +
+                    3 * sizeof(uint32_t) + 2 * sizeof(uint16_t));
+    b += g->ccap * sizeof(uint32_t);
     for (int h = 0; h < g->L; h++)
         b += g->lev[h].cap * sizeof(hslot) +
-             (size_t)g->lev[h].nj * sizeof(int);
+             (size_t)(g->lev[h].J ? g->L : 0) * sizeof(int);
     b += g->npcap * ((size_t)g->dim * sizeof(double) + sizeof(double) +
                      sizeof(int32_t));
     if (g->phead)
         b += g->total_cells * sizeof(int32_t);
     return b;
 }
-

@@ -64,13 +64,18 @@ struct hg_grid {
     int periodic;
     double lo[3], hi[3], len[3], half[3];
     size_t n;           /* built particles */
-    double *x;          /* sorted, n * dim */
-    double *r;
+    int stride;         /* doubles per particle in xr: dim + 1 */
+    double *xr;         /* sorted records: centre x[0..dim-1], radius */
     uint32_t *id;       /* original index */
     uint16_t *lv;       /* level index 0..L-1 */
     uint32_t *gcell;    /* global cell id */
     uint32_t *cellstart;
     size_t total_cells;
+    /* buffers kept between builds (capacities ncap particles, ccap cell
+     * entries); sgc, slv: cell and level in input order */
+    size_t ncap, ccap;
+    uint32_t *sgc;
+    uint16_t *slv;
     /* inserted particles: one chain per dense cell */
     size_t np, npcap;
     double *px, *pr;
@@ -178,6 +183,7 @@ HG_INLINE int box_axis(const hg_grid *g, const level_t *lv, int a, double x,
 
 /* grid.c */
 void hg_grid_built_free(hg_grid *g);
+void hg_grid_inserted_free(hg_grid *g);
 int hg_grid_level_index(const hg_grid *g, double r);
 
 /* stencil.c */

@@ -40,11 +40,13 @@ typedef struct tcount {
 HG_INLINE void test_range(const hg_grid *g, const int D, size_t s, size_t b,
                           size_t e, pbuf *out)
 {
-    const double *xs = g->x + s * (size_t)D;
-    const double rs = g->r[s];
+    const size_t S = (size_t)D + 1;
+    const double *xs = g->xr + s * S;
+    const double rs = xs[D], skin = g->skin;
     for (size_t t = b; t < e; t++) {
-        double cut = rs + g->r[t] + g->skin;
-        if (dist2(g, D, xs, g->x + t * (size_t)D) < cut * cut && out)
+        const double *xt = g->xr + t * S;
+        double cut = rs + xt[D] + skin; /* as hg_particles_touch */
+        if (dist2(g, D, xs, xt) < cut * cut && out)
             pbuf_push(out, g->id[s], g->id[t]);
     }
 }
@@ -98,7 +100,7 @@ HG_INLINE void scan_box(const hg_grid *g, const int D, const int COUNT,
                         const level_t *lv, size_t s, double beta, pbuf *out,
                         tcount *tc)
 {
-    const double *xs = g->x + s * (size_t)D;
+    const double *xs = g->xr + s * ((size_t)D + 1);
     int64_t c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
     for (int a = 0; a < D; a++)
         if (!box_axis(g, lv, a, xs[a], beta, &c0[a], &c1[a]))
@@ -131,7 +133,7 @@ HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
                           size_t s, pbuf *out, tcount *tc)
 {
     const level_t *lv = &g->lev[g->lv[s]];
-    const double *xs = g->x + s * (size_t)D;
+    const double *xs = g->xr + s * ((size_t)D + 1);
     /* own cell: every pair once */
     size_t e = g->cellstart[g->gcell[s] + 1];
     if (COUNT) {
@@ -224,7 +226,7 @@ HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
     /* other levels (SPEC 5: beta = r_p + s_j / 2) */
     for (int i = 0; i < lv->nj; i++) {
         const level_t *lj = &g->lev[lv->J[i]];
-        double beta = g->r[s] + g->skin + 0.5 * lj->s;
+        double beta = xs[D] + g->skin + 0.5 * lj->s;
         scan_box(g, D, COUNT, lj, s, beta, out, tc);
     }
 }
@@ -432,7 +434,8 @@ static int query_cell(const qctx *q, const level_t *lv, const int64_t *k)
         return 0;
     size_t gid = lv->base + (size_t)id;
     for (size_t t = g->cellstart[gid]; t < g->cellstart[gid + 1]; t++) {
-        int rc = visit(q, g->id[t], g->x + t * (size_t)D, g->r[t]);
+        const double *xt = g->xr + t * ((size_t)D + 1);
+        int rc = visit(q, g->id[t], xt, xt[D]);
         if (rc)
             return rc;
     }

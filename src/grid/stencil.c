@@ -17,10 +17,8 @@ int hg_grid_stencil_levels(hg_grid *g, hg_err *e)
 {
     for (int h = 0; h < g->L; h++) {
         level_t *lv = &g->lev[h];
-        free(lv->J);
-        lv->J = NULL;
         lv->nj = 0;
-        if (g->L > 1) {
+        if (g->L > 1 && !lv->J) {
             lv->J = malloc((size_t)g->L * sizeof *lv->J);
             if (!lv->J)
                 return hg_fail(e, HG_ENOMEM, "out of memory");
