@@ -199,24 +199,28 @@ int main(int argc, char **argv)
 #ifdef HG_HAVE_OPENMP
     threads = omp_get_max_threads();
 #endif
-    hg_system sys = {3, 0.6, K};
+    hg_system sys = {3, 0.6};
+    hg_model_values kv = {0};
+    if (hg_model_values_set(&kv, "K", K, &e))
+        return die("K", &e);
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
     hg_recommendation rec = {0};
-    if (hg_recommend(psd, &sys, &ro, &rec, &e))
+    if (hg_recommend(psd, &sys, &kv, &ro, &rec, &e))
         return die("recommend", &e);
     printf("bench_grid: %d thread(s); powerlaw alpha=-3 omega=100, 3D, "
            "nu=0.6, K=%g\n",
            threads, K);
     printf("recommended: %s, %d levels, predicted T = %.4g (T_cd %.4g, "
            "T_ca %.4g), linked cell T = %.4g\n",
-           hg_algorithm_name(rec.algorithm), rec.levels, rec.cost.T,
+           hg_algorithm_name(rec.model->grid_algorithm), rec.levels, rec.cost.T,
            rec.cost.T_cd, rec.cost.T_ca, rec.linked_cell_T);
 
     /* 1. N = 10^6: HGrid vs linked cell vs monodisperse linked cell */
     hg_validate_params vp = {0};
     vp.sys = sys;
-    vp.algorithm = rec.algorithm;
+    vp.model = rec.model;
+    vp.values = kv;
     vp.L = rec.levels;
     vp.sizes = rec.cell_sizes;
     vp.n = 1000000;
@@ -280,8 +284,8 @@ int main(int argc, char **argv)
         hg_measure_options_default(&mo);
         mo.repeats = repeats;
         mo.budget = 0.0; /* every particle searches */
-        if (hg_validate_measure(psd, &sys, &p, rec.algorithm, rec.levels, rs,
-                                &mo, &r, &e))
+        if (hg_validate_measure(rec.model, psd, &sys, &kv, &p, rec.levels,
+                                rs, &mo, &r, &e))
             return die("measure", &e);
         printf("%10zu %12.4f %12.1f %12.1f %14.1f %14.1f %12.1f\n", n,
                r.seconds, 1e9 * r.seconds / (double)n,

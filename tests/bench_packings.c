@@ -60,7 +60,8 @@ static int measure(const hg_particles *p, int L, const double *sizes,
     hg_grid *g = NULL;
     hg_pairs pairs = {0};
     hg_grid_counts cnt = {0};
-    hg_system sys = {3, 0.0, 0.2};
+    hg_system sys = {3, 0.0};
+    hg_work w;
     int st = rs ? HG_OK : HG_ENOMEM;
     /* the sample's r_max may lie below the distribution's: the last level
      * only has to cover it */
@@ -69,8 +70,12 @@ static int measure(const hg_particles *p, int L, const double *sizes,
     if (st == HG_OK)
         st = hg_io_system_from_particles(p, &sample, &sys, e);
     if (st == HG_OK)
-        st = hg_cost_evaluate(sample, &sys, HG_TOP_DOWN, L, rs, NULL, NULL,
-                              &pred[0], &pred[1], e);
+        st = hg_cost_evaluate(hg_model_find("hgrid-top-down"), sample, &sys, NULL, L, rs,
+                              NULL, &w, e);
+    if (st == HG_OK) {
+        pred[0] = w.T_cd;
+        pred[1] = w.T_ca;
+    }
     if (st == HG_OK)
         st = hg_grid_create(p->dim, L, rs, HG_TOP_DOWN, &g, e);
     if (st == HG_OK)
@@ -113,13 +118,14 @@ static int table(size_t n)
                 fprintf(stderr, "%s\n", e.msg);
                 return 1;
             }
-            hg_system sys = {3, nus[b], 0.2};
+            hg_system sys = {3, nus[b]};
             hg_recommend_options ro;
             hg_recommend_options_default(&ro);
-            ro.algorithm = HG_TOP_DOWN;
+            ro.n_models = 1;
+            ro.models[0] = hg_model_find("hgrid-top-down");
             hg_recommendation rec;
             memset(&rec, 0, sizeof rec);
-            if (hg_recommend(psd, &sys, &ro, &rec, &e)) {
+            if (hg_recommend(psd, &sys, NULL, &ro, &rec, &e)) {
                 fprintf(stderr, "recommend: %s\n", e.msg);
                 return 1;
             }
@@ -163,12 +169,13 @@ static int levels(size_t n, double omega, double nu, int g)
     hg_psd_ctx ctx = {3, NULL};
     hg_psd *psd = NULL, *sample = NULL;
     hg_err e = {0};
-    hg_system sys = {3, nu, 0.2};
+    hg_system sys = {3, nu};
     hg_recommend_options ro;
     hg_recommendation rec;
     memset(&rec, 0, sizeof rec);
     hg_recommend_options_default(&ro);
-    ro.algorithm = HG_TOP_DOWN;
+    ro.n_models = 1;
+    ro.models[0] = hg_model_find("hgrid-top-down");
     hg_particles p = {0};
     hg_pack_report rep;
     hg_pack_params prm = {3, n, nu, 4242, 1};
@@ -179,7 +186,7 @@ static int levels(size_t n, double omega, double nu, int g)
     double *rs = NULL;
     int st = hg_psd_parse(spec, &ctx, &psd, &e);
     if (!st)
-        st = hg_recommend(psd, &sys, &ro, &rec, &e);
+        st = hg_recommend(psd, &sys, NULL, &ro, &rec, &e);
     if (!st)
         st = generate(g, psd, &prm, &p, &rep, &e);
     if (!st && !(rs = malloc((size_t)rec.levels * sizeof *rs)))
@@ -189,8 +196,8 @@ static int levels(size_t n, double omega, double nu, int g)
     if (!st)
         st = hg_io_system_from_particles(&p, &sample, &sys, &e);
     if (!st)
-        st = hg_cost_evaluate(sample, &sys, HG_TOP_DOWN, rec.levels, rs,
-                              &cost, NULL, NULL, NULL, &e);
+        st = hg_cost_evaluate(hg_model_find("hgrid-top-down"), sample, &sys, NULL,
+                              rec.levels, rs, &cost, NULL, &e);
     if (!st)
         st = hg_grid_create(3, rec.levels, rs, HG_TOP_DOWN, &grid, &e);
     if (!st)

@@ -22,7 +22,9 @@ static double now(void)
 static void bench_psd(const char *label, hg_psd *p, int dim, double nu,
                       double K, int reps)
 {
-    hg_system sys = {dim, nu, K};
+    hg_system sys = {dim, nu};
+    hg_model_values kv = {0};
+    hg_model_values_set(&kv, "K", K, NULL);
     hg_recommend_options o;
     hg_recommend_options_default(&o);
     double best = HUGE_VAL, sum = 0.0;
@@ -30,7 +32,7 @@ static void bench_psd(const char *label, hg_psd *p, int dim, double nu,
     hg_err e = {0};
     for (int i = 0; i < reps; i++) {
         double t0 = now();
-        int st = hg_recommend(p, &sys, &o, &r, &e);
+        int st = hg_recommend(p, &sys, &kv, &o, &r, &e);
         double dt = now() - t0;
         if (st) {
             printf("%-28s failed: %s\n", label, e.msg);
@@ -44,7 +46,7 @@ static void bench_psd(const char *label, hg_psd *p, int dim, double nu,
     printf("%-28s recommend: min %7.2f ms, mean %7.2f ms | %s, %d levels, "
            "T = %.7g; best %d levels T = %.7g; speed-up %.4g\n",
            label, 1e3 * best, 1e3 * sum / reps,
-           hg_algorithm_name(r.algorithm), r.levels, r.cost.T,
+           r.model->name, r.levels, r.cost.T,
            r.best_levels, r.best_T, r.speedup);
     hg_recommendation_clear(&r);
 }
@@ -54,7 +56,7 @@ static void compare_nlopt(void)
     hg_psd_ctx ctx = {3, NULL};
     hg_psd *p = NULL;
     hg_psd_parse("powerlaw:alpha=-3,omega=100", &ctx, &p, NULL);
-    hg_system sys = {3, 0.7, 0.2};
+    hg_system sys = {3, 0.7};
     const struct {
         const char *name;
         int algo;
@@ -79,8 +81,8 @@ static void compare_nlopt(void)
             hg_sizes_exponential(p, L, ex, NULL);
             hg_sizes_constant_m(p, 3, L, 1.0, cm, NULL);
             const double *starts[2] = {ex, cm};
-            if (hg_opt_sizes_with(p, &sys, HG_TOP_DOWN, L, starts, 2,
-                                  algos[a].algo, s, &T, &ev, NULL))
+            if (hg_opt_sizes_with(hg_model_find("hgrid-top-down"), p, &sys, NULL, L, starts,
+                                  2, algos[a].algo, s, &T, &ev, NULL))
                 continue;
             if (L == 9)
                 T9 = T;

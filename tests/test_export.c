@@ -20,10 +20,10 @@ int main(void)
     CHECK(p != NULL);
     if (!p)
         return hg_test_summary("test_export");
-    hg_system sys = {3, 0.5, 0.2};
+    hg_system sys = {3, 0.5};
     double sizes[3] = {4.0, 9.0, 20.0};
-    hg_export_input in = {p, &sys, HG_TOP_DOWN, 3, sizes, 3.0, 2.0, 5.0,
-                          100.0, "demo", "mm", 0.0};
+    hg_export_input in = {p,   &sys, HG_TOP_DOWN, 3,      sizes, 3.0, 2.0,
+                          5.0, 0.2,  100.0,       "demo", "mm",  0.0};
     double cut[3];
     int n = hg_export_lammps_cutoffs(&in, cut, NULL);
     CHECK(n == 3);

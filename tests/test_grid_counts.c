@@ -51,14 +51,15 @@ static void validate_case(const char *spec, int dim, double nu)
         fprintf(stderr, "%s\n", e.msg);
         return;
     }
-    hg_system sys = {dim, nu, 0.2};
+    hg_system sys = {dim, nu};
     for (int a = 0; a < 2; a++) {
         hg_recommend_options ro;
         hg_recommend_options_default(&ro);
-        ro.algorithm = a;
+        ro.n_models = 1;
+        ro.models[0] = hg_model_for_grid((hg_algorithm)a);
         ro.max_levels = 12;
         hg_recommendation rec = {0};
-        int st = hg_recommend(psd, &sys, &ro, &rec, &e);
+        int st = hg_recommend(psd, &sys, NULL, &ro, &rec, &e);
         CHECK(st == HG_OK);
         if (st) {
             fprintf(stderr, "recommend: %s\n", e.msg);
@@ -66,7 +67,7 @@ static void validate_case(const char *spec, int dim, double nu)
         }
         hg_validate_params vp = {0};
         vp.sys = sys;
-        vp.algorithm = (hg_algorithm)a;
+        vp.model = rec.model;
         vp.L = rec.levels;
         vp.sizes = rec.cell_sizes;
         vp.n = N;
@@ -191,12 +192,19 @@ static void test_validate_bad(void)
           HG_OK);
     double s[2] = {5.0, 20.0}, small[1] = {5.0};
     hg_validate_params vp = {0};
-    vp.sys = (hg_system){3, 0.3, 0.2};
+    vp.sys = (hg_system){3, 0.3};
     vp.L = 2;
     vp.sizes = s;
     vp.n = 100;
     hg_measure_options_default(&vp.measure);
     hg_validation v = {0};
+    CHECK(hg_validate(psd, &vp, &v, &e) == HG_EINVAL); /* no model */
+    static const hg_model no_grid = {"test-no-grid", "no bundled grid",
+                                     HG_GRID_NONE, 0, NULL, 0, NULL, NULL};
+    vp.model = &no_grid;
+    CHECK(hg_validate(psd, &vp, &v, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "test-no-grid describes no grid") != NULL);
+    vp.model = hg_model_find("hgrid-top-down");
     vp.sys.nu = 1.5;
     CHECK(hg_validate(psd, &vp, &v, &e) == HG_EINVAL);
     vp.sys.nu = 0.3;

@@ -1,5 +1,6 @@
-/* test_opt.c - cell-size methods, the analytic gradient, the optimiser and
- * the recommendation against SPEC section 6 and KOL 2014 section 5. */
+/* test_opt.c - cell-size recipes, the optimiser and the recommendation
+ * against the reference values of KOL 2014 section 5 (gradients of every
+ * model: test_model.c). */
 #include "hgridopt.h"
 #include "psd_internal.h"
 #include "testutil.h"
@@ -28,52 +29,25 @@ static int curve_argmin(const hg_curve *c)
     return b;
 }
 
-/* dT/ds_h against central finite differences, both algorithms, 2D and 3D,
- * several distributions. */
-static void test_gradient(void)
+static const hg_model *grid_model(int a)
 {
-    const struct {
-        const char *spec;
-        int dim;
-        double nu, K;
-    } cases[] = {{"powerlaw:alpha=-3,omega=100", 3, 0.7, 0.2},
-                 {"powerlaw:alpha=0,omega=10", 3, 0.4, 0.3},
-                 {"powerlaw:alpha=-2,omega=20", 2, 0.4, 0.2},
-                 {"powerlaw:alpha=-1,rmin=0.5,rmax=8", 3, 0.6, 0.45}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        hg_psd *p = make(cases[c].spec, cases[c].dim);
-        CHECK(p != NULL);
-        if (!p)
-            continue;
-        hg_system sys = {cases[c].dim, cases[c].nu, cases[c].K};
-        int L = 6;
-        double s[6], g[6];
-        CHECK(hg_sizes_exponential(p, L, s, NULL) == HG_OK);
-        for (int h = 0; h < L - 1; h++) /* off the recipe, still ordered */
-            s[h] *= 1.0 + 0.03 * ((h % 3) - 1);
-        for (int a = 0; a < 2; a++) {
-            double T, T0;
-            CHECK(hg_cost_gradient(p, &sys, a, L, s, &T, g, NULL) == HG_OK);
-            CHECK(hg_cost_evaluate(p, &sys, a, L, s, NULL, &T0, NULL, NULL,
-                                   NULL) == HG_OK);
-            CHECK_CLOSE(T, T0, 1e-13, 0.0);
-            CHECK(g[L - 1] == 0.0);
-            for (int h = 0; h < L - 1; h++) {
-                double d = 1e-6 * s[h], sp[6], sm[6], Tp, Tm;
-                memcpy(sp, s, sizeof s);
-                memcpy(sm, s, sizeof s);
-                sp[h] += d;
-                sm[h] -= d;
-                hg_cost_evaluate(p, &sys, a, L, sp, NULL, &Tp, NULL, NULL,
-                                 NULL);
-                hg_cost_evaluate(p, &sys, a, L, sm, NULL, &Tm, NULL, NULL,
-                                 NULL);
-                double fd = (Tp - Tm) / (2.0 * d);
-                CHECK_CLOSE(g[h], fd, 1e-5, 1e-7 * fabs(T0) / s[h]);
-            }
-        }
-        hg_psd_free(p);
-    }
+    return hg_model_for_grid((hg_algorithm)a);
+}
+
+static hg_model_values K_is(double K)
+{
+    hg_model_values v = {0};
+    CHECK(hg_model_values_set(&v, "K", K, NULL) == HG_OK);
+    return v;
+}
+
+/* T of model m (NaN when the evaluation fails). */
+static double T_of(const hg_model *m, const hg_psd *p, const hg_system *sys,
+                   int L, const double *s)
+{
+    hg_work w = {NAN, NAN, NAN};
+    hg_cost_evaluate(m, p, sys, NULL, L, s, NULL, &w, NULL);
+    return w.T;
 }
 
 /* Recipes: closed forms, end points, constant ratio of particles per cell. */
@@ -91,15 +65,15 @@ static void test_recipes(void)
     CHECK(hg_sizes_exponential(p, 4, s, NULL) == HG_OK);
     CHECK_CLOSE(s[1], 2.0 * 10.0, 1e-14, 0.0);
     CHECK(s[3] == 200.0);
-    hg_system sys = {3, 0.7, 0.2};
+    hg_system sys = {3, 0.7};
     const double qs[3] = {1.0, 2.0, 0.5};
     for (int k = 0; k < 3; k++) {
         int L = 8;
         CHECK(hg_sizes_constant_m(p, 3, L, qs[k], s, NULL) == HG_OK);
         CHECK(s[L - 1] == 200.0);
         hg_cost c = {0};
-        CHECK(hg_cost_evaluate(p, &sys, HG_TOP_DOWN, L, s, &c, NULL, NULL,
-                               NULL, NULL) == HG_OK);
+        CHECK(hg_cost_evaluate(grid_model(HG_TOP_DOWN), p, &sys, NULL, L, s,
+                               &c, NULL, NULL) == HG_OK);
         for (int h = 0; h + 1 < c.levels; h++)
             CHECK_CLOSE(c.per_level[h + 1].particles_per_cell /
                             c.per_level[h].particles_per_cell,
@@ -119,8 +93,8 @@ static void test_recipes(void)
     hg_psd_free(p);
 }
 
-/* SPEC 6, first rows: alpha = -3, omega = 100, nu = 0.7, K = 0.2, 3D,
- * Top-Down. */
+/* Reference case of KOL 2014 section 5: alpha = -3, omega = 100, nu = 0.7,
+ * K = 0.2, 3D, Top-Down. */
 static void test_spec_3d(void)
 {
     hg_psd *p = make("powerlaw:alpha=-3,omega=100", 3);
@@ -128,19 +102,19 @@ static void test_spec_3d(void)
         CHECK(0);
         return;
     }
-    hg_system sys = {3, 0.7, 0.2};
+    hg_system sys = {3, 0.7};
     hg_err e = {0};
     hg_curve c = {0};
-    CHECK(hg_curve_compute(p, &sys, HG_TOP_DOWN, HG_METHOD_LINEAR, 1.0, 50,
+    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL, HG_RECIPE_LINEAR, 1.0, 50,
                            &c, &e) == HG_OK);
     int b = curve_argmin(&c);
     CHECK(b + 1 == 43);
     CHECK_CLOSE(c.points[b].T, 12.3975, 0.0, 5e-4);
     hg_curve_clear(&c);
 
-    /* SPEC: constant m, min T ~ 11.60 at L* = 12-13; KOL 2014 5.3 says
+    /* constant m: min T ~ 11.60 at L* = 12-13; KOL 2014 5.3 says
      * L* = 12, +10 % at L = 8 and L = 19. */
-    CHECK(hg_curve_compute(p, &sys, HG_TOP_DOWN, HG_METHOD_CONSTANT_M, 1.0,
+    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL, HG_RECIPE_CONSTANT_M, 1.0,
                            32, &c, &e) == HG_OK);
     b = curve_argmin(&c);
     printf("constant-m: min T = %.6f at L = %d\n", c.points[b].T, b + 1);
@@ -150,7 +124,7 @@ static void test_spec_3d(void)
     CHECK_CLOSE(c.points[18].T / c.points[b].T, 1.10, 0.0, 0.01);
     hg_curve_clear(&c);
 
-    CHECK(hg_curve_compute(p, &sys, HG_TOP_DOWN, HG_METHOD_OPTIMAL, 1.0, 16,
+    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL, HG_RECIPE_OPTIMAL, 1.0, 16,
                            &c, &e) == HG_OK);
     b = curve_argmin(&c);
     printf("optimal: min T = %.7f at L = %d (%d non-empty)\n", c.points[b].T,
@@ -160,13 +134,13 @@ static void test_spec_3d(void)
     hg_curve_clear(&c);
 
     double T;
-    CHECK(hg_opt_sizes(p, &sys, HG_TOP_DOWN, 1, NULL, (double[1]){0}, &T,
-                       NULL) == HG_OK);
+    CHECK(hg_opt_sizes(grid_model(HG_TOP_DOWN), p, &sys, NULL, 1, NULL,
+                       (double[1]){0}, &T, NULL) == HG_OK);
     CHECK_CLOSE(T, 91146.0, 1e-4, 0.0);
     hg_psd_free(p);
 }
 
-/* SPEC 6, 2D row: 5 levels at s/r_min = 4.01, 7.88, 15.05, 27.22, 40,
+/* The 2D reference (KOL 2014 section 5): 5 levels at s/r_min = 4.01, 7.88, 15.05, 27.22, 40,
  * T_LC / T = 34.9. */
 static void test_spec_2d(void)
 {
@@ -175,13 +149,14 @@ static void test_spec_2d(void)
         CHECK(0);
         return;
     }
-    hg_system sys = {2, 0.4, 0.2};
+    hg_system sys = {2, 0.4};
     hg_recommend_options o;
     hg_recommend_options_default(&o);
-    o.algorithm = HG_TOP_DOWN;
+    o.n_models = 1;
+    o.models[0] = grid_model(HG_TOP_DOWN);
     hg_recommendation r;
     hg_err e = {0};
-    CHECK(hg_recommend(p, &sys, &o, &r, &e) == HG_OK);
+    CHECK(hg_recommend(p, &sys, NULL, &o, &r, &e) == HG_OK);
     CHECK(r.best_levels == 5);
     CHECK_CLOSE(r.best_T, 4.403, 0.0, 5e-4);
     CHECK_CLOSE(r.linked_cell_T / r.best_T, 34.9, 0.0, 0.05);
@@ -195,7 +170,7 @@ static void test_spec_2d(void)
     hg_recommendation_clear(&r);
 
     o.tolerance = 0.0;
-    CHECK(hg_recommend(p, &sys, &o, &r, &e) == HG_OK);
+    CHECK(hg_recommend(p, &sys, NULL, &o, &r, &e) == HG_OK);
     CHECK(r.levels == 5);
     const double ref[5] = {4.01, 7.88, 15.05, 27.22, 40.0};
     for (int h = 0; h < 5 && r.levels == 5; h++)
@@ -206,7 +181,7 @@ static void test_spec_2d(void)
     hg_psd_free(p);
 }
 
-/* SPEC 6 last row: alpha = -3, omega = 50, nu = 0.62, K = 0.3: L* = 7. */
+/* Reference: alpha = -3, omega = 50, nu = 0.62, K = 0.3: L* = 7. */
 static void test_spec_omega50(void)
 {
     hg_psd *p = make("powerlaw:alpha=-3,omega=50", 3);
@@ -214,12 +189,14 @@ static void test_spec_omega50(void)
         CHECK(0);
         return;
     }
-    hg_system sys = {3, 0.62, 0.3};
+    hg_system sys = {3, 0.62};
+    hg_model_values kv = K_is(0.3);
     hg_recommend_options o;
     hg_recommend_options_default(&o);
-    o.algorithm = HG_TOP_DOWN;
+    o.n_models = 1;
+    o.models[0] = grid_model(HG_TOP_DOWN);
     hg_recommendation r;
-    CHECK(hg_recommend(p, &sys, &o, &r, NULL) == HG_OK);
+    CHECK(hg_recommend(p, &sys, &kv, &o, &r, NULL) == HG_OK);
     printf("omega=50: best %d levels T = %.6f; recommended %d levels "
            "T = %.6f\n",
            r.best_levels, r.best_T, r.levels, r.cost.T);
@@ -246,18 +223,20 @@ static void test_optimum_vs_recipes(void)
             CHECK(0);
             continue;
         }
-        hg_system sys = {cases[k].dim, cases[k].nu, cases[k].K};
+        hg_system sys = {cases[k].dim, cases[k].nu};
+        hg_model_values kv = K_is(cases[k].K);
         double dmin = 2.0 * hg_psd_rmin(p), dmax = 2.0 * hg_psd_rmax(p);
         for (int a = 0; a < 2; a++) {
-            hg_curve c[HG_METHOD_COUNT];
+            hg_curve c[HG_RECIPE_COUNT];
             int ok = 1;
-            for (int m = 0; m < HG_METHOD_COUNT; m++)
-                ok &= hg_curve_compute(p, &sys, a, m, 1.0, 12, &c[m], NULL) ==
-                      HG_OK;
+            for (int m = 0; m < HG_RECIPE_COUNT; m++)
+                ok &= hg_curve_compute(grid_model(a), p, &sys, &kv,
+                                       (hg_recipe)m, 1.0, 12, &c[m],
+                                       NULL) == HG_OK;
             CHECK(ok);
             if (!ok)
                 continue;
-            for (int m = 0; m < HG_METHOD_COUNT; m++) {
+            for (int m = 0; m < HG_RECIPE_COUNT; m++) {
                 for (int i = 0; i < c[m].n; i++) {
                     const hg_curve_point *pt = &c[m].points[i];
                     CHECK(pt->levels == i + 1);
@@ -267,15 +246,15 @@ static void test_optimum_vs_recipes(void)
                     CHECK(pt->sizes[pt->levels - 1] == dmax);
                     for (int h = 1; h < pt->levels; h++)
                         CHECK(pt->sizes[h] >= pt->sizes[h - 1]);
-                    if (m != HG_METHOD_OPTIMAL)
-                        CHECK(c[HG_METHOD_OPTIMAL].points[i].T <=
+                    if (m != HG_RECIPE_OPTIMAL)
+                        CHECK(c[HG_RECIPE_OPTIMAL].points[i].T <=
                               pt->T * (1.0 + 1e-7));
                 }
-                if (m == HG_METHOD_OPTIMAL)
+                if (m == HG_RECIPE_OPTIMAL)
                     for (int i = 1; i < c[m].n; i++)
                         CHECK(c[m].points[i].T <= c[m].points[i - 1].T);
             }
-            for (int m = 0; m < HG_METHOD_COUNT; m++)
+            for (int m = 0; m < HG_RECIPE_COUNT; m++)
                 hg_curve_clear(&c[m]);
         }
         hg_psd_free(p);
@@ -291,13 +270,13 @@ static void test_mono(void)
             CHECK(0);
             continue;
         }
-        hg_system sys = {d, 0.5, 0.2};
-        for (int m = 0; m < HG_METHOD_COUNT; m++) {
+        hg_system sys = {d, 0.5};
+        for (int m = 0; m < HG_RECIPE_COUNT; m++) {
             hg_recommend_options o;
             hg_recommend_options_default(&o);
-            o.method = (hg_method)m;
+            o.recipe = (hg_recipe)m;
             hg_recommendation r;
-            CHECK(hg_recommend(p, &sys, &o, &r, NULL) == HG_OK);
+            CHECK(hg_recommend(p, &sys, NULL, &o, &r, NULL) == HG_OK);
             CHECK(r.linked_cell == 1);
             CHECK(r.levels == 1);
             CHECK(r.cell_sizes && r.cell_sizes[0] == 1.0);
@@ -318,13 +297,15 @@ static void test_recommend_fields(void)
         CHECK(0);
         return;
     }
-    hg_system sys = {3, 0.7, 0.2};
+    hg_system sys = {3, 0.7};
     hg_recommendation r;
     hg_err e = {0};
-    CHECK(hg_recommend(p, &sys, NULL, &r, &e) == HG_OK);
+    CHECK(hg_recommend(p, &sys, NULL, NULL, &r, &e) == HG_OK);
     CHECK(r.n_curves == 2);
-    CHECK(r.algorithm == HG_TOP_DOWN);
-    CHECK(r.best_algorithm == HG_TOP_DOWN);
+    CHECK(r.model == grid_model(HG_TOP_DOWN));
+    CHECK(r.best_model == grid_model(HG_TOP_DOWN));
+    CHECK(r.options.n_models == 2 &&
+          r.options.models[1] == grid_model(HG_BOTTOM_UP));
     CHECK(r.best_T <= 11.5737);
     CHECK(r.cost.T <= 1.01 * r.best_T);
     CHECK(r.levels <= r.best_levels);
@@ -346,9 +327,9 @@ static void test_recommend_fields(void)
     hg_recommendation_clear(&r);
     hg_recommend_options o;
     hg_recommend_options_default(&o);
-    o.method = HG_METHOD_LINEAR; /* its optimum is at L = 43 */
+    o.recipe = HG_RECIPE_LINEAR; /* its optimum is at L = 43 */
     o.max_levels = 20;
-    CHECK(hg_recommend(p, &sys, &o, &r, &e) == HG_OK);
+    CHECK(hg_recommend(p, &sys, NULL, &o, &r, &e) == HG_OK);
     CHECK(r.best_at_max_levels && r.best_levels == 20);
     hg_recommendation_clear(&r);
     hg_recommendation_clear(&r); /* idempotent */
@@ -422,24 +403,23 @@ static void test_discrete(void)
     if (!p)
         return;
     CHECK(hg_psd_is_discrete(p));
-    hg_system sys = {3, 0.5, 0.2};
+    hg_system sys = {3, 0.5};
     for (int a = 0; a < 2; a++) {
         hg_curve c;
-        CHECK(hg_curve_compute(p, &sys, a, HG_METHOD_OPTIMAL, 1.0, 6, &c,
-                               NULL) == HG_OK);
+        CHECK(hg_curve_compute(grid_model(a), p, &sys, NULL,
+                               HG_RECIPE_OPTIMAL, 1.0, 6, &c, NULL) == HG_OK);
         if (!c.points)
             continue;
         double b2 = HUGE_VAL, b3 = HUGE_VAL, T;
         for (double s1 = 2.0; s1 <= 20.0; s1 += 0.01) {
             double s[2] = {s1, 20.0};
-            hg_cost_evaluate(p, &sys, a, 2, s, NULL, &T, NULL, NULL, NULL);
+            T = T_of(grid_model(a), p, &sys, 2, s);
             b2 = fmin(b2, T);
         }
         for (double s1 = 2.0; s1 <= 20.0; s1 += 0.05)
             for (double s2 = s1; s2 <= 20.0; s2 += 0.05) {
                 double s[3] = {s1, s2, 20.0};
-                hg_cost_evaluate(p, &sys, a, 3, s, NULL, &T, NULL, NULL,
-                                 NULL);
+                T = T_of(grid_model(a), p, &sys, 3, s);
                 b3 = fmin(b3, T);
             }
         printf("discrete %s: T(2) = %.8f (grid %.8f), T(3) = %.8f (grid "
@@ -455,15 +435,16 @@ static void test_discrete(void)
      * only, no pdf) matches finite differences. */
     double sg[3] = {2.5, 7.0, 20.0}, g[3], T0;
     for (int a = 0; a < 2; a++) {
-        CHECK(hg_cost_gradient(p, &sys, a, 3, sg, &T0, g, NULL) == HG_OK);
+        CHECK(hg_cost_gradient(grid_model(a), p, &sys, NULL, 3, sg, &T0, g,
+                               NULL) == HG_OK);
         for (int h = 0; h < 2; h++) {
             double d = 1e-6 * sg[h], sp[3], sm[3], Tp, Tm;
             memcpy(sp, sg, sizeof sg);
             memcpy(sm, sg, sizeof sg);
             sp[h] += d;
             sm[h] -= d;
-            hg_cost_evaluate(p, &sys, a, 3, sp, NULL, &Tp, NULL, NULL, NULL);
-            hg_cost_evaluate(p, &sys, a, 3, sm, NULL, &Tm, NULL, NULL, NULL);
+            Tp = T_of(grid_model(a), p, &sys, 3, sp);
+            Tm = T_of(grid_model(a), p, &sys, 3, sm);
             CHECK_CLOSE(g[h], (Tp - Tm) / (2.0 * d), 1e-5, 1e-9);
         }
     }
@@ -476,7 +457,7 @@ static void test_discrete(void)
     hg_recommend_options o;
     hg_recommend_options_default(&o);
     o.tolerance = 0.0;
-    CHECK(hg_recommend(p, &sys, &o, &r, NULL) == HG_OK);
+    CHECK(hg_recommend(p, &sys, NULL, &o, &r, NULL) == HG_OK);
     CHECK(r.levels == 3 && r.cost.nonempty_levels == 3);
     CHECK(r.cell_sizes && r.cell_sizes[r.levels - 1] == 20.0);
     CHECK(r.cost.T <= r.best_T * (1.0 + 1e-12));
@@ -501,10 +482,10 @@ static void test_robust(void)
                 CHECK(0);
                 continue;
             }
-            hg_system sys = {d, 0.5, 0.2};
+            hg_system sys = {d, 0.5};
             hg_recommendation r;
             hg_err e = {0};
-            int st = hg_recommend(p, &sys, NULL, &r, &e);
+            int st = hg_recommend(p, &sys, NULL, NULL, &r, &e);
             CHECK(st == HG_OK);
             if (st) {
                 fprintf(stderr, "%s d=%d: %s\n", specs[i], d, e.msg);
@@ -530,7 +511,7 @@ static void test_rejections(void)
         CHECK(0);
         return;
     }
-    hg_system sys = {3, 0.5, 0.2};
+    hg_system sys = {3, 0.5};
     hg_err e = {0};
     hg_recommendation r;
     hg_recommend_options o;
@@ -538,7 +519,7 @@ static void test_rejections(void)
     do {                                                                    \
         hg_recommend_options_default(&o);                                   \
         o.field = value;                                                    \
-        CHECK(hg_recommend(p, &sys, &o, &r, &e) == HG_EINVAL);              \
+        CHECK(hg_recommend(p, &sys, NULL, &o, &r, &e) == HG_EINVAL);        \
         CHECK(strstr(e.msg, text) != NULL);                                 \
         CHECK(r.cell_sizes == NULL && r.n_curves == 0);                     \
     } while (0)
@@ -548,16 +529,17 @@ static void test_rejections(void)
     REJECT(tolerance, 1.0, "tolerance: 1");
     REJECT(tolerance, NAN, "tolerance: nan");
     REJECT(q, 0.0, "q: 0");
-    REJECT(algorithm, 7, "algorithm: 7");
-    REJECT(method, (hg_method)9, "method: 9");
+    REJECT(n_models, 9, "models: 9");
+    REJECT(n_models, -1, "models: -1");
+    REJECT(recipe, (hg_recipe)9, "method: 9");
 #undef REJECT
-    hg_method m;
-    CHECK(hg_method_parse("simplex", &m, &e) == HG_EUNKNOWN);
+    hg_recipe m;
+    CHECK(hg_recipe_parse("simplex", &m, &e) == HG_EUNKNOWN);
     CHECK(strstr(e.msg, "'simplex'") != NULL);
-    for (int i = 0; i < HG_METHOD_COUNT; i++) {
-        CHECK(hg_method_parse(hg_method_name((hg_method)i), &m, NULL) ==
+    for (int i = 0; i < HG_RECIPE_COUNT; i++) {
+        CHECK(hg_recipe_parse(hg_recipe_name((hg_recipe)i), &m, NULL) ==
               HG_OK);
-        CHECK(m == (hg_method)i);
+        CHECK(m == (hg_recipe)i);
     }
     double s[4];
     CHECK(hg_sizes_constant_m(p, 3, 4, -1.0, s, &e) == HG_EINVAL);
@@ -566,27 +548,26 @@ static void test_rejections(void)
     CHECK(strstr(e.msg, "dim: 4") != NULL);
     CHECK(hg_sizes_linear(p, 0, s, &e) == HG_EINVAL);
     CHECK(strstr(e.msg, "levels: 0") != NULL);
-    CHECK(hg_opt_sizes(p, &sys, HG_TOP_DOWN, -2, NULL, s, NULL, &e) ==
-          HG_EINVAL);
+    CHECK(hg_opt_sizes(grid_model(HG_TOP_DOWN), p, &sys, NULL, -2, NULL, s,
+                       NULL, &e) == HG_EINVAL);
     hg_curve c;
-    CHECK(hg_curve_compute(p, &sys, HG_TOP_DOWN, HG_METHOD_LINEAR, 1.0, 0,
+    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL, HG_RECIPE_LINEAR, 1.0, 0,
                            &c, &e) == HG_EINVAL);
     CHECK(c.points == NULL);
     sys.nu = 1.5;
-    CHECK(hg_curve_compute(p, &sys, HG_TOP_DOWN, HG_METHOD_LINEAR, 1.0, 4,
+    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL, HG_RECIPE_LINEAR, 1.0, 4,
                            &c, &e) == HG_EINVAL);
     CHECK(strstr(e.msg, "nu: 1.5") != NULL);
-    CHECK(hg_recommend(p, &sys, NULL, &r, &e) == HG_EINVAL);
+    CHECK(hg_recommend(p, &sys, NULL, NULL, &r, &e) == HG_EINVAL);
     double g[2], s2[2] = {30.0, 4.0};
     sys.nu = 0.5;
-    CHECK(hg_cost_gradient(p, &sys, HG_TOP_DOWN, 2, s2, NULL, g, &e) ==
-          HG_EINVAL);
+    CHECK(hg_cost_gradient(grid_model(HG_TOP_DOWN), p, &sys, NULL, 2, s2, NULL,
+                           g, &e) == HG_EINVAL);
     hg_psd_free(p);
 }
 
 int main(void)
 {
-    test_gradient();
     test_recipes();
     test_spec_3d();
     test_spec_2d();

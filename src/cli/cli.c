@@ -113,7 +113,7 @@ int cli_system_resolve(cli_system *cs, int need_nu)
             return cli_fail(&e, st, 1);
     }
     hg_psd *packing_psd = NULL;
-    hg_system packing_sys = {0, 0.0, 0.0};
+    hg_system packing_sys = {0, 0.0};
     if (cs->packing_path) {
         st = hg_io_read(cs->packing_path, HG_IO_AUTO, &cs->packing, &e);
         if (st)
@@ -171,7 +171,7 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         return CLI_EUSAGE;
     }
     /* K */
-    cs->sys.K = 0.2;
+    cs->K = HG_K_PAPER;
     cs->K_auto = 0;
     if (cs->K_text && strcmp(cs->K_text, "auto") == 0) {
         char path[4096];
@@ -181,18 +181,21 @@ int cli_system_resolve(cli_system *cs, int need_nu)
             cli_error("--K auto: %s", e.msg);
             return st == HG_EIO ? CLI_EUSAGE : CLI_EDATA;
         }
-        cs->sys.K = cal.K;
+        cs->K = cal.K;
         cs->K_auto = 1;
     } else if (cs->K_text) {
-        if ((st = hg_parse_double(cs->K_text, "--K", &cs->sys.K, &e)))
+        if ((st = hg_parse_double(cs->K_text, "--K", &cs->K, &e)))
             return cli_fail(&e, st, 0);
-        if (!(cs->sys.K > 0.0)) {
+        if (!(cs->K > 0.0)) {
             cli_error("--K: %s must be > 0", cs->K_text);
             return CLI_EUSAGE;
         }
     } else if (cs->file.has_K) {
-        cs->sys.K = cs->file.K;
+        cs->K = cs->file.K;
     }
+    memset(&cs->values, 0, sizeof cs->values);
+    if ((st = hg_model_values_set(&cs->values, "K", cs->K, &e)))
+        return cli_fail(&e, st, 0);
     /* distribution */
     hg_psd_ctx ctx = {cs->sys.dim, NULL};
     if (cs->psd_spec)
@@ -363,7 +366,7 @@ void cli_print_system(FILE *out, const cli_system *cs)
             hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
     fprintf(out, "dim %d, nu = %.6g, K = %.6g%s\n", cs->sys.dim, cs->sys.nu,
-            cs->sys.K, cs->K_auto ? " (calibrated)" : "");
+            cs->K, cs->K_auto ? " (calibrated)" : "");
 }
 
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin,

@@ -79,6 +79,8 @@ typedef struct cli_system {
     hg_sysfile file;    /* zero if no --system */
     hg_psd *psd;
     hg_system sys;
+    double K;           /* weight of cell accesses (model parameter "K") */
+    hg_model_values values; /* model parameters as given (K) */
     int K_auto;         /* K came from a calibration ("--K auto") */
     char *name;         /* system name or NULL */
     char *unit;         /* length unit or NULL */

@@ -188,13 +188,14 @@ static int hgrid_sizes(const bench_opts *o, const cli_system *cs,
     } else if (cs->psd) {
         hg_recommend_options ro;
         hg_recommend_options_default(&ro);
-        ro.algorithm = (int)alg;
+        ro.n_models = 1;
+        ro.models[0] = hg_model_for_grid(alg);
         hg_system sys = cs->sys;
         sys.dim = p->dim;
         sys.nu = hg_particles_packing_fraction(p);
         if (!(sys.nu > 0.0 && sys.nu < 1.0))
             sys.nu = cs->sys.nu;
-        if ((st = hg_recommend(cs->psd, &sys, &ro, &rec, &e)))
+        if ((st = hg_recommend(cs->psd, &sys, &cs->values, &ro, &rec, &e)))
             return cli_fail(&e, st, 1);
         L = rec.levels;
         s = malloc((size_t)L * sizeof *s);

@@ -36,7 +36,7 @@ static cJSON *to_json(const cli_system *cs, const hg_cost *c,
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
     cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
-    cJSON_AddStringToObject(j, "algorithm", hg_algorithm_name(c->algorithm));
+    cJSON_AddStringToObject(j, "algorithm", hg_algorithm_name(c->model->grid_algorithm));
     cJSON_AddNumberToObject(j, "dim", c->dim);
     cJSON_AddNumberToObject(j, "nu", c->nu);
     cJSON_AddNumberToObject(j, "K", c->K);
@@ -111,10 +111,11 @@ int cmd_evaluate(int argc, char **argv)
         goto done;
     }
     hg_cost cost = {0}, lc = {0};
-    st = hg_cost_evaluate(cs.psd, &cs.sys, alg, L, sizes, &cost, NULL, NULL,
-                          NULL, &e);
+    st = hg_cost_evaluate(hg_model_for_grid(alg), cs.psd, &cs.sys, &cs.values,
+                          L, sizes, &cost, NULL, &e);
     if (!st)
-        st = hg_cost_linked_cell(cs.psd, &cs.sys, &lc, &e);
+        st = hg_cost_evaluate(hg_model_find("linked-cell"), cs.psd, &cs.sys,
+                              &cs.values, 1, NULL, &lc, NULL, &e);
     if (st) {
         rc = cli_fail(&e, st, 1);
         hg_cost_clear(&cost);
@@ -134,7 +135,7 @@ int cmd_evaluate(int argc, char **argv)
             fprintf(out,
                     "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x "
                     "%.6g = %.6g\n",
-                    cost.T_cd, cs.sys.K, cost.T_ca, cost.T);
+                    cost.T_cd, cs.K, cost.T_ca, cost.T);
             fprintf(out,
                     "linked cell (one level, s = %.6g): T = %.6g  -> "
                     "predicted speed-up %.4g\n",

@@ -61,6 +61,15 @@ typedef struct rec_writer {
                  const hg_recommendation *r);
 } rec_writer;
 
+/* A model as the output names it: its grid algorithm ("top-down") when it
+ * describes the bundled grid, else its name. */
+static const char *model_label(const hg_model *m)
+{
+    return m->grid_algorithm != HG_GRID_NONE
+               ? hg_algorithm_name(m->grid_algorithm)
+               : m->name;
+}
+
 static int write_table(FILE *out, const cli_system *cs,
                        const hg_recommendation *r)
 {
@@ -68,21 +77,21 @@ static int write_table(FILE *out, const cli_system *cs,
     double rmin = hg_psd_rmin(cs->psd);
     const char *u = cs->unit ? cs->unit : "";
     cli_print_system(out, cs);
-    fprintf(out, "method:         %s%s, L = 1..%d, tolerance %g %%\n",
-            hg_method_name(o->method),
-            o->algorithm == HG_ALGORITHM_AUTO
-                ? ", top-down and bottom-up"
-                : "",
-            o->max_levels, 100.0 * o->tolerance);
+    fprintf(out, "method:         %s", hg_recipe_name(o->recipe));
+    for (int i = 0; o->n_models > 1 && i < o->n_models; i++)
+        fprintf(out, "%s%s", i == 0 ? ", " : i + 1 < o->n_models ? ", " : " and ",
+                model_label(o->models[i]));
+    fprintf(out, ", L = 1..%d, tolerance %g %%\n", o->max_levels,
+            100.0 * o->tolerance);
     fprintf(out, "\ndecision:       %s\n", r->decision);
     fprintf(out,
             "recommended:    %s, %d level%s (the fewest within %g %% of the "
             "best T found)\n",
-            hg_algorithm_name(r->algorithm), r->levels,
-            r->levels == 1 ? "" : "s", 100.0 * o->tolerance);
+            model_label(r->model), r->levels, r->levels == 1 ? "" : "s",
+            100.0 * o->tolerance);
     fprintf(out, "best found:     T = %.6g with %d level%s (%s)\n", r->best_T,
             r->best_levels, r->best_levels == 1 ? "" : "s",
-            hg_algorithm_name(r->best_algorithm));
+            model_label(r->best_model));
     if (r->best_at_max_levels)
         fprintf(out,
                 "note:           the best T is at the largest L scanned "
@@ -92,7 +101,7 @@ static int write_table(FILE *out, const cli_system *cs,
     for (int a = 0; r->n_curves > 1 && a < r->n_curves; a++) {
         const hg_curve_point *b = curve_best(&r->curves[a]);
         fprintf(out, "  %-12s  best T = %.6g with %d level%s\n",
-                hg_algorithm_name(r->curves[a].algorithm), b->T,
+                model_label(r->curves[a].model), b->T,
                 b->nonempty_levels, b->nonempty_levels == 1 ? "" : "s");
     }
     fprintf(out, "cell sizes%s%s%s:", *u ? " [" : "", u, *u ? "]" : "");
@@ -106,13 +115,13 @@ static int write_table(FILE *out, const cli_system *cs,
     fprintf(out,
             "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
             "%.6g\n",
-            r->cost.T_cd, cs->sys.K, r->cost.T_ca, r->cost.T);
+            r->cost.T_cd, cs->K, r->cost.T_ca, r->cost.T);
     fprintf(out,
             "linked cell (one level, s = %.6g): T = %.6g  -> predicted "
             "speed-up %.4g\n",
             2.0 * hg_psd_rmax(cs->psd), r->linked_cell_T, r->speedup);
     fprintf(out, "\nsensitivity (%s, T at L levels):\n",
-            hg_algorithm_name(r->algorithm));
+            model_label(r->model));
     for (int i = 0; i < r->n_sens; i++)
         fprintf(out, "  L = %-3d T = %-10.6g (%+.1f %% vs best)\n",
                 r->sens_L[i], r->sens_T[i],
@@ -135,13 +144,13 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-    cJSON_AddNumberToObject(j, "K", cs->sys.K);
-    cJSON_AddStringToObject(j, "method", hg_method_name(o->method));
-    if (o->method == HG_METHOD_CONSTANT_M)
+    cJSON_AddNumberToObject(j, "K", cs->K);
+    cJSON_AddStringToObject(j, "method", hg_recipe_name(o->recipe));
+    if (o->recipe == HG_RECIPE_CONSTANT_M)
         cJSON_AddNumberToObject(j, "q", o->q);
     cJSON_AddNumberToObject(j, "max_levels", o->max_levels);
     cJSON_AddNumberToObject(j, "tolerance", o->tolerance);
-    cJSON_AddStringToObject(j, "algorithm", hg_algorithm_name(r->algorithm));
+    cJSON_AddStringToObject(j, "algorithm", model_label(r->model));
     cJSON_AddBoolToObject(j, "linked_cell", r->linked_cell);
     cJSON_AddStringToObject(j, "decision", r->decision);
     cJSON_AddNumberToObject(j, "levels", r->levels);
@@ -161,7 +170,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddNumberToObject(j, "speedup_vs_linked_cell", r->speedup);
     cJSON *best = cJSON_AddObjectToObject(j, "best");
     cJSON_AddStringToObject(best, "algorithm",
-                            hg_algorithm_name(r->best_algorithm));
+                            model_label(r->best_model));
     cJSON_AddNumberToObject(best, "levels", r->best_levels);
     cJSON_AddNumberToObject(best, "work_per_particle", r->best_T);
     cJSON_AddBoolToObject(best, "at_max_levels", r->best_at_max_levels);
@@ -170,7 +179,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
         const hg_curve_point *b = curve_best(&r->curves[a]);
         cJSON *row = cJSON_CreateObject();
         cJSON_AddStringToObject(row, "algorithm",
-                                hg_algorithm_name(r->curves[a].algorithm));
+                                model_label(r->curves[a].model));
         cJSON_AddNumberToObject(row, "best_levels", b->nonempty_levels);
         cJSON_AddNumberToObject(row, "best_work_per_particle", b->T);
         cJSON_AddItemToArray(algs, row);
@@ -199,10 +208,19 @@ static int write_json(FILE *out, const cli_system *cs,
 static int write_export(FILE *out, const cli_system *cs,
                         const hg_recommendation *r, int lammps)
 {
-    hg_export_input in = {cs->psd,        &cs->sys,     r->algorithm,
-                          r->levels,      r->cell_sizes, r->cost.T,
-                          r->cost.T_cd,   r->cost.T_ca, r->linked_cell_T,
-                          cs->name,       cs->unit,     cs->export_skin};
+    hg_export_input in = {cs->psd,
+                          &cs->sys,
+                          r->model->grid_algorithm,
+                          r->levels,
+                          r->cell_sizes,
+                          r->cost.T,
+                          r->cost.T_cd,
+                          r->cost.T_ca,
+                          r->cost.K,
+                          r->linked_cell_T,
+                          cs->name,
+                          cs->unit,
+                          cs->export_skin};
     char *text = NULL;
     hg_err e = {0};
     int st = lammps ? hg_export_lammps(&in, &text, &e)
@@ -283,9 +301,10 @@ int cmd_recommend(int argc, char **argv)
                       alg_text);
             return CLI_EUSAGE;
         }
-        o.algorithm = a;
+        o.n_models = 1;
+        o.models[0] = hg_model_for_grid(a);
     }
-    if (method_text && hg_method_parse(method_text, &o.method, &e)) {
+    if (method_text && hg_recipe_parse(method_text, &o.recipe, &e)) {
         cli_error("--%s", e.msg);
         return CLI_EUSAGE;
     }
@@ -321,7 +340,7 @@ int cmd_recommend(int argc, char **argv)
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
     hg_recommendation r;
-    int st = hg_recommend(cs.psd, &cs.sys, &o, &r, &e);
+    int st = hg_recommend(cs.psd, &cs.sys, &cs.values, &o, &r, &e);
     if (st) {
         rc = cli_fail(&e, st, 1);
         goto done;

@@ -91,8 +91,8 @@ static void write_csv(FILE *out, const hg_curve *cv, int n)
         for (int i = 0; i < cv[k].n; i++) {
             const hg_curve_point *p = &cv[k].points[i];
             fprintf(out, "%s,%s,%d,%d,%.10g,%.10g,%.10g,",
-                    hg_method_name(cv[k].method),
-                    hg_algorithm_name(cv[k].algorithm), p->levels,
+                    hg_recipe_name(cv[k].recipe),
+                    hg_algorithm_name(cv[k].model->grid_algorithm), p->levels,
                     p->nonempty_levels, p->T, p->T_cd, p->T_ca);
             for (int h = 0; h < p->levels; h++)
                 fprintf(out, "%s%.10g", h ? ";" : "", p->sizes[h]);
@@ -112,15 +112,15 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-    cJSON_AddNumberToObject(j, "K", cs->sys.K);
+    cJSON_AddNumberToObject(j, "K", cs->K);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int k = 0; k < n; k++)
         for (int i = 0; i < cv[k].n; i++) {
             const hg_curve_point *p = &cv[k].points[i];
             cJSON *r = cJSON_CreateObject();
-            cJSON_AddStringToObject(r, "method", hg_method_name(cv[k].method));
-            cJSON_AddStringToObject(r, "algorithm",
-                                    hg_algorithm_name(cv[k].algorithm));
+            cJSON_AddStringToObject(r, "method", hg_recipe_name(cv[k].recipe));
+            cJSON_AddStringToObject(
+                r, "algorithm", hg_algorithm_name(cv[k].model->grid_algorithm));
             cJSON_AddNumberToObject(r, "levels", p->levels);
             cJSON_AddNumberToObject(r, "nonempty_levels", p->nonempty_levels);
             cJSON_AddNumberToObject(r, "work_per_particle", p->T);
@@ -134,7 +134,7 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
 
 typedef struct sweep_row {
     double alpha, omega, T_lc;
-    hg_method method;
+    hg_recipe method;
     hg_algorithm algorithm;
     hg_curve_point best; /* sizes not owned */
 } sweep_row;
@@ -164,15 +164,17 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
             hg_err e = {0};
             int st = hg_psd_parse(spec, &ctx, &psd, &e);
             if (!st)
-                st = hg_cost_linked_cell(psd, &cs->sys, &lc, &e);
+                st = hg_cost_evaluate(hg_model_find("linked-cell"), psd,
+                                      &cs->sys, &cs->values, 1, NULL, &lc,
+                                      NULL, &e);
             hg_cost_clear(&lc);
             for (int im = 0; im < nm && !st; im++)
                 for (int a = 0; a < nalg && !st; a++) {
                     hg_curve cv;
-                    st = hg_curve_compute(psd, &cs->sys,
-                                          (hg_algorithm)algs[a],
-                                          (hg_method)methods[im], q, lmax,
-                                          &cv, &e);
+                    st = hg_curve_compute(
+                        hg_model_for_grid((hg_algorithm)algs[a]), psd,
+                        &cs->sys, &cs->values, (hg_recipe)methods[im], q,
+                        lmax, &cv, &e);
                     if (st)
                         break;
                     int b = 0;
@@ -183,7 +185,7 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
                     r->alpha = alphas[ia];
                     r->omega = omegas[io];
                     r->T_lc = lc.T;
-                    r->method = (hg_method)methods[im];
+                    r->method = (hg_recipe)methods[im];
                     r->algorithm = (hg_algorithm)algs[a];
                     r->best = cv.points[b];
                     r->best.sizes = NULL;
@@ -202,7 +204,7 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
             cJSON_AddStringToObject(j, "schema", "hgridopt.sweep/1");
             cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
             cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-            cJSON_AddNumberToObject(j, "K", cs->sys.K);
+            cJSON_AddNumberToObject(j, "K", cs->K);
             cJSON_AddNumberToObject(j, "max_levels", lmax);
             cJSON *arr = cJSON_AddArrayToObject(j, "rows");
             for (size_t i = 0; i < k; i++) {
@@ -210,7 +212,7 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
                 cJSON_AddNumberToObject(r, "alpha", rows[i].alpha);
                 cJSON_AddNumberToObject(r, "omega", rows[i].omega);
                 cJSON_AddStringToObject(r, "method",
-                                        hg_method_name(rows[i].method));
+                                        hg_recipe_name(rows[i].method));
                 cJSON_AddStringToObject(r, "algorithm",
                                         hg_algorithm_name(rows[i].algorithm));
                 cJSON_AddNumberToObject(r, "levels", rows[i].best.levels);
@@ -233,7 +235,7 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
                 fprintf(out, "%.10g,%.10g,%s,%s,%d,%d,%.10g,%.10g,%.10g,"
                              "%.10g\n",
                         rows[i].alpha, rows[i].omega,
-                        hg_method_name(rows[i].method),
+                        hg_recipe_name(rows[i].method),
                         hg_algorithm_name(rows[i].algorithm),
                         rows[i].best.levels, rows[i].best.nonempty_levels,
                         rows[i].best.T, rows[i].best.T_cd, rows[i].best.T_ca,
@@ -298,16 +300,16 @@ int cmd_scan(int argc, char **argv)
         algs[0] = a;
         nalg = 1;
     }
-    int methods[HG_METHOD_COUNT], nm = 0;
+    int methods[HG_RECIPE_COUNT], nm = 0;
     if (method_text && strcmp(method_text, "all")) {
-        hg_method m;
-        if (hg_method_parse(method_text, &m, &e)) {
+        hg_recipe m;
+        if (hg_recipe_parse(method_text, &m, &e)) {
             cli_error("--%s", e.msg);
             return CLI_EUSAGE;
         }
         methods[nm++] = m;
     } else {
-        for (int m = 0; m < HG_METHOD_COUNT; m++)
+        for (int m = 0; m < HG_RECIPE_COUNT; m++)
             methods[nm++] = m;
     }
     long lmax = 32;
@@ -363,13 +365,13 @@ int cmd_scan(int argc, char **argv)
     }
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
-    hg_curve cv[2 * HG_METHOD_COUNT];
+    hg_curve cv[2 * HG_RECIPE_COUNT];
     int n = 0;
     for (int i = 0; i < nm && !rc; i++)
         for (int a = 0; a < nalg && !rc; a++) {
-            int st = hg_curve_compute(cs.psd, &cs.sys, (hg_algorithm)algs[a],
-                                      (hg_method)methods[i], q, (int)lmax,
-                                      &cv[n], &e);
+            int st = hg_curve_compute(
+                hg_model_for_grid((hg_algorithm)algs[a]), cs.psd, &cs.sys,
+                &cs.values, (hg_recipe)methods[i], q, (int)lmax, &cv[n], &e);
             if (st)
                 rc = cli_fail(&e, st, 1);
             else

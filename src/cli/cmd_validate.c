@@ -131,7 +131,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-    cJSON_AddNumberToObject(j, "K", cs->sys.K);
+    cJSON_AddNumberToObject(j, "K", cs->K);
     cJSON_AddStringToObject(j, "packing",
                             cs->has_packing ? cs->packing_path : "poisson");
     if (cs->has_packing && !cs->packing.periodic)
@@ -142,7 +142,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_AddNumberToObject(j, "seed", (double)v->seed);
     cJSON_AddNumberToObject(j, "box_edge", v->box_edge);
     cJSON_AddNumberToObject(j, "measured_nu", v->measured_nu);
-    cJSON *h = run_json(&v->hgrid, cs->sys.K);
+    cJSON *h = run_json(&v->hgrid, cs->K);
     /* the HGrid's figures at the top level, as the schema names them */
     cJSON_AddStringToObject(j, "algorithm",
                             hg_algorithm_name(v->hgrid.algorithm));
@@ -156,7 +156,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_Delete(h);
     if (v->has_baseline) {
         cJSON_AddItemToObject(j, "linked_cell",
-                              run_json(&v->linked_cell, cs->sys.K));
+                              run_json(&v->linked_cell, cs->K));
         cJSON *s = cJSON_AddObjectToObject(j, "speedup");
         cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup);
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup);
@@ -289,12 +289,16 @@ int cmd_validate(int argc, char **argv)
     } else {
         hg_recommend_options ro;
         hg_recommend_options_default(&ro);
-        ro.algorithm = alg_text ? (int)alg : HG_ALGORITHM_AUTO;
-        if ((st = hg_recommend(cs.psd, &cs.sys, &ro, &rec, &e))) {
+        if (alg_text) {
+            ro.n_models = 1;
+            ro.models[0] = hg_model_for_grid(alg);
+        }
+        if ((st = hg_recommend(cs.psd, &cs.sys, &cs.values, &ro, &rec,
+                               &e))) {
             rc = cli_fail(&e, st, 1);
             goto done;
         }
-        alg = rec.algorithm;
+        alg = rec.model->grid_algorithm;
         L = rec.levels;
         sizes = malloc((size_t)L * sizeof *sizes);
         if (!sizes) {
@@ -306,7 +310,8 @@ int cmd_validate(int argc, char **argv)
     }
     hg_validate_params vp = {0};
     vp.sys = cs.sys;
-    vp.algorithm = alg;
+    vp.model = hg_model_for_grid(alg);
+    vp.values = cs.values;
     vp.L = L;
     vp.sizes = sizes;
     vp.n = (size_t)n;
@@ -355,10 +360,10 @@ int cmd_validate(int argc, char **argv)
         if (cs.has_packing && !cs.packing.periodic)
             fprintf(out, "note:           %s\n", walls_note);
         fprintf(out, "\n");
-        print_run(out, "HGrid", &v.hgrid, cs.sys.K);
+        print_run(out, "HGrid", &v.hgrid, cs.K);
         if (v.has_baseline) {
             fprintf(out, "\n");
-            print_run(out, "linked cell", &v.linked_cell, cs.sys.K);
+            print_run(out, "linked cell", &v.linked_cell, cs.K);
             fprintf(out,
                     "\nspeed-up over the linked cell: measured %.4g "
                     "(time%s), predicted %.4g (work T)\n",

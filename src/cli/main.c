@@ -3,10 +3,6 @@
 
 #include <string.h>
 
-#ifndef HG_VERSION
-#define HG_VERSION "unknown"
-#endif
-
 static const cli_command commands[] = {
     {"evaluate", "cost model for given cell sizes (T_cd, T_ca, per level)",
      cmd_evaluate},
@@ -33,7 +29,7 @@ static void usage(FILE *out)
             "Usage: hgridopt <command> [options]   (hgridopt <command> --help)\n"
             "       hgridopt help psd               distribution families\n"
             "       hgridopt --version\n\nCommands:\n",
-            HG_VERSION);
+            HG_VERSION_STRING);
     for (size_t i = 0; i < ncommands; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,
@@ -70,7 +66,8 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-        printf("hgridopt %s\n", HG_VERSION);
+        printf("hgridopt %s (library %s; %s)\n", HG_VERSION_STRING,
+               hg_version_string(), hg_build_options());
         return CLI_OK;
     }
     if (!strcmp(cmd, "help")) {

@@ -1,5 +1,6 @@
 /* export.c - settings for LAMMPS and MercuryDPM. */
 #include "hg_export.h"
+#include "hg_model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,7 +60,7 @@ static void prediction_comment(FILE *f, const hg_export_input *in,
             hg_psd_spec(in->psd), hg_psd_rmin(in->psd), hg_psd_rmax(in->psd),
             in->unit ? " " : "", in->unit ? in->unit : "");
     fprintf(f, "%s dim %d, nu %.4g, K %.4g; HGrid %s, %d levels\n", c,
-            in->sys->dim, in->sys->nu, in->sys->K,
+            in->sys->dim, in->sys->nu, in->K,
             hg_algorithm_name(in->algorithm), in->levels);
     fprintf(f,
             "%s predicted work per particle (KOL 2014 model): T = %.6g "

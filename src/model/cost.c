@@ -1,54 +1,186 @@
-/* cost.c - the HGrid cost model of KOL 2014 section 3 (SPEC sections 2-3).
- *
- * Level h holds the radii in (s_{h-1}/2, s_h/2] (level 1 also holds r_min).
- * With Q_{h,k} = M_k(level h) the partial moments:
- *   P_h      = Q_{h,0}                                     (eq. 9)
- *   m_h      = nu s_h^d P_h / V_p                          (eq. 11)
- *   P_h b(j,h) = sum_k C(d,k) 2^(d-k) (2/s_j)^k Q_{h,k}     (eq. 16)
- *   T_cd/N   = sum_h [(1/2 + n_c) m_h P_h + sum_J m_j P_h b(j,h)]  (eqs. 23, 25)
- *   T_ca/N   = sum_h [(1 + n_c) P_h + sum_J P_h b(j,h)]            (eqs. 24, 26)
- * J(h) = {j < h} (Top-Down) or {j > h} (Bottom-Up). Levels holding no
- * particle are not scanned (an implementation skips them), so a level that
- * collapses onto its neighbour costs nothing: the grid then behaves as one
- * with fewer levels. */
+/* cost.c - the model driver: parameter values, input checks and dispatch
+ * to a model's table (hg_model.h). The equations live in models/. */
 #include "hg_model.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *hg_algorithm_name(hg_algorithm a)
+int hg_model_values_set(hg_model_values *v, const char *name, double value,
+                        hg_err *e)
 {
-    return a == HG_BOTTOM_UP ? "bottom-up" : "top-down";
-}
-
-int hg_algorithm_parse(const char *text, hg_algorithm *out, hg_err *e)
-{
-    if (text && (!strcmp(text, "top-down") || !strcmp(text, "topdown") ||
-                 !strcmp(text, "td"))) {
-        *out = HG_TOP_DOWN;
-        return HG_OK;
+    if (!name || !*name || strlen(name) >= sizeof v->name[0])
+        return hg_fail(e, HG_EINVAL,
+                       "model parameter: name '%s' is empty or longer than "
+                       "%zu characters",
+                       name ? name : "", sizeof v->name[0] - 1);
+    if (!isfinite(value))
+        return hg_fail(e, HG_EINVAL, "%s: %g is not a finite number", name,
+                       value);
+    int i = 0;
+    while (i < v->n && strcmp(v->name[i], name))
+        i++;
+    if (i == v->n) {
+        if (v->n >= HG_MODEL_MAX_PARAMS)
+            return hg_fail(e, HG_ELIMIT,
+                           "%s: more than %d model parameters given", name,
+                           HG_MODEL_MAX_PARAMS);
+        strcpy(v->name[v->n++], name);
     }
-    if (text && (!strcmp(text, "bottom-up") || !strcmp(text, "bottomup") ||
-                 !strcmp(text, "bu"))) {
-        *out = HG_BOTTOM_UP;
-        return HG_OK;
-    }
-    return hg_fail(e, HG_EUNKNOWN,
-                   "algorithm: unknown value '%s' (top-down or bottom-up)",
-                   text ? text : "");
-}
-
-int hg_system_check(const hg_system *sys, hg_err *e)
-{
-    if (sys->dim != 2 && sys->dim != 3)
-        return hg_fail(e, HG_EINVAL, "dim: %d is not 2 or 3", sys->dim);
-    if (!(sys->nu > 0.0 && sys->nu < 1.0))
-        return hg_fail(e, HG_EINVAL, "nu: %g is outside (0, 1)", sys->nu);
-    if (!(sys->K > 0.0) || !isfinite(sys->K))
-        return hg_fail(e, HG_EINVAL, "K: %g must be a finite number > 0",
-                       sys->K);
+    v->value[i] = value;
     return HG_OK;
+}
+
+int hg_model_values_get(const hg_model_values *v, const char *name,
+                        double *value)
+{
+    for (int i = 0; v && name && i < v->n; i++)
+        if (!strcmp(v->name[i], name)) {
+            *value = v->value[i];
+            return 1;
+        }
+    return 0;
+}
+
+int hg_model_param_index(const hg_model *m, const char *name)
+{
+    for (int i = 0; m && name && i < m->n_params; i++)
+        if (!strcmp(m->params[i].name, name))
+            return i;
+    return -1;
+}
+
+int hg_model_prepare(const hg_model *m, const hg_psd *psd,
+                     const hg_system *sys, const hg_model_values *v,
+                     hg_model_input *in, hg_err *e)
+{
+    memset(in, 0, sizeof *in);
+    if (!m || !psd)
+        return hg_fail(e, HG_EINVAL, "model: NULL argument");
+    int st = hg_system_check(sys, e);
+    if (st)
+        return st;
+    if (m->n_params < 0 || m->n_params > HG_MODEL_MAX_PARAMS)
+        return hg_fail(e, HG_EINVAL, "model %s: %d parameters (at most %d)",
+                       m->name, m->n_params, HG_MODEL_MAX_PARAMS);
+    for (int i = 0; i < m->n_params; i++) {
+        const hg_model_param *p = &m->params[i];
+        double x = p->def;
+        hg_model_values_get(v, p->name, &x);
+        int low = p->open_min ? !(x > p->min) : !(x >= p->min);
+        if (!isfinite(x) || low || !(x <= p->max)) {
+            if (p->max < DBL_MAX)
+                return hg_fail(e, HG_EINVAL, "%s: %g is outside %c%g, %g]",
+                               p->name, x, p->open_min ? '(' : '[', p->min,
+                               p->max);
+            return hg_fail(e, HG_EINVAL, "%s: %g must be a finite number %s %g",
+                           p->name, x, p->open_min ? ">" : ">=", p->min);
+        }
+        in->params[i] = x;
+    }
+    in->psd = psd;
+    in->sys = sys;
+    return HG_OK;
+}
+
+/* in with the sizes checked, or replaced by one level of 2 r_max. */
+static int sized_input(const hg_model *m, const hg_model_input *in,
+                       hg_model_input *out, double *one, hg_err *e)
+{
+    *out = *in;
+    if (m->max_levels == 1) {
+        *one = 2.0 * hg_psd_rmax(in->psd);
+        out->L = 1;
+        out->sizes = one;
+        return HG_OK;
+    }
+    if (m->max_levels > 1 && in->L > m->max_levels)
+        return hg_fail(e, HG_EINVAL, "levels: %d exceeds the %d of model %s",
+                       in->L, m->max_levels, m->name);
+    if (!in->sizes)
+        return hg_fail(e, HG_EINVAL, "sizes: none given");
+    return hg_sizes_check(in->psd, in->L, in->sizes, 0, e);
+}
+
+static int not_finite(double T, hg_err *e)
+{
+    return hg_fail(e, HG_ENUMERIC, "cost model: work is not finite (%g)", T);
+}
+
+int hg_model_evaluate(const hg_model *m, const hg_model_input *in,
+                      hg_cost *out, hg_work *w, hg_err *e)
+{
+    hg_model_input io;
+    double one;
+    hg_work tmp;
+    int st = sized_input(m, in, &io, &one, e);
+    if (st)
+        return st;
+    if (out)
+        memset(out, 0, sizeof *out);
+    if ((st = m->evaluate(&io, out, &tmp, e)))
+        return st;
+    if (!isfinite(tmp.T)) {
+        hg_cost_clear(out);
+        return not_finite(tmp.T, e);
+    }
+    if (out) {
+        out->model = m;
+        out->dim = in->sys->dim;
+        out->nu = in->sys->nu;
+    }
+    if (w)
+        *w = tmp;
+    return HG_OK;
+}
+
+int hg_model_gradient(const hg_model *m, const hg_model_input *in, double *T,
+                      double *dT_ds, hg_err *e)
+{
+    hg_model_input io;
+    double one, t = 0.0;
+    int st = sized_input(m, in, &io, &one, e);
+    if (st)
+        return st;
+    if (m->max_levels == 1 && dT_ds) /* the caller's levels are ignored */
+        for (int h = 0; h < in->L; h++)
+            dT_ds[h] = 0.0;
+    if ((st = m->gradient(&io, &t, m->max_levels == 1 ? NULL : dT_ds, e)))
+        return st;
+    if (!isfinite(t))
+        return not_finite(t, e);
+    if (T)
+        *T = t;
+    return HG_OK;
+}
+
+int hg_cost_evaluate(const hg_model *m, const hg_psd *psd,
+                     const hg_system *sys, const hg_model_values *v, int L,
+                     const double *sizes, hg_cost *out, hg_work *w,
+                     hg_err *e)
+{
+    hg_model_input in;
+    int st = hg_model_prepare(m, psd, sys, v, &in, e);
+    if (st)
+        return st;
+    in.L = L;
+    in.sizes = sizes;
+    return hg_model_evaluate(m, &in, out, w, e);
+}
+
+int hg_cost_gradient(const hg_model *m, const hg_psd *psd,
+                     const hg_system *sys, const hg_model_values *v, int L,
+                     const double *sizes, double *T, double *dT_ds,
+                     hg_err *e)
+{
+    hg_model_input in;
+    int st = hg_model_prepare(m, psd, sys, v, &in, e);
+    if (st)
+        return st;
+    in.L = L;
+    in.sizes = sizes;
+    return hg_model_gradient(m, &in, T, dT_ds, e);
 }
 
 int hg_sizes_check(const hg_psd *psd, int L, const double *sizes, int strict,
@@ -87,149 +219,13 @@ void hg_cost_clear(hg_cost *c)
     c->levels = 0;
 }
 
-static const double binom[4][4] = {
-    {1, 0, 0, 0}, {1, 1, 0, 0}, {1, 2, 1, 0}, {1, 3, 3, 1}};
-
-/* P_h b(j,h) from the moments q[0..d] of level h and the cell size s_j. */
-static double level_box(int d, const double *q, double sj)
+double hg_model_density(const hg_model_input *in, double r)
 {
-    double acc = 0.0, c = 1.0; /* c = (2 / s_j)^k */
-    for (int k = 0; k <= d; k++) {
-        acc += binom[d][k] * ldexp(1.0, d - k) * c * q[k];
-        c *= 2.0 / sj;
-    }
-    return acc;
-}
-
-int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
-                  double *T, double *T_cd, double *T_ca, hg_err *e)
-{
-    const hg_psd *psd = in->psd;
-    const hg_system *sys = in->sys;
-    int L = in->L, d = sys->dim, st;
-    if ((st = hg_system_check(sys, e)))
-        return st;
-    if ((st = hg_sizes_check(psd, L, in->sizes, 0, e)))
-        return st;
-
-    enum { STACK_L = 64 };
-    double qbuf[STACK_L * 4], mbuf[STACK_L];
-    double *q = qbuf, *m = mbuf;
-    if (L > STACK_L) {
-        q = malloc(sizeof *q * 4 * (size_t)L);
-        m = malloc(sizeof *m * (size_t)L);
-        if (!q || !m) {
-            free(q);
-            free(m);
-            return hg_fail(e, HG_ENOMEM, "out of memory");
-        }
-    }
-    if (out) {
-        memset(out, 0, sizeof *out);
-        out->per_level = calloc((size_t)L, sizeof *out->per_level);
-        if (!out->per_level) {
-            if (q != qbuf) {
-                free(q);
-                free(m);
-            }
-            return hg_fail(e, HG_ENOMEM, "out of memory");
-        }
-    }
-
-    const double *s = in->sizes;
-    double Vp = hg_psd_mean_volume(psd, d);
-    double nc = 0.5 * (pow(3.0, d) - 1.0);
-    for (int h = 0; h < L; h++) {
-        double lo = h == 0 ? 0.0 : 0.5 * s[h - 1];
-        double hi = h == L - 1 ? fmax(0.5 * s[h], hg_psd_rmax(psd))
-                               : 0.5 * s[h];
-        for (int k = 0; k <= d; k++)
-            q[4 * h + k] = hg_psd_moment(psd, k, lo, hi);
-        m[h] = sys->nu * pow(s[h], d) * q[4 * h] / Vp;
-    }
-
-    double tcd = 0.0, tca = 0.0;
-    int nonempty = 0;
-    for (int h = 0; h < L; h++) {
-        const double *qh = q + 4 * h;
-        double P = qh[0];
-        double cd = 0.0, ca = 0.0;
-        if (P > 0.0) {
-            nonempty++;
-            cd = (0.5 + nc) * m[h] * P;
-            ca = (1.0 + nc) * P;
-            int j0 = alg == HG_TOP_DOWN ? 0 : h + 1;
-            int j1 = alg == HG_TOP_DOWN ? h : L;
-            for (int j = j0; j < j1; j++) {
-                if (!(q[4 * j] > 0.0))
-                    continue; /* empty level: not scanned */
-                double B = level_box(d, qh, s[j]);
-                cd += m[j] * B;
-                ca += B;
-            }
-        }
-        tcd += cd;
-        tca += ca;
-        if (out) {
-            hg_level_cost *lc = &out->per_level[h];
-            lc->level = h + 1;
-            lc->cell_size = s[h];
-            lc->r_lo = h == 0 ? hg_psd_rmin(psd)
-                              : fmax(0.5 * s[h - 1], hg_psd_rmin(psd));
-            lc->r_hi = fmin(0.5 * s[h], hg_psd_rmax(psd));
-            if (lc->r_hi < lc->r_lo)
-                lc->r_hi = lc->r_lo;
-            lc->fraction = P;
-            lc->particles_per_cell = m[h];
-            lc->T_cd = cd;
-            lc->T_ca = ca;
-            lc->T = cd + sys->K * ca;
-        }
-    }
-    if (q != qbuf) {
-        free(q);
-        free(m);
-    }
-    double total = tcd + sys->K * tca;
-    if (!isfinite(total)) {
-        if (out)
-            hg_cost_clear(out);
-        return hg_fail(e, HG_ENUMERIC, "cost model: work is not finite (%g)",
-                       total);
-    }
-    if (out) {
-        out->algorithm = alg;
-        out->dim = d;
-        out->nu = sys->nu;
-        out->K = sys->K;
-        out->levels = L;
-        out->nonempty_levels = nonempty;
-        out->T_cd = tcd;
-        out->T_ca = tca;
-        out->T = total;
-    }
-    if (T)
-        *T = total;
-    if (T_cd)
-        *T_cd = tcd;
-    if (T_ca)
-        *T_ca = tca;
-    return HG_OK;
-}
-
-int hg_cost_evaluate(const hg_psd *psd, const hg_system *sys,
-                     hg_algorithm alg, int L, const double *sizes,
-                     hg_cost *out, double *T, double *T_cd, double *T_ca,
-                     hg_err *e)
-{
-    hg_model_input in = {psd, sys, L, sizes};
-    return hg_cost_hgrid(&in, alg, out, T, T_cd, T_ca, e);
-}
-
-int hg_cost_linked_cell(const hg_psd *psd, const hg_system *sys,
-                        hg_cost *out, hg_err *e)
-{
-    double s = 2.0 * hg_psd_rmax(psd);
-    hg_model_input in = {psd, sys, 1, &s};
-    return hg_cost_hgrid(&in, HG_TOP_DOWN, out, NULL, NULL, NULL, e);
+    if (!hg_psd_is_discrete(in->psd))
+        return hg_psd_pdf(in->psd, r);
+    if (!(in->smooth > 0.0))
+        return 0.0;
+    double s = in->smooth;
+    return hg_psd_moment(in->psd, 0, r * (1.0 - s), r * (1.0 + s)) /
+           (2.0 * s * r);
 }

@@ -1,5 +1,6 @@
 /* opt.c - optimal cell sizes for a given number of levels (KOL 2014
- * section 5.2.4) and T as a function of L for every method.
+ * section 5.2.4) and T as a function of L for every recipe, for any cost
+ * model (hg_model.h).
  *
  * Parametrisation: with Lambda = ln(s_L / s_0) and weights w_i = exp(u_i)
  * (i = 1..L, u_L = 0), ln s_h = ln s_0 + Lambda S_h / S_L where
@@ -7,7 +8,7 @@
  * between s_0 and s_L, so the ordering constraint disappears and NLopt's
  * unconstrained LD_LBFGS can be used with the chain rule
  *   dT/du_i = w_i Lambda [ sum_{h>=i} g_h / S_L - sum_h g_h S_h / S_L^2 ],
- *   g_h = s_h dT/ds_h (hg_cost_gradient).
+ *   g_h = s_h dT/ds_h (the model's gradient).
  * Collapsed levels (w_i -> 0) are reached as the limit; they are handled by
  * comparing with the optimum for fewer levels. */
 #include "hg_opt.h"
@@ -19,14 +20,11 @@
 #include <string.h>
 
 typedef struct {
-    const hg_psd *psd;
-    const hg_system *sys;
-    hg_algorithm alg;
+    const hg_model *model;
+    hg_model_input in; /* psd, system, parameters, smoothing; sizes = s */
     int L;
     double y0, lam, sL;
     double *s, *g, *w, *S;
-    double smooth;   /* hg_cost_gradient_smoothed's smoothing (discrete) */
-    double full[4];  /* M_k(0, r_max) */
     double run_best; /* best T evaluated in the current NLopt run */
     double *run_u;   /* its parameters */
     long nevals;
@@ -70,9 +68,8 @@ static double objective(unsigned n, const double *u, double *grad, void *p)
     u_to_s(c, u);
     c->nevals++;
     double T = HUGE_VAL;
-    int st = hg_cost_gradient_smoothed(c->psd, c->sys, c->alg, L, c->s,
-                                       c->smooth, c->full, &T,
-                                       grad ? c->g : NULL, NULL);
+    int st = hg_model_gradient(c->model, &c->in, &T, grad ? c->g : NULL,
+                               NULL);
     if (st || !isfinite(T)) {
         if (grad)
             for (unsigned i = 0; i < n; i++)
@@ -129,22 +126,36 @@ static void run_starts(nlopt_opt o, opt_ctx *c, int n,
     }
 }
 
-int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
-                      hg_algorithm alg, int L, const double *const *starts,
-                      int nstarts, int algorithm, double *sizes, double *T,
-                      long *nevals, hg_err *e)
+/* T of the sizes the optimiser found (or of the fixed ones). */
+static int final_T(const hg_model *m, const hg_model_input *in, int L,
+                   const double *sizes, double *T, hg_err *e)
 {
+    hg_model_input at = *in;
+    hg_work w;
+    at.L = L;
+    at.sizes = sizes;
+    int st = hg_model_evaluate(m, &at, NULL, &w, e);
+    if (!st && T)
+        *T = w.T;
+    return st;
+}
+
+int hg_opt_sizes_with(const hg_model *m, const hg_psd *psd,
+                      const hg_system *sys, const hg_model_values *v, int L,
+                      const double *const *starts, int nstarts, int algorithm,
+                      double *sizes, double *T, long *nevals, hg_err *e)
+{
+    hg_model_input in;
     int st;
-    if ((st = hg_system_check(sys, e)))
+    if ((st = hg_model_prepare(m, psd, sys, v, &in, e)))
         return st;
     if (L < 1 || L > 100000)
         return hg_fail(e, HG_EINVAL, "levels: %d is outside 1..100000", L);
     double s0 = 2.0 * hg_psd_rmin(psd), sL = 2.0 * hg_psd_rmax(psd);
-    if (L == 1 || !(sL > s0)) {
+    if (L == 1 || !(sL > s0) || m->max_levels == 1) {
         for (int h = 0; h < L; h++)
             sizes[h] = sL;
-        return hg_cost_evaluate(psd, sys, alg, L, sizes, NULL, T, NULL, NULL,
-                                e);
+        return final_T(m, &in, L, sizes, T, e);
     }
     int n = L - 1, hybrid = algorithm == HG_OPT_SMOOTHED_THEN_SBPLX;
     double *mem = malloc(sizeof *mem * (size_t)(7 * L));
@@ -158,12 +169,13 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
         nlopt_destroy(polish);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
-    opt_ctx c = {psd,         sys,         alg,        L,
-                 log(s0),     log(sL / s0), sL,        mem,
-                 mem + L,     mem + 2 * L, mem + 3 * L, hybrid ? 0.02 : 0.0,
-                 {0, 0, 0, 0}, HUGE_VAL,   mem + 6 * L, 0};
-    for (int k = 0; k <= sys->dim; k++)
-        c.full[k] = hg_psd_moment(psd, k, 0.0, hg_psd_rmax(psd));
+    opt_ctx c = {m,           in,          L,           log(s0),
+                 log(sL / s0), sL,         mem,         mem + L,
+                 mem + 2 * L, mem + 3 * L, HUGE_VAL,    mem + 6 * L,
+                 0};
+    c.in.L = L;
+    c.in.sizes = c.s;
+    c.in.smooth = hybrid ? 0.02 : 0.0;
     double *u = mem + 4 * L, *best_u = mem + 5 * L;
     double best = HUGE_VAL;
     nlopt_set_min_objective(o, objective, &c);
@@ -203,7 +215,7 @@ int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
         *nevals += c.nevals;
     free(mem);
     /* Evaluate exactly (the objective may have seen rounding at s_L). */
-    return hg_cost_evaluate(psd, sys, alg, L, sizes, NULL, T, NULL, NULL, e);
+    return final_T(m, &in, L, sizes, T, e);
 }
 
 int hg_opt_default_algorithm(const hg_psd *psd)
@@ -212,22 +224,25 @@ int hg_opt_default_algorithm(const hg_psd *psd)
                                    : NLOPT_LD_LBFGS;
 }
 
-int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
-                 int L, const double *start, double *sizes, double *T,
-                 hg_err *e)
+int hg_opt_sizes(const hg_model *m, const hg_psd *psd, const hg_system *sys,
+                 const hg_model_values *v, int L, const double *start,
+                 double *sizes, double *T, hg_err *e)
 {
+    int st;
+    if ((st = hg_system_check(sys, e)))
+        return st;
     if (L < 1 || L > 100000)
         return hg_fail(e, HG_EINVAL, "levels: %d is outside 1..100000", L);
     double *buf = malloc(sizeof *buf * 2 * (size_t)L);
     if (!buf)
         return hg_fail(e, HG_ENOMEM, "out of memory");
-    int st = hg_sizes_exponential(psd, L, buf, e);
+    st = hg_sizes_exponential(psd, L, buf, e);
     if (!st)
         st = hg_sizes_constant_m_tol(psd, sys->dim, L, 1.0, 1e-6, buf + L, e);
     if (!st) {
         const double *starts[3] = {start ? start : buf, start ? buf : buf + L,
                                   start ? buf + L : NULL};
-        st = hg_opt_sizes_with(psd, sys, alg, L, starts, 3,
+        st = hg_opt_sizes_with(m, psd, sys, v, L, starts, 3,
                                hg_opt_default_algorithm(psd), sizes, T, NULL,
                                e);
     }
@@ -253,12 +268,14 @@ void hg_curve_clear(hg_curve *c)
     c->n = 0;
 }
 
-static int fill_point(const hg_psd *psd, const hg_system *sys,
-                      hg_algorithm alg, hg_curve_point *pt, hg_err *e)
+static int fill_point(const hg_model *m, const hg_model_input *in,
+                      hg_curve_point *pt, hg_err *e)
 {
     hg_cost cost = {0};
-    int st = hg_cost_evaluate(psd, sys, alg, pt->levels, pt->sizes, &cost,
-                              NULL, NULL, NULL, e);
+    hg_model_input at = *in;
+    at.L = pt->levels;
+    at.sizes = pt->sizes;
+    int st = hg_model_evaluate(m, &at, &cost, NULL, e);
     if (st)
         return st;
     pt->T = cost.T;
@@ -271,13 +288,14 @@ static int fill_point(const hg_psd *psd, const hg_system *sys,
 
 /* Starting point for L levels from the L-1 optimum prev: split the level
  * with the largest work in two (geometric mean of its bounds). */
-static int split_start(const hg_psd *psd, const hg_system *sys,
-                       hg_algorithm alg, int L, const double *prev,
-                       double *out, hg_err *e)
+static int split_start(const hg_model *m, const hg_model_input *in, int L,
+                       const double *prev, double *out, hg_err *e)
 {
     hg_cost cost = {0};
-    int st = hg_cost_evaluate(psd, sys, alg, L - 1, prev, &cost, NULL, NULL,
-                              NULL, e);
+    hg_model_input at = *in;
+    at.L = L - 1;
+    at.sizes = prev;
+    int st = hg_model_evaluate(m, &at, &cost, NULL, e);
     if (st)
         return st;
     int hb = 0;
@@ -285,7 +303,7 @@ static int split_start(const hg_psd *psd, const hg_system *sys,
         if (cost.per_level[h].T > cost.per_level[hb].T)
             hb = h;
     hg_cost_clear(&cost);
-    double lo = hb == 0 ? 2.0 * hg_psd_rmin(psd) : prev[hb - 1];
+    double lo = hb == 0 ? 2.0 * hg_psd_rmin(in->psd) : prev[hb - 1];
     int k = 0;
     for (int h = 0; h < L - 1; h++) {
         if (h == hb)
@@ -295,27 +313,29 @@ static int split_start(const hg_psd *psd, const hg_system *sys,
     return HG_OK;
 }
 
-int hg_curve_compute(const hg_psd *psd, const hg_system *sys,
-                     hg_algorithm alg, hg_method method, double q,
-                     int max_levels, hg_curve *out, hg_err *e)
+int hg_curve_compute(const hg_model *m, const hg_psd *psd,
+                     const hg_system *sys, const hg_model_values *v,
+                     hg_recipe recipe, double q, int max_levels,
+                     hg_curve *out, hg_err *e)
 {
     memset(out, 0, sizeof *out);
+    hg_model_input in;
     int st;
-    if ((st = hg_system_check(sys, e)))
+    if ((st = hg_model_prepare(m, psd, sys, v, &in, e)))
         return st;
     if (max_levels < 1 || max_levels > 256)
         return hg_fail(e, HG_EINVAL, "max-levels: %d is outside 1..256",
                        max_levels);
-    if ((unsigned)method >= HG_METHOD_COUNT)
-        return hg_fail(e, HG_EINVAL, "method: %d is unknown", (int)method);
-    if (alg != HG_TOP_DOWN && alg != HG_BOTTOM_UP)
-        return hg_fail(e, HG_EINVAL, "algorithm: %d is unknown", (int)alg);
-    if (method == HG_METHOD_CONSTANT_M && (!(q > 0.0) || !isfinite(q)))
+    if ((unsigned)recipe >= HG_RECIPE_COUNT)
+        return hg_fail(e, HG_EINVAL, "method: %d is unknown", (int)recipe);
+    if (recipe == HG_RECIPE_CONSTANT_M && (!(q > 0.0) || !isfinite(q)))
         return hg_fail(e, HG_EINVAL,
                        "q: %g must be a finite ratio > 0 (m_{h+1} = q m_h)",
                        q);
-    out->method = method;
-    out->algorithm = alg;
+    if (m->max_levels > 0 && max_levels > m->max_levels)
+        max_levels = m->max_levels;
+    out->model = m;
+    out->recipe = recipe;
     out->q = q;
     out->points = calloc((size_t)max_levels, sizeof *out->points);
     double *tmp = malloc(sizeof *tmp * 3 * (size_t)(max_levels + 1));
@@ -334,17 +354,17 @@ int hg_curve_compute(const hg_psd *psd, const hg_system *sys,
             st = hg_fail(e, HG_ENOMEM, "out of memory");
             goto fail;
         }
-        switch (method) {
-        case HG_METHOD_LINEAR:
+        switch (recipe) {
+        case HG_RECIPE_LINEAR:
             st = hg_sizes_linear(psd, L, pt->sizes, e);
             break;
-        case HG_METHOD_EXPONENTIAL:
+        case HG_RECIPE_EXPONENTIAL:
             st = hg_sizes_exponential(psd, L, pt->sizes, e);
             break;
-        case HG_METHOD_CONSTANT_M:
+        case HG_RECIPE_CONSTANT_M:
             st = hg_sizes_constant_m(psd, sys->dim, L, q, pt->sizes, e);
             break;
-        case HG_METHOD_OPTIMAL: {
+        case HG_RECIPE_OPTIMAL: {
             double *split = NULL, T = HUGE_VAL;
             if (stale >= 2) {
                 /* Two successive L did not beat fewer levels: the interior
@@ -356,12 +376,12 @@ int hg_curve_compute(const hg_psd *psd, const hg_system *sys,
             }
             if (L > 1) {
                 split = tmp;
-                st = split_start(psd, sys, alg, L, out->points[L - 2].sizes,
-                                 split, e);
+                st = split_start(m, &in, L, out->points[L - 2].sizes, split,
+                                 e);
                 if (st)
                     break;
             }
-            st = hg_opt_sizes(psd, sys, alg, L, split, pt->sizes, &T, e);
+            st = hg_opt_sizes(m, psd, sys, v, L, split, pt->sizes, &T, e);
             if (!st && L > 1)
                 stale = T < out->points[L - 2].T * (1.0 - MIN_GAIN)
                             ? 0
@@ -377,7 +397,7 @@ int hg_curve_compute(const hg_psd *psd, const hg_system *sys,
             break;
         }
         }
-        if (st || (st = fill_point(psd, sys, alg, pt, e)))
+        if (st || (st = fill_point(m, &in, pt, e)))
             goto fail;
     }
     free(tmp);

@@ -8,13 +8,13 @@
 /* hg_opt_sizes with an explicit NLopt algorithm (an nlopt_algorithm value)
  * and list of starts (L sizes each; NULL entries are skipped). Adds the
  * number of objective evaluations to *nevals when nevals != NULL. */
-int hg_opt_sizes_with(const hg_psd *psd, const hg_system *sys,
-                      hg_algorithm alg, int L, const double *const *starts,
-                      int nstarts, int algorithm, double *sizes, double *T,
-                      long *nevals, hg_err *e);
+int hg_opt_sizes_with(const hg_model *m, const hg_psd *psd,
+                      const hg_system *sys, const hg_model_values *v, int L,
+                      const double *const *starts, int nstarts, int algorithm,
+                      double *sizes, double *T, long *nevals, hg_err *e);
 
 /* Pseudo-algorithm for hg_opt_sizes_with: LD_LBFGS on a smoothed gradient
- * (see hg_cost_gradient_smoothed), then an LN_SBPLX polish on the exact T.
+ * (hg_model_input.smooth = 0.02), then an LN_SBPLX polish on the exact T.
  * Used for discrete distributions. */
 #define HG_OPT_SMOOTHED_THEN_SBPLX (-1)
 
@@ -26,15 +26,5 @@ int hg_opt_default_algorithm(const hg_psd *psd);
  * function uses 1e-13; starting points of the optimiser need less). */
 int hg_sizes_constant_m_tol(const hg_psd *psd, int dim, int L, double q,
                             double tol, double *sizes, hg_err *e);
-
-/* hg_cost_gradient where, for a discrete distribution, the boundary terms
- * use the mass density averaged over [b (1 - smooth), b (1 + smooth)]
- * instead of the missing pdf (smooth = 0: left out). T is exact. full, if
- * not NULL, holds the moments M_k(0, r_max), k = 0..dim, of psd (saves
- * their evaluation on every call). */
-int hg_cost_gradient_smoothed(const hg_psd *psd, const hg_system *sys,
-                              hg_algorithm alg, int L, const double *s,
-                              double smooth, const double *full, double *T,
-                              double *grad, hg_err *e);
 
 #endif

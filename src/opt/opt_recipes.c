@@ -1,4 +1,4 @@
-/* opt_recipes.c - the closed-form and root-finding cell-size methods of
+/* opt_recipes.c - the closed-form and root-finding cell-size recipes of
  * KOL 2014 section 5.2: linear (eq. 34), exponential (eq. 36) and a constant
  * ratio of particles per cell (eqs. 37-38). */
 #include "hg_opt.h"
@@ -10,19 +10,19 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const method_names[HG_METHOD_COUNT] = {
+static const char *const recipe_names[HG_RECIPE_COUNT] = {
     "optimal", "constant-m", "exponential", "linear"};
 
-const char *hg_method_name(hg_method m)
+const char *hg_recipe_name(hg_recipe m)
 {
-    return (unsigned)m < HG_METHOD_COUNT ? method_names[m] : "unknown";
+    return (unsigned)m < HG_RECIPE_COUNT ? recipe_names[m] : "unknown";
 }
 
-int hg_method_parse(const char *text, hg_method *out, hg_err *e)
+int hg_recipe_parse(const char *text, hg_recipe *out, hg_err *e)
 {
-    for (int i = 0; text && i < HG_METHOD_COUNT; i++)
-        if (!strcmp(text, method_names[i])) {
-            *out = (hg_method)i;
+    for (int i = 0; text && i < HG_RECIPE_COUNT; i++)
+        if (!strcmp(text, recipe_names[i])) {
+            *out = (hg_recipe)i;
             return HG_OK;
         }
     return hg_fail(e, HG_EUNKNOWN,

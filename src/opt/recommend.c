@@ -1,6 +1,7 @@
-/* recommend.c - from T(L) curves to a recommendation (SPEC 4): the fewest
- * non-empty levels whose T is within a tolerance of the best T found, the
- * linked-cell comparison and the sensitivity of the optimum. */
+/* recommend.c - from T(L) curves of candidate cost models to a
+ * recommendation: the fewest non-empty levels whose T is within a tolerance
+ * of the best T found, the linked-cell comparison and the sensitivity of
+ * the optimum. */
 #include "hg_opt.h"
 
 #include <math.h>
@@ -10,8 +11,8 @@
 
 void hg_recommend_options_default(hg_recommend_options *o)
 {
-    o->algorithm = HG_ALGORITHM_AUTO;
-    o->method = HG_METHOD_OPTIMAL;
+    memset(o, 0, sizeof *o);
+    o->recipe = HG_RECIPE_OPTIMAL;
     o->q = 1.0;
     o->max_levels = 32;
     o->tolerance = 0.01;
@@ -19,14 +20,15 @@ void hg_recommend_options_default(hg_recommend_options *o)
 
 int hg_recommend_options_check(const hg_recommend_options *o, hg_err *e)
 {
-    if (o->algorithm != HG_ALGORITHM_AUTO && o->algorithm != HG_TOP_DOWN &&
-        o->algorithm != HG_BOTTOM_UP)
-        return hg_fail(e, HG_EINVAL,
-                       "algorithm: %d is not auto (-1), top-down (0) or "
-                       "bottom-up (1)",
-                       o->algorithm);
-    if ((unsigned)o->method >= HG_METHOD_COUNT)
-        return hg_fail(e, HG_EINVAL, "method: %d is unknown", (int)o->method);
+    if (o->n_models < 0 || o->n_models > HG_RECOMMEND_MAX_MODELS)
+        return hg_fail(e, HG_EINVAL, "models: %d candidates (0..%d)",
+                       o->n_models, HG_RECOMMEND_MAX_MODELS);
+    for (int i = 0; i < o->n_models; i++)
+        if (!o->models[i])
+            return hg_fail(e, HG_EINVAL, "models: candidate %d is NULL",
+                           i + 1);
+    if ((unsigned)o->recipe >= HG_RECIPE_COUNT)
+        return hg_fail(e, HG_EINVAL, "method: %d is unknown", (int)o->recipe);
     if (!(o->q > 0.0) || !isfinite(o->q))
         return hg_fail(e, HG_EINVAL,
                        "q: %g must be a finite ratio > 0 (m_{h+1} = q m_h)",
@@ -49,6 +51,8 @@ void hg_recommendation_clear(hg_recommendation *r)
     hg_cost_clear(&r->cost);
     for (int i = 0; i < r->n_curves; i++)
         hg_curve_clear(&r->curves[i]);
+    free(r->curves);
+    r->curves = NULL;
     r->n_curves = 0;
 }
 
@@ -56,13 +60,14 @@ void hg_recommendation_clear(hg_recommendation *r)
  * same radius interval as nothing, so dropping s_h leaves every other
  * level's interval unchanged; an empty top level is dropped and the level
  * below becomes the top. */
-static int merge_empty(const hg_psd *psd, const hg_system *sys,
-                       hg_algorithm alg, const hg_curve_point *pt,
-                       double **sizes, int *n, hg_err *e)
+static int merge_empty(const hg_model *m, const hg_psd *psd,
+                       const hg_system *sys, const hg_model_values *v,
+                       const hg_curve_point *pt, double **sizes, int *n,
+                       hg_err *e)
 {
     hg_cost c = {0};
-    int st = hg_cost_evaluate(psd, sys, alg, pt->levels, pt->sizes, &c, NULL,
-                              NULL, NULL, e);
+    int st = hg_cost_evaluate(m, psd, sys, v, pt->levels, pt->sizes, &c,
+                              NULL, e);
     if (st)
         return st;
     double *s = malloc(sizeof *s * (size_t)pt->levels);
@@ -86,8 +91,8 @@ static int merge_empty(const hg_psd *psd, const hg_system *sys,
 }
 
 int hg_recommend(const hg_psd *psd, const hg_system *sys,
-                 const hg_recommend_options *opt, hg_recommendation *out,
-                 hg_err *e)
+                 const hg_model_values *v, const hg_recommend_options *opt,
+                 hg_recommendation *out, hg_err *e)
 {
     memset(out, 0, sizeof *out);
     hg_recommend_options o;
@@ -99,25 +104,25 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
     if ((st = hg_recommend_options_check(&o, e)) ||
         (st = hg_system_check(sys, e)))
         return st;
+    if (o.n_models == 0) {
+        o.models[o.n_models++] = hg_model_find("hgrid-top-down");
+        o.models[o.n_models++] = hg_model_find("hgrid-bottom-up");
+    }
     out->options = o;
 
-    hg_cost lc = {0};
-    if ((st = hg_cost_linked_cell(psd, sys, &lc, e)))
+    hg_work lc;
+    if ((st = hg_cost_evaluate(hg_model_find("linked-cell"), psd, sys, v, 1,
+                               NULL, NULL, &lc, e)))
         return st;
     out->linked_cell_T = lc.T;
     out->linked_cell_T_cd = lc.T_cd;
     out->linked_cell_T_ca = lc.T_ca;
-    hg_cost_clear(&lc);
 
-    int algs[2], nalg = 0;
-    if (o.algorithm == HG_ALGORITHM_AUTO) {
-        algs[nalg++] = HG_TOP_DOWN;
-        algs[nalg++] = HG_BOTTOM_UP;
-    } else {
-        algs[nalg++] = o.algorithm;
-    }
+    int nalg = o.n_models;
+    if (!(out->curves = calloc((size_t)nalg, sizeof *out->curves)))
+        return hg_fail(e, HG_ENOMEM, "out of memory");
     for (int a = 0; a < nalg; a++) {
-        st = hg_curve_compute(psd, sys, (hg_algorithm)algs[a], o.method, o.q,
+        st = hg_curve_compute(o.models[a], psd, sys, v, o.recipe, o.q,
                               o.max_levels, &out->curves[a], e);
         if (st)
             goto fail;
@@ -157,20 +162,20 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
                               o.max_levels > 1 &&
                               best->T < best[-1].T * (1.0 - 1e-7);
     out->best_levels = best->nonempty_levels;
-    out->best_algorithm = out->curves[best_a].algorithm;
-    out->algorithm = out->curves[rec_a].algorithm;
-    st = merge_empty(psd, sys, out->algorithm, rec, &out->cell_sizes,
+    out->best_model = out->curves[best_a].model;
+    out->model = out->curves[rec_a].model;
+    st = merge_empty(out->model, psd, sys, v, rec, &out->cell_sizes,
                      &out->levels, e);
     if (st)
         goto fail;
-    st = hg_cost_evaluate(psd, sys, out->algorithm, out->levels,
-                          out->cell_sizes, &out->cost, NULL, NULL, NULL, e);
+    st = hg_cost_evaluate(out->model, psd, sys, v, out->levels,
+                          out->cell_sizes, &out->cost, NULL, e);
     if (st)
         goto fail;
     out->linked_cell = out->levels == 1;
     out->speedup = out->linked_cell_T / out->cost.T;
 
-    /* Sensitivity on the recommended algorithm's curve around L*. */
+    /* Sensitivity on the recommended model's curve around L*. */
     const hg_curve *cv = &out->curves[rec_a];
     int Ls = out->levels;
     for (int L = Ls - 2; L <= Ls + 2; L++)
@@ -192,13 +197,19 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
                  "use a single-level linked cell (cell size %g): a "
                  "hierarchical grid gains less than %g %%",
                  out->cell_sizes[0], 100.0 * o.tolerance);
-    else
+    else if (out->model->grid_algorithm != HG_GRID_NONE)
         snprintf(out->decision, sizeof out->decision,
                  "use a %s hierarchical grid with %d levels (%s cell sizes): "
                  "T = %.6g per particle, %.3g times less work than a "
                  "linked cell",
-                 hg_algorithm_name(out->algorithm), out->levels,
-                 hg_method_name(o.method), out->cost.T, out->speedup);
+                 hg_algorithm_name(out->model->grid_algorithm), out->levels,
+                 hg_recipe_name(o.recipe), out->cost.T, out->speedup);
+    else
+        snprintf(out->decision, sizeof out->decision,
+                 "use %s with %d levels (%s cell sizes): T = %.6g per "
+                 "particle, %.3g times less work than a linked cell",
+                 out->model->name, out->levels, hg_recipe_name(o.recipe),
+                 out->cost.T, out->speedup);
     return HG_OK;
 fail:
     hg_recommendation_clear(out);

@@ -30,7 +30,6 @@ void hg_calibrate_params_default(hg_calibrate_params *p)
     memset(p, 0, sizeof *p);
     p->sys.dim = 3;
     p->sys.nu = 0.3;
-    p->sys.K = 0.2;
     p->n = 200000;
     p->seed = 1;
     p->max_levels = 5;
@@ -41,15 +40,19 @@ void hg_calibrate_params_default(hg_calibrate_params *p)
 /* Time one grid; appends a point unless its predicted work exceeds the
  * budget. */
 static int time_grid(const hg_psd *psd, const hg_calibrate_params *prm,
-                     const hg_particles *p, hg_algorithm alg, int L,
+                     const hg_particles *p, const hg_model *m, int L,
                      const double *sizes, hg_calibration *out, hg_err *e)
 {
-    double Tcd, Tca;
-    int st = hg_cost_evaluate(psd, &prm->sys, alg, L, sizes, NULL, NULL, &Tcd,
-                              &Tca, e);
+    hg_work w;
+    hg_algorithm alg = m->grid_algorithm;
+    if (alg == HG_GRID_NONE)
+        return hg_fail(e, HG_EINVAL,
+                       "model: %s describes no grid of hgridopt to time",
+                       m->name);
+    int st = hg_cost_evaluate(m, psd, &prm->sys, NULL, L, sizes, NULL, &w, e);
     if (st)
         return st;
-    if ((Tcd + Tca) * (double)p->n > prm->budget)
+    if ((w.T_cd + w.T_ca) * (double)p->n > prm->budget)
         return HG_OK;
     hg_grid *g = NULL;
     hg_pairs pairs = {0};
@@ -174,10 +177,18 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
     if (!psd || !prm)
         return hg_fail(e, HG_EINVAL, "calibrate: NULL argument");
     hg_system sys = prm->sys;
-    if (!(sys.K > 0.0))
-        sys.K = 0.2;
     if ((st = hg_system_check(&sys, e)))
         return st;
+    int nm = prm->n_models;
+    const hg_model *models[HG_CALIB_MAX_MODELS] = {
+        hg_model_find("hgrid-top-down"), hg_model_find("hgrid-bottom-up")};
+    if (nm < 0 || nm > HG_CALIB_MAX_MODELS)
+        return hg_fail(e, HG_EINVAL, "models: %d is not in [0, %d]", nm,
+                       HG_CALIB_MAX_MODELS);
+    if (nm == 0)
+        nm = 2;
+    else
+        memcpy(models, prm->models, sizeof *models * (size_t)nm);
     if (prm->n < 1000)
         return hg_fail(e, HG_EINVAL, "n: %zu particles are too few to time "
                        "(>= 1000)", prm->n);
@@ -221,9 +232,8 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
                 continue;
             if ((st = hg_pack_round_sizes(A, L, s, r, e)))
                 goto fail;
-            for (int a = 0; a < (L == 1 ? 1 : 2); a++)
-                if ((st = time_grid(psd, prm, &p, (hg_algorithm)a, L, r, out,
-                                    e)))
+            for (int a = 0; a < (L == 1 ? 1 : nm); a++)
+                if ((st = time_grid(psd, prm, &p, models[a], L, r, out, e)))
                     goto fail;
         }
     }

@@ -72,10 +72,11 @@ static int random_subset(size_t n, size_t m, uint64_t seed, size_t **out,
     return HG_OK;
 }
 
-int hg_validate_measure(const hg_psd *psd, const hg_system *sys,
-                        const hg_particles *p, hg_algorithm alg, int L,
-                        const double *sizes, const hg_measure_options *opt,
-                        hg_validate_run *out, hg_err *e)
+int hg_validate_measure(const hg_model *model, const hg_psd *psd,
+                        const hg_system *sys, const hg_model_values *v,
+                        const hg_particles *p, int L, const double *sizes,
+                        const hg_measure_options *opt, hg_validate_run *out,
+                        hg_err *e)
 {
     hg_measure_options defo;
     hg_grid *g = NULL;
@@ -92,18 +93,23 @@ int hg_validate_measure(const hg_psd *psd, const hg_system *sys,
     if (opt->repeats < 1)
         return hg_fail(e, HG_EINVAL, "repeats: %d must be >= 1",
                        opt->repeats);
-    if (!psd || !sys || !p || !sizes)
+    if (!model || !psd || !sys || !p || !sizes)
         return hg_fail(e, HG_EINVAL, "validate: NULL argument");
+    hg_algorithm alg = model->grid_algorithm;
+    if (alg == HG_GRID_NONE)
+        return hg_fail(e, HG_EINVAL,
+                       "model: %s describes no grid of hgridopt to measure",
+                       model->name);
     if (p->n == 0)
         return hg_fail(e, HG_EINVAL, "particles: none to search");
     if (sys->dim != p->dim)
         return hg_fail(e, HG_EINVAL,
                        "dim: system %d differs from the particles' %d",
                        sys->dim, p->dim);
-    st = hg_cost_evaluate(psd, sys, alg, L, sizes, &cost, NULL, NULL, NULL,
-                          e);
+    st = hg_cost_evaluate(model, psd, sys, v, L, sizes, &cost, NULL, e);
     if (st)
         return st;
+    out->model = model;
     out->algorithm = alg;
     out->levels = L;
     out->sizes = malloc((size_t)L * sizeof *out->sizes);
@@ -161,7 +167,7 @@ int hg_validate_measure(const hg_psd *psd, const hg_system *sys,
     out->memory_bytes = hg_grid_memory(g);
     out->measured_T_cd = (double)cnt.pair_checks / (double)m;
     out->measured_T_ca = (double)cnt.cell_accesses / (double)m;
-    out->measured_T = out->measured_T_cd + sys->K * out->measured_T_ca;
+    out->measured_T = out->measured_T_cd + cost.K * out->measured_T_ca;
     for (int h = 0; h < L; h++) {
         hg_validate_level *lv = &out->per_level[h];
         lv->level = h + 1;
@@ -195,7 +201,7 @@ static int check_params(const hg_psd *psd, const hg_validate_params *prm,
                         hg_err *e)
 {
     int st;
-    if (!psd || !prm || !prm->sizes)
+    if (!psd || !prm || !prm->sizes || !prm->model)
         return hg_fail(e, HG_EINVAL, "validate: NULL argument");
     if ((st = hg_system_check(&prm->sys, e)))
         return st;
@@ -240,16 +246,17 @@ int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
         goto fail;
     hg_measure_options full = prm->measure;
     full.budget = 0.0; /* the HGrid always searches every particle */
-    st = hg_validate_measure(psd, &prm->sys, p, prm->algorithm, prm->L, rs,
-                             &full, &out->hgrid, e);
+    st = hg_validate_measure(prm->model, psd, &prm->sys, &prm->values, p,
+                             prm->L, rs, &full, &out->hgrid, e);
     if (st)
         goto fail;
     if (prm->baseline) {
         double lc = 2.0 * hg_psd_rmax(psd);
         if ((st = box_sizes(p, 1, &lc, &lc, e)))
             goto fail;
-        st = hg_validate_measure(psd, &prm->sys, p, prm->algorithm, 1, &lc,
-                                 &prm->measure, &out->linked_cell, e);
+        st = hg_validate_measure(prm->model, psd, &prm->sys, &prm->values,
+                                 p, 1, &lc, &prm->measure, &out->linked_cell,
+                                 e);
         if (st)
             goto fail;
         out->has_baseline = 1;

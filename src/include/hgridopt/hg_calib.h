@@ -41,8 +41,14 @@ typedef struct hg_calibration {
 
 void hg_calibration_clear(hg_calibration *c); /* accepts NULL */
 
+/* Most models one calibration times. */
+#define HG_CALIB_MAX_MODELS 4
+
 typedef struct hg_calibrate_params {
-    hg_system sys;       /* dim, nu (K ignored) */
+    hg_system sys;       /* dim, nu */
+    int n_models;        /* 0: hgrid-top-down and hgrid-bottom-up */
+    const hg_model *models[HG_CALIB_MAX_MODELS]; /* grids to time (each
+                            model's bundled grid; L = 1 only the first) */
     size_t n;            /* particles, >= 1000; default 200000 */
     uint64_t seed;
     int max_levels;      /* grids with L = 1..max_levels (default 5) */
@@ -56,7 +62,8 @@ void hg_calibrate_params_default(hg_calibrate_params *p);
 
 /* Settings: for L = 1..max_levels exponential sizes, the same with the
  * finer sizes scaled by 0.6 and 1.6 (more cell accesses, resp. more pair
- * checks), both algorithms; at least 3 grids must fit the budget. */
+ * checks), the grid of every model; at least 3 grids must fit the
+ * budget. */
 int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
                  hg_calibration *out, hg_err *e);
 

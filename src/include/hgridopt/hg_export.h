@@ -7,7 +7,9 @@
 #ifndef HG_EXPORT_H
 #define HG_EXPORT_H
 
-#include "hg_model.h"
+#include "hg_grid.h"
+#include "hg_psd.h"
+#include "hg_system.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,6 +22,7 @@ typedef struct hg_export_input {
     int levels;           /* L */
     const double *sizes;  /* s_1..s_L (non-decreasing, s_L >= 2 r_max) */
     double T, T_cd, T_ca; /* predicted work per particle */
+    double K;             /* weight of T_ca in T (the model's K) */
     double T_linked_cell; /* predicted work of the single-level linked cell */
     const char *name;     /* system name or NULL */
     const char *unit;     /* length unit or NULL */

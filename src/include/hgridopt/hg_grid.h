@@ -30,7 +30,7 @@
  * and on every other NON-EMPTY level j in J(h) (Top-Down: j < h, Bottom-Up:
  * j > h) every cell overlapping [x - beta, x + beta]^d with
  * beta = r_p + skin + s_j / 2. Levels holding no particle are not scanned
- * (the cost model src/model/cost.c makes the same decision).
+ * (the HGrid cost model, models/hgrid.c, makes the same decision).
  * Periodic levels with fewer than 3 cells along an axis: the stencils are
  * deduplicated (every distinct cell at most once; pairs of distinct cells
  * handled by one side only), so no pair is missed or found twice.
@@ -50,7 +50,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "hg_common.h"
-#include "hg_model.h"
 #include "hg_particles.h"
 
 #ifdef __cplusplus
@@ -58,6 +57,19 @@ extern "C" {
 #endif
 
 typedef struct hg_grid hg_grid; /* opaque */
+
+/* Cross-level search of the bundled grid (KOL 2014 section 2.2). A cost
+ * model states which one it describes (HG_GRID_NONE: no bundled grid). */
+typedef enum hg_algorithm {
+    HG_GRID_NONE = -1, /* not a bundled-grid algorithm */
+    HG_TOP_DOWN = 0,   /* a particle scans the finer levels j < h */
+    HG_BOTTOM_UP = 1   /* a particle scans the coarser levels j > h */
+} hg_algorithm;
+
+/* "top-down" / "bottom-up" ("none" for HG_GRID_NONE). */
+const char *hg_algorithm_name(hg_algorithm a);
+/* Accepts "top-down", "topdown", "td", "bottom-up", "bottomup", "bu". */
+int hg_algorithm_parse(const char *text, hg_algorithm *out, hg_err *e);
 
 /* Storage of the per-level cell tables. */
 typedef enum hg_grid_storage {

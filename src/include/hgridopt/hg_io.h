@@ -46,7 +46,7 @@
 
 #include <stdio.h>
 #include "hg_common.h"
-#include "hg_model.h"
+#include "hg_system.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
 
@@ -93,8 +93,7 @@ int hg_io_read_mem(const char *text, size_t len, const char *name,
 /* Describe a particle set for the cost model: *psd becomes the empirical
  * distribution of its radii (hg_psd_from_radii; caller frees with
  * hg_psd_free), sys->dim the dimension and sys->nu the packing fraction of
- * the spheres in the box (overlaps counted twice). sys->K is not touched.
- * Fails if nu is not in (0, 1). */
+ * the spheres in the box (overlaps counted twice). Fails if nu is not in (0, 1). */
 int hg_io_system_from_particles(const hg_particles *p, hg_psd **psd,
                                 hg_system *sys, hg_err *e);
 

@@ -1,39 +1,85 @@
-/* hg_model.h - the analytical cost model of contact detection
- * (Krijgsman, Ogarko & Luding 2014 = "KOL 2014"; SPEC sections 2-3).
+/* hg_model.h - cost models of contact detection: the spine of hgridopt.
  *
- * Work is counted per particle, in units of one pair check:
+ * A cost model predicts the work of contact detection per particle, in
+ * units of one pair check, from the size distribution, the system and the
+ * cell sizes of a grid:
  *   T = T_cd + K T_ca                                   (KOL 2014 eq. 27)
- * Models are plug-ins (models/<model>.c) registered in src/model/model_registry.c.
+ * with T_cd the pair checks and T_ca the cell accesses per particle.
+ * Every layer (optimiser, recommendation, scan, validation, calibration,
+ * command line) takes a model as a value, `const hg_model *`.
+ *
+ * A model is one file models/<name>.c defining `const hg_model
+ * hg_model_<name>` (a const table of function pointers) and one line in the
+ * registry src/model/model_registry.c. Registered today:
+ *   hgrid-top-down, hgrid-bottom-up   the HGrid of KOL 2014 (models/hgrid.c)
+ *   linked-cell                       one level of cell size 2 r_max
  */
 #ifndef HG_MODEL_H
 #define HG_MODEL_H
 
+#include <float.h>
 #include "hg_common.h"
+#include "hg_grid.h"
 #include "hg_psd.h"
+#include "hg_system.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum hg_algorithm {
-    HG_TOP_DOWN = 0,  /* a particle scans the finer levels j < h */
-    HG_BOTTOM_UP = 1  /* a particle scans the coarser levels j > h */
-} hg_algorithm;
+/* K of KOL 2014 (a cell access costs 0.2 pair checks): the default of every
+ * model's parameter "K". */
+#define HG_K_PAPER 0.2
 
-/* "top-down" / "bottom-up". */
-const char *hg_algorithm_name(hg_algorithm a);
-/* Accepts "top-down", "topdown", "td", "bottom-up", "bottomup", "bu". */
-int hg_algorithm_parse(const char *text, hg_algorithm *out, hg_err *e);
+/* Most parameters one model may declare. */
+#define HG_MODEL_MAX_PARAMS 8
 
-/* Physical parameters of the system. */
-typedef struct hg_system {
-    int dim;   /* 2 or 3 */
-    double nu; /* packing fraction, 0 < nu < 1 */
-    double K;  /* cost of one cell access / cost of one pair check, > 0 */
-} hg_system;
+/* A parameter a model reads, with its default and valid range. */
+typedef struct hg_model_param {
+    const char *name;   /* e.g. "K" */
+    double def;         /* default value */
+    double min, max;    /* valid: min <= v <= max (min < v when open_min) */
+    int open_min;
+    const char *help;   /* one line, with the unit */
+} hg_model_param;
 
-/* Check dim, nu, K; message names the field and value. */
-int hg_system_check(const hg_system *sys, hg_err *e);
+/* The table entry of K, for the models that weigh cell accesses by it. */
+#define HG_MODEL_PARAM_K                                                   \
+    {"K", HG_K_PAPER, 0.0, DBL_MAX, 1,                                     \
+     "cost of one cell access in pair checks (KOL 2014 eq. 27)"}
+
+/* Parameter values given by the user, by name (plain data; names are
+ * copied). A model takes the values it declares and the defaults for the
+ * others; names no model declares are the caller's concern
+ * (hg_model_param_index tells whether a model declares one). */
+typedef struct hg_model_values {
+    int n;
+    char name[HG_MODEL_MAX_PARAMS][32];
+    double value[HG_MODEL_MAX_PARAMS];
+} hg_model_values;
+
+/* Set (or replace) the value of name. HG_ELIMIT when full, HG_EINVAL for a
+ * name longer than 31 characters or a non-finite value. */
+int hg_model_values_set(hg_model_values *v, const char *name, double value,
+                        hg_err *e);
+/* 1 and *value if v (may be NULL) holds name, else 0. */
+int hg_model_values_get(const hg_model_values *v, const char *name,
+                        double *value);
+
+/* Everything a model reads. Cell sizes s_1..s_L (sizes[h-1] = s_h,
+ * non-decreasing, s_L >= 2 r_max; s_0 = 2 r_min implicit). */
+typedef struct hg_model_input {
+    const hg_psd *psd;
+    const hg_system *sys;
+    int L;
+    const double *sizes;
+    double params[HG_MODEL_MAX_PARAMS]; /* the model's parameters, in the
+                                           order of its table */
+    double smooth; /* gradient only: for a discrete distribution (no pdf)
+                      the density at a level boundary b is the mass in
+                      b (1 -+ smooth) per length (hg_model_density);
+                      0: boundary terms are left out */
+} hg_model_input;
 
 /* One level of the breakdown. All work figures are per particle of the
  * whole system (i.e. already weighted by the fraction P_h). */
@@ -41,16 +87,24 @@ typedef struct hg_level_cost {
     int level;                 /* 1..L */
     double cell_size;          /* s_h */
     double r_lo, r_hi;         /* radii on this level lie in (r_lo, r_hi] */
-    double fraction;           /* P_h */
+    double fraction;           /* P_h (KOL 2014 eq. 9) */
     double particles_per_cell; /* m_h (KOL 2014 eq. 11) */
-    double T_cd, T_ca, T;      /* P_h [...] of SPEC 3 */
+    double T_cd, T_ca, T;      /* T = T_cd + K T_ca of this level */
 } hg_level_cost;
+
+/* Totals of an evaluation, per particle. */
+typedef struct hg_work {
+    double T, T_cd, T_ca;
+} hg_work;
+
+typedef struct hg_model hg_model;
 
 /* A full evaluation. per_level is owned by the struct (hg_cost_clear). */
 typedef struct hg_cost {
-    hg_algorithm algorithm;
+    const hg_model *model;
     int dim;
-    double nu, K;
+    double nu;
+    double K;            /* weight of T_ca in T (the model's "K") */
     int levels;          /* L */
     int nonempty_levels; /* levels holding a positive fraction */
     hg_level_cost *per_level;
@@ -59,46 +113,88 @@ typedef struct hg_cost {
 
 void hg_cost_clear(hg_cost *c); /* frees per_level; accepts NULL */
 
-/* Evaluate the HGrid cost for L levels with cell sizes sizes[0..L-1]
- * (= s_1..s_L, non-decreasing, s_L >= 2 r_max; s_0 = 2 r_min implicit).
- * out may be NULL when only the totals are wanted (then no allocation). */
-int hg_cost_evaluate(const hg_psd *psd, const hg_system *sys,
-                     hg_algorithm alg, int L, const double *sizes,
-                     hg_cost *out, double *T, double *T_cd, double *T_ca,
-                     hg_err *e);
+/* The model table. The callbacks get checked input (system, sizes,
+ * parameter ranges): hg_model_evaluate / hg_model_gradient do the checks. */
+struct hg_model {
+    const char *name;           /* e.g. "hgrid-top-down" */
+    const char *help;           /* one line */
+    hg_algorithm grid_algorithm;/* the bundled grid it describes, or
+                                   HG_GRID_NONE */
+    int max_levels;             /* 1: one level of cell size 2 r_max (the
+                                   caller's L and sizes are replaced);
+                                   0: any number of levels */
+    const hg_model_param *params;
+    int n_params;
+    /* Totals into *w and, when out != NULL, per_level (allocated: levels,
+     * nonempty_levels, per_level, K, T_cd, T_ca, T; the caller fills
+     * model, dim, nu). */
+    int (*evaluate)(const hg_model_input *in, hg_cost *out, hg_work *w,
+                    hg_err *e);
+    /* T and dT_ds[h-1] = dT/ds_h for h = 1..L (dT_ds[L-1] = 0: s_L is
+     * fixed at 2 r_max). dT_ds may be NULL. */
+    int (*gradient)(const hg_model_input *in, double *T, double *dT_ds,
+                    hg_err *e);
+};
 
-/* The single-level linked cell: L = 1, s_1 = 2 r_max. */
-int hg_cost_linked_cell(const hg_psd *psd, const hg_system *sys,
-                        hg_cost *out, hg_err *e);
+/* ---- the registry (src/model/model_registry.c) ---- */
+
+size_t hg_model_count(void);
+const hg_model *hg_model_at(size_t i); /* NULL when out of range */
+const hg_model *hg_model_find(const char *name); /* NULL if unknown */
+/* The first registered multi-level model of the bundled grid algorithm a
+ * (hgrid-top-down or hgrid-bottom-up); NULL for HG_GRID_NONE. */
+const hg_model *hg_model_for_grid(hg_algorithm a);
+/* Add a model at run time (e.g. in a test), after the built-in ones; up
+ * to 8. Fails for an incomplete table (name, evaluate and gradient are
+ * required) or a name already registered. Not thread-safe. */
+int hg_model_register(const hg_model *m, hg_err *e);
+
+/* Index of parameter name in m's table, -1 if m does not declare it. */
+int hg_model_param_index(const hg_model *m, const char *name);
+
+/* ---- evaluating a model ---- */
+
+/* Check sys, take m's parameter values from v (NULL: defaults; each value
+ * checked against its range, the message names parameter and value) into
+ * in; in->L = 0, in->sizes = NULL and in->smooth = 0 for the caller. */
+int hg_model_prepare(const hg_model *m, const hg_psd *psd,
+                     const hg_system *sys, const hg_model_values *v,
+                     hg_model_input *in, hg_err *e);
+/* Check in->L and in->sizes (hg_sizes_check; replaced by one level of
+ * 2 r_max when m->max_levels == 1), call m->evaluate and check the result
+ * is finite. out (may be NULL) is overwritten; w may be NULL. */
+int hg_model_evaluate(const hg_model *m, const hg_model_input *in,
+                      hg_cost *out, hg_work *w, hg_err *e);
+/* The same for m->gradient (dT_ds: in->L entries, may be NULL). */
+int hg_model_gradient(const hg_model *m, const hg_model_input *in,
+                      double *T, double *dT_ds, hg_err *e);
+
+/* hg_model_prepare + hg_model_evaluate: the cost of L levels with cell
+ * sizes sizes[0..L-1] under model m. */
+int hg_cost_evaluate(const hg_model *m, const hg_psd *psd,
+                     const hg_system *sys, const hg_model_values *v, int L,
+                     const double *sizes, hg_cost *out, hg_work *w,
+                     hg_err *e);
+/* hg_model_prepare + hg_model_gradient (no smoothing: for a discrete
+ * distribution the result is the derivative of the piecewise-smooth T
+ * between atoms). */
+int hg_cost_gradient(const hg_model *m, const hg_psd *psd,
+                     const hg_system *sys, const hg_model_values *v, int L,
+                     const double *sizes, double *T, double *dT_ds,
+                     hg_err *e);
 
 /* Check a list of cell sizes against psd: finite, > 0, non-decreasing
  * (strictly increasing when strict != 0), last >= 2 r_max. */
 int hg_sizes_check(const hg_psd *psd, int L, const double *sizes, int strict,
                    hg_err *e);
 
-/* Cost-model plug-ins. */
-typedef struct hg_model_input {
-    const hg_psd *psd;
-    const hg_system *sys;
-    int L;
-    const double *sizes;
-} hg_model_input;
+/* ---- helpers for model authors ---- */
 
-typedef struct hg_model {
-    const char *name; /* "hgrid-top-down", "hgrid-bottom-up", "linked-cell" */
-    const char *help;
-    /* Fill out (may be NULL) and the totals. */
-    int (*evaluate)(const hg_model_input *in, hg_cost *out, double *T,
-                    double *T_cd, double *T_ca, hg_err *e);
-} hg_model;
-
-size_t hg_model_count(void);
-const hg_model *hg_model_at(size_t i);
-const hg_model *hg_model_find(const char *name);
-
-/* Shared core of the HGrid models (src/model/cost.c). */
-int hg_cost_hgrid(const hg_model_input *in, hg_algorithm alg, hg_cost *out,
-                  double *T, double *T_cd, double *T_ca, hg_err *e);
+/* Number density of radii at r for the boundary terms of a gradient
+ * (dM_k(a, b)/db = b^k f(b)): the pdf of a continuous distribution; for a
+ * discrete one the mass in r (1 -+ in->smooth) per length, 0 when
+ * in->smooth = 0. */
+double hg_model_density(const hg_model_input *in, double r);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,10 @@
-/* hg_opt.h - cell-size methods, the optimal HGrid and the recommendation
- * (KOL 2014 section 5; SPEC sections 4 and 6).
+/* hg_opt.h - cell-size recipes, the optimal HGrid and the recommendation
+ * (KOL 2014 section 5).
  *
  * Cell sizes are always given as s_1..s_L (array index h-1 holds s_h);
- * s_0 = 2 r_min is implicit and s_L = 2 r_max.
+ * s_0 = 2 r_min is implicit and s_L = 2 r_max. Every function takes the
+ * cost model (hg_model.h) and the values of its parameters (v, NULL: the
+ * model's defaults).
  */
 #ifndef HG_OPT_H
 #define HG_OPT_H
@@ -15,20 +17,20 @@
 extern "C" {
 #endif
 
-/* ---- cell-size methods (KOL 2014 section 5.2) ---- */
+/* ---- cell-size recipes (KOL 2014 section 5.2) ---- */
 
-typedef enum hg_method {
-    HG_METHOD_OPTIMAL = 0,     /* minimise T over the sizes (5.2.4) */
-    HG_METHOD_CONSTANT_M = 1,  /* m_{h+1} = q m_h (eq. 37) */
-    HG_METHOD_EXPONENTIAL = 2, /* s_h = 2 r_min omega^(h/L) (eq. 36) */
-    HG_METHOD_LINEAR = 3       /* s_h = 2 r_min (1 + h (omega-1)/L) (eq. 34) */
-} hg_method;
-#define HG_METHOD_COUNT 4
+typedef enum hg_recipe {
+    HG_RECIPE_OPTIMAL = 0,     /* minimise T over the sizes (5.2.4) */
+    HG_RECIPE_CONSTANT_M = 1,  /* m_{h+1} = q m_h (eq. 37) */
+    HG_RECIPE_EXPONENTIAL = 2, /* s_h = 2 r_min omega^(h/L) (eq. 36) */
+    HG_RECIPE_LINEAR = 3       /* s_h = 2 r_min (1 + h (omega-1)/L) (eq. 34) */
+} hg_recipe;
+#define HG_RECIPE_COUNT 4
 
 /* "optimal", "constant-m", "exponential", "linear". */
-const char *hg_method_name(hg_method m);
+const char *hg_recipe_name(hg_recipe r);
 /* Parse one of the names above; HG_EUNKNOWN naming the value otherwise. */
-int hg_method_parse(const char *text, hg_method *out, hg_err *e);
+int hg_recipe_parse(const char *text, hg_recipe *out, hg_err *e);
 
 /* Linear sizes (KOL 2014 eq. 34) for L >= 1 levels into sizes[0..L-1]. */
 int hg_sizes_linear(const hg_psd *psd, int L, double *sizes, hg_err *e);
@@ -43,22 +45,12 @@ int hg_sizes_exponential(const hg_psd *psd, int L, double *sizes, hg_err *e);
 int hg_sizes_constant_m(const hg_psd *psd, int dim, int L, double q,
                         double *sizes, hg_err *e);
 
-/* ---- the analytic gradient ---- */
-
-/* Work per particle T (as hg_cost_evaluate) and its gradient
- * grad[h-1] = dT/ds_h for h = 1..L-1 (grad[L-1] = 0: s_L is fixed).
- * Uses dM_k(a,b)/db = b^k f(b) at every level boundary. For a discrete
- * distribution (no pdf) the boundary terms are left out: the result is the
- * derivative of the piecewise-smooth T between atoms. grad may be NULL. */
-int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
-                     hg_algorithm alg, int L, const double *sizes, double *T,
-                     double *grad, hg_err *e);
-
 /* ---- optimal sizes for a given L ---- */
 
-/* Minimise T over s_1..s_{L-1} (s_L = 2 r_max fixed, sizes non-decreasing)
- * for a fixed number of levels L >= 1 (KOL 2014 section 5.2.4).
- * Continuous distributions: NLopt LD_LBFGS with the analytic gradient on
+/* Minimise T of model m over s_1..s_{L-1} (s_L = 2 r_max fixed, sizes
+ * non-decreasing) for a fixed number of levels L >= 1 (KOL 2014 section
+ * 5.2.4); a single-level model (max_levels = 1) gives L sizes of 2 r_max.
+ * Continuous distributions: NLopt LD_LBFGS with the model's gradient on
  * log-ratio increments (monotonicity is built in). Starts: start[] (L
  * sizes, e.g. an optimum for L-1 levels with one level split; may be NULL),
  * exponential and constant-m (q = 1). The first start is converged fully;
@@ -70,11 +62,11 @@ int hg_cost_gradient(const hg_psd *psd, const hg_system *sys,
  * The minimum over the closed set includes collapsed levels (which cost
  * nothing): the caller compares against fewer levels (hg_curve_compute
  * does). Writes sizes[0..L-1] and *T (may be NULL). */
-int hg_opt_sizes(const hg_psd *psd, const hg_system *sys, hg_algorithm alg,
-                 int L, const double *start, double *sizes, double *T,
-                 hg_err *e);
+int hg_opt_sizes(const hg_model *m, const hg_psd *psd, const hg_system *sys,
+                 const hg_model_values *v, int L, const double *start,
+                 double *sizes, double *T, hg_err *e);
 
-/* ---- T as a function of L for one method (the data of KOL 2014 figs 4-9) */
+/* ---- T as a function of L for one recipe (the data of KOL 2014 figs 4-9) */
 
 typedef struct hg_curve_point {
     int levels;          /* L asked for */
@@ -84,32 +76,37 @@ typedef struct hg_curve_point {
 } hg_curve_point;
 
 typedef struct hg_curve {
-    hg_method method;
-    hg_algorithm algorithm;
-    double q;              /* ratio of the constant-m method */
+    const hg_model *model;
+    hg_recipe recipe;
+    double q;              /* ratio of the constant-m recipe */
     int n;                 /* points for L = 1..n */
     hg_curve_point *points;/* points[L-1]; owned (hg_curve_clear) */
 } hg_curve;
 
-/* T(L) for L = 1..max_levels (1 <= max_levels <= 256) with one method and
- * algorithm. For the optimal method point L is the best grid with at most L
+/* T(L) of model m for L = 1..max_levels (1 <= max_levels <= 256; only
+ * L = 1 for a single-level model) with one recipe. For the optimal recipe
+ * point L is the best grid with at most L
  * non-empty levels (each L warm-starts from L-1; an extra level is kept
  * only if it lowers T by more than 1e-7 relative, otherwise the point
  * repeats L-1 with an empty level at s_L), so its T never increases with
  * L; after two successive L without such a gain, larger L are padded
  * without optimising. out is overwritten; release with hg_curve_clear. */
-int hg_curve_compute(const hg_psd *psd, const hg_system *sys,
-                     hg_algorithm alg, hg_method method, double q,
-                     int max_levels, hg_curve *out, hg_err *e);
+int hg_curve_compute(const hg_model *m, const hg_psd *psd,
+                     const hg_system *sys, const hg_model_values *v,
+                     hg_recipe recipe, double q, int max_levels,
+                     hg_curve *out, hg_err *e);
 void hg_curve_clear(hg_curve *c); /* accepts NULL */
 
 /* ---- the recommendation ---- */
 
-#define HG_ALGORITHM_AUTO (-1)
+/* Most candidate models of one recommendation. */
+#define HG_RECOMMEND_MAX_MODELS 8
 
 typedef struct hg_recommend_options {
-    int algorithm;    /* HG_ALGORITHM_AUTO, HG_TOP_DOWN or HG_BOTTOM_UP */
-    hg_method method; /* default HG_METHOD_OPTIMAL */
+    int n_models;     /* candidates in models[]; 0: the default pair
+                         hgrid-top-down, hgrid-bottom-up */
+    const hg_model *models[HG_RECOMMEND_MAX_MODELS];
+    hg_recipe recipe; /* default HG_RECIPE_OPTIMAL */
     double q;         /* constant-m ratio, > 0, default 1 */
     int max_levels;   /* 1..256, default 32 */
     double tolerance; /* relative, in [0, 1), default 0.01 */
@@ -121,8 +118,8 @@ void hg_recommend_options_default(hg_recommend_options *o);
 int hg_recommend_options_check(const hg_recommend_options *o, hg_err *e);
 
 typedef struct hg_recommendation {
-    hg_recommend_options options;
-    hg_algorithm algorithm;   /* recommended algorithm */
+    hg_recommend_options options; /* as used (default candidates filled) */
+    const hg_model *model;    /* recommended model */
     int linked_cell;          /* 1: use a single-level linked cell */
     int levels;               /* recommended number of (non-empty) levels */
     double *cell_sizes;       /* levels entries, collapsed levels merged */
@@ -130,28 +127,29 @@ typedef struct hg_recommendation {
     int best_levels;          /* non-empty levels of the best T found */
     int best_at_max_levels;   /* 1: the best T is at L = max_levels, so a
                                  larger max_levels may find a lower T */
-    hg_algorithm best_algorithm;
+    const hg_model *best_model;
     double best_T;
     double linked_cell_T, linked_cell_T_cd, linked_cell_T_ca;
     double speedup;           /* linked_cell_T / cost.T */
-    /* sensitivity: T(L) of the recommended algorithm for
+    /* sensitivity: T(L) of the recommended model for
      * L = sens_L[0..n_sens-1] (L* - 2 .. L* + 2 within 1..max_levels) */
     int n_sens;
     int sens_L[5];
     double sens_T[5];
     int within5_lo, within5_hi; /* L range with T(L) <= 1.05 best T */
-    int n_curves;               /* curves computed (1 or 2) */
-    hg_curve curves[2];         /* T(L) of each algorithm considered */
+    int n_curves;               /* one per candidate model */
+    hg_curve *curves;           /* T(L) of each candidate; owned */
     char decision[256];         /* the decision in words */
 } hg_recommendation;
 
-/* Compute the curves of the chosen method for the chosen algorithm(s), pick
+/* Compute the curves of the chosen recipe for every candidate model, pick
  * the fewest non-empty levels whose T is within tolerance of the best T
- * found (SPEC 4), compare with the linked cell and fill out. out is
+ * found, compare with the linked cell (model "linked-cell") and fill out.
+ * v: parameter values (NULL: defaults) given to every model. out is
  * overwritten; release with hg_recommendation_clear. */
 int hg_recommend(const hg_psd *psd, const hg_system *sys,
-                 const hg_recommend_options *opt, hg_recommendation *out,
-                 hg_err *e);
+                 const hg_model_values *v, const hg_recommend_options *opt,
+                 hg_recommendation *out, hg_err *e);
 void hg_recommendation_clear(hg_recommendation *r); /* accepts NULL */
 
 #ifdef __cplusplus

@@ -31,7 +31,8 @@ typedef struct hg_validate_level {
 /* One grid (the HGrid or the linked cell) on one packing. Arrays owned
  * (hg_validate_run_clear). */
 typedef struct hg_validate_run {
-    hg_algorithm algorithm;
+    const hg_model *model;      /* the model that predicted */
+    hg_algorithm algorithm;     /* the grid measured (model's) */
     int levels;
     double *sizes;              /* levels entries, as used */
     hg_validate_level *per_level;
@@ -65,19 +66,22 @@ typedef struct hg_measure_options {
 /* Defaults: budget 2e8, repeats 1, seed 1. */
 void hg_measure_options_default(hg_measure_options *o);
 
-/* Build a grid of L levels with sizes[0..L-1] on the particles p (box and
+/* Build the bundled grid model->grid_algorithm (HG_EINVAL for a model
+ * without one) of L levels with sizes[0..L-1] on the particles p (box and
  * periodicity from p), time the detection, count the work and compare
- * with hg_cost_evaluate(psd, sys, alg, L, sizes) (the same sizes: round
- * them first with hg_pack_round_sizes for a periodic box). out is
+ * with hg_cost_evaluate(model, psd, sys, v, L, sizes) (the same sizes:
+ * round them first with hg_pack_round_sizes for a periodic box). out is
  * overwritten (release with hg_validate_run_clear). */
-int hg_validate_measure(const hg_psd *psd, const hg_system *sys,
-                        const hg_particles *p, hg_algorithm alg, int L,
-                        const double *sizes, const hg_measure_options *opt,
-                        hg_validate_run *out, hg_err *e);
+int hg_validate_measure(const hg_model *model, const hg_psd *psd,
+                        const hg_system *sys, const hg_model_values *v,
+                        const hg_particles *p, int L, const double *sizes,
+                        const hg_measure_options *opt, hg_validate_run *out,
+                        hg_err *e);
 
 typedef struct hg_validate_params {
-    hg_system sys;          /* dim, nu, K (K weighs T = T_cd + K T_ca) */
-    hg_algorithm algorithm;
+    hg_system sys;          /* dim, nu */
+    const hg_model *model;  /* predicts; its grid is measured */
+    hg_model_values values; /* the model's parameters (e.g. K) */
     int L;                  /* levels of sizes */
     const double *sizes;    /* s_1..s_L before rounding (not owned) */
     size_t n;               /* particles */

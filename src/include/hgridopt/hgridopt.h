@@ -4,13 +4,20 @@
 
 #include "hg_calib.h"
 #include "hg_common.h"
+#include "hg_export.h"
+#include "hg_io.h"
 #include "hg_grid.h"
 #include "hg_methods.h"
 #include "hg_model.h"
 #include "hg_pack.h"
+#include "hg_pack_gen.h"
+#include "hg_plot.h"
 #include "hg_opt.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
+#include "hg_sysfile.h"
+#include "hg_system.h"
 #include "hg_validate.h"
+#include "hg_version.h"
 
 #endif

@@ -1,0 +1,28 @@
+/* hg_system.h - the particle system a cost model describes: dimension and
+ * packing fraction. The size distribution is a separate object (hg_psd.h);
+ * the parameters of a model (such as K) belong to the model (hg_model.h).
+ */
+#ifndef HG_SYSTEM_H
+#define HG_SYSTEM_H
+
+#include "hg_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Physical parameters of the system. A zero-initialised tail means the
+ * assumptions of KOL 2014 (centres spread independently of each other), so
+ * fields added later keep `hg_system sys = {dim, nu};` valid. */
+typedef struct hg_system {
+    int dim;   /* 2 or 3 */
+    double nu; /* packing fraction, 0 < nu < 1 */
+} hg_system;
+
+/* Check dim and nu; the message names the field and value. */
+int hg_system_check(const hg_system *sys, hg_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,380 @@
+/* plot.c - figures through PLplot (devices: svg, pngcairo, pdfcairo).
+ *
+ * PLplot keeps global state and calls exit() from plexit() on fatal errors;
+ * an exit handler installed with plsexit() jumps back here instead, so a
+ * failing device never ends the caller's process. Not thread-safe (PLplot
+ * is not). */
+#include "hg_plot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#ifdef HG_HAVE_PLOT
+#include <plplot.h>
+#include <setjmp.h>
+#endif
+
+int hg_plot_available(void)
+{
+#ifdef HG_HAVE_PLOT
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* The PLplot device for path's extension, or NULL. */
+static const char *device_for(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot)
+        return NULL;
+    if (!strcasecmp(dot, ".svg"))
+        return "svg";
+    if (!strcasecmp(dot, ".png"))
+        return "pngcairo";
+    if (!strcasecmp(dot, ".pdf"))
+        return "pdfcairo";
+    return NULL;
+}
+
+static int check_args(const char *path, const hg_plot_panel *panels,
+                      int n_panels, int width_px, hg_err *e)
+{
+    if (!path || !*path)
+        return hg_fail(e, HG_EINVAL, "plot: no file name");
+    if (!device_for(path))
+        return hg_fail(e, HG_EINVAL,
+                       "plot: '%s' has no known extension (.svg, .png, .pdf)",
+                       path);
+    if (n_panels < 1 || n_panels > 8 || !panels)
+        return hg_fail(e, HG_EINVAL, "plot: %d panels (1..8)", n_panels);
+    if (width_px < 400 || width_px > 4000)
+        return hg_fail(e, HG_EINVAL, "plot: width %d px outside 400..4000",
+                       width_px);
+    for (int p = 0; p < n_panels; p++)
+        for (int s = 0; s < panels[p].n_series; s++)
+            if (panels[p].series[s].n < 0 ||
+                (panels[p].series[s].n > 0 &&
+                 (!panels[p].series[s].x || !panels[p].series[s].y)))
+                return hg_fail(e, HG_EINVAL,
+                               "plot: panel %d series %d has no data", p + 1,
+                               s + 1);
+    return HG_OK;
+}
+
+#ifdef HG_HAVE_PLOT
+
+static jmp_buf plot_escape;
+static char plot_errmsg[256];
+
+static int exit_handler(PLCHAR_VECTOR msg)
+{
+    snprintf(plot_errmsg, sizeof plot_errmsg, "%s", msg ? msg : "");
+    longjmp(plot_escape, 1);
+}
+
+/* PLplot reads '#' as a text escape: double it. */
+static void escape_text(const char *in, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (; in && *in && k + 2 < cap; in++) {
+        if (*in == '#')
+            out[k++] = '#';
+        out[k++] = *in;
+    }
+    out[k] = '\0';
+}
+
+static int usable(double v, int log_axis)
+{
+    return isfinite(v) && (!log_axis || v > 0.0);
+}
+
+static double axis_value(double v, int log_axis)
+{
+    return log_axis ? log10(v) : v;
+}
+
+/* Series colours (palette 0 indices 1..): distinguishable on white. */
+/* Palette 0: index 0 is the background, 1 the axes and text, 2.. the
+ * series, the last the shaded band. */
+static const int palette[][3] = {
+    {255, 255, 255}, {0, 0, 0},       {31, 119, 180}, {214, 39, 40},  {44, 160, 44},
+    {255, 127, 14},  {148, 103, 189}, {140, 86, 75}, {227, 119, 194},
+    {127, 127, 127}, {188, 189, 34},  {23, 190, 207}, {222, 222, 222}};
+#define N_COLOURS ((int)(sizeof palette / sizeof palette[0]) - 3)
+#define COL_BAND ((int)(sizeof palette / sizeof palette[0]) - 1)
+
+/* Data range of a panel on its (possibly log) axes, with a margin. */
+static void panel_range(const hg_plot_panel *pp, double *x0, double *x1,
+                        double *y0, double *y1)
+{
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (int s = 0; s < pp->n_series; s++) {
+        const hg_plot_series *sr = &pp->series[s];
+        for (int i = 0; i < sr->n; i++) {
+            if (!usable(sr->x[i], pp->logx) || !usable(sr->y[i], pp->logy))
+                continue;
+            double x = axis_value(sr->x[i], pp->logx);
+            double y = axis_value(sr->y[i], pp->logy);
+            xlo = fmin(xlo, x), xhi = fmax(xhi, x);
+            ylo = fmin(ylo, y), yhi = fmax(yhi, y);
+            if (sr->style == HG_PLOT_BARS && !pp->logy) {
+                ylo = fmin(ylo, pp->bar_base);
+                yhi = fmax(yhi, pp->bar_base);
+            }
+        }
+    }
+    if (pp->band_lo < pp->band_hi && usable(pp->band_lo, pp->logy) &&
+        usable(pp->band_hi, pp->logy)) {
+        ylo = fmin(ylo, axis_value(pp->band_lo, pp->logy));
+        yhi = fmax(yhi, axis_value(pp->band_hi, pp->logy));
+    }
+    if (!(xlo <= xhi))
+        xlo = 0.0, xhi = 1.0;
+    if (!(ylo <= yhi))
+        ylo = 0.0, yhi = 1.0;
+    if (pp->categories)
+        xlo = 0.5, xhi = pp->n_categories + 0.5;
+    double dx = xhi - xlo, dy = yhi - ylo;
+    if (dx <= 0.0)
+        dx = fabs(xlo) > 0.0 ? 0.1 * fabs(xlo) : 1.0;
+    if (dy <= 0.0)
+        dy = fabs(ylo) > 0.0 ? 0.1 * fabs(ylo) : 1.0;
+    *x0 = pp->categories ? xlo : xlo - 0.04 * dx;
+    *x1 = pp->categories ? xhi : xhi + 0.04 * dx;
+    *y0 = ylo - 0.06 * dy;
+    *y1 = yhi + 0.18 * dy; /* room for the legend */
+}
+
+static void draw_bars(const hg_plot_panel *pp, const hg_plot_series *sr,
+                      int index, int n_bar_series, double y0)
+{
+    double slot = 0.8 / (n_bar_series > 0 ? n_bar_series : 1);
+    double base = pp->logy ? y0 : pp->bar_base;
+    for (int i = 0; i < sr->n; i++) {
+        if (!usable(sr->x[i], pp->logx) || !usable(sr->y[i], pp->logy))
+            continue;
+        double xc = axis_value(sr->x[i], pp->logx);
+        double left = xc - 0.4 + index * slot;
+        double y = axis_value(sr->y[i], pp->logy);
+        PLFLT bx[4] = {left, left + slot, left + slot, left};
+        PLFLT by[4] = {base, base, y, y};
+        plfill(4, bx, by);
+    }
+}
+
+static void draw_panel(const hg_plot_panel *pp)
+{
+    double x0, x1, y0, y1;
+    panel_range(pp, &x0, &x1, &y0, &y1);
+    pladv(0);
+    plvpor(0.11, 0.96, 0.14, 0.88);
+    plwind(x0, x1, y0, y1);
+
+    if (pp->band_lo < pp->band_hi && usable(pp->band_lo, pp->logy) &&
+        usable(pp->band_hi, pp->logy)) {
+        double lo = axis_value(pp->band_lo, pp->logy);
+        double hi = axis_value(pp->band_hi, pp->logy);
+        PLFLT bx[4] = {x0, x1, x1, x0}, by[4] = {lo, lo, hi, hi};
+        plcol0(COL_BAND);
+        plfill(4, bx, by);
+    }
+
+    plcol0(1);
+    plschr(0, 0.9);
+    char xopt[16] = "bcnst", yopt[16] = "bcnstv";
+    if (pp->logx)
+        strcat(xopt, "l");
+    if (pp->logy)
+        strcat(yopt, "l");
+    if (pp->categories) {
+        plbox("bc", 0.0, 0, yopt, 0.0, 0);
+        for (int c = 0; c < pp->n_categories; c++) {
+            char t[64];
+            escape_text(pp->categories[c], t, sizeof t);
+            plmtex("b", 1.2, (c + 1 - x0) / (x1 - x0), 0.5, t);
+        }
+    } else {
+        plbox(xopt, 0.0, 0, yopt, 0.0, 0);
+    }
+    char title[256], xl[256], yl[256];
+    escape_text(pp->title, title, sizeof title);
+    escape_text(pp->xlabel, xl, sizeof xl);
+    escape_text(pp->ylabel, yl, sizeof yl);
+    pllab(xl, yl, title);
+
+    int n_bar_series = 0;
+    for (int s = 0; s < pp->n_series; s++)
+        n_bar_series += pp->series[s].style == HG_PLOT_BARS;
+
+    PLINT opts[16], lcol[16], lsty[16], scol[16], snum[16], tcol[16];
+    PLFLT lwid[16], sscale[16];
+    const char *texts[16], *syms[16];
+    char text_store[16][128];
+    PLINT bcol[16], bpat[16];
+    PLFLT bscale[16], bwid[16];
+    int n_leg = 0, bar_index = 0;
+
+    for (int s = 0; s < pp->n_series; s++) {
+        const hg_plot_series *sr = &pp->series[s];
+        int col = 2 + s % N_COLOURS;
+        plcol0(col);
+        plwidth(2.0);
+        if (sr->style == HG_PLOT_BARS) {
+            draw_bars(pp, sr, bar_index++, n_bar_series, y0);
+        } else {
+            /* runs of usable points */
+            PLFLT *xs = malloc(sizeof *xs * (size_t)(sr->n > 0 ? sr->n : 1));
+            PLFLT *ys = malloc(sizeof *ys * (size_t)(sr->n > 0 ? sr->n : 1));
+            int k = 0;
+            for (int i = 0; xs && ys && i < sr->n; i++) {
+                if (!usable(sr->x[i], pp->logx) || !usable(sr->y[i], pp->logy))
+                    continue;
+                xs[k] = axis_value(sr->x[i], pp->logx);
+                ys[k] = axis_value(sr->y[i], pp->logy);
+                k++;
+            }
+            if (k > 1 && sr->style != HG_PLOT_POINTS)
+                plline(k, xs, ys);
+            if (k > 0 && sr->style != HG_PLOT_LINE)
+                plstring(k, xs, ys, "#(728)");
+            free(xs);
+            free(ys);
+        }
+        if (sr->label && *sr->label && n_leg < 16) {
+            int i = n_leg++;
+            escape_text(sr->label, text_store[i], sizeof text_store[i]);
+            texts[i] = text_store[i];
+            tcol[i] = 1;
+            lcol[i] = scol[i] = bcol[i] = col;
+            lsty[i] = 1;
+            lwid[i] = 2.0;
+            sscale[i] = 1.0;
+            snum[i] = 1;
+            syms[i] = "#(728)";
+            bpat[i] = 0;
+            bscale[i] = 1.0;
+            bwid[i] = 1.0;
+            opts[i] = sr->style == HG_PLOT_BARS     ? PL_LEGEND_COLOR_BOX
+                      : sr->style == HG_PLOT_POINTS ? PL_LEGEND_SYMBOL
+                      : sr->style == HG_PLOT_LINE   ? PL_LEGEND_LINE
+                                      : PL_LEGEND_LINE | PL_LEGEND_SYMBOL;
+        }
+    }
+    plwidth(1.0);
+
+    for (int m = 0; m < pp->n_marks; m++) {
+        const hg_plot_mark *mk = &pp->marks[m];
+        if (!usable(mk->x, pp->logx) || !usable(mk->y, pp->logy))
+            continue;
+        PLFLT mx = axis_value(mk->x, pp->logx), my = axis_value(mk->y, pp->logy);
+        plcol0(3);
+        plschr(0, 1.4);
+        plstring(1, &mx, &my, "#(841)");
+        plschr(0, 0.8);
+        char t[128];
+        escape_text(mk->text, t, sizeof t);
+        plptex(mx, my + 0.04 * (y1 - y0), 1.0, 0.0, 0.5, t);
+        plschr(0, 0.9);
+    }
+
+    if (n_leg > 0) {
+        PLFLT lw, lh;
+        plschr(0, 0.8);
+        pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
+                 PL_POSITION_TOP | PL_POSITION_RIGHT | PL_POSITION_INSIDE,
+                 0.01, 0.01, 0.08, 15, 0, 1, 0, 0, n_leg, opts, 1.0, 1.0, 2.0,
+                 1.0, tcol, texts, bcol, bpat, bscale, bwid, lcol, lsty, lwid,
+                 scol, sscale, snum, syms);
+    }
+    plcol0(1);
+}
+
+static int render(const char *device, const char *file,
+                  const hg_plot_panel *panels, int n_panels, int width_px,
+                  hg_err *e)
+{
+    /* volatile: read after longjmp */
+    volatile int started = 0;
+    plot_errmsg[0] = '\0';
+    if (setjmp(plot_escape)) {
+        if (started)
+            plend();
+        return hg_fail(e, HG_EIO, "plot: PLplot failed: %s", plot_errmsg);
+    }
+    plsexit(exit_handler);
+    plsdev(device);
+    plsfnam(file);
+    int height = (int)(0.62 * width_px) * n_panels;
+    if (n_panels > 1)
+        height = (int)(0.5 * width_px) * n_panels;
+    plspage(0.0, 0.0, width_px, height, 0, 0);
+    plscolbg(255, 255, 255);
+    for (int i = 0; i < (int)(sizeof palette / sizeof palette[0]); i++)
+        plscol0(i, palette[i][0], palette[i][1], palette[i][2]);
+    plscol0(15, 255, 255, 255); /* legend background */
+    plssub(1, n_panels);
+    plinit();
+    started = 1;
+    for (int p = 0; p < n_panels; p++)
+        draw_panel(&panels[p]);
+    plend();
+    started = 0;
+    plsexit(NULL);
+    return HG_OK;
+}
+
+#endif /* HG_HAVE_PLOT */
+
+int hg_plot_write(const char *path, const hg_plot_panel *panels, int n_panels,
+                  int width_px, hg_err *e)
+{
+    int rc = check_args(path, panels, n_panels, width_px, e);
+    if (rc != HG_OK)
+        return rc;
+#ifndef HG_HAVE_PLOT
+    return hg_fail(e, HG_EUNKNOWN,
+                   "plot: this hgridopt was built without plotting "
+                   "(configure with -DHG_PLOT=ON and PLplot installed)");
+#else
+    /* temporary file in the same folder, renamed on success */
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 16);
+    if (!tmp)
+        return hg_fail(e, HG_ENOMEM, "plot: out of memory");
+    snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        rc = hg_fail(e, HG_EIO, "plot: cannot create a file next to '%s': %s",
+                     path, strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    close(fd);
+    rc = render(device_for(path), tmp, panels, n_panels, width_px, e);
+    if (rc == HG_OK) {
+        FILE *f = fopen(tmp, "rb");
+        long size = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0)
+            size = ftell(f);
+        if (f)
+            fclose(f);
+        if (size <= 0)
+            rc = hg_fail(e, HG_EIO, "plot: nothing was written to '%s'", path);
+    }
+    if (rc == HG_OK && rename(tmp, path) != 0)
+        rc = hg_fail(e, HG_EIO, "plot: cannot write '%s': %s", path,
+                     strerror(errno));
+    if (rc != HG_OK)
+        remove(tmp);
+    free(tmp);
+    return rc;
+#endif
+}

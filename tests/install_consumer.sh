@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# install_consumer.sh SRC BUILD - install the build tree into a temporary
+# prefix, then build examples/consumer against the installed tree only, once
+# with find_package(hgridopt) and once with pkg-config, and run both; check
+# the installed man page renders and lists every command's options, and the
+# bash completion completes commands, options and --format values.
+set -euo pipefail
+src=$1 build=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$tmp/p" >"$tmp/install.log" ||
+    fail "cmake --install: $(tail -3 "$tmp/install.log")"
+p=$tmp/p
+lib=$(ls -d "$p"/lib*/ | head -1)
+for f in bin/hgridopt include/hgridopt/hgridopt.h include/hgridopt/hg_version.h \
+    share/man/man1/hgridopt.1 share/bash-completion/completions/hgridopt \
+    share/hgridopt/examples/paper-3d-uniform-volume.json; do
+    [ -e "$p/$f" ] || fail "not installed: $f"
+done
+ls "$lib"/libhgridopt.so.* >/dev/null 2>&1 || fail "no shared library in $lib"
+[ -e "$lib/libhgridopt.a" ] || fail "no static library in $lib"
+soname=$(objdump -p "$lib"/libhgridopt.so | awk '/SONAME/{print $2}')
+[[ $soname == libhgridopt.so.[0-9]* ]] || fail "SONAME '$soname'"
+[ -e "$lib/pkgconfig/hgridopt.pc" ] || fail "no hgridopt.pc"
+[ -e "$lib/cmake/hgridopt/hgridoptConfig.cmake" ] || fail "no CMake package"
+
+# every public header compiles on its own, from C and from C++
+for h in "$p"/include/hgridopt/*.h; do
+    printf '#include <%s>\nint main(void){return 0;}\n' "hgridopt/$(basename "$h")" >"$tmp/h.c"
+    cc -std=c11 -Wall -Wextra -Werror -I"$p/include" -c "$tmp/h.c" -o "$tmp/h.o" ||
+        fail "C: $(basename "$h") does not compile on its own"
+    cp "$tmp/h.c" "$tmp/h.cpp"
+    c++ -Wall -Wextra -Werror -I"$p/include" -c "$tmp/h.cpp" -o "$tmp/h.o" ||
+        fail "C++: $(basename "$h") does not compile on its own"
+done
+# the umbrella header includes every public header
+for h in "$p"/include/hgridopt/hg_*.h; do
+    grep -q "\"$(basename "$h")\"" "$p/include/hgridopt/hgridopt.h" ||
+        fail "hgridopt.h does not include $(basename "$h")"
+done
+
+# find_package, against the installed tree only
+cmake -S "$src/examples/consumer" -B "$tmp/cb" -DCMAKE_PREFIX_PATH="$p" \
+    -DCMAKE_BUILD_TYPE=Release >"$tmp/cb.log" 2>&1 || fail "find_package: $(tail -5 "$tmp/cb.log")"
+cmake --build "$tmp/cb" >>"$tmp/cb.log" 2>&1 || fail "consumer build: $(tail -5 "$tmp/cb.log")"
+out=$(LD_LIBRARY_PATH="$lib" "$tmp/cb/consumer") || fail "consumer (find_package) failed"
+echo "find_package: $out"
+[[ $out == *levels:* ]] || fail "consumer output '$out'"
+
+# pkg-config, shared and static
+export PKG_CONFIG_PATH="$lib/pkgconfig"
+cc -std=c11 "$src/examples/consumer/consumer.c" -o "$tmp/consumer-pc" \
+    $(pkg-config --cflags --libs hgridopt) || fail "pkg-config build"
+out2=$(LD_LIBRARY_PATH="$lib" "$tmp/consumer-pc") || fail "consumer (pkg-config) failed"
+[ "$out" = "$out2" ] || fail "pkg-config consumer '$out2' differs from '$out'"
+cc -std=c11 "$src/examples/consumer/consumer.c" -o "$tmp/consumer-static" \
+    $(pkg-config --cflags hgridopt) "$lib/libhgridopt.a" \
+    $(pkg-config --static --libs hgridopt | sed 's/-lhgridopt//') ||
+    fail "static pkg-config build"
+out3=$("$tmp/consumer-static") || fail "static consumer failed"
+[ "$out" = "$out3" ] || fail "static consumer '$out3' differs from '$out'"
+ldd "$tmp/consumer-static" | grep libhgridopt >/dev/null && fail "static consumer loads libhgridopt.so"
+echo "pkg-config: shared and static give the same answer"
+
+# the installed binary runs from the prefix
+"$p/bin/hgridopt" --version | grep -q '^hgridopt ' || fail "--version"
+
+# man page: renders, and lists every option of every command's --help
+man_txt=$(MANWIDTH=100 man -l "$p/share/man/man1/hgridopt.1" 2>/dev/null | col -b) ||
+    fail "man -l does not render"
+cmds=$("$p/bin/hgridopt" --help | awk '/^Commands:/{on=1; next} on && /^  [a-z]/{print $1} on && /^$/{on=0}')
+for c in $cmds; do
+    grep -qF "hgridopt $c" <<<"$man_txt" || fail "man page lacks command $c"
+    for o in $("$p/bin/hgridopt" "$c" --help | grep -oE '^ +--[a-zA-Z0-9-]+' | sort -u); do
+        grep -qF -- "$o" <<<"$man_txt" || fail "man page lacks $c $o"
+    done
+done
+echo "man page: every command and option of --help present"
+
+# bash completion
+comp() { # words... -> completions of the last word
+    bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
+             _hgridopt; printf "%s\n" "${COMPREPLY[@]}"' _ \
+        "$p/share/bash-completion/completions/hgridopt" "$@"
+}
+bin=$p/bin/hgridopt
+has() { # expected words... : every one is among the completions on stdin
+    local got
+    got=$(cat)
+    for w in "$@"; do grep -qxF -- "$w" <<<"$got" || return 1; done
+}
+comp "$bin" rec | has recommend || fail "completion: command"
+comp "$bin" recommend --for | has --format || fail "completion: option"
+comp "$bin" recommend --format "" | has table json lammps mercurydpm ||
+    fail "completion: --format values"
+comp "$bin" pack --generator "" | has poisson rsa dense ||
+    fail "completion: --generator values"
+echo "bash completion: commands, options, values"
+echo "install test passed"

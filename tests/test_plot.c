@@ -1,0 +1,182 @@
+/* test_plot.c - figures: SVG/PNG/PDF files that parse and carry their
+ * titles and legend entries; bad arguments and unwritable paths fail
+ * without leaving a file. */
+#include "testutil.h"
+
+#include "hg_plot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *slurp(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* The text of an SVG document: tags dropped, character references (&#xHH;,
+ * as PLplot's svg driver writes every glyph) decoded to ASCII. */
+static void svg_text(const char *svg, char *out, size_t cap)
+{
+    size_t k = 0;
+    int in_tag = 0;
+    for (const char *p = svg; *p && k + 1 < cap; p++) {
+        if (*p == '<') {
+            in_tag = 1;
+        } else if (*p == '>') {
+            in_tag = 0;
+        } else if (!in_tag && !strncmp(p, "&#x", 3)) {
+            char *end;
+            long c = strtol(p + 3, &end, 16);
+            if (*end == ';') {
+                out[k++] = (c > 0 && c < 128) ? (char)c : '?';
+                p = end;
+            }
+        } else if (!in_tag && *p != '\n') {
+            out[k++] = *p;
+        }
+    }
+    out[k] = '\0';
+}
+
+static unsigned be32(const unsigned char *p)
+{
+    return (unsigned)p[0] << 24 | (unsigned)p[1] << 16 | (unsigned)p[2] << 8 |
+           p[3];
+}
+
+int main(void)
+{
+    double L[] = {1, 2, 3, 4, 5, 6};
+    double T1[] = {900, 40, 13, 11.8, 11.6, 11.7};
+    double T2[] = {900, 55, 18, 14, 12.9, 12.5};
+    double lv[] = {1, 2, 3};
+    double ratio[] = {1.01, 0.995, 1.004};
+    hg_plot_series s1[] = {
+        {"optimal top-down", L, T1, 6, HG_PLOT_LINE_POINTS},
+        {"exponential #2", L, T2, 6, HG_PLOT_LINE},
+    };
+    hg_plot_mark mk = {5, 11.6, "optimum"};
+    hg_plot_series s2[] = {{"T_cd measured/predicted", lv, ratio, 3,
+                            HG_PLOT_BARS}};
+    const char *cats[] = {"level 1", "level 2", "level 3"};
+    hg_plot_panel panels[2] = {
+        {.title = "Work per particle against levels",
+         .xlabel = "levels L",
+         .ylabel = "T per particle (pair checks)",
+         .logy = 1,
+         .series = s1,
+         .n_series = 2,
+         .marks = &mk,
+         .n_marks = 1},
+        {.title = "Measured over predicted",
+         .xlabel = "level",
+         .ylabel = "ratio",
+         .series = s2,
+         .n_series = 1,
+         .band_lo = 0.98,
+         .band_hi = 1.02,
+         .bar_base = 1.0,
+         .categories = cats,
+         .n_categories = 3},
+    };
+    char dir[] = "/tmp/hg_test_plotXXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[512];
+    hg_err e = {0};
+
+    if (!hg_plot_available()) {
+        snprintf(path, sizeof path, "%s/a.svg", dir);
+        CHECK(hg_plot_write(path, panels, 2, 800, &e) != HG_OK);
+        CHECK(strstr(e.msg, "without plotting") != NULL);
+        CHECK(access(path, F_OK) != 0);
+        rmdir(dir);
+        return hg_test_summary("test_plot");
+    }
+
+    /* SVG: XML with the titles and legend entries as text */
+    snprintf(path, sizeof path, "%s/a.svg", dir);
+    CHECK(hg_plot_write(path, panels, 2, 800, &e) == HG_OK);
+    if (e.msg[0])
+        fprintf(stderr, "%s\n", e.msg);
+    long n = 0;
+    char *svg = slurp(path, &n);
+    CHECK(svg != NULL && n > 1000);
+    char *txt = malloc((size_t)n + 1);
+    if (svg && txt) {
+        CHECK(strstr(svg, "<svg") != NULL);
+        CHECK(strstr(svg, "</svg>") != NULL);
+        svg_text(svg, txt, (size_t)n + 1);
+        free(svg);
+        svg = txt;
+        txt = NULL;
+        CHECK(strstr(svg, "Work per particle against levels") != NULL);
+        CHECK(strstr(svg, "optimal top-down") != NULL);
+        CHECK(strstr(svg, "exponential #2") != NULL);
+        CHECK(strstr(svg, "T per particle (pair checks)") != NULL);
+        CHECK(strstr(svg, "level 2") != NULL);
+        CHECK(strstr(svg, "optimum") != NULL);
+    }
+    free(svg);
+    free(txt);
+
+    /* PNG: signature and an IHDR of the requested width */
+    snprintf(path, sizeof path, "%s/a.png", dir);
+    CHECK(hg_plot_write(path, panels, 2, 800, &e) == HG_OK);
+    unsigned char *png = (unsigned char *)slurp(path, &n);
+    CHECK(png != NULL && n > 24);
+    if (png && n > 24) {
+        CHECK(memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0);
+        CHECK(memcmp(png + 12, "IHDR", 4) == 0);
+        CHECK(be32(png + 16) == 800);
+        CHECK(be32(png + 20) >= 600);
+    }
+    free(png);
+
+    /* PDF */
+    snprintf(path, sizeof path, "%s/a.PDF", dir);
+    CHECK(hg_plot_write(path, panels, 1, 800, &e) == HG_OK);
+    char *pdf = slurp(path, &n);
+    CHECK(pdf != NULL && n > 100 && !strncmp(pdf, "%PDF", 4));
+    free(pdf);
+
+    /* bad arguments */
+    snprintf(path, sizeof path, "%s/a.gif", dir);
+    CHECK(hg_plot_write(path, panels, 1, 800, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "a.gif") != NULL);
+    CHECK(access(path, F_OK) != 0);
+    snprintf(path, sizeof path, "%s/b.svg", dir);
+    CHECK(hg_plot_write(path, panels, 1, 100, &e) == HG_EINVAL);
+    CHECK(hg_plot_write(path, panels, 0, 800, &e) == HG_EINVAL);
+    /* unwritable folder: an error naming the file, nothing left behind */
+    CHECK(hg_plot_write("/nonexistent-dir/x.svg", panels, 1, 800, &e) ==
+          HG_EIO);
+    CHECK(strstr(e.msg, "/nonexistent-dir/x.svg") != NULL);
+
+    /* no temporary files left in the folder */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls %s | grep tmp)\"", dir);
+    CHECK(system(cmd) == 0);
+    if (getenv("HG_KEEP_PLOTS"))
+        return hg_test_summary("test_plot");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+    return hg_test_summary("test_plot");
+}
