@@ -68,12 +68,13 @@ static int bench_build_case(const char *spec, int dim, double nu, size_t n,
     hg_psd *psd = NULL;
     if (hg_psd_parse(spec, &ctx, &psd, &e))
         return die("psd", &e);
-    hg_system sys = {dim, nu, 0.2};
+    hg_system sys = {dim, nu};
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
     hg_recommendation rec = {0};
-    if (hg_recommend(psd, &sys, &ro, &rec, &e))
+    if (hg_recommend(psd, &sys, NULL, &ro, &rec, &e))
         return die("recommend", &e);
+    const hg_algorithm alg = rec.model->grid_algorithm;
     hg_pack_params pp = {dim, n, nu, 7, 1};
     hg_particles p = {0}, q = {0};
     if (hg_pack_poisson(psd, &pp, &p, &e) || hg_pack_poisson(psd, &pp, &q, &e))
@@ -96,7 +97,7 @@ static int bench_build_case(const char *spec, int dim, double nu, size_t n,
         q.x[i] = x;
     }
     printf("\n%s, %dD, nu = %g, N = %zu: %s, %d levels\n", spec, dim, nu, n,
-           hg_algorithm_name(rec.algorithm), rec.levels);
+           hg_algorithm_name(alg), rec.levels);
     printf("%-6s %7s %16s %22s %22s %22s %12s\n", "levels", "threads",
            "first build ms", "rebuild ms", "rebuild moved ms",
            "detect ms", "rebuild/det");
@@ -117,7 +118,7 @@ static int bench_build_case(const char *spec, int dim, double nu, size_t n,
 #endif
             hg_grid *g = NULL;
             hg_pairs pairs = {0};
-            if (hg_grid_create(dim, rec.levels, rs, rec.algorithm, &g, &e) ||
+            if (hg_grid_create(dim, rec.levels, rs, alg, &g, &e) ||
                 hg_grid_set_storage(g, (hg_grid_storage)storage, &e))
                 return die("grid", &e);
             double t0 = hg_cpu_seconds();
