@@ -8,7 +8,8 @@
 #define HG_MODELS(X)                                                       \
     X(hgrid_top_down)                                                      \
     X(hgrid_bottom_up)                                                     \
-    X(linked_cell)
+    X(linked_cell)                                                         \
+    X(bin)
 
 #define DECLARE(name) extern const hg_model hg_model_##name;
 HG_MODELS(DECLARE)
