@@ -161,6 +161,12 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
         cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup);
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup);
     }
+    if (v->has_bin) {
+        cJSON_AddItemToObject(j, "bin", run_json(&v->bin, cs->K));
+        cJSON *s = cJSON_AddObjectToObject(j, "speedup_over_bin");
+        cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup_bin);
+        cJSON_AddNumberToObject(s, "measured", v->measured_speedup_bin);
+    }
     return j;
 }
 
@@ -193,9 +199,13 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
             r->measured_T_ca, r->measured_T_ca / r->predicted_T_ca);
     fprintf(out,
             "work T = T_cd + K T_ca: predicted %.5g, measured %.5g\n"
-            "contacts %.6g, detection %.4g s (CPU %.4g s), mapping %.4g s\n",
+            "contacts %.6g, detection %.4g s (CPU %.4g s), ",
             r->predicted_T, r->measured_T_cd + K * r->measured_T_ca,
-            r->contacts, r->seconds, r->cpu_seconds, r->build_seconds);
+            r->contacts, r->seconds, r->cpu_seconds);
+    if (r->build_seconds >= 0.0)
+        fprintf(out, "mapping %.4g s\n", r->build_seconds);
+    else
+        fprintf(out, "binning included\n");
     if (r->extrapolated)
         fprintf(out,
                 "NOTE: only a random subset of %zu particles searched; the "
@@ -370,6 +380,18 @@ int cmd_validate(int argc, char **argv)
                     v.measured_speedup,
                     v.linked_cell.extrapolated ? ", extrapolated" : "",
                     v.predicted_speedup);
+        }
+        if (v.has_bin) {
+            fprintf(out, "\n");
+            print_run(out, "bin (LAMMPS-style, bins of half the cutoff)",
+                      &v.bin, cs.K);
+            fprintf(out,
+                    "\nspeed-up over bin: measured %.4g (time), predicted "
+                    "%.4g (work T)\n",
+                    v.measured_speedup_bin, v.predicted_speedup_bin);
+        } else if (v.bin_skipped_work > 0.0) {
+            fprintf(out, "\nbin: not measured (predicted work %.3g above the "
+                    "budget)\n", v.bin_skipped_work);
         }
     }
     rc = cli_close_output(out, cs.output);

@@ -102,6 +102,15 @@ typedef struct hg_validation {
     hg_validate_run linked_cell;
     double predicted_speedup; /* T(linked cell) / T(HGrid) */
     double measured_speedup;  /* seconds(linked cell) / seconds(HGrid) */
+    /* the `bin` baseline (LAMMPS-style bins of half the cutoff, model
+     * "bin"), measured with the linked cell when its predicted work is
+     * within the budget; build_seconds < 0: binning is part of seconds */
+    int has_bin;
+    hg_validate_run bin;
+    double bin_skipped_work;      /* > 0: predicted work over the budget,
+                                     not measured */
+    double predicted_speedup_bin; /* T(bin) / T(HGrid) */
+    double measured_speedup_bin;  /* seconds(bin) / seconds(HGrid) */
 } hg_validation;
 
 void hg_validation_clear(hg_validation *v); /* accepts NULL */
