@@ -1,5 +1,5 @@
 /* sample.c - the empirical distribution of a list of radii (from a file,
- * family "sample", or from memory, hg_psd_from_radii).
+ * family "sample", or from memory through hg_psd_from_radii).
  *
  * The radii are sorted once; partial moments over (a,b] are differences of
  * prefix sums of r^k found by binary search. Prefix sums are stored in
@@ -341,23 +341,10 @@ const hg_psd_family hg_psd_sample = {
     quantile,
     moment};
 
-int hg_psd_from_radii(const double *r, size_t n, hg_psd **out, hg_err *e)
+int hg_psd_sample_state(double *r, size_t n, void **state, hg_err *e)
 {
-    *out = NULL;
-    hg_gsl_quiet();
-    if (!r || n == 0)
-        return hg_fail(e, HG_EINVAL, "radii: empty sample");
-    for (size_t i = 0; i < n; i++)
-        if (!(isfinite(r[i]) && r[i] > 0.0))
-            return hg_fail(e, HG_EINVAL,
-                           "radii[%zu]: %g must be finite and > 0", i, r[i]);
-    double *copy = malloc(n * sizeof *copy);
-    if (!copy)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    memcpy(copy, r, n * sizeof *copy);
     sample *p = NULL;
-    int st = build(copy, n, &p, e);
-    if (st)
-        return st;
-    return hg_psd_wrap(&hg_psd_sample, p, NULL, 3, out, e);
+    int st = build(r, n, &p, e);
+    *state = st ? NULL : p;
+    return st;
 }

@@ -1,5 +1,6 @@
 /* hgrid.c - the hierarchical-grid (HGrid) cost model of KOL 2014 section 3:
- * Top-Down and Bottom-Up as two tables over one core.
+ * Top-Down and Bottom-Up as two tables over one core, which reads the
+ * cross-level search from the table's grid_algorithm.
  *
  * Level h holds the radii in (s_{h-1}/2, s_h/2] (level 1 also holds r_min,
  * the last level everything up to r_max). With Q_{h,k} = M_k(level h), the
@@ -100,9 +101,10 @@ static void fill_levels(const hg_model_input *in, level *lv, int cumulative)
  * and, when grad != 0, the partial derivatives of T and T itself summed
  * term by term as sum [A m_h P_h + K (1 + n_c) P_h + (m_j + K) B(j,h)]
  * into *T. Returns the number of non-empty levels. */
-static int level_terms(const hg_model_input *in, hg_algorithm alg,
-                       level *lv, int grad, double *T)
+static int level_terms(const hg_model_input *in, level *lv, int grad,
+                       double *T)
 {
+    int top_down = in->model->grid_algorithm == HG_TOP_DOWN;
     double total = 0.0;
     int L = in->L, d = in->sys->dim, nonempty = 0;
     double K = in->params[0];
@@ -121,8 +123,8 @@ static int level_terms(const hg_model_input *in, hg_algorithm alg,
             l->dT_dm += A * P;
             l->dT_dq[0] += A * l->m + K * (1.0 + nc);
         }
-        int j0 = alg == HG_TOP_DOWN ? 0 : h + 1;
-        int j1 = alg == HG_TOP_DOWN ? h : L;
+        int j0 = top_down ? 0 : h + 1;
+        int j1 = top_down ? h : L;
         for (int j = j0; j < j1; j++) {
             level *lj = &lv[j];
             if (!(lj->q[0] > 0.0))
@@ -167,10 +169,23 @@ static void buf_free(work_buf *b)
         free(b->lv);
 }
 
-static int evaluate(const hg_model_input *in, hg_algorithm alg,
-                    hg_cost *out, hg_work *w, hg_err *e)
+/* The core needs to know which levels a particle scans. */
+static int check_algorithm(const hg_model *m, hg_err *e)
+{
+    if (m->grid_algorithm != HG_TOP_DOWN && m->grid_algorithm != HG_BOTTOM_UP)
+        return hg_fail(e, HG_EINVAL,
+                       "model %s: the HGrid core needs grid_algorithm "
+                       "top-down or bottom-up",
+                       m->name);
+    return HG_OK;
+}
+
+static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
+                    hg_err *e)
 {
     int L = in->L, st;
+    if ((st = check_algorithm(in->model, e)))
+        return st;
     double K = in->params[0];
     work_buf b;
     if ((st = buf_get(&b, L, e)))
@@ -180,7 +195,7 @@ static int evaluate(const hg_model_input *in, hg_algorithm alg,
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
     fill_levels(in, b.lv, 0);
-    int nonempty = level_terms(in, alg, b.lv, 0, NULL);
+    int nonempty = level_terms(in, b.lv, 0, NULL);
     double tcd = 0.0, tca = 0.0;
     double rmin = hg_psd_rmin(in->psd), rmax = hg_psd_rmax(in->psd);
     const double *s = in->sizes;
@@ -218,16 +233,18 @@ static int evaluate(const hg_model_input *in, hg_algorithm alg,
     return HG_OK;
 }
 
-static int gradient(const hg_model_input *in, hg_algorithm alg, double *T,
-                    double *dT_ds, hg_err *e)
+static int gradient(const hg_model_input *in, double *T, double *dT_ds,
+                    hg_err *e)
 {
     int L = in->L, d = in->sys->dim, st;
+    if ((st = check_algorithm(in->model, e)))
+        return st;
     work_buf b;
     if ((st = buf_get(&b, L, e)))
         return st;
     level *lv = b.lv;
     fill_levels(in, lv, 1);
-    level_terms(in, alg, lv, 1, T);
+    level_terms(in, lv, 1, T);
     if (dT_ds) {
         const double *s = in->sizes;
         for (int h = 0; h < L; h++) { /* through m_h = m_h(Q_{h,0}, s_h) */
@@ -252,30 +269,6 @@ static int gradient(const hg_model_input *in, hg_algorithm alg, double *T,
     return HG_OK;
 }
 
-static int td_evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
-                       hg_err *e)
-{
-    return evaluate(in, HG_TOP_DOWN, out, w, e);
-}
-
-static int td_gradient(const hg_model_input *in, double *T, double *dT_ds,
-                       hg_err *e)
-{
-    return gradient(in, HG_TOP_DOWN, T, dT_ds, e);
-}
-
-static int bu_evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
-                       hg_err *e)
-{
-    return evaluate(in, HG_BOTTOM_UP, out, w, e);
-}
-
-static int bu_gradient(const hg_model_input *in, double *T, double *dT_ds,
-                       hg_err *e)
-{
-    return gradient(in, HG_BOTTOM_UP, T, dT_ds, e);
-}
-
 const hg_model hg_model_hgrid_top_down = {
     "hgrid-top-down",
     "hierarchical grid, Top-Down cross-level search (KOL 2014)",
@@ -283,8 +276,8 @@ const hg_model hg_model_hgrid_top_down = {
     0,
     hgrid_params,
     1,
-    td_evaluate,
-    td_gradient};
+    evaluate,
+    gradient};
 
 const hg_model hg_model_hgrid_bottom_up = {
     "hgrid-bottom-up",
@@ -293,5 +286,5 @@ const hg_model hg_model_hgrid_bottom_up = {
     0,
     hgrid_params,
     1,
-    bu_evaluate,
-    bu_gradient};
+    evaluate,
+    gradient};

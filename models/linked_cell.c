@@ -12,13 +12,13 @@ static const hg_model_param params[] = {HG_MODEL_PARAM_K};
 static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
                     hg_err *e)
 {
-    return hg_model_hgrid_top_down.evaluate(in, out, w, e);
+    return hg_model_evaluate(&hg_model_hgrid_top_down, in, out, w, e);
 }
 
 static int gradient(const hg_model_input *in, double *T, double *dT_ds,
                     hg_err *e)
 {
-    return hg_model_hgrid_top_down.gradient(in, T, dT_ds, e);
+    return hg_model_gradient(&hg_model_hgrid_top_down, in, T, dT_ds, e);
 }
 
 const hg_model hg_model_linked_cell = {

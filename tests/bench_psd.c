@@ -99,7 +99,7 @@ int main(int argc, char **argv)
     CHECK(hg_psd_parse(spec, &ctx, &s, NULL) == HG_OK);
     double t3 = now();
     hg_psd *m = NULL;
-    CHECK(hg_psd_from_radii(r, n, &m, NULL) == HG_OK);
+    CHECK(hg_psd_from_radii(r, n, 3, &m, NULL) == HG_OK);
     double t4 = now();
     double acc = 0.0;
     for (int i = 0; i < 100000; i++)

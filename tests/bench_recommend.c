@@ -157,10 +157,10 @@ int main(int argc, char **argv)
         double *r = malloc(sizeof *r * n);
         hg_psd *sp = NULL;
         if (r && !hg_psd_sample_systematic(ln, n, 42, r, &e) &&
-            !hg_psd_from_radii(r, n, &sp, &e)) {
+            !hg_psd_from_radii(r, n, 3, &sp, &e)) {
             double t0 = now();
             hg_psd_free(sp);
-            hg_psd_from_radii(r, n, &sp, &e);
+            hg_psd_from_radii(r, n, 3, &sp, &e);
             printf("%-28s (creating it from 10^6 radii: %.1f ms)\n",
                    "sample", 1e3 * (now() - t0));
             bench_psd("sample (10^6 radii, seed 42)", sp, 3, 0.6, 0.2,

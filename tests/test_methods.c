@@ -1,7 +1,7 @@
 /* test_methods.c - every contact-detection method returns the brute-force
  * contact set; incremental sort-and-update equals a fresh sort after random
  * steps; rejections of bad input. Randomised cases print their seed. */
-#include "hg_methods.h"
+#include "hg_detector.h"
 #include "testutil.h"
 
 #include <gsl/gsl_rng.h>

@@ -21,6 +21,18 @@ static hg_psd *make(const char *spec, int dim)
     return p;
 }
 
+/* T and dT/ds of m through the public driver (hg_model_gradient). */
+static int grad_of(const hg_model *m, const hg_psd *p, const hg_system *sys,
+                   const hg_model_values *v, int L, const double *s,
+                   double *T, double *g, hg_err *e)
+{
+    hg_model_input in;
+    int st = hg_model_prepare(m, p, sys, v, &in, e);
+    in.L = L;
+    in.sizes = s;
+    return st ? st : hg_model_gradient(m, &in, T, g, e);
+}
+
 static const hg_model *model(const char *name)
 {
     const hg_model *m = hg_model_find(name);
@@ -54,9 +66,9 @@ static int best_pick(const hg_model_input *in, const hg_model **pick,
     const hg_model *td = hg_model_find("hgrid-top-down");
     const hg_model *bu = hg_model_find("hgrid-bottom-up");
     hg_work a, b;
-    int st = td->evaluate(in, NULL, &a, e);
+    int st = hg_model_evaluate(td, in, NULL, &a, e);
     if (!st)
-        st = bu->evaluate(in, NULL, &b, e);
+        st = hg_model_evaluate(bu, in, NULL, &b, e);
     if (st)
         return st;
     *pick = a.T <= b.T ? td : bu;
@@ -70,7 +82,7 @@ static int best_evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
     const hg_model *pick;
     double T;
     int st = best_pick(in, &pick, &T, e);
-    if (st || (st = pick->evaluate(in, out, w, e)))
+    if (st || (st = hg_model_evaluate(pick, in, out, w, e)))
         return st;
     double extra = in->params[1];
     w->T_cd += extra;
@@ -88,7 +100,7 @@ static int best_gradient(const hg_model_input *in, double *T, double *dT_ds,
     const hg_model *pick;
     double t;
     int st = best_pick(in, &pick, &t, e);
-    if (st || (st = pick->gradient(in, T, dT_ds, e)))
+    if (st || (st = hg_model_gradient(pick, in, T, dT_ds, e)))
         return st;
     *T += in->params[1];
     return HG_OK;
@@ -225,7 +237,7 @@ static void check_gradient(const hg_model *m, const hg_psd *p,
 {
     double g[8], T = NAN;
     hg_err e = {0};
-    CHECK(hg_cost_gradient(m, p, sys, v, L, s, &T, g, &e) == HG_OK);
+    CHECK(grad_of(m, p, sys, v, L, s, &T, g, &e) == HG_OK);
     double T0 = T_of(m, p, sys, v, L, s);
     CHECK_CLOSE(T, T0, 1e-12, 0.0);
     CHECK(g[L - 1] == 0.0);
@@ -386,6 +398,19 @@ static void test_registry(void)
     incomplete.gradient = NULL;
     CHECK(hg_model_register(&incomplete, &e) == HG_EINVAL);
     CHECK(hg_model_register(NULL, &e) == HG_EINVAL);
+    /* the HGrid core needs a cross-level search */
+    hg_model no_grid = *hg_model_find("hgrid-top-down");
+    no_grid.name = "test-no-grid";
+    no_grid.grid_algorithm = HG_GRID_NONE;
+    hg_psd *p = make("powerlaw:alpha=-3,omega=10", 3);
+    hg_system sys = {3, 0.5};
+    double s[1] = {20.0};
+    CHECK(p && hg_cost_evaluate(&no_grid, p, &sys, NULL, 1, s, NULL, NULL,
+                                &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "test-no-grid: the HGrid core needs") != NULL);
+    CHECK(p && grad_of(&no_grid, p, &sys, NULL, 1, s, NULL, NULL,
+                                &e) == HG_EINVAL);
+    hg_psd_free(p);
     CHECK(hg_model_count() == n);
     /* a small fixed capacity */
     static hg_model copies[16];
@@ -462,6 +487,10 @@ static void test_rejections(void)
     /* names a model does not declare are not its concern */
     CHECK(hg_cost_evaluate(td, p, &sys, &v, 1, s3, NULL, NULL, &e) == HG_OK);
     CHECK(hg_model_param_index(td, "K") == 0);
+    hg_model_input in;
+    CHECK(hg_model_prepare(td, p, &sys, &v, &in, &e) == HG_OK);
+    CHECK(in.model == td && hg_model_input_param(&in, "K") == 0.5);
+    CHECK(isnan(hg_model_input_param(&in, "p1")));
     CHECK(hg_model_param_index(td, "p1") == -1);
     hg_psd_free(p);
 }

@@ -20,6 +20,18 @@ static hg_psd *make(const char *spec, int dim)
     return p;
 }
 
+/* T and dT/ds of m through the public driver (hg_model_gradient). */
+static int grad_of(const hg_model *m, const hg_psd *p, const hg_system *sys,
+                   const hg_model_values *v, int L, const double *s,
+                   double *T, double *g, hg_err *e)
+{
+    hg_model_input in;
+    int st = hg_model_prepare(m, p, sys, v, &in, e);
+    in.L = L;
+    in.sizes = s;
+    return st ? st : hg_model_gradient(m, &in, T, g, e);
+}
+
 static int curve_argmin(const hg_curve *c)
 {
     int b = 0;
@@ -105,8 +117,8 @@ static void test_spec_3d(void)
     hg_system sys = {3, 0.7};
     hg_err e = {0};
     hg_curve c = {0};
-    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL, HG_RECIPE_LINEAR, 1.0, 50,
-                           &c, &e) == HG_OK);
+    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL,
+                           HG_RECIPE_LINEAR, 1.0, 50, &c, &e) == HG_OK);
     int b = curve_argmin(&c);
     CHECK(b + 1 == 43);
     CHECK_CLOSE(c.points[b].T, 12.3975, 0.0, 5e-4);
@@ -114,8 +126,8 @@ static void test_spec_3d(void)
 
     /* constant m: min T ~ 11.60 at L* = 12-13; KOL 2014 5.3 says
      * L* = 12, +10 % at L = 8 and L = 19. */
-    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL, HG_RECIPE_CONSTANT_M, 1.0,
-                           32, &c, &e) == HG_OK);
+    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL,
+                           HG_RECIPE_CONSTANT_M, 1.0, 32, &c, &e) == HG_OK);
     b = curve_argmin(&c);
     printf("constant-m: min T = %.6f at L = %d\n", c.points[b].T, b + 1);
     CHECK(b + 1 == 12 || b + 1 == 13);
@@ -124,8 +136,8 @@ static void test_spec_3d(void)
     CHECK_CLOSE(c.points[18].T / c.points[b].T, 1.10, 0.0, 0.01);
     hg_curve_clear(&c);
 
-    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL, HG_RECIPE_OPTIMAL, 1.0, 16,
-                           &c, &e) == HG_OK);
+    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL,
+                           HG_RECIPE_OPTIMAL, 1.0, 16, &c, &e) == HG_OK);
     b = curve_argmin(&c);
     printf("optimal: min T = %.7f at L = %d (%d non-empty)\n", c.points[b].T,
            b + 1, c.points[b].nonempty_levels);
@@ -406,8 +418,8 @@ static void test_discrete(void)
     hg_system sys = {3, 0.5};
     for (int a = 0; a < 2; a++) {
         hg_curve c;
-        CHECK(hg_curve_compute(grid_model(a), p, &sys, NULL,
-                               HG_RECIPE_OPTIMAL, 1.0, 6, &c, NULL) == HG_OK);
+        CHECK(hg_curve_compute(grid_model(a), p, &sys, NULL, HG_RECIPE_OPTIMAL,
+                               1.0, 6, &c, NULL) == HG_OK);
         if (!c.points)
             continue;
         double b2 = HUGE_VAL, b3 = HUGE_VAL, T;
@@ -435,7 +447,7 @@ static void test_discrete(void)
      * only, no pdf) matches finite differences. */
     double sg[3] = {2.5, 7.0, 20.0}, g[3], T0;
     for (int a = 0; a < 2; a++) {
-        CHECK(hg_cost_gradient(grid_model(a), p, &sys, NULL, 3, sg, &T0, g,
+        CHECK(grad_of(grid_model(a), p, &sys, NULL, 3, sg, &T0, g,
                                NULL) == HG_OK);
         for (int h = 0; h < 2; h++) {
             double d = 1e-6 * sg[h], sp[3], sm[3], Tp, Tm;
@@ -551,17 +563,17 @@ static void test_rejections(void)
     CHECK(hg_opt_sizes(grid_model(HG_TOP_DOWN), p, &sys, NULL, -2, NULL, s,
                        NULL, &e) == HG_EINVAL);
     hg_curve c;
-    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL, HG_RECIPE_LINEAR, 1.0, 0,
-                           &c, &e) == HG_EINVAL);
+    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL,
+                           HG_RECIPE_LINEAR, 1.0, 0, &c, &e) == HG_EINVAL);
     CHECK(c.points == NULL);
     sys.nu = 1.5;
-    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL, HG_RECIPE_LINEAR, 1.0, 4,
-                           &c, &e) == HG_EINVAL);
+    CHECK(hg_curve_compute(grid_model(HG_TOP_DOWN), p, &sys, NULL,
+                           HG_RECIPE_LINEAR, 1.0, 4, &c, &e) == HG_EINVAL);
     CHECK(strstr(e.msg, "nu: 1.5") != NULL);
     CHECK(hg_recommend(p, &sys, NULL, NULL, &r, &e) == HG_EINVAL);
     double g[2], s2[2] = {30.0, 4.0};
     sys.nu = 0.5;
-    CHECK(hg_cost_gradient(grid_model(HG_TOP_DOWN), p, &sys, NULL, 2, s2, NULL,
+    CHECK(grad_of(grid_model(HG_TOP_DOWN), p, &sys, NULL, 2, s2, NULL,
                            g, &e) == HG_EINVAL);
     hg_psd_free(p);
 }

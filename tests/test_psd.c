@@ -345,7 +345,7 @@ static void test_sample_reproduces_powerlaw(void)
     }
     hg_psd *sf = make("sample:file=pl-sample.txt", 3);
     hg_psd *sm = NULL;
-    CHECK(hg_psd_from_radii(r, n, &sm, NULL) == HG_OK);
+    CHECK(hg_psd_from_radii(r, n, 3, &sm, NULL) == HG_OK);
     CHECK(sf != NULL && sm != NULL);
     if (sf && sm) {
         for (int k = 0; k <= 4; k++)
@@ -367,7 +367,7 @@ static void test_sample_reproduces_powerlaw(void)
         r[i] = hg_psd_quantile(pl, gsl_rng_uniform(g));
     gsl_rng_free(g);
     hg_psd *si = NULL;
-    CHECK(hg_psd_from_radii(r, n, &si, NULL) == HG_OK);
+    CHECK(hg_psd_from_radii(r, n, 3, &si, NULL) == HG_OK);
     if (si)
         printf("  i.i.d. sample (seed %llu), L=8: T rel error %.2e (not "
                "asserted)\n",
@@ -685,14 +685,20 @@ static void test_rejects(void)
           strstr(e.msg, "dim") && strstr(e.msg, "4"));
     /* hg_psd_from_radii */
     double ok[3] = {1, 2, 3}, bad1[3] = {1, NAN, 3}, bad2[2] = {1, -2};
-    CHECK(hg_psd_from_radii(ok, 0, &p, &e) == HG_EINVAL &&
+    CHECK(hg_psd_from_radii(ok, 0, 3, &p, &e) == HG_EINVAL &&
           strstr(e.msg, "empty"));
-    CHECK(hg_psd_from_radii(bad1, 3, &p, &e) == HG_EINVAL &&
+    CHECK(hg_psd_from_radii(bad1, 3, 3, &p, &e) == HG_EINVAL &&
           strstr(e.msg, "radii[1]") && strstr(e.msg, "nan"));
-    CHECK(hg_psd_from_radii(bad2, 2, &p, &e) == HG_EINVAL &&
+    CHECK(hg_psd_from_radii(bad2, 2, 3, &p, &e) == HG_EINVAL &&
           strstr(e.msg, "radii[1]") && strstr(e.msg, "-2"));
+    CHECK(hg_psd_from_radii(ok, 3, 4, &p, &e) == HG_EINVAL &&
+          strstr(e.msg, "dim: 4"));
     CHECK(p == NULL);
-    CHECK(hg_psd_from_radii(ok, 3, &p, &e) == HG_OK && p);
+    CHECK(hg_psd_from_radii(ok, 3, 2, &p, &e) == HG_OK && p &&
+          hg_psd_dim(p) == 2);
+    hg_psd_free(p);
+    CHECK(hg_psd_from_radii(ok, 3, 3, &p, &e) == HG_OK && p &&
+          hg_psd_dim(p) == 3);
     if (p) {
         CHECK_CLOSE(hg_psd_mean_rk(p, 1), 2.0, 1e-15, 0.0);
         CHECK_CLOSE(hg_psd_moment(p, 2, 1.0, 3.0), 13.0 / 3.0, 1e-15, 0.0);
@@ -708,7 +714,7 @@ static void test_rejects(void)
     /* order statistics of an unsorted sample spanning many exponents */
     double mix[9] = {3, 1, 2, 1e-3, 7, 1e5, 2, 0.5, 4e-7};
     const double sorted[9] = {4e-7, 1e-3, 0.5, 1, 2, 2, 3, 7, 1e5};
-    CHECK(hg_psd_from_radii(mix, 9, &p, &e) == HG_OK && p);
+    CHECK(hg_psd_from_radii(mix, 9, 3, &p, &e) == HG_OK && p);
     for (int i = 0; p && i < 9; i++)
         CHECK(hg_psd_quantile(p, (i + 0.5) / 9.0) == sorted[i]);
     CHECK(mix[0] == 3 && mix[8] == 4e-7); /* the input is copied */

@@ -1,10 +1,10 @@
 /* cmd_bench.c - `hgridopt bench`: the contact-detection methods side by
- * side on one packing (hg_methods.h), static and dynamic, every result
+ * side on one packing (hg_detector.h), static and dynamic, every result
  * checked against the bundled HGrid. */
 #include "cli.h"
 #include "hg_grid.h"
 #include "hg_io.h"
-#include "hg_methods.h"
+#include "hg_detector.h"
 #include "hg_opt.h"
 #include "hg_pack.h"
 

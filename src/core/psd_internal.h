@@ -9,6 +9,11 @@
 int hg_psd_wrap(const hg_psd_family *family, void *state, const char *spec,
                 int dim, hg_psd **out, hg_err *e);
 
+/* The state of family "sample" (distributions/sample.c) for the n radii r
+ * (finite, > 0; r is taken over and freed, also on failure). */
+int hg_psd_sample_state(double *r, size_t n, void **state, hg_err *e);
+extern const hg_psd_family hg_psd_sample;
+
 /* Turn GSL's abort-on-error handler off (idempotent). */
 void hg_gsl_quiet(void);
 

@@ -1,6 +1,6 @@
 /* methods.c - registry and dispatch of the contact-detection methods
  * (one file per method in src/methods/). */
-#include "hg_methods.h"
+#include "hg_detector.h"
 #include "methods_internal.h"
 
 #include <math.h>

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "hg_methods.h"
+#include "hg_detector.h"
 
 /* A sort key: value and particle index. */
 typedef struct hg_mkey {

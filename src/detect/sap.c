@@ -2,7 +2,7 @@
  * box faces along one axis, sweep each box forward over the boxes starting
  * inside it, test the other axes, then the spheres. A box is the sphere
  * grown by skin/2 (so boxes of a contact overlap). Periodic boxes use ghost
- * images (hg_methods.h). */
+ * images (hg_detector.h). */
 #include "methods_internal.h"
 
 #include <math.h>

@@ -19,7 +19,7 @@ int hg_io_system_from_particles(const hg_particles *p, hg_psd **psd,
         return hg_fail(e, HG_EINVAL,
                        "particle set: packing fraction %g is not in (0, 1)",
                        nu);
-    st = hg_psd_from_radii(p->r, p->n, psd, e);
+    st = hg_psd_from_radii(p->r, p->n, p->dim, psd, e);
     if (st != HG_OK)
         return st;
     sys->dim = p->dim;

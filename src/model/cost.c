@@ -74,11 +74,13 @@ int hg_model_prepare(const hg_model *m, const hg_psd *psd,
                 return hg_fail(e, HG_EINVAL, "%s: %g is outside %c%g, %g]",
                                p->name, x, p->open_min ? '(' : '[', p->min,
                                p->max);
-            return hg_fail(e, HG_EINVAL, "%s: %g must be a finite number %s %g",
-                           p->name, x, p->open_min ? ">" : ">=", p->min);
+            return hg_fail(e, HG_EINVAL,
+                           "%s: %g must be a finite number %s %g", p->name,
+                           x, p->open_min ? ">" : ">=", p->min);
         }
         in->params[i] = x;
     }
+    in->model = m;
     in->psd = psd;
     in->sys = sys;
     return HG_OK;
@@ -89,6 +91,7 @@ static int sized_input(const hg_model *m, const hg_model_input *in,
                        hg_model_input *out, double *one, hg_err *e)
 {
     *out = *in;
+    out->model = m;
     if (m->max_levels == 1) {
         *one = 2.0 * hg_psd_rmax(in->psd);
         out->L = 1;
@@ -162,25 +165,9 @@ int hg_cost_evaluate(const hg_model *m, const hg_psd *psd,
 {
     hg_model_input in;
     int st = hg_model_prepare(m, psd, sys, v, &in, e);
-    if (st)
-        return st;
     in.L = L;
     in.sizes = sizes;
-    return hg_model_evaluate(m, &in, out, w, e);
-}
-
-int hg_cost_gradient(const hg_model *m, const hg_psd *psd,
-                     const hg_system *sys, const hg_model_values *v, int L,
-                     const double *sizes, double *T, double *dT_ds,
-                     hg_err *e)
-{
-    hg_model_input in;
-    int st = hg_model_prepare(m, psd, sys, v, &in, e);
-    if (st)
-        return st;
-    in.L = L;
-    in.sizes = sizes;
-    return hg_model_gradient(m, &in, T, dT_ds, e);
+    return st ? st : hg_model_evaluate(m, &in, out, w, e);
 }
 
 int hg_sizes_check(const hg_psd *psd, int L, const double *sizes, int strict,
@@ -217,6 +204,12 @@ void hg_cost_clear(hg_cost *c)
     free(c->per_level);
     c->per_level = NULL;
     c->levels = 0;
+}
+
+double hg_model_input_param(const hg_model_input *in, const char *name)
+{
+    int i = hg_model_param_index(in->model, name);
+    return i < 0 ? NAN : in->params[i];
 }
 
 double hg_model_density(const hg_model_input *in, double r)

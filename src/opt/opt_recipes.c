@@ -38,28 +38,41 @@ static int check_L(int L, hg_err *e)
     return HG_OK;
 }
 
-int hg_sizes_linear(const hg_psd *psd, int L, double *sizes, hg_err *e)
+/* s_h / s_0 of linear sizes (KOL 2014 eq. 34). */
+static double linear_ratio(double omega, int h, int L)
+{
+    return 1.0 + h * (omega - 1.0) / L;
+}
+
+/* s_h / s_0 of exponential sizes (KOL 2014 eq. 36). */
+static double exponential_ratio(double omega, int h, int L)
+{
+    return pow(omega, (double)h / L);
+}
+
+/* s_h = 2 r_min ratio(omega, h, L) for h < L, s_L = 2 r_max. */
+static int closed_form(const hg_psd *psd, int L,
+                       double (*ratio)(double, int, int), double *sizes,
+                       hg_err *e)
 {
     int st = check_L(L, e);
     if (st)
         return st;
     double rmin = hg_psd_rmin(psd), omega = hg_psd_rmax(psd) / rmin;
-    for (int h = 1; h < L; h++) /* KOL 2014 eq. 34 */
-        sizes[h - 1] = 2.0 * rmin * (1.0 + h * (omega - 1.0) / L);
+    for (int h = 1; h < L; h++)
+        sizes[h - 1] = 2.0 * rmin * ratio(omega, h, L);
     sizes[L - 1] = 2.0 * hg_psd_rmax(psd);
     return HG_OK;
 }
 
+int hg_sizes_linear(const hg_psd *psd, int L, double *sizes, hg_err *e)
+{
+    return closed_form(psd, L, linear_ratio, sizes, e);
+}
+
 int hg_sizes_exponential(const hg_psd *psd, int L, double *sizes, hg_err *e)
 {
-    int st = check_L(L, e);
-    if (st)
-        return st;
-    double rmin = hg_psd_rmin(psd), omega = hg_psd_rmax(psd) / rmin;
-    for (int h = 1; h < L; h++) /* KOL 2014 eq. 36 */
-        sizes[h - 1] = 2.0 * rmin * pow(omega, (double)h / L);
-    sizes[L - 1] = 2.0 * hg_psd_rmax(psd);
-    return HG_OK;
+    return closed_form(psd, L, exponential_ratio, sizes, e);
 }
 
 /* ---- constant ratio of particles per cell ----

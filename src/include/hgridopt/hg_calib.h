@@ -1,7 +1,8 @@
 /* hg_calib.h - calibrate K (cost of one cell access in units of one pair
  * check) for this machine and the bundled HGrid: time the detection over
  * several grids on a Poisson packing and fit
- *     seconds per particle = a T_cd + b T_ca       (SPEC 3: T = T_cd + K T_ca)
+ *     seconds per particle = a T_cd + b T_ca
+ * (KOL 2014 eq. 27: T = T_cd + K T_ca)
  * by least squares (GSL multifit), K = b / a. Results can be stored in and
  * read from a small JSON file (e.g. for `recommend --K auto`).
  */

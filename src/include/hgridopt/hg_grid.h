@@ -1,6 +1,5 @@
 /* hg_grid.h - the bundled hierarchical grid (HGrid): contact detection for
- * spheres in 2D and 3D with work counters (SPEC sections 2 and 5,
- * KOL 2014 section 2).
+ * spheres in 2D and 3D with work counters (KOL 2014 section 2).
  *
  * Life cycle (opaque handle):
  *   hg_grid_create(dim, L, sizes, alg)      levels and algorithm
@@ -12,21 +11,21 @@
  *   hg_grid_free(grid)
  *
  * Levels. sizes[0..L-1] = s_1..s_L (non-decreasing, > 0). A particle of
- * radius r lives on the lowest level h with 2 r <= s_h (SPEC 2); a radius
- * above s_L / 2 is rejected. Equal sizes are allowed (the upper one of two
+ * radius r lives on the lowest level h with 2 r <= s_h (KOL 2014 eq. 9); a
+ * radius above s_L / 2 is rejected. Equal sizes are allowed (the upper one of two
  * equal levels stays empty).
  *
  * Cells. The cell width of level h along axis c is w = s_h + skin, except:
  *  - periodic box of edge A_c: w = A_c / floor(A_c / (s_h + skin)) >= s_h +
  *    skin, so that a whole number of cells spans the box (at least 1 cell);
- *  - the cell of a centre x is floor((x - lo_c) / w) (SPEC: floor(x / s_h)
- *    with the box corner as origin).
+ *  - the cell of a centre x is floor((x - lo_c) / w) (KOL 2014 eq. 1:
+ *    floor(x / s_h) with the box corner as origin).
  * Open (non-periodic) domains span the bounding box of the particle centres
  * and of p->lo..p->hi; the per-level cell table is a dense array when the
  * number of cells is O(N), a hash table otherwise (huge extents).
  *
- * Search (SPEC 5). A particle p on level h scans its own cell (each pair of
- * the cell once) and the n_c = (3^d - 1)/2 half-neighbour cells on level h,
+ * Search (KOL 2014 sections 2.2 and 3). A particle p on level h scans its
+ * own cell (each pair of the cell once) and the n_c = (3^d - 1)/2 half-neighbour cells on level h,
  * and on every other NON-EMPTY level j in J(h) (Top-Down: j < h, Bottom-Up:
  * j > h) every cell overlapping [x - beta, x + beta]^d with
  * beta = r_p + skin + s_j / 2. Levels holding no particle are not scanned
@@ -78,7 +77,8 @@ typedef enum hg_grid_storage {
     HG_GRID_HASH = 2   /* always a hash table of the non-empty cells */
 } hg_grid_storage;
 
-/* Work of the particles of one level (SPEC 5), attributed to the level of
+/* Work of the particles of one level, counted as the cost model counts it
+ * (KOL 2014 section 3), attributed to the level of
  * the searching particle. */
 typedef struct hg_grid_level_counts {
     size_t particles;        /* N_h: particles inserted on this level */

@@ -70,7 +70,12 @@ int hg_model_values_get(const hg_model_values *v, const char *name,
 
 /* Everything a model reads. Cell sizes s_1..s_L (sizes[h-1] = s_h,
  * non-decreasing, s_L >= 2 r_max; s_0 = 2 r_min implicit). */
+typedef struct hg_model hg_model;
+
 typedef struct hg_model_input {
+    const hg_model *model; /* the model evaluated (set by hg_model_evaluate
+                              and hg_model_gradient): a callback may read
+                              its own table, e.g. grid_algorithm */
     const hg_psd *psd;
     const hg_system *sys;
     int L;
@@ -99,8 +104,6 @@ typedef struct hg_work {
     double T, T_cd, T_ca;
 } hg_work;
 
-typedef struct hg_model hg_model;
-
 /* A full evaluation. per_level is owned by the struct (hg_cost_clear). */
 typedef struct hg_cost {
     const hg_model *model;
@@ -116,7 +119,8 @@ typedef struct hg_cost {
 void hg_cost_clear(hg_cost *c); /* frees per_level; accepts NULL */
 
 /* The model table. The callbacks get checked input (system, sizes,
- * parameter ranges): hg_model_evaluate / hg_model_gradient do the checks. */
+ * parameter ranges): hg_model_evaluate / hg_model_gradient do the checks;
+ * a model built on another calls those, not the other's callbacks. */
 struct hg_model {
     const char *name;           /* e.g. "hgrid-top-down" */
     const char *help;           /* one line */
@@ -167,7 +171,9 @@ int hg_model_prepare(const hg_model *m, const hg_psd *psd,
  * is finite. out (may be NULL) is overwritten; w may be NULL. */
 int hg_model_evaluate(const hg_model *m, const hg_model_input *in,
                       hg_cost *out, hg_work *w, hg_err *e);
-/* The same for m->gradient (dT_ds: in->L entries, may be NULL). */
+/* The same for m->gradient (dT_ds: in->L entries, may be NULL). With
+ * in->smooth = 0 the gradient of a discrete distribution is that of the
+ * piecewise-smooth T between atoms. */
 int hg_model_gradient(const hg_model *m, const hg_model_input *in,
                       double *T, double *dT_ds, hg_err *e);
 
@@ -177,20 +183,16 @@ int hg_cost_evaluate(const hg_model *m, const hg_psd *psd,
                      const hg_system *sys, const hg_model_values *v, int L,
                      const double *sizes, hg_cost *out, hg_work *w,
                      hg_err *e);
-/* hg_model_prepare + hg_model_gradient (no smoothing: for a discrete
- * distribution the result is the derivative of the piecewise-smooth T
- * between atoms). */
-int hg_cost_gradient(const hg_model *m, const hg_psd *psd,
-                     const hg_system *sys, const hg_model_values *v, int L,
-                     const double *sizes, double *T, double *dT_ds,
-                     hg_err *e);
-
 /* Check a list of cell sizes against psd: finite, > 0, non-decreasing
  * (strictly increasing when strict != 0), last >= 2 r_max. */
 int hg_sizes_check(const hg_psd *psd, int L, const double *sizes, int strict,
                    hg_err *e);
 
 /* ---- helpers for model authors ---- */
+
+/* The value of in->model's parameter name in in->params; NaN when the
+ * model does not declare it. */
+double hg_model_input_param(const hg_model_input *in, const char *name);
 
 /* Number density of radii at r for the boundary terms of a gradient
  * (dM_k(a, b)/db = b^k f(b)): the pdf of a continuous distribution; for a

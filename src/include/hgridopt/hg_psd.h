@@ -3,7 +3,7 @@
  * A distribution is a number density f(r) of particle radii on
  * [r_min, r_max]. Whatever basis the user gave (number, volume/mass), every
  * family exposes the NUMBER density. Everything the cost model needs reduces
- * to partial moments M_k(a,b) = int_{(a,b]} r^k dF(r) (SPEC section 1).
+ * to partial moments M_k(a,b) = int_{(a,b]} r^k dF(r) (KOL 2014 section 3).
  *
  * Families are plug-ins (distributions/<family>.c), each a const
  * hg_psd_family registered by name in src/core/psd_registry.c.
@@ -60,8 +60,10 @@ int hg_psd_parse(const char *spec, const hg_psd_ctx *ctx, hg_psd **out,
 int hg_psd_create(const char *family, const hg_kv *kv, const hg_psd_ctx *ctx,
                   hg_psd **out, hg_err *e);
 /* Create the empirical distribution of n radii (copied; all must be finite
- * and > 0). Same as family "sample" but from memory. */
-int hg_psd_from_radii(const double *r, size_t n, hg_psd **out, hg_err *e);
+ * and > 0) for dimension dim (2 or 3). Same as family "sample" but from
+ * memory. */
+int hg_psd_from_radii(const double *r, size_t n, int dim, hg_psd **out,
+                      hg_err *e);
 void hg_psd_free(hg_psd *psd); /* accepts NULL */
 
 const hg_psd_family *hg_psd_family_of(const hg_psd *psd);
@@ -81,7 +83,7 @@ double hg_psd_quantile(const hg_psd *psd, double u);
 double hg_psd_moment(const hg_psd *psd, int k, double a, double b);
 /* Full moment M_k(0, r_max). */
 double hg_psd_mean_rk(const hg_psd *psd, int k);
-/* Mean particle volume V_p = V_d M_d (SPEC 1, KOL 2014 eq. 6). */
+/* Mean particle volume V_p = V_d M_d (KOL 2014 eq. 6). */
 double hg_psd_mean_volume(const hg_psd *psd, int dim);
 /* Volume of the unit d-ball (pi in 2D, 4 pi / 3 in 3D). */
 double hg_unit_ball_volume(int dim);

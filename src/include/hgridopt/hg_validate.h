@@ -1,7 +1,9 @@
 /* hg_validate.h - measure the bundled HGrid against the cost model:
  * predicted (hg_cost_evaluate) vs measured (hg_grid counters) pair checks
  * T_cd and cell accesses T_ca per particle, per level and in total, and the
- * wall time of contact detection (SPEC section 5).
+ * wall time of contact detection. With uniformly random centres in a
+ * periodic box of whole cells the counts agree with the model (KOL 2014
+ * section 3) up to statistical noise.
  */
 #ifndef HG_VALIDATE_H
 #define HG_VALIDATE_H
@@ -129,7 +131,7 @@ int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
  * sizes are rounded to whole cells when the box is periodic and cubic;
  * otherwise they are used as given (the grid still fits whole cells per
  * periodic axis, so the prediction is approximate) - and walls or excluded
- * volume make the measurement deviate anyway (SPEC 5). */
+ * volume make the measurement deviate anyway. */
 int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
                           const hg_particles *p, hg_validation *out,
                           hg_err *e);

@@ -7,7 +7,7 @@
 #include "hg_export.h"
 #include "hg_io.h"
 #include "hg_grid.h"
-#include "hg_methods.h"
+#include "hg_detector.h"
 #include "hg_model.h"
 #include "hg_pack.h"
 #include "hg_pack_gen.h"
