@@ -8,7 +8,7 @@
  *  3. the model's ratio to the linked cell at nominal bins: pair checks
  *     (1/2 + 62) / (8 (1/2 + 13)) in 3D, (1/2 + 12) / (4 (1/2 + 4)) in 2D.
  * Usage: test_bin [seed]. */
-#include "hg_methods.h"
+#include "hg_detector.h"
 #include "hg_model.h"
 #include "hg_pack.h"
 #include "testutil.h"

@@ -17,7 +17,7 @@ typedef struct hg_mkey {
  * *comparisons. */
 void hg_mkey_sort(hg_mkey *k, size_t n, uint64_t *comparisons);
 
-/* The particles plus periodic ghost images (see hg_methods.h): entries
+/* The particles plus periodic ghost images (see hg_detector.h): entries
  * [0, n_orig) are the originals, the rest images; orig[a] is the original
  * of entry a. For an open box there are no images. */
 typedef struct hg_ghosts {

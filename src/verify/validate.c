@@ -1,7 +1,7 @@
 /* validate.c - predicted vs measured work of the bundled HGrid. */
 #include "hg_validate.h"
 #include "hg_grid.h"
-#include "hg_methods.h"
+#include "hg_detector.h"
 #include "hg_pack.h"
 
 #include <gsl/gsl_randist.h>
