@@ -257,6 +257,17 @@ int main(int argc, char **argv)
            "predicted %.1f\n",
            v.measured_speedup, v.linked_cell.cpu_seconds / v.hgrid.cpu_seconds,
            v.predicted_speedup);
+    if (v.has_bin)
+        printf("  bin (LAMMPS-style) wall %.4g s  CPU %.4g s  T_cd %.4g/%.4g"
+               "\n  speed-up vs bin: measured %.1f (wall), %.1f (CPU); "
+               "predicted %.1f\n",
+               v.bin.seconds, v.bin.cpu_seconds, v.bin.measured_T_cd,
+               v.bin.predicted_T_cd, v.measured_speedup_bin,
+               v.bin.cpu_seconds / v.hgrid.cpu_seconds,
+               v.predicted_speedup_bin);
+    else
+        printf("  bin (LAMMPS-style): not measured, predicted work %.3g "
+               "above the budget\n", v.bin_skipped_work);
     printf("  monodisperse linked cell (same N, nu): wall %.4f s  CPU %.4f s"
            "  T_cd %.4g, %.4g contacts\n",
            vm.hgrid.seconds, vm.hgrid.cpu_seconds, vm.hgrid.measured_T_cd,
