@@ -150,6 +150,7 @@ static int reserve_particles(hg_grid *g, size_t n)
     } while (0)
     GROW(g->xr, rec);
     GROW(g->id, sizeof *g->id);
+    GROW(g->tmp, sizeof *g->tmp);
     GROW(g->gcell, sizeof *g->gcell);
     GROW(g->sgc, sizeof *g->sgc);
     GROW(g->lv, sizeof *g->lv);
@@ -325,20 +326,38 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
      * indices advances it to the end of c = the start of c + 1 */
     uint32_t *cs = g->cellstart;
     memset(cs, 0, (total + 2) * sizeof *cs);
-    if (g->L == 1) {
-        for (size_t i = 0; i < n; i++)
-            cs[g->sgc[i] + 2]++;
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            uint32_t c = g->sgc[i] + (uint32_t)g->lev[g->slv[i]].base;
-            g->sgc[i] = c;
-            cs[c + 2]++;
-        }
+    /* first by bucket of consecutive cells (a few hundred write streams),
+     * then by cell within the buckets: the random accesses of the
+     * histogram and the scatter stay inside one bucket's cells (cache) */
+    int shift = 0;
+    while ((total >> shift) >= 1024)
+        shift++;
+    size_t nb = (total >> shift) + 1;
+    size_t bsmall[1026];
+    size_t *bo = bsmall;
+    memset(bo, 0, (nb + 1) * sizeof *bo);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = g->sgc[i] + (uint32_t)g->lev[g->slv[i]].base;
+        g->sgc[i] = c;
+        bo[(c >> shift) + 1]++;
     }
+    for (size_t b = 0; b < nb; b++)
+        bo[b + 1] += bo[b];
+    uint64_t *tmp = g->tmp;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t c = g->sgc[i];
+        tmp[bo[c >> shift]++] = c << 32 | (uint64_t)i;
+    }
+    for (size_t k = 0; k < n; k++)
+        cs[(tmp[k] >> 32) + 2]++;
     for (size_t c = 0; c < total; c++)
         cs[c + 2] += cs[c + 1];
-    for (size_t i = 0; i < n; i++)
-        g->id[cs[g->sgc[i] + 1]++] = (uint32_t)i;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t c = (uint32_t)(tmp[k] >> 32);
+        size_t s = cs[c + 1]++;
+        g->id[s] = (uint32_t)tmp[k];
+        g->gcell[s] = c;
+    }
     /* gather the records in sorted order (independent random reads
      * overlap better than random writes) */
     const size_t S = (size_t)g->stride;
@@ -353,7 +372,6 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
             rec[a] = x[a];
         rec[D] = p->r[i];
         g->lv[s] = g->slv[i];
-        g->gcell[s] = g->sgc[i];
     }
     if ((st = hg_grid_stencil_levels(g, e)))
         goto fail;

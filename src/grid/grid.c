@@ -47,6 +47,8 @@ void hg_grid_built_free(hg_grid *g)
     free(g->gcell);
     free(g->cellstart);
     free(g->sgc);
+    free(g->tmp);
+    g->tmp = NULL;
     free(g->slv);
     g->xr = NULL;
     g->id = g->gcell = g->cellstart = g->sgc = NULL;
@@ -132,22 +134,6 @@ int hg_grid_levels(const hg_grid *g) { return g->L; }
 int hg_grid_dim(const hg_grid *g) { return g->dim; }
 hg_algorithm hg_grid_algorithm(const hg_grid *g) { return g->alg; }
 
-/* Index 0..L-1 of the lowest level with 2 r <= s_h, or -1. */
-int hg_grid_level_index(const hg_grid *g, double r)
-{
-    if (!(r > 0.0) || !(2.0 * r <= g->sizes[g->L - 1]))
-        return -1;
-    int a = 0, b = g->L - 1;
-    while (a < b) {
-        int m = (a + b) / 2;
-        if (2.0 * r <= g->sizes[m])
-            b = m;
-        else
-            a = m + 1;
-    }
-    return a;
-}
-
 int hg_grid_level_of(const hg_grid *g, double r)
 {
     return hg_grid_level_index(g, r) + 1;
@@ -172,7 +158,8 @@ size_t hg_grid_memory(const hg_grid *g)
 {
     size_t b = sizeof *g + (size_t)g->L * (sizeof *g->lev + sizeof(double));
     b += g->ncap * ((size_t)(g->dim + 1) * sizeof(double) +
-                    3 * sizeof(uint32_t) + 2 * sizeof(uint16_t));
+                    3 * sizeof(uint32_t) + 2 * sizeof(uint16_t) +
+                    sizeof(uint64_t));
     b += g->ccap * sizeof(uint32_t);
     for (int h = 0; h < g->L; h++)
         b += g->lev[h].cap * sizeof(hslot) +

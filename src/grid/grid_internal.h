@@ -74,8 +74,9 @@ struct hg_grid {
     /* buffers kept between builds (capacities ncap particles, ccap cell
      * entries); sgc, slv: cell and level in input order */
     size_t ncap, ccap;
-    uint32_t *sgc;
-    uint16_t *slv;
+    uint32_t *sgc;      /* cell of every particle, input order */
+    uint16_t *slv;      /* level of every particle, input order */
+    uint64_t *tmp;      /* (cell, particle) sorted by bucket of cells */
     /* inserted particles: one chain per dense cell */
     size_t np, npcap;
     double *px, *pr;
@@ -181,10 +182,25 @@ HG_INLINE int box_axis(const hg_grid *g, const level_t *lv, int a, double x,
     return lo <= hi;
 }
 
+/* Index 0..L-1 of the lowest level with 2 r <= s_h, or -1. */
+HG_INLINE int hg_grid_level_index(const hg_grid *g, double r)
+{
+    if (!(r > 0.0) || !(2.0 * r <= g->sizes[g->L - 1]))
+        return -1;
+    int a = 0, b = g->L - 1;
+    while (a < b) {
+        int m = (a + b) / 2;
+        if (2.0 * r <= g->sizes[m])
+            b = m;
+        else
+            a = m + 1;
+    }
+    return a;
+}
+
 /* grid.c */
 void hg_grid_built_free(hg_grid *g);
 void hg_grid_inserted_free(hg_grid *g);
-int hg_grid_level_index(const hg_grid *g, double r);
 
 /* stencil.c */
 /* Own-level half neighbourhood offsets (n_c = 4 in 2D, 13 in 3D). */
