@@ -49,10 +49,10 @@ static int create(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
                        "values separated by ';'",
                        what);
     const char *key = rs ? "discrete r" : "discrete d";
-    if ((st = hg_dist_list(rs ? rs : ds, key, &r, &n, e)))
+    if ((st = hg_parse_list(rs ? rs : ds, ';', key, &r, &n, e)))
         goto fail;
     if (fs) {
-        if ((st = hg_dist_list(fs, "discrete frac", &f, &nf, e)))
+        if ((st = hg_parse_list(fs, ';', "discrete frac", &f, &nf, e)))
             goto fail;
         if (nf != n) {
             st = hg_fail(e, HG_EINVAL,

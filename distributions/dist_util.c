@@ -70,52 +70,6 @@ int hg_dist_number(const char *text, double *out)
     return 1;
 }
 
-int hg_dist_list(const char *text, const char *field, double **out,
-                 size_t *n, hg_err *e)
-{
-    *out = NULL;
-    *n = 0;
-    size_t cap = 1;
-    for (const char *p = text; *p; p++)
-        cap += *p == ';';
-    double *v = malloc(cap * sizeof *v);
-    char *copy = strdup(text);
-    if (!v || !copy) {
-        free(v);
-        free(copy);
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    size_t k = 0;
-    char *save = copy;
-    for (;;) {
-        char *semi = strchr(save, ';');
-        if (semi)
-            *semi = '\0';
-        char *s = save;
-        while (isspace((unsigned char)*s))
-            s++;
-        size_t len = strlen(s);
-        while (len > 0 && isspace((unsigned char)s[len - 1]))
-            s[--len] = '\0';
-        if (!hg_dist_number(s, &v[k])) {
-            int st = hg_fail(e, HG_EPARSE,
-                             "%s: item %zu '%s' is not a finite number",
-                             field, k + 1, s);
-            free(v);
-            free(copy);
-            return st;
-        }
-        k++;
-        if (!semi)
-            break;
-        save = semi + 1;
-    }
-    free(copy);
-    *out = v;
-    *n = k;
-    return HG_OK;
-}
-
 static int window_end(const hg_kv *kv, const char *what, const char *rkey,
                       const char *qkey, double to_radius,
                       double (*uq)(double q, const void *p), const void *p,

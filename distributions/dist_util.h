@@ -20,11 +20,6 @@ int hg_dist_basis(const hg_kv *kv, const char *what, int dflt, int *volume,
 int hg_dist_size(const hg_kv *kv, const char *what, double dflt,
                  double *to_radius, hg_err *e);
 
-/* Parse a ';'-separated list of finite numbers ("1;2.5;4") into a new
- * array (*out, caller frees). field names the parameter in messages. */
-int hg_dist_list(const char *text, const char *field, double **out,
-                 size_t *n, hg_err *e);
-
 /* Truncation window of a continuous law: each end given either as a size
  * (rmin=, rmax=; multiplied by to_radius) or as a quantile of the
  * untruncated law (qmin=, qmax= in (0,1); uq(q, p) returns that quantile as

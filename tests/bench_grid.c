@@ -214,8 +214,8 @@ int main(int argc, char **argv)
            threads, K);
     printf("recommended: %s, %d levels, predicted T = %.4g (T_cd %.4g, "
            "T_ca %.4g), linked cell T = %.4g\n",
-           hg_algorithm_name(rec.model->grid_algorithm), rec.levels, rec.cost.T,
-           rec.cost.T_cd, rec.cost.T_ca, rec.linked_cell_T);
+           hg_algorithm_name(rec.model->grid_algorithm), rec.levels,
+           rec.cost.T, rec.cost.T_cd, rec.cost.T_ca, rec.linked_cell_T);
 
     /* 1. N = 10^6: HGrid vs linked cell vs monodisperse linked cell */
     hg_validate_params vp = {0};

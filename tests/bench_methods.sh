@@ -21,8 +21,8 @@ printf '%-28s %4s %-16s %10s %10s %10s %10s %13s %13s %9s %7s %s\n' \
     checks_static checks_step memory_MB builds hgrid_sizes
 for nu in $NUS; do
   for psd in $SYSTEMS; do
-    json=$("$HG" bench --psd "$psd" --dim 3 --nu "$nu" --n "$N" --open \
-           --steps "$STEPS" --repeat "$REPEAT" --format json 2>/dev/null)
+    json=$("$HG" bench --psd "$psd" --dim 3 --nu "$nu" --n "$N" --walls \
+           --steps "$STEPS" --repeats "$REPEAT" --format json 2>/dev/null)
     printf '%s\n' "$json" | jq -r --arg psd "$psd" --arg nu "$nu" '
       .methods[] | [$psd, $nu, .name,
         (.static.cpu_ms|.*100|round/100), (.static.time_ms|.*100|round/100),
@@ -30,7 +30,7 @@ for nu in $NUS; do
         (.dynamic.cpu_ms|.*100|round/100), .static.pair_checks,
         (.dynamic.pair_checks_per_step|round),
         (.static.memory_bytes/1048576|.*100|round/100), .dynamic.builds,
-        (.cell_sizes // "")] | @tsv' |
+        ((.cell_sizes // []) | map(tostring) | join(";"))] | @tsv' |
     while IFS=$'\t' read -r a b c d e f g h i j k l; do
       printf '%-28s %4s %-16s %10s %10s %10s %10s %13s %13s %9s %7s %s\n' \
           "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h" "$i" "$j" "$k" "$l"

@@ -70,8 +70,8 @@ static int measure(const hg_particles *p, int L, const double *sizes,
     if (st == HG_OK)
         st = hg_io_system_from_particles(p, &sample, &sys, e);
     if (st == HG_OK)
-        st = hg_cost_evaluate(hg_model_find("hgrid-top-down"), sample, &sys, NULL, L, rs,
-                              NULL, &w, e);
+        st = hg_cost_evaluate(hg_model_find("hgrid-top-down"), sample, &sys,
+                              NULL, L, rs, NULL, &w, e);
     if (st == HG_OK) {
         pred[0] = w.T_cd;
         pred[1] = w.T_ca;
@@ -196,8 +196,8 @@ static int levels(size_t n, double omega, double nu, int g)
     if (!st)
         st = hg_io_system_from_particles(&p, &sample, &sys, &e);
     if (!st)
-        st = hg_cost_evaluate(hg_model_find("hgrid-top-down"), sample, &sys, NULL,
-                              rec.levels, rs, &cost, NULL, &e);
+        st = hg_cost_evaluate(hg_model_find("hgrid-top-down"), sample, &sys,
+                              NULL, rec.levels, rs, &cost, NULL, &e);
     if (!st)
         st = hg_grid_create(3, rec.levels, rs, HG_TOP_DOWN, &grid, &e);
     if (!st)

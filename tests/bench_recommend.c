@@ -1,7 +1,8 @@
 /* bench_recommend.c - time of a full recommendation (both algorithms,
  * optimal sizes, L = 1..32) per distribution, and a comparison of NLopt
- * algorithms on the SPEC 6 case. Prints figures; asserts nothing about
- * time. Usage: bench_recommend [repeats] [extra psd specs...] */
+ * algorithms on the reference case of KOL 2014 section 5. Prints figures;
+ * asserts nothing about time.
+ * Usage: bench_recommend [repeats] [extra psd specs...] */
 #include "hgridopt.h"
 #include "opt_internal.h"
 
@@ -81,8 +82,9 @@ static void compare_nlopt(void)
             hg_sizes_exponential(p, L, ex, NULL);
             hg_sizes_constant_m(p, 3, L, 1.0, cm, NULL);
             const double *starts[2] = {ex, cm};
-            if (hg_opt_sizes_with(hg_model_find("hgrid-top-down"), p, &sys, NULL, L, starts,
-                                  2, algos[a].algo, s, &T, &ev, NULL))
+            if (hg_opt_sizes_with(hg_model_find("hgrid-top-down"), p, &sys,
+                                  NULL, L, starts, 2, algos[a].algo, s, &T,
+                                  &ev, NULL))
                 continue;
             if (L == 9)
                 T9 = T;

@@ -6,19 +6,19 @@ B="$HG bench"
 P="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.3 --n 1500"
 
 expect_ok "every method found the HGrid's contact set" -- $B $P --steps 3
-expect_ok "sap-incremental" -- $B $P --steps 3 --open --skin 0.1
-expect_ok "^hgrid-bu .* [0-9]+ " -- $B --psd mono:r=1 --dim 2 --nu 0.6 --n 1500 --steps 2 --open
+expect_ok "sap-incremental" -- $B $P --steps 3 --walls --skin 0.1
+expect_ok "^hgrid-bu .* [0-9]+ " -- $B --psd mono:r=1 --dim 2 --nu 0.6 --n 1500 --steps 2 --walls
 expect_ok "\"schema\":.*\"hgridopt.bench/1\"" -- $B $P --format json --methods sort,sap
 expect_ok "\"all_match_hgrid\":.*true" -- $B $P --format json --methods hgrid,verlet --steps 2
 # every requested method appears, in order
-out=$($B $P --methods sap,lc,verlet --repeat 1 2>/dev/null)
+out=$($B $P --methods sap,lc,verlet --repeats 1 2>/dev/null)
 if printf '%s\n' "$out" | grep -Eq '^sap ' && printf '%s\n' "$out" | grep -Eq '^lc ' \
    && ! printf '%s\n' "$out" | grep -Eq '^brute '; then ok; else bad "method list: $out"; fi
 # default list on a periodic box skips sap-incremental with a note
-$B $P --repeat 1 >/dev/null 2>"$TMP/note"
+$B $P --repeats 1 >/dev/null 2>"$TMP/note"
 if grep -q "skipping sap-incremental" "$TMP/note"; then ok; else bad "no skip note"; fi
 # the contact counts of all methods are equal (JSON)
-n=$($B $P --format json --repeat 1 --open 2>/dev/null | grep -o '"contacts":[^,]*' | sort -u | wc -l)
+n=$($B $P --format json --repeats 1 --walls 2>/dev/null | grep -o '"contacts":[^,]*' | sort -u | wc -l)
 if [ "$n" = 1 ]; then ok; else bad "contact counts differ: $n distinct"; fi
 
 # a particle file with walls
@@ -39,12 +39,12 @@ expect_ok "^hgrid " -- $B --packing "$TMP/p.csv" --methods hgrid --sizes 1,2
 
 expect_fail 2 "--methods: unknown method 'bogus'" -- $B $P --methods sap,bogus
 expect_fail 2 "--methods: 'sap' is listed twice" -- $B $P --methods sap,sap
-expect_fail 2 "--methods: sap-incremental does not support periodic boxes" -- $B $P --methods sap-incremental
+expect_fail 2 "--methods: sap-incremental: periodic boxes not supported" -- $B $P --methods sap-incremental
 expect_fail 2 "--methods: brute force on 25000 particles exceeds the limit" -- $B --psd mono:r=1 --dim 3 --nu 0.1 --n 25000 --methods brute
 expect_fail 2 "--steps: -1 is outside" -- $B $P --steps -1
 expect_fail 2 "--displacement: -0.5 must be >= 0" -- $B $P --displacement -0.5
 expect_fail 2 "--skin: 'x' is not a number" -- $B $P --skin x
-expect_fail 2 "--repeat: 0 is outside" -- $B $P --repeat 0
+expect_fail 2 "--repeats: 0 is outside" -- $B $P --repeats 0
 expect_fail 2 "--format: unknown format 'xml'" -- $B $P --format xml
 expect_fail 2 "--nu: missing" -- $B --psd mono:r=1 --dim 3
 expect_fail 2 "unknown option '--bogus'" -- $B $P --bogus

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `hgridopt recommend` and `hgridopt scan`: SPEC 6 numbers end to end, the
+# `hgridopt recommend` and `hgridopt scan`: the reference numbers of KOL 2014 section 5 end to end, the
 # JSON keys of the recommendation schema, the CSV shape of the scan, and
 # every rejected option.
 . "$(dirname "$0")/cli_lib.sh"
@@ -50,7 +50,7 @@ expect_ok "^linear,top-down,43,43,12\.397" -- $S $P3 --method linear --algorithm
 expect_ok "^constant-m,top-down,12,12,11\.595" -- $S $P3 --method constant-m --algorithm td --max-levels 13
 expect_ok "\"schema\":[[:space:]]*\"hgridopt.scan/1\"" -- $S $P3 --max-levels 3 --format json
 
-# sweep over power laws: constant-m at omega = 100 is the SPEC row
+# sweep over power laws: constant-m at omega = 100 is the reference row
 expect_ok "^-3,100,constant-m,top-down,12,12,11\.595" -- $S --dim 3 --nu 0.7 --omega-range 100 --method constant-m --algorithm top-down
 sweep=$($S --dim 3 --nu 0.7 --alpha-range -3:0:2 --omega-range 2:100:3 --method exponential)
 if [ "$(printf '%s\n' "$sweep" | wc -l)" = 13 ]; then ok; else bad "sweep: expected 1 + 2 x 3 x 2 lines"; fi

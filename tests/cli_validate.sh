@@ -70,7 +70,7 @@ JSON
 expect_ok "K = 0.37 \(calibrated\)" -- env HGRIDOPT_CALIBRATION="$TMP/k.json" $HG evaluate $P --sizes 4,20 --K auto
 echo '{"schema": "hgridopt.calibration/1"}' > "$TMP/bad.json"
 expect_fail 1 "--K auto: calibration file .*\"K\" is missing" -- env HGRIDOPT_CALIBRATION="$TMP/bad.json" $HG evaluate $P --sizes 4,20 --K auto
-expect_fail 2 "--K auto: calibration file .*run .hgridopt calibrate" -- env HGRIDOPT_CALIBRATION="$TMP/none.json" $HG evaluate $P --sizes 4,20 --K auto
+expect_fail 1 "--K auto: calibration file .*run .hgridopt calibrate" -- env HGRIDOPT_CALIBRATION="$TMP/none.json" $HG evaluate $P --sizes 4,20 --K auto
 # a packing with walls: validated on the file's particles, with the note
 "$HG" pack --psd powerlaw:alpha=-3,omega=5 --dim 3 --nu 0.3 --n 4000 --generator rsa --walls --seed 4 --output "$TMP/walls.csv" 2>/dev/null
 expect_ok "note: +the box has walls" -- "$HG" validate --packing "$TMP/walls.csv" --no-baseline

@@ -1,6 +1,6 @@
 /* test_grid_counts.c - on Poisson periodic packings the counted work of the
  * bundled HGrid (pair checks T_cd, cell accesses T_ca per particle) agrees
- * with the cost model within 2 % (SPEC 5), for the recommended sizes of
+ * with the cost model within 2 %, for the recommended sizes of
  * both algorithms, in 3D and 2D; also exponential sizes and the linked
  * cell, and the packing generator's contract.
  *

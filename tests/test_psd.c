@@ -262,8 +262,8 @@ static double work(const hg_psd *p, int L)
         s[h - 1] = 2.0 * rmin * pow(om, (double)h / L);
     s[L - 1] = 2.0 * hg_psd_rmax(p);
     hg_err e = {0};
-    if (hg_cost_evaluate(hg_model_find("hgrid-top-down"), p, &sys, NULL, L, s, NULL, &w,
-                         &e))
+    if (hg_cost_evaluate(hg_model_find("hgrid-top-down"), p, &sys, NULL, L, s,
+                         NULL, &w, &e))
         fprintf(stderr, "cost: %s\n", e.msg);
     T = w.T;
     return T;

@@ -1,27 +1,105 @@
-/* cli.h - shared pieces of the hgridopt command-line tool: exit codes,
- * diagnostics, the system options every command takes, output helpers.
- * Layering: cmd_*.c parse arguments into option structs, call the library,
- * and print; only the CLI chooses exit codes. */
+/* cli.h - the hgridopt command-line tool, in three thin layers:
+ *   1. parsing (opts.c): every command describes its options in a table
+ *      (cli_option: name, type, range, where to store the value); one
+ *      parser fills the command's options struct and the common options
+ *      (cli_opts: system, model, --format, --output), so no option is parsed
+ *      twice;
+ *   2. drivers (resolve.c, output.c and the run function of each cmd_*.c):
+ *      resolve options into library inputs (system, distribution, model,
+ *      K), call the library, format the results;
+ *   3. the library (hgridopt.h).
+ * Only the CLI chooses exit codes. */
 #ifndef HG_CLI_H
 #define HG_CLI_H
 
 #include <cjson/cJSON.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "hgridopt.h"
 #include "hg_io.h"
 #include "hg_sysfile.h"
 
-/* Exit codes. */
+/* Exit codes, the same for every command. */
 enum { CLI_OK = 0, CLI_EDATA = 1, CLI_EUSAGE = 2 };
 
-/* One command of the tool. */
-typedef struct cli_command {
+/* The help text on exit codes, for every --help and the tool's usage. */
+extern const char cli_exit_help[];
+
+/* ---- layer 1: options ---- */
+
+/* Common options, as given on the command line. */
+typedef struct cli_opts {
+    const char *psd_spec, *system_path, *packing_path;
+    const char *dim_text, *nu_text, *K_text;
+    const char *model_text, *algorithm_text;
+    const char *format, *output;
+    int help;
+} cli_opts;
+
+/* Groups of common options a command takes. */
+enum {
+    CLI_SYSTEM = 1, /* --system --packing --psd --dim --nu --K */
+    CLI_MODEL = 2,  /* --model and its shorthand --algorithm */
+    CLI_FORMAT = 4, /* --format */
+    CLI_OUTPUT = 8  /* --output */
+};
+
+typedef enum cli_type {
+    CLI_T_STRING, /* const char * */
+    CLI_T_FLAG,   /* int, set to 1 */
+    CLI_T_LONG,   /* long in [lo, hi] */
+    CLI_T_DOUBLE  /* double, finite, in the range given by check */
+} cli_type;
+
+typedef enum cli_check {
+    CLI_ANY = 0,
+    CLI_POSITIVE,    /* > 0 */
+    CLI_NONNEGATIVE, /* >= 0 */
+    CLI_OPEN_UNIT,   /* in (0, 1) */
+    CLI_UNIT_RIGHT_OPEN /* in [0, 1) */
+} cli_check;
+
+/* One option of a command: --name stores its value at offset in the
+ * command's options struct. Several names may share an offset (aliases). */
+typedef struct cli_option {
     const char *name;
-    const char *summary;
-    int (*run)(int argc, char **argv); /* argv[0] is the command name */
-} cli_command;
+    cli_type type;
+    size_t offset;
+    long lo, hi;     /* CLI_T_LONG */
+    cli_check check; /* CLI_T_DOUBLE */
+} cli_option;
+
+#define CLI_STR(name, st, field) {name, CLI_T_STRING, offsetof(st, field), 0, 0, CLI_ANY}
+#define CLI_FLAG(name, st, field) {name, CLI_T_FLAG, offsetof(st, field), 0, 0, CLI_ANY}
+#define CLI_LONG(name, st, field, lo, hi) {name, CLI_T_LONG, offsetof(st, field), lo, hi, CLI_ANY}
+#define CLI_DOUBLE(name, st, field, check) {name, CLI_T_DOUBLE, offsetof(st, field), 0, 0, check}
+
+/* A command: its name, help, common groups, own options and formats. */
+typedef struct cli_spec {
+    const char *name;
+    void (*help)(FILE *out);
+    unsigned groups;
+    const cli_option *options; /* n_options entries */
+    size_t n_options;
+    const char *const *formats; /* NULL-terminated, first = default; NULL:
+                                   the command checks --format itself */
+} cli_spec;
+
+/* Parse argv (argv[0] = command name) into o (common options) and cmd
+ * (the command's struct, prefilled with defaults). Prints the help for
+ * --help, and one error line for a bad option or value. Returns 1 when the
+ * command must stop now with exit code *rc, else 0; o->format is then set
+ * (to the default format when not given). */
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
+              void *cmd, int *rc);
+
+/* Help texts of the common option groups (for the commands' --help). */
+extern const char cli_system_help[];
+extern const char cli_model_help[];
+extern const char cli_output_help[];
+
+/* ---- layer 2: drivers ---- */
 
 /* "hgridopt: <message>" on stderr (one line). */
 void cli_error(const char *fmt, ...)
@@ -30,52 +108,14 @@ void cli_error(const char *fmt, ...)
 #endif
     ;
 /* Print e's message and return the exit code for status: CLI_EDATA for
- * problems with file contents or numerics, CLI_EUSAGE otherwise. from_file
- * says whether the failing input came from a file. */
+ * data and run-time problems (files, numerics, memory, limits) or when
+ * from_file says the failing input came from a file, CLI_EUSAGE
+ * otherwise. */
 int cli_fail(const hg_err *e, int status, int from_file);
-/* Report what getopt_long (optstring ":") returned for a bad option: c is
- * ':' for a missing value, '?' for an unknown option; arg = argv[optind-1]. */
-int cli_bad_option(const char *cmd, int c, const char *arg);
 
-/* ---- system options: --psd --system --dim --nu --K ---- */
-
-enum {
-    CLI_OPT_PSD = 1000,
-    CLI_OPT_SYSTEM,
-    CLI_OPT_DIM,
-    CLI_OPT_NU,
-    CLI_OPT_K,
-    CLI_OPT_FORMAT,
-    CLI_OPT_OUTPUT,
-    CLI_OPT_HELP,
-    CLI_OPT_PACKING,
-    CLI_OPT_FIRST_COMMAND /* commands number their own options from here */
-};
-
-#define CLI_SYSTEM_LONG_OPTIONS                                             \
-    {"psd", required_argument, NULL, CLI_OPT_PSD},                          \
-        {"system", required_argument, NULL, CLI_OPT_SYSTEM},                \
-        {"dim", required_argument, NULL, CLI_OPT_DIM},                      \
-        {"nu", required_argument, NULL, CLI_OPT_NU},                        \
-        {"K", required_argument, NULL, CLI_OPT_K},                          \
-        {"format", required_argument, NULL, CLI_OPT_FORMAT},                \
-        {"output", required_argument, NULL, CLI_OPT_OUTPUT},                \
-        {"help", no_argument, NULL, CLI_OPT_HELP},                          \
-        {"packing", required_argument, NULL, CLI_OPT_PACKING}
-
-/* Help text for the system options (for the commands' --help). */
-extern const char cli_system_help[];
-
+/* The system of a command: common options resolved into library inputs. */
 typedef struct cli_system {
-    /* as given */
-    const char *psd_spec;
-    const char *system_path;
-    const char *packing_path;
-    const char *dim_text, *nu_text, *K_text;
-    const char *format;
-    const char *output;
-    int help;
-    /* resolved by cli_system_resolve */
+    cli_opts opt;       /* as given */
     hg_sysfile file;    /* zero if no --system */
     hg_psd *psd;
     hg_system sys;
@@ -90,36 +130,34 @@ typedef struct cli_system {
     hg_particles packing;
 } cli_system;
 
-/* After a command's getopt loop: prints the help (--help), rejects a
- * leftover argument and a --format not in formats (NULL-terminated; NULL:
- * no check). Returns 1 when the command must stop now with exit code *rc,
- * else 0 with *format = --format or formats[0]. */
-int cli_options_done(const char *cmd, const cli_system *cs, int argc,
-                     char **argv, void (*help)(FILE *out),
-                     const char *const *formats, const char **format,
-                     int *rc);
-
-/* Handle a common option; returns 1 if opt was one of them. */
-int cli_system_option(cli_system *cs, int opt, const char *arg);
 /* Load the system file (if any), apply command-line overrides, validate
  * and create the distribution. need_nu: nu is required. Returns an exit
  * code (CLI_OK on success); prints the error itself. */
 int cli_system_resolve(cli_system *cs, int need_nu);
 void cli_system_clear(cli_system *cs);
 
-/* Parse "a,b,c" into a new array of finite numbers (caller frees). */
-int cli_parse_list(const char *text, const char *field, double **out,
-                   int *n, hg_err *e);
+/* The cost model from --model NAME or --algorithm A (shorthand for
+ * hgrid-A). words: extra values the command accepts (NULL-terminated, e.g.
+ * "auto"; may be NULL); a match is returned in *word with *model NULL.
+ * Neither option: *model = dflt (may be NULL), *word = NULL. Prints one
+ * error line naming the value and the list; returns an exit code. */
+int cli_model_resolve(const cli_opts *o, const char *const *words,
+                      const hg_model *dflt, const hg_model **model,
+                      const char **word);
 
-/* Open --output (or stdout when NULL or "-"); prints errors. */
-FILE *cli_open_output(const char *path);
-int cli_close_output(FILE *f, const char *path);
-/* Check --format against a NULL-terminated list; prints the error. */
-int cli_check_format(const char *cmd, const char *format,
-                     const char *const *allowed);
+/* Write the result with write(out, ctx) (returns an exit code) to path
+ * (--output) or standard output (path NULL or "-"). A file is written
+ * atomically: a temporary file in the same folder, renamed over path only
+ * when everything was written, so a failure never leaves a partial file.
+ * Prints I/O errors; returns an exit code. */
+int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
+              const void *ctx);
 
 /* ---- output helpers shared by commands ---- */
 
+/* A new JSON document: schema, the tool version, and length_unit when
+ * cs (may be NULL) has one. */
+cJSON *cli_json_document(const char *schema, const cli_system *cs);
 /* Add the per-level array of a cost breakdown (keys as in the evaluation
  * schema) to obj under "per_level". */
 void cli_json_add_per_level(cJSON *obj, const hg_cost *c);
@@ -130,10 +168,17 @@ int cli_json_print(FILE *out, cJSON *json);
 /* Describe the system in a few "key: value" lines. */
 void cli_print_system(FILE *out, const cli_system *cs);
 /* Per-level table of a cost breakdown. */
-void cli_print_levels(FILE *out, const hg_cost *c, double rmin,
-                      const char *unit);
+void cli_print_levels(FILE *out, const hg_cost *c, double rmin);
+/* A byte count with a fitting unit ("512 B", "1.53 kB", "2.1 MB"). */
+const char *cli_bytes(double bytes, char *buf, size_t len);
 
-/* Commands. */
+/* ---- commands (argv[0] is the command name) ---- */
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+} cli_command;
+
 int cmd_evaluate(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_recommend(int argc, char **argv);

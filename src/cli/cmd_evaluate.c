@@ -4,7 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SIZES = CLI_OPT_FIRST_COMMAND, OPT_ALGORITHM };
+typedef struct evaluate_opts {
+    const char *sizes;
+} evaluate_opts;
+
+static const cli_option options[] = {
+    CLI_STR("sizes", evaluate_opts, sizes),
+};
 
 static void help(FILE *out)
 {
@@ -18,31 +24,36 @@ static void help(FILE *out)
             "distribution's units,\n"
             "                   strictly ascending; the last >= the largest "
             "diameter\n"
-            "  --algorithm A    top-down (default) or bottom-up\n"
-            "  --format F       table (default) or json\n\n%s\n"
+            "                   (not needed by --model linked-cell)\n"
+            "  --format F       table (default) or json\n%s\n%s\n"
+            "%s\n"
             "Example:\n"
             "  hgridopt evaluate --psd powerlaw:alpha=-3,omega=20 --dim 2 "
-            "--nu 0.4 \\\n      --sizes 4.0,7.9,15.1,27.2,40\n",
-            cli_system_help);
+            "--nu 0.4 \\\n      --sizes 4.0,7.9,15.1,27.2,40\n\n%s",
+            cli_output_help, cli_model_help, cli_system_help, cli_exit_help);
 }
 
-static cJSON *to_json(const cli_system *cs, const hg_cost *c,
-                      const hg_cost *lc, const double *sizes)
+static cJSON *to_json(const cli_system *cs, const hg_model *m,
+                      const hg_cost *c, const hg_cost *lc)
 {
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "schema", "hgridopt.evaluation/1");
+    cJSON *j = cli_json_document("hgridopt.evaluation/1", cs);
     if (cs->name)
         cJSON_AddStringToObject(j, "name", cs->name);
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
     cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
-    cJSON_AddStringToObject(j, "algorithm", hg_algorithm_name(c->model->grid_algorithm));
+    cJSON_AddStringToObject(j, "model", m->name);
+    cJSON_AddStringToObject(j, "algorithm",
+                            hg_algorithm_name(m->grid_algorithm));
     cJSON_AddNumberToObject(j, "dim", c->dim);
     cJSON_AddNumberToObject(j, "nu", c->nu);
     cJSON_AddNumberToObject(j, "K", c->K);
     cJSON_AddNumberToObject(j, "levels", c->levels);
     cJSON_AddNumberToObject(j, "nonempty_levels", c->nonempty_levels);
-    cli_json_add_array(j, "cell_sizes", sizes, c->levels);
+    cJSON *sizes = cJSON_AddArrayToObject(j, "cell_sizes");
+    for (int h = 0; h < c->levels; h++)
+        cJSON_AddItemToArray(sizes,
+                             cJSON_CreateNumber(c->per_level[h].cell_size));
     cli_json_add_per_level(j, c);
     cJSON_AddNumberToObject(j, "T_cd", c->T_cd);
     cJSON_AddNumberToObject(j, "T_ca", c->T_ca);
@@ -52,53 +63,73 @@ static cJSON *to_json(const cli_system *cs, const hg_cost *c,
     return j;
 }
 
+typedef struct evaluate_result {
+    const cli_system *cs;
+    const hg_model *model;
+    const hg_cost *cost, *lc;
+} evaluate_result;
+
+static int write_result(FILE *out, const void *ctx)
+{
+    const evaluate_result *r = ctx;
+    const cli_system *cs = r->cs;
+    const hg_cost *cost = r->cost;
+    if (!strcmp(cs->opt.format, "json"))
+        return cli_json_print(out, to_json(cs, r->model, cost, r->lc));
+    cli_print_system(out, cs);
+    if (r->model->max_levels != 1)
+        fprintf(out, "algorithm:      %s, %d levels (%d non-empty)\n\n",
+                hg_algorithm_name(r->model->grid_algorithm), cost->levels,
+                cost->nonempty_levels);
+    else
+        fprintf(out, "model:          %s\n\n", r->model->name);
+    cli_print_levels(out, cost, hg_psd_rmin(cs->psd));
+    fprintf(out,
+            "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
+            "%.6g\n",
+            cost->T_cd, cost->K, cost->T_ca, cost->T);
+    fprintf(out,
+            "linked cell (one level, s = %.6g): T = %.6g  -> predicted "
+            "speed-up %.4g\n",
+            2.0 * hg_psd_rmax(cs->psd), r->lc->T, r->lc->T / cost->T);
+    return CLI_OK;
+}
+
+static const char *const formats[] = {"table", "json", NULL};
+static const cli_spec spec = {"evaluate", help,
+                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
+                              options, sizeof options / sizeof options[0],
+                              formats};
+
 int cmd_evaluate(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        CLI_SYSTEM_LONG_OPTIONS,
-        {"sizes", required_argument, NULL, OPT_SIZES},
-        {"algorithm", required_argument, NULL, OPT_ALGORITHM},
-        {NULL, 0, NULL, 0}};
+    evaluate_opts o = {0};
     cli_system cs = {0};
-    const char *sizes_text = NULL, *alg_text = "top-down";
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (cli_system_option(&cs, c, optarg))
-            continue;
-        switch (c) {
-        case OPT_SIZES: sizes_text = optarg; break;
-        case OPT_ALGORITHM: alg_text = optarg; break;
-        default: return cli_bad_option("evaluate", c, argv[optind - 1]);
-        }
-    }
-    static const char *const formats[] = {"table", "json", NULL};
-    const char *format = NULL;
+    const hg_model *model;
+    const char *word;
     int rc;
-    if (cli_options_done("evaluate", &cs, argc, argv, help, formats, &format,
-                         &rc))
+    if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
-    hg_err e = {0};
-    hg_algorithm alg;
-    if (hg_algorithm_parse(alg_text, &alg, &e)) {
-        cli_error("--algorithm: unknown value '%s' (top-down or bottom-up)",
-                  alg_text);
-        return CLI_EUSAGE;
-    }
-    if (!sizes_text) {
+    if ((rc = cli_model_resolve(&cs.opt, NULL,
+                                hg_model_find("hgrid-top-down"), &model,
+                                &word)))
+        return rc;
+    int hgrid = model->max_levels != 1;
+    if (!o.sizes && hgrid) {
         cli_error("--sizes: missing (give the cell sizes s_1,...,s_L; the "
                   "last must cover the largest diameter)");
         return CLI_EUSAGE;
     }
+    hg_err e = {0};
     double *sizes = NULL;
-    int L = 0;
-    int st = cli_parse_list(sizes_text, "--sizes", &sizes, &L, &e);
+    size_t L = 0;
+    int st = o.sizes ? hg_parse_list(o.sizes, ',', "--sizes", &sizes, &L, &e)
+                     : HG_OK;
     if (st)
         return cli_fail(&e, st, 0);
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
-    st = hg_sizes_check(cs.psd, L, sizes, 1, &e);
+    st = hgrid ? hg_sizes_check(cs.psd, (int)L, sizes, 1, &e) : HG_OK;
     if (st) {
         if (sizes[L - 1] < 2.0 * hg_psd_rmax(cs.psd) * (1 - 1e-12))
             cli_error("--sizes: the last cell size %g is below the largest "
@@ -111,8 +142,8 @@ int cmd_evaluate(int argc, char **argv)
         goto done;
     }
     hg_cost cost = {0}, lc = {0};
-    st = hg_cost_evaluate(hg_model_for_grid(alg), cs.psd, &cs.sys, &cs.values,
-                          L, sizes, &cost, NULL, &e);
+    st = hg_cost_evaluate(model, cs.psd, &cs.sys, &cs.values, (int)L, sizes,
+                          &cost, NULL, &e);
     if (!st)
         st = hg_cost_evaluate(hg_model_find("linked-cell"), cs.psd, &cs.sys,
                               &cs.values, 1, NULL, &lc, NULL, &e);
@@ -121,28 +152,8 @@ int cmd_evaluate(int argc, char **argv)
         hg_cost_clear(&cost);
         goto done;
     }
-    FILE *out = cli_open_output(cs.output);
-    if (!out) {
-        rc = CLI_EDATA;
-    } else {
-        if (!strcmp(format, "json")) {
-            cli_json_print(out, to_json(&cs, &cost, &lc, sizes));
-        } else {
-            cli_print_system(out, &cs);
-            fprintf(out, "algorithm:      %s, %d levels (%d non-empty)\n\n",
-                    hg_algorithm_name(alg), L, cost.nonempty_levels);
-            cli_print_levels(out, &cost, hg_psd_rmin(cs.psd), cs.unit);
-            fprintf(out,
-                    "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x "
-                    "%.6g = %.6g\n",
-                    cost.T_cd, cs.K, cost.T_ca, cost.T);
-            fprintf(out,
-                    "linked cell (one level, s = %.6g): T = %.6g  -> "
-                    "predicted speed-up %.4g\n",
-                    2.0 * hg_psd_rmax(cs.psd), lc.T, lc.T / cost.T);
-        }
-        rc = cli_close_output(out, cs.output);
-    }
+    evaluate_result res = {&cs, model, &cost, &lc};
+    rc = cli_write(cs.opt.output, write_result, &res);
     hg_cost_clear(&cost);
     hg_cost_clear(&lc);
 done:

@@ -6,17 +6,23 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-enum {
-    OPT_N = CLI_OPT_FIRST_COMMAND,
-    OPT_GENERATOR,
-    OPT_WALLS,
-    OPT_SEED,
-    OPT_TOLERANCE,
-    OPT_MAX_ATTEMPTS,
-    OPT_INPUT
+typedef struct pack_opts {
+    const char *generator, *input;
+    long n, seed, max_attempts;
+    int walls;
+    double tolerance;
+} pack_opts;
+
+static const cli_option options[] = {
+    CLI_LONG("n", pack_opts, n, 1, 2000000000L),
+    CLI_STR("generator", pack_opts, generator),
+    CLI_FLAG("walls", pack_opts, walls),
+    CLI_LONG("seed", pack_opts, seed, 0, 0x7fffffffL),
+    CLI_DOUBLE("tolerance", pack_opts, tolerance, CLI_OPEN_UNIT),
+    CLI_LONG("max-attempts", pack_opts, max_attempts, 1, 1000000000L),
+    CLI_STR("input", pack_opts, input),
 };
 
 static void help(FILE *out)
@@ -60,8 +66,8 @@ static void help(FILE *out)
             "Example:\n"
             "  hgridopt pack --psd powerlaw:alpha=-3,omega=100 --dim 3 --nu "
             "0.6 --n 100000 \\\n"
-            "      --generator dense --seed 7 --output packing.data\n",
-            cli_system_help);
+            "      --generator dense --seed 7 --output packing.data\n\n%s",
+            cli_system_help, cli_exit_help);
 }
 
 /* Progress on a terminal, only for runs longer than about 2 s. */
@@ -70,17 +76,10 @@ typedef struct progress {
     int shown;
 } progress;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void on_progress(const char *stage, double f, void *params)
 {
     progress *pr = params;
-    double t = now();
+    double t = hg_wall_seconds();
     if (t - pr->t0 < 2.0 || (t - pr->last < 0.2 && f < 1.0))
         return;
     pr->last = t;
@@ -112,45 +111,25 @@ static int convert(const char *in, const char *out, hg_io_format fmt)
     return CLI_OK;
 }
 
+static const cli_spec spec = {"pack", help,
+                              CLI_SYSTEM | CLI_FORMAT | CLI_OUTPUT, options,
+                              sizeof options / sizeof options[0], NULL};
+
 int cmd_pack(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        CLI_SYSTEM_LONG_OPTIONS,
-        {"n", required_argument, NULL, OPT_N},
-        {"generator", required_argument, NULL, OPT_GENERATOR},
-        {"walls", no_argument, NULL, OPT_WALLS},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-        {"max-attempts", required_argument, NULL, OPT_MAX_ATTEMPTS},
-        {"input", required_argument, NULL, OPT_INPUT},
-        {NULL, 0, NULL, 0}};
-    cli_system cs = {0};
-    const char *n_text = NULL, *gen = "poisson", *seed_text = "1";
-    const char *tol_text = NULL, *att_text = NULL, *input = NULL;
-    int walls = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (cli_system_option(&cs, c, optarg))
-            continue;
-        switch (c) {
-        case OPT_N: n_text = optarg; break;
-        case OPT_GENERATOR: gen = optarg; break;
-        case OPT_WALLS: walls = 1; break;
-        case OPT_SEED: seed_text = optarg; break;
-        case OPT_TOLERANCE: tol_text = optarg; break;
-        case OPT_MAX_ATTEMPTS: att_text = optarg; break;
-        case OPT_INPUT: input = optarg; break;
-        default: return cli_bad_option("pack", c, argv[optind - 1]);
-        }
-    }
-    const char *format = NULL; /* a particle-file format: parsed below */
-    int rc;
-    if (cli_options_done("pack", &cs, argc, argv, help, NULL, &format, &rc))
-        return rc;
-    hg_err e = {0};
     hg_pack_options opt;
     hg_pack_options_init(&opt);
+    pack_opts o = {"poisson", NULL, 0, 1, (long)opt.max_attempts, 0,
+                   opt.overlap_tol};
+    cli_system cs = {0};
+    int rc;
+    if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
+        return rc;
+    const char *gen = o.generator, *format = cs.opt.format;
+    int walls = o.walls;
+    hg_err e = {0};
+    opt.overlap_tol = o.tolerance;
+    opt.max_attempts = (size_t)o.max_attempts;
     int kind = !strcmp(gen, "poisson") ? 0
                : !strcmp(gen, "rsa")   ? 1
                : !strcmp(gen, "dense") ? 2
@@ -166,12 +145,13 @@ int cmd_pack(int argc, char **argv)
         return CLI_EUSAGE;
     }
     hg_io_format fmt = HG_IO_CSV;
-    const char *path = cs.output && strcmp(cs.output, "-") ? cs.output : "-";
+    const char *path =
+        cs.opt.output && strcmp(cs.opt.output, "-") ? cs.opt.output : "-";
     if (format) {
         if (hg_io_format_parse(format, &fmt, &e) || fmt == HG_IO_AUTO) {
             cli_error("--format: unknown format '%s' (csv, lammps, xyz or "
                       "vtk)",
-                      cs.format);
+                      format);
             return CLI_EUSAGE;
         }
     } else if (strcmp(path, "-") != 0 &&
@@ -179,38 +159,19 @@ int cmd_pack(int argc, char **argv)
         cli_error("--output: %s", e.msg);
         return CLI_EUSAGE;
     }
-    if (input)
-        return convert(input, path, fmt);
-    long n = 0, seed = 0;
-    if (!n_text) {
+    if (o.input)
+        return convert(o.input, path, fmt);
+    if (!o.n) {
         cli_error("--n: missing (number of particles)");
         return CLI_EUSAGE;
-    }
-    if (hg_parse_long(n_text, "--n", 1, 2000000000L, &n, &e) ||
-        hg_parse_long(seed_text, "--seed", 0, 0x7fffffffL, &seed, &e))
-        return cli_fail(&e, e.status, 0);
-    if (tol_text) {
-        if (hg_parse_double(tol_text, "--tolerance", &opt.overlap_tol, &e))
-            return cli_fail(&e, e.status, 0);
-        if (!(opt.overlap_tol > 0.0 && opt.overlap_tol < 1.0)) {
-            cli_error("--tolerance: %s is outside (0, 1)", tol_text);
-            return CLI_EUSAGE;
-        }
-    }
-    if (att_text) {
-        long a;
-        if (hg_parse_long(att_text, "--max-attempts", 1, 1000000000L, &a,
-                          &e))
-            return cli_fail(&e, e.status, 0);
-        opt.max_attempts = (size_t)a;
     }
     rc = cli_system_resolve(&cs, 1);
     if (rc)
         goto done;
 
-    hg_pack_params prm = {cs.sys.dim, (size_t)n, cs.sys.nu, (uint64_t)seed,
-                          !walls};
-    progress pr = {now(), 0.0, 0};
+    hg_pack_params prm = {cs.sys.dim, (size_t)o.n, cs.sys.nu,
+                          (uint64_t)o.seed, !walls};
+    progress pr = {hg_wall_seconds(), 0.0, 0};
     if (isatty(STDERR_FILENO)) {
         opt.progress = on_progress;
         opt.progress_params = &pr;
@@ -220,10 +181,10 @@ int cmd_pack(int argc, char **argv)
     int st;
     if (kind == 0) {
         st = hg_pack_poisson(cs.psd, &prm, &p, &e);
-        rep.requested = rep.placed = (size_t)n;
+        rep.requested = rep.placed = (size_t)o.n;
         rep.target_nu = cs.sys.nu;
         rep.reached = 1;
-        rep.seconds = now() - pr.t0;
+        rep.seconds = hg_wall_seconds() - pr.t0;
     } else if (kind == 1) {
         st = hg_pack_rsa_run(cs.psd, &prm, &opt, &p, &rep, &e);
     } else {

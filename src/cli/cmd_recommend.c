@@ -7,13 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OPT_ALGORITHM = CLI_OPT_FIRST_COMMAND,
-    OPT_METHOD,
-    OPT_MAX_LEVELS,
-    OPT_TOLERANCE,
-    OPT_Q,
-    OPT_SKIN
+typedef struct recommend_opts {
+    const char *method;
+    long max_levels;
+    double tolerance, q, skin;
+} recommend_opts;
+
+static const cli_option options[] = {
+    CLI_STR("method", recommend_opts, method),
+    CLI_LONG("max-levels", recommend_opts, max_levels, 1, 256),
+    CLI_DOUBLE("tolerance", recommend_opts, tolerance, CLI_UNIT_RIGHT_OPEN),
+    CLI_DOUBLE("q", recommend_opts, q, CLI_POSITIVE),
+    CLI_DOUBLE("skin", recommend_opts, skin, CLI_POSITIVE),
 };
 
 static void help(FILE *out)
@@ -26,8 +31,13 @@ static void help(FILE *out)
             "model). The recommendation is the\nfewest levels whose work is "
             "within the tolerance of the best work found;\nthe best itself "
             "is reported too.\n\n"
-            "  --algorithm A    auto (default: both, keep the better), "
-            "top-down, bottom-up\n"
+            "  --model NAME     auto (default: both HGrid models, keep the "
+            "better), or one\n"
+            "                   model: hgrid-top-down, hgrid-bottom-up, "
+            "linked-cell\n"
+            "                   ('hgridopt help models'); --algorithm A: "
+            "auto, top-down\n"
+            "                   or bottom-up\n"
             "  --method M       optimal (default), constant-m, exponential, "
             "linear\n"
             "  --q Q            particles-per-cell ratio of constant-m "
@@ -37,12 +47,11 @@ static void help(FILE *out)
             "  --format F       table (default), json, lammps or mercurydpm\n"
             "  --skin X         LAMMPS neighbor skin (format lammps; default "
             "10 %% of the\n"
-            "                   smallest diameter)\n\n"
-            "%s\n"
+            "                   smallest diameter)\n%s\n%s\n"
             "Example:\n"
             "  hgridopt recommend --psd powerlaw:alpha=-3,omega=100 --dim 3 "
-            "--nu 0.7\n",
-            cli_system_help);
+            "--nu 0.7\n\n%s",
+            cli_output_help, cli_system_help, cli_exit_help);
 }
 
 /* Best point of one algorithm's curve. */
@@ -111,7 +120,7 @@ static int write_table(FILE *out, const cli_system *cs,
     for (int h = 0; h < r->levels; h++)
         fprintf(out, " %.4g", r->cell_sizes[h] / rmin);
     fprintf(out, "\n\n");
-    cli_print_levels(out, &r->cost, rmin, cs->unit);
+    cli_print_levels(out, &r->cost, rmin);
     fprintf(out,
             "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
             "%.6g\n",
@@ -135,8 +144,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
 {
     const hg_recommend_options *o = &r->options;
     double rmin = hg_psd_rmin(cs->psd);
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "schema", "hgridopt.recommendation/1");
+    cJSON *j = cli_json_document("hgridopt.recommendation/1", cs);
     if (cs->name)
         cJSON_AddStringToObject(j, "name", cs->name);
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
@@ -150,6 +158,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
         cJSON_AddNumberToObject(j, "q", o->q);
     cJSON_AddNumberToObject(j, "max_levels", o->max_levels);
     cJSON_AddNumberToObject(j, "tolerance", o->tolerance);
+    cJSON_AddStringToObject(j, "model", r->model->name);
     cJSON_AddStringToObject(j, "algorithm", model_label(r->model));
     cJSON_AddBoolToObject(j, "linked_cell", r->linked_cell);
     cJSON_AddStringToObject(j, "decision", r->decision);
@@ -252,110 +261,64 @@ static const rec_writer rec_writers[] = {
 };
 #define N_WRITERS (sizeof rec_writers / sizeof rec_writers[0])
 
+typedef struct rec_result {
+    const cli_system *cs;
+    const hg_recommendation *r;
+} rec_result;
+
+static int write_result(FILE *out, const void *ctx)
+{
+    const rec_result *res = ctx;
+    for (size_t i = 0; i < N_WRITERS; i++)
+        if (!strcmp(res->cs->opt.format, rec_writers[i].format))
+            return rec_writers[i].write(out, res->cs, res->r);
+    return CLI_EUSAGE;
+}
+
+static const char *const formats[] = {"table", "json", "lammps",
+                                     "mercurydpm", NULL};
+static const cli_spec spec = {"recommend", help,
+                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
+                              options, sizeof options / sizeof options[0],
+                              formats};
+
 int cmd_recommend(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        CLI_SYSTEM_LONG_OPTIONS,
-        {"algorithm", required_argument, NULL, OPT_ALGORITHM},
-        {"method", required_argument, NULL, OPT_METHOD},
-        {"max-levels", required_argument, NULL, OPT_MAX_LEVELS},
-        {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-        {"q", required_argument, NULL, OPT_Q},
-        {"skin", required_argument, NULL, OPT_SKIN},
-        {NULL, 0, NULL, 0}};
+    hg_recommend_options ro;
+    hg_recommend_options_default(&ro);
+    recommend_opts o = {NULL, ro.max_levels, ro.tolerance, ro.q, 0.0};
     cli_system cs = {0};
-    const char *alg_text = NULL, *method_text = NULL, *lmax_text = NULL,
-               *tol_text = NULL, *q_text = NULL, *skin_text = NULL;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (cli_system_option(&cs, c, optarg))
-            continue;
-        switch (c) {
-        case OPT_ALGORITHM: alg_text = optarg; break;
-        case OPT_METHOD: method_text = optarg; break;
-        case OPT_MAX_LEVELS: lmax_text = optarg; break;
-        case OPT_TOLERANCE: tol_text = optarg; break;
-        case OPT_Q: q_text = optarg; break;
-        case OPT_SKIN: skin_text = optarg; break;
-        default: return cli_bad_option("recommend", c, argv[optind - 1]);
-        }
-    }
-    static const char *const formats[] = {"table", "json", "lammps", "mercurydpm",
-                                   NULL};
-    const char *format = NULL;
     int rc;
-    if (cli_options_done("recommend", &cs, argc, argv, help, formats, &format,
-                         &rc))
+    if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
-
-    hg_recommend_options o;
-    hg_recommend_options_default(&o);
-    hg_err e = {0};
-    if (alg_text && strcmp(alg_text, "auto")) {
-        hg_algorithm a;
-        if (hg_algorithm_parse(alg_text, &a, &e)) {
-            cli_error("--algorithm: unknown value '%s' (auto, top-down or "
-                      "bottom-up)",
-                      alg_text);
-            return CLI_EUSAGE;
-        }
-        o.n_models = 1;
-        o.models[0] = hg_model_for_grid(a);
+    static const char *const words[] = {"auto", NULL};
+    const hg_model *model;
+    const char *word;
+    if ((rc = cli_model_resolve(&cs.opt, words, NULL, &model, &word)))
+        return rc;
+    if (model) {
+        ro.n_models = 1;
+        ro.models[0] = model;
     }
-    if (method_text && hg_recipe_parse(method_text, &o.recipe, &e)) {
+    hg_err e = {0};
+    if (o.method && hg_recipe_parse(o.method, &ro.recipe, &e)) {
         cli_error("--%s", e.msg);
         return CLI_EUSAGE;
     }
-    long lmax = o.max_levels;
-    if (lmax_text &&
-        hg_parse_long(lmax_text, "--max-levels", 1, 256, &lmax, &e))
-        return cli_fail(&e, HG_EINVAL, 0);
-    o.max_levels = (int)lmax;
-    if (tol_text) {
-        if (hg_parse_double(tol_text, "--tolerance", &o.tolerance, &e))
-            return cli_fail(&e, HG_EINVAL, 0);
-        if (!(o.tolerance >= 0.0 && o.tolerance < 1.0)) {
-            cli_error("--tolerance: %g is outside [0, 1)", o.tolerance);
-            return CLI_EUSAGE;
-        }
-    }
-    if (q_text) {
-        if (hg_parse_double(q_text, "--q", &o.q, &e))
-            return cli_fail(&e, HG_EINVAL, 0);
-        if (!(o.q > 0.0)) {
-            cli_error("--q: %g must be > 0", o.q);
-            return CLI_EUSAGE;
-        }
-    }
-    if (skin_text) {
-        if (hg_parse_double(skin_text, "--skin", &cs.export_skin, &e))
-            return cli_fail(&e, HG_EINVAL, 0);
-        if (!(cs.export_skin > 0.0)) {
-            cli_error("--skin: %g must be > 0", cs.export_skin);
-            return CLI_EUSAGE;
-        }
-    }
+    ro.max_levels = (int)o.max_levels;
+    ro.tolerance = o.tolerance;
+    ro.q = o.q;
+    cs.export_skin = o.skin;
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
     hg_recommendation r;
-    int st = hg_recommend(cs.psd, &cs.sys, &cs.values, &o, &r, &e);
+    int st = hg_recommend(cs.psd, &cs.sys, &cs.values, &ro, &r, &e);
     if (st) {
         rc = cli_fail(&e, st, 1);
         goto done;
     }
-    FILE *out = cli_open_output(cs.output);
-    if (!out) {
-        rc = CLI_EDATA;
-    } else {
-        for (size_t i = 0; i < N_WRITERS; i++)
-            if (!strcmp(format, rec_writers[i].format))
-                rc = rec_writers[i].write(out, &cs, &r);
-        int rc2 = cli_close_output(out, cs.output);
-        if (!rc)
-            rc = rc2;
-    }
+    rec_result res = {&cs, &r};
+    rc = cli_write(cs.opt.output, write_result, &res);
     hg_recommendation_clear(&r);
 done:
     cli_system_clear(&cs);

@@ -6,13 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OPT_ALGORITHM = CLI_OPT_FIRST_COMMAND,
-    OPT_METHOD,
-    OPT_MAX_LEVELS,
-    OPT_Q,
-    OPT_ALPHA_RANGE,
-    OPT_OMEGA_RANGE
+typedef struct scan_opts {
+    const char *method, *alpha_range, *omega_range;
+    long max_levels;
+    double q;
+} scan_opts;
+
+static const cli_option options[] = {
+    CLI_STR("method", scan_opts, method),
+    CLI_LONG("max-levels", scan_opts, max_levels, 1, 256),
+    CLI_DOUBLE("q", scan_opts, q, CLI_POSITIVE),
+    CLI_STR("alpha-range", scan_opts, alpha_range),
+    CLI_STR("omega-range", scan_opts, omega_range),
 };
 
 static void help(FILE *out)
@@ -22,7 +27,9 @@ static void help(FILE *out)
             "Predicted work per particle T(L) for L = 1..N levels, for "
             "every cell-size method\nand algorithm: one row per (method, "
             "algorithm, L).\n\n"
-            "  --algorithm A    all (default), top-down or bottom-up\n"
+            "  --model NAME     all (default), hgrid-top-down or "
+            "hgrid-bottom-up;\n"
+            "                   --algorithm A: all, top-down or bottom-up\n"
             "  --method M       all (default), optimal, constant-m, "
             "exponential or linear\n"
             "  --q Q            particles-per-cell ratio of constant-m "
@@ -38,21 +45,21 @@ static void help(FILE *out)
             "  --alpha-range R  alpha values: LO:HI:N (N evenly spaced) or a "
             "list (default -3)\n"
             "  one row per (alpha, omega, method, algorithm): the best L and "
-            "its T\n\n%s\n"
+            "its T\n%s\n%s\n"
             "Examples:\n"
             "  hgridopt scan --psd powerlaw:alpha=-3,omega=100 --dim 3 "
             "--nu 0.7 --max-levels 20\n"
             "  hgridopt scan --dim 3 --nu 0.7 --alpha-range -3,0 "
-            "--omega-range 2:1000:12 --method optimal\n",
-            cli_system_help);
+            "--omega-range 2:1000:12 --method optimal\n\n%s",
+            cli_output_help, cli_system_help, cli_exit_help);
 }
 
 /* "LO:HI:N" (N values, log-spaced when logscale) or "V1,V2,...". */
 static int parse_range(const char *text, const char *field, int logscale,
-                       double **v, int *n, hg_err *e)
+                       double **v, size_t *n, hg_err *e)
 {
     if (!strchr(text, ':'))
-        return cli_parse_list(text, field, v, n, e);
+        return hg_parse_list(text, ',', field, v, n, e);
     char buf[128];
     if (strlen(text) >= sizeof buf)
         return hg_fail(e, HG_EPARSE, "%s: '%s' is too long", field, text);
@@ -79,7 +86,7 @@ static int parse_range(const char *text, const char *field, int logscale,
         double t = cnt == 1 ? 0.0 : (double)i / (double)(cnt - 1);
         (*v)[i] = logscale ? lo * pow(hi / lo, t) : lo + t * (hi - lo);
     }
-    *n = (int)cnt;
+    *n = (size_t)cnt;
     return HG_OK;
 }
 
@@ -103,8 +110,7 @@ static void write_csv(FILE *out, const hg_curve *cv, int n)
 static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
                       int n)
 {
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "schema", "hgridopt.scan/1");
+    cJSON *j = cli_json_document("hgridopt.scan/1", cs);
     if (cs->name)
         cJSON_AddStringToObject(j, "name", cs->name);
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
@@ -119,6 +125,7 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
             const hg_curve_point *p = &cv[k].points[i];
             cJSON *r = cJSON_CreateObject();
             cJSON_AddStringToObject(r, "method", hg_recipe_name(cv[k].recipe));
+            cJSON_AddStringToObject(r, "model", cv[k].model->name);
             cJSON_AddStringToObject(
                 r, "algorithm", hg_algorithm_name(cv[k].model->grid_algorithm));
             cJSON_AddNumberToObject(r, "levels", p->levels);
@@ -132,18 +139,93 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
     return cli_json_print(out, j);
 }
 
+typedef struct curves_output {
+    const cli_system *cs;
+    const hg_curve *cv;
+    int n;
+} curves_output;
+
+static int write_curves(FILE *out, const void *ctx)
+{
+    const curves_output *w = ctx;
+    if (!strcmp(w->cs->opt.format, "json"))
+        return write_json(out, w->cs, w->cv, w->n);
+    write_csv(out, w->cv, w->n);
+    return CLI_OK;
+}
+
 typedef struct sweep_row {
     double alpha, omega, T_lc;
     hg_recipe method;
-    hg_algorithm algorithm;
+    const hg_model *model;
     hg_curve_point best; /* sizes not owned */
 } sweep_row;
 
+typedef struct sweep_output {
+    const cli_system *cs;
+    const sweep_row *rows;
+    size_t k;
+    int lmax;
+} sweep_output;
+
+static int write_sweep(FILE *out, const void *ctx)
+{
+    const sweep_output *w = ctx;
+    const cli_system *cs = w->cs;
+    const sweep_row *rows = w->rows;
+    size_t k = w->k;
+    int lmax = w->lmax;
+    if (!strcmp(cs->opt.format, "json")) {
+        cJSON *j = cli_json_document("hgridopt.sweep/1", cs);
+        cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
+        cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+        cJSON_AddNumberToObject(j, "K", cs->K);
+        cJSON_AddNumberToObject(j, "max_levels", lmax);
+        cJSON *arr = cJSON_AddArrayToObject(j, "rows");
+        for (size_t i = 0; i < k; i++) {
+            cJSON *r = cJSON_CreateObject();
+            cJSON_AddNumberToObject(r, "alpha", rows[i].alpha);
+            cJSON_AddNumberToObject(r, "omega", rows[i].omega);
+            cJSON_AddStringToObject(r, "method",
+                                    hg_recipe_name(rows[i].method));
+            cJSON_AddStringToObject(r, "model", rows[i].model->name);
+            cJSON_AddStringToObject(
+                r, "algorithm",
+                hg_algorithm_name(rows[i].model->grid_algorithm));
+            cJSON_AddNumberToObject(r, "levels", rows[i].best.levels);
+            cJSON_AddNumberToObject(r, "nonempty_levels",
+                                    rows[i].best.nonempty_levels);
+            cJSON_AddNumberToObject(r, "work_per_particle",
+                                    rows[i].best.T);
+            cJSON_AddNumberToObject(r, "T_cd", rows[i].best.T_cd);
+            cJSON_AddNumberToObject(r, "T_ca", rows[i].best.T_ca);
+            cJSON_AddNumberToObject(r, "linked_cell_work_per_particle",
+                                    rows[i].T_lc);
+            cJSON_AddItemToArray(arr, r);
+        }
+        return cli_json_print(out, j);
+    }
+    fprintf(out, "alpha,omega,method,algorithm,levels,"
+                 "nonempty_levels,work_per_particle,T_cd,T_ca,"
+                 "linked_cell_work_per_particle\n");
+    for (size_t i = 0; i < k; i++)
+        fprintf(out, "%.10g,%.10g,%s,%s,%d,%d,%.10g,%.10g,%.10g,"
+                     "%.10g\n",
+                rows[i].alpha, rows[i].omega,
+                hg_recipe_name(rows[i].method),
+                hg_algorithm_name(rows[i].model->grid_algorithm),
+                rows[i].best.levels, rows[i].best.nonempty_levels,
+                rows[i].best.T, rows[i].best.T_cd, rows[i].best.T_ca,
+                rows[i].T_lc);
+    return CLI_OK;
+}
+
 /* Best point of every (alpha, omega, method, algorithm) for power laws. */
-static int run_sweep(const cli_system *cs, const int *algs, int nalg,
+static int run_sweep(const cli_system *cs, const hg_model *const *models,
+                     int nalg,
                      const int *methods, int nm, double q, int lmax,
-                     const double *alphas, int na, const double *omegas,
-                     int no, const char *format)
+                     const double *alphas, size_t na, const double *omegas,
+                     size_t no)
 {
     size_t nrows = (size_t)na * (size_t)no * (size_t)nm * (size_t)nalg;
     sweep_row *rows = calloc(nrows, sizeof *rows);
@@ -154,8 +236,8 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
     hg_psd_ctx ctx = {cs->sys.dim, NULL};
     size_t k = 0;
     int rc = CLI_OK;
-    for (int ia = 0; ia < na && !rc; ia++)
-        for (int io = 0; io < no && !rc; io++) {
+    for (size_t ia = 0; ia < na && !rc; ia++)
+        for (size_t io = 0; io < no && !rc; io++) {
             char spec[128];
             snprintf(spec, sizeof spec, "powerlaw:alpha=%.17g,omega=%.17g",
                      alphas[ia], omegas[io]);
@@ -171,10 +253,9 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
             for (int im = 0; im < nm && !st; im++)
                 for (int a = 0; a < nalg && !st; a++) {
                     hg_curve cv;
-                    st = hg_curve_compute(
-                        hg_model_for_grid((hg_algorithm)algs[a]), psd,
-                        &cs->sys, &cs->values, (hg_recipe)methods[im], q,
-                        lmax, &cv, &e);
+                    st = hg_curve_compute(models[a], psd, &cs->sys,
+                                          &cs->values, (hg_recipe)methods[im],
+                                          q, lmax, &cv, &e);
                     if (st)
                         break;
                     int b = 0;
@@ -186,7 +267,7 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
                     r->omega = omegas[io];
                     r->T_lc = lc.T;
                     r->method = (hg_recipe)methods[im];
-                    r->algorithm = (hg_algorithm)algs[a];
+                    r->model = models[a];
                     r->best = cv.points[b];
                     r->best.sizes = NULL;
                     hg_curve_clear(&cv);
@@ -196,108 +277,41 @@ static int run_sweep(const cli_system *cs, const int *algs, int nalg,
                 rc = cli_fail(&e, st, 0);
         }
     if (!rc) {
-        FILE *out = cli_open_output(cs->output);
-        if (!out) {
-            rc = CLI_EDATA;
-        } else if (!strcmp(format, "json")) {
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "schema", "hgridopt.sweep/1");
-            cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
-            cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
-            cJSON_AddNumberToObject(j, "K", cs->K);
-            cJSON_AddNumberToObject(j, "max_levels", lmax);
-            cJSON *arr = cJSON_AddArrayToObject(j, "rows");
-            for (size_t i = 0; i < k; i++) {
-                cJSON *r = cJSON_CreateObject();
-                cJSON_AddNumberToObject(r, "alpha", rows[i].alpha);
-                cJSON_AddNumberToObject(r, "omega", rows[i].omega);
-                cJSON_AddStringToObject(r, "method",
-                                        hg_recipe_name(rows[i].method));
-                cJSON_AddStringToObject(r, "algorithm",
-                                        hg_algorithm_name(rows[i].algorithm));
-                cJSON_AddNumberToObject(r, "levels", rows[i].best.levels);
-                cJSON_AddNumberToObject(r, "nonempty_levels",
-                                        rows[i].best.nonempty_levels);
-                cJSON_AddNumberToObject(r, "work_per_particle",
-                                        rows[i].best.T);
-                cJSON_AddNumberToObject(r, "T_cd", rows[i].best.T_cd);
-                cJSON_AddNumberToObject(r, "T_ca", rows[i].best.T_ca);
-                cJSON_AddNumberToObject(r, "linked_cell_work_per_particle",
-                                        rows[i].T_lc);
-                cJSON_AddItemToArray(arr, r);
-            }
-            rc = cli_json_print(out, j);
-        } else {
-            fprintf(out, "alpha,omega,method,algorithm,levels,"
-                         "nonempty_levels,work_per_particle,T_cd,T_ca,"
-                         "linked_cell_work_per_particle\n");
-            for (size_t i = 0; i < k; i++)
-                fprintf(out, "%.10g,%.10g,%s,%s,%d,%d,%.10g,%.10g,%.10g,"
-                             "%.10g\n",
-                        rows[i].alpha, rows[i].omega,
-                        hg_recipe_name(rows[i].method),
-                        hg_algorithm_name(rows[i].algorithm),
-                        rows[i].best.levels, rows[i].best.nonempty_levels,
-                        rows[i].best.T, rows[i].best.T_cd, rows[i].best.T_ca,
-                        rows[i].T_lc);
-        }
-        if (out) {
-            int rc2 = cli_close_output(out, cs->output);
-            if (!rc)
-                rc = rc2;
-        }
+        sweep_output w = {cs, rows, k, lmax};
+        rc = cli_write(cs->opt.output, write_sweep, &w);
     }
     free(rows);
     return rc;
 }
 
+static const char *const formats[] = {"csv", "json", NULL};
+static const cli_spec spec = {"scan", help,
+                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
+                              options, sizeof options / sizeof options[0],
+                              formats};
+
 int cmd_scan(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        CLI_SYSTEM_LONG_OPTIONS,
-        {"algorithm", required_argument, NULL, OPT_ALGORITHM},
-        {"method", required_argument, NULL, OPT_METHOD},
-        {"max-levels", required_argument, NULL, OPT_MAX_LEVELS},
-        {"q", required_argument, NULL, OPT_Q},
-        {"alpha-range", required_argument, NULL, OPT_ALPHA_RANGE},
-        {"omega-range", required_argument, NULL, OPT_OMEGA_RANGE},
-        {NULL, 0, NULL, 0}};
+    scan_opts o = {NULL, NULL, NULL, 32, 1.0};
     cli_system cs = {0};
-    const char *alg_text = NULL, *method_text = NULL, *lmax_text = NULL,
-               *q_text = NULL, *alpha_text = NULL, *omega_text = NULL;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (cli_system_option(&cs, c, optarg))
-            continue;
-        switch (c) {
-        case OPT_ALGORITHM: alg_text = optarg; break;
-        case OPT_METHOD: method_text = optarg; break;
-        case OPT_MAX_LEVELS: lmax_text = optarg; break;
-        case OPT_Q: q_text = optarg; break;
-        case OPT_ALPHA_RANGE: alpha_text = optarg; break;
-        case OPT_OMEGA_RANGE: omega_text = optarg; break;
-        default: return cli_bad_option("scan", c, argv[optind - 1]);
-        }
-    }
-    static const char *const formats[] = {"csv", "json", NULL};
-    const char *format = NULL;
     int rc;
-    if (cli_options_done("scan", &cs, argc, argv, help, formats, &format,
-                         &rc))
+    if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
+    const char *method_text = o.method, *alpha_text = o.alpha_range,
+               *omega_text = o.omega_range;
+    long lmax = o.max_levels;
+    double q = o.q;
     hg_err e = {0};
-    int algs[2] = {HG_TOP_DOWN, HG_BOTTOM_UP}, nalg = 2;
-    if (alg_text && strcmp(alg_text, "all")) {
-        hg_algorithm a;
-        if (hg_algorithm_parse(alg_text, &a, &e)) {
-            cli_error("--algorithm: unknown value '%s' (all, top-down or "
-                      "bottom-up)",
-                      alg_text);
-            return CLI_EUSAGE;
-        }
-        algs[0] = a;
+    static const char *const words[] = {"all", NULL};
+    const hg_model *model;
+    const char *word;
+    const hg_model *models[2] = {hg_model_find("hgrid-top-down"),
+                                 hg_model_find("hgrid-bottom-up")};
+    int nalg = 2;
+    if ((rc = cli_model_resolve(&cs.opt, words, NULL, &model, &word)))
+        return rc;
+    if (model) {
+        models[0] = model;
         nalg = 1;
     }
     int methods[HG_RECIPE_COUNT], nm = 0;
@@ -312,41 +326,29 @@ int cmd_scan(int argc, char **argv)
         for (int m = 0; m < HG_RECIPE_COUNT; m++)
             methods[nm++] = m;
     }
-    long lmax = 32;
-    if (lmax_text &&
-        hg_parse_long(lmax_text, "--max-levels", 1, 256, &lmax, &e))
-        return cli_fail(&e, HG_EINVAL, 0);
-    double q = 1.0;
-    if (q_text) {
-        if (hg_parse_double(q_text, "--q", &q, &e))
-            return cli_fail(&e, HG_EINVAL, 0);
-        if (!(q > 0.0)) {
-            cli_error("--q: %g must be > 0", q);
-            return CLI_EUSAGE;
-        }
-    }
     if (alpha_text && !omega_text) {
         cli_error("--alpha-range: needs --omega-range (a sweep over power "
                   "laws)");
         return CLI_EUSAGE;
     }
     if (omega_text) {
-        if (cs.psd_spec) {
+        if (cs.opt.psd_spec) {
             cli_error("--psd: not with --omega-range (the sweep makes its "
                       "own power laws)");
             return CLI_EUSAGE;
         }
         double *alphas = NULL, *omegas = NULL;
-        int na = 0, no = 0, st;
+        size_t na = 0, no = 0;
+        int st;
         if (alpha_text)
             st = parse_range(alpha_text, "--alpha-range", 0, &alphas, &na,
                              &e);
         else
-            st = cli_parse_list("-3", "--alpha-range", &alphas, &na, &e);
+            st = hg_parse_list("-3", ',', "--alpha-range", &alphas, &na, &e);
         if (!st)
             st = parse_range(omega_text, "--omega-range", 1, &omegas, &no,
                              &e);
-        for (int i = 0; !st && i < no; i++)
+        for (size_t i = 0; !st && i < no; i++)
             if (!(omegas[i] > 1.0))
                 st = hg_fail(&e, HG_EINVAL,
                              "--omega-range: %g must be > 1", omegas[i]);
@@ -355,10 +357,10 @@ int cmd_scan(int argc, char **argv)
             free(omegas);
             return cli_fail(&e, st, 0);
         }
-        cs.psd_spec = "powerlaw:alpha=0,omega=2"; /* only dim, nu, K used */
+        cs.opt.psd_spec = "powerlaw:alpha=0,omega=2"; /* only dim, nu, K used */
         if (!(rc = cli_system_resolve(&cs, 1)))
-            rc = run_sweep(&cs, algs, nalg, methods, nm, q, (int)lmax,
-                           alphas, na, omegas, no, format);
+            rc = run_sweep(&cs, models, nalg, methods, nm, q, (int)lmax,
+                           alphas, na, omegas, no);
         free(alphas);
         free(omegas);
         goto done;
@@ -369,27 +371,17 @@ int cmd_scan(int argc, char **argv)
     int n = 0;
     for (int i = 0; i < nm && !rc; i++)
         for (int a = 0; a < nalg && !rc; a++) {
-            int st = hg_curve_compute(
-                hg_model_for_grid((hg_algorithm)algs[a]), cs.psd, &cs.sys,
-                &cs.values, (hg_recipe)methods[i], q, (int)lmax, &cv[n], &e);
+            int st = hg_curve_compute(models[a], cs.psd, &cs.sys, &cs.values,
+                                      (hg_recipe)methods[i], q, (int)lmax,
+                                      &cv[n], &e);
             if (st)
                 rc = cli_fail(&e, st, 1);
             else
                 n++;
         }
     if (!rc) {
-        FILE *out = cli_open_output(cs.output);
-        if (!out) {
-            rc = CLI_EDATA;
-        } else {
-            if (!strcmp(format, "json"))
-                rc = write_json(out, &cs, cv, n);
-            else
-                write_csv(out, cv, n);
-            int rc2 = cli_close_output(out, cs.output);
-            if (!rc)
-                rc = rc2;
-        }
+        curves_output w = {&cs, cv, n};
+        rc = cli_write(cs.opt.output, write_curves, &w);
     }
     for (int i = 0; i < n; i++)
         hg_curve_clear(&cv[i]);

@@ -8,14 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OPT_SIZES = CLI_OPT_FIRST_COMMAND,
-    OPT_ALGORITHM,
-    OPT_N,
-    OPT_SEED,
-    OPT_NO_BASELINE,
-    OPT_BUDGET,
-    OPT_REPEATS
+typedef struct validate_opts {
+    const char *sizes;
+    long n, seed, repeats;
+    int no_baseline;
+    double budget;
+} validate_opts;
+
+static const cli_option options[] = {
+    CLI_STR("sizes", validate_opts, sizes),
+    CLI_LONG("n", validate_opts, n, 2, 100000000L),
+    CLI_LONG("seed", validate_opts, seed, 0, 2147483647L),
+    CLI_FLAG("no-baseline", validate_opts, no_baseline),
+    CLI_DOUBLE("budget", validate_opts, budget, CLI_POSITIVE),
+    CLI_LONG("repeats", validate_opts, repeats, 1, 1000),
 };
 
 static void help(FILE *out)
@@ -32,32 +38,30 @@ static void help(FILE *out)
             "linked cell (one level, 2 r_max) is measured too;\nwhen its "
             "predicted work exceeds the budget only a random subset of "
             "particles\nsearches and its figures are extrapolated (said in "
-            "the output).\n\n"
+            "the output).\nWith --packing FILE it runs on the particles of FILE "
+            "instead (its radii are the\ndistribution; walls and overlap "
+            "rules make the measurement deviate from the\nmodel).\n\n"
             "  --n N            particles (default: the system file's "
             "\"particles\", else 100000)\n"
-            "  --packing FILE   validate on the particles of FILE instead of "
-            "a Poisson packing\n"
-            "                   (its radii are the distribution; walls and "
-            "overlap rules\n"
-            "                   make the measurement deviate from the "
-            "model)\n"
             "  --seed S         packing seed (default 1)\n"
             "  --sizes LIST     cell sizes s_1..s_L (default: the recommended "
             "ones)\n"
-            "  --algorithm A    top-down or bottom-up (default: the "
-            "recommended one, or\n"
-            "                   top-down with --sizes)\n"
+            "  --model NAME     hgrid-top-down or hgrid-bottom-up "
+            "(default: the\n"
+            "                   recommended one, or hgrid-top-down with "
+            "--sizes);\n"
+            "                   --algorithm A: top-down or bottom-up\n"
             "  --no-baseline    do not measure the linked cell\n"
             "  --budget W       pair checks + cell accesses above which a "
             "search runs on a\n"
             "                   random subset (default 2e8)\n"
             "  --repeats R      timed repetitions, best kept (default 1)\n"
             "  --format F       table (default) or json "
-            "(schema hgridopt.validation/1)\n\n%s\n"
+            "(schema hgridopt.validation/1)\n%s\n%s\n"
             "Example:\n"
             "  hgridopt validate --psd powerlaw:alpha=-3,omega=30 --dim 3 "
-            "--nu 0.3 --n 200000\n",
-            cli_system_help);
+            "--nu 0.3 --n 200000\n\n%s",
+            cli_output_help, cli_system_help, cli_exit_help);
 }
 
 static cJSON *levels_json(const hg_validate_run *r, int measured)
@@ -122,10 +126,10 @@ static int packing_is_cube(const hg_particles *p)
     return 1;
 }
 
-static cJSON *to_json(const cli_system *cs, const hg_validation *v)
+static cJSON *to_json(const cli_system *cs, const hg_model *m,
+                      const hg_validation *v)
 {
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "schema", "hgridopt.validation/1");
+    cJSON *j = cli_json_document("hgridopt.validation/1", cs);
     if (cs->name)
         cJSON_AddStringToObject(j, "name", cs->name);
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
@@ -133,7 +137,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
     cJSON_AddNumberToObject(j, "K", cs->K);
     cJSON_AddStringToObject(j, "packing",
-                            cs->has_packing ? cs->packing_path : "poisson");
+                            cs->has_packing ? cs->opt.packing_path : "poisson");
     if (cs->has_packing && !cs->packing.periodic)
         cJSON_AddStringToObject(j, "note", walls_note);
     cJSON_AddBoolToObject(j, "periodic",
@@ -143,6 +147,7 @@ static cJSON *to_json(const cli_system *cs, const hg_validation *v)
     cJSON_AddNumberToObject(j, "box_edge", v->box_edge);
     cJSON_AddNumberToObject(j, "measured_nu", v->measured_nu);
     cJSON *h = run_json(&v->hgrid, cs->K);
+    cJSON_AddStringToObject(j, "model", m->name);
     /* the HGrid's figures at the top level, as the schema names them */
     cJSON_AddStringToObject(j, "algorithm",
                             hg_algorithm_name(v->hgrid.algorithm));
@@ -214,84 +219,109 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
                 r->searched);
 }
 
+typedef struct validate_output {
+    const cli_system *cs;
+    const hg_model *model;
+    const hg_validation *v;
+    int sizes_given;
+} validate_output;
+
+static int write_result(FILE *out, const void *ctx)
+{
+    const validate_output *r = ctx;
+    const cli_system *cs = r->cs;
+    const hg_validation *v = r->v;
+    if (!strcmp(cs->opt.format, "json"))
+        return cli_json_print(out, to_json(cs, r->model, v));
+    cli_print_system(out, cs);
+    if (cs->has_packing)
+        fprintf(out,
+                "packing:        %s, N = %zu, %s box, nu measured %.5g\n",
+                cs->opt.packing_path, v->n,
+                cs->packing.periodic ? "periodic" : "open",
+                v->measured_nu);
+    else
+        fprintf(out,
+                "packing:        Poisson, N = %zu, seed %lu, periodic "
+                "box edge %.6g, nu measured %.5g\n",
+                v->n, (unsigned long)v->seed, v->box_edge, v->measured_nu);
+    int rounded = !cs->has_packing || (cs->packing.periodic &&
+                                      packing_is_cube(&cs->packing));
+    fprintf(out, "cell sizes:     %s%s\n",
+            r->sizes_given ? "given" : "recommended",
+            rounded ? ", rounded to whole cells per box edge"
+                    : ", as given (not a periodic cube: no rounding)");
+    if (cs->has_packing && !cs->packing.periodic)
+        fprintf(out, "note:           %s\n", walls_note);
+    fprintf(out, "\n");
+    print_run(out, "HGrid", &v->hgrid, cs->K);
+    if (v->has_baseline) {
+        fprintf(out, "\n");
+        print_run(out, "linked cell", &v->linked_cell, cs->K);
+        fprintf(out,
+                "\nspeed-up over the linked cell: measured %.4g "
+                "(time%s), predicted %.4g (work T)\n",
+                v->measured_speedup,
+                v->linked_cell.extrapolated ? ", extrapolated" : "",
+                v->predicted_speedup);
+    }
+    if (v->has_bin) {
+        fprintf(out, "\n");
+        print_run(out, "bin (LAMMPS-style, bins of half the cutoff)", &v->bin,
+                  cs->K);
+        fprintf(out,
+                "\nspeed-up over bin: measured %.4g (time), predicted %.4g "
+                "(work T)\n",
+                v->measured_speedup_bin, v->predicted_speedup_bin);
+    } else if (v->bin_skipped_work > 0.0) {
+        fprintf(out, "\nbin: not measured (predicted work %.3g above the "
+                "budget)\n", v->bin_skipped_work);
+    }
+    return CLI_OK;
+}
+
+static const char *const formats[] = {"table", "json", NULL};
+static const cli_spec spec = {"validate", help,
+                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
+                              options, sizeof options / sizeof options[0],
+                              formats};
+
 int cmd_validate(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        CLI_SYSTEM_LONG_OPTIONS,
-        {"sizes", required_argument, NULL, OPT_SIZES},
-        {"algorithm", required_argument, NULL, OPT_ALGORITHM},
-        {"n", required_argument, NULL, OPT_N},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"no-baseline", no_argument, NULL, OPT_NO_BASELINE},
-        {"budget", required_argument, NULL, OPT_BUDGET},
-        {"repeats", required_argument, NULL, OPT_REPEATS},
-        {NULL, 0, NULL, 0}};
+    validate_opts o = {NULL, 0, 1, 1, 0, 2e8};
     cli_system cs = {0};
-    const char *sizes_text = NULL, *alg_text = NULL, *n_text = NULL;
-    const char *seed_text = "1", *budget_text = "2e8", *rep_text = "1";
-    int baseline = 1;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (cli_system_option(&cs, c, optarg))
-            continue;
-        switch (c) {
-        case OPT_SIZES: sizes_text = optarg; break;
-        case OPT_ALGORITHM: alg_text = optarg; break;
-        case OPT_N: n_text = optarg; break;
-        case OPT_SEED: seed_text = optarg; break;
-        case OPT_NO_BASELINE: baseline = 0; break;
-        case OPT_BUDGET: budget_text = optarg; break;
-        case OPT_REPEATS: rep_text = optarg; break;
-        default: return cli_bad_option("validate", c, argv[optind - 1]);
-        }
-    }
-    static const char *const formats[] = {"table", "json", NULL};
-    const char *format = NULL;
     int rc;
-    if (cli_options_done("validate", &cs, argc, argv, help, formats, &format,
-                         &rc))
+    if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
+    const char *sizes_text = o.sizes;
+    const hg_model *model;
+    const char *word;
+    if ((rc = cli_model_resolve(&cs.opt, NULL, NULL, &model, &word)))
+        return rc;
+    long n = o.n, seed = o.seed, repeats = o.repeats;
+    double budget = o.budget;
+    int baseline = !o.no_baseline;
     hg_err e = {0};
     int st;
-    hg_algorithm alg = HG_TOP_DOWN;
-    if (alg_text && hg_algorithm_parse(alg_text, &alg, &e)) {
-        cli_error("--algorithm: unknown value '%s' (top-down or bottom-up)",
-                  alg_text);
-        return CLI_EUSAGE;
-    }
-    long n = 0, seed = 1, repeats = 1;
-    double budget = 2e8;
-    if (n_text && (st = hg_parse_long(n_text, "--n", 2, 100000000L, &n, &e)))
-        return cli_fail(&e, st, 0);
-    if ((st = hg_parse_long(seed_text, "--seed", 0, 2147483647L, &seed, &e)) ||
-        (st = hg_parse_long(rep_text, "--repeats", 1, 1000, &repeats, &e)) ||
-        (st = hg_parse_double(budget_text, "--budget", &budget, &e)))
-        return cli_fail(&e, st, 0);
-    if (!(budget > 0.0)) {
-        cli_error("--budget: %s must be > 0", budget_text);
-        return CLI_EUSAGE;
-    }
     double *sizes = NULL;
-    int L = 0;
-    if (sizes_text && (st = cli_parse_list(sizes_text, "--sizes", &sizes, &L,
-                                           &e)))
+    size_t L = 0;
+    if (sizes_text &&
+        (st = hg_parse_list(sizes_text, ',', "--sizes", &sizes, &L, &e)))
         return cli_fail(&e, st, 0);
     hg_recommendation rec = {0};
     hg_validation v = {0};
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
-    if (cs.has_packing && n_text) {
+    if (cs.has_packing && o.n) {
         cli_error("validate: --n and --packing exclude each other (the "
                   "packing file gives the particles)");
         rc = CLI_EUSAGE;
         goto done;
     }
-    if (!n_text)
+    if (!o.n)
         n = cs.particles > 1 ? cs.particles : 100000;
     if (sizes) {
-        if ((st = hg_sizes_check(cs.psd, L, sizes, 0, &e))) {
+        if ((st = hg_sizes_check(cs.psd, (int)L, sizes, 0, &e))) {
             cli_error("--%s", e.msg);
             rc = CLI_EUSAGE;
             goto done;
@@ -299,17 +329,17 @@ int cmd_validate(int argc, char **argv)
     } else {
         hg_recommend_options ro;
         hg_recommend_options_default(&ro);
-        if (alg_text) {
+        if (model) {
             ro.n_models = 1;
-            ro.models[0] = hg_model_for_grid(alg);
+            ro.models[0] = model;
         }
         if ((st = hg_recommend(cs.psd, &cs.sys, &cs.values, &ro, &rec,
                                &e))) {
             rc = cli_fail(&e, st, 1);
             goto done;
         }
-        alg = rec.model->grid_algorithm;
-        L = rec.levels;
+        model = rec.model;
+        L = (size_t)rec.levels;
         sizes = malloc((size_t)L * sizeof *sizes);
         if (!sizes) {
             cli_error("out of memory");
@@ -320,9 +350,9 @@ int cmd_validate(int argc, char **argv)
     }
     hg_validate_params vp = {0};
     vp.sys = cs.sys;
-    vp.model = hg_model_for_grid(alg);
+    vp.model = model ? model : hg_model_find("hgrid-top-down");
     vp.values = cs.values;
-    vp.L = L;
+    vp.L = (int)L;
     vp.sizes = sizes;
     vp.n = (size_t)n;
     vp.seed = (uint64_t)seed;
@@ -342,59 +372,8 @@ int cmd_validate(int argc, char **argv)
         rc = st == HG_EINVAL ? CLI_EUSAGE : CLI_EDATA;
         goto done;
     }
-    FILE *out = cli_open_output(cs.output);
-    if (!out) {
-        rc = CLI_EDATA;
-        goto done;
-    }
-    if (!strcmp(format, "json")) {
-        cli_json_print(out, to_json(&cs, &v));
-    } else {
-        cli_print_system(out, &cs);
-        if (cs.has_packing)
-            fprintf(out,
-                    "packing:        %s, N = %zu, %s box, nu measured %.5g\n",
-                    cs.packing_path, v.n,
-                    cs.packing.periodic ? "periodic" : "open",
-                    v.measured_nu);
-        else
-            fprintf(out,
-                    "packing:        Poisson, N = %zu, seed %lu, periodic "
-                    "box edge %.6g, nu measured %.5g\n",
-                    v.n, (unsigned long)v.seed, v.box_edge, v.measured_nu);
-        int rounded = !cs.has_packing || (cs.packing.periodic &&
-                                          packing_is_cube(&cs.packing));
-        fprintf(out, "cell sizes:     %s%s\n", sizes_text ? "given" : "recommended",
-                rounded ? ", rounded to whole cells per box edge"
-                        : ", as given (not a periodic cube: no rounding)");
-        if (cs.has_packing && !cs.packing.periodic)
-            fprintf(out, "note:           %s\n", walls_note);
-        fprintf(out, "\n");
-        print_run(out, "HGrid", &v.hgrid, cs.K);
-        if (v.has_baseline) {
-            fprintf(out, "\n");
-            print_run(out, "linked cell", &v.linked_cell, cs.K);
-            fprintf(out,
-                    "\nspeed-up over the linked cell: measured %.4g "
-                    "(time%s), predicted %.4g (work T)\n",
-                    v.measured_speedup,
-                    v.linked_cell.extrapolated ? ", extrapolated" : "",
-                    v.predicted_speedup);
-        }
-        if (v.has_bin) {
-            fprintf(out, "\n");
-            print_run(out, "bin (LAMMPS-style, bins of half the cutoff)",
-                      &v.bin, cs.K);
-            fprintf(out,
-                    "\nspeed-up over bin: measured %.4g (time), predicted "
-                    "%.4g (work T)\n",
-                    v.measured_speedup_bin, v.predicted_speedup_bin);
-        } else if (v.bin_skipped_work > 0.0) {
-            fprintf(out, "\nbin: not measured (predicted work %.3g above the "
-                    "budget)\n", v.bin_skipped_work);
-        }
-    }
-    rc = cli_close_output(out, cs.output);
+    validate_output res = {&cs, vp.model, &v, sizes_text != NULL};
+    rc = cli_write(cs.opt.output, write_result, &res);
 done:
     hg_validation_clear(&v);
     hg_recommendation_clear(&rec);

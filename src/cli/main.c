@@ -28,6 +28,7 @@ static void usage(FILE *out)
             "polydisperse particles\n\n"
             "Usage: hgridopt <command> [options]   (hgridopt <command> --help)\n"
             "       hgridopt help psd               distribution families\n"
+            "       hgridopt help models            cost models (--model)\n"
             "       hgridopt --version\n\nCommands:\n",
             HG_VERSION_STRING);
     for (size_t i = 0; i < ncommands; i++)
@@ -35,7 +36,27 @@ static void usage(FILE *out)
     fprintf(out,
             "\nExample:\n"
             "  hgridopt evaluate --psd powerlaw:alpha=-3,omega=100 --dim 3 "
-            "--nu 0.7 --sizes 4,20,200\n");
+            "--nu 0.7 --sizes 4,20,200\n\n%s",
+            cli_exit_help);
+}
+
+static void models_help(FILE *out)
+{
+    fprintf(out, "Cost models: --model NAME (evaluate, recommend, scan, "
+                 "validate)\n\n");
+    for (size_t i = 0; i < hg_model_count(); i++) {
+        const hg_model *m = hg_model_at(i);
+        fprintf(out, "  %-16s %s\n", m->name, m->help);
+        for (int k = 0; k < m->n_params; k++) {
+            const hg_model_param *q = &m->params[k];
+            fprintf(out, "  %16s %s (default %g, %s %g): %s\n",
+                    "", q->name, q->def, q->open_min ? ">" : ">=", q->min,
+                    q->help);
+        }
+    }
+    fprintf(out, "\n--algorithm top-down and --algorithm bottom-up are "
+                 "shorthands for\n--model hgrid-top-down and --model "
+                 "hgrid-bottom-up.\n");
 }
 
 static void psd_help(FILE *out)
@@ -77,6 +98,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(argv[2], "psd") || !strcmp(argv[2], "distributions")) {
             psd_help(stdout);
+            return CLI_OK;
+        }
+        if (!strcmp(argv[2], "models")) {
+            models_help(stdout);
             return CLI_OK;
         }
         for (size_t i = 0; i < ncommands; i++)

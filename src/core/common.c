@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *hg_strerror(int status)
 {
@@ -57,6 +58,65 @@ int hg_parse_double(const char *text, const char *field, double *out,
         return hg_fail(e, HG_EPARSE, "%s: '%s' is out of range", field, text);
     *out = v;
     return HG_OK;
+}
+
+int hg_parse_list(const char *text, char sep, const char *field,
+                  double **out, size_t *n, hg_err *e)
+{
+    *out = NULL;
+    *n = 0;
+    if (!text || !*text)
+        return hg_fail(e, HG_EPARSE, "%s: empty list", field);
+    size_t cap = 1;
+    for (const char *p = text; *p; p++)
+        cap += *p == sep;
+    double *v = malloc(cap * sizeof *v);
+    char *copy = strdup(text);
+    if (!v || !copy) {
+        free(v);
+        free(copy);
+        return hg_fail(e, HG_ENOMEM, "%s: out of memory", field);
+    }
+    int st = HG_OK;
+    char *item = copy;
+    for (size_t k = 0; k < cap && st == HG_OK; k++) {
+        char *next = strchr(item, sep);
+        if (next)
+            *next = '\0';
+        while (isspace((unsigned char)*item))
+            item++;
+        size_t len = strlen(item);
+        while (len > 0 && isspace((unsigned char)item[len - 1]))
+            item[--len] = '\0';
+        if (len == 0)
+            st = hg_fail(e, HG_EPARSE, "%s: '%s' has an empty item", field,
+                         text);
+        else
+            st = hg_parse_double(item, field, &v[k], e);
+        item = next ? next + 1 : item + len;
+    }
+    free(copy);
+    if (st != HG_OK) {
+        free(v);
+        return st;
+    }
+    *out = v;
+    *n = cap;
+    return HG_OK;
+}
+
+double hg_wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double hg_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int hg_parse_long(const char *text, const char *field, long lo, long hi,

@@ -76,6 +76,24 @@ double hg_particles_packing_fraction(const hg_particles *p)
     return hg_unit_ball_volume(p->dim) * sum / vol;
 }
 
+double hg_particles_rmax(const hg_particles *p)
+{
+    double m = 0.0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->r[i] > m)
+            m = p->r[i];
+    return m;
+}
+
+double hg_particles_rmin(const hg_particles *p)
+{
+    double m = INFINITY;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->r[i] < m)
+            m = p->r[i];
+    return m;
+}
+
 int hg_pairs_push(hg_pairs *ps, uint32_t i, uint32_t j)
 {
     if (ps->n == ps->cap) {

@@ -266,7 +266,7 @@ static int bin_detect(void *state, const hg_particles *p, double skin,
     const size_t n = p->n;
     s->dim = D;
     s->periodic = p->periodic ? 1 : 0;
-    double cut = 2.0 * hg_methods_rmax(p) + skin;
+    double cut = 2.0 * hg_particles_rmax(p) + skin;
     if (!(cut > 0.0))
         cut = 1.0;
     double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};

@@ -50,8 +50,9 @@ const hg_detector_type *hg_detector_type_find(const char *name)
     return NULL;
 }
 
-int hg_detector_create(const char *name, const hg_kv *params,
-                       hg_detector **out, hg_err *e)
+static int create(const char *name, const hg_kv *params, int L,
+                  const double *sizes, int sized, hg_detector **out,
+                  hg_err *e)
 {
     hg_kv empty = {0, NULL};
     hg_detector *m = NULL;
@@ -66,11 +67,17 @@ int hg_detector_create(const char *name, const hg_kv *params,
     st = hg_kv_check_known(params, t->keys, t->name, e);
     if (st != HG_OK)
         return st;
+    if (sized && !t->create_sized)
+        return hg_fail(e, HG_EINVAL, "method %s: has no cell sizes", t->name);
+    if (sized && hg_kv_get(params, "sizes"))
+        return hg_fail(e, HG_EINVAL, "method %s: cell sizes given twice "
+                       "(array and parameter 'sizes')", t->name);
     m = calloc(1, sizeof *m);
     if (!m)
         return hg_fail(e, HG_ENOMEM, "method %s: out of memory", t->name);
     m->type = t;
-    st = t->create(params, &m->state, e);
+    st = sized ? t->create_sized(params, L, sizes, &m->state, e)
+               : t->create(params, &m->state, e);
     if (st != HG_OK)
         goto fail;
     *out = m;
@@ -78,6 +85,19 @@ int hg_detector_create(const char *name, const hg_kv *params,
 fail:
     hg_detector_free(m);
     return st;
+}
+
+int hg_detector_create(const char *name, const hg_kv *params,
+                       hg_detector **out, hg_err *e)
+{
+    return create(name, params, 0, NULL, 0, out, e);
+}
+
+int hg_detector_create_sized(const char *name, const hg_kv *params, int L,
+                             const double *sizes, hg_detector **out,
+                             hg_err *e)
+{
+    return create(name, params, L, sizes, 1, out, e);
 }
 
 void hg_detector_free(hg_detector *m)

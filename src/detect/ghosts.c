@@ -25,18 +25,9 @@ void hg_mkey_sort(hg_mkey *k, size_t n, uint64_t *comparisons)
     *comparisons += count;
 }
 
-double hg_methods_rmax(const hg_particles *p)
-{
-    double m = 0.0;
-    for (size_t i = 0; i < p->n; i++)
-        if (p->r[i] > m)
-            m = p->r[i];
-    return m;
-}
-
 double hg_methods_margin(const hg_particles *p, double skin)
 {
-    double scale = 2.0 * hg_methods_rmax(p) + skin;
+    double scale = 2.0 * hg_particles_rmax(p) + skin;
     for (int c = 0; c < p->dim; c++) {
         scale = fmax(scale, fabs(p->lo[c]));
         scale = fmax(scale, fabs(p->hi[c]));
@@ -96,7 +87,7 @@ int hg_ghosts_build(hg_ghosts *g, const hg_particles *p, double cut,
     for (size_t i = 0; i < p->n; i++)
         g->orig[i] = (uint32_t)i;
     g->n = g->n_orig = p->n;
-    g->rmax = hg_methods_rmax(p);
+    g->rmax = hg_particles_rmax(p);
     if (!p->periodic)
         return HG_OK;
     double reach = cut + margin;

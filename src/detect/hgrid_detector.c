@@ -1,8 +1,8 @@
 /* hgrid_detector.c - the bundled HGrid (hg_grid.h) as contact-detection methods:
  *   lc        linked cell, one level of cell size 2 r_max (the largest
  *             diameter of the particle set at each detection);
- *   hgrid     HGrid Top-Down with given cell sizes (the CLI `bench` passes
- *             the sizes hg_recommend gives for the system);
+ *   hgrid     HGrid Top-Down with given cell sizes (sizes=s1;...;sL, or
+ *             an array through hg_detector_create_sized);
  *   hgrid-bu  HGrid Bottom-Up with given cell sizes.
  * The grid applies the skin itself (cell width s_h + skin). */
 #include "methods_internal.h"
@@ -39,72 +39,63 @@ static void grid_free(void *state)
     free(s);
 }
 
-/* Parse "s1;s2;...;sL" (finite, > 0, non-decreasing). */
-static int parse_sizes(const char *text, const char *who, grid_state *s,
-                       hg_err *e)
+/* Check and copy the cell sizes (finite, > 0, non-decreasing). */
+static int set_sizes(grid_state *s, int L, const double *sizes,
+                     const char *who, hg_err *e)
 {
-    size_t len = strlen(text);
-    char *buf = malloc(len + 1);
-    int st = HG_OK;
-    if (!buf)
-        return hg_fail(e, HG_ENOMEM, "%s: out of memory", who);
-    memcpy(buf, text, len + 1);
-    int L = 1;
-    for (size_t k = 0; k < len; k++)
-        L += buf[k] == ';';
-    s->sizes = malloc((size_t)L * sizeof *s->sizes);
-    if (!s->sizes) {
-        st = hg_fail(e, HG_ENOMEM, "%s: out of memory", who);
-        goto done;
-    }
-    char *tok = buf;
+    if (L < 1 || !sizes)
+        return hg_fail(e, HG_EINVAL, "%s: no cell sizes given", who);
     for (int h = 0; h < L; h++) {
-        char *end = strchr(tok, ';');
-        if (end)
-            *end = '\0';
-        char field[64];
-        snprintf(field, sizeof field, "%s sizes[%d]", who, h + 1);
-        if ((st = hg_parse_double(tok, field, &s->sizes[h], e)) != HG_OK)
-            goto done;
-        if (!(s->sizes[h] > 0.0)) {
-            st = hg_fail(e, HG_EINVAL, "%s: %g must be > 0", field,
-                         s->sizes[h]);
-            goto done;
-        }
-        if (h > 0 && s->sizes[h] < s->sizes[h - 1]) {
-            st = hg_fail(e, HG_EINVAL, "%s: %g is below the previous size "
-                         "%g (sizes must not decrease)", field, s->sizes[h],
-                         s->sizes[h - 1]);
-            goto done;
-        }
-        tok = end ? end + 1 : tok + strlen(tok);
+        if (!(isfinite(sizes[h]) && sizes[h] > 0.0))
+            return hg_fail(e, HG_EINVAL, "%s sizes[%d]: %g must be finite "
+                           "and > 0", who, h + 1, sizes[h]);
+        if (h > 0 && sizes[h] < sizes[h - 1])
+            return hg_fail(e, HG_EINVAL, "%s sizes[%d]: %g is below the "
+                           "previous size %g (sizes must not decrease)", who,
+                           h + 1, sizes[h], sizes[h - 1]);
     }
+    s->sizes = malloc((size_t)L * sizeof *s->sizes);
+    if (!s->sizes)
+        return hg_fail(e, HG_ENOMEM, "%s: out of memory", who);
+    memcpy(s->sizes, sizes, (size_t)L * sizeof *sizes);
     s->L = L;
-done:
-    free(buf);
-    return st;
+    return HG_OK;
 }
 
-static int grid_new(const hg_kv *params, hg_algorithm alg, int fixed,
-                    const char *who, void **state, hg_err *e)
+/* sizes: L entries, or NULL to read the parameter sizes=s1;...;sL. */
+static int grid_new(const hg_kv *params, int L, const double *sizes,
+                    hg_algorithm alg, int fixed, const char *who,
+                    void **state, hg_err *e)
 {
     grid_state *s = calloc(1, sizeof *s);
-    int st;
+    double *parsed = NULL;
+    size_t n = 0;
+    int st = HG_OK;
     if (!s)
         return hg_fail(e, HG_ENOMEM, "%s: out of memory", who);
     s->alg = alg;
     s->fixed = fixed;
-    if (fixed) {
+    if (fixed && !sizes) {
         const char *v = hg_kv_get(params, "sizes");
-        if (!v) {
+        char field[64];
+        snprintf(field, sizeof field, "%s sizes", who);
+        if (!v)
             st = hg_fail(e, HG_EINVAL, "%s: missing parameter 'sizes' (cell "
                          "sizes s_1;...;s_L, the last >= the largest "
                          "diameter)", who);
-            goto fail;
-        }
-        if ((st = parse_sizes(v, who, s, e)) != HG_OK)
-            goto fail;
+        else
+            st = hg_parse_list(v, ';', field, &parsed, &n, e);
+        if (st == HG_OK && n > 1000)
+            st = hg_fail(e, HG_EINVAL, "%s: %zu levels (at most 1000)", who,
+                         n);
+        L = (int)n;
+        sizes = parsed;
     }
+    if (st == HG_OK && fixed)
+        st = set_sizes(s, L, sizes, who, e);
+    free(parsed);
+    if (st != HG_OK)
+        goto fail;
     *state = s;
     return HG_OK;
 fail:
@@ -114,17 +105,29 @@ fail:
 
 static int lc_create(const hg_kv *params, void **state, hg_err *e)
 {
-    return grid_new(params, HG_TOP_DOWN, 0, "lc", state, e);
+    return grid_new(params, 0, NULL, HG_TOP_DOWN, 0, "lc", state, e);
 }
 
 static int hgrid_td_create(const hg_kv *params, void **state, hg_err *e)
 {
-    return grid_new(params, HG_TOP_DOWN, 1, "hgrid", state, e);
+    return grid_new(params, 0, NULL, HG_TOP_DOWN, 1, "hgrid", state, e);
 }
 
 static int hgrid_bu_create(const hg_kv *params, void **state, hg_err *e)
 {
-    return grid_new(params, HG_BOTTOM_UP, 1, "hgrid-bu", state, e);
+    return grid_new(params, 0, NULL, HG_BOTTOM_UP, 1, "hgrid-bu", state, e);
+}
+
+static int hgrid_td_create_sized(const hg_kv *params, int L,
+                                 const double *sizes, void **state, hg_err *e)
+{
+    return grid_new(params, L, sizes, HG_TOP_DOWN, 1, "hgrid", state, e);
+}
+
+static int hgrid_bu_create_sized(const hg_kv *params, int L,
+                                 const double *sizes, void **state, hg_err *e)
+{
+    return grid_new(params, L, sizes, HG_BOTTOM_UP, 1, "hgrid-bu", state, e);
 }
 
 /* Sizes in use: *L levels, NULL before the first detection of lc. */
@@ -161,7 +164,7 @@ int hg_methods_grid_search(void *state, const hg_particles *p, double skin,
                            hg_pairs *out, hg_detector_counters *c, hg_err *e)
 {
     grid_state *s = state;
-    double lc_size = 2.0 * hg_methods_rmax(p);
+    double lc_size = 2.0 * hg_particles_rmax(p);
     if (p->n == 0)
         lc_size = 1.0;
     int L = s->fixed ? s->L : 1;
@@ -192,7 +195,7 @@ size_t hg_methods_grid_bytes(const void *state)
 
 int hg_methods_grid_new_lc(void **state, hg_err *e)
 {
-    return grid_new(NULL, HG_TOP_DOWN, 0, "verlet", state, e);
+    return grid_new(NULL, 0, NULL, HG_TOP_DOWN, 0, "verlet", state, e);
 }
 
 void hg_methods_grid_free(void *state) { grid_free(state); }
@@ -226,6 +229,7 @@ const hg_detector_type hg_detector_hgrid = {
     .incremental = 0,
     .keys = hgrid_keys,
     .create = hgrid_td_create,
+    .create_sized = hgrid_td_create_sized,
     .detect = grid_detect,
     .update = NULL,
     .free_state = grid_free,
@@ -240,6 +244,7 @@ const hg_detector_type hg_detector_hgrid_bu = {
     .incremental = 0,
     .keys = hgrid_keys,
     .create = hgrid_bu_create,
+    .create_sized = hgrid_bu_create_sized,
     .detect = grid_detect,
     .update = NULL,
     .free_state = grid_free,

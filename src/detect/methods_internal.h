@@ -78,8 +78,6 @@ static inline int hg_ghosts_near(const hg_ghosts *g, size_t a, size_t b,
 /* Safety margin added to broad-phase bounds so that rounding can never
  * drop a contact the exact narrow-phase test accepts. */
 double hg_methods_margin(const hg_particles *p, double skin);
-/* Largest radius of p (0 for no particles). */
-double hg_methods_rmax(const hg_particles *p);
 
 /* Grid-based search (grid.c), shared with verlet.c: a linked-cell state
  * (one level of 2 r_max), the search of p with the given skin into out

@@ -43,7 +43,7 @@ static int sap_detect(void *state, const hg_particles *p, double skin,
         return hg_fail(e, HG_EINVAL, "sap: axis %d does not exist in %dD",
                        ax, dim);
     double margin = hg_methods_margin(p, skin);
-    int st = hg_ghosts_build(&s->g, p, 2.0 * hg_methods_rmax(p) + skin,
+    int st = hg_ghosts_build(&s->g, p, 2.0 * hg_particles_rmax(p) + skin,
                              margin, "sap", e);
     if (st != HG_OK)
         return st;

@@ -33,7 +33,7 @@ static int sort_detect(void *state, const hg_particles *p, double skin,
     sort_state *s = state;
     int dim = p->dim;
     double margin = hg_methods_margin(p, skin);
-    double cut = 2.0 * hg_methods_rmax(p) + skin;
+    double cut = 2.0 * hg_particles_rmax(p) + skin;
     int st = hg_ghosts_build(&s->g, p, cut, margin, "sort", e);
     if (st != HG_OK)
         return st;

@@ -100,10 +100,7 @@ static int verlet_detect(void *state, const hg_particles *p, double skin,
     if (s->list_skin_abs > 0.0) {
         s->list_skin = s->list_skin_abs;
     } else {
-        double rmin = INFINITY;
-        for (size_t i = 0; i < p->n; i++)
-            rmin = fmin(rmin, p->r[i]);
-        s->list_skin = p->n ? s->list_skin_rel * rmin : 1.0;
+        s->list_skin = p->n ? s->list_skin_rel * hg_particles_rmin(p) : 1.0;
     }
     size_t nx = p->n * (size_t)p->dim;
     if (nx > s->cap) {

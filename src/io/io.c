@@ -289,15 +289,6 @@ int io_build_finish(io_build *b, const io_box *box, hg_particles *p,
     return HG_OK;
 }
 
-double io_rmax(const hg_particles *p)
-{
-    double m = 0.0;
-    for (size_t i = 0; i < p->n; i++)
-        if (p->r[i] > m)
-            m = p->r[i];
-    return m;
-}
-
 /* ---- reading -------------------------------------------------------- */
 
 /* Guess the format from the first non-blank line of the text. */

@@ -77,7 +77,4 @@ void io_lammps_write(FILE *f, const hg_particles *p);
 void io_xyz_write(FILE *f, const hg_particles *p);
 void io_vtk_write(FILE *f, const hg_particles *p);
 
-/* Largest radius of p (0 if empty). */
-double io_rmax(const hg_particles *p);
-
 #endif

@@ -295,7 +295,7 @@ void io_lammps_write(FILE *f, const hg_particles *p)
         fprintf(f, "%.17g %.17g %clo %chi\n", p->lo[c], p->hi[c], 'x' + c,
                 'x' + c);
     if (d == 2) {
-        double h = io_rmax(p);
+        double h = hg_particles_rmax(p);
         if (!(h > 0.0))
             h = 0.5;
         fprintf(f, "%.17g %.17g zlo zhi\n", -h, h);

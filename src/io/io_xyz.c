@@ -265,7 +265,7 @@ void io_xyz_write(FILE *f, const hg_particles *p)
         len[c] = p->hi[c] - p->lo[c];
     }
     if (d == 2) {
-        double h = io_rmax(p);
+        double h = hg_particles_rmax(p);
         if (!(h > 0.0))
             h = 0.5;
         lo[2] = -h;

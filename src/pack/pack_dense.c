@@ -48,13 +48,7 @@ static int rebuild(relax *rx, hg_err *e)
 {
     hg_particles *p = &rx->p;
     int L, d = p->dim;
-    double sizes[16], rmin = INFINITY, rmax = 0.0;
-    for (size_t i = 0; i < p->n; i++) {
-        if (p->r[i] < rmin)
-            rmin = p->r[i];
-        if (p->r[i] > rmax)
-            rmax = p->r[i];
-    }
+    double sizes[16], rmin = hg_particles_rmin(p), rmax = hg_particles_rmax(p);
     pack_grid_sizes(rmin, rmax, &L, sizes);
     hg_grid *g = NULL;
     int st = hg_grid_create(d, L, sizes, HG_TOP_DOWN, &g, e);
@@ -212,15 +206,6 @@ static int relax_run(relax *rx, double tol, size_t max_sweeps,
     return HG_OK;
 }
 
-static double min_radius(const hg_particles *p)
-{
-    double m = INFINITY;
-    for (size_t i = 0; i < p->n; i++)
-        if (p->r[i] < m)
-            m = p->r[i];
-    return m;
-}
-
 int hg_pack_max_overlap(const hg_particles *p, double *max_overlap,
                         hg_err *e)
 {
@@ -274,14 +259,14 @@ static void set_radii(relax *rx, const double *r, const size_t *idx,
             *v = wrap(p, i, c, *v);
         }
     }
-    rx->skin = RELAX_SKIN * min_radius(p);
+    rx->skin = RELAX_SKIN * hg_particles_rmin(p);
 }
 
 int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
                       const hg_pack_options *opt, hg_particles *out,
                       hg_pack_report *rep, hg_err *e)
 {
-    double t0 = pack_now();
+    double t0 = hg_wall_seconds();
     hg_pack_options dflt;
     if (!opt) {
         hg_pack_options_init(&dflt);
@@ -402,7 +387,7 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
         rep->attempts = attempts;
         rep->sweeps = rx.sweeps;
         rep->rebuilds = rx.rebuilds;
-        rep->seconds = pack_now() - t0;
+        rep->seconds = hg_wall_seconds() - t0;
     }
     if (opt->progress)
         opt->progress("dense", 1.0, opt->progress_params);

@@ -8,9 +8,6 @@
 #include "hg_grid.h"
 #include "hg_pack_gen.h"
 
-/* Monotonic wall-clock seconds. */
-double pack_now(void);
-
 /* Geometric cell sizes s_h = 2 rmin (rmax/rmin)^(h/L) for the radii
  * [rmin, rmax], about a factor 2 apart; writes L (<= 16) and sizes[0..L-1]
  * (sizes[L-1] >= 2 rmax). */

@@ -25,7 +25,7 @@ double hg_pack_box_edge(const hg_psd *psd, int dim, size_t n, double nu)
     if (!psd || (dim != 2 && dim != 3) || n == 0 || !(nu > 0.0 && nu < 1.0))
         return NAN;
     double vp = hg_psd_mean_volume(psd, dim);
-    return pow((double)n * vp / nu, 1.0 / dim); /* SPEC 5 */
+    return pow((double)n * vp / nu, 1.0 / dim); /* KOL 2014 eq. 8 */
 }
 
 int hg_pack_poisson(const hg_psd *psd, const hg_pack_params *prm,

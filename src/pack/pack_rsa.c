@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void hg_pack_options_init(hg_pack_options *o)
 {
@@ -16,13 +15,6 @@ void hg_pack_options_init(hg_pack_options *o)
     o->start_nu = 0.25;
     o->nu_step = 0.05;
     o->max_sweeps = 20000;
-}
-
-double pack_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 gsl_rng *pack_rng(uint64_t seed)
@@ -215,7 +207,7 @@ int hg_pack_rsa_run(const hg_psd *psd, const hg_pack_params *prm,
                     const hg_pack_options *opt, hg_particles *out,
                     hg_pack_report *rep, hg_err *e)
 {
-    double t0 = pack_now();
+    double t0 = hg_wall_seconds();
     hg_pack_options dflt;
     if (!opt) {
         hg_pack_options_init(&dflt);
@@ -270,7 +262,7 @@ int hg_pack_rsa_run(const hg_psd *psd, const hg_pack_params *prm,
         rep->nu = hg_particles_packing_fraction(out);
         rep->reached = placed == prm->n;
         rep->attempts = attempts;
-        rep->seconds = pack_now() - t0;
+        rep->seconds = hg_wall_seconds() - t0;
     }
     if (opt->progress)
         opt->progress("rsa", 1.0, opt->progress_params);

@@ -6,6 +6,7 @@
 #include "hg_opt.h"
 #include "hg_pack.h"
 #include "hg_validate.h"
+#include "hg_version.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -311,21 +312,16 @@ static int make_parent(const char *path, hg_err *e)
     return HG_OK;
 }
 
-int hg_calibration_save(const hg_calibration *c, const char *path,
-                        hg_err *e)
+int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e)
 {
-    if (!c || !path)
+    *text = NULL;
+    if (!c)
         return hg_fail(e, HG_EINVAL, "calibration: NULL argument");
-    if (!(isfinite(c->K) && c->K > 0.0))
-        return hg_fail(e, HG_EINVAL, "calibration: K = %g is not finite and "
-                       "> 0", c->K);
-    int st = make_parent(path, e);
-    if (st)
-        return st;
     cJSON *j = cJSON_CreateObject();
     if (!j)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     cJSON_AddStringToObject(j, "schema", "hgridopt.calibration/1");
+    cJSON_AddStringToObject(j, "version", HG_VERSION_STRING);
     cJSON_AddNumberToObject(j, "K", c->K);
     cJSON_AddNumberToObject(j, "K_stderr", c->K_se);
     cJSON_AddNumberToObject(j, "seconds_per_pair_check", c->a);
@@ -348,10 +344,29 @@ int hg_calibration_save(const hg_calibration *c, const char *path,
                                 c->points[i].seconds);
         cJSON_AddItemToArray(pts, o);
     }
-    char *text = cJSON_Print(j);
+    char *t = cJSON_Print(j);
     cJSON_Delete(j);
-    if (!text)
+    if (!t)
         return hg_fail(e, HG_ENOMEM, "out of memory");
+    *text = strdup(t);
+    cJSON_free(t);
+    return *text ? HG_OK : hg_fail(e, HG_ENOMEM, "out of memory");
+}
+
+int hg_calibration_save(const hg_calibration *c, const char *path,
+                        hg_err *e)
+{
+    if (!c || !path)
+        return hg_fail(e, HG_EINVAL, "calibration: NULL argument");
+    if (!(isfinite(c->K) && c->K > 0.0))
+        return hg_fail(e, HG_EINVAL, "calibration: K = %g is not finite and "
+                       "> 0", c->K);
+    int st = make_parent(path, e);
+    char *text = NULL;
+    if (!st)
+        st = hg_calibration_json(c, &text, e);
+    if (st)
+        return st;
     FILE *f = fopen(path, "w");
     if (!f) {
         st = hg_fail(e, HG_EIO, "calibration file %s: %s", path,
@@ -363,7 +378,7 @@ int hg_calibration_save(const hg_calibration *c, const char *path,
             st = hg_fail(e, HG_EIO, "calibration file %s: write failed",
                          path);
     }
-    cJSON_free(text);
+    free(text);
     return st;
 }
 

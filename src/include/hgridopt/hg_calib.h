@@ -80,6 +80,10 @@ int hg_calibration_fit(hg_calibration *c, hg_err *e);
  * $HOME/.config/hgridopt/calibration.json. Writes into buf (len bytes). */
 int hg_calibration_default_path(char *buf, size_t len, hg_err *e);
 
+/* c as a JSON document (schema hgridopt.calibration/1, with the library
+ * version and the points when c has them) in a new string (*text, caller
+ * frees with free()). */
+int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e);
 /* Write c as JSON ("schema": "hgridopt.calibration/1") to path (folders
  * are created when path is the default one's). */
 int hg_calibration_save(const hg_calibration *c, const char *path,

@@ -53,6 +53,18 @@ int hg_parse_double(const char *text, const char *field, double *out, hg_err *e)
 int hg_parse_long(const char *text, const char *field, long lo, long hi,
                   long *out, hg_err *e);
 
+/* Parse a list of finite numbers separated by sep (',' on the command
+ * line, ';' inside key=value parameters), e.g. "1,2.5,4", into a new array
+ * (*out, caller frees; *n items). Whitespace around items is ignored. An
+ * empty text or an empty item is HG_EPARSE; the message names field. */
+int hg_parse_list(const char *text, char sep, const char *field,
+                  double **out, size_t *n, hg_err *e);
+
+/* Monotonic wall clock in seconds (clock_gettime CLOCK_MONOTONIC). */
+double hg_wall_seconds(void);
+/* CPU time of the process in seconds (CLOCK_PROCESS_CPUTIME_ID). */
+double hg_cpu_seconds(void);
+
 /* An ordered list of key=value strings (both owned by the list). */
 typedef struct hg_kv_item {
     char *key;

@@ -91,6 +91,10 @@ typedef struct hg_detector_type {
     /* Create the state from validated params; *state owned by the caller
      * through free_state. */
     int (*create)(const hg_kv *params, void **state, hg_err *e);
+    /* Methods with cell sizes (hgrid, hgrid-bu): create with sizes[0..L-1]
+     * given as numbers (params then has no "sizes"). NULL for the others. */
+    int (*create_sized)(const hg_kv *params, int L, const double *sizes,
+                        void **state, hg_err *e);
     int (*detect)(void *state, const hg_particles *p, double skin,
                   hg_pairs *out, hg_detector_counters *c, hg_err *e);
     /* NULL: update is detect. */
@@ -111,6 +115,13 @@ const hg_detector_type *hg_detector_type_find(const char *name);
  * *out is owned by the caller (hg_detector_free). */
 int hg_detector_create(const char *name, const hg_kv *params,
                        hg_detector **out, hg_err *e);
+/* As hg_detector_create, for a method with cell sizes (hgrid, hgrid-bu):
+ * the sizes s_1..s_L (finite, > 0, non-decreasing, the last >= the largest
+ * diameter of the particles detected) as an array instead of the text
+ * parameter sizes=...; copied. Other methods: HG_EINVAL. */
+int hg_detector_create_sized(const char *name, const hg_kv *params, int L,
+                             const double *sizes, hg_detector **out,
+                             hg_err *e);
 void hg_detector_free(hg_detector *m); /* accepts NULL */
 const hg_detector_type *hg_detector_get_type(const hg_detector *m);
 

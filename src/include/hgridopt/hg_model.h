@@ -68,10 +68,10 @@ int hg_model_values_set(hg_model_values *v, const char *name, double value,
 int hg_model_values_get(const hg_model_values *v, const char *name,
                         double *value);
 
-/* Everything a model reads. Cell sizes s_1..s_L (sizes[h-1] = s_h,
- * non-decreasing, s_L >= 2 r_max; s_0 = 2 r_min implicit). */
 typedef struct hg_model hg_model;
 
+/* Everything a model reads. Cell sizes s_1..s_L (sizes[h-1] = s_h,
+ * non-decreasing, s_L >= 2 r_max; s_0 = 2 r_min implicit). */
 typedef struct hg_model_input {
     const hg_model *model; /* the model evaluated (set by hg_model_evaluate
                               and hg_model_gradient): a callback may read

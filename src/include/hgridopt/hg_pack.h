@@ -34,7 +34,7 @@ typedef int (*hg_pack_fn)(const hg_psd *psd, const hg_pack_params *prm,
 int hg_pack_params_check(const hg_pack_params *prm, hg_err *e);
 
 /* Edge of the cubic box holding n particles of mean volume V_p at packing
- * fraction nu: A = (n V_p / nu)^(1/d) (SPEC 5). NaN on bad input. */
+ * fraction nu: A = (n V_p / nu)^(1/d) (KOL 2014 eq. 8). NaN on bad input. */
 double hg_pack_box_edge(const hg_psd *psd, int dim, size_t n, double nu);
 
 /* Poisson packing: radii by systematic sampling of the quantile function
@@ -45,8 +45,8 @@ int hg_pack_poisson(const hg_psd *psd, const hg_pack_params *prm,
                     hg_particles *out, hg_err *e);
 
 /* Round cell sizes up so that a whole number of cells spans a periodic box
- * edge A: out[h] = A / floor(A / sizes[h]) (SPEC 5). Fails with HG_EINVAL
- * if a size exceeds A or is not finite and > 0. out may equal sizes. */
+ * edge A: out[h] = A / floor(A / sizes[h]). Fails with HG_EINVAL if a
+ * size exceeds A or is not finite and > 0. out may equal sizes. */
 int hg_pack_round_sizes(double A, int L, const double *sizes, double *out,
                         hg_err *e);
 

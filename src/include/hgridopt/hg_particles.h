@@ -31,6 +31,9 @@ void hg_particles_clear(hg_particles *p); /* frees; accepts NULL */
 int hg_particles_check(const hg_particles *p, hg_err *e);
 /* Packing fraction: sum of particle volumes / box volume. */
 double hg_particles_packing_fraction(const hg_particles *p);
+/* Largest radius (0 when empty) and smallest radius (INFINITY when empty). */
+double hg_particles_rmax(const hg_particles *p);
+double hg_particles_rmin(const hg_particles *p);
 
 /* A contact pair, always i < j. */
 typedef struct hg_pair {

@@ -1,5 +1,5 @@
 /* hg_sysfile.h - system description files (JSON, schema
- * "hgridopt.system/1", see examples/system.schema.json).
+ * "hgridopt.system/1", see examples/schemas/system.schema.json).
  *
  * A system file states the particle-size distribution, dimension, packing
  * fraction, K, length unit, and optionally a name and particle count:

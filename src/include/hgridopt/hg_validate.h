@@ -136,11 +136,6 @@ int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
                           const hg_particles *p, hg_validation *out,
                           hg_err *e);
 
-/* Monotonic wall clock in seconds (clock_gettime CLOCK_MONOTONIC). */
-double hg_wall_seconds(void);
-/* CPU time of the process in seconds (CLOCK_PROCESS_CPUTIME_ID). */
-double hg_cpu_seconds(void);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,211 @@
+/* opts.c - the one option parser of the command-line tool: the common
+ * options and every command's own options (tables of cli_option) composed
+ * into one getopt_long array per command. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HG_STR_(x) #x
+#define HG_STR(x) HG_STR_(x)
+
+const char cli_exit_help[] =
+    "Exit status: 0 success, 1 data or run-time error (a file, a "
+    "measurement,\na numerical failure), 2 usage error (an option or its "
+    "value).\n";
+
+const char cli_system_help[] =
+    "System (a --system file and/or options; options override the file):\n"
+    "  --system FILE    system description (JSON, schema hgridopt.system/1;\n"
+    "                   - reads stdin); see examples/*.json\n"
+    "  --packing FILE   a particle file (CSV x,y[,z],r / LAMMPS data / XYZ /\n"
+    "                   VTK): distribution = its radii, dim and nu from it\n"
+    "  --psd SPEC       particle size distribution, e.g.\n"
+    "                   powerlaw:alpha=-3,omega=100 (see 'hgridopt help psd')\n"
+    "  --dim 2|3        dimension\n"
+    "  --nu X           packing fraction, 0 < X < 1\n"
+    "  --K X            cost of a cell access per pair check (default "
+    HG_STR(HG_K_PAPER) ");\n"
+    "                   auto: from the file written by 'calibrate --save'\n";
+
+const char cli_model_help[] =
+    "Cost model:\n"
+    "  --model NAME     hgrid-top-down, hgrid-bottom-up or linked-cell (see\n"
+    "                   'hgridopt help models')\n"
+    "  --algorithm A    shorthand: top-down = --model hgrid-top-down,\n"
+    "                   bottom-up = --model hgrid-bottom-up\n";
+
+const char cli_output_help[] =
+    "  --output FILE    write to FILE instead of standard output\n";
+
+#define COMMON(name, type, field)                                            \
+    {name, type, offsetof(cli_opts, field), 0, 0, CLI_ANY}
+
+static const cli_option system_options[] = {
+    COMMON("system", CLI_T_STRING, system_path),
+    COMMON("packing", CLI_T_STRING, packing_path),
+    COMMON("psd", CLI_T_STRING, psd_spec),
+    COMMON("dim", CLI_T_STRING, dim_text),
+    COMMON("nu", CLI_T_STRING, nu_text),
+    COMMON("K", CLI_T_STRING, K_text),
+};
+static const cli_option model_options[] = {
+    COMMON("model", CLI_T_STRING, model_text),
+    COMMON("algorithm", CLI_T_STRING, algorithm_text),
+};
+static const cli_option format_option = COMMON("format", CLI_T_STRING, format);
+static const cli_option output_option = COMMON("output", CLI_T_STRING, output);
+static const cli_option help_option = COMMON("help", CLI_T_FLAG, help);
+
+#define N_OF(a) (sizeof a / sizeof a[0])
+#define MAX_OPTIONS 64
+
+/* An option of the composed list: its table entry and whether it stores
+ * into the common options (else into the command's struct). */
+typedef struct slot {
+    const cli_option *opt;
+    int common;
+} slot;
+
+static size_t compose(const cli_spec *spec, slot *v)
+{
+    size_t n = 0;
+    if (spec->groups & CLI_SYSTEM)
+        for (size_t i = 0; i < N_OF(system_options); i++)
+            v[n++] = (slot){&system_options[i], 1};
+    if (spec->groups & CLI_MODEL)
+        for (size_t i = 0; i < N_OF(model_options); i++)
+            v[n++] = (slot){&model_options[i], 1};
+    if (spec->groups & CLI_FORMAT)
+        v[n++] = (slot){&format_option, 1};
+    if (spec->groups & CLI_OUTPUT)
+        v[n++] = (slot){&output_option, 1};
+    v[n++] = (slot){&help_option, 1};
+    for (size_t i = 0; i < spec->n_options && n < MAX_OPTIONS; i++)
+        v[n++] = (slot){&spec->options[i], 0};
+    return n;
+}
+
+static int check_double(const cli_option *o, const char *text, double v)
+{
+    switch (o->check) {
+    case CLI_POSITIVE:
+        if (v > 0.0)
+            return CLI_OK;
+        cli_error("--%s: %s must be > 0", o->name, text);
+        return CLI_EUSAGE;
+    case CLI_NONNEGATIVE:
+        if (v >= 0.0)
+            return CLI_OK;
+        cli_error("--%s: %s must be >= 0", o->name, text);
+        return CLI_EUSAGE;
+    case CLI_OPEN_UNIT:
+        if (v > 0.0 && v < 1.0)
+            return CLI_OK;
+        cli_error("--%s: %s is outside (0, 1)", o->name, text);
+        return CLI_EUSAGE;
+    case CLI_UNIT_RIGHT_OPEN:
+        if (v >= 0.0 && v < 1.0)
+            return CLI_OK;
+        cli_error("--%s: %s is outside [0, 1)", o->name, text);
+        return CLI_EUSAGE;
+    default: return CLI_OK;
+    }
+}
+
+/* Store the value of option o given as text into base. */
+static int store(const cli_option *o, const char *text, char *base)
+{
+    char field[64];
+    hg_err e = {0};
+    int st;
+    snprintf(field, sizeof field, "--%s", o->name);
+    switch (o->type) {
+    case CLI_T_STRING: *(const char **)(base + o->offset) = text; break;
+    case CLI_T_FLAG: *(int *)(base + o->offset) = 1; break;
+    case CLI_T_LONG:
+        if ((st = hg_parse_long(text, field, o->lo, o->hi,
+                                (long *)(base + o->offset), &e)))
+            return cli_fail(&e, st, 0);
+        break;
+    case CLI_T_DOUBLE: {
+        double *v = (double *)(base + o->offset);
+        if ((st = hg_parse_double(text, field, v, &e)))
+            return cli_fail(&e, st, 0);
+        return check_double(o, text, *v);
+    }
+    }
+    return CLI_OK;
+}
+
+static int check_format(const char *cmd, const char *format,
+                        const char *const *allowed)
+{
+    for (size_t i = 0; allowed[i]; i++)
+        if (strcmp(format, allowed[i]) == 0)
+            return CLI_OK;
+    char list[256] = "";
+    for (size_t i = 0; allowed[i]; i++) {
+        if (i)
+            strncat(list, ", ", sizeof list - strlen(list) - 1);
+        strncat(list, allowed[i], sizeof list - strlen(list) - 1);
+    }
+    cli_error("%s --format: unknown format '%s' (one of: %s)", cmd, format,
+              list);
+    return CLI_EUSAGE;
+}
+
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
+              void *cmd, int *rc)
+{
+    slot v[MAX_OPTIONS];
+    struct option lo[MAX_OPTIONS + 1];
+    size_t n = compose(spec, v);
+    for (size_t i = 0; i < n; i++)
+        lo[i] = (struct option){v[i].opt->name,
+                                v[i].opt->type == CLI_T_FLAG
+                                    ? no_argument
+                                    : required_argument,
+                                NULL, (int)i + 1000};
+    lo[n] = (struct option){NULL, 0, NULL, 0};
+    int c;
+    *rc = CLI_OK;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", lo, NULL)) != -1) {
+        const char *arg = argv[optind - 1];
+        if (c == ':' || c == '?') {
+            if (c == ':')
+                cli_error("%s: option '%s' needs a value (see 'hgridopt %s "
+                          "--help')", spec->name, arg ? arg : "?",
+                          spec->name);
+            else
+                cli_error("%s: unknown option '%s' (see 'hgridopt %s "
+                          "--help')", spec->name, arg ? arg : "?",
+                          spec->name);
+            *rc = CLI_EUSAGE;
+            return 1;
+        }
+        const slot *s = &v[c - 1000];
+        if ((*rc = store(s->opt, optarg, s->common ? (char *)o : cmd)))
+            return 1;
+    }
+    if (o->help) {
+        spec->help(stdout);
+        return 1;
+    }
+    if (optind < argc) {
+        cli_error("%s: unexpected argument '%s'", spec->name, argv[optind]);
+        *rc = CLI_EUSAGE;
+        return 1;
+    }
+    if (spec->formats) {
+        if (!o->format)
+            o->format = spec->formats[0];
+        if ((*rc = check_format(spec->name, o->format, spec->formats)))
+            return 1;
+    }
+    return 0;
+}

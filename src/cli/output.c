@@ -1,0 +1,150 @@
+/* output.c - output files and the formatting helpers shared by the
+ * commands (JSON documents, tables). */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
+              const void *ctx)
+{
+    if (!path || strcmp(path, "-") == 0) {
+        int rc = write(stdout, ctx);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            cli_error("standard output: write error");
+            return CLI_EDATA;
+        }
+        return rc;
+    }
+    size_t len = strlen(path) + 16;
+    char *tmp = malloc(len);
+    if (!tmp) {
+        cli_error("--output: out of memory");
+        return CLI_EDATA;
+    }
+    snprintf(tmp, len, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        cli_error("--output: cannot write '%s': %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        return CLI_EDATA;
+    }
+    int rc = write(f, ctx);
+    int bad = ferror(f) | fclose(f);
+    if (!rc && bad) {
+        cli_error("--output: write error on '%s'", path);
+        rc = CLI_EDATA;
+    }
+    if (!rc && rename(tmp, path) != 0) {
+        cli_error("--output: cannot write '%s': %s", path, strerror(errno));
+        rc = CLI_EDATA;
+    }
+    if (rc)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+cJSON *cli_json_document(const char *schema, const cli_system *cs)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "schema", schema);
+    cJSON_AddStringToObject(j, "version", HG_VERSION_STRING);
+    if (cs && cs->unit)
+        cJSON_AddStringToObject(j, "length_unit", cs->unit);
+    return j;
+}
+
+const char *cli_bytes(double bytes, char *buf, size_t len)
+{
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (bytes >= 1000.0 && u < 4) {
+        bytes /= 1000.0;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", bytes, units[u]);
+    return buf;
+}
+
+void cli_json_add_array(cJSON *obj, const char *key, const double *v, int n)
+{
+    cJSON *a = cJSON_AddArrayToObject(obj, key);
+    for (int i = 0; a && i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+}
+
+void cli_json_add_per_level(cJSON *obj, const hg_cost *c)
+{
+    cJSON *arr = cJSON_AddArrayToObject(obj, "per_level");
+    for (int h = 0; arr && h < c->levels; h++) {
+        const hg_level_cost *l = &c->per_level[h];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "level", l->level);
+        cJSON_AddNumberToObject(o, "cell_size", l->cell_size);
+        cJSON_AddNumberToObject(o, "r_lo", l->r_lo);
+        cJSON_AddNumberToObject(o, "r_hi", l->r_hi);
+        cJSON_AddNumberToObject(o, "fraction", l->fraction);
+        cJSON_AddNumberToObject(o, "particles_per_cell",
+                                l->particles_per_cell);
+        cJSON_AddNumberToObject(o, "T_cd", l->T_cd);
+        cJSON_AddNumberToObject(o, "T_ca", l->T_ca);
+        cJSON_AddNumberToObject(o, "work", l->T);
+        cJSON_AddItemToArray(arr, o);
+    }
+}
+
+int cli_json_print(FILE *out, cJSON *json)
+{
+    char *s = cJSON_Print(json);
+    cJSON_Delete(json);
+    if (!s) {
+        cli_error("out of memory while writing JSON");
+        return CLI_EDATA;
+    }
+    fputs(s, out);
+    fputc('\n', out);
+    free(s);
+    return CLI_OK;
+}
+
+void cli_print_system(FILE *out, const cli_system *cs)
+{
+    const char *u = cs->unit ? cs->unit : "";
+    if (cs->name)
+        fprintf(out, "system:         %s\n", cs->name);
+    if (cs->has_packing && !cs->opt.psd_spec)
+        fprintf(out, "distribution:   sample of the %zu radii in %s (%s)\n",
+                cs->packing.n, cs->opt.packing_path,
+                cs->packing.periodic ? "periodic box" : "box with walls");
+    else
+        fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
+    fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
+            hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
+            hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
+    fprintf(out, "dim %d, nu = %.6g, K = %.6g%s\n", cs->sys.dim, cs->sys.nu,
+            cs->K, cs->K_auto ? " (calibrated)" : "");
+}
+
+void cli_print_levels(FILE *out, const hg_cost *c, double rmin)
+{
+    fprintf(out, "%5s %12s %9s %11s %12s %11s %11s %11s\n", "level",
+            "cell size", "s/r_min", "fraction", "part./cell", "T_cd", "T_ca",
+            "work");
+    for (int h = 0; h < c->levels; h++) {
+        const hg_level_cost *l = &c->per_level[h];
+        fprintf(out, "%5d %12.6g %9.4g %11.5g %12.5g %11.5g %11.5g %11.5g\n",
+                l->level, l->cell_size, l->cell_size / rmin, l->fraction,
+                l->particles_per_cell, l->T_cd, l->T_ca, l->T);
+    }
+    fprintf(out, "%5s %12s %9s %11.5g %12s %11.5g %11.5g %11.5g\n", "total",
+            "", "", 1.0, "", c->T_cd, c->T_ca, c->T);
+}

@@ -1,0 +1,212 @@
+/* resolve.c - the driver layer's first step: common options (system,
+ * distribution, K, cost model) resolved into library inputs. */
+#include "cli.h"
+#include "hg_calib.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hgridopt: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_fail(const hg_err *e, int status, int from_file)
+{
+    cli_error("%s", e && e->msg[0] ? e->msg : hg_strerror(status));
+    if (status == HG_EIO || status == HG_ENUMERIC || status == HG_ENOMEM ||
+        status == HG_ELIMIT || from_file)
+        return CLI_EDATA;
+    return CLI_EUSAGE;
+}
+
+void cli_system_clear(cli_system *cs)
+{
+    if (!cs)
+        return;
+    hg_sysfile_clear(&cs->file);
+    if (cs->has_packing)
+        hg_particles_clear(&cs->packing);
+    cs->has_packing = 0;
+    hg_psd_free(cs->psd);
+    cs->psd = NULL;
+}
+
+int cli_system_resolve(cli_system *cs, int need_nu)
+{
+    hg_err e = {0};
+    int st;
+    int have_file = cs->opt.system_path != NULL;
+    if (have_file) {
+        st = hg_sysfile_load(cs->opt.system_path, &cs->file, &e);
+        if (st)
+            return cli_fail(&e, st, 1);
+    }
+    hg_psd *packing_psd = NULL;
+    hg_system packing_sys = {0, 0.0};
+    if (cs->opt.packing_path) {
+        st = hg_io_read(cs->opt.packing_path, HG_IO_AUTO, &cs->packing, &e);
+        if (st)
+            return cli_fail(&e, st, 1);
+        cs->has_packing = 1;
+        st = hg_io_system_from_particles(&cs->packing, &packing_psd,
+                                         &packing_sys, &e);
+        if (st)
+            return cli_fail(&e, st, 1);
+        if (cs->opt.dim_text && atoi(cs->opt.dim_text) != packing_sys.dim) {
+            hg_psd_free(packing_psd);
+            cli_error("--dim: %s contradicts the %dD particle file '%s'",
+                      cs->opt.dim_text, packing_sys.dim, cs->opt.packing_path);
+            return CLI_EUSAGE;
+        }
+        /* the particle file's dim and nu override a system file's */
+        cs->file.has_dim = 1;
+        cs->file.dim = packing_sys.dim;
+        if (!cs->opt.nu_text && !(packing_sys.nu > 0.0 && packing_sys.nu < 1.0)) {
+            hg_psd_free(packing_psd);
+            cli_error("--packing: the packing fraction of '%s' is %g, "
+                      "outside (0, 1)", cs->opt.packing_path, packing_sys.nu);
+            return CLI_EDATA;
+        }
+        cs->file.has_nu = 1;
+        cs->file.nu = packing_sys.nu;
+    }
+    /* dimension */
+    cs->sys.dim = 0;
+    if (cs->opt.dim_text) {
+        long d;
+        if ((st = hg_parse_long(cs->opt.dim_text, "--dim", 2, 3, &d, &e)))
+            return cli_fail(&e, st, 0);
+        cs->sys.dim = (int)d;
+    } else if (cs->file.has_dim) {
+        cs->sys.dim = cs->file.dim;
+    } else {
+        cli_error("--dim: missing (give --dim 2 or --dim 3, or \"dim\" in "
+                  "the system file)");
+        return CLI_EUSAGE;
+    }
+    /* packing fraction */
+    cs->sys.nu = NAN;
+    if (cs->opt.nu_text) {
+        if ((st = hg_parse_double(cs->opt.nu_text, "--nu", &cs->sys.nu, &e)))
+            return cli_fail(&e, st, 0);
+        if (!(cs->sys.nu > 0.0 && cs->sys.nu < 1.0)) {
+            cli_error("--nu: %s is outside (0, 1)", cs->opt.nu_text);
+            return CLI_EUSAGE;
+        }
+    } else if (cs->file.has_nu) {
+        cs->sys.nu = cs->file.nu;
+    } else if (need_nu) {
+        cli_error("--nu: missing (give the packing fraction, 0 < nu < 1)");
+        return CLI_EUSAGE;
+    }
+    /* K */
+    cs->K = HG_K_PAPER;
+    cs->K_auto = 0;
+    if (cs->opt.K_text && strcmp(cs->opt.K_text, "auto") == 0) {
+        char path[4096];
+        hg_calibration cal;
+        if ((st = hg_calibration_default_path(path, sizeof path, &e)) ||
+            (st = hg_calibration_load(path, &cal, &e))) {
+            cli_error("--K auto: %s", e.msg);
+            return CLI_EDATA;
+        }
+        cs->K = cal.K;
+        cs->K_auto = 1;
+    } else if (cs->opt.K_text) {
+        if ((st = hg_parse_double(cs->opt.K_text, "--K", &cs->K, &e)))
+            return cli_fail(&e, st, 0);
+        if (!(cs->K > 0.0)) {
+            cli_error("--K: %s must be > 0", cs->opt.K_text);
+            return CLI_EUSAGE;
+        }
+    } else if (cs->file.has_K) {
+        cs->K = cs->file.K;
+    }
+    memset(&cs->values, 0, sizeof cs->values);
+    if ((st = hg_model_values_set(&cs->values, "K", cs->K, &e)))
+        return cli_fail(&e, st, 0);
+    /* distribution */
+    hg_psd_ctx ctx = {cs->sys.dim, NULL};
+    if (cs->opt.psd_spec)
+        hg_psd_free(packing_psd);
+    if (packing_psd && !cs->opt.psd_spec) {
+        cs->psd = packing_psd;
+    } else if (cs->opt.psd_spec) {
+        st = hg_psd_parse(cs->opt.psd_spec, &ctx, &cs->psd, &e);
+        if (st)
+            return cli_fail(&e, st, strstr(cs->opt.psd_spec, "file=") != NULL &&
+                                        st != HG_EUNKNOWN);
+    } else if (cs->file.family) {
+        ctx.base_dir = cs->file.base_dir;
+        st = hg_psd_create(cs->file.family, &cs->file.params, &ctx, &cs->psd,
+                           &e);
+        if (st) {
+            cli_error("%s: \"distribution\": %s", cs->file.path, e.msg);
+            return CLI_EDATA;
+        }
+    } else {
+        cli_error("--psd: missing (give --psd SPEC or a --system file with "
+                  "a \"distribution\")");
+        return CLI_EUSAGE;
+    }
+    cs->name = cs->file.name;
+    cs->unit = cs->file.length_unit;
+    cs->particles = cs->file.has_particles ? cs->file.particles : 0;
+    if (cs->has_packing)
+        cs->particles = (long)cs->packing.n;
+    return CLI_OK;
+}
+
+
+int cli_model_resolve(const cli_opts *o, const char *const *words,
+                      const hg_model *dflt, const hg_model **model,
+                      const char **word)
+{
+    *model = dflt;
+    *word = NULL;
+    const char *text = o->model_text ? o->model_text : o->algorithm_text;
+    const char *opt = o->model_text ? "--model" : "--algorithm";
+    if (o->model_text && o->algorithm_text) {
+        cli_error("--algorithm: '%s' is a shorthand for --model; give one "
+                  "of them", o->algorithm_text);
+        return CLI_EUSAGE;
+    }
+    if (!text)
+        return CLI_OK;
+    for (size_t i = 0; words && words[i]; i++)
+        if (!strcmp(text, words[i])) {
+            *model = NULL;
+            *word = words[i];
+            return CLI_OK;
+        }
+    hg_algorithm a;
+    if (o->model_text)
+        *model = hg_model_find(text);
+    else if (hg_algorithm_parse(text, &a, NULL) == HG_OK)
+        *model = hg_model_for_grid(a);
+    else
+        *model = NULL;
+    if (*model)
+        return CLI_OK;
+    char list[256] = "";
+    for (size_t i = 0; words && words[i]; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s, ",
+                 words[i]);
+    if (o->model_text)
+        for (size_t i = 0; i < hg_model_count(); i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     i ? ", " : "", hg_model_at(i)->name);
+    else
+        snprintf(list + strlen(list), sizeof list - strlen(list),
+                 "top-down, bottom-up");
+    cli_error("%s: unknown value '%s' (one of: %s)", opt, text, list);
+    return CLI_EUSAGE;
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Every JSON document the CLI writes validates against its JSON Schema in
+# examples/schemas/, and every example system file against
+# system.schema.json. Needs python3 with jsonschema (Debian:
+# python3-jsonschema); without it the test is skipped (exit 77).
+. "$(dirname "$0")/cli_lib.sh"
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+    echo "python3 jsonschema module missing (apt-get install python3-jsonschema): skipped"
+    exit 77
+fi
+S="$SRC/examples/schemas"
+# check FILE SCHEMA: FILE is valid against SCHEMA and its "schema" key
+# names the schema's $id
+check() {
+    if python3 - "$1" "$2" <<'PY' 2>"$TMP/verr"; then ok; else bad "$1 vs $(basename "$2"): $(tail -1 "$TMP/verr")"; fi
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[1]))
+schema = json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator.check_schema(schema)
+jsonschema.Draft202012Validator(schema).validate(doc)
+assert doc.get("schema") == schema["$id"], (doc.get("schema"), schema["$id"])
+PY
+}
+P="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.3"
+run() { local out=$1; shift; "$@" > "$TMP/$out" 2>"$TMP/err" || bad "[$*] failed: $(cat "$TMP/err")"; }
+cd "$SRC"
+run ev.json "$HG" evaluate --system examples/paper-3d-uniform-volume.json --sizes 2.46,3.1,4.2,5.8,8.0,11,15.6,22,31,44,62,88,124,200 --format json
+check "$TMP/ev.json" "$S/evaluation.schema.json"
+run evlc.json "$HG" evaluate $P --model linked-cell --format json
+check "$TMP/evlc.json" "$S/evaluation.schema.json"
+for f in examples/*.json; do
+    run rec.json "$HG" recommend --system "$f" --format json
+    check "$TMP/rec.json" "$S/recommendation.schema.json"
+    check "$f" "$S/system.schema.json"
+done
+run scan.json "$HG" scan $P --max-levels 4 --format json
+check "$TMP/scan.json" "$S/scan.schema.json"
+run sweep.json "$HG" scan --dim 3 --nu 0.7 --omega-range 2:20:2 --method optimal --max-levels 8 --format json
+check "$TMP/sweep.json" "$S/sweep.schema.json"
+run val.json "$HG" validate $P --n 3000 --format json
+check "$TMP/val.json" "$S/validation.schema.json"
+# calibrate: the fit may be refused as too noisy on a loaded machine; try
+# three times
+for try in 1 2 3; do
+    if "$HG" calibrate $P --n 5000 --max-levels 2 --repeats 1 --format json > "$TMP/cal.json" 2>"$TMP/err"; then
+        check "$TMP/cal.json" "$S/calibration.schema.json"
+        break
+    elif ! grep -q "too noisy" "$TMP/err"; then
+        bad "calibrate failed: $(cat "$TMP/err")"
+        break
+    elif [ $try = 3 ]; then
+        echo "note: calibrate too noisy three times; its schema not checked"
+    fi
+done
+run bench.json "$HG" bench $P --n 1500 --steps 2 --repeats 1 --format json
+check "$TMP/bench.json" "$S/bench.schema.json"
+# the cell sizes of bench are arrays of numbers, as everywhere
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[m["cell_sizes"] for m in d["methods"] if "cell_sizes" in m]; assert s and all(isinstance(x, list) and all(isinstance(v, (int, float)) for v in x) for x in s)' "$TMP/bench.json" && ok || bad "bench cell_sizes are not arrays"
+# a document with a length unit carries it
+grep -q '"length_unit":.*"mm"' "$TMP/rec.json" || grep -q '"length_unit"' "$TMP/ev.json" && ok || bad "no length_unit"
+# a wrong document is rejected (the check can fail)
+sed 's/"work_per_particle":/"work_per_particlX":/' "$TMP/ev.json" > "$TMP/bad.json"
+if python3 - "$TMP/bad.json" "$S/evaluation.schema.json" <<'PY' 2>/dev/null; then bad "schema accepted a document without work_per_particle"; else ok; fi
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))
+PY
+finish
