@@ -28,8 +28,22 @@
  * and s_h moves the upper bound of level h and the lower bound of level
  * h+1: dQ_{h,k}/ds_h = -dQ_{h+1,k}/ds_h = (1/2) (s_h/2)^k f(s_h/2)
  * (dM_k(a,b)/db = b^k f(b)).
+ *
+ * Structure hard-spheres (sys->structure; the physics and its sources are
+ * in src/model/hard_spheres.c). With c_v = nu V_d / V_p, kappa the hole
+ * parameter, H(a,b) = sum_k C(d,k) kappa^(d-k) Q_{a,d-k} Q_{b,k} (a the
+ * finer, b the coarser level) and G the crowding factors:
+ *   within: G_hh [A m_h P_h - (1/2) c_v H(h,h)]
+ *   cross:  G_jh [m_j B(j,h) - c_v H(small, big)]
+ * T_ca does not change. The gradient takes the same terms: the brackets
+ * and H are differentiated exactly; G_jh depends on s_j (the crowding
+ * particles: radii > s_j/2), on the mean radii Q_{.,1}/Q_{.,0} and on the
+ * search volume B(j,h) s_j^d / P_h, and its partial derivatives with
+ * respect to these four scalars are central differences of the crowding
+ * integral (relative step 1e-4), chained exactly.
  */
 #include "hg_model.h"
+#include "model_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,7 +59,19 @@ typedef struct level {
     double w[4];   /* w_k (2/s_h)^k: the weights of eq. 16 with s_j = s_h */
     double cd, ca; /* this level's share of T_cd and T_ca */
     double dT_dm, dT_dq[4], dT_ds; /* gradient accumulators */
+    double rbar;   /* mean radius Q_{h,1} / Q_{h,0} */
 } level;
+
+/* Hard-sphere terms (hard_spheres.c); on = 0 for the Poisson structure. */
+typedef struct hs_terms {
+    int on;
+    double kp[4];            /* kappa^k */
+    double kap, cv;          /* kappa, nu V_d / V_p */
+    hg_hs_matrix *mx;        /* L matrices at s_h ... */
+    hg_hs_matrix *mxp, *mxm; /* ... and at s_h (1 +- HS_EPS) (gradient) */
+} hs_terms;
+
+#define HS_EPS 1e-4
 
 static const double binom[4][4] = {
     {1, 0, 0, 0}, {1, 1, 0, 0}, {1, 2, 1, 0}, {1, 3, 3, 1}};
@@ -94,17 +120,115 @@ static void fill_levels(const hg_model_input *in, level *lv, int cumulative)
             l->w[k] = binom[d][k] * ldexp(1.0, d - k) * c;
             c *= 2.0 / s[h];
         }
+        l->rbar = l->q[0] > 0.0 ? l->q[1] / l->q[0] : 0.0;
     }
+}
+
+static void hs_free(hs_terms *hs)
+{
+    free(hs->mx);
+    memset(hs, 0, sizeof *hs);
+}
+
+/* Set up the hard-sphere terms (nothing for the Poisson structure);
+ * grad: also the matrices for the derivative in s. */
+static int hs_init(const hg_model_input *in, int grad, hs_terms *hs,
+                   hg_err *e)
+{
+    memset(hs, 0, sizeof *hs);
+    if (in->sys->structure != HG_STRUCTURE_HARD_SPHERES)
+        return HG_OK;
+    int L = in->L, d = in->sys->dim;
+    double nu = in->sys->nu, Vp = hg_psd_mean_volume(in->psd, d);
+    size_t n = (size_t)L * (grad ? 3 : 1);
+    if (!(hs->mx = malloc(sizeof *hs->mx * n)))
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    hs->on = 1;
+    hs->kap = hg_hs_kappa(d, nu);
+    hs->cv = nu * hg_unit_ball_volume(d) / Vp;
+    hs->kp[0] = 1.0;
+    for (int k = 1; k <= d; k++)
+        hs->kp[k] = hs->kp[k - 1] * hs->kap;
+    for (int h = 0; h < L; h++)
+        hg_hs_matrix_build(in->psd, d, nu, Vp, in->sizes[h], &hs->mx[h]);
+    if (grad) {
+        hs->mxp = hs->mx + L;
+        hs->mxm = hs->mx + 2 * L;
+        for (int h = 0; h < L; h++) {
+            double s = in->sizes[h];
+            hg_hs_matrix_build(in->psd, d, nu, Vp, s * (1.0 + HS_EPS),
+                               &hs->mxp[h]);
+            hg_hs_matrix_build(in->psd, d, nu, Vp, s * (1.0 - HS_EPS),
+                               &hs->mxm[h]);
+        }
+    }
+    return HG_OK;
+}
+
+/* H(a, b) = sum_k C(d,k) kappa^(d-k) Q_{a,d-k} Q_{b,k}. */
+static double hs_hole(int d, const hs_terms *hs, const double *qa,
+                      const double *qb)
+{
+    double acc = 0.0;
+    for (int k = 0; k <= d; k++)
+        acc += binom[d][k] * hs->kp[d - k] * qa[d - k] * qb[k];
+    return acc;
+}
+
+/* dT/dQ of c * H(a, b) into the accumulators of a and b. */
+static void hs_hole_grad(int d, const hs_terms *hs, double c, level *a,
+                         level *b)
+{
+    for (int i = 0; i <= d; i++) {
+        a->dT_dq[i] += c * binom[d][i] * hs->kp[i] * b->q[d - i];
+        b->dT_dq[i] += c * binom[d][i] * hs->kp[d - i] * a->q[d - i];
+    }
+}
+
+/* Crowding factor and (when g != NULL) its partial derivatives
+ * g[0..3] = dG/d(s of the matrix), dG/drp, dG/dr_in, dG/dvol. */
+static double hs_crowd(const hs_terms *hs, int j, double s, double rp,
+                       double r_in, double vol, double *g)
+{
+    double G = hg_hs_crowding(&hs->mx[j], rp, r_in, vol);
+    if (!g)
+        return G;
+    g[0] = (hg_hs_crowding(&hs->mxp[j], rp, r_in, vol) -
+            hg_hs_crowding(&hs->mxm[j], rp, r_in, vol)) /
+           (2.0 * HS_EPS * s);
+    double x[3] = {rp, r_in, vol};
+    for (int i = 0; i < 3; i++) {
+        double hstep = HS_EPS * x[i];
+        if (!(hstep > 0.0)) {
+            g[i + 1] = 0.0;
+            continue;
+        }
+        double xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]};
+        xp[i] += hstep;
+        xm[i] -= hstep;
+        g[i + 1] = (hg_hs_crowding(&hs->mx[j], xp[0], xp[1], xp[2]) -
+                    hg_hs_crowding(&hs->mx[j], xm[0], xm[1], xm[2])) /
+                   (2.0 * hstep);
+    }
+    return G;
+}
+
+/* c * d(rbar of level l)/dQ into its accumulators. */
+static void rbar_grad(level *l, double c)
+{
+    l->dT_dq[1] += c / l->q[0];
+    l->dT_dq[0] -= c * l->q[1] / (l->q[0] * l->q[0]);
 }
 
 /* The per-level terms of T_cd and T_ca (eqs. 23-26) into lv[h].cd/.ca,
  * and, when grad != 0, the partial derivatives of T and T itself summed
  * term by term as sum [A m_h P_h + K (1 + n_c) P_h + (m_j + K) B(j,h)]
  * into *T. Returns the number of non-empty levels. */
-static int level_terms(const hg_model_input *in, level *lv, int grad,
-                       double *T)
+static int level_terms(const hg_model_input *in, level *lv,
+                       const hs_terms *hs, int grad, double *T)
 {
     int top_down = in->model->grid_algorithm == HG_TOP_DOWN;
+    const double *s = in->sizes;
     double total = 0.0;
     int L = in->L, d = in->sys->dim, nonempty = 0;
     double K = in->params[0];
@@ -118,10 +242,24 @@ static int level_terms(const hg_model_input *in, level *lv, int grad,
         nonempty++;
         l->cd = A * l->m * P;
         l->ca = (1.0 + nc) * P;
+        double G = 1.0, g[4];
+        if (hs->on) {
+            double r_in = (1.0 + hs->kap) * l->rbar;
+            double vol = pow(3.0 * s[h], d);
+            double br = l->cd - 0.5 * hs->cv * hs_hole(d, hs, l->q, l->q);
+            G = hs_crowd(hs, h, s[h], 0.0, r_in, vol, grad ? g : NULL);
+            l->cd = G * br;
+            if (grad) {
+                hs_hole_grad(d, hs, -0.5 * G * hs->cv, l, l);
+                l->dT_ds += br * (g[0] + g[3] * d * vol / s[h]);
+                rbar_grad(l, br * g[2] * (1.0 + hs->kap));
+                total += G * br - A * l->m * P; /* A m P added below */
+            }
+        }
         if (grad) {
             total += A * l->m * P + K * (1.0 + nc) * P;
-            l->dT_dm += A * P;
-            l->dT_dq[0] += A * l->m + K * (1.0 + nc);
+            l->dT_dm += G * A * P;
+            l->dT_dq[0] += G * A * l->m + K * (1.0 + nc);
         }
         int j0 = top_down ? 0 : h + 1;
         int j1 = top_down ? h : L;
@@ -130,19 +268,45 @@ static int level_terms(const hg_model_input *in, level *lv, int grad,
             if (!(lj->q[0] > 0.0))
                 continue; /* empty level: not scanned */
             double B = 0.0, dB = 0.0;
-            for (int k = 0; k <= d; k++)
+            for (int k = 0; k <= d; k++) {
                 B += lj->w[k] * l->q[k];
-            l->cd += lj->m * B;
+                dB += k * lj->w[k] * l->q[k];
+            }
+            double Gc = 1.0;
+            if (hs->on) {
+                level *big = j > h ? lj : l, *small = j > h ? l : lj;
+                double rp = h > j ? l->rbar : 0.0;
+                double r_in = big->rbar + hs->kap * small->rbar;
+                double sd = pow(s[j], d), vol = B / P * sd;
+                double br = lj->m * B - hs->cv * hs_hole(d, hs, small->q,
+                                                         big->q);
+                Gc = hs_crowd(hs, j, s[j], rp, r_in, vol, grad ? g : NULL);
+                l->cd += Gc * br;
+                if (grad) {
+                    total += Gc * br - lj->m * B; /* m_j B added below */
+                    hs_hole_grad(d, hs, -Gc * hs->cv, small, big);
+                    /* vol = B sd / P: through s_j, Q_{h,k}, P_h */
+                    lj->dT_ds += br * (g[0] + g[3] * (d * vol / s[j] -
+                                                      sd / P * dB / s[j]));
+                    for (int k = 0; k <= d; k++)
+                        l->dT_dq[k] += br * g[3] * sd / P * lj->w[k];
+                    l->dT_dq[0] -= br * g[3] * vol / P;
+                    if (rp > 0.0)
+                        rbar_grad(l, br * g[1]);
+                    rbar_grad(big, br * g[2]);
+                    rbar_grad(small, br * g[2] * hs->kap);
+                }
+            } else {
+                l->cd += lj->m * B;
+            }
             l->ca += B;
             if (!grad)
                 continue;
             total += (lj->m + K) * B;
-            for (int k = 0; k <= d; k++) {
-                dB += k * lj->w[k] * l->q[k];
-                l->dT_dq[k] += (lj->m + K) * lj->w[k];
-            }
-            lj->dT_dm += B;
-            lj->dT_ds -= (lj->m + K) * dB / in->sizes[j];
+            for (int k = 0; k <= d; k++)
+                l->dT_dq[k] += (Gc * lj->m + K) * lj->w[k];
+            lj->dT_dm += Gc * B;
+            lj->dT_ds -= (Gc * lj->m + K) * dB / in->sizes[j];
         }
     }
     if (T)
@@ -194,8 +358,18 @@ static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
         buf_free(&b);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
+    hs_terms hs;
+    if ((st = hs_init(in, 0, &hs, e))) {
+        if (out) {
+            free(out->per_level);
+            out->per_level = NULL;
+        }
+        buf_free(&b);
+        return st;
+    }
     fill_levels(in, b.lv, 0);
-    int nonempty = level_terms(in, b.lv, 0, NULL);
+    int nonempty = level_terms(in, b.lv, &hs, 0, NULL);
+    hs_free(&hs);
     double tcd = 0.0, tca = 0.0;
     double rmin = hg_psd_rmin(in->psd), rmax = hg_psd_rmax(in->psd);
     const double *s = in->sizes;
@@ -243,8 +417,14 @@ static int gradient(const hg_model_input *in, double *T, double *dT_ds,
     if ((st = buf_get(&b, L, e)))
         return st;
     level *lv = b.lv;
+    hs_terms hs;
+    if ((st = hs_init(in, 1, &hs, e))) {
+        buf_free(&b);
+        return st;
+    }
     fill_levels(in, lv, 1);
-    level_terms(in, lv, 1, T);
+    level_terms(in, lv, &hs, 1, T);
+    hs_free(&hs);
     if (dT_ds) {
         const double *s = in->sizes;
         for (int h = 0; h < L; h++) { /* through m_h = m_h(Q_{h,0}, s_h) */

@@ -21,7 +21,7 @@ n=$("$HG" scan $P --model hgrid-top-down --max-levels 2 | grep -c bottom-up)
 [ "$n" = 0 ] && ok || bad "scan --model hgrid-top-down printed bottom-up rows"
 expect_ok "HGrid: bottom-up" -- $HG validate $P --n 2000 --model hgrid-bottom-up --no-baseline
 for cmd in "evaluate $S" recommend scan validate; do
-    expect_fail 2 "--model: unknown value 'hgrid-sideways' \(one of: .*hgrid-top-down, hgrid-bottom-up, linked-cell.*\)" -- $HG $cmd $P --model hgrid-sideways
+    expect_fail 2 "--model: unknown value 'hgrid-sideways' \(one of: .*hgrid-top-down, hgrid-bottom-up, linked-cell[,)]" -- $HG $cmd $P --model hgrid-sideways
 done
 expect_fail 2 "--algorithm: 'top-down' is a shorthand for --model" -- $HG evaluate $P $S --model hgrid-top-down --algorithm top-down
 expect_ok "\"model\":.*\"linked-cell\"" -- $HG recommend $P --model linked-cell --format json

@@ -9,6 +9,9 @@ src=$1 build=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# a sanitizer build's library needs its runtime in the consumer too
+san=()
+[ "${HG_TEST_SANITIZE:-0}" = 1 ] && san=(-fsanitize=address,undefined)
 
 cmake --install "$build" --prefix "$tmp/p" >"$tmp/install.log" ||
     fail "cmake --install: $(tail -3 "$tmp/install.log")"
@@ -43,7 +46,7 @@ done
 
 # find_package, against the installed tree only
 cmake -S "$src/examples/consumer" -B "$tmp/cb" -DCMAKE_PREFIX_PATH="$p" \
-    -DCMAKE_BUILD_TYPE=Release >"$tmp/cb.log" 2>&1 || fail "find_package: $(tail -5 "$tmp/cb.log")"
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="${san[*]}" >"$tmp/cb.log" 2>&1 || fail "find_package: $(tail -5 "$tmp/cb.log")"
 cmake --build "$tmp/cb" >>"$tmp/cb.log" 2>&1 || fail "consumer build: $(tail -5 "$tmp/cb.log")"
 out=$(LD_LIBRARY_PATH="$lib" "$tmp/cb/consumer") || fail "consumer (find_package) failed"
 echo "find_package: $out"
@@ -51,11 +54,11 @@ echo "find_package: $out"
 
 # pkg-config, shared and static
 export PKG_CONFIG_PATH="$lib/pkgconfig"
-cc -std=c11 "$src/examples/consumer/consumer.c" -o "$tmp/consumer-pc" \
+cc -std=c11 "${san[@]}" "$src/examples/consumer/consumer.c" -o "$tmp/consumer-pc" \
     $(pkg-config --cflags --libs hgridopt) || fail "pkg-config build"
 out2=$(LD_LIBRARY_PATH="$lib" "$tmp/consumer-pc") || fail "consumer (pkg-config) failed"
 [ "$out" = "$out2" ] || fail "pkg-config consumer '$out2' differs from '$out'"
-cc -std=c11 "$src/examples/consumer/consumer.c" -o "$tmp/consumer-static" \
+cc -std=c11 "${san[@]}" "$src/examples/consumer/consumer.c" -o "$tmp/consumer-static" \
     $(pkg-config --cflags hgridopt) "$lib/libhgridopt.a" \
     $(pkg-config --static --libs hgridopt | sed 's/-lhgridopt//') ||
     fail "static pkg-config build"

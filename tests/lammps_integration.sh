@@ -38,7 +38,7 @@ run_case() { # dim alpha omega nu n algorithm
             printf "%d 1 %.9g 1.0 %.9g %.9g %.9g\n", i, 2 * r[i], rand() * box, rand() * box, (dim == 3 ? rand() * box : 0)
     }' > "$d/data.sphere"
     if ! "$HG" recommend --psd "powerlaw:alpha=$alpha,rmin=0.05,omega=$omega" \
-            --dim "$dim" --nu "$nu" --algorithm "$alg" --format lammps \
+            --dim "$dim" --nu "$nu" --model "hgrid-$alg" --format lammps \
             > "$d/neigh.in" 2> "$d/err"; then
         bad "recommend --format lammps failed: $(cat "$d/err")"
         return
@@ -79,4 +79,88 @@ run_case() { # dim alpha omega nu n algorithm
 run_case 3 -3 10 0.3 4000 top-down
 run_case 3 -2 8 0.4 3000 bottom-up
 run_case 2 -3 10 0.5 3000 top-down
+
+# Run the neighbor lines in $2 on the data file $1 (3D, periodic): lmp must
+# accept them (every atom inside a collection) and build lists.
+run_lines() { # data lines label
+    local d; d=$(dirname "$1")
+    {
+        echo "units lj"; echo "atom_style sphere"; echo "boundary p p p"
+        echo "comm_modify vel yes"; echo "read_data $(basename "$1")"
+        echo "pair_style gran/hooke 2000.0 NULL 50.0 NULL 0.5 0"
+        echo "pair_coeff * *"
+        cat "$2"
+        echo "neigh_modify every 1 delay 0 check no"
+        echo "run 3"
+    } > "$d/in.lines"
+    (cd "$d" && timeout 300 lmp -in in.lines -log none > out.lines 2>&1)
+    local rc=$?
+    if [ $rc != 0 ] || grep -q "ERROR" "$d/out.lines"; then
+        bad "$3: lmp exit $rc: $(grep -m1 ERROR "$d/out.lines")"
+    elif ! grep -Eq "Neighbor list builds = [1-9]" "$d/out.lines"; then
+        bad "$3: lmp built no neighbor list"
+    else
+        ok
+    fi
+}
+
+# Particle files whose largest diameter is not round (log-normal, several
+# seeds): the last printed cutoff must not fall below it, for the LAMMPS
+# model's answer, the KOL levels and evaluate's export of given sizes.
+LN="lognormal:median=0.5,sigma=0.4,rmin=0.2,rmax=1.5"
+for seed in 1 2 3 4 5 6 7 8; do
+    d="$TMP/ln$seed"; mkdir -p "$d"
+    "$HG" pack --psd "$LN" --dim 3 --nu 0.3 --n 2000 --generator rsa \
+        --seed "$seed" --output "$d/bed.data" 2> /dev/null ||
+        { bad "pack seed $seed failed"; continue; }
+    "$HG" recommend --packing "$d/bed.data" --format lammps > "$d/model.in" &&
+        run_lines "$d/bed.data" "$d/model.in" "log-normal seed $seed (model)"
+    "$HG" recommend --packing "$d/bed.data" --format lammps --model kol \
+        --max-levels 4 > "$d/kol.in" &&
+        run_lines "$d/bed.data" "$d/kol.in" "log-normal seed $seed (kol)"
+    dmax=$(awk '/^[0-9]+ 1 /{ if ($3 > m) m = $3 } END { printf "%.17g", m }' "$d/bed.data")
+    "$HG" evaluate --packing "$d/bed.data" --sizes "0.6,$dmax" --format lammps \
+        > "$d/eval.in" &&
+        run_lines "$d/bed.data" "$d/eval.in" "log-normal seed $seed (evaluate)"
+done
+
+# A one-level answer is plain binning.
+d="$TMP/mono"; mkdir -p "$d"
+"$HG" pack --psd mono:r=0.5 --dim 3 --nu 0.3 --n 2000 --generator rsa \
+    --output "$d/bed.data" 2> /dev/null
+"$HG" recommend --packing "$d/bed.data" --format lammps > "$d/model.in"
+if grep -q "^neighbor [0-9.e-]* bin$" "$d/model.in" &&
+    ! grep -q "collection/interval" "$d/model.in"; then
+    ok
+    run_lines "$d/bed.data" "$d/model.in" "one size (bin)"
+else
+    bad "one size: expected 'neighbor SKIN bin', got: $(grep neighbor "$d/model.in")"
+fi
+
+# validate with two MPI ranks, and tune with a tiny budget.
+PL="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.3 --n 3000 --steps 5 --repeats 1"
+if "$HG" validate --engine lammps $PL --mpi 2 --keep "$TMP/keep" > "$TMP/val" 2> "$TMP/val.err" &&
+    grep -q "^  recommended" "$TMP/val" && grep -q "^  bin" "$TMP/val" &&
+    [ -f "$TMP/keep/in.hgridopt" ] && [ -f "$TMP/keep/log.lammps" ] &&
+    grep -q "on 2 procs" "$TMP/keep/log.lammps"; then
+    ok
+    cat "$TMP/val"
+else
+    bad "validate --engine lammps --mpi 2: $(cat "$TMP/val.err")"
+fi
+if timeout 300 "$HG" tune --engine lammps $PL --budget 8 --format lammps > "$TMP/tune" 2> "$TMP/tune.err" &&
+    grep -Eq "^neighbor [0-9.e-]+ (bin|multi)$" "$TMP/tune" &&
+    grep -q "measured Neigh" "$TMP/tune"; then
+    ok
+    cat "$TMP/tune"
+else
+    bad "tune --engine lammps --budget 8: $(cat "$TMP/tune.err")"
+fi
+# a missing lmp is reported with install advice
+if ! "$HG" validate --engine lammps $PL --lmp /nonexistent/lmp > /dev/null 2> "$TMP/err" &&
+    grep -q "apt-get install lammps" "$TMP/err"; then
+    ok
+else
+    bad "missing lmp: $(cat "$TMP/err")"
+fi
 finish

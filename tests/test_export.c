@@ -29,7 +29,7 @@ int main(void)
     CHECK(n == 3);
     CHECK_CLOSE(cut[0], 4.0, 1e-15, 0);
     CHECK_CLOSE(cut[1], 9.0, 1e-15, 0);
-    CHECK(cut[2] > 20.0 && cut[2] < 20.0 * (1 + 1e-8));
+    CHECK(cut[2] == 20.0); /* printing rounds up (hg_lammps_lines) */
 
     char *t = NULL;
     CHECK(hg_export_lammps(&in, &t, NULL) == HG_OK);

@@ -23,6 +23,10 @@
 /* Exit codes, the same for every command. */
 enum { CLI_OK = 0, CLI_EDATA = 1, CLI_EUSAGE = 2 };
 
+/* --packing: a file whose largest overlap is at most this fraction of the
+ * smaller radius holds hard spheres (the dense generator's default). */
+#define CLI_OVERLAP_TOLERANCE 0.01
+
 /* The help text on exit codes, for every --help and the tool's usage. */
 extern const char cli_exit_help[];
 
@@ -32,17 +36,20 @@ extern const char cli_exit_help[];
 typedef struct cli_opts {
     const char *psd_spec, *system_path, *packing_path;
     const char *dim_text, *nu_text, *K_text;
+    const char *structure_text;
     const char *model_text, *algorithm_text;
     const char *format, *output;
+    const char *plot; /* --plot FILE (.svg, .png, .pdf) */
     int help;
 } cli_opts;
 
 /* Groups of common options a command takes. */
 enum {
-    CLI_SYSTEM = 1, /* --system --packing --psd --dim --nu --K */
+    CLI_SYSTEM = 1, /* --system --packing --psd --dim --nu --structure --K */
     CLI_MODEL = 2,  /* --model and its shorthand --algorithm */
     CLI_FORMAT = 4, /* --format */
-    CLI_OUTPUT = 8  /* --output */
+    CLI_OUTPUT = 8, /* --output */
+    CLI_PLOT = 16   /* --plot */
 };
 
 typedef enum cli_type {
@@ -98,6 +105,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
 extern const char cli_system_help[];
 extern const char cli_model_help[];
 extern const char cli_output_help[];
+extern const char cli_plot_help[];
 
 /* ---- layer 2: drivers ---- */
 
@@ -126,6 +134,7 @@ typedef struct cli_system {
     char *unit;         /* length unit or NULL */
     long particles;     /* 0 if not given */
     double export_skin; /* --skin for the lammps format; 0 = default */
+    char structure_why[160]; /* where sys.structure came from */
     int has_packing;    /* --packing: the particles read, owned */
     hg_particles packing;
 } cli_system;
@@ -152,6 +161,18 @@ int cli_model_resolve(const cli_opts *o, const char *const *words,
  * Prints I/O errors; returns an exit code. */
 int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
               const void *ctx);
+
+/* Progress on standard error when it is a terminal (nothing otherwise),
+ * shown only for runs longer than about 2 s. */
+typedef struct cli_progress {
+    double t0, last;
+    int shown;
+} cli_progress;
+/* Start timing; returns the callback to hand to the library, or NULL when
+ * standard error is not a terminal. */
+hg_progress_fn cli_progress_start(cli_progress *pr);
+/* End the progress line, if one was shown. */
+void cli_progress_end(cli_progress *pr);
 
 /* ---- output helpers shared by commands ---- */
 
@@ -186,5 +207,14 @@ int cmd_scan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+/* The LAMMPS engine (cmd_lammps.c): `--engine lammps` in argv. */
+int cli_engine_is_lammps(int argc, char **argv);
+int cmd_calibrate_lammps(int argc, char **argv);
+int cmd_validate_lammps(int argc, char **argv);
+/* recommend --format lammps with the LAMMPS model: atoms per system
+ * (<= 0: packing, system file or 50000), MPI ranks, most collections. */
+int cli_recommend_lammps(const cli_system *cs, long atoms, long ranks,
+                         long max_coll, FILE *out);
 
 #endif

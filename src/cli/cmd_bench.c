@@ -1,6 +1,7 @@
 /* cmd_bench.c - `hgridopt bench`: options of the benchmark harness
  * (hg_bench.h) and the formatting of its results. */
 #include "cli.h"
+#include "plots.h"
 #include "hg_bench.h"
 #include "hg_pack.h"
 
@@ -89,9 +90,9 @@ static void help(FILE *out)
             "take, predicted\n"
             "                     or measured; above it: exit 1 (default "
             "2e8)\n"
-            "  --format F         table (default) or json\n%s\n%s\n"
+            "  --format F         table (default) or json\n%s%s\n%s\n"
             "Methods:\n",
-            BRUTE_LIMIT, cli_output_help, cli_system_help);
+            BRUTE_LIMIT, cli_output_help, cli_plot_help, cli_system_help);
     for (size_t i = 0; i < hg_detector_type_count(); i++) {
         const hg_detector_type *t = hg_detector_type_at(i);
         fprintf(out, "  %-16s %s%s\n", t->name, t->help,
@@ -306,7 +307,8 @@ static int split_methods(const char *text, char **buf, const char ***names,
 
 static const char *const formats[] = {"table", "json", NULL};
 static const cli_spec spec = {"bench", help,
-                              CLI_SYSTEM | CLI_FORMAT | CLI_OUTPUT, options,
+                              CLI_SYSTEM | CLI_FORMAT | CLI_OUTPUT | CLI_PLOT,
+                              options,
                               sizeof options / sizeof options[0], formats};
 
 int cmd_bench(int argc, char **argv)
@@ -355,7 +357,11 @@ int cmd_bench(int argc, char **argv)
     bc.brute_limit = BRUTE_LIMIT;
     bc.force_brute = o.force_brute;
     bc.budget = o.budget;
+    cli_progress pr;
+    bc.progress = cli_progress_start(&pr);
+    bc.progress_params = &pr;
     st = hg_bench_run(&bc, &r, &e);
+    cli_progress_end(&pr);
     for (size_t k = 0; k < r.n_skipped; k++)
         fprintf(stderr, "hgridopt: bench: skipping %s (%s)\n",
                 r.skipped[k].type->name, r.skipped[k].reason);
@@ -370,6 +376,9 @@ int cmd_bench(int argc, char **argv)
     }
     bench_output res = {&o, &cs, &r};
     rc = cli_write(cs.opt.output, write_result, &res);
+    if (!rc && cs.opt.plot &&
+        (st = cli_plot_bench(cs.opt.plot, &r, o.steps > 0, &e)))
+        rc = cli_fail(&e, st, 1);
 done:
     hg_bench_result_clear(&r);
     free(names_buf);

@@ -1,5 +1,6 @@
 /* cmd_calibrate.c - `hgridopt calibrate`: measure K for this machine. */
 #include "cli.h"
+#include "plots.h"
 #include "hg_calib.h"
 
 #include <math.h>
@@ -49,10 +50,11 @@ static void help(FILE *out)
             "                   $XDG_CONFIG_HOME/hgridopt/calibration.json, "
             "else\n"
             "                   ~/.config/hgridopt/calibration.json)\n"
-            "  --format F       table (default) or json\n%s\n%s\n"
+            "  --format F       table (default) or json\n%s%s\n%s\n"
+            "In LAMMPS itself: hgridopt calibrate --engine lammps --help\n\n"
             "Example:\n"
             "  hgridopt calibrate --save\n\n%s",
-            cli_output_help, cli_system_help, cli_exit_help);
+            cli_output_help, cli_plot_help, cli_system_help, cli_exit_help);
 }
 
 typedef struct calibrate_output {
@@ -109,11 +111,14 @@ static int write_result(FILE *out, const void *ctx)
 
 static const char *const formats[] = {"table", "json", NULL};
 static const cli_spec spec = {"calibrate", help,
-                              CLI_SYSTEM | CLI_FORMAT | CLI_OUTPUT, options,
+                              CLI_SYSTEM | CLI_FORMAT | CLI_OUTPUT | CLI_PLOT,
+                              options,
                               sizeof options / sizeof options[0], formats};
 
 int cmd_calibrate(int argc, char **argv)
 {
+    if (cli_engine_is_lammps(argc, argv))
+        return cmd_calibrate_lammps(argc, argv);
     calibrate_opts o = {200000, 1, 5, 3, 5e8, 0, NULL};
     cli_system cs = {0};
     int rc, st;
@@ -165,6 +170,9 @@ int cmd_calibrate(int argc, char **argv)
     }
     calibrate_output res = {&cs, &cal, n, seed, save || file ? path : NULL};
     rc = cli_write(cs.opt.output, write_result, &res);
+    if (!rc && cs.opt.plot &&
+        (st = cli_plot_calibration(cs.opt.plot, &cal, &e)))
+        rc = cli_fail(&e, st, 1);
 done:
     hg_calibration_clear(&cal);
     cli_system_clear(&cs);

@@ -1,5 +1,6 @@
 /* cmd_evaluate.c - `hgridopt evaluate`: the cost model for given sizes. */
 #include "cli.h"
+#include "hg_export.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,10 @@ static void help(FILE *out)
             "                   strictly ascending; the last >= the largest "
             "diameter\n"
             "                   (not needed by --model linked-cell)\n"
-            "  --format F       table (default) or json\n%s\n%s\n"
+            "  --format F       table (default), json, or lammps / "
+            "mercurydpm (the given\n"
+            "                   sizes as input-script lines / C++ snippet)\n"
+            "%s\n%s\n"
             "%s\n"
             "Example:\n"
             "  hgridopt evaluate --psd powerlaw:alpha=-3,omega=20 --dim 2 "
@@ -47,6 +51,8 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
                             hg_algorithm_name(m->grid_algorithm));
     cJSON_AddNumberToObject(j, "dim", c->dim);
     cJSON_AddNumberToObject(j, "nu", c->nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
     cJSON_AddNumberToObject(j, "K", c->K);
     cJSON_AddNumberToObject(j, "levels", c->levels);
     cJSON_AddNumberToObject(j, "nonempty_levels", c->nonempty_levels);
@@ -67,7 +73,41 @@ typedef struct evaluate_result {
     const cli_system *cs;
     const hg_model *model;
     const hg_cost *cost, *lc;
+    const double *sizes; /* NULL for a one-level model */
+    int L;
 } evaluate_result;
+
+/* --format lammps|mercurydpm: the given sizes as settings for that code. */
+static int write_export(FILE *out, const evaluate_result *r)
+{
+    const cli_system *cs = r->cs;
+    double one = 2.0 * hg_psd_rmax(cs->psd);
+    hg_export_input in = {cs->psd,
+                          &cs->sys,
+                          r->model->grid_algorithm == HG_BOTTOM_UP
+                              ? HG_BOTTOM_UP
+                              : HG_TOP_DOWN,
+                          r->sizes ? r->L : 1,
+                          r->sizes ? r->sizes : &one,
+                          r->cost->T,
+                          r->cost->T_cd,
+                          r->cost->T_ca,
+                          r->cost->K,
+                          r->lc->T,
+                          cs->name,
+                          cs->unit,
+                          cs->export_skin};
+    char *text = NULL;
+    hg_err e = {0};
+    int st = !strcmp(cs->opt.format, "lammps")
+                 ? hg_export_lammps(&in, &text, &e)
+                 : hg_export_mercurydpm(&in, &text, &e);
+    if (st)
+        return cli_fail(&e, st, 0);
+    fputs(text, out);
+    free(text);
+    return CLI_OK;
+}
 
 static int write_result(FILE *out, const void *ctx)
 {
@@ -76,6 +116,9 @@ static int write_result(FILE *out, const void *ctx)
     const hg_cost *cost = r->cost;
     if (!strcmp(cs->opt.format, "json"))
         return cli_json_print(out, to_json(cs, r->model, cost, r->lc));
+    if (!strcmp(cs->opt.format, "lammps") ||
+        !strcmp(cs->opt.format, "mercurydpm"))
+        return write_export(out, r);
     cli_print_system(out, cs);
     if (r->model->max_levels != 1)
         fprintf(out, "algorithm:      %s, %d levels (%d non-empty)\n\n",
@@ -95,7 +138,8 @@ static int write_result(FILE *out, const void *ctx)
     return CLI_OK;
 }
 
-static const char *const formats[] = {"table", "json", NULL};
+static const char *const formats[] = {"table", "json", "lammps",
+                                      "mercurydpm", NULL};
 static const cli_spec spec = {"evaluate", help,
                               CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
                               options, sizeof options / sizeof options[0],
@@ -152,7 +196,8 @@ int cmd_evaluate(int argc, char **argv)
         hg_cost_clear(&cost);
         goto done;
     }
-    evaluate_result res = {&cs, model, &cost, &lc};
+    evaluate_result res = {&cs, model, &cost, &lc, hgrid ? sizes : NULL,
+                           (int)L};
     rc = cli_write(cs.opt.output, write_result, &res);
     hg_cost_clear(&cost);
     hg_cost_clear(&lc);

@@ -70,24 +70,6 @@ static void help(FILE *out)
             cli_system_help, cli_exit_help);
 }
 
-/* Progress on a terminal, only for runs longer than about 2 s. */
-typedef struct progress {
-    double t0, last;
-    int shown;
-} progress;
-
-static void on_progress(const char *stage, double f, void *params)
-{
-    progress *pr = params;
-    double t = hg_wall_seconds();
-    if (t - pr->t0 < 2.0 || (t - pr->last < 0.2 && f < 1.0))
-        return;
-    pr->last = t;
-    pr->shown = 1;
-    fprintf(stderr, "\r%-24s %5.1f%%  %6.1f s", stage, 100.0 * f, t - pr->t0);
-    fflush(stderr);
-}
-
 /* --input: read, check, rewrite. */
 static int convert(const char *in, const char *out, hg_io_format fmt)
 {
@@ -171,11 +153,9 @@ int cmd_pack(int argc, char **argv)
 
     hg_pack_params prm = {cs.sys.dim, (size_t)o.n, cs.sys.nu,
                           (uint64_t)o.seed, !walls};
-    progress pr = {hg_wall_seconds(), 0.0, 0};
-    if (isatty(STDERR_FILENO)) {
-        opt.progress = on_progress;
-        opt.progress_params = &pr;
-    }
+    cli_progress pr;
+    opt.progress = cli_progress_start(&pr);
+    opt.progress_params = &pr;
     hg_particles p = {0};
     hg_pack_report rep = {0};
     int st;
@@ -190,8 +170,7 @@ int cmd_pack(int argc, char **argv)
     } else {
         st = hg_pack_dense_run(cs.psd, &prm, &opt, &p, &rep, &e);
     }
-    if (pr.shown)
-        fputc('\n', stderr);
+    cli_progress_end(&pr);
     if (st) {
         rc = cli_fail(&e, st, 0);
         goto done;

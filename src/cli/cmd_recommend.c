@@ -2,6 +2,7 @@
  * and algorithm to use (SPEC 4). Parsing here, maths in hg_recommend, and
  * one writer function per output format (rec_writers below). */
 #include "cli.h"
+#include "plots.h"
 #include "hg_export.h"
 
 #include <stdlib.h>
@@ -11,6 +12,7 @@ typedef struct recommend_opts {
     const char *method;
     long max_levels;
     double tolerance, q, skin;
+    long atoms, mpi;
 } recommend_opts;
 
 static const cli_option options[] = {
@@ -19,6 +21,8 @@ static const cli_option options[] = {
     CLI_DOUBLE("tolerance", recommend_opts, tolerance, CLI_UNIT_RIGHT_OPEN),
     CLI_DOUBLE("q", recommend_opts, q, CLI_POSITIVE),
     CLI_DOUBLE("skin", recommend_opts, skin, CLI_POSITIVE),
+    CLI_LONG("atoms", recommend_opts, atoms, 1, 1000000000000L),
+    CLI_LONG("mpi", recommend_opts, mpi, 1, 4096),
 };
 
 static void help(FILE *out)
@@ -47,11 +51,24 @@ static void help(FILE *out)
             "  --format F       table (default), json, lammps or mercurydpm\n"
             "  --skin X         LAMMPS neighbor skin (format lammps; default "
             "10 %% of the\n"
-            "                   smallest diameter)\n%s\n%s\n"
+            "                   smallest diameter)\n"
+            "  With --format lammps the answer comes from the model of "
+            "LAMMPS' own neighbor\n"
+            "  build (lammps-multi / lammps-bin; it may be plain bin) unless "
+            "--model names\n"
+            "  an HGrid model or 'kol' (the KOL levels exported); "
+            "--model lammps elsewhere\n"
+            "  optimises lammps-multi.\n"
+            "  --atoms N        atoms in the simulation for the LAMMPS model "
+            "(default: the\n"
+            "                   packing's, the system file's particles, else "
+            "50000)\n"
+            "  --mpi N          MPI ranks for the LAMMPS model (default 1)\n"
+            "%s%s\n%s\n"
             "Example:\n"
             "  hgridopt recommend --psd powerlaw:alpha=-3,omega=100 --dim 3 "
             "--nu 0.7\n\n%s",
-            cli_output_help, cli_system_help, cli_exit_help);
+            cli_output_help, cli_plot_help, cli_system_help, cli_exit_help);
 }
 
 /* Best point of one algorithm's curve. */
@@ -124,7 +141,7 @@ static int write_table(FILE *out, const cli_system *cs,
     fprintf(out,
             "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
             "%.6g\n",
-            r->cost.T_cd, cs->K, r->cost.T_ca, r->cost.T);
+            r->cost.T_cd, r->cost.K, r->cost.T_ca, r->cost.T);
     fprintf(out,
             "linked cell (one level, s = %.6g): T = %.6g  -> predicted "
             "speed-up %.4g\n",
@@ -152,6 +169,8 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
     cJSON_AddNumberToObject(j, "K", cs->K);
     cJSON_AddStringToObject(j, "method", hg_recipe_name(o->recipe));
     if (o->recipe == HG_RECIPE_CONSTANT_M)
@@ -275,10 +294,22 @@ static int write_result(FILE *out, const void *ctx)
     return CLI_EUSAGE;
 }
 
+typedef struct lammps_result {
+    const cli_system *cs;
+    long atoms, mpi;
+} lammps_result;
+
+static int write_lammps_model(FILE *out, const void *ctx)
+{
+    const lammps_result *l = ctx;
+    return cli_recommend_lammps(l->cs, l->atoms, l->mpi, 6, out);
+}
+
 static const char *const formats[] = {"table", "json", "lammps",
                                      "mercurydpm", NULL};
 static const cli_spec spec = {"recommend", help,
-                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
+                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
+                                  CLI_PLOT,
                               options, sizeof options / sizeof options[0],
                               formats};
 
@@ -286,16 +317,23 @@ int cmd_recommend(int argc, char **argv)
 {
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
-    recommend_opts o = {NULL, ro.max_levels, ro.tolerance, ro.q, 0.0};
+    recommend_opts o = {NULL, ro.max_levels, ro.tolerance, ro.q, 0.0, 0, 1};
     cli_system cs = {0};
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
-    static const char *const words[] = {"auto", NULL};
+    static const char *const words[] = {"auto", "lammps", "kol", NULL};
     const hg_model *model;
     const char *word;
     if ((rc = cli_model_resolve(&cs.opt, words, NULL, &model, &word)))
         return rc;
+    /* --format lammps: LAMMPS' own model unless an HGrid model is asked */
+    int lammps_model =
+        (word && !strcmp(word, "lammps")) ||
+        (model && !strncmp(model->name, "lammps-", 7)) ||
+        (!model && !word && !strcmp(cs.opt.format, "lammps"));
+    if (lammps_model && strcmp(cs.opt.format, "lammps") && !model)
+        model = hg_model_find("lammps-multi");
     if (model) {
         ro.n_models = 1;
         ro.models[0] = model;
@@ -311,6 +349,11 @@ int cmd_recommend(int argc, char **argv)
     cs.export_skin = o.skin;
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
+    if (lammps_model && !strcmp(cs.opt.format, "lammps")) {
+        lammps_result lr = {&cs, o.atoms, o.mpi};
+        rc = cli_write(cs.opt.output, write_lammps_model, &lr);
+        goto done;
+    }
     hg_recommendation r;
     int st = hg_recommend(cs.psd, &cs.sys, &cs.values, &ro, &r, &e);
     if (st) {
@@ -319,6 +362,9 @@ int cmd_recommend(int argc, char **argv)
     }
     rec_result res = {&cs, &r};
     rc = cli_write(cs.opt.output, write_result, &res);
+    if (!rc && cs.opt.plot &&
+        (st = cli_plot_recommend(cs.opt.plot, &r, hg_psd_rmin(cs.psd), &e)))
+        rc = cli_fail(&e, st, 1);
     hg_recommendation_clear(&r);
 done:
     cli_system_clear(&cs);

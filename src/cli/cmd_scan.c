@@ -1,6 +1,7 @@
 /* cmd_scan.c - `hgridopt scan`: T as a function of L for every cell-size
  * method and algorithm (the data behind KOL 2014 figs. 4-9). */
 #include "cli.h"
+#include "plots.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,13 +46,13 @@ static void help(FILE *out)
             "  --alpha-range R  alpha values: LO:HI:N (N evenly spaced) or a "
             "list (default -3)\n"
             "  one row per (alpha, omega, method, algorithm): the best L and "
-            "its T\n%s\n%s\n"
+            "its T\n%s%s\n%s\n"
             "Examples:\n"
             "  hgridopt scan --psd powerlaw:alpha=-3,omega=100 --dim 3 "
             "--nu 0.7 --max-levels 20\n"
             "  hgridopt scan --dim 3 --nu 0.7 --alpha-range -3,0 "
             "--omega-range 2:1000:12 --method optimal\n\n%s",
-            cli_output_help, cli_system_help, cli_exit_help);
+            cli_output_help, cli_plot_help, cli_system_help, cli_exit_help);
 }
 
 /* "LO:HI:N" (N values, log-spaced when logscale) or "V1,V2,...". */
@@ -118,6 +119,8 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
     cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
     cJSON_AddNumberToObject(j, "K", cs->K);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int k = 0; k < n; k++)
@@ -179,6 +182,8 @@ static int write_sweep(FILE *out, const void *ctx)
         cJSON *j = cli_json_document("hgridopt.sweep/1", cs);
         cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
         cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+        cJSON_AddStringToObject(j, "structure",
+                                hg_structure_name(cs->sys.structure));
         cJSON_AddNumberToObject(j, "K", cs->K);
         cJSON_AddNumberToObject(j, "max_levels", lmax);
         cJSON *arr = cJSON_AddArrayToObject(j, "rows");
@@ -218,6 +223,33 @@ static int write_sweep(FILE *out, const void *ctx)
                 rows[i].best.T, rows[i].best.T_cd, rows[i].best.T_ca,
                 rows[i].T_lc);
     return CLI_OK;
+}
+
+/* The sweep as a figure: best L and T against omega, a series per (alpha,
+ * method, model). */
+static int plot_sweep(const char *path, const sweep_row *rows, size_t k)
+{
+    cli_sweep_point *pts = calloc(k > 0 ? k : 1, sizeof *pts);
+    char(*labels)[96] = calloc(k > 0 ? k : 1, sizeof *labels);
+    hg_err e = {0};
+    int st = HG_ENOMEM;
+    if (pts && labels) {
+        for (size_t i = 0; i < k; i++) {
+            snprintf(labels[i], sizeof labels[i], "alpha = %g, %s, %s",
+                     rows[i].alpha, hg_recipe_name(rows[i].method),
+                     rows[i].model->name);
+            pts[i] = (cli_sweep_point){labels[i], rows[i].alpha,
+                                       rows[i].omega,
+                                       rows[i].best.nonempty_levels,
+                                       rows[i].best.T};
+        }
+        st = cli_plot_sweep(path, pts, k, &e);
+    } else {
+        hg_fail(&e, st, "plot: out of memory");
+    }
+    free(pts);
+    free(labels);
+    return st ? cli_fail(&e, st, 1) : CLI_OK;
 }
 
 /* Best point of every (alpha, omega, method, algorithm) for power laws. */
@@ -280,13 +312,16 @@ static int run_sweep(const cli_system *cs, const hg_model *const *models,
         sweep_output w = {cs, rows, k, lmax};
         rc = cli_write(cs->opt.output, write_sweep, &w);
     }
+    if (!rc && cs->opt.plot)
+        rc = plot_sweep(cs->opt.plot, rows, k);
     free(rows);
     return rc;
 }
 
 static const char *const formats[] = {"csv", "json", NULL};
 static const cli_spec spec = {"scan", help,
-                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
+                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
+                                  CLI_PLOT,
                               options, sizeof options / sizeof options[0],
                               formats};
 
@@ -382,6 +417,15 @@ int cmd_scan(int argc, char **argv)
     if (!rc) {
         curves_output w = {&cs, cv, n};
         rc = cli_write(cs.opt.output, write_curves, &w);
+    }
+    if (!rc && cs.opt.plot) {
+        char title[256];
+        snprintf(title, sizeof title,
+                 "Work per particle against levels (%dD, nu = %g, K = %g)",
+                 cs.sys.dim, cs.sys.nu, cs.K);
+        int st = cli_plot_curves(cs.opt.plot, cv, n, title, &e);
+        if (st)
+            rc = cli_fail(&e, st, 1);
     }
     for (int i = 0; i < n; i++)
         hg_curve_clear(&cv[i]);

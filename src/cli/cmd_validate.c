@@ -1,6 +1,7 @@
 /* cmd_validate.c - `hgridopt validate`: run the bundled HGrid on a Poisson
  * packing and compare the counted work with the cost model. */
 #include "cli.h"
+#include "plots.h"
 #include "hg_opt.h"
 #include "hg_validate.h"
 
@@ -57,11 +58,12 @@ static void help(FILE *out)
             "                   random subset (default 2e8)\n"
             "  --repeats R      timed repetitions, best kept (default 1)\n"
             "  --format F       table (default) or json "
-            "(schema hgridopt.validation/1)\n%s\n%s\n"
+            "(schema hgridopt.validation/1)\n%s%s\n%s\n"
+            "In LAMMPS itself: hgridopt validate --engine lammps --help\n\n"
             "Example:\n"
             "  hgridopt validate --psd powerlaw:alpha=-3,omega=30 --dim 3 "
             "--nu 0.3 --n 200000\n\n%s",
-            cli_output_help, cli_system_help, cli_exit_help);
+            cli_output_help, cli_plot_help, cli_system_help, cli_exit_help);
 }
 
 static cJSON *levels_json(const hg_validate_run *r, int measured)
@@ -135,6 +137,8 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
     cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
     cJSON_AddNumberToObject(j, "K", cs->K);
     cJSON_AddStringToObject(j, "packing",
                             cs->has_packing ? cs->opt.packing_path : "poisson");
@@ -282,12 +286,15 @@ static int write_result(FILE *out, const void *ctx)
 
 static const char *const formats[] = {"table", "json", NULL};
 static const cli_spec spec = {"validate", help,
-                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
+                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
+                                  CLI_PLOT,
                               options, sizeof options / sizeof options[0],
                               formats};
 
 int cmd_validate(int argc, char **argv)
 {
+    if (cli_engine_is_lammps(argc, argv))
+        return cmd_validate_lammps(argc, argv);
     validate_opts o = {NULL, 0, 1, 1, 0, 2e8};
     cli_system cs = {0};
     int rc;
@@ -374,6 +381,9 @@ int cmd_validate(int argc, char **argv)
     }
     validate_output res = {&cs, vp.model, &v, sizes_text != NULL};
     rc = cli_write(cs.opt.output, write_result, &res);
+    if (!rc && cs.opt.plot &&
+        (st = cli_plot_validation(cs.opt.plot, &v, &e)))
+        rc = cli_fail(&e, st, 1);
 done:
     hg_validation_clear(&v);
     hg_recommendation_clear(&rec);

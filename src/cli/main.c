@@ -18,6 +18,8 @@ static const cli_command commands[] = {
      cmd_calibrate},
     {"bench", "contact-detection methods side by side on one packing",
      cmd_bench},
+    {"tune", "measured search of LAMMPS neighbor settings (--engine lammps)",
+     cmd_tune},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define HG_STR_(x) #x
 #define HG_STR(x) HG_STR_(x)
@@ -26,6 +27,9 @@ const char cli_system_help[] =
     "                   powerlaw:alpha=-3,omega=100 (see 'hgridopt help psd')\n"
     "  --dim 2|3        dimension\n"
     "  --nu X           packing fraction, 0 < X < 1\n"
+    "  --structure S    poisson (uniformly random centres, KOL 2014) or\n"
+    "                   hard-spheres (no overlaps; 2D: hard disks); default\n"
+    "                   poisson, with --packing detected from the file\n"
     "  --K X            cost of a cell access per pair check (default "
     HG_STR(HG_K_PAPER) ");\n"
     "                   auto: from the file written by 'calibrate --save'\n";
@@ -40,6 +44,10 @@ const char cli_model_help[] =
 const char cli_output_help[] =
     "  --output FILE    write to FILE instead of standard output\n";
 
+const char cli_plot_help[] =
+    "  --plot FILE      also draw the results as a figure; the format comes\n"
+    "                   from the extension: .svg, .png or .pdf\n";
+
 #define COMMON(name, type, field)                                            \
     {name, type, offsetof(cli_opts, field), 0, 0, CLI_ANY}
 
@@ -49,6 +57,7 @@ static const cli_option system_options[] = {
     COMMON("psd", CLI_T_STRING, psd_spec),
     COMMON("dim", CLI_T_STRING, dim_text),
     COMMON("nu", CLI_T_STRING, nu_text),
+    COMMON("structure", CLI_T_STRING, structure_text),
     COMMON("K", CLI_T_STRING, K_text),
 };
 static const cli_option model_options[] = {
@@ -57,6 +66,7 @@ static const cli_option model_options[] = {
 };
 static const cli_option format_option = COMMON("format", CLI_T_STRING, format);
 static const cli_option output_option = COMMON("output", CLI_T_STRING, output);
+static const cli_option plot_option = COMMON("plot", CLI_T_STRING, plot);
 static const cli_option help_option = COMMON("help", CLI_T_FLAG, help);
 
 #define N_OF(a) (sizeof a / sizeof a[0])
@@ -82,6 +92,8 @@ static size_t compose(const cli_spec *spec, slot *v)
         v[n++] = (slot){&format_option, 1};
     if (spec->groups & CLI_OUTPUT)
         v[n++] = (slot){&output_option, 1};
+    if (spec->groups & CLI_PLOT)
+        v[n++] = (slot){&plot_option, 1};
     v[n++] = (slot){&help_option, 1};
     for (size_t i = 0; i < spec->n_options && n < MAX_OPTIONS; i++)
         v[n++] = (slot){&spec->options[i], 0};
@@ -157,6 +169,24 @@ static int check_format(const char *cmd, const char *format,
     return CLI_EUSAGE;
 }
 
+/* --plot FILE: a known extension, and a build that can plot. */
+static int check_plot(const char *cmd, const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot || (strcasecmp(dot, ".svg") && strcasecmp(dot, ".png") &&
+                 strcasecmp(dot, ".pdf"))) {
+        cli_error("%s --plot: '%s' has no known extension (.svg, .png or "
+                  ".pdf)", cmd, path);
+        return CLI_EUSAGE;
+    }
+    if (!hg_plot_available()) {
+        cli_error("%s --plot: this hgridopt was built without plotting "
+                  "(configure with -DHG_PLOT=ON and PLplot installed)", cmd);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
               void *cmd, int *rc)
 {
@@ -201,6 +231,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
         *rc = CLI_EUSAGE;
         return 1;
     }
+    if (o->plot && (*rc = check_plot(spec->name, o->plot)))
+        return 1;
     if (spec->formats) {
         if (!o->format)
             o->format = spec->formats[0];

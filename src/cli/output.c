@@ -132,6 +132,8 @@ void cli_print_system(FILE *out, const cli_system *cs)
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
     fprintf(out, "dim %d, nu = %.6g, K = %.6g%s\n", cs->sys.dim, cs->sys.nu,
             cs->K, cs->K_auto ? " (calibrated)" : "");
+    fprintf(out, "structure:      %s (%s)\n",
+            hg_structure_name(cs->sys.structure), cs->structure_why);
 }
 
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin)
@@ -147,4 +149,29 @@ void cli_print_levels(FILE *out, const hg_cost *c, double rmin)
     }
     fprintf(out, "%5s %12s %9s %11.5g %12s %11.5g %11.5g %11.5g\n", "total",
             "", "", 1.0, "", c->T_cd, c->T_ca, c->T);
+}
+
+static void on_progress(const char *stage, double f, void *params)
+{
+    cli_progress *pr = params;
+    double t = hg_wall_seconds();
+    if (t - pr->t0 < 2.0 || (t - pr->last < 0.2 && f < 1.0))
+        return;
+    pr->last = t;
+    pr->shown = 1;
+    fprintf(stderr, "\r%-24s %5.1f%%  %6.1f s", stage, 100.0 * f, t - pr->t0);
+    fflush(stderr);
+}
+
+hg_progress_fn cli_progress_start(cli_progress *pr)
+{
+    *pr = (cli_progress){hg_wall_seconds(), 0.0, 0};
+    return isatty(STDERR_FILENO) ? on_progress : NULL;
+}
+
+void cli_progress_end(cli_progress *pr)
+{
+    if (pr->shown)
+        fputc('\n', stderr);
+    pr->shown = 0;
 }

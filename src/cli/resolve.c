@@ -107,6 +107,36 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         cli_error("--nu: missing (give the packing fraction, 0 < nu < 1)");
         return CLI_EUSAGE;
     }
+    /* structure: option > system file > detected from --packing > poisson */
+    cs->sys.structure = HG_STRUCTURE_POISSON;
+    if (cs->opt.structure_text) {
+        if (hg_structure_parse(cs->opt.structure_text, &cs->sys.structure,
+                               &e)) {
+            cli_error("--structure: unknown value '%s' (poisson or "
+                      "hard-spheres)",
+                      cs->opt.structure_text);
+            return CLI_EUSAGE;
+        }
+        snprintf(cs->structure_why, sizeof cs->structure_why,
+                 "given (--structure)");
+    } else if (cs->file.has_structure) {
+        cs->sys.structure = cs->file.structure;
+        snprintf(cs->structure_why, sizeof cs->structure_why,
+                 "from the system file");
+    } else if (cs->has_packing) {
+        double ov = 0.0;
+        if ((st = hg_pack_max_overlap(&cs->packing, &ov, &e)))
+            return cli_fail(&e, st, 1);
+        int hard = ov <= CLI_OVERLAP_TOLERANCE;
+        cs->sys.structure =
+            hard ? HG_STRUCTURE_HARD_SPHERES : HG_STRUCTURE_POISSON;
+        snprintf(cs->structure_why, sizeof cs->structure_why,
+                 "detected: largest overlap in the particle file %.3g of "
+                 "the smaller radius, %s %g",
+                 ov, hard ? "within" : "above", CLI_OVERLAP_TOLERANCE);
+    } else {
+        snprintf(cs->structure_why, sizeof cs->structure_why, "default");
+    }
     /* K */
     cs->K = HG_K_PAPER;
     cs->K_auto = 0;

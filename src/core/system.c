@@ -1,6 +1,29 @@
 /* system.c - checks of the particle system (hg_system.h). */
 #include "hg_system.h"
 
+#include <string.h>
+
+const char *hg_structure_name(hg_structure s)
+{
+    return s == HG_STRUCTURE_HARD_SPHERES ? "hard-spheres" : "poisson";
+}
+
+int hg_structure_parse(const char *text, hg_structure *out, hg_err *e)
+{
+    if (text && !strcmp(text, "poisson")) {
+        *out = HG_STRUCTURE_POISSON;
+        return HG_OK;
+    }
+    if (text &&
+        (!strcmp(text, "hard-spheres") || !strcmp(text, "hard-disks"))) {
+        *out = HG_STRUCTURE_HARD_SPHERES;
+        return HG_OK;
+    }
+    return hg_fail(e, HG_EINVAL,
+                   "structure: unknown value '%s' (poisson or hard-spheres)",
+                   text ? text : "");
+}
+
 int hg_system_check(const hg_system *sys, hg_err *e)
 {
     if (!sys)
@@ -9,5 +32,9 @@ int hg_system_check(const hg_system *sys, hg_err *e)
         return hg_fail(e, HG_EINVAL, "dim: %d is not 2 or 3", sys->dim);
     if (!(sys->nu > 0.0 && sys->nu < 1.0))
         return hg_fail(e, HG_EINVAL, "nu: %g is outside (0, 1)", sys->nu);
+    if (sys->structure != HG_STRUCTURE_POISSON &&
+        sys->structure != HG_STRUCTURE_HARD_SPHERES)
+        return hg_fail(e, HG_EINVAL, "structure: %d is not a known structure",
+                       (int)sys->structure);
     return HG_OK;
 }

@@ -316,6 +316,10 @@ static int run(const hg_bench_config *c, hg_bench_result *r, run_method *v,
     double t, cpu;
     hg_detector_counters cn;
     refm.type = hg_detector_type_find("hgrid");
+    double units = (double)r->n_methods *
+                   ((double)c->repeats +
+                    (c->steps > 0 ? (double)c->steps + 1.0 : 0.0)),
+           done = 0.0;
     int st = hgrid_sizes(c, HG_TOP_DOWN, &refm, e);
     if (!st)
         st = create(c, &refm, &ref, e);
@@ -334,6 +338,9 @@ static int run(const hg_bench_config *c, hg_bench_result *r, run_method *v,
                 st = compare(&v[k].pairs, &refpairs, m->type->name, "static",
                              rep, e);
             m->contacts = v[k].pairs.n;
+            if (c->progress)
+                c->progress(m->type->name, ++done / units,
+                            c->progress_params);
         }
     if (!st && c->steps > 0) {
         rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -359,6 +366,9 @@ static int run(const hg_bench_config *c, hg_bench_result *r, run_method *v,
             if (!st)
                 st = compare(&v[k].pairs, &refpairs, m->type->name,
                              "dynamic", s, e);
+            if (c->progress)
+                c->progress(m->type->name, ++done / units,
+                            c->progress_params);
             if (st || s == 0) {
                 m->first_time = t;
                 m->first_cpu = cpu;

@@ -1,5 +1,6 @@
 /* export.c - settings for LAMMPS and MercuryDPM. */
 #include "hg_export.h"
+#include "hg_lammps.h"
 #include "hg_model.h"
 
 #include <math.h>
@@ -43,14 +44,16 @@ static int nonempty_levels(const hg_export_input *in, double *size,
 int hg_export_lammps_cutoffs(const hg_export_input *in, double *cut,
                              hg_err *e)
 {
-    double *size = malloc(sizeof *size * (size_t)in->levels);
-    if (!size)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    int n = nonempty_levels(in, size, cut, e);
-    free(size);
-    if (n > 0)
-        cut[n - 1] = 2.0 * hg_psd_rmax(in->psd) * (1.0 + 1e-9);
-    return n;
+    hg_lammps_setting s;
+    int st = hg_sizes_check(in->psd, in->levels, in->sizes, 0, e);
+    if (st == HG_OK)
+        st = hg_lammps_setting_from_sizes(in->psd, in->levels, in->sizes, &s,
+                                          e);
+    if (st)
+        return st;
+    for (int i = 0; i < s.ncoll; i++)
+        cut[i] = s.cut[i];
+    return s.ncoll;
 }
 
 static void prediction_comment(FILE *f, const hg_export_input *in,
@@ -75,20 +78,24 @@ static void prediction_comment(FILE *f, const hg_export_input *in,
 int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
 {
     *text = NULL;
-    double *cut = malloc(sizeof *cut * (size_t)(in->levels > 0 ? in->levels
-                                                               : 1));
-    if (!cut)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    int n = hg_export_lammps_cutoffs(in, cut, e);
-    if (n < 0) {
-        free(cut);
-        return n;
-    }
+    hg_lammps_setting s;
+    int st = hg_sizes_check(in->psd, in->levels, in->sizes, 0, e);
+    if (st == HG_OK)
+        st = hg_lammps_setting_from_sizes(in->psd, in->levels, in->sizes, &s,
+                                          e);
+    if (st)
+        return st;
+    if (s.ncoll == 1)
+        s.ncoll = 0; /* one level: plain binning */
     double skin = in->skin > 0.0 ? in->skin : hg_export_default_skin(in->psd);
+    char *lines = NULL;
+    if ((st = hg_lammps_lines(&s, skin, 2.0 * hg_psd_rmax(in->psd), &lines,
+                              e)))
+        return st;
     size_t len = 0;
     FILE *f = open_memstream(text, &len);
     if (!f) {
-        free(cut);
+        free(lines);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
     fprintf(f, "# --- neighbor settings by hgridopt");
@@ -96,25 +103,87 @@ int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
         fprintf(f, " for %s", in->name);
     fprintf(f, " ---\n");
     prediction_comment(f, in, "#");
-    fprintf(f,
-            "# Collections: particles with diameter up to c_h form "
-            "collection h; c_h is the\n"
-            "# largest diameter on HGrid level h (the last covers the "
-            "largest particle).\n"
-            "# Note: LAMMPS bins each collection with bins of half its "
-            "cutoff and builds\n"
-            "# its own stencils between collections, which is not exactly "
-            "the HGrid the model\n"
-            "# describes; expect similar, not identical, work.\n");
+    if (s.ncoll == 0)
+        fprintf(f, "# One level: LAMMPS' standard binning (bin) is the "
+                   "single-level linked cell.\n");
+    else
+        fprintf(f,
+                "# Collections: particles with diameter up to c_h form "
+                "collection h; c_h is the\n"
+                "# largest diameter on HGrid level h (the last covers the "
+                "largest particle;\n"
+                "# printed values are rounded up).\n"
+                "# Note: LAMMPS bins each collection with bins of half its "
+                "cutoff and builds\n"
+                "# its own stencils between collections, which is not exactly "
+                "the HGrid the model\n"
+                "# describes; expect similar, not identical, work.\n");
     if (in->sys->dim == 2)
         fprintf(f, "# 2D: use 'dimension 2' and a periodic or thin z "
                    "extent as usual.\n");
-    fprintf(f, "neighbor %.6g multi\n", skin);
-    fprintf(f, "neigh_modify collection/interval %d", n);
-    for (int i = 0; i < n; i++)
-        fprintf(f, " %.9g", cut[i]);
-    fprintf(f, "\ncomm_modify mode multi\n");
-    free(cut);
+    fputs(lines, f);
+    free(lines);
+    if (fclose(f) != 0 || !*text) {
+        free(*text);
+        *text = NULL;
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    return HG_OK;
+}
+
+int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
+                           hg_err *e)
+{
+    *text = NULL;
+    const hg_lammps_optimum *o = in->optimum;
+    double dmax = 2.0 * hg_psd_rmax(in->psd);
+    char *lines = NULL;
+    int st = hg_lammps_lines(&o->best, in->sys->skin, dmax, &lines, e);
+    if (st)
+        return st;
+    size_t len = 0;
+    FILE *f = open_memstream(text, &len);
+    if (!f) {
+        free(lines);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    fprintf(f, "# --- neighbor settings by hgridopt");
+    if (in->name)
+        fprintf(f, " for %s", in->name);
+    fprintf(f, " ---\n");
+    fprintf(f, "# distribution: %s (r_min %.6g, r_max %.6g%s%s)\n",
+            hg_psd_spec(in->psd), hg_psd_rmin(in->psd), hg_psd_rmax(in->psd),
+            in->unit ? " " : "", in->unit ? in->unit : "");
+    fprintf(f,
+            "# dim %d, nu %.4g; LAMMPS model of the neighbor build for %.6g "
+            "atoms per rank\n# (%d rank%s), constants: %s\n",
+            in->sys->dim, in->sys->nu, in->sys->atoms / in->sys->nprocs,
+            in->sys->nprocs, in->sys->nprocs == 1 ? "" : "s",
+            in->consts_source ? in->consts_source : "given");
+    fprintf(f, "# predicted Neigh time per build: bin %.4g ms", 
+            1e3 * o->bin_seconds);
+    for (int n = 1; n <= o->max_coll; n++)
+        if (isfinite(o->by_n_seconds[n]))
+            fprintf(f, "%s multi %d: %.4g", n == 1 ? ";" : ",", n,
+                    1e3 * o->by_n_seconds[n]);
+    fprintf(f, "\n");
+    if (o->best.ncoll == 0)
+        fprintf(f, "# answer: bin (predicted fastest; ratio to bin 1)\n");
+    else
+        fprintf(f,
+                "# answer: multi with %d collection%s, predicted Neigh time "
+                "ratio to bin %.3g\n"
+                "# Collections: atoms with diameter up to c_h form collection "
+                "h (cutoffs rounded\n# up; the last covers the largest "
+                "atom). Check it with\n# `hgridopt validate --engine "
+                "lammps`, refine with `hgridopt tune --engine lammps`.\n",
+                o->best.ncoll, o->best.ncoll == 1 ? "" : "s",
+                o->seconds / o->bin_seconds);
+    if (in->sys->dim == 2)
+        fprintf(f, "# 2D: use 'dimension 2' and a periodic or thin z "
+                   "extent as usual.\n");
+    fputs(lines, f);
+    free(lines);
     if (fclose(f) != 0 || !*text) {
         free(*text);
         *text = NULL;

@@ -242,6 +242,18 @@ int hg_sysfile_parse(const char *text, const char *path, const char *base_dir,
                 goto fail;
             }
             s->has_nu = 1;
+        } else if (!strcmp(k, "structure")) {
+            if (!cJSON_IsString(it) ||
+                hg_structure_parse(it->valuestring, &s->structure, NULL)) {
+                char *txt = cJSON_PrintUnformatted(it);
+                st = hg_fail(e, HG_EINVAL,
+                             "%s: \"structure\": %s is not \"poisson\" or "
+                             "\"hard-spheres\"",
+                             path, txt ? txt : "?");
+                free(txt);
+                goto fail;
+            }
+            s->has_structure = 1;
         } else if (!strcmp(k, "K")) {
             if (cJSON_IsString(it) && !strcmp(it->valuestring, "auto")) {
                 s->K_auto = 1;

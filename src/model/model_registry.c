@@ -9,7 +9,9 @@
     X(hgrid_top_down)                                                      \
     X(hgrid_bottom_up)                                                     \
     X(linked_cell)                                                         \
-    X(bin)
+    X(bin)                                                                 \
+    X(lammps_multi)                                                        \
+    X(lammps_bin)
 
 #define DECLARE(name) extern const hg_model hg_model_##name;
 HG_MODELS(DECLARE)

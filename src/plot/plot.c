@@ -150,7 +150,7 @@ static void panel_range(const hg_plot_panel *pp, double *x0, double *x1,
     *x0 = pp->categories ? xlo : xlo - 0.04 * dx;
     *x1 = pp->categories ? xhi : xhi + 0.04 * dx;
     *y0 = ylo - 0.06 * dy;
-    *y1 = yhi + 0.18 * dy; /* room for the legend */
+    *y1 = yhi + 0.06 * dy;
 }
 
 static void draw_bars(const hg_plot_panel *pp, const hg_plot_series *sr,
@@ -170,12 +170,50 @@ static void draw_bars(const hg_plot_panel *pp, const hg_plot_series *sr,
     }
 }
 
-static void draw_panel(const hg_plot_panel *pp)
+/* 1 if the positive finite values of one axis span at least a decade (a
+ * log axis over less than that would show at most one labelled tick). */
+static int spans_decade(const hg_plot_panel *pp, int y_axis)
 {
+    double lo = INFINITY, hi = 0.0;
+    for (int s = 0; s < pp->n_series; s++)
+        for (int i = 0; i < pp->series[s].n; i++) {
+            double v = y_axis ? pp->series[s].y[i] : pp->series[s].x[i];
+            if (isfinite(v) && v > 0.0)
+                lo = fmin(lo, v), hi = fmax(hi, v);
+        }
+    return hi >= 10.0 * lo;
+}
+
+/* Legend entries of a panel. */
+static int legend_entries(const hg_plot_panel *pp)
+{
+    int n = 0;
+    for (int s = 0; s < pp->n_series; s++)
+        n += pp->series[s].label && *pp->series[s].label;
+    return n < 16 ? n : 16;
+}
+
+static void draw_panel(const hg_plot_panel *panel)
+{
+    hg_plot_panel q = *panel;
+    const hg_plot_panel *pp = &q;
+    q.logx = q.logx && spans_decade(panel, 0);
+    q.logy = q.logy && spans_decade(panel, 1);
     double x0, x1, y0, y1;
     panel_range(pp, &x0, &x1, &y0, &y1);
     pladv(0);
-    plvpor(0.11, 0.96, 0.14, 0.88);
+    plschr(0, 0.9);
+    /* the legend goes below the axes, in two columns: keep room for it */
+    PLFLT sx0, sx1, sy0, sy1, chr_def, chr_ht;
+    plgspa(&sx0, &sx1, &sy0, &sy1);
+    plgchr(&chr_def, &chr_ht);
+    int n_leg = legend_entries(pp), leg_cols = n_leg > 1 ? 2 : 1;
+    int leg_rows = (n_leg + leg_cols - 1) / leg_cols;
+    double row = 2.8 * chr_ht / (sy1 - sy0);
+    double bottom = 0.12 + (n_leg > 0 ? 0.04 + leg_rows * row : 0.0);
+    if (bottom > 0.5)
+        bottom = 0.5;
+    plvpor(0.11, 0.96, bottom, 0.90);
     plwind(x0, x1, y0, y1);
 
     if (pp->band_lo < pp->band_hi && usable(pp->band_lo, pp->logy) &&
@@ -220,7 +258,8 @@ static void draw_panel(const hg_plot_panel *pp)
     char text_store[16][128];
     PLINT bcol[16], bpat[16];
     PLFLT bscale[16], bwid[16];
-    int n_leg = 0, bar_index = 0;
+    int bar_index = 0;
+    n_leg = 0;
 
     for (int s = 0; s < pp->n_series; s++) {
         const hg_plot_series *sr = &pp->series[s];
@@ -288,9 +327,13 @@ static void draw_panel(const hg_plot_panel *pp)
     if (n_leg > 0) {
         PLFLT lw, lh;
         plschr(0, 0.8);
-        pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-                 PL_POSITION_TOP | PL_POSITION_RIGHT | PL_POSITION_INSIDE,
-                 0.01, 0.01, 0.08, 15, 0, 1, 0, 0, n_leg, opts, 1.0, 1.0, 2.0,
+        /* below the x-axis title: offset in units of the viewport height */
+        PLFLT vx0, vx1, vy0, vy1;
+        plgvpd(&vx0, &vx1, &vy0, &vy1);
+        double off = 3.6 * chr_ht / ((sy1 - sy0) * (vy1 - vy0));
+        pllegend(&lw, &lh, 0, PL_POSITION_BOTTOM | PL_POSITION_OUTSIDE,
+                 0.0, off, 0.06, 15, 0, 1, leg_rows, leg_cols, n_leg, opts,
+                 1.0, 1.0, 2.0,
                  1.0, tcol, texts, bcol, bpat, bscale, bwid, lcol, lsty, lwid,
                  scol, sscale, snum, syms);
     }
@@ -314,7 +357,7 @@ static int render(const char *device, const char *file,
     plsfnam(file);
     int height = (int)(0.62 * width_px) * n_panels;
     if (n_panels > 1)
-        height = (int)(0.5 * width_px) * n_panels;
+        height = (int)(0.56 * width_px) * n_panels;
     plspage(0.0, 0.0, width_px, height, 0, 0);
     plscolbg(255, 255, 255);
     for (int i = 0; i < (int)(sizeof palette / sizeof palette[0]); i++)

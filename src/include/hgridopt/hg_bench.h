@@ -55,6 +55,8 @@ typedef struct hg_bench_config {
      * (its first detection) above it stops the run with HG_ELIMIT. 0: no
      * limit. Default 2e8. */
     double budget;
+    hg_progress_fn progress; /* called after each detection; may be NULL */
+    void *progress_params;
 } hg_bench_config;
 
 void hg_bench_config_default(hg_bench_config *c);

@@ -27,6 +27,12 @@ enum {
     HG_ELIMIT = -7   /* a size limit was exceeded */
 };
 
+/* Progress of a long run: stage is a short static text (e.g. a method's
+ * name), fraction in [0, 1] the share of the whole run done so far.
+ * params is the caller's. */
+typedef void (*hg_progress_fn)(const char *stage, double fraction,
+                               void *params);
+
 /* Short static description of a status code. */
 const char *hg_strerror(int status);
 

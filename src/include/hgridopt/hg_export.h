@@ -8,6 +8,7 @@
 #define HG_EXPORT_H
 
 #include "hg_grid.h"
+#include "hg_lammps.h"
 #include "hg_psd.h"
 #include "hg_system.h"
 
@@ -34,17 +35,31 @@ double hg_export_default_skin(const hg_psd *psd);
 
 /* The collection cutoffs c_1 < ... < c_n for LAMMPS: c_h is the largest
  * diameter on non-empty level h (min(s_h, 2 r_max)); empty levels and equal
- * cutoffs are merged; the last is 2 r_max (1 + 1e-9) so the largest
- * particle is covered despite round-off. Returns n (<= levels) or a
- * negative status. cut must hold `levels` entries. */
+ * cutoffs are merged; the last is 2 r_max (printing rounds it up, see
+ * hg_lammps_lines). Returns n (<= levels) or a negative status. cut must
+ * hold `levels` entries. */
 int hg_export_lammps_cutoffs(const hg_export_input *in, double *cut,
                              hg_err *e);
 
-/* LAMMPS input-script lines: neighbor SKIN multi, neigh_modify
- * collection/interval n c_1 .. c_n, comm_modify mode multi, with a comment
- * block stating the prediction and the differences between LAMMPS' binning
- * and the modelled HGrid. */
+/* LAMMPS input-script lines for the given HGrid sizes: neighbor SKIN multi,
+ * neigh_modify collection/interval n c_1 .. c_n (rounded up), comm_modify
+ * mode multi - or neighbor SKIN bin when one level holds every particle -
+ * with a comment block stating the KOL 2014 prediction. */
 int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e);
+
+/* The LAMMPS model's answer (hg_lammps_optimise) as input-script lines:
+ * bin or multi with its cutoffs, a comment block with the predicted Neigh
+ * time per build of bin and of each number of collections, and the ratio
+ * of the answer to bin. */
+typedef struct hg_export_lammps_input {
+    const hg_psd *psd;
+    const hg_lammps_system *sys;       /* skin, atoms, ranks */
+    const hg_lammps_optimum *optimum;
+    const char *consts_source;         /* e.g. "shipped defaults" */
+    const char *name, *unit;           /* may be NULL */
+} hg_export_lammps_input;
+int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
+                           hg_err *e);
 
 /* MercuryDPM C++ snippet: a Mercury3D/Mercury2D subclass overriding
  * userHGridCellSize(level) with the sizes (non-empty levels only; the top

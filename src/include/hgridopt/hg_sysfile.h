@@ -14,6 +14,7 @@
 #define HG_SYSFILE_H
 
 #include "hg_common.h"
+#include "hg_system.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +32,8 @@ typedef struct hg_sysfile {
     int has_dim, dim;
     int has_nu;
     double nu;
+    int has_structure;
+    hg_structure structure; /* "structure": "poisson" | "hard-spheres" */
     int has_K;
     double K;
     int K_auto;      /* "K": "auto" */

@@ -14,12 +14,26 @@ extern "C" {
 /* Physical parameters of the system. A zero-initialised tail means the
  * assumptions of KOL 2014 (centres spread independently of each other), so
  * fields added later keep `hg_system sys = {dim, nu};` valid. */
+/* How the particle centres are placed: the statistics a model counts with. */
+typedef enum hg_structure {
+    HG_STRUCTURE_POISSON = 0,     /* uniformly random, independent centres
+                                     (KOL 2014; overlaps allowed) */
+    HG_STRUCTURE_HARD_SPHERES = 1 /* no overlaps: hard spheres (3D), hard
+                                     disks (2D), src/model/hard_spheres.c */
+} hg_structure;
+
+/* "poisson" / "hard-spheres". */
+const char *hg_structure_name(hg_structure s);
+/* Accepts "poisson" and "hard-spheres" ("hard-disks" as a synonym). */
+int hg_structure_parse(const char *text, hg_structure *out, hg_err *e);
+
 typedef struct hg_system {
     int dim;   /* 2 or 3 */
     double nu; /* packing fraction, 0 < nu < 1 */
+    hg_structure structure; /* default (0) poisson */
 } hg_system;
 
-/* Check dim and nu; the message names the field and value. */
+/* Check dim, nu and structure; the message names the field and value. */
 int hg_system_check(const hg_system *sys, hg_err *e);
 
 #ifdef __cplusplus

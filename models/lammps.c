@@ -1,0 +1,407 @@
+/* lammps.c - the work of one LAMMPS neighbor build (`neighbor SKIN bin` and
+ * `neighbor SKIN multi` with collection/interval cutoffs), as expected
+ * values over a periodic box of uniformly placed atoms with the radii of a
+ * size distribution.
+ *
+ * Each term follows LAMMPS' source (lammps/lammps, checked against the
+ * 29 Sep 2021 release Debian ships, and its neighbour counts reproduced by
+ * an exact counter on packings):
+ *  - Collections: an atom belongs to the first collection whose cutoff is
+ *    at least its diameter (neighbor.cpp, build_collection); LAMMPS stops
+ *    with "Atom cutoff exceeds interval cutoffs for multi" if none is.
+ *  - Pair cutoff of collections i, j for a size pair style: (c_i + c_j)/2 +
+ *    skin (neighbor.cpp, init of cutcollectionsq with finite-size atoms).
+ *    Style bin: one cutoff, the largest diameter + skin.
+ *  - Bins (nbin_multi.cpp, setup_bins; nbin_standard.cpp for bin): each
+ *    collection has its own bins of nominal size half its self cutoff,
+ *    stretched so a whole number spans the box; the binned region is the
+ *    rank's sub-box grown by the ghost cutoff comm->cutghost (the largest
+ *    cutoff of all), one more bin on each side, plus one. bin_atoms clears
+ *    every bin's head on every build, then bins owned and ghost atoms.
+ *  - Stencils (nstencil_half_multi_3d.cpp, nstencil_full/half_*): a pair
+ *    of equal collections uses a half stencil in its own bins, a smaller
+ *    collection a full stencil in the larger one's bins, a larger one none
+ *    (searches go from small to large atoms only). A stencil spans
+ *    sx = ceil(cut / binsize) bins each way and keeps a bin only if its
+ *    nearest distance (nstencil.cpp, bin_distance) is below the cutoff.
+ *  - Pair loop (npair_half_size_multi_newton.cpp, npair_half_size_bin_
+ *    newton.cpp): every owned atom loops over all collections, visits the
+ *    stencil's bins and checks the distance to every atom in them; in its
+ *    own bin only to the atoms after it (half).
+ *  - Ghosts (comm_brick.cpp, setup with mode multi): collection i's atoms
+ *    are sent to a distance of its largest pair cutoff, (c_i + c_n)/2 +
+ *    skin; style bin sends all atoms to the largest cutoff.
+ *  - Procs grid (procmap.cpp, onelevel_grid): P ranks split the box into
+ *    px x py x pz sub-boxes minimising their surface.
+ * Time = sum of the counts times fitted constants (hg_lammps_fit).
+ */
+#include "hg_lammps.h"
+#include "lammps_defaults.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const term_names[HG_LAMMPS_NTERMS] = {
+    "checks", "visits", "bins", "binned", "coll_loops", "neighbours"};
+
+const char *hg_lammps_term_name(int i)
+{
+    return i >= 0 && i < HG_LAMMPS_NTERMS ? term_names[i] : "?";
+}
+
+void hg_lammps_consts_default(hg_lammps_consts *c)
+{
+    memset(c, 0, sizeof *c);
+    /* hgridopt calibrate --engine lammps on the development machine (2
+     * shared cores, Debian 12, lmp 29 Sep 2021 - Update 2, one rank): see
+     * README "LAMMPS". Seconds per unit. */
+    static const double def[HG_LAMMPS_NTERMS] = {
+        HG_LAMMPS_DEFAULT_CHECK, HG_LAMMPS_DEFAULT_VISIT,
+        HG_LAMMPS_DEFAULT_BIN,   HG_LAMMPS_DEFAULT_BINNED,
+        HG_LAMMPS_DEFAULT_COLL,  HG_LAMMPS_DEFAULT_NEIGH};
+    static const double se[HG_LAMMPS_NTERMS] = {
+        HG_LAMMPS_DEFAULT_CHECK_SE, HG_LAMMPS_DEFAULT_VISIT_SE,
+        HG_LAMMPS_DEFAULT_BIN_SE,   HG_LAMMPS_DEFAULT_BINNED_SE,
+        HG_LAMMPS_DEFAULT_COLL_SE,  HG_LAMMPS_DEFAULT_NEIGH_SE};
+    for (int i = 0; i < HG_LAMMPS_NTERMS; i++) {
+        c->c[i] = def[i];
+        c->se[i] = se[i];
+    }
+    c->r2 = HG_LAMMPS_DEFAULT_R2;
+    c->npoints = HG_LAMMPS_DEFAULT_NPOINTS;
+    snprintf(c->machine, sizeof c->machine, "%s", HG_LAMMPS_DEFAULT_MACHINE);
+    snprintf(c->lammps, sizeof c->lammps, "%s", HG_LAMMPS_DEFAULT_VERSION);
+    snprintf(c->created, sizeof c->created, "%s", HG_LAMMPS_DEFAULT_DATE);
+}
+
+int hg_lammps_system_check(const hg_lammps_system *s, hg_err *e)
+{
+    if (s->dim != 2 && s->dim != 3)
+        return hg_fail(e, HG_EINVAL, "dim: %d is not 2 or 3", s->dim);
+    if (!(s->nu > 0.0 && s->nu < 1.0))
+        return hg_fail(e, HG_EINVAL, "nu: %g is outside (0, 1)", s->nu);
+    if (!(s->atoms >= 1.0) || !isfinite(s->atoms))
+        return hg_fail(e, HG_EINVAL, "atoms: %g must be >= 1", s->atoms);
+    if (!(s->skin > 0.0) || !isfinite(s->skin))
+        return hg_fail(e, HG_EINVAL, "skin: %g must be > 0", s->skin);
+    if (s->nprocs < 1 || s->nprocs > 4096)
+        return hg_fail(e, HG_EINVAL, "nprocs: %d is outside 1..4096",
+                       s->nprocs);
+    return HG_OK;
+}
+
+int hg_lammps_setting_check(const hg_lammps_setting *s, double dmax,
+                            hg_err *e)
+{
+    if (s->ncoll < 0 || s->ncoll > HG_LAMMPS_MAX_COLLECTIONS)
+        return hg_fail(e, HG_EINVAL, "collections: %d is outside 0..%d",
+                       s->ncoll, HG_LAMMPS_MAX_COLLECTIONS);
+    for (int i = 0; i < s->ncoll; i++) {
+        if (!(s->cut[i] > 0.0) || !isfinite(s->cut[i]))
+            return hg_fail(e, HG_EINVAL,
+                           "collection cutoff %d: %g must be finite and > 0",
+                           i + 1, s->cut[i]);
+        if (i > 0 && !(s->cut[i] > s->cut[i - 1]))
+            return hg_fail(e, HG_EINVAL,
+                           "collection cutoffs must increase strictly: "
+                           "%.17g after %.17g",
+                           s->cut[i], s->cut[i - 1]);
+    }
+    if (s->ncoll > 0 && !(s->cut[s->ncoll - 1] >= dmax))
+        return hg_fail(e, HG_EINVAL,
+                       "last collection cutoff %.17g is below the largest "
+                       "diameter %.17g (LAMMPS: \"Atom cutoff exceeds "
+                       "interval cutoffs for multi\")",
+                       s->cut[s->ncoll - 1], dmax);
+    return HG_OK;
+}
+
+/* LAMMPS' procs grid for a cube: px py pz = P minimising the surface of a
+ * sub-box (procmap.cpp). */
+static void procs_grid(int P, int dim, int g[3])
+{
+    double best = INFINITY;
+    g[0] = P;
+    g[1] = g[2] = 1;
+    for (int x = 1; x <= P; x++) {
+        if (P % x)
+            continue;
+        for (int y = 1; y <= P / x; y++) {
+            if ((P / x) % y)
+                continue;
+            int z = P / x / y;
+            if (dim == 2 && z != 1)
+                continue;
+            double a = 1.0 / x, b = 1.0 / y, c = 1.0 / z;
+            double area = dim == 2 ? a + b : a * b + b * c + a * c;
+            if (area < best - 1e-12) {
+                best = area;
+                g[0] = x;
+                g[1] = y;
+                g[2] = z;
+            }
+        }
+    }
+}
+
+/* Squared nearest distance of the stencil bin (i, j, k) (nstencil.cpp,
+ * bin_distance). */
+static double bin_distance(int i, int j, int k, double b)
+{
+    int idx[3] = {i, j, k};
+    double s = 0.0;
+    for (int c = 0; c < 3; c++) {
+        double d = idx[c] > 0 ? (idx[c] - 1) * b
+                   : idx[c] < 0 ? (idx[c] + 1) * b : 0.0;
+        s += d * d;
+    }
+    return s;
+}
+
+/* Bins in a stencil of cutoff cut over bins of size b: half (same
+ * collection, own bin excluded) or full (own bin included). */
+static int stencil_bins(int dim, double cut, double b, int half)
+{
+    int s = (int)(cut / b);
+    if (s * b < cut)
+        s++;
+    int sz = dim == 3 ? s : 0, n = 0;
+    double cutsq = cut * cut;
+    for (int k = -sz; k <= sz; k++)
+        for (int j = -s; j <= s; j++)
+            for (int i = -s; i <= s; i++) {
+                if (half && !(k > 0 || (k == 0 && j > 0) ||
+                              (k == 0 && j == 0 && i > 0)))
+                    continue;
+                if (bin_distance(i, j, dim == 3 ? k : 0, b) < cutsq)
+                    n++;
+            }
+    return n;
+}
+
+/* Bins one rank allocates for a collection along one axis
+ * (nbin_multi.cpp, setup_bins): the sub-box [0, sub] grown by cutghost,
+ * with round-off slack, one extra bin on each side. */
+static double bins_axis(double A, double sub, double cutghost, double b)
+{
+    const double small = 1.0e-6;
+    double coord = -cutghost - small * A;
+    int lo = (int)(coord / b);
+    if (coord < 0.0)
+        lo -= 1;
+    coord = sub + cutghost + small * A;
+    int hi = (int)(coord / b);
+    return (double)((hi + 1) - (lo - 1) + 1);
+}
+
+/* E[(r_a + r_b + skin)^d] over independent radii (the half list's
+ * neighbour count per atom is rho V_d times this over 2). */
+static double mean_reach(const hg_psd *psd, int d, double skin)
+{
+    double m[4];
+    for (int k = 0; k <= d; k++)
+        m[k] = hg_psd_mean_rk(psd, k);
+    double sum = 0.0;
+    /* multinomial expansion over powers a of r_a, b of r_b, the rest of
+     * skin */
+    static const double fact[4] = {1, 1, 2, 6};
+    for (int a = 0; a <= d; a++)
+        for (int b = 0; a + b <= d; b++) {
+            int c = d - a - b;
+            sum += fact[d] / (fact[a] * fact[b] * fact[c]) * m[a] * m[b] *
+                   pow(skin, c);
+        }
+    return sum;
+}
+
+int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
+                        const hg_lammps_setting *s, hg_lammps_work *w,
+                        hg_err *e)
+{
+    memset(w, 0, sizeof *w);
+    double dmax = 2.0 * hg_psd_rmax(psd);
+    int st;
+    if ((st = hg_lammps_system_check(sys, e)) ||
+        (st = hg_lammps_setting_check(s, dmax, e)))
+        return st;
+    int d = sys->dim, bin_style = s->ncoll == 0;
+    int n = bin_style ? 1 : s->ncoll;
+    double cut[HG_LAMMPS_MAX_COLLECTIONS];
+    if (bin_style)
+        cut[0] = dmax;
+    else
+        memcpy(cut, s->cut, sizeof cut[0] * (size_t)n);
+    double Vp = hg_psd_mean_volume(psd, d);
+    double A = pow(sys->atoms * Vp / sys->nu, 1.0 / d);
+    double rho = sys->atoms / pow(A, d);
+    int g[3];
+    procs_grid(sys->nprocs, d, g);
+    double sub[3] = {A / g[0], A / g[1], d == 3 ? A / g[2] : 1.0};
+    double vsub = sub[0] * sub[1] * (d == 3 ? sub[2] : 1.0);
+    double nloc = sys->atoms / sys->nprocs;
+    double skin = sys->skin;
+    double cutghost = cut[n - 1] + skin; /* comm->cutghost */
+
+    double frac[HG_LAMMPS_MAX_COLLECTIONS], bsize[HG_LAMMPS_MAX_COLLECTIONS];
+    for (int i = 0; i < n; i++) {
+        double lo = i == 0 ? 0.0 : 0.5 * cut[i - 1];
+        double hi = i == n - 1 ? hg_psd_rmax(psd) : 0.5 * cut[i];
+        frac[i] = hg_psd_moment(psd, 0, lo, hi);
+        double nominal = 0.5 * (cut[i] + skin);
+        int nb = (int)(A / nominal);
+        if (nb < 1)
+            nb = 1;
+        bsize[i] = A / nb;
+        w->fraction[i] = frac[i];
+        /* bins cleared every build */
+        double mb = bins_axis(A, sub[0], cutghost, bsize[i]) *
+                    bins_axis(A, sub[1], cutghost, bsize[i]);
+        if (d == 3)
+            mb *= bins_axis(A, sub[2], cutghost, bsize[i]);
+        w->bins += mb + 1.0;
+        w->bins_c[i] = mb + 1.0;
+        /* ghosts of collection i out to its largest pair cutoff */
+        double gc = bin_style ? cutghost
+                              : 0.5 * (cut[i] + cut[n - 1]) + skin;
+        double vg = (sub[0] + 2 * gc) * (sub[1] + 2 * gc) *
+                    (d == 3 ? sub[2] + 2 * gc : 1.0);
+        w->ghosts += rho * frac[i] * (vg - vsub);
+        w->binned_c[i] = nloc * frac[i] + rho * frac[i] * (vg - vsub);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!(frac[i] > 0.0))
+            continue;
+        double per_visit = 0.0, per_check = 0.0;
+        for (int j = i; j < n; j++) {
+            double cij = 0.5 * (cut[i] + cut[j]) + skin;
+            double b = bsize[j];
+            double vbin = pow(b, d);
+            if (j == i) {
+                int h = stencil_bins(d, cij, b, 1);
+                per_visit += h + 1;
+                per_check += rho * frac[i] * vbin * (h + 0.5);
+            } else {
+                int f = stencil_bins(d, cij, b, 0);
+                per_visit += f;
+                per_check += rho * frac[j] * vbin * f;
+            }
+        }
+        w->stencil[i] = per_visit;
+        w->visits_c[i] = nloc * frac[i] * per_visit;
+        w->checks_c[i] = nloc * frac[i] * per_check;
+        w->visits += w->visits_c[i];
+        w->checks += w->checks_c[i];
+    }
+    w->ncoll = n;
+    w->binned = nloc + w->ghosts;
+    w->coll_loops = bin_style ? 0.0 : nloc * n;
+    w->neighbours = 0.5 * nloc * rho * hg_unit_ball_volume(d) *
+                    mean_reach(psd, d, skin);
+    return HG_OK;
+}
+
+double hg_lammps_predict(const hg_lammps_consts *c, const hg_lammps_work *w)
+{
+    const double x[HG_LAMMPS_NTERMS] = {w->checks, w->visits,     w->bins,
+                                        w->binned, w->coll_loops,
+                                        w->neighbours};
+    double t = 0.0;
+    for (int i = 0; i < HG_LAMMPS_NTERMS; i++)
+        t += c->c[i] * x[i];
+    return t;
+}
+
+int hg_lammps_setting_from_sizes(const hg_psd *psd, int L,
+                                 const double *sizes, hg_lammps_setting *s,
+                                 hg_err *e)
+{
+    memset(s, 0, sizeof *s);
+    double rmax = hg_psd_rmax(psd);
+    int n = 0;
+    for (int h = 0; h < L; h++) {
+        if (!(sizes[h] > 0.0) || !isfinite(sizes[h]) ||
+            (h > 0 && sizes[h] < sizes[h - 1]))
+            return hg_fail(e, HG_EINVAL,
+                           "cell size %d: %g must be finite, > 0 and not "
+                           "below the previous",
+                           h + 1, sizes[h]);
+        double lo = h == 0 ? 0.0 : 0.5 * sizes[h - 1];
+        double hi = h == L - 1 ? rmax : 0.5 * sizes[h];
+        if (!(hg_psd_moment(psd, 0, lo, hi) > 0.0))
+            continue;
+        double c = fmin(sizes[h], 2.0 * rmax);
+        if (n > 0 && !(c > s->cut[n - 1]))
+            continue;
+        if (n == HG_LAMMPS_MAX_COLLECTIONS)
+            return hg_fail(e, HG_ELIMIT,
+                           "more than %d non-empty levels: LAMMPS export "
+                           "supports at most %d collections",
+                           HG_LAMMPS_MAX_COLLECTIONS,
+                           HG_LAMMPS_MAX_COLLECTIONS);
+        s->cut[n++] = c;
+    }
+    if (n == 0)
+        return hg_fail(e, HG_EINVAL, "no level holds particles");
+    s->cut[n - 1] = 2.0 * rmax;
+    s->ncoll = n;
+    return HG_OK;
+}
+
+double hg_lammps_format_up(double x, char *buf, size_t len)
+{
+    double v = x;
+    snprintf(buf, len, "%.9g", x);
+    v = strtod(buf, NULL);
+    for (int k = 0; v < x && k < 8; k++) {
+        double step = pow(10.0, floor(log10(fabs(v))) - 8.0);
+        snprintf(buf, len, "%.9g", v + step);
+        v = strtod(buf, NULL);
+    }
+    if (v < x) { /* cannot happen for finite x; full precision is exact */
+        snprintf(buf, len, "%.17g", x);
+        v = strtod(buf, NULL);
+    }
+    return v;
+}
+
+int hg_lammps_lines(const hg_lammps_setting *s, double skin, double dmax,
+                    char **text, hg_err *e)
+{
+    *text = NULL;
+    int st = hg_lammps_setting_check(s, dmax, e);
+    if (st)
+        return st;
+    if (!(skin > 0.0) || !isfinite(skin))
+        return hg_fail(e, HG_EINVAL, "skin: %g must be > 0", skin);
+    size_t len = 0;
+    FILE *f = open_memstream(text, &len);
+    if (!f)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.6g", skin);
+    if (s->ncoll == 0) {
+        fprintf(f, "neighbor %s bin\n", buf);
+    } else {
+        fprintf(f, "neighbor %s multi\n", buf);
+        fprintf(f, "neigh_modify collection/interval %d", s->ncoll);
+        double prev = 0.0;
+        for (int i = 0; i < s->ncoll; i++) {
+            double need = s->cut[i];
+            if (i == s->ncoll - 1 && need < dmax)
+                need = dmax;
+            if (i > 0 && !(need > prev))
+                need = nextafter(prev, INFINITY);
+            prev = hg_lammps_format_up(need, buf, sizeof buf);
+            fprintf(f, " %s", buf);
+        }
+        fprintf(f, "\ncomm_modify mode multi\n");
+    }
+    if (fclose(f) != 0 || !*text) {
+        free(*text);
+        *text = NULL;
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    return HG_OK;
+}

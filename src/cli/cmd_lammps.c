@@ -1,0 +1,709 @@
+/* cmd_lammps.c - the LAMMPS engine of `calibrate`, `validate` and `tune`
+ * (`--engine lammps`): options, packings, printing; running lmp and the
+ * model live in the library (hg_lammps.h). */
+#include "cli.h"
+#include "hg_lammps.h"
+#include "hg_export.h"
+#include "hg_pack_gen.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct lmp_opts {
+    const char *engine, *lmp, *keep;
+    long mpi, steps, repeats, n, seed, max_coll;
+    double skin, budget;
+    const char *packings, *file; /* calibrate */
+    int save;
+} lmp_opts;
+
+#define LMP_RUN_OPTIONS                                                     \
+    CLI_STR("engine", lmp_opts, engine), CLI_STR("lmp", lmp_opts, lmp),     \
+        CLI_LONG("mpi", lmp_opts, mpi, 1, 1024),                            \
+        CLI_STR("keep", lmp_opts, keep),                                    \
+        CLI_LONG("steps", lmp_opts, steps, 1, 100000),                      \
+        CLI_LONG("repeats", lmp_opts, repeats, 1, 99),                      \
+        CLI_LONG("n", lmp_opts, n, 100, 100000000),                         \
+        CLI_LONG("seed", lmp_opts, seed, 0, 2147483647L),                   \
+        CLI_DOUBLE("skin", lmp_opts, skin, CLI_POSITIVE)
+
+static const char run_help[] =
+    "  --lmp PATH       LAMMPS executable (default: lmp on PATH)\n"
+    "  --mpi N          run under mpirun -np N (default 1: plain lmp)\n"
+    "  --keep DIR       keep data file, input script and log in DIR\n"
+    "  --steps S        timed steps per setting (default 50), each "
+    "rebuilding the\n                   neighbor list\n"
+    "  --repeats R      alternating repeats; medians reported (default 3)\n"
+    "  --n N            atoms of a generated packing (default 50000)\n"
+    "  --seed S         packing seed (default 1)\n"
+    "  --skin X         neighbor skin (default 10 %% of the smallest "
+    "diameter)\n";
+
+/* 1 if argv asks for --engine lammps (the caller then hands over). */
+int cli_engine_is_lammps(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--engine") && i + 1 < argc)
+            return !strcmp(argv[i + 1], "lammps");
+        if (!strncmp(argv[i], "--engine=", 9))
+            return !strcmp(argv[i] + 9, "lammps");
+    }
+    return 0;
+}
+
+/* --engine must say lammps (the caller dispatched on it). */
+static int check_engine(const lmp_opts *o)
+{
+    if (o->engine && strcmp(o->engine, "lammps")) {
+        cli_error("--engine: '%s' is not lammps", o->engine);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+static void progress(int done, int total, void *params)
+{
+    (void)params;
+    fprintf(stderr, "\r  lmp: %d of %d timed runs", done, total);
+    if (done == total)
+        fputs("\n", stderr);
+    fflush(stderr);
+}
+
+static void run_options(const lmp_opts *lo, double skin,
+                        hg_lammps_run_options *o)
+{
+    hg_lammps_run_options_default(o);
+    o->lmp = lo->lmp;
+    o->nprocs = (int)lo->mpi;
+    o->keep = lo->keep;
+    o->steps = (int)lo->steps;
+    o->repeats = (int)lo->repeats;
+    o->skin = skin;
+    if (isatty(STDERR_FILENO))
+        o->progress = progress;
+}
+
+static void lmp_opts_default(lmp_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->mpi = 1;
+    o->steps = 50;
+    o->repeats = 3;
+    o->n = 50000;
+    o->seed = 1;
+    o->max_coll = 6;
+    o->budget = 120.0;
+}
+
+/* An RSA packing of n atoms (periodic). */
+static int make_packing(const hg_psd *psd, int dim, double nu, long n,
+                        long seed, hg_particles *p, hg_err *e)
+{
+    hg_pack_params prm = {dim, (size_t)n, nu, (uint64_t)seed, 1};
+    hg_pack_report rep;
+    int st = hg_pack_rsa_run(psd, &prm, NULL, p, &rep, e);
+    if (st == HG_OK && !rep.reached)
+        fprintf(stderr,
+                "hgridopt: note: RSA packing stalled at nu = %.4g (%zu of "
+                "%zu atoms)\n",
+                rep.nu, rep.placed, rep.requested);
+    return st;
+}
+
+static void print_setting(FILE *f, const hg_lammps_setting *s)
+{
+    if (s->ncoll == 0) {
+        fprintf(f, "bin");
+        return;
+    }
+    fprintf(f, "multi %d:", s->ncoll);
+    for (int i = 0; i < s->ncoll; i++)
+        fprintf(f, " %.4g", s->cut[i]);
+}
+
+static cJSON *setting_json(const hg_lammps_setting *s)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "style", s->ncoll ? "multi" : "bin");
+    if (s->ncoll) {
+        cJSON *a = cJSON_AddArrayToObject(j, "cutoffs");
+        for (int i = 0; i < s->ncoll; i++)
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(s->cut[i]));
+    }
+    return j;
+}
+
+static cJSON *point_json(const hg_lammps_point *p)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddItemToObject(j, "setting", setting_json(&p->setting));
+    cJSON_AddNumberToObject(j, "neigh_ms_per_build", 1e3 * p->timing.neigh);
+    cJSON_AddNumberToObject(j, "neigh_ms_min", 1e3 * p->timing.neigh_min);
+    cJSON_AddNumberToObject(j, "neigh_ms_max", 1e3 * p->timing.neigh_max);
+    cJSON_AddNumberToObject(j, "pair_ms_per_step", 1e3 * p->timing.pair);
+    cJSON_AddNumberToObject(j, "predicted_ms", 1e3 * p->predicted);
+    cJSON_AddNumberToObject(j, "neighbors", p->timing.neighbours);
+    return j;
+}
+
+static void print_point(FILE *f, const char *label, const hg_lammps_point *p,
+                        double bin)
+{
+    fprintf(f, "  %-14s %8.3f [%.3f-%.3f] %9.3f %7.3f %8.3f  %6.2f  ", label,
+            1e3 * p->timing.neigh, 1e3 * p->timing.neigh_min,
+            1e3 * p->timing.neigh_max, 1e3 * p->predicted,
+            p->predicted / p->timing.neigh, 1e3 * p->timing.pair,
+            p->timing.neigh / bin);
+    print_setting(f, &p->setting);
+    fputc('\n', f);
+}
+
+static const char point_header[] =
+    "  setting        Neigh ms/build [min-max]  predicted  pred/meas  Pair "
+    "ms  vs bin  cutoffs\n";
+
+static double default_skin(const hg_psd *psd)
+{
+    return 0.1 * 2.0 * hg_psd_rmin(psd);
+}
+
+static int load_consts(hg_lammps_consts *c, const char **source)
+{
+    hg_err e = {0};
+    int from_file = 0;
+    int st = hg_lammps_consts_auto(c, &from_file, &e);
+    if (st)
+        return cli_fail(&e, st, 1);
+    *source = from_file ? "stored calibration" : "shipped defaults";
+    return CLI_OK;
+}
+
+/* ---- calibrate --engine lammps ---- */
+
+static void calibrate_help(FILE *out)
+{
+    fprintf(out,
+            "Usage: hgridopt calibrate --engine lammps [options]\n\n"
+            "Fit the constants of the LAMMPS neighbor-build model (seconds "
+            "per distance\ncheck, stencil bin visit, bin, binned atom, "
+            "atom x collection, stored\nneighbour) to lmp's Neigh times: "
+            "RSA packings of a few systems, each run with\nbin and a grid of "
+            "multi settings, fitted by weighted least squares (GSL).\n"
+            "Default systems: powerlaw:alpha=-3,omega=20 3D nu 0.4; "
+            "lognormal:median=1,\nsigma=0.5,qmin=0.01,qmax=0.99 3D nu 0.4; "
+            "powerlaw:alpha=-3,omega=20 2D nu 0.4.\n\n"
+            "  --packing FILES  calibrate on these particle files instead "
+            "(comma-separated)\n%s"
+            "  --save           store the constants (read by recommend "
+            "--format lammps,\n                   validate and tune "
+            "--engine lammps)\n"
+            "  --file PATH      constants file (default "
+            "$HGRIDOPT_LAMMPS_CALIBRATION, else\n"
+            "                   $XDG_CONFIG_HOME or ~/.config "
+            "/hgridopt/lammps.json)\n"
+            "  --format F       table (default) or json\n\n"
+            "Example:\n  hgridopt calibrate --engine lammps --n 20000 "
+            "--steps 20 --save\n\n%s",
+            run_help, cli_exit_help);
+}
+
+static const cli_option calibrate_options[] = {
+    LMP_RUN_OPTIONS,
+    CLI_STR("packing", lmp_opts, packings),
+    CLI_FLAG("save", lmp_opts, save),
+    CLI_STR("file", lmp_opts, file),
+};
+static const char *const table_json[] = {"table", "json", NULL};
+static const cli_spec calibrate_spec = {
+    "calibrate", calibrate_help, CLI_FORMAT, calibrate_options,
+    sizeof calibrate_options / sizeof calibrate_options[0], table_json};
+
+int cmd_calibrate_lammps(int argc, char **argv)
+{
+    lmp_opts lo;
+    lmp_opts_default(&lo);
+    cli_opts co = {0};
+    hg_err e = {0};
+    int st, rc0;
+    if (cli_parse(&calibrate_spec, argc, argv, &co, &lo, &rc0))
+        return rc0;
+    if ((rc0 = check_engine(&lo)))
+        return rc0;
+    const char *format = co.format;
+    int save = lo.save;
+    const char *file = lo.file;
+    /* --packing FILE[,FILE...] */
+    char *plist = lo.packings ? strdup(lo.packings) : NULL;
+    const char *packing[16];
+    int npacking = 0;
+    for (char *t = plist ? strtok(plist, ",") : NULL; t;
+         t = strtok(NULL, ",")) {
+        if (npacking == 16) {
+            cli_error("--packing: at most 16 files");
+            free(plist);
+            return CLI_EUSAGE;
+        }
+        packing[npacking++] = t;
+    }
+    char lmp[4096], version[64] = "";
+    if ((st = hg_lammps_find(lo.lmp, lmp, sizeof lmp, &e)) ||
+        (st = hg_lammps_version(lmp, version, sizeof version, &e)))
+    {
+        free(plist);
+        return cli_fail(&e, st, 0);
+    }
+    static const struct {
+        const char *psd;
+        int dim;
+        double nu;
+    } defaults[] = {
+        {"powerlaw:alpha=-3,omega=20", 3, 0.4},
+        {"lognormal:median=1,sigma=0.5,qmin=0.01,qmax=0.99", 3, 0.4},
+        {"powerlaw:alpha=-3,omega=20", 2, 0.4},
+    };
+    int nsys = npacking ? npacking : 3;
+    enum { PER = 10 };
+    hg_lammps_point *pts = calloc((size_t)nsys * PER, sizeof *pts);
+    int *sysof = calloc((size_t)nsys * PER, sizeof *sysof);
+    int npts = 0, rc = CLI_OK;
+    if (!pts || !sysof) {
+        cli_error("out of memory");
+        rc = CLI_EDATA;
+        goto done;
+    }
+    for (int s = 0; s < nsys && rc == CLI_OK; s++) {
+        hg_particles p = {0};
+        hg_psd *psd = NULL;
+        if (npacking) {
+            st = hg_io_read(packing[s], HG_IO_AUTO, &p, &e);
+            if (st == HG_OK)
+                st = hg_psd_from_radii(p.r, p.n, p.dim, &psd, &e);
+        } else {
+            hg_psd_ctx ctx = {defaults[s].dim, NULL};
+            st = hg_psd_parse(defaults[s].psd, &ctx, &psd, &e);
+            if (st == HG_OK)
+                st = make_packing(psd, defaults[s].dim, defaults[s].nu, lo.n,
+                                  lo.seed, &p, &e);
+        }
+        hg_lammps_setting set[PER];
+        int n = st == HG_OK ? hg_lammps_calibration_settings(psd, set, PER)
+                            : 0;
+        double skin = lo.skin > 0.0 ? lo.skin : (psd ? default_skin(psd) : 0);
+        if (st == HG_OK) {
+            fprintf(stderr, "calibrate: system %d of %d (%s, %zu atoms, %d "
+                            "settings)\n",
+                    s + 1, nsys, npacking ? packing[s] : defaults[s].psd,
+                    p.n, n);
+            hg_lammps_run_options ro;
+            run_options(&lo, skin, &ro);
+            char keep[4096];
+            if (lo.keep) { /* one folder per system under --keep */
+                if (mkdir(lo.keep, 0777) != 0 && errno != EEXIST) {
+                    cli_error("--keep: cannot create '%s': %s", lo.keep,
+                              strerror(errno));
+                    rc = CLI_EDATA;
+                }
+                snprintf(keep, sizeof keep, "%s/system%d", lo.keep, s + 1);
+                ro.keep = keep;
+            }
+            if (rc == CLI_OK)
+                st = hg_lammps_measure(&p, set, n, &ro, NULL, pts + npts, &e);
+        }
+        if (st == HG_OK)
+            for (int i = 0; i < n; i++)
+                sysof[npts++] = s;
+        hg_particles_clear(&p);
+        hg_psd_free(psd);
+        if (st && rc == CLI_OK)
+            rc = cli_fail(&e, st, npacking > 0);
+    }
+    if (rc)
+        goto done;
+    hg_lammps_work *w = malloc(sizeof *w * (size_t)npts);
+    double *y = malloc(sizeof *y * (size_t)npts);
+    hg_lammps_consts k = {0};
+    st = !w || !y ? hg_fail(&e, HG_ENOMEM, "out of memory") : HG_OK;
+    for (int i = 0; st == HG_OK && i < npts; i++) {
+        w[i] = pts[i].work;
+        y[i] = pts[i].timing.neigh;
+    }
+    if (st == HG_OK)
+        st = hg_lammps_fit(w, y, npts, &k, &e);
+    free(w);
+    free(y);
+    if (st) {
+        rc = cli_fail(&e, st, 0);
+        goto done;
+    }
+    char host[64] = "";
+    gethostname(host, sizeof host - 1);
+    snprintf(k.machine, sizeof k.machine, "%s, %ld online CPUs, %ld rank%s",
+             host, sysconf(_SC_NPROCESSORS_ONLN), lo.mpi,
+             lo.mpi == 1 ? "" : "s");
+    snprintf(k.lammps, sizeof k.lammps, "%s", version);
+    for (int i = 0; i < npts; i++)
+        pts[i].predicted = hg_lammps_predict(&k, &pts[i].work);
+    if (!strcmp(format, "json")) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-fit/1");
+        cJSON_AddStringToObject(j, "lammps", k.lammps);
+        cJSON_AddStringToObject(j, "machine", k.machine);
+        cJSON *cs = cJSON_AddObjectToObject(j, "constants_ns");
+        cJSON *ss = cJSON_AddObjectToObject(j, "standard_errors_ns");
+        for (int t = 0; t < HG_LAMMPS_NTERMS; t++) {
+            cJSON_AddNumberToObject(cs, hg_lammps_term_name(t), 1e9 * k.c[t]);
+            cJSON_AddNumberToObject(ss, hg_lammps_term_name(t), 1e9 * k.se[t]);
+        }
+        cJSON_AddNumberToObject(j, "r2", k.r2);
+        cJSON *a = cJSON_AddArrayToObject(j, "points");
+        for (int i = 0; i < npts; i++) {
+            cJSON *pj = point_json(&pts[i]);
+            cJSON_AddNumberToObject(pj, "system", sysof[i] + 1);
+            cJSON_AddItemToArray(a, pj);
+        }
+        cli_json_print(stdout, j);
+    } else {
+        printf("LAMMPS %s on %s: %d measurements\n", k.lammps, k.machine,
+               npts);
+        printf("Neigh seconds per build = sum of count x constant "
+               "(weighted least squares, R^2 = %.4f)\n",
+               k.r2);
+        for (int t = 0; t < HG_LAMMPS_NTERMS; t++)
+            printf("  %-11s %10.4g ns  +- %.2g ns%s\n", hg_lammps_term_name(t),
+                   1e9 * k.c[t], 1e9 * k.se[t],
+                   k.c[t] == 0.0 ? "  (dropped: not > 0)" : "");
+        printf("\n%s", point_header);
+        int prev = -1;
+        double bin = 0.0;
+        for (int i = 0; i < npts; i++) {
+            if (sysof[i] != prev) {
+                prev = sysof[i];
+                bin = pts[i].timing.neigh; /* each system starts with bin */
+                printf("system %d: %s\n", prev + 1,
+                       npacking ? packing[prev] : defaults[prev].psd);
+            }
+            print_point(stdout, "", &pts[i], bin);
+        }
+    }
+    if (save) {
+        char path[4096];
+        if (file)
+            snprintf(path, sizeof path, "%s", file);
+        else if ((st = hg_lammps_consts_default_path(path, sizeof path, &e))) {
+            rc = cli_fail(&e, st, 0);
+            goto done;
+        }
+        if ((st = hg_lammps_consts_save(&k, path, &e))) {
+            rc = cli_fail(&e, st, 0);
+            goto done;
+        }
+        fprintf(stderr, "calibrate: LAMMPS constants saved to %s\n", path);
+    }
+done:
+    free(pts);
+    free(sysof);
+    free(plist);
+    return rc;
+}
+
+/* ---- validate / tune --engine lammps ---- */
+
+/* Packing from --packing or generated from the system options. */
+static int resolve_packing(cli_system *cs, const lmp_opts *lo,
+                           hg_particles *p, hg_err *e)
+{
+    if (cs->has_packing) {
+        *p = cs->packing;
+        cs->has_packing = 0; /* ownership moves to p */
+        memset(&cs->packing, 0, sizeof cs->packing);
+        return HG_OK;
+    }
+    long n = cs->particles > 0 && lo->n == 50000 ? cs->particles : lo->n;
+    return make_packing(cs->psd, cs->sys.dim, cs->sys.nu, n, lo->seed, p, e);
+}
+
+static void validate_help(FILE *out)
+{
+    fprintf(out,
+            "Usage: hgridopt validate --engine lammps (--packing FILE | "
+            "--psd SPEC --dim D --nu X) [options]\n\n"
+            "Run LAMMPS on the packing (or an RSA packing generated from the "
+            "system) with\nthe LAMMPS model's recommendation, with bin, and "
+            "with the best settings of one\ncollection fewer and one more; "
+            "report measured Neigh (and Pair) time per build\nagainst the "
+            "model's prediction.\n\n%s"
+            "  --max-collections N  largest number of collections tried "
+            "(default 6)\n"
+            "  --format F       table (default) or json\n\n%s\n"
+            "Example:\n  hgridopt validate --engine lammps --psd "
+            "powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4 --mpi 2\n",
+            run_help, cli_system_help);
+}
+
+static void tune_help(FILE *out)
+{
+    fprintf(out,
+            "Usage: hgridopt tune --engine lammps (--packing FILE | --psd "
+            "SPEC --dim D --nu X) [options]\n\n"
+            "Starting from the LAMMPS model's optimum, a short measured "
+            "search in lmp: bin,\nthe optimum and its neighbours, then "
+            "rounds moving each collection cutoff,\nsplitting and merging "
+            "collections, while the budget lasts. Prints the fastest\n"
+            "settings found (ready to paste) with their measured times.\n\n"
+            "  --budget S       wall-clock seconds to spend (default 120)\n"
+            "%s"
+            "  --max-collections N  largest number of collections (default "
+            "6)\n"
+            "  --format F       table (default), json or lammps (the "
+            "lines only)\n\n%s\n"
+            "Example:\n  hgridopt tune --engine lammps --packing bed.data "
+            "--budget 300\n",
+            run_help, cli_system_help);
+}
+
+static const cli_option validate_options[] = {
+    LMP_RUN_OPTIONS,
+    CLI_LONG("max-collections", lmp_opts, max_coll, 1,
+             HG_LAMMPS_MAX_COLLECTIONS),
+};
+static const cli_option tune_options[] = {
+    LMP_RUN_OPTIONS,
+    CLI_LONG("max-collections", lmp_opts, max_coll, 1,
+             HG_LAMMPS_MAX_COLLECTIONS),
+    CLI_DOUBLE("budget", lmp_opts, budget, CLI_POSITIVE),
+};
+static const char *const tune_formats[] = {"table", "json", "lammps", NULL};
+static const cli_spec validate_spec = {
+    "validate", validate_help, CLI_SYSTEM | CLI_FORMAT, validate_options,
+    sizeof validate_options / sizeof validate_options[0], table_json};
+static const cli_spec tune_spec = {
+    "tune", tune_help, CLI_SYSTEM | CLI_FORMAT, tune_options,
+    sizeof tune_options / sizeof tune_options[0], tune_formats};
+
+static int lammps_measured_command(int argc, char **argv, int tune)
+{
+    cli_system cs = {0};
+    lmp_opts lo;
+    lmp_opts_default(&lo);
+    hg_err e = {0};
+    int st, rc;
+    if (cli_parse(tune ? &tune_spec : &validate_spec, argc, argv, &cs.opt,
+                  &lo, &rc))
+        return rc;
+    if ((rc = check_engine(&lo)))
+        return rc;
+    const char *format = cs.opt.format;
+    double budget = lo.budget;
+    long max_coll = lo.max_coll;
+    char lmp[4096];
+    if ((st = hg_lammps_find(lo.lmp, lmp, sizeof lmp, &e)))
+        return cli_fail(&e, st, 0);
+    if ((rc = cli_system_resolve(&cs, 1)))
+        goto done_cs;
+    hg_lammps_consts k;
+    const char *source = "";
+    if ((rc = load_consts(&k, &source)))
+        goto done_cs;
+    hg_particles p = {0};
+    if ((st = resolve_packing(&cs, &lo, &p, &e))) {
+        rc = cli_fail(&e, st, 1);
+        goto done_p;
+    }
+    hg_psd *psd = NULL;
+    hg_lammps_system sys;
+    double skin = lo.skin;
+    if (!(skin > 0.0)) {
+        double rmin = p.r[0];
+        for (size_t i = 1; i < p.n; i++)
+            rmin = fmin(rmin, p.r[i]);
+        skin = 0.2 * rmin;
+    }
+    if ((st = hg_lammps_system_of(&p, skin, (int)lo.mpi, &psd, &sys, &e))) {
+        rc = cli_fail(&e, st, 1);
+        goto done_p;
+    }
+    hg_lammps_run_options ro;
+    run_options(&lo, skin, &ro);
+    double dmax = 2.0 * hg_psd_rmax(psd);
+    if (tune) {
+        hg_lammps_tune_result tr;
+        st = hg_lammps_tune(&p, &k, &ro, budget, (int)max_coll, &tr, &e);
+        if (st) {
+            rc = cli_fail(&e, st, 0);
+            goto done_psd;
+        }
+        if (!strcmp(format, "lammps")) {
+            char *text = NULL;
+            if ((st = hg_lammps_lines(&tr.best.setting, skin, dmax, &text,
+                                      &e))) {
+                rc = cli_fail(&e, st, 0);
+                goto done_psd;
+            }
+            printf("# --- neighbor settings tuned by hgridopt in LAMMPS %s "
+                   "---\n# measured Neigh %.4g ms per build (bin %.4g ms, "
+                   "model's optimum %.4g ms)\n%s",
+                   "(tune --engine lammps)", 1e3 * tr.best.timing.neigh,
+                   1e3 * tr.bin.timing.neigh, 1e3 * tr.model.timing.neigh,
+                   text);
+            free(text);
+        } else if (!strcmp(format, "json")) {
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-tune/1");
+            cJSON_AddItemToObject(j, "best", point_json(&tr.best));
+            cJSON_AddItemToObject(j, "model_optimum", point_json(&tr.model));
+            cJSON_AddItemToObject(j, "bin", point_json(&tr.bin));
+            cJSON_AddNumberToObject(j, "settings_measured", tr.settings);
+            cJSON_AddNumberToObject(j, "rounds", tr.rounds);
+            cJSON_AddNumberToObject(j, "seconds", tr.seconds);
+            cli_json_print(stdout, j);
+        } else {
+            printf("tune --engine lammps: %zu atoms, %dD, nu %.4g, skin %.4g, "
+                   "%d rank%s; %d settings measured in %d rounds, %.0f s\n",
+                   p.n, sys.dim, sys.nu, skin, (int)lo.mpi,
+                   lo.mpi == 1 ? "" : "s", tr.settings, tr.rounds,
+                   tr.seconds);
+            printf("model constants: %s\n%s", source, point_header);
+            double bin = tr.bin.timing.neigh;
+            print_point(stdout, "bin", &tr.bin, bin);
+            print_point(stdout, "model optimum", &tr.model, bin);
+            print_point(stdout, "tuned (best)", &tr.best, bin);
+            char *text = NULL;
+            if (hg_lammps_lines(&tr.best.setting, skin, dmax, &text, &e) ==
+                HG_OK) {
+                printf("\n%s", text);
+                free(text);
+            }
+        }
+        goto done_psd;
+    }
+    hg_lammps_optimum opt;
+    if ((st = hg_lammps_optimise(psd, &sys, &k, (int)max_coll, 0.01, &opt,
+                                 &e))) {
+        rc = cli_fail(&e, st, 0);
+        goto done_psd;
+    }
+    hg_lammps_setting set[4];
+    const char *label[4];
+    int n = 0, nb = opt.best.ncoll;
+    set[n] = opt.best;
+    label[n++] = "recommended";
+    if (nb != 0) {
+        set[n] = opt.by_n[0];
+        label[n++] = "bin";
+    }
+    if (nb >= 2) {
+        set[n] = opt.by_n[nb - 1];
+        label[n++] = "one fewer";
+    }
+    int up = nb == 0 ? 2 : nb + 1;
+    if (up <= max_coll && isfinite(opt.by_n_seconds[up])) {
+        set[n] = opt.by_n[up];
+        label[n++] = nb == 0 ? "multi 2" : "one more";
+    }
+    hg_lammps_point pts[4];
+    if ((st = hg_lammps_measure(&p, set, n, &ro, &k, pts, &e))) {
+        rc = cli_fail(&e, st, 0);
+        goto done_psd;
+    }
+    double bin = pts[0].timing.neigh;
+    for (int i = 0; i < n; i++)
+        if (set[i].ncoll == 0)
+            bin = pts[i].timing.neigh;
+    int fastest = 0;
+    for (int i = 1; i < n; i++)
+        if (pts[i].timing.neigh < pts[fastest].timing.neigh)
+            fastest = i;
+    if (!strcmp(format, "json")) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-validation/1");
+        cJSON_AddNumberToObject(j, "atoms", (double)p.n);
+        cJSON_AddNumberToObject(j, "dim", sys.dim);
+        cJSON_AddNumberToObject(j, "nu", sys.nu);
+        cJSON_AddNumberToObject(j, "skin", skin);
+        cJSON_AddNumberToObject(j, "ranks", (double)lo.mpi);
+        cJSON_AddStringToObject(j, "constants", source);
+        cJSON *a = cJSON_AddArrayToObject(j, "settings");
+        for (int i = 0; i < n; i++) {
+            cJSON *pj = point_json(&pts[i]);
+            cJSON_AddStringToObject(pj, "role", label[i]);
+            cJSON_AddItemToArray(a, pj);
+        }
+        cJSON_AddStringToObject(j, "fastest", label[fastest]);
+        cJSON_AddNumberToObject(j, "recommended_over_fastest",
+                                pts[0].timing.neigh /
+                                    pts[fastest].timing.neigh);
+        cJSON_AddNumberToObject(j, "recommended_over_bin",
+                                pts[0].timing.neigh / bin);
+        cli_json_print(stdout, j);
+    } else {
+        printf("validate --engine lammps: %zu atoms, %dD, nu %.4g, skin "
+               "%.4g, %d rank%s, model constants: %s\n",
+               p.n, sys.dim, sys.nu, skin, (int)lo.mpi,
+               lo.mpi == 1 ? "" : "s", source);
+        printf("%s", point_header);
+        for (int i = 0; i < n; i++)
+            print_point(stdout, label[i], &pts[i], bin);
+        printf("fastest measured: %s; recommended / fastest = %.3f, "
+               "recommended / bin = %.3f\n",
+               label[fastest], pts[0].timing.neigh / pts[fastest].timing.neigh,
+               pts[0].timing.neigh / bin);
+    }
+done_psd:
+    hg_psd_free(psd);
+done_p:
+    hg_particles_clear(&p);
+done_cs:
+    cli_system_clear(&cs);
+    return rc;
+}
+
+int cmd_validate_lammps(int argc, char **argv)
+{
+    return lammps_measured_command(argc, argv, 0);
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    return lammps_measured_command(argc, argv, 1);
+}
+
+/* ---- recommend --format lammps with the LAMMPS model ---- */
+
+int cli_recommend_lammps(const cli_system *cs, long atoms, long ranks,
+                         long max_coll, FILE *out)
+{
+    hg_lammps_consts k;
+    const char *source = "";
+    int rc = load_consts(&k, &source);
+    if (rc)
+        return rc;
+    hg_lammps_system sys;
+    sys.dim = cs->sys.dim;
+    sys.nu = cs->sys.nu;
+    sys.atoms = atoms > 0                ? (double)atoms
+                : cs->has_packing        ? (double)cs->packing.n
+                : cs->particles > 0      ? (double)cs->particles
+                                         : 50000.0;
+    sys.skin = cs->export_skin > 0.0 ? cs->export_skin
+                                     : default_skin(cs->psd);
+    sys.nprocs = (int)ranks;
+    hg_lammps_optimum opt;
+    hg_err e = {0};
+    int st = hg_lammps_optimise(cs->psd, &sys, &k, (int)max_coll, 0.01, &opt,
+                                &e);
+    if (st)
+        return cli_fail(&e, st, 0);
+    hg_export_lammps_input in = {cs->psd, &sys, &opt, source, cs->name,
+                                 cs->unit};
+    char *text = NULL;
+    if ((st = hg_export_lammps_model(&in, &text, &e)))
+        return cli_fail(&e, st, 0);
+    fputs(text, out);
+    free(text);
+    return CLI_OK;
+}

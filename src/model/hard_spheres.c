@@ -1,0 +1,144 @@
+/* hard_spheres.c - the statistics of non-overlapping particles (structure
+ * "hard-spheres"; hard disks in 2D) used by the HGrid models
+ * (models/hgrid.c; derivation in models/README.md).
+ *
+ * The KOL 2014 model counts the level-j particles a search finds as
+ * (number density) x (scanned volume), i.e. uniformly random centres.
+ * Without overlaps the count is rho_j * integral W(u) g(u) du, and three
+ * effects change it:
+ *
+ * 1. Crowding. A centre cannot lie inside a larger particle, so the
+ *    particles of a level are denser than average in the space the larger
+ *    ones (R > s_j/2: the matrix, volume fraction phi) leave free. With
+ *    omega(u) the part of the matrix covering two points a distance u apart
+ *    (sum over the matrix of the lens of two balls of radius R, i.e. the
+ *    Mayer overlap), the chance that both points are free is taken as
+ *        S(u) = (1 - phi) - delta (1 - delta),  delta = phi - omega(u)
+ *    (exact at u = 0 and u -> infinity, and to first order in the density)
+ *    and the pair distribution is G(u) = S(u) / (1 - phi)^2, averaged over
+ *    the search region outside the hole (hg_hs_crowding).
+ * 2. Excluded centres and 3. the own hole: around a particle of a dense
+ *    fluid 1 - S(0) particles are missing (compressibility sum rule,
+ *    Kirkwood & Buff 1951), S(0) the structure factor at k = 0:
+ *    S(0) = (1-nu)^4 / (1 + 4nu + 4nu^2 - 4nu^3 + nu^4) for hard spheres
+ *    (Carnahan & Starling 1969 equation of state),
+ *    S(0) = (1-nu)^3 / (1 + nu + 3nu^2/8 - nu^3/8) for hard disks
+ *    (Henderson 1975). For equal spheres that is a ball of radius
+ *    r (1 + kappa), (1 + kappa)^d = (1 - S(0)) / nu (hg_hs_kappa); for
+ *    unequal ones the model uses r_big + kappa r_small.
+ *
+ * Valid for disordered, fluid-like packings; not for jammed or ordered
+ * ones (see models/README.md). */
+#include "hg_model.h"
+#include "model_internal.h"
+
+#include <math.h>
+
+double hg_hs_s0(int dim, double nu)
+{
+    double a = 1.0 - nu;
+    if (dim == 2)
+        return a * a * a / (1.0 + nu + 0.375 * nu * nu - 0.125 * nu * nu * nu);
+    return a * a * a * a /
+           (1.0 + 4.0 * nu + 4.0 * nu * nu - 4.0 * nu * nu * nu +
+            nu * nu * nu * nu);
+}
+
+double hg_hs_kappa(int dim, double nu)
+{
+    double x = (1.0 - hg_hs_s0(dim, nu)) / nu;
+    return (dim == 2 ? sqrt(x) : cbrt(x)) - 1.0;
+}
+
+/* 3D: antiderivative in v of (v + rp)^2 V_intersect(R, R, v) / (pi/12)
+ * on 0 <= v <= 2R, where V_intersect = (pi/12)(16R^3 - 12R^2 v + v^3). */
+static double lens_prim(double R, double rp, double v)
+{
+    double R2 = R * R, R3 = R2 * R, v2 = v * v, v3 = v2 * v;
+    return 16.0 * R3 * v3 / 3.0 - 3.0 * R2 * v2 * v2 + v3 * v3 / 6.0 +
+           2.0 * rp * (8.0 * R3 * v2 - 4.0 * R2 * v3 + v2 * v3 / 5.0) +
+           rp * rp * (16.0 * R3 * v - 6.0 * R2 * v2 + 0.25 * v2 * v2);
+}
+
+/* 2D, 0 <= t <= 1: F0 = integral (acos t - t sqrt(1 - t^2)) dt and
+ * F1 = integral t (acos t - t sqrt(1 - t^2)) dt. */
+static double lens2_f0(double t)
+{
+    double q = sqrt(fmax(0.0, 1.0 - t * t));
+    return t * acos(t) - q + q * q * q / 3.0;
+}
+
+static double lens2_f1(double t)
+{
+    double q = sqrt(fmax(0.0, 1.0 - t * t)), as = asin(t);
+    return 0.5 * t * t * acos(t) + 0.25 * (as - t * q) -
+           0.125 * (as - t * (1.0 - 2.0 * t * t) * q);
+}
+
+/* integral over the shell u1 <= u <= u2 around a particle of radius rp of
+ * V_intersect(R, R, u - rp): the chance that one matrix particle of radius
+ * R covers both the point at u and the nearest point of the particle's
+ * surface (u - rp away), rp <= u1 <= u2. */
+static double shell_lens(int dim, double R, double rp, double u1, double u2)
+{
+    double v1 = u1 - rp, v2 = fmin(u2 - rp, 2.0 * R);
+    if (!(v2 > v1))
+        return 0.0;
+    if (dim == 3)
+        return 4.0 * M_PI * M_PI / 12.0 *
+               (lens_prim(R, rp, v2) - lens_prim(R, rp, v1));
+    /* 2D: lens area A(v) = 2R^2 (acos t - t sqrt(1 - t^2)), t = v/(2R);
+     * integral (v + rp) A dv = 8R^4 F1(t) + 4R^3 rp F0(t) */
+    double t1 = v1 / (2.0 * R), t2 = v2 / (2.0 * R), R3 = R * R * R;
+    return 2.0 * M_PI *
+           (8.0 * R3 * R * (lens2_f1(t2) - lens2_f1(t1)) +
+            4.0 * R3 * rp * (lens2_f0(t2) - lens2_f0(t1)));
+}
+
+void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
+                        double s, hg_hs_matrix *mx)
+{
+    double Rc = 0.5 * s, rmax = hg_psd_rmax(psd);
+    double Vd = hg_unit_ball_volume(dim), c = nu / Vp;
+    mx->dim = dim;
+    mx->phi = 0.0;
+    mx->bins = 0;
+    if (!(Rc < rmax))
+        return;
+    double ratio = pow(rmax / Rc, 1.0 / HG_HS_BINS), a = Rc;
+    for (int i = 0; i < HG_HS_BINS; i++) {
+        double b = i == HG_HS_BINS - 1 ? rmax : a * ratio;
+        double p0 = hg_psd_moment(psd, 0, a, b);
+        if (p0 > 0.0) {
+            double R = hg_psd_moment(psd, 1, a, b) / p0;
+            mx->R[mx->bins] = R;
+            mx->n[mx->bins] = c * p0;
+            mx->phi += c * p0 * Vd * pow(R, dim);
+            mx->bins++;
+        }
+        a = b;
+    }
+}
+
+double hg_hs_crowding(const hg_hs_matrix *mx, double rp, double r_in,
+                      double vol)
+{
+    double phi = mx->phi;
+    if (mx->bins == 0 || !(phi < 1.0))
+        return 1.0; /* nothing larger, or outside the fluid range */
+    int d = mx->dim;
+    double Vd = hg_unit_ball_volume(d);
+    double Rb = d == 3 ? cbrt(vol / Vd) : sqrt(vol / Vd);
+    if (r_in < rp)
+        r_in = rp;
+    double shell = vol - Vd * pow(r_in, d);
+    if (!(shell > 0.0))
+        return 1.0;
+    double om = 0.0;
+    for (int i = 0; i < mx->bins; i++)
+        om += mx->n[i] * shell_lens(d, mx->R[i], rp, r_in, Rb);
+    om /= shell;
+    double delta = phi - om;
+    double S = (1.0 - phi) - delta * (1.0 - delta);
+    return S / ((1.0 - phi) * (1.0 - phi));
+}

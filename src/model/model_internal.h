@@ -1,0 +1,34 @@
+/* model_internal.h - pieces of the cost model shared by cost.c and
+ * cost_grad.c (not part of the public API). */
+#ifndef HG_MODEL_INTERNAL_H
+#define HG_MODEL_INTERNAL_H
+
+#include "hg_psd.h"
+
+/* Structure factor at k = 0 of the hard-sphere (dim 3) or hard-disk
+ * (dim 2) fluid at packing fraction nu (hard_spheres.c). */
+double hg_hs_s0(int dim, double nu);
+/* Hole parameter kappa: the net hole of the particles of radius r' around
+ * one of radius r >= r' is the ball of radius r + kappa r';
+ * (1 + kappa)^d = (1 - S(0)) / nu; kappa -> 1 as nu -> 0. */
+double hg_hs_kappa(int dim, double nu);
+/* The particles larger than a level of cell size s (R > s/2), in
+ * HG_HS_BINS bins of the size distribution: the matrix that crowds the
+ * level's particles into the space it leaves free. */
+enum { HG_HS_BINS = 24 };
+typedef struct hg_hs_matrix {
+    int dim, bins;
+    double phi;              /* volume fraction of the matrix */
+    double R[HG_HS_BINS];    /* mean radius of each bin */
+    double n[HG_HS_BINS];    /* number density of each bin (N/V = nu/V_p) */
+} hg_hs_matrix;
+void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
+                        double s, hg_hs_matrix *mx);
+/* Crowding factor Gbar (>= 1; 1 without matrix): the mean of the pair
+ * distribution G over the search region of a particle of radius rp, i.e.
+ * the region of volume vol (a ball of the same volume) outside the hole
+ * of radius r_in, counting the matrix of the particles found. */
+double hg_hs_crowding(const hg_hs_matrix *mx, double rp, double r_in,
+                      double vol);
+
+#endif

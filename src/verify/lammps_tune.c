@@ -1,0 +1,241 @@
+/* lammps_tune.c - measuring neighbor settings in LAMMPS against the model:
+ * the calibration grid and the measured search of `tune --engine lammps`.
+ */
+#include "hg_io.h"
+#include "hg_lammps.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int hg_lammps_system_of(const hg_particles *p, double skin, int nprocs,
+                        hg_psd **psd, hg_lammps_system *sys, hg_err *e)
+{
+    hg_system s = {0};
+    int st = hg_io_system_from_particles(p, psd, &s, e);
+    if (st)
+        return st;
+    sys->dim = s.dim;
+    sys->nu = s.nu;
+    sys->atoms = (double)p->n;
+    sys->skin = skin;
+    sys->nprocs = nprocs;
+    return hg_lammps_system_check(sys, e);
+}
+
+int hg_lammps_measure(const hg_particles *p, const hg_lammps_setting *s,
+                      int n, const hg_lammps_run_options *o,
+                      const hg_lammps_consts *c, hg_lammps_point *out,
+                      hg_err *e)
+{
+    hg_psd *psd = NULL;
+    hg_lammps_system sys;
+    hg_lammps_timing *t = calloc((size_t)(n > 0 ? n : 1), sizeof *t);
+    if (!t)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    int st = hg_lammps_system_of(p, o->skin, o->nprocs, &psd, &sys, e);
+    for (int i = 0; st == HG_OK && i < n; i++) {
+        out[i].setting = s[i];
+        st = hg_lammps_work_eval(psd, &sys, &s[i], &out[i].work, e);
+        out[i].predicted = c ? hg_lammps_predict(c, &out[i].work) : 0.0;
+    }
+    if (st == HG_OK)
+        st = hg_lammps_run(p, s, n, o, t, e);
+    for (int i = 0; st == HG_OK && i < n; i++)
+        out[i].timing = t[i];
+    free(t);
+    hg_psd_free(psd);
+    return st;
+}
+
+int hg_lammps_calibration_settings(const hg_psd *psd, hg_lammps_setting *out,
+                                   int cap)
+{
+    double dmin = 2.0 * hg_psd_rmin(psd), dmax = 2.0 * hg_psd_rmax(psd);
+    int k = 0;
+    if (k < cap)
+        out[k++] = (hg_lammps_setting){0};
+    if (k < cap)
+        out[k++] = (hg_lammps_setting){1, {dmax}};
+    if (!(dmax > dmin * 1.05))
+        return k;
+    double w = log(dmax / dmin);
+    for (int n = 2; n <= 4 && k < cap; n++) {
+        hg_lammps_setting s = {n, {0}};
+        for (int i = 0; i < n - 1; i++)
+            s.cut[i] = dmin * exp(w * (i + 1) / n);
+        s.cut[n - 1] = dmax;
+        out[k++] = s;
+    }
+    static const double shift[2] = {0.35, 0.8};
+    for (int i = 0; i < 2 && k < cap; i++)
+        out[k++] = (hg_lammps_setting){2, {dmin * exp(w * shift[i]), dmax}};
+    if (k < cap) {
+        hg_lammps_setting s = {3, {0}};
+        double rmax = hg_psd_rmax(psd);
+        for (int j = 0; j < 2; j++) { /* radius with (j+1)/3 of the atoms */
+            double a = hg_psd_rmin(psd), b = rmax;
+            for (int it = 0; it < 60; it++) {
+                double m = 0.5 * (a + b);
+                if (hg_psd_moment(psd, 0, 0.0, m) < (j + 1) / 3.0)
+                    a = m;
+                else
+                    b = m;
+            }
+            s.cut[j] = 2.0 * b;
+        }
+        s.cut[2] = dmax;
+        if (s.cut[0] < s.cut[1] && s.cut[1] < dmax)
+            out[k++] = s;
+    }
+    return k;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int same_setting(const hg_lammps_setting *a, const hg_lammps_setting *b)
+{
+    if (a->ncoll != b->ncoll)
+        return 0;
+    for (int i = 0; i < a->ncoll; i++)
+        if (fabs(a->cut[i] - b->cut[i]) > 1e-9 * b->cut[i])
+            return 0;
+    return 1;
+}
+
+/* Add s to the list unless present (or invalid for dmax). */
+static void add_candidate(hg_lammps_setting *list, int *n, int cap,
+                          const hg_lammps_setting *s, double dmax)
+{
+    if (*n >= cap || hg_lammps_setting_check(s, dmax, NULL))
+        return;
+    for (int i = 0; i < *n; i++)
+        if (same_setting(&list[i], s))
+            return;
+    list[(*n)++] = *s;
+}
+
+int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
+                   const hg_lammps_run_options *o, double budget,
+                   int max_coll, hg_lammps_tune_result *out, hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    if (!(budget > 0.0))
+        return hg_fail(e, HG_EINVAL, "budget: %g seconds must be > 0",
+                       budget);
+    double t0 = now_seconds();
+    hg_psd *psd = NULL;
+    hg_lammps_system sys;
+    int st = hg_lammps_system_of(p, o->skin, o->nprocs, &psd, &sys, e);
+    if (st)
+        return st;
+    double dmin = 2.0 * hg_psd_rmin(psd), dmax = 2.0 * hg_psd_rmax(psd);
+    hg_lammps_optimum opt;
+    st = hg_lammps_optimise(psd, &sys, c, max_coll, 0.01, &opt, e);
+    hg_psd_free(psd);
+    if (st)
+        return st;
+    enum { CAP = 2 * HG_LAMMPS_MAX_COLLECTIONS + 4 };
+    hg_lammps_setting cand[CAP];
+    hg_lammps_point pts[CAP];
+    int n = 0;
+    int nb = opt.best.ncoll;
+    add_candidate(cand, &n, CAP, &opt.best, dmax);
+    add_candidate(cand, &n, CAP, &opt.by_n[0], dmax);
+    if (nb > 1)
+        add_candidate(cand, &n, CAP, &opt.by_n[nb - 1], dmax);
+    if (nb + 1 <= max_coll && isfinite(opt.by_n_seconds[nb + 1]))
+        add_candidate(cand, &n, CAP, &opt.by_n[nb + 1], dmax);
+    if (nb == 0 && max_coll >= 2 && isfinite(opt.by_n_seconds[2]))
+        add_candidate(cand, &n, CAP, &opt.by_n[2], dmax);
+    double b0 = now_seconds();
+    if ((st = hg_lammps_measure(p, cand, n, o, c, pts, e)))
+        return st;
+    double per_setting = (now_seconds() - b0) / n;
+    out->settings = n;
+    out->model = pts[0];
+    out->best = pts[0];
+    for (int i = 0; i < n; i++)
+        if (pts[i].setting.ncoll == 0)
+            out->bin = pts[i];
+    for (int i = 1; i < n; i++)
+        if (pts[i].timing.neigh < out->best.timing.neigh)
+            out->best = pts[i];
+    double f = 1.3;
+    /* rounds while the next one fits the budget */
+    while (f > 1.02) {
+        hg_lammps_setting cur = out->best.setting;
+        n = 0;
+        add_candidate(cand, &n, CAP, &cur, dmax);
+        for (int i = 0; i + 1 < cur.ncoll; i++)
+            for (int sgn = -1; sgn <= 1; sgn += 2) {
+                hg_lammps_setting s = cur;
+                s.cut[i] *= sgn > 0 ? f : 1.0 / f;
+                if (s.cut[i] <= dmin)
+                    continue;
+                add_candidate(cand, &n, CAP, &s, dmax);
+            }
+        if (cur.ncoll >= 1 && cur.ncoll < max_coll) { /* split the top */
+            hg_lammps_setting s = cur;
+            double lo = cur.ncoll > 1 ? cur.cut[cur.ncoll - 2] : dmin;
+            s.cut[cur.ncoll] = dmax;
+            s.cut[cur.ncoll - 1] = sqrt(lo * dmax);
+            s.ncoll++;
+            add_candidate(cand, &n, CAP, &s, dmax);
+        }
+        if (cur.ncoll >= 2) { /* merge the two lowest */
+            hg_lammps_setting s = cur;
+            memmove(s.cut, s.cut + 1, sizeof s.cut[0] * (size_t)(s.ncoll - 1));
+            s.ncoll--;
+            add_candidate(cand, &n, CAP, &s, dmax);
+        }
+        if (n < 2)
+            break;
+        /* keep room for the final side-by-side run of three settings */
+        if (now_seconds() - t0 + per_setting * (n + 3) > budget)
+            break;
+        b0 = now_seconds();
+        if ((st = hg_lammps_measure(p, cand, n, o, c, pts, e)))
+            return st;
+        per_setting = (now_seconds() - b0) / n;
+        out->settings += n;
+        out->rounds++;
+        /* pts[0] is the incumbent re-measured */
+        int win = 0;
+        for (int i = 1; i < n; i++)
+            if (pts[i].timing.neigh < pts[win].timing.neigh)
+                win = i;
+        if (win != 0 && pts[win].timing.neigh < 0.98 * pts[0].timing.neigh)
+            out->best = pts[win];
+        else {
+            out->best = pts[0];
+            f = sqrt(f);
+        }
+    }
+    /* the answer: best, model optimum and bin side by side in one run */
+    n = 0;
+    add_candidate(cand, &n, CAP, &out->best.setting, dmax);
+    add_candidate(cand, &n, CAP, &out->model.setting, dmax);
+    add_candidate(cand, &n, CAP, &out->bin.setting, dmax);
+    if ((st = hg_lammps_measure(p, cand, n, o, c, pts, e)))
+        return st;
+    out->settings += n;
+    for (int i = 0; i < n; i++) {
+        if (same_setting(&pts[i].setting, &out->model.setting))
+            out->model = pts[i];
+        if (same_setting(&pts[i].setting, &out->bin.setting))
+            out->bin = pts[i];
+    }
+    out->best = pts[0];
+    for (int i = 1; i < n; i++)
+        if (pts[i].timing.neigh < out->best.timing.neigh)
+            out->best = pts[i];
+    out->seconds = now_seconds() - t0;
+    return HG_OK;
+}

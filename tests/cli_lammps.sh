@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# LAMMPS export and the --engine lammps options without running lmp: the
+# printed cutoffs cover the largest diameter of particle files with a
+# non-round largest diameter, one level prints bin, bad options are
+# rejected with one line naming the option and value.
+. "$(dirname "$0")/cli_lib.sh"
+export HGRIDOPT_LAMMPS_CALIBRATION=/nonexistent/hgridopt-lammps.json
+
+LN="lognormal:median=0.5,sigma=0.4,rmin=0.2,rmax=1.5"
+for seed in 1 2 3 4 5 6 7 8; do
+    f="$TMP/ln$seed.data"
+    "$HG" pack --psd "$LN" --dim 3 --nu 0.3 --n 3000 --seed "$seed" \
+        --output "$f" 2> /dev/null || { bad "pack seed $seed"; continue; }
+    dmax=$(awk '/^[0-9]+ 1 /{ if ($3 > m) m = $3 } END { printf "%.17g", m }' "$f")
+    for model in lammps kol; do
+        "$HG" recommend --packing "$f" --format lammps --model $model \
+            --max-levels 6 > "$TMP/out" || { bad "recommend seed $seed"; continue; }
+        line=$(grep "^neigh_modify collection/interval" "$TMP/out")
+        if [ -z "$line" ]; then
+            grep -q "^neighbor [0-9.e-]* bin$" "$TMP/out" && ok ||
+                bad "seed $seed $model: neither multi nor bin"
+            continue
+        fi
+        # strictly increasing, last >= the file's largest diameter
+        if echo "$line" | awk -v d="$dmax" '{ n = $3; for (i = 5; i <= 3 + n; i++)
+                if (!($i > $(i - 1))) exit 1; exit !($(3 + n) + 0 >= d + 0) }'; then
+            ok
+        else
+            bad "seed $seed $model: '$line' vs largest diameter $dmax"
+        fi
+    done
+done
+
+# one size: bin (LAMMPS model and KOL export alike)
+for model in lammps kol; do
+    "$HG" recommend --psd mono:r=1 --dim 3 --nu 0.4 --format lammps --model $model > "$TMP/out"
+    if grep -q "^neighbor 0.2 bin$" "$TMP/out" && ! grep -q collection "$TMP/out"; then ok
+    else bad "mono ($model): $(grep ^neigh "$TMP/out")"; fi
+done
+# the answer states its ratio to bin
+"$HG" recommend --psd powerlaw:alpha=-3,omega=50 --dim 3 --nu 0.3 --format lammps > "$TMP/out"
+grep -q "predicted Neigh time ratio to bin 0\.[0-9]" "$TMP/out" && ok ||
+    bad "no ratio to bin: $(cat "$TMP/out")"
+# evaluate exports given sizes
+"$HG" evaluate --psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.3 --sizes 5,20 \
+    --format lammps > "$TMP/out"
+grep -q "^neigh_modify collection/interval 2 5 20$" "$TMP/out" && ok ||
+    bad "evaluate --format lammps: $(cat "$TMP/out")"
+"$HG" evaluate --psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.3 --sizes 5,20 \
+    --format mercurydpm > "$TMP/out"
+grep -q "setHGridMaxLevels(2)" "$TMP/out" && ok || bad "evaluate --format mercurydpm"
+
+SYS="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.3"
+expect_fail 2 "--model: unknown value 'foo'" -- "$HG" recommend $SYS --format lammps --model foo
+expect_fail 2 "--mpi" -- "$HG" recommend $SYS --format lammps --mpi 0
+expect_fail 2 "--atoms" -- "$HG" recommend $SYS --format lammps --atoms x
+expect_fail 2 "--mpi: 0 is outside" -- "$HG" validate --engine lammps $SYS --mpi 0
+expect_fail 2 "--budget: -1 must be > 0" -- "$HG" tune --engine lammps $SYS --budget -1
+expect_fail 2 "--skin" -- "$HG" tune --engine lammps $SYS --skin 0
+expect_fail 2 "--engine: 'gromacs' is not lammps" -- "$HG" tune --engine gromacs $SYS
+expect_fail 2 "unknown option '--budget'" -- "$HG" validate --engine lammps $SYS --budget 3
+expect_fail 1 "not an executable.*apt-get install lammps" -- "$HG" tune --engine lammps $SYS --lmp /nonexistent/lmp
+expect_fail 1 "not an executable.*apt-get install lammps" -- "$HG" calibrate --engine lammps --lmp /nonexistent/lmp
+mkdir -p "$TMP/bin"
+for t in cat wc grep; do ln -s "$(command -v $t)" "$TMP/bin/$t"; done
+PATH="$TMP/bin" expect_fail 1 "not found on PATH.*apt-get install lammps" -- "$HG" validate --engine lammps $SYS
+finish
