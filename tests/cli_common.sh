@@ -14,7 +14,7 @@ expect_ok "\"model\":.*\"linked-cell\"" -- $HG evaluate $P --model linked-cell -
 a=$("$HG" evaluate $P $S --algorithm bottom-up 2>&1); m=$("$HG" evaluate $P $S --model hgrid-bottom-up 2>&1)
 [ "$a" = "$m" ] && ok || bad "--algorithm bottom-up differs from --model hgrid-bottom-up"
 # the linked-cell model is the one-level grid of evaluate's baseline
-expect_ok "T = .* = 428\.221" -- $HG evaluate $P --model linked-cell
+expect_ok "T = .* = 428\.221" -- $HG evaluate $P --model linked-cell --K paper
 expect_ok "recommended: +bottom-up" -- $HG recommend $P --model hgrid-bottom-up
 expect_ok "^optimal,top-down,1," -- $HG scan $P --model hgrid-top-down --max-levels 2
 n=$("$HG" scan $P --model hgrid-top-down --max-levels 2 | grep -c bottom-up)

@@ -56,7 +56,7 @@ expect_fail 1 "--output: cannot write" -- $E $P --dim 3 --nu 0.5 --sizes 20 --ou
 expect_ok "work per particle" -- $E $P --dim 3 --nu 0.5 --sizes 20
 expect_ok "hgridopt.evaluation/1" -- $E $P --dim 3 --nu 0.5 --sizes 20 --format json
 printf '{ "dim": 2, "nu": 0.4, "distribution": {"family": "powerlaw", "alpha": -3, "omega": 20} }' > "$TMP/ok.json"
-expect_ok "T = .* = 4\.403" -- $E --system "$TMP/ok.json" --sizes 4.0,7.9,15.1,27.2,40
+expect_ok "T = .* = 4\.403" -- $E --system "$TMP/ok.json" --sizes 4.0,7.9,15.1,27.2,40 --K paper
 expect_ok "nu = 0\.3" -- $E --system "$TMP/ok.json" --nu 0.3 --sizes 40
 # ---- file-based distributions, through recommend (exit 1: data) ----
 R="$HG recommend --dim 3 --nu 0.5"

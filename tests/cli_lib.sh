@@ -7,6 +7,8 @@ pass=0
 fail=0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# hermetic: no calibration file of the user's changes the default K
+export HGRIDOPT_CALIBRATION="$TMP/no-calibration.json"
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }

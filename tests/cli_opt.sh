@@ -45,13 +45,13 @@ fi
 # --- scan ---
 csv=$($S $P3 --max-levels 5)
 if [ "$(printf '%s\n' "$csv" | wc -l)" = 41 ]; then ok; else bad "scan: expected 1 + 4 x 2 x 5 lines"; fi
-expect_ok "^method,algorithm,levels,nonempty_levels,work_per_particle,T_cd,T_ca,cell_sizes$" -- $S $P3 --max-levels 2
+expect_ok "^method,algorithm,levels,nonempty_levels,work_per_particle,T_cd,T_ca,K,K_source,cell_sizes$" -- $S $P3 --max-levels 2
 expect_ok "^linear,top-down,43,43,12\.397" -- $S $P3 --method linear --algorithm top-down --max-levels 43
 expect_ok "^constant-m,top-down,12,12,11\.595" -- $S $P3 --method constant-m --algorithm td --max-levels 13
 expect_ok "\"schema\":[[:space:]]*\"hgridopt.scan/1\"" -- $S $P3 --max-levels 3 --format json
 
 # sweep over power laws: constant-m at omega = 100 is the reference row
-expect_ok "^-3,100,constant-m,top-down,12,12,11\.595" -- $S --dim 3 --nu 0.7 --omega-range 100 --method constant-m --algorithm top-down
+expect_ok "^-3,100,constant-m,top-down,12,12,11\.595" -- $S --dim 3 --nu 0.7 --K 0.2 --omega-range 100 --method constant-m --algorithm top-down
 sweep=$($S --dim 3 --nu 0.7 --alpha-range -3:0:2 --omega-range 2:100:3 --method exponential)
 if [ "$(printf '%s\n' "$sweep" | wc -l)" = 13 ]; then ok; else bad "sweep: expected 1 + 2 x 3 x 2 lines"; fi
 if printf '%s\n' "$sweep" | grep -q "^0,100,exponential,bottom-up,"; then ok; else bad "sweep: no alpha=0 omega=100 row"; fi

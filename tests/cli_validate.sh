@@ -39,7 +39,7 @@ expect_fail 2 "--format: unknown format 'xml'" -- $V $P --format xml
 expect_fail 2 "unknown option '--bogus'" -- $V $P --bogus
 expect_fail 2 "--nu: missing" -- $V --psd powerlaw:alpha=-3,omega=10 --dim 3
 expect_fail 2 "last size .*20|r_max|diameter" -- $V $P --sizes 4,10
-expect_fail 2 "exceeds the box edge.*--n" -- $V $P --n 2 --sizes 4,20
+expect_fail 2 "holds 0 cell.*fewer than 3.*use --n [0-9]+" -- $V $P --n 2 --sizes 4,20
 expect_fail 2 "unexpected argument 'extra'" -- $V $P extra
 expect_ok "Usage: hgridopt validate" -- $V --help
 
@@ -54,7 +54,7 @@ C="$HG calibrate"
 out=$($C $P --n 5000 --max-levels 2 --repeats 1 --file "$TMP/cal.json" --format json 2>"$TMP/err") && rc=0 || rc=$?
 if [ $rc = 0 ]; then
     if echo "$out" | jq -e '.schema == "hgridopt.calibration/1" and .K > 0 and (.points | length) >= 3' >/dev/null &&
-       jq -e '.K > 0' "$TMP/cal.json" >/dev/null; then ok; else bad "calibrate json: $out"; fi
+       jq -e '.schema == "hgridopt.calibration/2" and .calibrations["3"].K > 0 and .calibrations["3"].machine != "" and .calibrations["3"].build != ""' "$TMP/cal.json" >/dev/null; then ok; else bad "calibrate json: $out"; fi
 elif [ $rc = 1 ] && grep -q "too noisy" "$TMP/err"; then ok
 else bad "calibrate exit $rc: $(cat "$TMP/err")"; fi
 expect_fail 2 "calibrate: --K is what this command measures" -- $C $P --K 0.3
@@ -67,7 +67,7 @@ expect_ok "Usage: hgridopt calibrate" -- $C --help
 cat > "$TMP/k.json" <<'JSON'
 {"schema": "hgridopt.calibration/1", "K": 0.37}
 JSON
-expect_ok "K = 0.37 \(calibrated\)" -- env HGRIDOPT_CALIBRATION="$TMP/k.json" $HG evaluate $P --sizes 4,20 --K auto
+expect_ok "K = 0.37 \(calibration-file" -- env HGRIDOPT_CALIBRATION="$TMP/k.json" $HG evaluate $P --sizes 4,20 --K auto
 echo '{"schema": "hgridopt.calibration/1"}' > "$TMP/bad.json"
 expect_fail 1 "--K auto: calibration file .*\"K\" is missing" -- env HGRIDOPT_CALIBRATION="$TMP/bad.json" $HG evaluate $P --sizes 4,20 --K auto
 expect_fail 1 "--K auto: calibration file .*run .hgridopt calibrate" -- env HGRIDOPT_CALIBRATION="$TMP/none.json" $HG evaluate $P --sizes 4,20 --K auto

@@ -9,6 +9,88 @@
 #include <string.h>
 #include <unistd.h>
 
+/* hg_K_resolve: the source of K per target, command line, system file and
+ * calibration file (path holds a 2D entry K = 1.25 and a 3D one K = 0.3). */
+static void test_resolve(const char *path)
+{
+    hg_err e = {0};
+    hg_K_choice k;
+    hg_K_request rq = {HG_K_TARGET_HGRID, 2, NULL, 0, 0.0, NULL, path};
+    /* bundled HGrid: the calibration of the same dimension */
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 1.25 &&
+          k.source == HG_K_SOURCE_CALIBRATION && strstr(k.detail, path));
+    rq.dim = 3;
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 0.3);
+    /* LAMMPS like the bundled HGrid; MercuryDPM: the papers' value */
+    rq.target = HG_K_TARGET_LAMMPS;
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 0.3 &&
+          k.source == HG_K_SOURCE_CALIBRATION);
+    rq.target = HG_K_TARGET_MERCURYDPM;
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == HG_K_PAPER &&
+          k.source == HG_K_SOURCE_PAPER);
+    /* system file beats the target's default, command line beats both */
+    rq.has_file_K = 1;
+    rq.file_K = 0.7;
+    rq.file_path = "sys.json";
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 0.7 &&
+          k.source == HG_K_SOURCE_SYSTEM_FILE && strstr(k.detail, "sys.json"));
+    rq.command_line = "0.45";
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 0.45 &&
+          k.source == HG_K_SOURCE_COMMAND_LINE);
+    rq.command_line = "paper";
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == HG_K_PAPER);
+    rq.command_line = "shipped";
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == hg_K_shipped(3, NULL) &&
+          k.source == HG_K_SOURCE_SHIPPED);
+    rq.command_line = "auto";
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 0.3 &&
+          k.source == HG_K_SOURCE_CALIBRATION);
+    static const char *badK[] = {"0", "-1", "x", "", "nan"};
+    for (size_t i = 0; i < sizeof badK / sizeof *badK; i++) {
+        rq.command_line = badK[i];
+        CHECK(hg_K_resolve(&rq, &k, &e) != HG_OK && strstr(e.msg, "--K"));
+    }
+    /* no calibration file: the shipped default of the same dimension, and
+     * --K auto is an error that says how to write the file */
+    rq = (hg_K_request){HG_K_TARGET_HGRID, 2, NULL, 0, 0.0, NULL,
+                        "/nonexistent/hg/calibration.json"};
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK &&
+          k.K == hg_K_shipped(2, NULL) && k.source == HG_K_SOURCE_SHIPPED &&
+          strstr(k.detail, "2D"));
+    CHECK(hg_K_shipped(2, NULL) > 0.2 && hg_K_shipped(3, NULL) > 0.2 &&
+          isnan(hg_K_shipped(4, NULL)));
+    rq.command_line = "auto";
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_EIO &&
+          strstr(e.msg, "calibrate --dim 2 --save"));
+    rq.dim = 5;
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_EINVAL);
+    CHECK(hg_K_resolve(NULL, &k, &e) == HG_EINVAL);
+    CHECK(!strcmp(hg_K_source_name(HG_K_SOURCE_SHIPPED), "shipped-default"));
+    CHECK(!strcmp(hg_K_target_name(HG_K_TARGET_MERCURYDPM), "MercuryDPM"));
+}
+
+/* A 3D-only calibration file is never used for a 2D system: the shipped 2D
+ * default instead (said in the detail), and --K auto fails. */
+static void test_resolve_other_dim(void)
+{
+    char path[256];
+    hg_err e = {0};
+    snprintf(path, sizeof path, "/tmp/hg_calib_dim_%ld.json", (long)getpid());
+    hg_calibration w = {0};
+    w.K = 9.0;
+    w.dim = 3;
+    CHECK(hg_calibration_save(&w, path, &e) == HG_OK);
+    hg_K_choice k;
+    hg_K_request rq = {HG_K_TARGET_HGRID, 2, NULL, 0, 0.0, NULL, path};
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K != 9.0 &&
+          k.source == HG_K_SOURCE_SHIPPED &&
+          strstr(k.detail, "no 2D calibration") != NULL);
+    rq.command_line = "auto";
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_EUNKNOWN &&
+          strstr(e.msg, "only a 3D one") && strstr(e.msg, "--dim 2 --save"));
+    remove(path);
+}
+
 static void test_fit(void)
 {
     hg_err e = {0};
@@ -102,7 +184,7 @@ static void test_run_and_file(void)
     prm.sys.nu = 2.0;
     CHECK(hg_calibrate(psd, &prm, &c, &e) == HG_EINVAL);
 
-    /* file round trip, in a fresh folder */
+    /* file round trip, in a fresh folder: one entry per dimension */
     char dir[256], path[512];
     snprintf(dir, sizeof dir, "/tmp/hg_calib_test_%ld", (long)getpid());
     snprintf(path, sizeof path, "%s/sub/calibration.json", dir);
@@ -116,31 +198,72 @@ static void test_run_and_file(void)
     w.n = 1000;
     w.nu = 0.3;
     snprintf(w.psd, sizeof w.psd, "powerlaw:alpha=-3,omega=10");
+    snprintf(w.created, sizeof w.created, "2026-01-02T03:04:05Z");
+    hg_calibration_describe_host(&w);
+    CHECK(strlen(w.machine) > 0 && strstr(w.build, "build") != NULL);
     CHECK(hg_calibration_save(&w, path, &e) == HG_OK);
-    CHECK(hg_calibration_load(path, &r, &e) == HG_OK);
+    CHECK(hg_calibration_load(path, 3, &r, &e) == HG_OK);
     CHECK(r.K == 0.3 && r.K_se == 0.01 && r.dim == 3 && r.n == 1000);
-    CHECK(!strcmp(r.psd, w.psd));
+    CHECK(!strcmp(r.psd, w.psd) && !strcmp(r.machine, w.machine) &&
+          !strcmp(r.build, w.build) && !strcmp(r.created, w.created));
+    /* a 3D calibration is not a 2D one */
+    CHECK(hg_calibration_load(path, 2, &r, &e) == HG_EUNKNOWN);
+    CHECK(strstr(e.msg, "no 2D calibration, only a 3D one") != NULL &&
+          strstr(e.msg, "calibrate --dim 2 --save") != NULL);
+    /* saving 2D keeps the 3D entry */
+    w.dim = 2;
+    w.K = 1.5;
+    CHECK(hg_calibration_save(&w, path, &e) == HG_OK);
+    CHECK(hg_calibration_load(path, 2, &r, &e) == HG_OK && r.K == 1.5);
+    CHECK(hg_calibration_load(path, 3, &r, &e) == HG_OK && r.K == 0.3);
+    /* replacing 2D leaves 3D alone */
+    w.K = 1.25;
+    CHECK(hg_calibration_save(&w, path, &e) == HG_OK);
+    CHECK(hg_calibration_load(path, 2, &r, &e) == HG_OK && r.K == 1.25);
+    CHECK(hg_calibration_load(path, 3, &r, &e) == HG_OK && r.K == 0.3);
+    CHECK(hg_calibration_load(path, 4, &r, &e) == HG_EINVAL);
     w.K = -1.0;
     CHECK(hg_calibration_save(&w, path, &e) == HG_EINVAL);
+    w.K = 1.0;
+    w.dim = 1;
+    CHECK(hg_calibration_save(&w, path, &e) == HG_EINVAL);
+    w.dim = 2;
+    test_resolve(path);
     static const char *bad[] = {
         "not json",
         "{\"schema\": \"other/1\", \"K\": 0.2}",
         "{\"schema\": \"hgridopt.calibration/1\"}",
         "{\"schema\": \"hgridopt.calibration/1\", \"K\": \"x\"}",
         "{\"schema\": \"hgridopt.calibration/1\", \"K\": -0.2}",
-        "{\"schema\": \"hgridopt.calibration/1\", \"K\": 0.2, \"dim\": []}"};
+        "{\"schema\": \"hgridopt.calibration/1\", \"K\": 0.2, \"dim\": []}",
+        "{\"schema\": \"hgridopt.calibration/2\"}",
+        "{\"schema\": \"hgridopt.calibration/2\", \"calibrations\": "
+        "{\"3\": 7}}",
+        "{\"schema\": \"hgridopt.calibration/2\", \"calibrations\": "
+        "{\"3\": {\"K\": 2, \"dim\": 2}}}"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         FILE *f = fopen(path, "w");
         fputs(bad[i], f);
         fclose(f);
-        int s2 = hg_calibration_load(path, &r, &e);
+        int s2 = hg_calibration_load(path, 3, &r, &e);
         CHECK(s2 == HG_EPARSE);
         if (s2 != HG_EPARSE)
             fprintf(stderr, "accepted bad file %zu\n", i);
+        /* a malformed file is never overwritten */
+        if (i == 0)
+            CHECK(hg_calibration_save(&w, path, &e) == HG_EPARSE);
     }
+    /* the version 1 format: one entry, its "dim" */
+    FILE *f1 = fopen(path, "w");
+    fputs("{\"schema\": \"hgridopt.calibration/1\", \"K\": 2.5, "
+          "\"dim\": 2}", f1);
+    fclose(f1);
+    CHECK(hg_calibration_load(path, 2, &r, &e) == HG_OK && r.K == 2.5);
+    CHECK(hg_calibration_load(path, 3, &r, &e) == HG_EUNKNOWN);
     remove(path);
-    CHECK(hg_calibration_load(path, &r, &e) == HG_EIO);
-    CHECK(hg_calibration_load(NULL, &r, &e) == HG_EINVAL);
+    CHECK(hg_calibration_load(path, 3, &r, &e) == HG_EIO);
+    CHECK(strstr(e.msg, "calibrate --dim 3 --save") != NULL);
+    CHECK(hg_calibration_load(NULL, 3, &r, &e) == HG_EINVAL);
     snprintf(path, sizeof path, "%s/sub", dir);
     remove(path);
     remove(dir);
@@ -161,5 +284,6 @@ int main(void)
 {
     test_fit();
     test_run_and_file();
+    test_resolve_other_dim();
     return hg_test_summary("test_calib");
 }

@@ -23,7 +23,8 @@ int main(void)
     hg_system sys = {3, 0.5};
     double sizes[3] = {4.0, 9.0, 20.0};
     hg_export_input in = {p,   &sys, HG_TOP_DOWN, 3,      sizes, 3.0, 2.0,
-                          5.0, 0.2,  100.0,       "demo", "mm",  0.0};
+                          5.0, 0.2,  100.0,       "demo", "mm",  0.0,
+                          NULL};
     double cut[3];
     int n = hg_export_lammps_cutoffs(&in, cut, NULL);
     CHECK(n == 3);

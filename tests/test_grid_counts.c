@@ -220,7 +220,10 @@ static void test_validate_bad(void)
     vp.measure.repeats = 1;
     vp.n = 0;
     CHECK(hg_validate(psd, &vp, &v, &e) == HG_EINVAL);
-    vp.n = 100;
+    vp.n = 100; /* a box of 1 cell of size 20 per edge: refused */
+    CHECK(hg_validate(psd, &vp, &v, &e) == HG_EINVAL &&
+          strstr(e.msg, "use --n"));
+    vp.n = 1000;
     CHECK(hg_validate(psd, &vp, &v, &e) == HG_OK);
     CHECK(v.hgrid.seconds >= 0.0 && !v.has_baseline);
     hg_validation_clear(&v);

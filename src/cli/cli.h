@@ -129,7 +129,10 @@ typedef struct cli_system {
     hg_system sys;
     double K;           /* weight of cell accesses (model parameter "K") */
     hg_model_values values; /* model parameters as given (K) */
-    int K_auto;         /* K came from a calibration ("--K auto") */
+    int K_auto;         /* K came from a calibration file */
+    hg_K_target K_target; /* the code the output describes (set before
+                             cli_system_resolve; default bundled HGrid) */
+    hg_K_choice Kc;     /* K and where it came from (hg_K_resolve) */
     char *name;         /* system name or NULL */
     char *unit;         /* length unit or NULL */
     long particles;     /* 0 if not given */
@@ -186,7 +189,9 @@ void cli_json_add_per_level(cJSON *obj, const hg_cost *c);
 void cli_json_add_array(cJSON *obj, const char *key, const double *v, int n);
 /* Print json (pretty) followed by a newline and delete it. */
 int cli_json_print(FILE *out, cJSON *json);
-/* Describe the system in a few "key: value" lines. */
+/* "K" and "K_choice" {value, source, target, detail} of cs. */
+void cli_json_add_K(cJSON *obj, const cli_system *cs);
+/* Describe the system in a few "key: value" lines (K with its source). */
 void cli_print_system(FILE *out, const cli_system *cs);
 /* Per-level table of a cost breakdown. */
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin);

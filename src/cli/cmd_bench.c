@@ -123,6 +123,8 @@ static void print_table(FILE *out, const bench_opts *o, const cli_system *cs,
                  "%.6g .. %.6g\n",
             r->n, r->dim, r->nu, r->periodic ? "periodic" : "open", r->rmin,
             r->rmax);
+    fprintf(out, "K:              %.6g for the HGrid's cell sizes (%s: %s)\n",
+            cs->K, hg_K_source_name(cs->Kc.source), cs->Kc.detail);
     fprintf(out, "skin:           %g; static: median of %ld detection%s",
             o->skin, o->repeats, o->repeats == 1 ? "" : "s");
     if (o->steps > 0)
@@ -182,6 +184,7 @@ static cJSON *to_json(const bench_opts *o, const cli_system *cs,
     cJSON_AddBoolToObject(j, "periodic", r->periodic);
     cJSON_AddNumberToObject(j, "r_min", r->rmin);
     cJSON_AddNumberToObject(j, "r_max", r->rmax);
+    cli_json_add_K(j, cs);
     cJSON_AddNumberToObject(j, "skin", o->skin);
     cJSON_AddNumberToObject(j, "repeats", (double)o->repeats);
     cJSON_AddNumberToObject(j, "steps", (double)o->steps);

@@ -43,8 +43,11 @@ static void help(FILE *out)
             "(default 3)\n"
             "  --budget W       skip grids whose predicted work exceeds W "
             "(default 5e8)\n"
-            "  --save           store the result in the calibration file "
-            "read by --K auto\n"
+            "  --save           store the result as this dimension's entry "
+            "of the\n"
+            "                   calibration file: the default K of the "
+            "bundled HGrid\n"
+            "                   (and LAMMPS output) in this dimension\n"
             "  --file PATH      calibration file (default "
             "$HGRIDOPT_CALIBRATION, else\n"
             "                   $XDG_CONFIG_HOME/hgridopt/calibration.json, "
@@ -104,8 +107,17 @@ static int write_result(FILE *out, const void *ctx)
             "K = b / a = %.4g +- %.2g   (R^2 = %.4f)\n",
             cal->npoints, 1e9 * cal->a, 1e9 * cal->a_se, 1e9 * cal->b,
             1e9 * cal->b_se, cal->K, cal->K_se, cal->r2);
+    fprintf(out, "machine: %s\nbuild:   %s\ncreated: %s\n", cal->machine,
+            cal->build, cal->created);
     if (r->saved_to)
-        fprintf(out, "saved to %s (read by --K auto)\n", r->saved_to);
+        fprintf(out,
+                "saved as the %dD entry of %s: the default K of the "
+                "bundled HGrid\nand of LAMMPS output in %dD from now on "
+                "(--K auto requires it)\n",
+                cal->dim, r->saved_to, cal->dim);
+    else
+        fprintf(out, "not saved: add --save to make it the default K for "
+                "%dD\n", cal->dim);
     return CLI_OK;
 }
 

@@ -53,7 +53,7 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddNumberToObject(j, "nu", c->nu);
     cJSON_AddStringToObject(j, "structure",
                             hg_structure_name(cs->sys.structure));
-    cJSON_AddNumberToObject(j, "K", c->K);
+    cli_json_add_K(j, cs);
     cJSON_AddNumberToObject(j, "levels", c->levels);
     cJSON_AddNumberToObject(j, "nonempty_levels", c->nonempty_levels);
     cJSON *sizes = cJSON_AddArrayToObject(j, "cell_sizes");

@@ -5,6 +5,7 @@
 #include "plots.h"
 #include "hg_export.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,7 +172,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
     cJSON_AddStringToObject(j, "structure",
                             hg_structure_name(cs->sys.structure));
-    cJSON_AddNumberToObject(j, "K", cs->K);
+    cli_json_add_K(j, cs);
     cJSON_AddStringToObject(j, "method", hg_recipe_name(o->recipe));
     if (o->recipe == HG_RECIPE_CONSTANT_M)
         cJSON_AddNumberToObject(j, "q", o->q);
@@ -248,7 +249,12 @@ static int write_export(FILE *out, const cli_system *cs,
                           r->linked_cell_T,
                           cs->name,
                           cs->unit,
-                          cs->export_skin};
+                          cs->export_skin,
+                          NULL};
+    char kn[640];
+    snprintf(kn, sizeof kn, "%s: %s", hg_K_source_name(cs->Kc.source),
+             cs->Kc.detail);
+    in.K_note = kn;
     char *text = NULL;
     hg_err e = {0};
     int st = lammps ? hg_export_lammps(&in, &text, &e)
@@ -347,6 +353,10 @@ int cmd_recommend(int argc, char **argv)
     ro.tolerance = o.tolerance;
     ro.q = o.q;
     cs.export_skin = o.skin;
+    /* K follows the code the output is for */
+    cs.K_target = !strcmp(cs.opt.format, "mercurydpm") ? HG_K_TARGET_MERCURYDPM
+                  : !strcmp(cs.opt.format, "lammps")   ? HG_K_TARGET_LAMMPS
+                                                       : HG_K_TARGET_HGRID;
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
     if (lammps_model && !strcmp(cs.opt.format, "lammps")) {

@@ -91,17 +91,19 @@ static int parse_range(const char *text, const char *field, int logscale,
     return HG_OK;
 }
 
-static void write_csv(FILE *out, const hg_curve *cv, int n)
+static void write_csv(FILE *out, const cli_system *cs, const hg_curve *cv,
+                      int n)
 {
     fprintf(out, "method,algorithm,levels,nonempty_levels,"
-                 "work_per_particle,T_cd,T_ca,cell_sizes\n");
+                 "work_per_particle,T_cd,T_ca,K,K_source,cell_sizes\n");
     for (int k = 0; k < n; k++)
         for (int i = 0; i < cv[k].n; i++) {
             const hg_curve_point *p = &cv[k].points[i];
-            fprintf(out, "%s,%s,%d,%d,%.10g,%.10g,%.10g,",
+            fprintf(out, "%s,%s,%d,%d,%.10g,%.10g,%.10g,%.10g,%s,",
                     hg_recipe_name(cv[k].recipe),
                     hg_algorithm_name(cv[k].model->grid_algorithm), p->levels,
-                    p->nonempty_levels, p->T, p->T_cd, p->T_ca);
+                    p->nonempty_levels, p->T, p->T_cd, p->T_ca, cs->K,
+                    hg_K_source_name(cs->Kc.source));
             for (int h = 0; h < p->levels; h++)
                 fprintf(out, "%s%.10g", h ? ";" : "", p->sizes[h]);
             fputc('\n', out);
@@ -121,7 +123,7 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
     cJSON_AddStringToObject(j, "structure",
                             hg_structure_name(cs->sys.structure));
-    cJSON_AddNumberToObject(j, "K", cs->K);
+    cli_json_add_K(j, cs);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int k = 0; k < n; k++)
         for (int i = 0; i < cv[k].n; i++) {
@@ -153,7 +155,7 @@ static int write_curves(FILE *out, const void *ctx)
     const curves_output *w = ctx;
     if (!strcmp(w->cs->opt.format, "json"))
         return write_json(out, w->cs, w->cv, w->n);
-    write_csv(out, w->cv, w->n);
+    write_csv(out, w->cs, w->cv, w->n);
     return CLI_OK;
 }
 
@@ -184,7 +186,7 @@ static int write_sweep(FILE *out, const void *ctx)
         cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
         cJSON_AddStringToObject(j, "structure",
                                 hg_structure_name(cs->sys.structure));
-        cJSON_AddNumberToObject(j, "K", cs->K);
+        cli_json_add_K(j, cs);
         cJSON_AddNumberToObject(j, "max_levels", lmax);
         cJSON *arr = cJSON_AddArrayToObject(j, "rows");
         for (size_t i = 0; i < k; i++) {
@@ -212,16 +214,16 @@ static int write_sweep(FILE *out, const void *ctx)
     }
     fprintf(out, "alpha,omega,method,algorithm,levels,"
                  "nonempty_levels,work_per_particle,T_cd,T_ca,"
-                 "linked_cell_work_per_particle\n");
+                 "linked_cell_work_per_particle,K,K_source\n");
     for (size_t i = 0; i < k; i++)
         fprintf(out, "%.10g,%.10g,%s,%s,%d,%d,%.10g,%.10g,%.10g,"
-                     "%.10g\n",
+                     "%.10g,%.10g,%s\n",
                 rows[i].alpha, rows[i].omega,
                 hg_recipe_name(rows[i].method),
                 hg_algorithm_name(rows[i].model->grid_algorithm),
                 rows[i].best.levels, rows[i].best.nonempty_levels,
                 rows[i].best.T, rows[i].best.T_cd, rows[i].best.T_ca,
-                rows[i].T_lc);
+                rows[i].T_lc, cs->K, hg_K_source_name(cs->Kc.source));
     return CLI_OK;
 }
 

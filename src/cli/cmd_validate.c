@@ -6,6 +6,7 @@
 #include "hg_validate.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,11 @@ static void help(FILE *out)
             "instead (its radii are the\ndistribution; walls and overlap "
             "rules make the measurement deviate from the\nmodel).\n\n"
             "  --n N            particles (default: the system file's "
-            "\"particles\", else 100000)\n"
+            "\"particles\", else 100000,\n"
+            "                   raised to the smallest N whose box holds 3 "
+            "cells of the\n"
+            "                   largest size per edge; a smaller --n is "
+            "refused)\n"
             "  --seed S         packing seed (default 1)\n"
             "  --sizes LIST     cell sizes s_1..s_L (default: the recommended "
             "ones)\n"
@@ -56,7 +61,9 @@ static void help(FILE *out)
             "  --budget W       pair checks + cell accesses above which a "
             "search runs on a\n"
             "                   random subset (default 2e8)\n"
-            "  --repeats R      timed repetitions, best kept (default 1)\n"
+            "  --repeats R      timed repetitions of each detection, HGrid "
+            "and linked cell\n"
+            "                   alternately: median and min-max (default 5)\n"
             "  --format F       table (default) or json "
             "(schema hgridopt.validation/1)\n%s%s\n%s\n"
             "In LAMMPS itself: hgridopt validate --engine lammps --help\n\n"
@@ -102,6 +109,10 @@ static cJSON *run_json(const hg_validate_run *r, double K)
     cJSON_AddNumberToObject(m, "T", r->measured_T_cd + K * r->measured_T_ca);
     cJSON_AddItemToObject(m, "per_level", levels_json(r, 1));
     cJSON_AddNumberToObject(m, "seconds", r->seconds);
+    cJSON_AddNumberToObject(m, "seconds_min", r->seconds_min);
+    cJSON_AddNumberToObject(m, "seconds_max", r->seconds_max);
+    cJSON_AddNumberToObject(m, "repeats", r->repeats);
+    cJSON_AddNumberToObject(m, "detections_per_repeat", r->inner);
     cJSON_AddNumberToObject(m, "cpu_seconds", r->cpu_seconds);
     cJSON_AddNumberToObject(m, "build_seconds", r->build_seconds);
     cJSON_AddNumberToObject(m, "contacts", r->contacts);
@@ -129,7 +140,7 @@ static int packing_is_cube(const hg_particles *p)
 }
 
 static cJSON *to_json(const cli_system *cs, const hg_model *m,
-                      const hg_validation *v)
+                      const hg_validation *v, const char *n_note)
 {
     cJSON *j = cli_json_document("hgridopt.validation/1", cs);
     if (cs->name)
@@ -139,7 +150,7 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
     cJSON_AddStringToObject(j, "structure",
                             hg_structure_name(cs->sys.structure));
-    cJSON_AddNumberToObject(j, "K", cs->K);
+    cli_json_add_K(j, cs);
     cJSON_AddStringToObject(j, "packing",
                             cs->has_packing ? cs->opt.packing_path : "poisson");
     if (cs->has_packing && !cs->packing.periodic)
@@ -147,6 +158,8 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddBoolToObject(j, "periodic",
                           cs->has_packing ? cs->packing.periodic : 1);
     cJSON_AddNumberToObject(j, "particles", (double)v->n);
+    if (n_note)
+        cJSON_AddStringToObject(j, "particles_note", n_note);
     cJSON_AddNumberToObject(j, "seed", (double)v->seed);
     cJSON_AddNumberToObject(j, "box_edge", v->box_edge);
     cJSON_AddNumberToObject(j, "measured_nu", v->measured_nu);
@@ -169,7 +182,15 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
         cJSON *s = cJSON_AddObjectToObject(j, "speedup");
         cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup);
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup);
+        cJSON_AddNumberToObject(s, "measured_min", v->speedup_min);
+        cJSON_AddNumberToObject(s, "measured_max", v->speedup_max);
+        cJSON_AddNumberToObject(s, "measured_cpu", v->measured_speedup_cpu);
     }
+    cJSON_AddNumberToObject(j, "requested_levels", v->requested_levels);
+    cJSON_AddNumberToObject(j, "merged_levels", v->merged_levels);
+    cJSON *notes = cJSON_AddArrayToObject(j, "notes");
+    for (int i = 0; i < v->n_notes; i++)
+        cJSON_AddItemToArray(notes, cJSON_CreateString(v->notes[i]));
     if (v->has_bin) {
         cJSON_AddItemToObject(j, "bin", run_json(&v->bin, cs->K));
         cJSON *s = cJSON_AddObjectToObject(j, "speedup_over_bin");
@@ -177,6 +198,15 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup_bin);
     }
     return j;
+}
+
+/* measured / predicted, or "-" when the level is empty in both */
+static void ratio_text(char *buf, double meas, double pred)
+{
+    if (pred > 0)
+        snprintf(buf, 16, "%.4f", meas / pred);
+    else
+        snprintf(buf, 16, "%s", meas > 0 ? "inf" : "-");
 }
 
 static void print_run(FILE *out, const char *title, const hg_validate_run *r,
@@ -190,16 +220,15 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
             "ratio", "T_ca pred", "T_ca meas", "ratio");
     for (int h = 0; h < r->levels; h++) {
         const hg_validate_level *l = &r->per_level[h];
+        char q1[16], q2[16];
+        ratio_text(q1, l->measured_T_cd, l->predicted_T_cd);
+        ratio_text(q2, l->measured_T_ca, l->predicted_T_ca);
         fprintf(out,
-                "%5d %11.5g %9.4g %9.4g %10.5g %10.5g %7.4f %10.5g %10.5g "
-                "%7.4f\n",
+                "%5d %11.5g %9.4g %9.4g %10.5g %10.5g %7s %10.5g %10.5g "
+                "%7s\n",
                 l->level, l->cell_size, l->predicted_fraction,
                 l->measured_fraction, l->predicted_T_cd, l->measured_T_cd,
-                l->predicted_T_cd > 0 ? l->measured_T_cd / l->predicted_T_cd
-                                      : NAN,
-                l->predicted_T_ca, l->measured_T_ca,
-                l->predicted_T_ca > 0 ? l->measured_T_ca / l->predicted_T_ca
-                                      : NAN);
+                q1, l->predicted_T_ca, l->measured_T_ca, q2);
     }
     fprintf(out,
             "%5s %11s %9s %9s %10.5g %10.5g %7.4f %10.5g %10.5g %7.4f\n",
@@ -208,9 +237,13 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
             r->measured_T_ca, r->measured_T_ca / r->predicted_T_ca);
     fprintf(out,
             "work T = T_cd + K T_ca: predicted %.5g, measured %.5g\n"
-            "contacts %.6g, detection %.4g s (CPU %.4g s), ",
+            "contacts %.6g, detection %.4g s (median of %d repeat%s, "
+            "%.4g-%.4g s%s; CPU %.4g s), ",
             r->predicted_T, r->measured_T_cd + K * r->measured_T_ca,
-            r->contacts, r->seconds, r->cpu_seconds);
+            r->contacts, r->seconds, r->repeats, r->repeats == 1 ? "" : "s",
+            r->seconds_min, r->seconds_max,
+            r->inner > 1 ? ", each the mean of several detections" : "",
+            r->cpu_seconds);
     if (r->build_seconds >= 0.0)
         fprintf(out, "mapping %.4g s\n", r->build_seconds);
     else
@@ -228,6 +261,7 @@ typedef struct validate_output {
     const hg_model *model;
     const hg_validation *v;
     int sizes_given;
+    const char *n_note; /* or NULL */
 } validate_output;
 
 static int write_result(FILE *out, const void *ctx)
@@ -236,7 +270,7 @@ static int write_result(FILE *out, const void *ctx)
     const cli_system *cs = r->cs;
     const hg_validation *v = r->v;
     if (!strcmp(cs->opt.format, "json"))
-        return cli_json_print(out, to_json(cs, r->model, v));
+        return cli_json_print(out, to_json(cs, r->model, v, r->n_note));
     cli_print_system(out, cs);
     if (cs->has_packing)
         fprintf(out,
@@ -255,19 +289,28 @@ static int write_result(FILE *out, const void *ctx)
             r->sizes_given ? "given" : "recommended",
             rounded ? ", rounded to whole cells per box edge"
                     : ", as given (not a periodic cube: no rounding)");
+    if (r->n_note)
+        fprintf(out, "note:           %s\n", r->n_note);
     if (cs->has_packing && !cs->packing.periodic)
         fprintf(out, "note:           %s\n", walls_note);
+    if (v->merged_levels)
+        fprintf(out, "levels:         %d of the %d given (%d merged, see the "
+                "notes)\n", v->hgrid.levels, v->requested_levels,
+                v->merged_levels);
     fprintf(out, "\n");
     print_run(out, "HGrid", &v->hgrid, cs->K);
     if (v->has_baseline) {
         fprintf(out, "\n");
         print_run(out, "linked cell", &v->linked_cell, cs->K);
         fprintf(out,
-                "\nspeed-up over the linked cell: measured %.4g "
-                "(time%s), predicted %.4g (work T)\n",
-                v->measured_speedup,
+                "\nspeed-up over the linked cell: measured %.4g (time, "
+                "median of %d alternating repeats, %.4g-%.4g%s; CPU time "
+                "%.4g),\n  predicted %.4g (work T, K = %.4g %s)\n",
+                v->measured_speedup, v->hgrid.repeats, v->speedup_min,
+                v->speedup_max,
                 v->linked_cell.extrapolated ? ", extrapolated" : "",
-                v->predicted_speedup);
+                v->measured_speedup_cpu, v->predicted_speedup, cs->K,
+                hg_K_source_name(cs->Kc.source));
     }
     if (v->has_bin) {
         fprintf(out, "\n");
@@ -281,6 +324,8 @@ static int write_result(FILE *out, const void *ctx)
         fprintf(out, "\nbin: not measured (predicted work %.3g above the "
                 "budget)\n", v->bin_skipped_work);
     }
+    for (int i = 0; i < v->n_notes; i++)
+        fprintf(out, "%sNOTE: %s\n", i ? "" : "\n", v->notes[i]);
     return CLI_OK;
 }
 
@@ -295,7 +340,7 @@ int cmd_validate(int argc, char **argv)
 {
     if (cli_engine_is_lammps(argc, argv))
         return cmd_validate_lammps(argc, argv);
-    validate_opts o = {NULL, 0, 1, 1, 0, 2e8};
+    validate_opts o = {NULL, 0, 1, 5, 0, 2e8};
     cli_system cs = {0};
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
@@ -327,6 +372,7 @@ int cmd_validate(int argc, char **argv)
     }
     if (!o.n)
         n = cs.particles > 1 ? cs.particles : 100000;
+    char n_note[200] = "";
     if (sizes) {
         if ((st = hg_sizes_check(cs.psd, (int)L, sizes, 0, &e))) {
             cli_error("--%s", e.msg);
@@ -355,6 +401,19 @@ int cmd_validate(int argc, char **argv)
         }
         memcpy(sizes, rec.cell_sizes, (size_t)L * sizeof *sizes);
     }
+    /* a box with fewer than 3 cells of the largest size per edge is
+     * refused by the library: raise the default N instead */
+    size_t nmin = 0;
+    if (!cs.has_packing && !o.n &&
+        hg_validate_min_particles(cs.psd, &cs.sys, (int)L, sizes, &nmin,
+                                  NULL) == HG_OK &&
+        (size_t)n < nmin) {
+        snprintf(n_note, sizeof n_note,
+                 "N raised from %ld to %zu, the smallest whose box holds 3 "
+                 "cells of the largest size per edge",
+                 n, nmin);
+        n = (long)nmin;
+    }
     hg_validate_params vp = {0};
     vp.sys = cs.sys;
     vp.model = model ? model : hg_model_find("hgrid-top-down");
@@ -368,6 +427,7 @@ int cmd_validate(int argc, char **argv)
     vp.measure.budget = budget;
     vp.measure.repeats = (int)repeats;
     vp.measure.seed = (uint64_t)seed;
+    vp.K_choice = &cs.Kc;
     st = cs.has_packing ? hg_validate_particles(cs.psd, &vp, &cs.packing, &v,
                                                 &e)
                         : hg_validate(cs.psd, &vp, &v, &e);
@@ -379,7 +439,8 @@ int cmd_validate(int argc, char **argv)
         rc = st == HG_EINVAL ? CLI_EUSAGE : CLI_EDATA;
         goto done;
     }
-    validate_output res = {&cs, vp.model, &v, sizes_text != NULL};
+    validate_output res = {&cs, vp.model, &v, sizes_text != NULL,
+                           n_note[0] ? n_note : NULL};
     rc = cli_write(cs.opt.output, write_result, &res);
     if (!rc && cs.opt.plot &&
         (st = cli_plot_validation(cs.opt.plot, &v, &e)))

@@ -30,9 +30,11 @@ const char cli_system_help[] =
     "  --structure S    poisson (uniformly random centres, KOL 2014) or\n"
     "                   hard-spheres (no overlaps; 2D: hard disks); default\n"
     "                   poisson, with --packing detected from the file\n"
-    "  --K X            cost of a cell access per pair check (default "
-    HG_STR(HG_K_PAPER) ");\n"
-    "                   auto: from the file written by 'calibrate --save'\n";
+    "  --K X            cost of a cell access in pair checks; default: the\n"
+    "                   papers' " HG_STR(HG_K_PAPER) " for MercuryDPM output, else this machine's\n"
+    "                   calibration for the dimension ('calibrate --dim D\n"
+    "                   --save') or the shipped default; auto: the calibration\n"
+    "                   (required); paper: " HG_STR(HG_K_PAPER) "; shipped: the shipped default\n";
 
 const char cli_model_help[] =
     "Cost model:\n"

@@ -130,10 +130,22 @@ void cli_print_system(FILE *out, const cli_system *cs)
     fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
             hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
-    fprintf(out, "dim %d, nu = %.6g, K = %.6g%s\n", cs->sys.dim, cs->sys.nu,
-            cs->K, cs->K_auto ? " (calibrated)" : "");
+    fprintf(out, "dim %d, nu = %.6g, K = %.6g (%s, for the %s)\n",
+            cs->sys.dim, cs->sys.nu, cs->K, hg_K_source_name(cs->Kc.source),
+            hg_K_target_name(cs->Kc.target));
+    fprintf(out, "K from:         %s\n", cs->Kc.detail);
     fprintf(out, "structure:      %s (%s)\n",
             hg_structure_name(cs->sys.structure), cs->structure_why);
+}
+
+void cli_json_add_K(cJSON *obj, const cli_system *cs)
+{
+    cJSON_AddNumberToObject(obj, "K", cs->K);
+    cJSON *k = cJSON_AddObjectToObject(obj, "K_choice");
+    cJSON_AddNumberToObject(k, "value", cs->Kc.K);
+    cJSON_AddStringToObject(k, "source", hg_K_source_name(cs->Kc.source));
+    cJSON_AddStringToObject(k, "target", hg_K_target_name(cs->Kc.target));
+    cJSON_AddStringToObject(k, "detail", cs->Kc.detail);
 }
 
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin)

@@ -137,29 +137,24 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     } else {
         snprintf(cs->structure_why, sizeof cs->structure_why, "default");
     }
-    /* K */
-    cs->K = HG_K_PAPER;
-    cs->K_auto = 0;
-    if (cs->opt.K_text && strcmp(cs->opt.K_text, "auto") == 0) {
-        char path[4096];
-        hg_calibration cal;
-        if ((st = hg_calibration_default_path(path, sizeof path, &e)) ||
-            (st = hg_calibration_load(path, &cal, &e))) {
-            cli_error("--K auto: %s", e.msg);
-            return CLI_EDATA;
-        }
-        cs->K = cal.K;
-        cs->K_auto = 1;
-    } else if (cs->opt.K_text) {
-        if ((st = hg_parse_double(cs->opt.K_text, "--K", &cs->K, &e)))
-            return cli_fail(&e, st, 0);
-        if (!(cs->K > 0.0)) {
-            cli_error("--K: %s must be > 0", cs->opt.K_text);
-            return CLI_EUSAGE;
-        }
-    } else if (cs->file.has_K) {
-        cs->K = cs->file.K;
+    /* K: one resolver decides (command line, system file, calibration
+     * file, shipped default or paper value, by target) */
+    const char *kt = cs->opt.K_text ? cs->opt.K_text
+                     : cs->file.K_auto ? "auto" /* "K": "auto" in the file */
+                                       : NULL;
+    hg_K_request kr = {cs->K_target, cs->sys.dim, kt, cs->file.has_K,
+                       cs->file.K,      cs->file.path, NULL};
+    if ((st = hg_K_resolve(&kr, &cs->Kc, &e))) {
+        /* a bad --K value is a usage error; a calibration file that is
+         * missing, malformed or lacks the dimension is a data problem */
+        int bad_text = cs->opt.K_text && strcmp(cs->opt.K_text, "auto") &&
+                       strcmp(cs->opt.K_text, "paper") &&
+                       strcmp(cs->opt.K_text, "shipped");
+        cli_error("%s", e.msg);
+        return bad_text ? CLI_EUSAGE : CLI_EDATA;
     }
+    cs->K = cs->Kc.K;
+    cs->K_auto = cs->Kc.source == HG_K_SOURCE_CALIBRATION;
     memset(&cs->values, 0, sizeof cs->values);
     if ((st = hg_model_values_set(&cs->values, "K", cs->K, &e)))
         return cli_fail(&e, st, 0);

@@ -65,6 +65,8 @@ static void prediction_comment(FILE *f, const hg_export_input *in,
     fprintf(f, "%s dim %d, nu %.4g, K %.4g; HGrid %s, %d levels\n", c,
             in->sys->dim, in->sys->nu, in->K,
             hg_algorithm_name(in->algorithm), in->levels);
+    if (in->K_note)
+        fprintf(f, "%s K from %s\n", c, in->K_note);
     fprintf(f,
             "%s predicted work per particle (KOL 2014 model): T = %.6g "
             "(T_cd %.6g pair checks + K x %.6g cell accesses)\n",

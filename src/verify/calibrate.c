@@ -16,7 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
+#ifdef HG_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#ifndef HG_BUILD_TYPE
+#define HG_BUILD_TYPE "unknown"
+#endif
 
 void hg_calibration_clear(hg_calibration *c)
 {
@@ -255,6 +264,7 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(out->created, sizeof out->created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    hg_calibration_describe_host(out);
     free(s);
     free(r);
     hg_particles_clear(&p);
@@ -312,16 +322,69 @@ static int make_parent(const char *path, hg_err *e)
     return HG_OK;
 }
 
-int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e)
+void hg_calibration_describe_host(hg_calibration *c)
 {
-    *text = NULL;
-    if (!c)
-        return hg_fail(e, HG_EINVAL, "calibration: NULL argument");
+    struct utsname u;
+    char cpu[96] = "";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "model name", 10))
+                continue;
+            char *v = strchr(line, ':');
+            if (v) {
+                v += 1 + strspn(v + 1, " \t");
+                v[strcspn(v, "\n")] = '\0';
+                snprintf(cpu, sizeof cpu, "%s", v);
+            }
+            break;
+        }
+        fclose(f);
+    }
+    if (uname(&u) == 0)
+        snprintf(c->machine, sizeof c->machine, "%.32s %.48s %.48s %.16s%s%.96s",
+                 u.sysname,
+                 u.nodename, u.release, u.machine, cpu[0] ? "; " : "", cpu);
+    else
+        snprintf(c->machine, sizeof c->machine, "unknown%s%s",
+                 cpu[0] ? "; " : "", cpu);
+    int threads = 1;
+#ifdef HG_HAVE_OPENMP
+    threads = omp_get_max_threads();
+#endif
+    snprintf(c->build, sizeof c->build,
+             "hgridopt %s, %s %s, %s build, %s (%d thread%s)",
+             HG_VERSION_STRING,
+#if defined(__clang__)
+             "clang",
+#elif defined(__GNUC__)
+             "gcc",
+#else
+             "cc",
+#endif
+#ifdef __VERSION__
+             __VERSION__,
+#else
+             "",
+#endif
+             HG_BUILD_TYPE,
+#ifdef HG_HAVE_OPENMP
+             "OpenMP",
+#else
+             "no OpenMP",
+#endif
+             threads, threads == 1 ? "" : "s");
+}
+
+static const char schema_v1[] = "hgridopt.calibration/1";
+static const char schema_v2[] = "hgridopt.calibration/2";
+
+static cJSON *entry_json(const hg_calibration *c)
+{
     cJSON *j = cJSON_CreateObject();
     if (!j)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    cJSON_AddStringToObject(j, "schema", "hgridopt.calibration/1");
-    cJSON_AddStringToObject(j, "version", HG_VERSION_STRING);
+        return NULL;
     cJSON_AddNumberToObject(j, "K", c->K);
     cJSON_AddNumberToObject(j, "K_stderr", c->K_se);
     cJSON_AddNumberToObject(j, "seconds_per_pair_check", c->a);
@@ -334,6 +397,8 @@ int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e)
     cJSON_AddNumberToObject(j, "nu", c->nu);
     cJSON_AddStringToObject(j, "distribution", c->psd);
     cJSON_AddStringToObject(j, "created", c->created);
+    cJSON_AddStringToObject(j, "machine", c->machine);
+    cJSON_AddStringToObject(j, "build", c->build);
     cJSON *pts = cJSON_AddArrayToObject(j, "points");
     for (int i = 0; pts && i < c->npoints && c->points; i++) {
         cJSON *o = cJSON_CreateObject();
@@ -344,6 +409,22 @@ int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e)
                                 c->points[i].seconds);
         cJSON_AddItemToArray(pts, o);
     }
+    return j;
+}
+
+int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e)
+{
+    *text = NULL;
+    if (!c)
+        return hg_fail(e, HG_EINVAL, "calibration: NULL argument");
+    cJSON *j = entry_json(c);
+    if (!j)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    /* one calibration: the version 1 document (hg_calibration_load reads
+     * it as the entry of its "dim") */
+    cJSON_AddItemToObject(j, "schema", cJSON_CreateString(schema_v1));
+    cJSON_AddItemToObject(j, "version",
+                          cJSON_CreateString(HG_VERSION_STRING));
     char *t = cJSON_Print(j);
     cJSON_Delete(j);
     if (!t)
@@ -353,61 +434,15 @@ int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e)
     return *text ? HG_OK : hg_fail(e, HG_ENOMEM, "out of memory");
 }
 
-int hg_calibration_save(const hg_calibration *c, const char *path,
-                        hg_err *e)
+/* Whole file into a new string; HG_EIO if it cannot be opened (errno
+ * kept). */
+static int slurp(const char *path, char **out, hg_err *e)
 {
-    if (!c || !path)
-        return hg_fail(e, HG_EINVAL, "calibration: NULL argument");
-    if (!(isfinite(c->K) && c->K > 0.0))
-        return hg_fail(e, HG_EINVAL, "calibration: K = %g is not finite and "
-                       "> 0", c->K);
-    int st = make_parent(path, e);
-    char *text = NULL;
-    if (!st)
-        st = hg_calibration_json(c, &text, e);
-    if (st)
-        return st;
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        st = hg_fail(e, HG_EIO, "calibration file %s: %s", path,
-                     strerror(errno));
-    } else {
-        int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
-        bad |= fclose(f) != 0;
-        if (bad)
-            st = hg_fail(e, HG_EIO, "calibration file %s: write failed",
-                         path);
-    }
-    free(text);
-    return st;
-}
-
-static int get_number(const cJSON *j, const char *key, int required,
-                      double *out, const char *path, hg_err *e)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
-    if (!v) {
-        if (required)
-            return hg_fail(e, HG_EPARSE, "calibration file %s: \"%s\" is "
-                           "missing", path, key);
-        return HG_OK;
-    }
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-        return hg_fail(e, HG_EPARSE, "calibration file %s: \"%s\" is not a "
-                       "finite number", path, key);
-    *out = v->valuedouble;
-    return HG_OK;
-}
-
-int hg_calibration_load(const char *path, hg_calibration *out, hg_err *e)
-{
-    memset(out, 0, sizeof *out);
-    if (!path)
-        return hg_fail(e, HG_EINVAL, "calibration file: NULL path");
+    *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return hg_fail(e, HG_EIO, "calibration file %s: %s (run `hgridopt "
-                       "calibrate` first)", path, strerror(errno));
+        return hg_fail(e, HG_EIO, "calibration file %s: %s", path,
+                       strerror(errno));
     char *text = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
@@ -439,20 +474,197 @@ int hg_calibration_load(const char *path, hg_calibration *out, hg_err *e)
         return hg_fail(e, HG_EIO, "calibration file %s: read failed", path);
     }
     text[n] = '\0';
+    *out = text;
+    return HG_OK;
+}
+
+
+/* Parse path into *doc, a "calibrations" object keyed by dimension
+ * (version 1 files are converted). */
+static int read_doc(const char *path, cJSON **doc, hg_err *e)
+{
+    char *text;
+    *doc = NULL;
+    int st = slurp(path, &text, e);
+    if (st)
+        return st;
     cJSON *j = cJSON_Parse(text);
     free(text);
     if (!j)
         return hg_fail(e, HG_EPARSE, "calibration file %s: not valid JSON",
                        path);
-    int st = HG_OK;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
-    if (!cJSON_IsString(schema) ||
-        strcmp(schema->valuestring, "hgridopt.calibration/1")) {
-        st = hg_fail(e, HG_EPARSE, "calibration file %s: \"schema\" is not "
-                     "\"hgridopt.calibration/1\"", path);
+    const char *sv = cJSON_IsString(schema) ? schema->valuestring : "";
+    if (!strcmp(sv, schema_v2)) {
+        cJSON *cal = cJSON_DetachItemFromObjectCaseSensitive(j,
+                                                             "calibrations");
+        cJSON_Delete(j);
+        if (!cJSON_IsObject(cal)) {
+            cJSON_Delete(cal);
+            return hg_fail(e, HG_EPARSE, "calibration file %s: "
+                           "\"calibrations\" is missing or not an object",
+                           path);
+        }
+        *doc = cal;
+        return HG_OK;
+    }
+    if (!strcmp(sv, schema_v1)) {
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "dim");
+        int dim = 3; /* version 1 had no per-dimension entries; its
+                        calibrate defaulted to 3D */
+        if (d) {
+            if (!cJSON_IsNumber(d) ||
+                (d->valuedouble != 2.0 && d->valuedouble != 3.0)) {
+                cJSON_Delete(j);
+                return hg_fail(e, HG_EPARSE, "calibration file %s: \"dim\" "
+                               "is not 2 or 3", path);
+            }
+            dim = (int)d->valuedouble;
+        }
+        cJSON *cal = cJSON_CreateObject();
+        if (!cal) {
+            cJSON_Delete(j);
+            return hg_fail(e, HG_ENOMEM, "out of memory");
+        }
+        cJSON_DeleteItemFromObjectCaseSensitive(j, "schema");
+        cJSON_AddItemToObject(cal, dim == 2 ? "2" : "3", j);
+        *doc = cal;
+        return HG_OK;
+    }
+    cJSON_Delete(j);
+    return hg_fail(e, HG_EPARSE, "calibration file %s: \"schema\" is not "
+                   "\"%s\"", path, schema_v2);
+}
+
+int hg_calibration_save(const hg_calibration *c, const char *path,
+                        hg_err *e)
+{
+    if (!c || !path)
+        return hg_fail(e, HG_EINVAL, "calibration: NULL argument");
+    if (!(isfinite(c->K) && c->K > 0.0))
+        return hg_fail(e, HG_EINVAL, "calibration: K = %g is not finite and "
+                       "> 0", c->K);
+    if (c->dim != 2 && c->dim != 3)
+        return hg_fail(e, HG_EINVAL, "calibration: dim = %d is not 2 or 3",
+                       c->dim);
+    int st = make_parent(path, e);
+    if (st)
+        return st;
+    cJSON *cal = NULL;
+    /* keep the other dimension; never overwrite a file we cannot read */
+    if (access(path, F_OK) == 0 && (st = read_doc(path, &cal, e)))
+        return st;
+    cJSON *j = cJSON_CreateObject();
+    cJSON *entry = entry_json(c);
+    if (!j || !entry) {
+        cJSON_Delete(j);
+        cJSON_Delete(entry);
+        cJSON_Delete(cal);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    cJSON_AddStringToObject(j, "schema", schema_v2);
+    if (!cal)
+        cal = cJSON_CreateObject();
+    const char *key = c->dim == 2 ? "2" : "3";
+    if (cJSON_GetObjectItemCaseSensitive(cal, key))
+        cJSON_ReplaceItemInObjectCaseSensitive(cal, key, entry);
+    else
+        cJSON_AddItemToObject(cal, key, entry);
+    cJSON_AddItemToObject(j, "calibrations", cal);
+    char *text = cJSON_Print(j);
+    cJSON_Delete(j);
+    if (!text)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    char tmp[4200];
+    int k = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (k < 0 || (size_t)k >= sizeof tmp) {
+        cJSON_free(text);
+        return hg_fail(e, HG_ELIMIT, "calibration file: path too long");
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        st = hg_fail(e, HG_EIO, "calibration file %s: %s", tmp,
+                     strerror(errno));
+    } else {
+        int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
+        bad |= fclose(f) != 0;
+        if (bad)
+            st = hg_fail(e, HG_EIO, "calibration file %s: write failed",
+                         tmp);
+        else if (rename(tmp, path))
+            st = hg_fail(e, HG_EIO, "calibration file %s: %s", path,
+                         strerror(errno));
+        if (st)
+            remove(tmp);
+    }
+    cJSON_free(text);
+    return st;
+}
+
+static int get_number(const cJSON *j, const char *key, int required,
+                      double *out, const char *path, hg_err *e)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
+    if (!v) {
+        if (required)
+            return hg_fail(e, HG_EPARSE, "calibration file %s: \"%s\" is "
+                           "missing", path, key);
+        return HG_OK;
+    }
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+        return hg_fail(e, HG_EPARSE, "calibration file %s: \"%s\" is not a "
+                       "finite number", path, key);
+    *out = v->valuedouble;
+    return HG_OK;
+}
+
+static void get_string(const cJSON *j, const char *key, char *buf,
+                       size_t len)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
+    if (cJSON_IsString(v))
+        snprintf(buf, len, "%s", v->valuestring);
+}
+
+int hg_calibration_load(const char *path, int dim, hg_calibration *out,
+                        hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    if (!path)
+        return hg_fail(e, HG_EINVAL, "calibration file: NULL path");
+    if (dim != 2 && dim != 3)
+        return hg_fail(e, HG_EINVAL, "calibration: dim = %d is not 2 or 3",
+                       dim);
+    cJSON *cal;
+    int st = read_doc(path, &cal, e);
+    if (st == HG_EIO) {
+        char msg[HG_ERRLEN];
+        snprintf(msg, sizeof msg, "%s", e ? e->msg : "");
+        return hg_fail(e, HG_EIO, "%s (run `hgridopt calibrate --dim %d "
+                       "--save` to write it)", msg, dim);
+    }
+    if (st)
+        return st;
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(cal, dim == 2 ? "2"
+                                                                    : "3");
+    if (!j) {
+        const cJSON *other = cJSON_GetObjectItemCaseSensitive(
+            cal, dim == 2 ? "3" : "2");
+        st = hg_fail(e, HG_EUNKNOWN, "calibration file %s holds no %dD "
+                     "calibration%s (run `hgridopt calibrate --dim %d "
+                     "--save`)", path, dim,
+                     other ? (dim == 2 ? ", only a 3D one"
+                                       : ", only a 2D one")
+                           : "",
+                     dim);
         goto done;
     }
-    double dim = 0, parts = 0;
+    if (!cJSON_IsObject(j)) {
+        st = hg_fail(e, HG_EPARSE, "calibration file %s: the %dD entry is "
+                     "not an object", path, dim);
+        goto done;
+    }
+    double d = dim, parts = 0;
     if ((st = get_number(j, "K", 1, &out->K, path, e)) ||
         (st = get_number(j, "K_stderr", 0, &out->K_se, path, e)) ||
         (st = get_number(j, "seconds_per_pair_check", 0, &out->a, path, e)) ||
@@ -463,7 +675,7 @@ int hg_calibration_load(const char *path, hg_calibration *out, hg_err *e)
         (st = get_number(j, "seconds_per_cell_access_stderr", 0, &out->b_se,
                          path, e)) ||
         (st = get_number(j, "r_squared", 0, &out->r2, path, e)) ||
-        (st = get_number(j, "dim", 0, &dim, path, e)) ||
+        (st = get_number(j, "dim", 0, &d, path, e)) ||
         (st = get_number(j, "particles", 0, &parts, path, e)) ||
         (st = get_number(j, "nu", 0, &out->nu, path, e)))
         goto done;
@@ -472,16 +684,19 @@ int hg_calibration_load(const char *path, hg_calibration *out, hg_err *e)
                      "> 0", path, out->K);
         goto done;
     }
-    out->dim = (int)dim;
+    if (d != (double)dim) {
+        st = hg_fail(e, HG_EPARSE, "calibration file %s: the entry for %dD "
+                     "says \"dim\" %g", path, dim, d);
+        goto done;
+    }
+    out->dim = dim;
     out->n = parts > 0 ? (size_t)parts : 0;
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "distribution");
-    if (cJSON_IsString(d))
-        snprintf(out->psd, sizeof out->psd, "%s", d->valuestring);
-    const cJSON *cr = cJSON_GetObjectItemCaseSensitive(j, "created");
-    if (cJSON_IsString(cr))
-        snprintf(out->created, sizeof out->created, "%s", cr->valuestring);
+    get_string(j, "distribution", out->psd, sizeof out->psd);
+    get_string(j, "created", out->created, sizeof out->created);
+    get_string(j, "machine", out->machine, sizeof out->machine);
+    get_string(j, "build", out->build, sizeof out->build);
 done:
-    cJSON_Delete(j);
+    cJSON_Delete(cal);
     if (st)
         memset(out, 0, sizeof *out);
     return st;

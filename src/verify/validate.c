@@ -7,6 +7,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,7 +35,7 @@ void hg_validation_clear(hg_validation *v)
 void hg_measure_options_default(hg_measure_options *o)
 {
     o->budget = 2e8;
-    o->repeats = 1;
+    o->repeats = 5;
     o->seed = 1;
 }
 
@@ -60,31 +62,183 @@ static int random_subset(size_t n, size_t m, uint64_t seed, size_t **out,
     return HG_OK;
 }
 
-int hg_validate_measure(const hg_model *model, const hg_psd *psd,
-                        const hg_system *sys, const hg_model_values *v,
-                        const hg_particles *p, int L, const double *sizes,
-                        const hg_measure_options *opt, hg_validate_run *out,
+/* One grid being measured: built, its subset chosen, timed in samples. */
+typedef struct meas {
+    hg_grid *g;
+    size_t *sub;     /* NULL: every particle searches */
+    size_t n, m;     /* particles, searching particles */
+    hg_pairs pairs;
+    int inner;       /* detections per sample */
+    int k, cap;      /* samples taken, room */
+    double *wall, *cpu; /* per detection, scaled to the whole system */
+} meas;
+
+static void meas_clear(meas *x)
+{
+    free(x->sub);
+    hg_pairs_clear(&x->pairs);
+    hg_grid_free(x->g);
+    free(x->wall);
+    free(x->cpu);
+    memset(x, 0, sizeof *x);
+}
+
+static int meas_detect(meas *x, hg_grid_counts *cnt, hg_err *e)
+{
+    return x->sub ? hg_grid_find_contacts_subset(x->g, x->sub, x->m,
+                                                 &x->pairs, cnt, e)
+                  : hg_grid_find_contacts(x->g, &x->pairs, cnt, e);
+}
+
+/* Build the grid, pick the subset (budget), run one warm-up detection and
+ * choose how many detections one sample holds (>= 20 ms, at most 1000). */
+static int meas_prepare(meas *x, const hg_particles *p, hg_algorithm alg,
+                        int L, const double *sizes, double work_per_particle,
+                        const hg_measure_options *opt, double *build_s,
                         hg_err *e)
 {
-    hg_measure_options defo;
-    hg_grid *g = NULL;
-    hg_cost cost = {0};
-    hg_grid_counts cnt = {0};
-    hg_pairs pairs = {0};
-    size_t *sub = NULL;
     int st;
-    memset(out, 0, sizeof *out);
-    if (!opt) {
-        hg_measure_options_default(&defo);
-        opt = &defo;
+    memset(x, 0, sizeof *x);
+    x->n = p->n;
+    x->cap = opt->repeats;
+    x->wall = malloc((size_t)x->cap * sizeof *x->wall);
+    x->cpu = malloc((size_t)x->cap * sizeof *x->cpu);
+    if (!x->wall || !x->cpu)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    if ((st = hg_grid_create(p->dim, L, sizes, alg, &x->g, e)))
+        return st;
+    double t0 = hg_wall_seconds();
+    if ((st = hg_grid_build(x->g, p, e)))
+        return st;
+    *build_s = hg_wall_seconds() - t0;
+    x->m = x->n;
+    double work = work_per_particle * (double)x->n;
+    if (opt->budget > 0.0 && work > opt->budget) {
+        double mm = ceil(opt->budget / work_per_particle);
+        x->m = mm < 1000.0 ? 1000 : (size_t)mm;
+        if (x->m > x->n)
+            x->m = x->n;
     }
+    if (x->m < x->n && (st = random_subset(x->n, x->m, opt->seed, &x->sub,
+                                           e)))
+        return st;
+    t0 = hg_wall_seconds();
+    if ((st = meas_detect(x, NULL, e)))
+        return st;
+    double dt = hg_wall_seconds() - t0;
+    x->inner = dt >= 0.02 ? 1 : dt <= 2e-5 ? 1000 : (int)ceil(0.02 / dt);
+    return HG_OK;
+}
+
+static int meas_sample(meas *x, hg_err *e)
+{
+    int st;
+    double c0 = hg_cpu_seconds(), t0 = hg_wall_seconds();
+    for (int i = 0; i < x->inner; i++)
+        if ((st = meas_detect(x, NULL, e)))
+            return st;
+    double dt = hg_wall_seconds() - t0, dc = hg_cpu_seconds() - c0;
+    double scale = (double)x->n / (double)x->m / (double)x->inner;
+    x->wall[x->k] = dt * scale;
+    x->cpu[x->k] = dc * scale;
+    x->k++;
+    return HG_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n-1] (n >= 1; v is reordered). */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Count the work once and fill out (prediction already in out). */
+static int meas_finish(meas *x, const hg_cost *cost, hg_validate_run *out,
+                       hg_err *e)
+{
+    hg_grid_counts cnt = {0};
+    int st = meas_detect(x, &cnt, e);
+    if (st)
+        return st;
+    const int L = out->levels;
+    const double m = (double)x->m, n = (double)x->n;
+    double *w = malloc((size_t)x->k * sizeof *w);
+    if (!w) {
+        hg_grid_counts_clear(&cnt);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    memcpy(w, x->wall, (size_t)x->k * sizeof *w);
+    out->seconds = median(w, x->k);
+    out->seconds_min = w[0];
+    out->seconds_max = w[x->k - 1];
+    memcpy(w, x->cpu, (size_t)x->k * sizeof *w);
+    out->cpu_seconds = median(w, x->k);
+    free(w);
+    out->repeats = x->k;
+    out->inner = x->inner;
+    out->searched = x->m;
+    out->extrapolated = x->m < x->n;
+    out->contacts = (double)cnt.contacts * n / m;
+    out->memory_bytes = hg_grid_memory(x->g);
+    out->measured_T_cd = (double)cnt.pair_checks / m;
+    out->measured_T_ca = (double)cnt.cell_accesses / m;
+    out->measured_T = out->measured_T_cd + cost->K * out->measured_T_ca;
+    for (int h = 0; h < L; h++) {
+        hg_validate_level *lv = &out->per_level[h];
+        lv->level = h + 1;
+        lv->cell_size = out->sizes[h];
+        lv->predicted_fraction = cost->per_level[h].fraction;
+        lv->predicted_T_cd = cost->per_level[h].T_cd;
+        lv->predicted_T_ca = cost->per_level[h].T_ca;
+        lv->measured_fraction = (double)cnt.per_level[h].particles / n;
+        lv->measured_T_cd = (double)cnt.per_level[h].pair_checks / m;
+        lv->measured_T_ca = (double)cnt.per_level[h].cell_accesses / m;
+    }
+    hg_grid_counts_clear(&cnt);
+    return HG_OK;
+}
+
+/* Predict (hg_cost_evaluate) and allocate out for L levels. */
+static int run_init(const hg_model *model, const hg_psd *psd,
+                    const hg_system *sys, const hg_model_values *v, int L,
+                    const double *sizes, hg_cost *cost, hg_validate_run *out,
+                    hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    int st = hg_cost_evaluate(model, psd, sys, v, L, sizes, cost, NULL, e);
+    if (st)
+        return st;
+    out->model = model;
+    out->algorithm = model->grid_algorithm;
+    out->levels = L;
+    out->sizes = malloc((size_t)L * sizeof *out->sizes);
+    out->per_level = calloc((size_t)L, sizeof *out->per_level);
+    if (!out->sizes || !out->per_level)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    memcpy(out->sizes, sizes, (size_t)L * sizeof *sizes);
+    out->predicted_T_cd = cost->T_cd;
+    out->predicted_T_ca = cost->T_ca;
+    out->predicted_T = cost->T;
+    return HG_OK;
+}
+
+static int check_measure(const hg_model *model, const hg_psd *psd,
+                         const hg_system *sys, const hg_particles *p,
+                         const double *sizes, const hg_measure_options *opt,
+                         hg_err *e)
+{
     if (opt->repeats < 1)
         return hg_fail(e, HG_EINVAL, "repeats: %d must be >= 1",
                        opt->repeats);
     if (!model || !psd || !sys || !p || !sizes)
         return hg_fail(e, HG_EINVAL, "validate: NULL argument");
-    hg_algorithm alg = model->grid_algorithm;
-    if (alg == HG_GRID_NONE)
+    if (model->grid_algorithm == HG_GRID_NONE)
         return hg_fail(e, HG_EINVAL,
                        "model: %s describes no grid of hgridopt to measure",
                        model->name);
@@ -94,92 +248,41 @@ int hg_validate_measure(const hg_model *model, const hg_psd *psd,
         return hg_fail(e, HG_EINVAL,
                        "dim: system %d differs from the particles' %d",
                        sys->dim, p->dim);
-    st = hg_cost_evaluate(model, psd, sys, v, L, sizes, &cost, NULL, e);
-    if (st)
+    return HG_OK;
+}
+
+int hg_validate_measure(const hg_model *model, const hg_psd *psd,
+                        const hg_system *sys, const hg_model_values *v,
+                        const hg_particles *p, int L, const double *sizes,
+                        const hg_measure_options *opt, hg_validate_run *out,
+                        hg_err *e)
+{
+    hg_measure_options defo;
+    hg_cost cost = {0};
+    meas x = {0};
+    int st;
+    memset(out, 0, sizeof *out);
+    if (!opt) {
+        hg_measure_options_default(&defo);
+        opt = &defo;
+    }
+    if ((st = check_measure(model, psd, sys, p, sizes, opt, e)))
         return st;
-    out->model = model;
-    out->algorithm = alg;
-    out->levels = L;
-    out->sizes = malloc((size_t)L * sizeof *out->sizes);
-    out->per_level = calloc((size_t)L, sizeof *out->per_level);
-    if (!out->sizes || !out->per_level) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    if ((st = run_init(model, psd, sys, v, L, sizes, &cost, out, e)) ||
+        (st = meas_prepare(&x, p, model->grid_algorithm, L, sizes,
+                           cost.T_cd + cost.T_ca, opt, &out->build_seconds,
+                           e)))
         goto fail;
-    }
-    memcpy(out->sizes, sizes, (size_t)L * sizeof *sizes);
-    out->predicted_T_cd = cost.T_cd;
-    out->predicted_T_ca = cost.T_ca;
-    out->predicted_T = cost.T;
-    if ((st = hg_grid_create(p->dim, L, sizes, alg, &g, e)))
-        goto fail;
-    double t0 = hg_wall_seconds();
-    if ((st = hg_grid_build(g, p, e)))
-        goto fail;
-    out->build_seconds = hg_wall_seconds() - t0;
-    const size_t n = p->n;
-    double work = (cost.T_cd + cost.T_ca) * (double)n;
-    size_t m = n;
-    if (opt->budget > 0.0 && work > opt->budget) {
-        double mm = ceil(opt->budget / (cost.T_cd + cost.T_ca));
-        m = mm < 1000.0 ? 1000 : (size_t)mm;
-        if (m > n)
-            m = n;
-    }
-    out->searched = m;
-    out->extrapolated = m < n;
-    if (m < n && (st = random_subset(n, m, opt->seed, &sub, e)))
-        goto fail;
-    double best = INFINITY, best_cpu = INFINITY;
-    for (int k = 0; k < opt->repeats; k++) {
-        double c0 = hg_cpu_seconds();
-        t0 = hg_wall_seconds();
-        st = sub ? hg_grid_find_contacts_subset(g, sub, m, &pairs, NULL, e)
-                 : hg_grid_find_contacts(g, &pairs, NULL, e);
-        double dt = hg_wall_seconds() - t0;
-        double dc = hg_cpu_seconds() - c0;
-        if (st)
+    for (int k = 0; k < opt->repeats; k++)
+        if ((st = meas_sample(&x, e)))
             goto fail;
-        if (dt < best)
-            best = dt;
-        if (dc < best_cpu)
-            best_cpu = dc;
-    }
-    st = sub ? hg_grid_find_contacts_subset(g, sub, m, &pairs, &cnt, e)
-             : hg_grid_find_contacts(g, &pairs, &cnt, e);
-    if (st)
+    if ((st = meas_finish(&x, &cost, out, e)))
         goto fail;
-    double scale = (double)n / (double)m;
-    out->seconds = best * scale;
-    out->cpu_seconds = best_cpu * scale;
-    out->contacts = (double)cnt.contacts * scale;
-    out->memory_bytes = hg_grid_memory(g);
-    out->measured_T_cd = (double)cnt.pair_checks / (double)m;
-    out->measured_T_ca = (double)cnt.cell_accesses / (double)m;
-    out->measured_T = out->measured_T_cd + cost.K * out->measured_T_ca;
-    for (int h = 0; h < L; h++) {
-        hg_validate_level *lv = &out->per_level[h];
-        lv->level = h + 1;
-        lv->cell_size = sizes[h];
-        lv->predicted_fraction = cost.per_level[h].fraction;
-        lv->predicted_T_cd = cost.per_level[h].T_cd;
-        lv->predicted_T_ca = cost.per_level[h].T_ca;
-        lv->measured_fraction =
-            (double)cnt.per_level[h].particles / (double)n;
-        lv->measured_T_cd = (double)cnt.per_level[h].pair_checks / (double)m;
-        lv->measured_T_ca =
-            (double)cnt.per_level[h].cell_accesses / (double)m;
-    }
-    free(sub);
-    hg_pairs_clear(&pairs);
-    hg_grid_counts_clear(&cnt);
-    hg_grid_free(g);
+    meas_clear(&x);
     hg_cost_clear(&cost);
     return HG_OK;
 fail:
-    free(sub);
-    hg_pairs_clear(&pairs);
-    hg_grid_counts_clear(&cnt);
-    hg_grid_free(g);
+    meas_clear(&x);
     hg_cost_clear(&cost);
     hg_validate_run_clear(out);
     return st;
@@ -198,21 +301,64 @@ static int check_params(const hg_psd *psd, const hg_validate_params *prm,
     return hg_sizes_check(psd, prm->L, prm->sizes, 0, e);
 }
 
-/* Rounded sizes for the box of p (see hg_validate_particles). */
-static int box_sizes(const hg_particles *p, int L, const double *sizes,
-                     double *out, hg_err *e)
+static int periodic_cube(const hg_particles *p)
 {
     double A = p->hi[0] - p->lo[0];
     int cubic = 1;
     for (int c = 1; c < p->dim; c++)
         cubic &= fabs((p->hi[c] - p->lo[c]) - A) <= 1e-12 * A;
-    if (p->periodic && cubic)
-        return hg_pack_round_sizes(A, L, sizes, out, e);
-    memcpy(out, sizes, (size_t)L * sizeof *sizes);
+    return p->periodic && cubic;
+}
+
+/* Whole cells of size >= s along an edge A (as hg_pack_round_sizes). */
+static double cells_per_edge(double A, double s)
+{
+    double k = floor(A / s);
+    while (k > 1.0 && A / k < s)
+        k -= 1.0;
+    return k;
+}
+
+/* The largest size a grid of these sizes uses (the linked cell's 2 r_max
+ * included). */
+static double largest_size(const hg_psd *psd, int L, const double *sizes)
+{
+    double s = 2.0 * hg_psd_rmax(psd);
+    for (int h = 0; h < L; h++)
+        if (sizes[h] > s)
+            s = sizes[h];
+    return s;
+}
+
+int hg_validate_min_particles(const hg_psd *psd, const hg_system *sys,
+                              int L, const double *sizes, size_t *nmin,
+                              hg_err *e)
+{
+    if (!psd || !sys || !sizes || !nmin || L < 1)
+        return hg_fail(e, HG_EINVAL, "validate: NULL argument");
+    const double s = largest_size(psd, L, sizes);
+    const int d = sys->dim;
+    double A1 = hg_pack_box_edge(psd, d, 1, sys->nu);
+    if (!(isfinite(A1) && A1 > 0.0 && isfinite(s)))
+        return hg_fail(e, HG_EINVAL, "validate: no box edge for dim %d, "
+                       "nu %g", d, sys->nu);
+    /* A(N) = A(1) N^(1/d): 3 cells need N >= (3 s / A(1))^d */
+    double guess = ceil(pow(3.0 * s / A1, (double)d));
+    if (!(guess < 1e15))
+        return hg_fail(e, HG_ELIMIT, "validate: %g particles would be "
+                       "needed for 3 cells of size %g per box edge", guess,
+                       s);
+    size_t n = guess < 2.0 ? 2 : (size_t)guess;
+    while (cells_per_edge(hg_pack_box_edge(psd, d, n, sys->nu), s) < 3.0)
+        n++;
+    while (n > 2 &&
+           cells_per_edge(hg_pack_box_edge(psd, d, n - 1, sys->nu), s) >= 3.0)
+        n--;
+    *nmin = n;
     return HG_OK;
 }
 
-/* The `bin` detector (build + search, best of the repeats) on p against
+/* The `bin` detector (build + search, median of the repeats) on p against
  * the model "bin" evaluated with the detector's bin width. Skipped (out
  * ->has_bin = 0, bin_skipped_work set) when the predicted work exceeds
  * the budget. */
@@ -244,6 +390,7 @@ static int measure_bin(const hg_psd *psd, const hg_validate_params *prm,
         return HG_OK;
     }
     hg_validate_run *r = &out->bin;
+    double *wall = NULL, *cpu = NULL;
     hg_detector *d = NULL;
     hg_pairs pairs = {0};
     hg_detector_counters cnt;
@@ -255,14 +402,21 @@ static int measure_bin(const hg_psd *psd, const hg_validate_params *prm,
     }
     if ((st = hg_detector_create("bin", NULL, &d, e)))
         goto done;
-    double best = INFINITY, best_cpu = INFINITY;
-    for (int k = 0; k < prm->measure.repeats; k++) {
+    const int R = prm->measure.repeats > 0 ? prm->measure.repeats : 1;
+    wall = malloc((size_t)R * sizeof *wall);
+    cpu = malloc((size_t)R * sizeof *cpu);
+    if (!wall || !cpu) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int k = 0; k < R; k++) {
         double c0 = hg_cpu_seconds(), t0 = hg_wall_seconds();
         if ((st = hg_detector_detect(d, p, 0.0, &pairs, &cnt, e)))
             goto done;
-        best = fmin(best, hg_wall_seconds() - t0);
-        best_cpu = fmin(best_cpu, hg_cpu_seconds() - c0);
+        wall[k] = hg_wall_seconds() - t0;
+        cpu[k] = hg_cpu_seconds() - c0;
     }
+    double best = median(wall, R), best_cpu = median(cpu, R);
     r->model = m;
     r->algorithm = HG_GRID_NONE;
     r->levels = 1;
@@ -274,6 +428,10 @@ static int measure_bin(const hg_psd *psd, const hg_validate_params *prm,
     r->measured_T_ca = (double)cnt.cell_accesses / (double)n;
     r->measured_T = r->measured_T_cd + cost.K * r->measured_T_ca;
     r->seconds = best;
+    r->seconds_min = wall[0];
+    r->seconds_max = wall[R - 1];
+    r->repeats = R;
+    r->inner = 1;
     r->cpu_seconds = best_cpu;
     r->build_seconds = -1.0;
     r->contacts = (double)pairs.n;
@@ -291,6 +449,8 @@ static int measure_bin(const hg_psd *psd, const hg_validate_params *prm,
     out->predicted_speedup_bin = r->predicted_T / out->hgrid.predicted_T;
     out->measured_speedup_bin = r->seconds / out->hgrid.seconds;
 done:
+    free(wall);
+    free(cpu);
     hg_detector_free(d);
     hg_pairs_clear(&pairs);
     hg_cost_clear(&cost);
@@ -299,55 +459,238 @@ done:
     return st;
 }
 
-int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
-                          const hg_particles *p, hg_validation *out,
-                          hg_err *e)
+static void add_note(hg_validation *v, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void add_note(hg_validation *v, const char *fmt, ...)
+{
+    if (v->n_notes >= HG_VALIDATE_NOTES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->notes[v->n_notes++], HG_VALIDATE_NOTE_LEN, fmt, ap);
+    va_end(ap);
+}
+
+/* Sizes for the box of p: rounded to whole cells on a periodic cube (see
+ * hg_validate_particles), equal rounded sizes merged; *L in: given, out:
+ * kept. Refuses a periodic box with fewer than 3 cells per edge. */
+static int box_sizes(const hg_psd *psd, const hg_validate_params *prm,
+                     const hg_particles *p, int generated, double *out,
+                     int *L, hg_validation *v, hg_err *e)
+{
+    const int L0 = *L;
+    const double *sizes = prm->sizes;
+    double A = p->hi[0] - p->lo[0];
+    int st;
+    if (!periodic_cube(p)) {
+        memcpy(out, sizes, (size_t)L0 * sizeof *sizes);
+        return HG_OK;
+    }
+    const double s = largest_size(psd, L0, sizes);
+    double k = s <= A ? cells_per_edge(A, s) : 0.0;
+    if (k < 3.0) {
+        /* N ~ A^d at the same packing fraction */
+        double need = ceil((double)p->n * pow(3.0 * s / A, p->dim));
+        size_t nmin = 0;
+        if (generated)
+            hg_validate_min_particles(psd, &prm->sys, L0, sizes, &nmin,
+                                      NULL);
+        if (nmin > 0)
+            need = (double)nmin;
+        return hg_fail(e, HG_EINVAL,
+                       "validate: the periodic box (edge %.6g, N = %zu) "
+                       "holds %.0f cell(s) of size %.6g per edge; with fewer "
+                       "than 3 the stencil would meet cells twice (the "
+                       "bundled HGrid visits each once, the cost model "
+                       "does not describe that); %s %.0f",
+                       A, p->n, k, s,
+                       generated ? "use --n" : "use a packing of N >=",
+                       need);
+    }
+    if ((st = hg_pack_round_sizes(A, L0, sizes, out, e)))
+        return st;
+    int n = 0;
+    for (int h = 0; h < L0; h++) {
+        if (n > 0 && out[h] == out[n - 1]) {
+            add_note(v, "cell sizes %.6g and %.6g both round to %.6g (%.0f "
+                     "whole cells per box edge): merged into one level",
+                     sizes[h - 1], sizes[h], out[h],
+                     cells_per_edge(A, sizes[h]));
+            continue;
+        }
+        out[n++] = out[h];
+    }
+    *L = n;
+    return HG_OK;
+}
+
+/* Caveats of the verdict: spread of the timings, speed-up off the
+ * prediction by more than a factor 2 (K). */
+static void timing_notes(const hg_validate_params *prm, hg_validation *v)
+{
+    const hg_validate_run *r[2] = {&v->hgrid, &v->linked_cell};
+    const char *name[2] = {"HGrid", "linked cell"};
+    for (int i = 0; i < (v->has_baseline ? 2 : 1); i++) {
+        double spread = (r[i]->seconds_max - r[i]->seconds_min) /
+                        r[i]->seconds;
+        if (r[i]->repeats > 1 && spread > 0.5)
+            add_note(v, "%s detection times vary by %.0f %% over %d repeats "
+                     "(%.3g-%.3g s, median %.3g s): the machine is busy; "
+                     "use more --repeats or a quiet machine before trusting "
+                     "the speed-up",
+                     name[i], 100.0 * spread, r[i]->repeats,
+                     r[i]->seconds_min, r[i]->seconds_max, r[i]->seconds);
+        else if (r[i]->repeats == 1)
+            add_note(v, "%s timed once: a single timing is noisy (use "
+                     "--repeats 5 or more)", name[i]);
+    }
+    if (!v->has_baseline)
+        return;
+    double q = v->measured_speedup / v->predicted_speedup;
+    if (!(q < 0.5 || q > 2.0))
+        return;
+    char kdesc[64];
+    double K = v->hgrid.predicted_T_ca > 0.0
+                   ? (v->hgrid.predicted_T - v->hgrid.predicted_T_cd) /
+                         v->hgrid.predicted_T_ca
+                   : NAN;
+    if (prm->K_choice)
+        snprintf(kdesc, sizeof kdesc, "K = %.4g (%s)", prm->K_choice->K,
+                 hg_K_source_name(prm->K_choice->source));
+    else
+        snprintf(kdesc, sizeof kdesc, "K = %.4g", K);
+    const hg_validate_run *h = &v->hgrid, *l = &v->linked_cell;
+    double wq[4] = {h->measured_T_cd / h->predicted_T_cd,
+                    h->measured_T_ca / h->predicted_T_ca,
+                    l->measured_T_cd / l->predicted_T_cd,
+                    l->measured_T_ca / l->predicted_T_ca};
+    int work_ok = 1;
+    for (int i = 0; i < 4; i++)
+        work_ok &= fabs(wq[i] - 1.0) < 0.1;
+    add_note(v, "measured speed-up %.3g is %.3g times %s than the predicted "
+             "%.3g; %s, so the likely cause is %s: on this machine a cell "
+             "access costs a different number of pair checks. Measure it "
+             "with `hgridopt calibrate --dim %d --save` (the bundled HGrid "
+             "then uses it by default) or try another --K",
+             v->measured_speedup, q < 1.0 ? 1.0 / q : q,
+             q < 1.0 ? "smaller" : "larger", v->predicted_speedup,
+             work_ok ? "the counted work matches the model (within 10 %)"
+                     : "the counted work deviates from the model too",
+             kdesc, prm->sys.dim);
+}
+
+static int validate_particles(const hg_psd *psd,
+                              const hg_validate_params *prm,
+                              const hg_particles *p, int generated,
+                              hg_validation *out, hg_err *e)
 {
     double *rs = NULL;
-    int st;
+    hg_cost ch = {0}, cl = {0};
+    meas mh = {0}, ml = {0};
+    int st, L;
     memset(out, 0, sizeof *out);
     if ((st = check_params(psd, prm, e)))
         return st;
     if (!p || p->n == 0)
         return hg_fail(e, HG_EINVAL, "particles: none to search");
+    hg_measure_options full = prm->measure;
+    if ((st = check_measure(prm->model, psd, &prm->sys, p, prm->sizes, &full,
+                            e)))
+        return st;
     out->n = p->n;
     out->seed = prm->seed;
     out->box_edge = p->hi[0] - p->lo[0];
     out->measured_nu = hg_particles_packing_fraction(p);
+    out->requested_levels = L = prm->L;
     rs = malloc((size_t)prm->L * sizeof *rs);
     if (!rs)
         return hg_fail(e, HG_ENOMEM, "out of memory");
-    if ((st = box_sizes(p, prm->L, prm->sizes, rs, e)))
+    if ((st = box_sizes(psd, prm, p, generated, rs, &L, out, e)))
         goto fail;
-    hg_measure_options full = prm->measure;
+    out->merged_levels = prm->L - L;
     full.budget = 0.0; /* the HGrid always searches every particle */
-    st = hg_validate_measure(prm->model, psd, &prm->sys, &prm->values, p,
-                             prm->L, rs, &full, &out->hgrid, e);
-    if (st)
+    const hg_algorithm alg = prm->model->grid_algorithm;
+    if ((st = run_init(prm->model, psd, &prm->sys, &prm->values, L, rs, &ch,
+                       &out->hgrid, e)) ||
+        (st = meas_prepare(&mh, p, alg, L, rs, ch.T_cd + ch.T_ca, &full,
+                           &out->hgrid.build_seconds, e)))
+        goto fail;
+    double lc = 2.0 * hg_psd_rmax(psd);
+    if (prm->baseline) {
+        hg_validate_params one = *prm;
+        one.L = 1;
+        one.sizes = &lc;
+        int L1 = 1;
+        if ((st = box_sizes(psd, &one, p, generated, &lc, &L1, out, e)) ||
+            (st = run_init(prm->model, psd, &prm->sys, &prm->values, 1, &lc,
+                           &cl, &out->linked_cell, e)) ||
+            (st = meas_prepare(&ml, p, alg, 1, &lc,
+                               cl.T_cd + cl.T_ca, &prm->measure,
+                               &out->linked_cell.build_seconds, e)))
+            goto fail;
+    }
+    /* alternate the two (and their order) so both see the same load */
+    for (int k = 0; k < full.repeats; k++) {
+        meas *first = prm->baseline && k % 2 ? &ml : &mh;
+        meas *second = first == &mh ? &ml : &mh;
+        if ((st = meas_sample(first, e)))
+            goto fail;
+        if (prm->baseline && (st = meas_sample(second, e)))
+            goto fail;
+    }
+    double *ratio = NULL;
+    if (prm->baseline) {
+        ratio = malloc((size_t)full.repeats * sizeof *ratio);
+        if (!ratio) {
+            st = hg_fail(e, HG_ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (int k = 0; k < full.repeats; k++)
+            ratio[k] = ml.wall[k] / mh.wall[k];
+        out->measured_speedup = median(ratio, full.repeats);
+        out->speedup_min = ratio[0];
+        out->speedup_max = ratio[full.repeats - 1];
+        for (int k = 0; k < full.repeats; k++)
+            ratio[k] = ml.cpu[k] / mh.cpu[k];
+        out->measured_speedup_cpu = median(ratio, full.repeats);
+        free(ratio);
+    }
+    if ((st = meas_finish(&mh, &ch, &out->hgrid, e)))
         goto fail;
     if (prm->baseline) {
-        double lc = 2.0 * hg_psd_rmax(psd);
-        if ((st = box_sizes(p, 1, &lc, &lc, e)))
-            goto fail;
-        st = hg_validate_measure(prm->model, psd, &prm->sys, &prm->values,
-                                 p, 1, &lc, &prm->measure, &out->linked_cell,
-                                 e);
-        if (st)
+        if ((st = meas_finish(&ml, &cl, &out->linked_cell, e)))
             goto fail;
         out->has_baseline = 1;
         out->predicted_speedup =
             out->linked_cell.predicted_T / out->hgrid.predicted_T;
-        out->measured_speedup =
-            out->linked_cell.seconds / out->hgrid.seconds;
         if ((st = measure_bin(psd, prm, p, out, e)))
             goto fail;
     }
+    timing_notes(prm, out);
+    meas_clear(&mh);
+    meas_clear(&ml);
+    hg_cost_clear(&ch);
+    hg_cost_clear(&cl);
     free(rs);
     return HG_OK;
 fail:
+    meas_clear(&mh);
+    meas_clear(&ml);
+    hg_cost_clear(&ch);
+    hg_cost_clear(&cl);
     free(rs);
     hg_validation_clear(out);
     return st;
+}
+
+int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
+                          const hg_particles *p, hg_validation *out,
+                          hg_err *e)
+{
+    return validate_particles(psd, prm, p, 0, out, e);
 }
 
 int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
@@ -363,7 +706,7 @@ int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
     if ((st = hg_pack_poisson(psd, &pp, &p, e)))
         return st;
     double pack_seconds = hg_wall_seconds() - t0;
-    st = hg_validate_particles(psd, prm, &p, out, e);
+    st = validate_particles(psd, prm, &p, 1, out, e);
     out->pack_seconds = pack_seconds;
     hg_particles_clear(&p);
     return st;

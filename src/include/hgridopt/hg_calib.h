@@ -3,8 +3,12 @@
  * several grids on a Poisson packing and fit
  *     seconds per particle = a T_cd + b T_ca
  * (KOL 2014 eq. 27: T = T_cd + K T_ca)
- * by least squares (GSL multifit), K = b / a. Results can be stored in and
- * read from a small JSON file (e.g. for `recommend --K auto`).
+ * by least squares (GSL multifit), K = b / a. Results are stored per
+ * dimension in a small JSON file, with the machine, the build and the date.
+ *
+ * Which K a command uses, and why, is decided in one place:
+ * hg_K_resolve (the target code the numbers describe, the dimension, the
+ * command line, the system file and the calibration file).
  */
 #ifndef HG_CALIB_H
 #define HG_CALIB_H
@@ -36,6 +40,8 @@ typedef struct hg_calibration {
     double nu;
     char psd[256];       /* distribution spec used */
     char created[32];    /* UTC time, ISO 8601 */
+    char machine[256];   /* uname: system, host, release, hardware; CPU */
+    char build[256];     /* compiler, build type, OpenMP threads */
     int npoints;
     hg_calib_point *points; /* owned (hg_calibration_clear); NULL after load */
 } hg_calibration;
@@ -80,16 +86,96 @@ int hg_calibration_fit(hg_calibration *c, hg_err *e);
  * $HOME/.config/hgridopt/calibration.json. Writes into buf (len bytes). */
 int hg_calibration_default_path(char *buf, size_t len, hg_err *e);
 
-/* c as a JSON document (schema hgridopt.calibration/1, with the library
+/* c as a JSON document of one calibration (schema
+ * hgridopt.calibration/1, with its dim, machine, build, the library
  * version and the points when c has them) in a new string (*text, caller
  * frees with free()). */
 int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e);
-/* Write c as JSON ("schema": "hgridopt.calibration/1") to path (folders
- * are created when path is the default one's). */
+
+/* Fill c->machine and c->build with a description of this machine (uname,
+ * CPU model) and of this build (compiler, build type, OpenMP). */
+void hg_calibration_describe_host(hg_calibration *c);
+
+/* Store c (c->dim 2 or 3) in the calibration file path ("schema":
+ * "hgridopt.calibration/2": one entry per dimension under
+ * "calibrations"), keeping the other dimension's entry if the file has
+ * one. Missing folders are created; the file is replaced atomically
+ * (temporary file + rename). A present but unreadable or malformed file is
+ * an error (it is not overwritten). */
 int hg_calibration_save(const hg_calibration *c, const char *path,
                         hg_err *e);
-/* Read a calibration file; checks the schema and that K is finite > 0. */
-int hg_calibration_load(const char *path, hg_calibration *out, hg_err *e);
+/* Read the calibration of dimension dim (2 or 3) from path. Accepts the
+ * older one-entry schema "hgridopt.calibration/1" (its "dim" says which).
+ * HG_EIO: the file cannot be opened (message suggests `calibrate --save`);
+ * HG_EUNKNOWN: the file holds no calibration for dim (the message names
+ * the dimensions it holds); HG_EPARSE: malformed. */
+int hg_calibration_load(const char *path, int dim, hg_calibration *out,
+                        hg_err *e);
+
+/* ---- K: which value, and where it came from ---- */
+
+/* The code whose cost the numbers describe. */
+typedef enum hg_K_target {
+    HG_K_TARGET_HGRID = 0,   /* the bundled HGrid (validate, bench, the
+                                default tables and JSON) */
+    HG_K_TARGET_MERCURYDPM,  /* MercuryDPM export: the papers' code */
+    HG_K_TARGET_LAMMPS       /* LAMMPS export from the KOL HGrid model: a
+                                plain distance check per pair, like the
+                                bundled HGrid, so treated as the bundled
+                                HGrid (LAMMPS' own model has no K) */
+} hg_K_target;
+
+typedef enum hg_K_source {
+    HG_K_SOURCE_PAPER = 0,      /* KOL 2014 / Ogarko & Luding 2012: 0.2 */
+    HG_K_SOURCE_SHIPPED,        /* measured with this tool, shipped */
+    HG_K_SOURCE_CALIBRATION,    /* the calibration file */
+    HG_K_SOURCE_SYSTEM_FILE,    /* "K" in the --system file */
+    HG_K_SOURCE_COMMAND_LINE    /* --K X */
+} hg_K_source;
+
+/* The papers' K is HG_K_PAPER (hg_model.h): KOL 2014's 0.2; Ogarko &
+ * Luding 2012 measured 0.2-0.45 in their DEM code. */
+
+/* The shipped default K of the bundled HGrid for dim (2 or 3), measured
+ * with `hgridopt calibrate` (see calibrate.c for machine and date); NAN
+ * for another dim. where (may be NULL) receives a static description. */
+double hg_K_shipped(int dim, const char **where);
+
+typedef struct hg_K_choice {
+    double K;
+    hg_K_source source;
+    hg_K_target target;
+    int dim;
+    char detail[512];  /* one line: where the value came from */
+} hg_K_choice;
+
+/* What is known when K is chosen. Strings are not owned. */
+typedef struct hg_K_request {
+    hg_K_target target;
+    int dim;                      /* 2 or 3 */
+    const char *command_line;     /* --K text: NULL, a number > 0, "auto"
+                                     (the calibration file, which must
+                                     hold dim), "paper" or "shipped" */
+    int has_file_K;               /* the system file gives "K" */
+    double file_K;
+    const char *file_path;        /* the system file (for the message) */
+    const char *calibration_path; /* NULL: hg_calibration_default_path */
+} hg_K_request;
+
+/* Choose K: the command line, else the system file, else by target: the
+ * papers' value for MercuryDPM; for the bundled HGrid and LAMMPS the
+ * calibration file's entry for rq->dim when the file has one, else the
+ * shipped default for rq->dim (a calibration of the other dimension is
+ * never used; detail says when one was passed over). Errors: a bad --K
+ * text (HG_EPARSE / HG_EINVAL), "auto" without a usable calibration for
+ * dim, a calibration file that exists but is malformed. */
+int hg_K_resolve(const hg_K_request *rq, hg_K_choice *out, hg_err *e);
+
+/* "paper", "shipped-default", "calibration-file", "system-file",
+ * "command-line". */
+const char *hg_K_source_name(hg_K_source s);
+/* "bundled HGrid", "MercuryDPM", "LAMMPS". */
+const char *hg_K_target_name(hg_K_target t);
 
 #ifdef __cplusplus
 }

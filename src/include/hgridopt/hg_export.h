@@ -28,6 +28,7 @@ typedef struct hg_export_input {
     const char *name;     /* system name or NULL */
     const char *unit;     /* length unit or NULL */
     double skin;          /* LAMMPS neighbor skin; <= 0: default below */
+    const char *K_note;   /* where sys->K came from (one line) or NULL */
 } hg_export_input;
 
 /* Default LAMMPS skin: 10 % of the smallest particle diameter. */

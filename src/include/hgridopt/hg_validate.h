@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "hg_calib.h"
 #include "hg_common.h"
 #include "hg_model.h"
 #include "hg_particles.h"
@@ -40,12 +41,16 @@ typedef struct hg_validate_run {
     hg_validate_level *per_level;
     double predicted_T_cd, predicted_T_ca, predicted_T;
     double measured_T_cd, measured_T_ca, measured_T;
-    double seconds;             /* contact detection (uncounted), best of
-                                   the repeats; for the whole system */
+    double seconds;             /* contact detection (uncounted), median
+                                   of the repeats; for the whole system */
+    double seconds_min, seconds_max; /* fastest and slowest repeat */
     double cpu_seconds;         /* CPU time of the detection (all threads,
-                                   CLOCK_PROCESS_CPUTIME_ID), best of the
-                                   repeats, scaled like seconds: robust on
-                                   a loaded machine */
+                                   CLOCK_PROCESS_CPUTIME_ID), median of the
+                                   repeats, scaled like seconds */
+    int repeats;                /* timed repeats (each one the mean of
+                                   `inner` back-to-back detections) */
+    int inner;                  /* detections per repeat (short detections
+                                   are run several times: >= 20 ms) */
     double build_seconds;       /* mapping phase (hg_grid_build) */
     double contacts;            /* contact pairs (per system) */
     int extrapolated;           /* 1: only `searched` particles searched;
@@ -61,11 +66,11 @@ typedef struct hg_measure_options {
     double budget;   /* max predicted pair checks + cell accesses of one
                         search (whole system); above it only a random
                         subset of particles searches. <= 0: no limit. */
-    int repeats;     /* timed repetitions (>= 1), best time kept */
+    int repeats;     /* timed repetitions (>= 1): median, min and max */
     uint64_t seed;   /* for the random subset */
 } hg_measure_options;
 
-/* Defaults: budget 2e8, repeats 1, seed 1. */
+/* Defaults: budget 2e8, repeats 5, seed 1. */
 void hg_measure_options_default(hg_measure_options *o);
 
 /* Build the bundled grid model->grid_algorithm (HG_EINVAL for a model
@@ -90,7 +95,12 @@ typedef struct hg_validate_params {
     uint64_t seed;          /* packing seed */
     int baseline;           /* 1: also the linked cell (L = 1, 2 r_max) */
     hg_measure_options measure;
+    const hg_K_choice *K_choice; /* where sys.K came from, for the notes
+                                    (NULL: "K = value") */
 } hg_validate_params;
+
+#define HG_VALIDATE_NOTES 8
+#define HG_VALIDATE_NOTE_LEN 480
 
 /* A whole validation. Owned parts released by hg_validation_clear. */
 typedef struct hg_validation {
@@ -103,7 +113,20 @@ typedef struct hg_validation {
     int has_baseline;
     hg_validate_run linked_cell;
     double predicted_speedup; /* T(linked cell) / T(HGrid) */
-    double measured_speedup;  /* seconds(linked cell) / seconds(HGrid) */
+    double measured_speedup;  /* median over the repeats of
+                                 seconds(linked cell) / seconds(HGrid),
+                                 the two timed alternately */
+    double speedup_min, speedup_max; /* over the repeats */
+    double measured_speedup_cpu; /* the same from CPU times (all threads):
+                                    steadier on a loaded machine */
+    int requested_levels;     /* L given */
+    int merged_levels;        /* levels dropped because two sizes rounded
+                                 to the same whole-cell size (the HGrid
+                                 has requested_levels - merged_levels) */
+    int n_notes;              /* verdict caveats, one line each: merged
+                                 levels, timing spread, speed-up far from
+                                 the prediction (K) */
+    char notes[HG_VALIDATE_NOTES][HG_VALIDATE_NOTE_LEN];
     /* the `bin` baseline (LAMMPS-style bins of half the cutoff, model
      * "bin"), measured with the linked cell when its predicted work is
      * within the budget; build_seconds < 0: binning is part of seconds */
@@ -117,12 +140,26 @@ typedef struct hg_validation {
 
 void hg_validation_clear(hg_validation *v); /* accepts NULL */
 
+/* Smallest particle count N whose Poisson box (hg_pack_box_edge) holds at
+ * least 3 cells per edge of the largest of sizes[0..L-1] and 2 r_max after
+ * rounding. With fewer cells a periodic level's 3^d stencil would meet
+ * cells twice: the bundled HGrid visits each cell once, which the cost
+ * model does not describe, so hg_validate refuses such boxes. */
+int hg_validate_min_particles(const hg_psd *psd, const hg_system *sys,
+                              int L, const double *sizes, size_t *nmin,
+                              hg_err *e);
+
 /* Generate a Poisson packing (hg_pack_poisson: periodic box of edge A),
- * round the sizes to whole cells (s' = A / floor(A / s)), run
+ * round the sizes to whole cells (s' = A / floor(A / s)); sizes that round
+ * to the same value are merged into one level (said in a note); a box
+ * with fewer than 3 cells per edge on some level is refused (HG_EINVAL,
+ * the message names the smallest N that works:
+ * hg_validate_min_particles). Run
  * hg_validate_measure for the HGrid (every particle searches: the budget
  * is not applied) and, if prm->baseline, for the linked cell (one level of
- * size 2 r_max rounded the same way; a subset when over the budget). out
- * is overwritten. */
+ * size 2 r_max rounded the same way; a subset when over the budget), the
+ * two detections timed alternately over the repeats. out is overwritten;
+ * its notes hold the caveats of the verdict. */
 int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
                 hg_validation *out, hg_err *e);
 
