@@ -1,7 +1,7 @@
 /* cmd_validate.c - `hgridopt validate`: run the bundled HGrid on a Poisson
  * packing and compare the counted work with the cost model. */
 #include "cli.h"
-#include "plots.h"
+#include "hg_figure.h"
 #include "hg_opt.h"
 #include "hg_validate.h"
 
@@ -421,7 +421,7 @@ int cmd_validate(int argc, char **argv)
                            n_note[0] ? n_note : NULL};
     rc = cli_write(cs.opt.output, write_result, &res);
     if (!rc && cs.opt.plot &&
-        (st = cli_plot_validation(cs.opt.plot, &v, &e)))
+        (st = hg_figure_validation(cs.opt.plot, &v, &e)))
         rc = cli_fail(&e, st, 1);
 done:
     hg_validation_clear(&v);
