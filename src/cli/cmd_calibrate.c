@@ -171,7 +171,12 @@ int cmd_calibrate(int argc, char **argv)
     prm.max_levels = (int)o.max_levels;
     prm.repeats = (int)o.repeats;
     prm.budget = o.budget;
-    if ((st = hg_calibrate(cs.psd, &prm, &cal, &e))) {
+    cli_progress pr;
+    prm.progress = cli_progress_start(&pr);
+    prm.progress_params = &pr;
+    st = hg_calibrate(cs.psd, &prm, &cal, &e);
+    cli_progress_end(&pr);
+    if (st) {
         cli_error("%s", e.msg);
         rc = st == HG_EINVAL ? CLI_EUSAGE : CLI_EDATA;
         goto done;

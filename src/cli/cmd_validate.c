@@ -405,10 +405,14 @@ int cmd_validate(int argc, char **argv)
     vp.measure.budget = budget;
     vp.measure.repeats = (int)repeats;
     vp.measure.seed = (uint64_t)seed;
+    cli_progress pr;
+    vp.measure.progress = cli_progress_start(&pr);
+    vp.measure.progress_params = &pr;
     vp.K_choice = &cs.Kc;
     st = cs.has_packing ? hg_validate_particles(cs.psd, &vp, &cs.packing, &v,
                                                 &e)
                         : hg_validate(cs.psd, &vp, &v, &e);
+    cli_progress_end(&pr);
     if (st) {
         if (st == HG_EINVAL && strstr(e.msg, "exceeds the box edge"))
             cli_error("%s (use more particles: --n)", e.msg);
