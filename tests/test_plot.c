@@ -256,6 +256,12 @@ int main(void)
     free(svg);
     free(txt);
 
+    /* the permissions of a plainly created file, not mkstemp's 0600 */
+    struct stat sb;
+    mode_t mask = umask(022);
+    CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == (0666 & ~mask));
+    umask(mask);
+
     /* PNG: signature and an IHDR of the requested width */
     snprintf(path, sizeof path, "%s/a.png", dir);
     CHECK(hg_plot_write(path, panels, 2, 800, &e) == HG_OK);
