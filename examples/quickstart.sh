@@ -2,37 +2,66 @@
 # hgridopt quick start. On a fresh Debian 12 machine (as root):
 #   bash examples/quickstart.sh run    install what is missing, build, and
 #                                      run the main job on the default example
-#   bash examples/quickstart.sh test   install what is missing (also Debian's
-#                                      lammps), build, and run the test suite
-#                                      (ctest without the slow/bench labels)
+#   bash examples/quickstart.sh test   install what is missing (also jq and
+#                                      Debian's lammps), build, and run the
+#                                      test suite (ctest without the labels
+#                                      slow, bench, fresh, fuzz)
 # Other targets: slow (slow tests), bench (benchmark programs), lammps (the
-# LAMMPS integration test), asan (tests under Address/UB sanitizers).
+# LAMMPS integration test), asan (tests under Address/UB sanitizers), fuzz
+# (clang + libFuzzer harnesses, ctest -L fuzz).
+# The packages come from examples/packages.txt, the one list of what hgridopt
+# needs on Debian 12; missing ones are installed with apt-get.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 what=${1:-run}
 
+case "$what" in
+run) groups="build" ;;
+test | slow | bench | lammps | asan) groups="build test" ;;
+fuzz) groups="build fuzz" ;;
+*)
+    echo "usage: bash examples/quickstart.sh run|test|slow|bench|lammps|asan|fuzz" >&2
+    exit 2
+    ;;
+esac
+
+# packages of the wanted groups that are not installed (a package removed
+# but with its configuration files left is not installed)
 need=()
-for pkg in gcc make cmake pkg-config libgsl-dev libnlopt-dev libcjson-dev; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-# the test suite runs LAMMPS on the recommended neighbor settings
-if { [ "$what" = test ] || [ "$what" = lammps ]; } && ! command -v lmp >/dev/null 2>&1; then
-    need+=(lammps)
-fi
+while read -r group pkg rest; do
+    case "$group" in build | test | fuzz) known=1 ;; *) known=0 ;; esac
+    if [ $known = 0 ] || [ -z "$pkg" ] || [ -n "$rest" ]; then
+        echo "quickstart: examples/packages.txt: bad line '$group $pkg $rest' (expected: build|test|fuzz PACKAGE)" >&2
+        exit 1
+    fi
+    case " $groups " in *" $group "*) ;; *) continue ;; esac
+    status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+    [ "${status##* }" = installed ] || need+=("$pkg")
+done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' examples/packages.txt)
 if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "quickstart: missing Debian packages: ${need[*]} (run as root to install them)" >&2
+        exit 1
+    fi
     echo "quickstart: installing ${need[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+    apt-get -o DPkg::Lock::Timeout=600 update -qq
+    apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}" >&2
 fi
 
 build=build
 flags=(-DCMAKE_BUILD_TYPE=Release)
-if [ "$what" = asan ]; then
+case "$what" in
+asan)
     build=build-asan
     flags=(-DCMAKE_BUILD_TYPE=Debug -DHG_SANITIZE=ON)
-fi
+    ;;
+fuzz)
+    build=build-fuzz
+    flags=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DHG_FUZZ=ON)
+    ;;
+esac
 cmake -S . -B "$build" "${flags[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 
@@ -42,16 +71,13 @@ run)
     "$build/hgridopt" recommend --system examples/paper-3d-uniform-volume.json
     ;;
 test)
-    ctest --test-dir "$build" -LE 'slow|bench' -j"$jobs" --output-on-failure
+    ctest --test-dir "$build" -LE 'slow|bench|fresh|fuzz' -j"$jobs" --output-on-failure
     ;;
 asan)
-    ctest --test-dir "$build" -LE 'slow|bench|lammps' -j"$jobs" --output-on-failure
+    ctest --test-dir "$build" -LE 'slow|bench|fresh|fuzz|lammps' -j"$jobs" --output-on-failure
     ;;
 slow) ctest --test-dir "$build" -L slow -j"$jobs" --output-on-failure ;;
 bench) ctest --test-dir "$build" -L bench --output-on-failure -V ;;
 lammps) ctest --test-dir "$build" -L lammps --output-on-failure -V ;;
-*)
-    echo "usage: bash examples/quickstart.sh run|test|slow|bench|lammps|asan" >&2
-    exit 2
-    ;;
+fuzz) ctest --test-dir "$build" -L fuzz --no-tests=error --output-on-failure ;;
 esac

@@ -31,16 +31,12 @@ for key in schema algorithm levels cell_sizes cell_sizes_over_rmin \
     if printf '%s\n' "$json" | grep -q "\"$key\":"; then ok; else bad "json lacks \"$key\""; fi
 done
 if printf '%s\n' "$json" | grep -q '"schema":[[:space:]]*"hgridopt.recommendation/1"'; then ok; else bad "json schema name"; fi
-if command -v python3 >/dev/null; then
-    if printf '%s\n' "$json" | python3 -c '
-import json, sys
-j = json.load(sys.stdin)
-assert j["levels"] == len(j["cell_sizes"]) == len(j["per_level"])
-assert j["best"]["levels"] == 5 and abs(j["best"]["work_per_particle"] - 4.4032) < 1e-3
-assert j["work_per_particle"] <= 1.01 * j["best"]["work_per_particle"]
-assert abs(j["speedup_vs_linked_cell"] * j["work_per_particle"] - j["linked_cell_work_per_particle"]) < 1e-9 * j["linked_cell_work_per_particle"]
-'; then ok; else bad "json content"; fi
-fi
+if printf '%s\n' "$json" | jq -e '
+    .levels == (.cell_sizes | length) and .levels == (.per_level | length)
+    and .best.levels == 5 and ((.best.work_per_particle - 4.4032) | fabs) < 1e-3
+    and .work_per_particle <= 1.01 * .best.work_per_particle
+    and ((.speedup_vs_linked_cell * .work_per_particle - .linked_cell_work_per_particle) | fabs)
+        < 1e-9 * .linked_cell_work_per_particle' >/dev/null; then ok; else bad "json content"; fi
 
 # --- scan ---
 csv=$($S $P3 --max-levels 5)

@@ -1,7 +1,7 @@
 /* cmd_validate.c - `hgridopt validate`: run the bundled HGrid on a Poisson
  * packing and compare the counted work with the cost model. */
 #include "cli.h"
-#include "plots.h"
+#include "hg_figure.h"
 #include "hg_opt.h"
 #include "hg_validate.h"
 
@@ -427,10 +427,14 @@ int cmd_validate(int argc, char **argv)
     vp.measure.budget = budget;
     vp.measure.repeats = (int)repeats;
     vp.measure.seed = (uint64_t)seed;
+    cli_progress pr;
+    vp.measure.progress = cli_progress_start(&pr);
+    vp.measure.progress_params = &pr;
     vp.K_choice = &cs.Kc;
     st = cs.has_packing ? hg_validate_particles(cs.psd, &vp, &cs.packing, &v,
                                                 &e)
                         : hg_validate(cs.psd, &vp, &v, &e);
+    cli_progress_end(&pr);
     if (st) {
         if (st == HG_EINVAL && strstr(e.msg, "exceeds the box edge"))
             cli_error("%s (use more particles: --n)", e.msg);
@@ -443,7 +447,7 @@ int cmd_validate(int argc, char **argv)
                            n_note[0] ? n_note : NULL};
     rc = cli_write(cs.opt.output, write_result, &res);
     if (!rc && cs.opt.plot &&
-        (st = cli_plot_validation(cs.opt.plot, &v, &e)))
+        (st = hg_figure_validation(cs.opt.plot, &v, &e)))
         rc = cli_fail(&e, st, 1);
 done:
     hg_validation_clear(&v);

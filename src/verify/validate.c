@@ -633,6 +633,7 @@ static int validate_particles(const hg_psd *psd,
             goto fail;
     }
     /* alternate the two (and their order) so both see the same load */
+    const hg_measure_options *po = &prm->measure;
     for (int k = 0; k < full.repeats; k++) {
         meas *first = prm->baseline && k % 2 ? &ml : &mh;
         meas *second = first == &mh ? &ml : &mh;
@@ -640,6 +641,9 @@ static int validate_particles(const hg_psd *psd,
             goto fail;
         if (prm->baseline && (st = meas_sample(second, e)))
             goto fail;
+        if (po->progress)
+            po->progress(prm->baseline ? "hgrid and linked cell" : "hgrid",
+                         (k + 1.0) / full.repeats, po->progress_params);
     }
     double *ratio = NULL;
     if (prm->baseline) {

@@ -68,6 +68,8 @@ typedef struct hg_measure_options {
                         subset of particles searches. <= 0: no limit. */
     int repeats;     /* timed repetitions (>= 1): median, min and max */
     uint64_t seed;   /* for the random subset */
+    hg_progress_fn progress; /* after each timed detection; may be NULL */
+    void *progress_params;
 } hg_measure_options;
 
 /* Defaults: budget 2e8, repeats 5, seed 1. */
