@@ -9,6 +9,13 @@
  *
  * Usage: bench_grid [max_n [repeats [K]]]: K (default 0.2) is the cost
  * ratio the recommendation optimises for (e.g. from `hgridopt calibrate`).
+ *        bench_grid build [N [repeats]]: mapping (build) against detection
+ *        time of the recommended grids (3D alpha -3 omega 100 nu 0.6, 2D
+ *        alpha -3 omega 20 nu 0.4; default N = 10^6), dense and hashed
+ *        levels, one thread and all threads: first build, rebuild of the
+ *        same particles, rebuild after small displacements, detection;
+ *        medians with min-max over the repeats (default 7) of the
+ *        process CPU time (robust on a shared machine).
  * Build type Release for real figures. */
 #include "hg_grid.h"
 #include "hg_opt.h"
@@ -18,6 +25,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #ifdef HG_HAVE_OPENMP
 #include <omp.h>
@@ -36,8 +44,144 @@ static int die(const char *what, const hg_err *e)
     return 1;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median, min and max of v[0..n-1] (sorts v). */
+static void stats(double *v, int n, double *med, double *mn, double *mx)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    *med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    *mn = v[0];
+    *mx = v[n - 1];
+}
+
+/* Build against detection for one system (section "build"). */
+static int bench_build_case(const char *spec, int dim, double nu, size_t n,
+                            int repeats)
+{
+    hg_err e = {0};
+    hg_psd_ctx ctx = {dim, NULL};
+    hg_psd *psd = NULL;
+    if (hg_psd_parse(spec, &ctx, &psd, &e))
+        return die("psd", &e);
+    hg_system sys = {dim, nu};
+    hg_recommend_options ro;
+    hg_recommend_options_default(&ro);
+    hg_recommendation rec = {0};
+    if (hg_recommend(psd, &sys, NULL, &ro, &rec, &e))
+        return die("recommend", &e);
+    const hg_algorithm alg = rec.model->grid_algorithm;
+    hg_pack_params pp = {dim, n, nu, 7, 1};
+    hg_particles p = {0}, q = {0};
+    if (hg_pack_poisson(psd, &pp, &p, &e) || hg_pack_poisson(psd, &pp, &q, &e))
+        return die("pack", &e);
+    double *rs = malloc((size_t)rec.levels * sizeof *rs);
+    if (!rs || hg_pack_round_sizes(p.hi[0], rec.levels, rec.cell_sizes, rs,
+                                   &e))
+        return die("round", &e);
+    /* q: p moved by up to 2 % of r_min on every axis (wrapped) */
+    uint64_t st = 12345;
+    for (size_t i = 0; i < n * (size_t)dim; i++) {
+        st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+        double u = (double)(st >> 11) * 0x1.0p-53 - 0.5;
+        double x = p.x[i] + 0.04 * u;
+        double A = p.hi[i % (size_t)dim] - p.lo[i % (size_t)dim];
+        if (x < p.lo[i % (size_t)dim])
+            x += A;
+        if (x >= p.hi[i % (size_t)dim])
+            x -= A;
+        q.x[i] = x;
+    }
+    printf("\n%s, %dD, nu = %g, N = %zu: %s, %d levels\n", spec, dim, nu, n,
+           hg_algorithm_name(alg), rec.levels);
+    printf("%-6s %7s %16s %22s %22s %22s %12s\n", "levels", "threads",
+           "first build ms", "rebuild ms", "rebuild moved ms",
+           "detect ms", "rebuild/det");
+    int maxt = 1;
+#ifdef HG_HAVE_OPENMP
+    maxt = omp_get_max_threads();
+#endif
+    double *tb = malloc((size_t)repeats * sizeof *tb);
+    double *tm = malloc((size_t)repeats * sizeof *tm);
+    double *td = malloc((size_t)repeats * sizeof *td);
+    if (!tb || !tm || !td)
+        return 1;
+    for (int storage = HG_GRID_DENSE; storage <= HG_GRID_HASH; storage++) {
+        for (int threads = 1; threads <= maxt; threads = threads == maxt
+                                                   ? maxt + 1 : maxt) {
+#ifdef HG_HAVE_OPENMP
+            omp_set_num_threads(threads);
+#endif
+            hg_grid *g = NULL;
+            hg_pairs pairs = {0};
+            if (hg_grid_create(dim, rec.levels, rs, alg, &g, &e) ||
+                hg_grid_set_storage(g, (hg_grid_storage)storage, &e))
+                return die("grid", &e);
+            double t0 = hg_cpu_seconds();
+            if (hg_grid_build(g, &p, &e))
+                return die("build", &e);
+            double first = hg_cpu_seconds() - t0;
+            for (int k = 0; k < repeats; k++) {
+                t0 = hg_cpu_seconds();
+                if (hg_grid_build(g, &p, &e))
+                    return die("build", &e);
+                tb[k] = hg_cpu_seconds() - t0;
+                t0 = hg_cpu_seconds();
+                if (hg_grid_find_contacts(g, &pairs, NULL, &e))
+                    return die("detect", &e);
+                td[k] = hg_cpu_seconds() - t0;
+                const hg_particles *m = k % 2 ? &p : &q;
+                t0 = hg_cpu_seconds();
+                if (hg_grid_build(g, m, &e))
+                    return die("build", &e);
+                tm[k] = hg_cpu_seconds() - t0;
+            }
+            double b[3], mv[3], d[3];
+            stats(tb, repeats, &b[0], &b[1], &b[2]);
+            stats(tm, repeats, &mv[0], &mv[1], &mv[2]);
+            stats(td, repeats, &d[0], &d[1], &d[2]);
+            printf("%-6s %7d %16.2f %8.2f (%5.2f-%5.2f) %8.2f (%5.2f-%5.2f) "
+                   "%8.2f (%5.2f-%5.2f) %12.3f\n",
+                   storage == HG_GRID_DENSE ? "dense" : "hashed", threads,
+                   1e3 * first, 1e3 * b[0], 1e3 * b[1], 1e3 * b[2],
+                   1e3 * mv[0], 1e3 * mv[1], 1e3 * mv[2], 1e3 * d[0],
+                   1e3 * d[1], 1e3 * d[2], b[0] / d[0]);
+            fflush(stdout);
+            hg_pairs_clear(&pairs);
+            hg_grid_free(g);
+        }
+    }
+#ifdef HG_HAVE_OPENMP
+    omp_set_num_threads(maxt);
+#endif
+    free(tb);
+    free(tm);
+    free(td);
+    free(rs);
+    hg_particles_clear(&p);
+    hg_particles_clear(&q);
+    hg_recommendation_clear(&rec);
+    hg_psd_free(psd);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "build") == 0) {
+        size_t n = argc > 2 ? (size_t)strtod(argv[2], NULL) : 1000000;
+        int rep = argc > 3 ? atoi(argv[3]) : 7;
+        if (rep < 1)
+            rep = 1;
+        if (n < 1000)
+            n = 1000;
+        return bench_build_case("powerlaw:alpha=-3,omega=100", 3, 0.6, n,
+                                rep) ||
+               bench_build_case("powerlaw:alpha=-3,omega=20", 2, 0.4, n, rep);
+    }
     size_t max_n = argc > 1 ? (size_t)strtod(argv[1], NULL) : 10000000;
     int repeats = argc > 2 ? atoi(argv[2]) : 3;
     double K = argc > 3 ? strtod(argv[3], NULL) : 0.2;
@@ -113,6 +257,17 @@ int main(int argc, char **argv)
            "predicted %.1f\n",
            v.measured_speedup, v.linked_cell.cpu_seconds / v.hgrid.cpu_seconds,
            v.predicted_speedup);
+    if (v.has_bin)
+        printf("  bin (LAMMPS-style) wall %.4g s  CPU %.4g s  T_cd %.4g/%.4g"
+               "\n  speed-up vs bin: measured %.1f (wall), %.1f (CPU); "
+               "predicted %.1f\n",
+               v.bin.seconds, v.bin.cpu_seconds, v.bin.measured_T_cd,
+               v.bin.predicted_T_cd, v.measured_speedup_bin,
+               v.bin.cpu_seconds / v.hgrid.cpu_seconds,
+               v.predicted_speedup_bin);
+    else
+        printf("  bin (LAMMPS-style): not measured, predicted work %.3g "
+               "above the budget\n", v.bin_skipped_work);
     printf("  monodisperse linked cell (same N, nu): wall %.4f s  CPU %.4f s"
            "  T_cd %.4g, %.4g contacts\n",
            vm.hgrid.seconds, vm.hgrid.cpu_seconds, vm.hgrid.measured_T_cd,

@@ -64,9 +64,20 @@ check_figure validate "Measured over predicted work per level" \
     "T_cd measured / predicted" "T_ca measured / predicted" \
     "Speed-up over the linked cell: predicted and measured" -- \
     $HG validate $P --n 20000
-check_figure calibrate "Calibration 3D: K = " "grids timed" \
-    "fitted a T_cd + b T_ca (ns per particle)" "measured = fitted" -- \
-    $HG calibrate $P --n 20000 --max-levels 2 --repeats 1
+# calibrate's fit is refused when the machine is too noisy to time (a
+# timing matter, not a plotting one: the figure itself is checked on
+# synthetic results by test_plot); then only the refusal is checked
+if "$HG" calibrate $P --n 30000 --max-levels 2 --repeats 2 --plot "$TMP/cal0.svg" \
+    >/dev/null 2>"$TMP/err"; then
+    check_figure calibrate "Calibration 3D: K = " "grids timed" \
+        "fitted a T_cd + b T_ca (ns per particle)" "measured = fitted" -- \
+        $HG calibrate $P --n 30000 --max-levels 2 --repeats 2
+elif grep -q "too noisy" "$TMP/err"; then
+    echo "note: calibrate too noisy on this machine now; its figure not drawn" >&2
+    [ ! -e "$TMP/cal0.svg" ] && ok || bad "a refused calibration left a figure"
+else
+    bad "calibrate --plot failed: $(cat "$TMP/err")"
+fi
 check_figure bench "Contact detection, 3000 particles" "lc" "hgrid" \
     "static: one detection (median)" "dynamic: one step (mean)" -- \
     $HG bench $P --n 3000 --methods lc,hgrid --steps 2

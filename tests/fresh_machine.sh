@@ -42,6 +42,14 @@ mapfile -t cmds < <(awk '
 [ ${#cmds[@]} = 2 ] ||
     die "README.md: expected 2 commands in the Quick start block, found ${#cmds[@]}"
 
+# HG_FRESH_DEB=FILE: instead, install that Debian package of hgridopt
+# (cpack -G DEB) with apt-get and use it (tests/deb_package.sh)
+if [ -n "${HG_FRESH_DEB:-}" ]; then
+    [ -s "$HG_FRESH_DEB" ] || die "HG_FRESH_DEB: no file $HG_FRESH_DEB"
+    deb=/root/$(basename "$HG_FRESH_DEB")
+    cmds=("apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $deb >/dev/null && hgridopt --version && hgridopt recommend --system /usr/share/hgridopt/examples/paper-3d-uniform-volume.json && hgridopt scan --psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.3 --max-levels 3 --plot /tmp/scan.png >/dev/null && test -s /tmp/scan.png && test -s /usr/share/man/man1/hgridopt.1 && test -s /usr/lib/pkgconfig/hgridopt.pc && test -s /usr/include/hgridopt/hgridopt.h && test -s /usr/share/bash-completion/completions/hgridopt && ls /usr/lib/libhgridopt.so.0")
+fi
+
 commit=$(git -C "$src" rev-parse HEAD)
 if [ "${HG_FRESH_INNER:-0}" != 1 ] &&
     [ -n "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
@@ -108,6 +116,7 @@ tar --numeric-owner -C "$root" -xpf "$tarball"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 git clone -q --no-local --no-checkout "$src" "$root/root/hgridopt"
 git -C "$root/root/hgridopt" checkout -q --detach "$commit"
+[ -n "${HG_FRESH_DEB:-}" ] && cp "$HG_FRESH_DEB" "$root/root/"
 for m in proc sys dev dev/pts; do
     mkdir -p "$root/$m"
     mount --bind "/$m" "$root/$m"

@@ -3,6 +3,7 @@
  * without leaving a file. */
 #include "testutil.h"
 
+#include "hg_figure.h"
 #include "hg_plot.h"
 
 #include <stdio.h>
@@ -54,6 +55,124 @@ static void svg_text(const char *svg, char *out, size_t cap)
         }
     }
     out[k] = '\0';
+}
+
+/* The SVG at path exists and its text holds every string of want[]. */
+static void check_svg(const char *path, const char *const *want, int n)
+{
+    long len = 0;
+    char *svg = slurp(path, &len);
+    CHECK(svg != NULL && len > 1000);
+    if (!svg)
+        return;
+    char *txt = malloc((size_t)len + 1);
+    CHECK(txt != NULL);
+    if (txt) {
+        svg_text(svg, txt, (size_t)len + 1);
+        for (int i = 0; i < n; i++)
+            if (!strstr(txt, want[i])) {
+                fprintf(stderr, "%s lacks '%s'\n", path, want[i]);
+                CHECK(0);
+            }
+    }
+    free(txt);
+    free(svg);
+}
+
+/* Each figure of hg_figure.h from results made here (no timing). */
+static void test_figures(const char *dir)
+{
+    char path[512];
+    hg_err e = {0};
+
+    hg_calib_point pts[3] = {{1, 30, 14, 2.1e-7}, {2, 12, 30, 1.9e-7},
+                             {3, 9, 45, 2.2e-7}};
+    hg_calibration cal = {.K = 1.6, .K_se = 0.2, .a = 4e-9, .b = 6.4e-9,
+                          .r2 = 0.97, .dim = 3, .npoints = 3, .points = pts};
+    snprintf(path, sizeof path, "%s/cal.svg", dir);
+    CHECK(hg_figure_calibration(path, &cal, &e) == HG_OK);
+    const char *wc[] = {"Calibration 3D: K = 1.6", "grids timed",
+                        "measured = fitted (R^2 = 0.970)",
+                        "fitted a T_cd + b T_ca (ns per particle)"};
+    check_svg(path, wc, 4);
+    hg_calibration none = {0};
+    CHECK(hg_figure_calibration(path, &none, &e) == HG_EINVAL);
+
+    hg_validate_level lv[2] = {
+        {.level = 1, .predicted_T_cd = 2, .measured_T_cd = 2.02,
+         .predicted_T_ca = 30, .measured_T_ca = 29.9},
+        {.level = 2, .predicted_T_cd = 1, .measured_T_cd = 0.99,
+         .predicted_T_ca = 10, .measured_T_ca = 10.05}};
+    hg_validation v = {.n = 1000, .has_baseline = 1,
+                       .predicted_speedup = 7.3, .measured_speedup = 5.1};
+    v.hgrid.levels = 2;
+    v.hgrid.per_level = lv;
+    v.hgrid.model = hg_model_find("hgrid-top-down");
+    snprintf(path, sizeof path, "%s/val.svg", dir);
+    CHECK(hg_figure_validation(path, &v, &e) == HG_OK);
+    const char *wv[] = {"Measured over predicted work per level "
+                        "(hgrid-top-down, N = 1000)",
+                        "T_cd measured / predicted",
+                        "T_ca measured / predicted", "level 2",
+                        "Speed-up over the linked cell"};
+    check_svg(path, wv, 5);
+
+    hg_bench_method bm[2] = {
+        {.type = hg_detector_type_find("lc"), .time = 0.05,
+         .step_time = 0.04},
+        {.type = hg_detector_type_find("hgrid"), .time = 0.002,
+         .step_time = 0.003}};
+    hg_bench_result br = {.n_methods = 2, .methods = bm, .n = 5000,
+                          .dim = 3, .nu = 0.3, .periodic = 1};
+    snprintf(path, sizeof path, "%s/bench.svg", dir);
+    CHECK(hg_figure_bench(path, &br, 1, &e) == HG_OK);
+    const char *wb[] = {"Contact detection, 5000 particles, 3D",
+                        "static: one detection (median)",
+                        "dynamic: one step (mean)", "hgrid",
+                        "wall time per detection (ms)"};
+    check_svg(path, wb, 5);
+
+    hg_psd_ctx ctx = {3, NULL};
+    hg_psd *psd = NULL;
+    CHECK(hg_psd_parse("powerlaw:alpha=-3,omega=20", &ctx, &psd, &e) ==
+          HG_OK);
+    hg_system sys = {.dim = 3, .nu = 0.4};
+    hg_recommend_options ro;
+    hg_recommend_options_default(&ro);
+    ro.max_levels = 6;
+    hg_recommendation rec;
+    if (psd && hg_recommend(psd, &sys, NULL, &ro, &rec, &e) == HG_OK) {
+        snprintf(path, sizeof path, "%s/rec.png", dir);
+        CHECK(hg_figure_recommendation(path, &rec, hg_psd_rmin(psd), &e) ==
+              HG_OK);
+        snprintf(path, sizeof path, "%s/rec.svg", dir);
+        CHECK(hg_figure_recommendation(path, &rec, hg_psd_rmin(psd), &e) ==
+              HG_OK);
+        const char *wr[] = {"Cell size per level", "particles per cell m_h",
+                            "recommended: "};
+        check_svg(path, wr, 3);
+        snprintf(path, sizeof path, "%s/curves.svg", dir);
+        CHECK(hg_figure_curves(path, rec.curves, rec.n_curves, "T of L",
+                               &e) == HG_OK);
+        const char *wl[] = {"T of L", "optimal, hgrid-top-down",
+                            "optimal, hgrid-bottom-up", "optimum: L = "};
+        check_svg(path, wl, 4);
+        hg_recommendation_clear(&rec);
+    } else {
+        CHECK(0);
+    }
+    hg_psd_free(psd);
+
+    hg_figure_sweep_point sw[4] = {{"alpha = -3", -3, 2, 3, 20},
+                                   {"alpha = -3", -3, 20, 6, 12},
+                                   {"alpha = 0", 0, 2, 3, 25},
+                                   {"alpha = 0", 0, 20, 4, 28}};
+    snprintf(path, sizeof path, "%s/sweep.svg", dir);
+    CHECK(hg_figure_sweep(path, sw, 4, &e) == HG_OK);
+    const char *ws[] = {"Best number of levels against size ratio",
+                        "alpha = -3", "alpha = 0",
+                        "size ratio omega = r_max / r_min"};
+    check_svg(path, ws, 4);
 }
 
 static unsigned be32(const unsigned char *p)
@@ -137,6 +256,12 @@ int main(void)
     free(svg);
     free(txt);
 
+    /* the permissions of a plainly created file, not mkstemp's 0600 */
+    struct stat sb;
+    mode_t mask = umask(022);
+    CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == (0666 & ~mask));
+    umask(mask);
+
     /* PNG: signature and an IHDR of the requested width */
     snprintf(path, sizeof path, "%s/a.png", dir);
     CHECK(hg_plot_write(path, panels, 2, 800, &e) == HG_OK);
@@ -169,6 +294,8 @@ int main(void)
     CHECK(hg_plot_write("/nonexistent-dir/x.svg", panels, 1, 800, &e) ==
           HG_EIO);
     CHECK(strstr(e.msg, "/nonexistent-dir/x.svg") != NULL);
+
+    test_figures(dir);
 
     /* no temporary files left in the folder */
     char cmd[600];

@@ -169,9 +169,10 @@ int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
               const void *ctx);
 
 /* Progress on standard error when it is a terminal (nothing otherwise),
- * shown only for runs longer than about 2 s. */
+ * shown only for runs longer than about 2 s (HGRIDOPT_PROGRESS_DELAY
+ * overrides the 2 s). */
 typedef struct cli_progress {
-    double t0, last;
+    double t0, last, delay;
     int shown;
 } cli_progress;
 /* Start timing; returns the callback to hand to the library, or NULL when

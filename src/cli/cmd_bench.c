@@ -1,7 +1,7 @@
 /* cmd_bench.c - `hgridopt bench`: options of the benchmark harness
  * (hg_bench.h) and the formatting of its results. */
 #include "cli.h"
-#include "plots.h"
+#include "hg_figure.h"
 #include "hg_bench.h"
 #include "hg_pack.h"
 
@@ -380,7 +380,7 @@ int cmd_bench(int argc, char **argv)
     bench_output res = {&o, &cs, &r};
     rc = cli_write(cs.opt.output, write_result, &res);
     if (!rc && cs.opt.plot &&
-        (st = cli_plot_bench(cs.opt.plot, &r, o.steps > 0, &e)))
+        (st = hg_figure_bench(cs.opt.plot, &r, o.steps > 0, &e)))
         rc = cli_fail(&e, st, 1);
 done:
     hg_bench_result_clear(&r);

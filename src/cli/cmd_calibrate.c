@@ -1,6 +1,6 @@
 /* cmd_calibrate.c - `hgridopt calibrate`: measure K for this machine. */
 #include "cli.h"
-#include "plots.h"
+#include "hg_figure.h"
 #include "hg_calib.h"
 
 #include <math.h>
@@ -171,7 +171,12 @@ int cmd_calibrate(int argc, char **argv)
     prm.max_levels = (int)o.max_levels;
     prm.repeats = (int)o.repeats;
     prm.budget = o.budget;
-    if ((st = hg_calibrate(cs.psd, &prm, &cal, &e))) {
+    cli_progress pr;
+    prm.progress = cli_progress_start(&pr);
+    prm.progress_params = &pr;
+    st = hg_calibrate(cs.psd, &prm, &cal, &e);
+    cli_progress_end(&pr);
+    if (st) {
         cli_error("%s", e.msg);
         rc = st == HG_EINVAL ? CLI_EUSAGE : CLI_EDATA;
         goto done;
@@ -183,7 +188,7 @@ int cmd_calibrate(int argc, char **argv)
     calibrate_output res = {&cs, &cal, n, seed, save || file ? path : NULL};
     rc = cli_write(cs.opt.output, write_result, &res);
     if (!rc && cs.opt.plot &&
-        (st = cli_plot_calibration(cs.opt.plot, &cal, &e)))
+        (st = hg_figure_calibration(cs.opt.plot, &cal, &e)))
         rc = cli_fail(&e, st, 1);
 done:
     hg_calibration_clear(&cal);

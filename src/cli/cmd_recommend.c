@@ -2,7 +2,7 @@
  * and algorithm to use (SPEC 4). Parsing here, maths in hg_recommend, and
  * one writer function per output format (rec_writers below). */
 #include "cli.h"
-#include "plots.h"
+#include "hg_figure.h"
 #include "hg_export.h"
 
 #include <stdio.h>
@@ -373,7 +373,7 @@ int cmd_recommend(int argc, char **argv)
     rec_result res = {&cs, &r};
     rc = cli_write(cs.opt.output, write_result, &res);
     if (!rc && cs.opt.plot &&
-        (st = cli_plot_recommend(cs.opt.plot, &r, hg_psd_rmin(cs.psd), &e)))
+        (st = hg_figure_recommendation(cs.opt.plot, &r, hg_psd_rmin(cs.psd), &e)))
         rc = cli_fail(&e, st, 1);
     hg_recommendation_clear(&r);
 done:

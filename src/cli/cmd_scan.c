@@ -1,7 +1,7 @@
 /* cmd_scan.c - `hgridopt scan`: T as a function of L for every cell-size
  * method and algorithm (the data behind KOL 2014 figs. 4-9). */
 #include "cli.h"
-#include "plots.h"
+#include "hg_figure.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -231,7 +231,7 @@ static int write_sweep(FILE *out, const void *ctx)
  * method, model). */
 static int plot_sweep(const char *path, const sweep_row *rows, size_t k)
 {
-    cli_sweep_point *pts = calloc(k > 0 ? k : 1, sizeof *pts);
+    hg_figure_sweep_point *pts = calloc(k > 0 ? k : 1, sizeof *pts);
     char(*labels)[96] = calloc(k > 0 ? k : 1, sizeof *labels);
     hg_err e = {0};
     int st = HG_ENOMEM;
@@ -240,12 +240,12 @@ static int plot_sweep(const char *path, const sweep_row *rows, size_t k)
             snprintf(labels[i], sizeof labels[i], "alpha = %g, %s, %s",
                      rows[i].alpha, hg_recipe_name(rows[i].method),
                      rows[i].model->name);
-            pts[i] = (cli_sweep_point){labels[i], rows[i].alpha,
+            pts[i] = (hg_figure_sweep_point){labels[i], rows[i].alpha,
                                        rows[i].omega,
                                        rows[i].best.nonempty_levels,
                                        rows[i].best.T};
         }
-        st = cli_plot_sweep(path, pts, k, &e);
+        st = hg_figure_sweep(path, pts, k, &e);
     } else {
         hg_fail(&e, st, "plot: out of memory");
     }
@@ -427,7 +427,7 @@ int cmd_scan(int argc, char **argv)
         snprintf(title, sizeof title,
                  "Work per particle against levels (%dD, nu = %g, K = %g)",
                  cs.sys.dim, cs.sys.nu, cs.K);
-        int st = cli_plot_curves(cs.opt.plot, cv, n, title, &e);
+        int st = hg_figure_curves(cs.opt.plot, cv, n, title, &e);
         if (st)
             rc = cli_fail(&e, st, 1);
     }

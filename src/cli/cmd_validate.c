@@ -1,7 +1,7 @@
 /* cmd_validate.c - `hgridopt validate`: run the bundled HGrid on a Poisson
  * packing and compare the counted work with the cost model. */
 #include "cli.h"
-#include "plots.h"
+#include "hg_figure.h"
 #include "hg_opt.h"
 #include "hg_validate.h"
 
@@ -191,6 +191,12 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON *notes = cJSON_AddArrayToObject(j, "notes");
     for (int i = 0; i < v->n_notes; i++)
         cJSON_AddItemToArray(notes, cJSON_CreateString(v->notes[i]));
+    if (v->has_bin) {
+        cJSON_AddItemToObject(j, "bin", run_json(&v->bin, cs->K));
+        cJSON *s = cJSON_AddObjectToObject(j, "speedup_over_bin");
+        cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup_bin);
+        cJSON_AddNumberToObject(s, "measured", v->measured_speedup_bin);
+    }
     return j;
 }
 
@@ -232,12 +238,16 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
     fprintf(out,
             "work T = T_cd + K T_ca: predicted %.5g, measured %.5g\n"
             "contacts %.6g, detection %.4g s (median of %d repeat%s, "
-            "%.4g-%.4g s%s; CPU %.4g s), mapping %.4g s\n",
+            "%.4g-%.4g s%s; CPU %.4g s), ",
             r->predicted_T, r->measured_T_cd + K * r->measured_T_ca,
             r->contacts, r->seconds, r->repeats, r->repeats == 1 ? "" : "s",
             r->seconds_min, r->seconds_max,
             r->inner > 1 ? ", each the mean of several detections" : "",
-            r->cpu_seconds, r->build_seconds);
+            r->cpu_seconds);
+    if (r->build_seconds >= 0.0)
+        fprintf(out, "mapping %.4g s\n", r->build_seconds);
+    else
+        fprintf(out, "binning included\n");
     if (r->extrapolated)
         fprintf(out,
                 "NOTE: only a random subset of %zu particles searched; the "
@@ -301,6 +311,18 @@ static int write_result(FILE *out, const void *ctx)
                 v->linked_cell.extrapolated ? ", extrapolated" : "",
                 v->measured_speedup_cpu, v->predicted_speedup, cs->K,
                 hg_K_source_name(cs->Kc.source));
+    }
+    if (v->has_bin) {
+        fprintf(out, "\n");
+        print_run(out, "bin (LAMMPS-style, bins of half the cutoff)", &v->bin,
+                  cs->K);
+        fprintf(out,
+                "\nspeed-up over bin: measured %.4g (time), predicted %.4g "
+                "(work T)\n",
+                v->measured_speedup_bin, v->predicted_speedup_bin);
+    } else if (v->bin_skipped_work > 0.0) {
+        fprintf(out, "\nbin: not measured (predicted work %.3g above the "
+                "budget)\n", v->bin_skipped_work);
     }
     for (int i = 0; i < v->n_notes; i++)
         fprintf(out, "%sNOTE: %s\n", i ? "" : "\n", v->notes[i]);
@@ -405,10 +427,14 @@ int cmd_validate(int argc, char **argv)
     vp.measure.budget = budget;
     vp.measure.repeats = (int)repeats;
     vp.measure.seed = (uint64_t)seed;
+    cli_progress pr;
+    vp.measure.progress = cli_progress_start(&pr);
+    vp.measure.progress_params = &pr;
     vp.K_choice = &cs.Kc;
     st = cs.has_packing ? hg_validate_particles(cs.psd, &vp, &cs.packing, &v,
                                                 &e)
                         : hg_validate(cs.psd, &vp, &v, &e);
+    cli_progress_end(&pr);
     if (st) {
         if (st == HG_EINVAL && strstr(e.msg, "exceeds the box edge"))
             cli_error("%s (use more particles: --n)", e.msg);
@@ -421,7 +447,7 @@ int cmd_validate(int argc, char **argv)
                            n_note[0] ? n_note : NULL};
     rc = cli_write(cs.opt.output, write_result, &res);
     if (!rc && cs.opt.plot &&
-        (st = cli_plot_validation(cs.opt.plot, &v, &e)))
+        (st = hg_figure_validation(cs.opt.plot, &v, &e)))
         rc = cli_fail(&e, st, 1);
 done:
     hg_validation_clear(&v);

@@ -166,7 +166,7 @@ static void on_progress(const char *stage, double f, void *params)
 {
     cli_progress *pr = params;
     double t = hg_wall_seconds();
-    if (t - pr->t0 < 2.0 || (t - pr->last < 0.2 && f < 1.0))
+    if (t - pr->t0 < pr->delay || (t - pr->last < 0.2 && f < 1.0))
         return;
     pr->last = t;
     pr->shown = 1;
@@ -176,7 +176,13 @@ static void on_progress(const char *stage, double f, void *params)
 
 hg_progress_fn cli_progress_start(cli_progress *pr)
 {
-    *pr = (cli_progress){hg_wall_seconds(), 0.0, 0};
+    /* HGRIDOPT_PROGRESS_DELAY: seconds before the first report (2) */
+    const char *d = getenv("HGRIDOPT_PROGRESS_DELAY");
+    char *end = NULL;
+    double delay = d ? strtod(d, &end) : 2.0;
+    if (!d || end == d || *end || !(delay >= 0.0))
+        delay = 2.0;
+    *pr = (cli_progress){hg_wall_seconds(), 0.0, delay, 0};
     return isatty(STDERR_FILENO) ? on_progress : NULL;
 }
 

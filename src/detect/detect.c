@@ -13,6 +13,7 @@ static const hg_detector_type *const registry[] = {
     &hg_detector_sap_incremental,
     &hg_detector_sort,
     &hg_detector_lc,
+    &hg_detector_bin,
     &hg_detector_hgrid,
     &hg_detector_hgrid_bu,
     &hg_detector_verlet,

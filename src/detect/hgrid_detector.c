@@ -1,4 +1,4 @@
-/* grid.c - the bundled HGrid (hg_grid.h) as contact-detection methods:
+/* hgrid_detector.c - the bundled HGrid (hg_grid.h) as contact-detection methods:
  *   lc        linked cell, one level of cell size 2 r_max (the largest
  *             diameter of the particle set at each detection);
  *   hgrid     HGrid Top-Down with given cell sizes (sizes=s1;...;sL, or

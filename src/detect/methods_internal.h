@@ -98,6 +98,7 @@ extern const hg_detector_type hg_detector_sap;
 extern const hg_detector_type hg_detector_sap_incremental;
 extern const hg_detector_type hg_detector_sort;
 extern const hg_detector_type hg_detector_lc;
+extern const hg_detector_type hg_detector_bin;
 extern const hg_detector_type hg_detector_hgrid;
 extern const hg_detector_type hg_detector_hgrid_bu;
 extern const hg_detector_type hg_detector_verlet;

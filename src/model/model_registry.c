@@ -9,6 +9,7 @@
     X(hgrid_top_down)                                                      \
     X(hgrid_bottom_up)                                                     \
     X(linked_cell)                                                         \
+    X(bin)                                                                 \
     X(lammps_multi)                                                        \
     X(lammps_bin)
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef HG_HAVE_PLOT
@@ -400,6 +401,11 @@ int hg_plot_write(const char *path, const hg_plot_panel *panels, int n_panels,
         free(tmp);
         return rc;
     }
+    /* mkstemp makes the file private (0600): give it the permissions a
+     * plainly created file would have */
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
     close(fd);
     rc = render(device_for(path), tmp, panels, n_panels, width_px, e);
     if (rc == HG_OK) {

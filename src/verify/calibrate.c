@@ -247,6 +247,8 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
                 if ((st = time_grid(psd, prm, &p, models[a], L, r, out, e)))
                     goto fail;
         }
+        if (prm->progress)
+            prm->progress("grids", (double)L / Lmax, prm->progress_params);
     }
     if (out->npoints < 3) {
         st = hg_fail(e, HG_ELIMIT,

@@ -1,6 +1,7 @@
 /* validate.c - predicted vs measured work of the bundled HGrid. */
 #include "hg_validate.h"
 #include "hg_grid.h"
+#include "hg_detector.h"
 #include "hg_pack.h"
 
 #include <gsl/gsl_randist.h>
@@ -27,6 +28,7 @@ void hg_validation_clear(hg_validation *v)
         return;
     hg_validate_run_clear(&v->hgrid);
     hg_validate_run_clear(&v->linked_cell);
+    hg_validate_run_clear(&v->bin);
     memset(v, 0, sizeof *v);
 }
 
@@ -356,6 +358,107 @@ int hg_validate_min_particles(const hg_psd *psd, const hg_system *sys,
     return HG_OK;
 }
 
+/* The `bin` detector (build + search, median of the repeats) on p against
+ * the model "bin" evaluated with the detector's bin width. Skipped (out
+ * ->has_bin = 0, bin_skipped_work set) when the predicted work exceeds
+ * the budget. */
+static int measure_bin(const hg_psd *psd, const hg_validate_params *prm,
+                       const hg_particles *p, hg_validation *out, hg_err *e)
+{
+    const hg_model *m = hg_model_find("bin");
+    if (!m)
+        return HG_OK;
+    double rmax = 0.0;
+    for (size_t i = 0; i < p->n; i++)
+        rmax = fmax(rmax, p->r[i]);
+    double c = 2.0 * rmax, w = 0.5 * c, A = p->hi[0] - p->lo[0];
+    if (p->periodic && A >= w)
+        w = A / floor(A / w);
+    hg_model_values v = prm->values;
+    int st = hg_model_values_set(&v, "bin", fmin(fmax(w / (0.5 * c), 0.05),
+                                                 100.0), e);
+    hg_cost cost = {0};
+    hg_work wk;
+    if (st || (st = hg_cost_evaluate(m, psd, &prm->sys, &v, 1, &c, &cost,
+                                     &wk, e)))
+        return st;
+    const size_t n = p->n;
+    double work = (wk.T_cd + wk.T_ca) * (double)n;
+    if (prm->measure.budget > 0.0 && work > prm->measure.budget) {
+        out->bin_skipped_work = work;
+        hg_cost_clear(&cost);
+        return HG_OK;
+    }
+    hg_validate_run *r = &out->bin;
+    double *wall = NULL, *cpu = NULL;
+    hg_detector *d = NULL;
+    hg_pairs pairs = {0};
+    hg_detector_counters cnt;
+    r->sizes = malloc(sizeof *r->sizes);
+    r->per_level = calloc(1, sizeof *r->per_level);
+    if (!r->sizes || !r->per_level) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((st = hg_detector_create("bin", NULL, &d, e)))
+        goto done;
+    const int R = prm->measure.repeats > 0 ? prm->measure.repeats : 1;
+    wall = malloc((size_t)R * sizeof *wall);
+    cpu = malloc((size_t)R * sizeof *cpu);
+    if (!wall || !cpu) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int k = 0; k < R; k++) {
+        double c0 = hg_cpu_seconds(), t0 = hg_wall_seconds();
+        if ((st = hg_detector_detect(d, p, 0.0, &pairs, &cnt, e)))
+            goto done;
+        wall[k] = hg_wall_seconds() - t0;
+        cpu[k] = hg_cpu_seconds() - c0;
+    }
+    double best = median(wall, R), best_cpu = median(cpu, R);
+    r->model = m;
+    r->algorithm = HG_GRID_NONE;
+    r->levels = 1;
+    r->sizes[0] = w;
+    r->predicted_T_cd = wk.T_cd;
+    r->predicted_T_ca = wk.T_ca;
+    r->predicted_T = wk.T;
+    r->measured_T_cd = (double)cnt.pair_checks / (double)n;
+    r->measured_T_ca = (double)cnt.cell_accesses / (double)n;
+    r->measured_T = r->measured_T_cd + cost.K * r->measured_T_ca;
+    r->seconds = best;
+    r->seconds_min = wall[0];
+    r->seconds_max = wall[R - 1];
+    r->repeats = R;
+    r->inner = 1;
+    r->cpu_seconds = best_cpu;
+    r->build_seconds = -1.0;
+    r->contacts = (double)pairs.n;
+    r->searched = n;
+    r->memory_bytes = cnt.memory_bytes;
+    hg_validate_level *l = &r->per_level[0];
+    l->level = 1;
+    l->cell_size = w;
+    l->predicted_fraction = l->measured_fraction = 1.0;
+    l->predicted_T_cd = wk.T_cd;
+    l->predicted_T_ca = wk.T_ca;
+    l->measured_T_cd = r->measured_T_cd;
+    l->measured_T_ca = r->measured_T_ca;
+    out->has_bin = 1;
+    out->predicted_speedup_bin = r->predicted_T / out->hgrid.predicted_T;
+    out->measured_speedup_bin = r->seconds / out->hgrid.seconds;
+done:
+    free(wall);
+    free(cpu);
+    hg_detector_free(d);
+    hg_pairs_clear(&pairs);
+    hg_cost_clear(&cost);
+    if (st)
+        hg_validate_run_clear(r);
+    return st;
+}
+
 static void add_note(hg_validation *v, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -530,6 +633,7 @@ static int validate_particles(const hg_psd *psd,
             goto fail;
     }
     /* alternate the two (and their order) so both see the same load */
+    const hg_measure_options *po = &prm->measure;
     for (int k = 0; k < full.repeats; k++) {
         meas *first = prm->baseline && k % 2 ? &ml : &mh;
         meas *second = first == &mh ? &ml : &mh;
@@ -537,6 +641,9 @@ static int validate_particles(const hg_psd *psd,
             goto fail;
         if (prm->baseline && (st = meas_sample(second, e)))
             goto fail;
+        if (po->progress)
+            po->progress(prm->baseline ? "hgrid and linked cell" : "hgrid",
+                         (k + 1.0) / full.repeats, po->progress_params);
     }
     double *ratio = NULL;
     if (prm->baseline) {
@@ -563,6 +670,8 @@ static int validate_particles(const hg_psd *psd,
         out->has_baseline = 1;
         out->predicted_speedup =
             out->linked_cell.predicted_T / out->hgrid.predicted_T;
+        if ((st = measure_bin(psd, prm, p, out, e)))
+            goto fail;
     }
     timing_notes(prm, out);
     meas_clear(&mh);

@@ -63,6 +63,8 @@ typedef struct hg_calibrate_params {
     double budget;       /* skip grids whose predicted work (pair checks +
                             cell accesses, whole system) exceeds this;
                             default 5e8 */
+    hg_progress_fn progress; /* after each level count; may be NULL */
+    void *progress_params;
 } hg_calibrate_params;
 
 void hg_calibrate_params_default(hg_calibrate_params *p);

@@ -23,6 +23,9 @@
  *                    break. Periodic: ghost images.
  *   lc               linked cell: the bundled HGrid (hg_grid.h) with one
  *                    level of cell size 2 r_max of the particle set.
+ *   bin              one grid of bins of half the largest cutoff
+ *                    (2 r_max + skin) with the stencil pruned to the bins
+ *                    within reach, as LAMMPS' `neighbor bin`.
  *   hgrid, hgrid-bu  the bundled HGrid, Top-Down / Bottom-Up, with the cell
  *                    sizes given as sizes=s1;...;sL (required; the CLI
  *                    passes hg_recommend's sizes).

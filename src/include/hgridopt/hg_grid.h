@@ -119,8 +119,10 @@ int hg_grid_set_storage(hg_grid *g, hg_grid_storage storage, hg_err *e);
  * keeps its own reordered copy; p may change or be freed afterwards).
  * The box and periodicity are taken from p (p->lo, p->hi, p->periodic;
  * periodic centres must lie in [lo, hi]). p->n may be 0 (an empty grid for
- * hg_grid_insert). Errors: dim mismatch, a radius > s_L / 2, non-finite
- * data, more than 2^32 - 2 particles, memory. */
+ * hg_grid_insert). The buffers are kept between builds: a rebuild of at
+ * most as many particles and cells allocates nothing (dynamic runs).
+ * Errors: dim mismatch, a radius > s_L / 2, non-finite data, more than
+ * 2^32 - 2 particles, memory; after an error the grid is not built. */
 int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e);
 
 /* Find all contact pairs of the built grid and append them to out (out is

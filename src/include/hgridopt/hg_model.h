@@ -13,6 +13,8 @@
  * registry src/model/model_registry.c. Registered today:
  *   hgrid-top-down, hgrid-bottom-up   the HGrid of KOL 2014 (models/hgrid.c)
  *   linked-cell                       one level of cell size 2 r_max
+ *   bin                               LAMMPS' `neighbor bin`: bins of half
+ *                                     the cutoff, pruned stencil
  */
 #ifndef HG_MODEL_H
 #define HG_MODEL_H

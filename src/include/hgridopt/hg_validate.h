@@ -68,6 +68,8 @@ typedef struct hg_measure_options {
                         subset of particles searches. <= 0: no limit. */
     int repeats;     /* timed repetitions (>= 1): median, min and max */
     uint64_t seed;   /* for the random subset */
+    hg_progress_fn progress; /* after each timed detection; may be NULL */
+    void *progress_params;
 } hg_measure_options;
 
 /* Defaults: budget 2e8, repeats 5, seed 1. */
@@ -127,6 +129,15 @@ typedef struct hg_validation {
                                  levels, timing spread, speed-up far from
                                  the prediction (K) */
     char notes[HG_VALIDATE_NOTES][HG_VALIDATE_NOTE_LEN];
+    /* the `bin` baseline (LAMMPS-style bins of half the cutoff, model
+     * "bin"), measured with the linked cell when its predicted work is
+     * within the budget; build_seconds < 0: binning is part of seconds */
+    int has_bin;
+    hg_validate_run bin;
+    double bin_skipped_work;      /* > 0: predicted work over the budget,
+                                     not measured */
+    double predicted_speedup_bin; /* T(bin) / T(HGrid) */
+    double measured_speedup_bin;  /* seconds(bin) / seconds(HGrid) */
 } hg_validation;
 
 void hg_validation_clear(hg_validation *v); /* accepts NULL */

@@ -6,6 +6,7 @@
 #include "hg_calib.h"
 #include "hg_common.h"
 #include "hg_export.h"
+#include "hg_figure.h"
 #include "hg_io.h"
 #include "hg_grid.h"
 #include "hg_detector.h"

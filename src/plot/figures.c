@@ -1,7 +1,6 @@
-/* plots.c - the figures of --plot FILE: result structs of the library
- * turned into panels for hg_plot_write (the pictures of KOL 2014 figs. 3-9,
- * and predicted against measured work). */
-#include "plots.h"
+/* figures.c - result structs of the library turned into panels for
+ * hg_plot_write (the figures of --plot FILE). */
+#include "hg_figure.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +19,7 @@ static int curve_best(const hg_curve *c)
     return b;
 }
 
-int cli_plot_curves(const char *path, const hg_curve *curves, int n,
+int hg_figure_curves(const char *path, const hg_curve *curves, int n,
                     const char *title, hg_err *e)
 {
     if (n < 1)
@@ -86,7 +85,7 @@ done:
     return rc;
 }
 
-int cli_plot_sweep(const char *path, const cli_sweep_point *pts, size_t n,
+int hg_figure_sweep(const char *path, const hg_figure_sweep_point *pts, size_t n,
                    hg_err *e)
 {
     /* one series per distinct label, points in the given order */
@@ -147,7 +146,7 @@ int cli_plot_sweep(const char *path, const cli_sweep_point *pts, size_t n,
     return rc;
 }
 
-int cli_plot_recommend(const char *path, const hg_recommendation *r,
+int hg_figure_recommendation(const char *path, const hg_recommendation *r,
                        double rmin, hg_err *e)
 {
     const hg_cost *c = &r->cost;
@@ -215,7 +214,7 @@ int cli_plot_recommend(const char *path, const hg_recommendation *r,
     return rc;
 }
 
-int cli_plot_validation(const char *path, const hg_validation *v, hg_err *e)
+int hg_figure_validation(const char *path, const hg_validation *v, hg_err *e)
 {
     const hg_validate_run *run = &v->hgrid;
     int L = run->levels;
@@ -283,7 +282,7 @@ int cli_plot_validation(const char *path, const hg_validation *v, hg_err *e)
     return rc;
 }
 
-int cli_plot_calibration(const char *path, const hg_calibration *c, hg_err *e)
+int hg_figure_calibration(const char *path, const hg_calibration *c, hg_err *e)
 {
     int n = c->npoints;
     if (n < 1 || !c->points)
@@ -325,7 +324,7 @@ int cli_plot_calibration(const char *path, const hg_calibration *c, hg_err *e)
     return rc;
 }
 
-int cli_plot_bench(const char *path, const hg_bench_result *r, int dynamic,
+int hg_figure_bench(const char *path, const hg_bench_result *r, int dynamic,
                    hg_err *e)
 {
     size_t n = r->n_methods;

@@ -27,7 +27,7 @@ set(HG_CONFIG_OPENMP 0)
 if(HG_OPENMP AND OpenMP_C_FOUND)
   set(HG_CONFIG_OPENMP 1)
 endif()
-configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/hgridoptConfig.cmake.in
+configure_package_config_file(${PROJECT_SOURCE_DIR}/src/install/hgridoptConfig.cmake.in
   ${PROJECT_BINARY_DIR}/hgridoptConfig.cmake INSTALL_DESTINATION ${HG_CMAKEDIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/hgridoptConfigVersion.cmake
   COMPATIBILITY SameMajorVersion)
@@ -48,7 +48,7 @@ endif()
 # installed with `cmake --install --prefix DIR` or a package works as is
 file(RELATIVE_PATH HG_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" HG_PC_TO_PREFIX "${HG_PC_TO_PREFIX}")
-configure_file(${PROJECT_SOURCE_DIR}/cmake/hgridopt.pc.in
+configure_file(${PROJECT_SOURCE_DIR}/src/install/hgridopt.pc.in
                ${PROJECT_BINARY_DIR}/hgridopt.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/hgridopt.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
@@ -61,10 +61,10 @@ if(HG_MANPAGE)
             "help2man) or configure with -DHG_MANPAGE=OFF")
   endif()
   add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/hgridopt.1
-    COMMAND bash ${PROJECT_SOURCE_DIR}/cmake/manpage.sh
+    COMMAND bash ${PROJECT_SOURCE_DIR}/src/install/manpage.sh
             $<TARGET_FILE:hgridopt-cli> ${HG_HELP2MAN}
             ${PROJECT_BINARY_DIR}/hgridopt.1
-    DEPENDS hgridopt-cli ${PROJECT_SOURCE_DIR}/cmake/manpage.sh
+    DEPENDS hgridopt-cli ${PROJECT_SOURCE_DIR}/src/install/manpage.sh
     COMMENT "man page hgridopt.1 from the --help texts" VERBATIM)
   add_custom_target(hgridopt-man ALL DEPENDS ${PROJECT_BINARY_DIR}/hgridopt.1)
   install(FILES ${PROJECT_BINARY_DIR}/hgridopt.1

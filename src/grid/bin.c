@@ -1,0 +1,455 @@
+/* bin.c - mapping phase of the bundled HGrid: cell widths and storage
+ * of every level, the cell of every particle, and the counting sort into
+ * (level, cell) order (hg_grid_build); single insertions (hg_grid_insert). */
+#include "grid_internal.h"
+
+#include <string.h>
+#ifdef HG_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+/* Insert (or find) a cell into a hashed level; returns its id. */
+static uint32_t cell_id_insert(level_t *lv, const int64_t *k)
+{
+    size_t mask = lv->cap - 1;
+    size_t i = (size_t)hkey(k) & mask;
+    for (;;) {
+        hslot *sl = &lv->tab[i];
+        if (sl->id == UINT32_MAX) {
+            sl->k[0] = k[0];
+            sl->k[1] = k[1];
+            sl->k[2] = k[2];
+            sl->id = (uint32_t)lv->ncells++;
+            return sl->id;
+        }
+        if (sl->k[0] == k[0] && sl->k[1] == k[1] && sl->k[2] == k[2])
+            return sl->id;
+        i = (i + 1) & mask;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* build */
+
+/* Largest n >= 1 with A / n >= w (in floating point). */
+static int64_t periodic_cells(double A, double w)
+{
+    double q = floor(A / w);
+    if (q > HG_GRID_MAX_AXIS_CELLS)
+        return -1;
+    int64_t n = (int64_t)q;
+    if (n < 1)
+        n = 1;
+    while (n > 1 && A / (double)n < w)
+        n--;
+    while (A / (double)(n + 1) >= w)
+        n++;
+    return n;
+}
+
+static int setup_levels(hg_grid *g, const size_t *cnt, hg_err *e)
+{
+    double budget_total = 16.0 * (double)g->n + 65536.0;
+    double per_level = 8.0 * (double)g->n + 4096.0;
+    for (int h = 0; h < g->L; h++) {
+        level_t *lv = &g->lev[h];
+        lv->s = g->sizes[h];
+        lv->count = lv->total = cnt[h];
+        lv->small = 0;
+        double w0 = lv->s + g->skin;
+        for (int a = 0; a < 3; a++) {
+            if (a >= g->dim) {
+                lv->n[a] = 1;
+                lv->w[a] = lv->inv[a] = 1.0;
+                continue;
+            }
+            if (g->periodic) {
+                int64_t n = periodic_cells(g->len[a], w0);
+                if (n < 0)
+                    return hg_fail(e, HG_ELIMIT,
+                                   "level %d: cell size %g is too small for "
+                                   "the box edge %g",
+                                   h + 1, lv->s, g->len[a]);
+                lv->n[a] = n;
+                lv->w[a] = g->len[a] / (double)n;
+                if (n < 3)
+                    lv->small = 1;
+            } else {
+                double q = floor(g->len[a] / w0) + 1.0;
+                if (q > HG_GRID_MAX_AXIS_CELLS)
+                    return hg_fail(e, HG_ELIMIT,
+                                   "level %d: cell size %g is too small for "
+                                   "the extent %g of the particles",
+                                   h + 1, lv->s, g->len[a]);
+                lv->n[a] = (int64_t)q;
+                lv->w[a] = w0;
+            }
+            lv->inv[a] = 1.0 / lv->w[a];
+        }
+    }
+    /* storage: dense for the coarse (cheap) levels first, within budget */
+    double used = 0.0;
+    for (int h = g->L - 1; h >= 0; h--) {
+        level_t *lv = &g->lev[h];
+        double cells = (double)lv->n[0] * (double)lv->n[1] * (double)lv->n[2];
+        int dense_ok = cells <= 4.0e9;
+        if (g->storage == HG_GRID_DENSE) {
+            if (!dense_ok || used + cells > 4.0e9)
+                return hg_fail(e, HG_ELIMIT,
+                               "level %d: %.3g cells are too many for dense "
+                               "storage",
+                               h + 1, cells);
+            lv->hashed = 0;
+        } else if (g->storage == HG_GRID_HASH) {
+            lv->hashed = 1;
+        } else {
+            lv->hashed = !(cells <= per_level && used + cells <= budget_total);
+        }
+        if (!lv->hashed) {
+            used += cells;
+            lv->ncells = (size_t)cells;
+        } else {
+            size_t cap = 16;
+            while (cap < 2 * lv->count + 2)
+                cap *= 2;
+            lv->ncells = 0;
+            /* keep the table of the previous build unless far too big */
+            if (!lv->tab || lv->cap < cap || lv->cap > 4 * cap) {
+                free(lv->tab);
+                lv->cap = 0;
+                lv->tab = malloc(cap * sizeof *lv->tab);
+                if (!lv->tab)
+                    return hg_fail(e, HG_ENOMEM,
+                                   "out of memory for level %d", h + 1);
+                lv->cap = cap;
+            }
+            cap = lv->cap;
+            for (size_t i = 0; i < cap; i++)
+                lv->tab[i].id = UINT32_MAX;
+        }
+    }
+    return HG_OK;
+}
+
+/* Grow the per-particle buffers (kept between builds) to n particles. */
+static int reserve_particles(hg_grid *g, size_t n)
+{
+    if (n <= g->ncap && g->xr)
+        return HG_OK;
+    size_t cap = n > 2 * g->ncap ? n : 2 * g->ncap;
+    if (cap < 16)
+        cap = 16;
+    size_t rec = (size_t)g->stride * sizeof(double);
+    void *v;
+#define GROW(ptr, size)                                                    \
+    do {                                                                   \
+        v = realloc(ptr, cap * (size));                                    \
+        if (!v)                                                            \
+            return HG_ENOMEM;                                              \
+        ptr = v;                                                           \
+    } while (0)
+    GROW(g->xr, rec);
+    GROW(g->id, sizeof *g->id);
+    GROW(g->tmp, sizeof *g->tmp);
+    GROW(g->gcell, sizeof *g->gcell);
+    GROW(g->sgc, sizeof *g->sgc);
+    GROW(g->lv, sizeof *g->lv);
+    GROW(g->slv, sizeof *g->slv);
+#undef GROW
+    g->ncap = cap;
+    return HG_OK;
+}
+
+/* Validate the particles and the box; sets the grid's box (periodic: p's
+ * box; open: p's box widened to the centres) and counts the particles of
+ * every level into cnt. One sequential pass. */
+static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
+                      hg_err *e)
+{
+    const int D = g->dim;
+    const size_t n = p->n;
+    double lo[3], hi[3];
+    for (int a = 0; a < D; a++) {
+        if (!(isfinite(p->lo[a]) && isfinite(p->hi[a]) &&
+              p->hi[a] >= p->lo[a] && (!g->periodic || p->hi[a] > p->lo[a])))
+            return hg_fail(e, HG_EINVAL, "box: axis %d [%g, %g] is invalid",
+                           a, p->lo[a], p->hi[a]);
+        lo[a] = p->lo[a];
+        hi[a] = p->hi[a];
+    }
+    const double smax = g->sizes[g->L - 1];
+    for (size_t i = 0; i < n; i++) {
+        const double *x = p->x + i * (size_t)D;
+        int bad = 0;
+        for (int a = 0; a < D; a++) {
+            double xa = x[a];
+            if (g->periodic)
+                bad |= !(xa >= p->lo[a] && xa < p->hi[a]);
+            else
+                bad |= !isfinite(xa);
+            lo[a] = xa < lo[a] ? xa : lo[a];
+            hi[a] = xa > hi[a] ? xa : hi[a];
+        }
+        double r = p->r[i];
+        int h = (r > 0.0 && 2.0 * r <= smax) ? hg_grid_level_index(g, r) : -1;
+        if (bad || h < 0) {
+            for (int a = 0; a < D; a++) {
+                if (!isfinite(x[a]))
+                    return hg_fail(e, HG_EINVAL,
+                                   "particle %zu: coordinate %d is not "
+                                   "finite",
+                                   i, a);
+                if (g->periodic && (x[a] < p->lo[a] || x[a] >= p->hi[a]))
+                    return hg_fail(e, HG_EINVAL,
+                                   "particle %zu: coordinate %d = %g is "
+                                   "outside the periodic box [%g, %g)",
+                                   i, a, x[a], p->lo[a], p->hi[a]);
+            }
+            if (isfinite(r) && r > 0.0)
+                return hg_fail(e, HG_EINVAL,
+                               "particle %zu: radius %g exceeds s_L / 2 = "
+                               "%g",
+                               i, r, 0.5 * smax);
+            return hg_fail(e, HG_EINVAL,
+                           "particle %zu: radius %g must be finite and > 0",
+                           i, r);
+        }
+        cnt[h]++;
+    }
+    for (int a = 0; a < 3; a++) {
+        g->lo[a] = 0.0;
+        g->hi[a] = g->len[a] = 1.0;
+        g->half[a] = 0.5;
+    }
+    for (int a = 0; a < D; a++) {
+        g->lo[a] = g->periodic ? p->lo[a] : lo[a];
+        g->hi[a] = g->periodic ? p->hi[a] : hi[a];
+        g->len[a] = g->hi[a] - g->lo[a];
+        g->half[a] = 0.5 * g->len[a];
+    }
+    return HG_OK;
+}
+
+/* Local cell id of a centre on a dense level. */
+HG_INLINE uint32_t dense_cell(const hg_grid *g, const level_t *lv,
+                              const int D, const double *x)
+{
+    int64_t k[3] = {0, 0, 0};
+    for (int a = 0; a < D; a++)
+        k[a] = cell_coord(g, lv, a, x[a]);
+    return (uint32_t)cell_id(lv, k);
+}
+
+int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
+{
+    int st = HG_OK;
+    size_t cnt_small[16];
+    size_t *cnt = cnt_small;
+    if (!p)
+        return hg_fail(e, HG_EINVAL, "particles: NULL");
+    if (p->dim != g->dim)
+        return hg_fail(e, HG_EINVAL,
+                       "particles: dim %d differs from the grid's %d", p->dim,
+                       g->dim);
+    if (p->n >= (size_t)UINT32_MAX - 1)
+        return hg_fail(e, HG_ELIMIT, "particles: %zu are more than %u",
+                       p->n, UINT32_MAX - 2);
+    const int D = g->dim;
+    const size_t n = p->n;
+    hg_grid_inserted_free(g);
+    g->built = 0;
+    g->stride = D + 1;
+    g->periodic = p->periodic ? 1 : 0;
+    if (g->L > 16) {
+        cnt = calloc((size_t)g->L, sizeof *cnt);
+        if (!cnt)
+            goto nomem;
+    } else {
+        memset(cnt_small, 0, sizeof cnt_small);
+    }
+    if ((st = scan_input(g, p, cnt, e)))
+        goto fail;
+    g->n = n;
+    if ((st = setup_levels(g, cnt, e)))
+        goto fail;
+    if (reserve_particles(g, n))
+        goto nomem;
+    int any_hashed = 0;
+    for (int h = 0; h < g->L; h++)
+        any_hashed |= g->lev[h].hashed;
+    /* level and cell of every particle (input order); dense levels in
+     * parallel, hashed cells numbered in order of first appearance */
+    long long nn = (long long)n;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel for schedule(static) if (n > 50000)
+#endif
+    for (long long kk = 0; kk < nn; kk++) {
+        size_t i = (size_t)kk;
+        const double *x = p->x + i * (size_t)D;
+        int h = hg_grid_level_index(g, p->r[i]);
+        const level_t *lv = &g->lev[h];
+        g->slv[i] = (uint16_t)h;
+        g->sgc[i] = lv->hashed ? 0 : dense_cell(g, lv, D, x);
+    }
+    for (size_t i = 0; any_hashed && i < n; i++) {
+        level_t *lv = &g->lev[g->slv[i]];
+        if (!lv->hashed)
+            continue;
+        int64_t c[3] = {0, 0, 0};
+        for (int a = 0; a < D; a++)
+            c[a] = cell_coord(g, lv, a, p->x[i * (size_t)D + (size_t)a]);
+        g->sgc[i] = cell_id_insert(lv, c);
+    }
+    size_t total = 0, first = 0;
+    for (int h = 0; h < g->L; h++) {
+        g->lev[h].base = total;
+        g->lev[h].first = first;
+        total += g->lev[h].ncells;
+        first += g->lev[h].count;
+    }
+    if (total + 2 > (size_t)UINT32_MAX) {
+        st = hg_fail(e, HG_ELIMIT, "grid: %zu cells are too many", total);
+        goto fail;
+    }
+    g->total_cells = total;
+    if (g->ccap < total + 2) {
+        size_t cap = total + 2;
+        free(g->cellstart);
+        g->ccap = 0;
+        g->cellstart = malloc(cap * sizeof *g->cellstart);
+        if (!g->cellstart)
+            goto nomem;
+        g->ccap = cap;
+    }
+    /* counting sort by global cell (stable): after the histogram and the
+     * prefix sum cellstart[c + 1] is the start of cell c; scattering the
+     * indices advances it to the end of c = the start of c + 1 */
+    uint32_t *cs = g->cellstart;
+    memset(cs, 0, (total + 2) * sizeof *cs);
+    /* first by bucket of consecutive cells (a few hundred write streams),
+     * then by cell within the buckets: the random accesses of the
+     * histogram and the scatter stay inside one bucket's cells (cache) */
+    int shift = 0;
+    while ((total >> shift) >= 1024)
+        shift++;
+    size_t nb = (total >> shift) + 1;
+    size_t bsmall[1026];
+    size_t *bo = bsmall;
+    memset(bo, 0, (nb + 1) * sizeof *bo);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = g->sgc[i] + (uint32_t)g->lev[g->slv[i]].base;
+        g->sgc[i] = c;
+        bo[(c >> shift) + 1]++;
+    }
+    for (size_t b = 0; b < nb; b++)
+        bo[b + 1] += bo[b];
+    uint64_t *tmp = g->tmp;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t c = g->sgc[i];
+        tmp[bo[c >> shift]++] = c << 32 | (uint64_t)i;
+    }
+    for (size_t k = 0; k < n; k++)
+        cs[(tmp[k] >> 32) + 2]++;
+    for (size_t c = 0; c < total; c++)
+        cs[c + 2] += cs[c + 1];
+    for (size_t k = 0; k < n; k++) {
+        uint32_t c = (uint32_t)(tmp[k] >> 32);
+        size_t s = cs[c + 1]++;
+        g->id[s] = (uint32_t)tmp[k];
+        g->gcell[s] = c;
+    }
+    /* gather the records in sorted order (independent random reads
+     * overlap better than random writes) */
+    const size_t S = (size_t)g->stride;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel for schedule(static) if (n > 50000)
+#endif
+    for (long long q = 0; q < nn; q++) {
+        size_t s = (size_t)q, i = g->id[s];
+        const double *x = p->x + i * (size_t)D;
+        double *rec = g->xr + s * S;
+        for (int a = 0; a < D; a++)
+            rec[a] = x[a];
+        rec[D] = p->r[i];
+        g->lv[s] = g->slv[i];
+    }
+    if ((st = hg_grid_stencil_levels(g, e)))
+        goto fail;
+    if (cnt != cnt_small)
+        free(cnt);
+    g->built = 1;
+    return HG_OK;
+nomem:
+    st = hg_fail(e, HG_ENOMEM, "out of memory building a grid of %zu "
+                 "particles", n);
+fail:
+    if (cnt != cnt_small)
+        free(cnt);
+    g->n = 0;
+    g->built = 0;
+    return st;
+}
+
+int hg_grid_insert(hg_grid *g, const double *x, double r, hg_err *e)
+{
+    if (!g->built)
+        return hg_fail(e, HG_EINVAL, "grid: not built (call hg_grid_build)");
+    if (!x)
+        return hg_fail(e, HG_EINVAL, "insert: NULL centre");
+    int h = hg_grid_level_index(g, r);
+    if (h < 0)
+        return hg_fail(e, HG_EINVAL,
+                       "insert: radius %g must be > 0 and <= s_L / 2 = %g", r,
+                       0.5 * g->sizes[g->L - 1]);
+    level_t *lv = &g->lev[h];
+    if (lv->hashed)
+        return hg_fail(e, HG_EINVAL,
+                       "insert: level %d uses hash storage (build with "
+                       "HG_GRID_DENSE storage to insert)",
+                       h + 1);
+    const int D = g->dim;
+    int64_t k[3] = {0, 0, 0};
+    for (int a = 0; a < D; a++) {
+        double lo = g->lo[a], hi = g->hi[a];
+        if (!(isfinite(x[a]) && x[a] >= lo &&
+              (g->periodic ? x[a] < hi : x[a] <= hi)))
+            return hg_fail(e, HG_EINVAL,
+                           "insert: coordinate %d = %g is outside the grid "
+                           "[%g, %g]",
+                           a, x[a], lo, hi);
+        k[a] = cell_coord(g, lv, a, x[a]);
+    }
+    if (g->n + g->np + 1 >= (size_t)INT32_MAX)
+        return hg_fail(e, HG_ELIMIT, "insert: too many particles");
+    if (!g->phead) {
+        g->phead = malloc((g->total_cells ? g->total_cells : 1) *
+                          sizeof *g->phead);
+        if (!g->phead)
+            return hg_fail(e, HG_ENOMEM, "out of memory");
+        for (size_t c = 0; c < g->total_cells; c++)
+            g->phead[c] = -1;
+    }
+    if (g->np == g->npcap) {
+        size_t cap = g->npcap ? 2 * g->npcap : 256;
+        double *px = realloc(g->px, cap * (size_t)D * sizeof *px);
+        if (px)
+            g->px = px;
+        double *pr = realloc(g->pr, cap * sizeof *pr);
+        if (pr)
+            g->pr = pr;
+        int32_t *pn = realloc(g->pnext, cap * sizeof *pn);
+        if (pn)
+            g->pnext = pn;
+        if (!px || !pr || !pn)
+            return hg_fail(e, HG_ENOMEM, "out of memory");
+        g->npcap = cap;
+    }
+    size_t gid = lv->base + (size_t)cell_id(lv, k);
+    memcpy(g->px + g->np * (size_t)D, x, (size_t)D * sizeof *x);
+    g->pr[g->np] = r;
+    g->pnext[g->np] = g->phead[gid];
+    g->phead[gid] = (int32_t)g->np;
+    g->np++;
+    lv->total++;
+    return HG_OK;
+}

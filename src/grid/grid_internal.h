@@ -1,0 +1,218 @@
+/* grid_internal.h - data layout and inline cell helpers shared by the
+ * parts of the bundled HGrid (not part of the public API):
+ *   grid.c     handle life cycle, setters, accessors;
+ *   bin.c      mapping phase: levels, cells, counting sort (hg_grid_build),
+ *              and single insertions;
+ *   stencil.c  which cells and levels a particle visits;
+ *   search.c   the pair loop with its work counters, and queries.
+ *
+ * Layout: after hg_grid_build the particles are sorted by (level, cell) into
+ * contiguous arrays; cellstart[base_h + cell] .. cellstart[base_h + cell + 1]
+ * is the range of one cell (CSR). Dense levels index cells linearly
+ * (x fastest, so a row of cells along x is one contiguous particle range);
+ * hashed levels number their non-empty cells through an open-addressing
+ * table. */
+#ifndef HG_GRID_INTERNAL_H
+#define HG_GRID_INTERNAL_H
+
+#include "hg_grid.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#if defined(__GNUC__)
+#define HG_INLINE static inline __attribute__((always_inline))
+#else
+#define HG_INLINE static inline
+#endif
+
+#define HG_GRID_MAX_LEVELS 65535
+#define HG_GRID_MAX_AXIS_CELLS 1e15
+
+typedef struct hslot {
+    int64_t k[3];
+    uint32_t id; /* UINT32_MAX: free */
+} hslot;
+
+typedef struct level_t {
+    double s;         /* nominal size s_h */
+    double w[3];      /* cell width per axis */
+    double inv[3];    /* 1 / w */
+    int64_t n[3];     /* cells per axis (1 on unused axes) */
+    int small;        /* periodic with fewer than 3 cells on some axis */
+    int hashed;
+    size_t ncells;    /* dense: n0 n1 n2; hashed: distinct cells */
+    size_t base;      /* first global cell id */
+    size_t first;     /* first sorted particle */
+    size_t count;     /* particles from the build */
+    size_t total;     /* count + inserted */
+    hslot *tab;
+    size_t cap;       /* power of two */
+    int nj;           /* levels scanned across (non-empty, TD/BU) */
+    int *J;
+} level_t;
+
+struct hg_grid {
+    int dim, L;
+    hg_algorithm alg;
+    double *sizes;
+    double skin;
+    hg_grid_storage storage;
+    level_t *lev;
+    int built;
+    int periodic;
+    double lo[3], hi[3], len[3], half[3];
+    size_t n;           /* built particles */
+    int stride;         /* doubles per particle in xr: dim + 1 */
+    double *xr;         /* sorted records: centre x[0..dim-1], radius */
+    uint32_t *id;       /* original index */
+    uint16_t *lv;       /* level index 0..L-1 */
+    uint32_t *gcell;    /* global cell id */
+    uint32_t *cellstart;
+    size_t total_cells;
+    /* buffers kept between builds (capacities ncap particles, ccap cell
+     * entries); sgc, slv: cell and level in input order */
+    size_t ncap, ccap;
+    uint32_t *sgc;      /* cell of every particle, input order */
+    uint16_t *slv;      /* level of every particle, input order */
+    uint64_t *tmp;      /* (cell, particle) sorted by bucket of cells */
+    /* inserted particles: one chain per dense cell */
+    size_t np, npcap;
+    double *px, *pr;
+    int32_t *pnext;
+    int32_t *phead;     /* total_cells entries, -1 = none */
+};
+
+HG_INLINE int64_t wrap(int64_t c, int64_t n)
+{
+    c %= n;
+    return c < 0 ? c + n : c;
+}
+
+/* Cell coordinate of a centre (inside the box / extent). */
+HG_INLINE int64_t cell_coord(const hg_grid *g, const level_t *lv, int a,
+                             double x)
+{
+    int64_t c = (int64_t)floor((x - g->lo[a]) * lv->inv[a]);
+    if (c < 0)
+        c = g->periodic ? wrap(c, lv->n[a]) : 0;
+    else if (c >= lv->n[a])
+        c = g->periodic ? wrap(c, lv->n[a]) : lv->n[a] - 1;
+    return c;
+}
+
+HG_INLINE uint64_t hkey(const int64_t *k)
+{
+    uint64_t h = (uint64_t)k[0] * 0x9E3779B97F4A7C15ULL;
+    h ^= (uint64_t)k[1] * 0xC2B2AE3D27D4EB4FULL;
+    h ^= (uint64_t)k[2] * 0x165667B19E3779F9ULL;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+/* Cell id on a level (dense: linear index; hashed: table id), or -1 when
+ * the hashed level has no such cell. k must be inside 0..n-1. */
+HG_INLINE int64_t cell_id(const level_t *lv, const int64_t *k)
+{
+    if (!lv->hashed)
+        return k[0] + lv->n[0] * (k[1] + lv->n[1] * k[2]);
+    size_t mask = lv->cap - 1;
+    size_t i = (size_t)hkey(k) & mask;
+    for (;;) {
+        const hslot *sl = &lv->tab[i];
+        if (sl->id == UINT32_MAX)
+            return -1;
+        if (sl->k[0] == k[0] && sl->k[1] == k[1] && sl->k[2] == k[2])
+            return sl->id;
+        i = (i + 1) & mask;
+    }
+}
+
+/* Canonical linear key of a cell on a level (independent of storage). */
+HG_INLINE int64_t canon(const level_t *lv, const int64_t *k)
+{
+    return k[0] + lv->n[0] * (k[1] + lv->n[1] * k[2]);
+}
+
+/* Minimum-image squared distance, evaluated as hg_particles_touch does. */
+HG_INLINE double dist2(const hg_grid *g, const int D, const double *a,
+                       const double *b)
+{
+    double d2 = 0.0;
+    for (int c = 0; c < D; c++) {
+        double d = a[c] - b[c];
+        if (g->periodic) {
+            if (d > g->half[c])
+                d -= g->len[c];
+            else if (d < -g->half[c])
+                d += g->len[c];
+        }
+        d2 += d * d;
+    }
+    return d2;
+}
+
+/* Cell range [c0, c1] along axis a of level lv covered by [x-beta, x+beta];
+ * returns 0 if empty (open domains). *split: the range wraps (periodic). */
+HG_INLINE int box_axis(const hg_grid *g, const level_t *lv, int a, double x,
+                       double beta, int64_t *c0, int64_t *c1)
+{
+    int64_t lo = (int64_t)floor((x - beta - g->lo[a]) * lv->inv[a]);
+    int64_t hi = (int64_t)floor((x + beta - g->lo[a]) * lv->inv[a]);
+    int64_t n = lv->n[a];
+    if (g->periodic) {
+        if (hi - lo + 1 >= n) {
+            *c0 = 0;
+            *c1 = n - 1;
+        } else {
+            *c0 = wrap(lo, n);
+            *c1 = *c0 + (hi - lo); /* may exceed n - 1: wrap when used */
+        }
+        return 1;
+    }
+    if (lo < 0)
+        lo = 0;
+    if (hi > n - 1)
+        hi = n - 1;
+    *c0 = lo;
+    *c1 = hi;
+    return lo <= hi;
+}
+
+/* Index 0..L-1 of the lowest level with 2 r <= s_h, or -1. */
+HG_INLINE int hg_grid_level_index(const hg_grid *g, double r)
+{
+    if (!(r > 0.0) || !(2.0 * r <= g->sizes[g->L - 1]))
+        return -1;
+    int a = 0, b = g->L - 1;
+    while (a < b) {
+        int m = (a + b) / 2;
+        if (2.0 * r <= g->sizes[m])
+            b = m;
+        else
+            a = m + 1;
+    }
+    return a;
+}
+
+/* grid.c */
+void hg_grid_built_free(hg_grid *g);
+void hg_grid_inserted_free(hg_grid *g);
+
+/* stencil.c */
+/* Own-level half neighbourhood offsets (n_c = 4 in 2D, 13 in 3D). */
+extern const int hg_grid_half2[4][3];
+extern const int hg_grid_half3[13][3];
+/* The levels each level scans across (non-empty, Top-Down: finer,
+ * Bottom-Up: coarser), into lev[h].J / lev[h].nj. */
+int hg_grid_stencil_levels(hg_grid *g, hg_err *e);
+/* Own-level neighbours of a periodic level with < 3 cells on some axis:
+ * the distinct cells of the full stencil whose canonical key exceeds the
+ * own cell's; returns their count. */
+int hg_grid_small_neighbours(const hg_grid *g, const level_t *lv,
+                             const int64_t *k, int64_t nb[26][3]);
+
+#endif

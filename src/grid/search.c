@@ -1,0 +1,502 @@
+/* search.c - the pair loop of the bundled HGrid with its work counters
+ * (SPEC 5), run in parallel with OpenMP, and the neighbour query. The
+ * kernel is one inline function instantiated for dim 2/3 and counting
+ * on/off, so the uncounted path carries no counters. */
+#include "grid_internal.h"
+
+#include <string.h>
+#ifdef HG_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+typedef struct pbuf {
+    hg_pair *v;
+    size_t n, cap;
+    int fail;
+} pbuf;
+
+HG_INLINE void pbuf_push(pbuf *b, uint32_t i, uint32_t j)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 1024;
+        hg_pair *v = realloc(b->v, cap * sizeof *v);
+        if (!v) {
+            b->fail = 1;
+            return;
+        }
+        b->v = v;
+        b->cap = cap;
+    }
+    b->v[b->n].i = i < j ? i : j;
+    b->v[b->n].j = i < j ? j : i;
+    b->n++;
+}
+
+typedef struct tcount {
+    uint64_t acc, chk;
+} tcount;
+
+/* Test sorted particle s against sorted particles [b, e). */
+HG_INLINE void test_range(const hg_grid *g, const int D, size_t s, size_t b,
+                          size_t e, pbuf *out)
+{
+    const size_t S = (size_t)D + 1;
+    const double *xs = g->xr + s * S;
+    const double rs = xs[D], skin = g->skin;
+    for (size_t t = b; t < e; t++) {
+        const double *xt = g->xr + t * S;
+        double cut = rs + xt[D] + skin; /* as hg_particles_touch */
+        if (dist2(g, D, xs, xt) < cut * cut && out)
+            pbuf_push(out, g->id[s], g->id[t]);
+    }
+}
+
+HG_INLINE void cell_range(const hg_grid *g, const level_t *lv,
+                          const int64_t *k, size_t *b, size_t *e)
+{
+    int64_t id = cell_id(lv, k);
+    if (id < 0) {
+        *b = *e = 0;
+        return;
+    }
+    *b = g->cellstart[lv->base + (size_t)id];
+    *e = g->cellstart[lv->base + (size_t)id + 1];
+}
+
+/* Dense level: test sorted particle s against the cells x0..x1 of the row
+ * starting at global cell `row` (0 <= x0 <= x1 < x0 + n0; cells past
+ * n0 - 1 wrap to the row's start on a periodic level). */
+HG_INLINE void scan_row(const hg_grid *g, const int D, const int COUNT,
+                        const level_t *lv, size_t s, size_t row, int64_t x0,
+                        int64_t x1, pbuf *out, tcount *tc)
+{
+    int64_t n0 = lv->n[0];
+    if (x0 >= n0) {
+        x0 -= n0;
+        x1 -= n0;
+    }
+    int64_t xe = x1 < n0 ? x1 : n0 - 1;
+    size_t b = g->cellstart[row + (size_t)x0];
+    size_t e = g->cellstart[row + (size_t)xe + 1];
+    if (COUNT) {
+        tc->acc += (uint64_t)(xe - x0 + 1);
+        tc->chk += e - b;
+    }
+    test_range(g, D, s, b, e, out);
+    if (x1 >= n0) {
+        b = g->cellstart[row];
+        e = g->cellstart[row + (size_t)(x1 - n0) + 1];
+        if (COUNT) {
+            tc->acc += (uint64_t)(x1 - n0 + 1);
+            tc->chk += e - b;
+        }
+        test_range(g, D, s, b, e, out);
+    }
+}
+
+/* Scan the cells of level lv in the box of half-width beta around xs,
+ * testing sorted particle s against everything inside. */
+HG_INLINE void scan_box(const hg_grid *g, const int D, const int COUNT,
+                        const level_t *lv, size_t s, double beta, pbuf *out,
+                        tcount *tc)
+{
+    const double *xs = g->xr + s * ((size_t)D + 1);
+    int64_t c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
+    for (int a = 0; a < D; a++)
+        if (!box_axis(g, lv, a, xs[a], beta, &c0[a], &c1[a]))
+            return;
+    int64_t n0 = lv->n[0];
+    for (int64_t z = c0[2]; z <= c1[2]; z++) {
+        int64_t kz = z >= lv->n[2] ? z - lv->n[2] : z;
+        for (int64_t y = c0[1]; y <= c1[1]; y++) {
+            int64_t ky = y >= lv->n[1] ? y - lv->n[1] : y;
+            if (!lv->hashed) {
+                size_t row = lv->base + (size_t)(n0 * (ky + lv->n[1] * kz));
+                scan_row(g, D, COUNT, lv, s, row, c0[0], c1[0], out, tc);
+            } else {
+                for (int64_t x = c0[0]; x <= c1[0]; x++) {
+                    int64_t k[3] = {x >= n0 ? x - n0 : x, ky, kz};
+                    size_t b, e;
+                    cell_range(g, lv, k, &b, &e);
+                    if (COUNT) {
+                        tc->acc++;
+                        tc->chk += e - b;
+                    }
+                    test_range(g, D, s, b, e, out);
+                }
+            }
+        }
+    }
+}
+
+HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
+                          size_t s, pbuf *out, tcount *tc)
+{
+    const level_t *lv = &g->lev[g->lv[s]];
+    const double *xs = g->xr + s * ((size_t)D + 1);
+    /* own cell: every pair once */
+    size_t e = g->cellstart[g->gcell[s] + 1];
+    if (COUNT) {
+        tc->acc++;
+        tc->chk += e - s - 1;
+    }
+    test_range(g, D, s, s + 1, e, out);
+    /* half neighbourhood on the own level */
+    int64_t k[3] = {0, 0, 0};
+    for (int a = 0; a < D; a++)
+        k[a] = cell_coord(g, lv, a, xs[a]);
+    if (!lv->small && !lv->hashed) {
+        /* the half stencil as rows along x: (dy, dz) = (0, 0): x+1;
+         * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1 */
+        static const int rows3[5][3] = {
+            {0, 0, 1}, {1, 0, 0}, {-1, 1, 0}, {0, 1, 0}, {1, 1, 0}};
+        /* {dy, dz, first dx (1: only x+1, 0: x-1..x+1)} */
+        const int nr = D == 3 ? 5 : 2;
+        for (int i = 0; i < nr; i++) {
+            int64_t ky = k[1] + rows3[i][0], kz = k[2] + rows3[i][1];
+            if (g->periodic) {
+                if (ky < 0)
+                    ky += lv->n[1];
+                else if (ky >= lv->n[1])
+                    ky -= lv->n[1];
+                if (kz >= lv->n[2])
+                    kz -= lv->n[2];
+            } else if (ky < 0 || ky >= lv->n[1] || kz >= lv->n[2]) {
+                continue;
+            }
+            int64_t x0 = rows3[i][2] ? k[0] + 1 : k[0] - 1, x1 = k[0] + 1;
+            size_t row =
+                lv->base + (size_t)(lv->n[0] * (ky + lv->n[1] * kz));
+            if (g->periodic) {
+                if (x0 < 0) { /* x-1 wraps to the row's end */
+                    scan_row(g, D, COUNT, lv, s, row, lv->n[0] - 1,
+                             lv->n[0] - 1, out, tc);
+                    x0 = 0;
+                }
+            } else {
+                if (x0 < 0)
+                    x0 = 0;
+                if (x1 > lv->n[0] - 1)
+                    x1 = lv->n[0] - 1;
+                if (x0 > x1)
+                    continue;
+            }
+            scan_row(g, D, COUNT, lv, s, row, x0, x1, out, tc);
+        }
+    } else if (lv->small) {
+        int64_t nb[26][3];
+        int m = hg_grid_small_neighbours(g, lv, k, nb);
+        for (int i = 0; i < m; i++) {
+            size_t b, en;
+            cell_range(g, lv, nb[i], &b, &en);
+            if (COUNT) {
+                tc->acc++;
+                tc->chk += en - b;
+            }
+            test_range(g, D, s, b, en, out);
+        }
+    } else {
+        const int nh = D == 3 ? 13 : 4;
+        for (int i = 0; i < nh; i++) {
+            const int *o = D == 3 ? hg_grid_half3[i] : hg_grid_half2[i];
+            int64_t q[3] = {0, 0, 0};
+            int inside = 1;
+            for (int a = 0; a < D; a++) {
+                q[a] = k[a] + o[a];
+                if (g->periodic) {
+                    if (q[a] < 0)
+                        q[a] += lv->n[a];
+                    else if (q[a] >= lv->n[a])
+                        q[a] -= lv->n[a];
+                } else if (q[a] < 0 || q[a] >= lv->n[a]) {
+                    inside = 0;
+                }
+            }
+            if (!inside)
+                continue;
+            size_t b, en;
+            cell_range(g, lv, q, &b, &en);
+            if (COUNT) {
+                tc->acc++;
+                tc->chk += en - b;
+            }
+            test_range(g, D, s, b, en, out);
+        }
+    }
+    /* other levels (SPEC 5: beta = r_p + s_j / 2) */
+    for (int i = 0; i < lv->nj; i++) {
+        const level_t *lj = &g->lev[lv->J[i]];
+        double beta = xs[D] + g->skin + 0.5 * lj->s;
+        scan_box(g, D, COUNT, lj, s, beta, out, tc);
+    }
+}
+
+/* Search for sorted particles sel[0..m-1] (or 0..m-1 when sel is NULL). */
+static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
+                      hg_pairs *out, hg_grid_counts *counts, hg_err *e)
+{
+    int nt = 1;
+#ifdef HG_HAVE_OPENMP
+    nt = omp_get_max_threads();
+    if (nt < 1)
+        nt = 1;
+#endif
+    const int L = g->L;
+    pbuf *bufs = calloc((size_t)nt, sizeof *bufs);
+    tcount *tcs = counts ? calloc((size_t)nt * (size_t)L, sizeof *tcs) : NULL;
+    if (!bufs || (counts && !tcs)) {
+        free(bufs);
+        free(tcs);
+        return hg_fail(e, HG_ENOMEM, "out of memory for the search buffers");
+    }
+    const int D = g->dim;
+    const int want = out != NULL;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+    {
+        int t = 0;
+#ifdef HG_HAVE_OPENMP
+        t = omp_get_thread_num();
+#endif
+        pbuf *b = want ? &bufs[t] : NULL;
+        tcount *tc = tcs ? tcs + (size_t)t * (size_t)L : NULL;
+        long long mm = (long long)m;
+#ifdef HG_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 512)
+#endif
+        for (long long q = 0; q < mm; q++) {
+            size_t s = sel ? sel[q] : (size_t)q;
+            if (tc) {
+                if (D == 3)
+                    search_one(g, 3, 1, s, b, &tc[g->lv[s]]);
+                else
+                    search_one(g, 2, 1, s, b, &tc[g->lv[s]]);
+            } else {
+                if (D == 3)
+                    search_one(g, 3, 0, s, b, NULL);
+                else
+                    search_one(g, 2, 0, s, b, NULL);
+            }
+        }
+    }
+    int fail = 0;
+    size_t total = 0;
+    for (int t = 0; t < nt; t++) {
+        fail |= bufs[t].fail;
+        total += bufs[t].n;
+    }
+    if (!fail && want) {
+        hg_pairs_reset(out);
+        if (out->cap < total) {
+            hg_pair *v = realloc(out->v, (total ? total : 1) * sizeof *v);
+            if (!v)
+                fail = 1;
+            else {
+                out->v = v;
+                out->cap = total;
+            }
+        }
+        if (!fail) {
+            for (int t = 0; t < nt; t++) {
+                if (bufs[t].n)
+                    memcpy(out->v + out->n, bufs[t].v,
+                           bufs[t].n * sizeof *out->v);
+                out->n += bufs[t].n;
+            }
+        }
+    }
+    for (int t = 0; t < nt; t++)
+        free(bufs[t].v);
+    free(bufs);
+    if (fail) {
+        free(tcs);
+        return hg_fail(e, HG_ENOMEM, "out of memory for %zu contact pairs",
+                       total);
+    }
+    if (counts) {
+        hg_grid_level_counts *pl = counts->per_level;
+        if (counts->levels != L || !pl) {
+            pl = realloc(counts->per_level, (size_t)L * sizeof *pl);
+            if (!pl) {
+                free(tcs);
+                return hg_fail(e, HG_ENOMEM, "out of memory for counts");
+            }
+        }
+        counts->per_level = pl;
+        counts->levels = L;
+        counts->searching = m;
+        counts->cell_accesses = counts->pair_checks = 0;
+        counts->contacts = total;
+        for (int h = 0; h < L; h++) {
+            memset(&pl[h], 0, sizeof pl[h]);
+            pl[h].particles = g->lev[h].count;
+            pl[h].cell_size = g->lev[h].s;
+            for (int a = 0; a < 3; a++)
+                pl[h].cell_width[a] = a < D ? g->lev[h].w[a] : 0.0;
+            for (int t = 0; t < nt; t++) {
+                pl[h].cell_accesses += tcs[(size_t)t * (size_t)L + h].acc;
+                pl[h].pair_checks += tcs[(size_t)t * (size_t)L + h].chk;
+            }
+            counts->cell_accesses += pl[h].cell_accesses;
+            counts->pair_checks += pl[h].pair_checks;
+        }
+    }
+    free(tcs);
+    return HG_OK;
+}
+
+int hg_grid_find_contacts(hg_grid *g, hg_pairs *out, hg_grid_counts *counts,
+                          hg_err *e)
+{
+    if (!g->built)
+        return hg_fail(e, HG_EINVAL, "grid: not built (call hg_grid_build)");
+    if (g->np)
+        return hg_fail(e, HG_EINVAL,
+                       "grid: %zu particles were inserted since the last "
+                       "build (rebuild first)",
+                       g->np);
+    if (!out)
+        return hg_fail(e, HG_EINVAL, "out: NULL");
+    return run_search(g, NULL, g->n, out, counts, e);
+}
+
+int hg_grid_find_contacts_subset(hg_grid *g, const size_t *idx, size_t m,
+                                 hg_pairs *out, hg_grid_counts *counts,
+                                 hg_err *e)
+{
+    if (!g->built)
+        return hg_fail(e, HG_EINVAL, "grid: not built (call hg_grid_build)");
+    if (g->np)
+        return hg_fail(e, HG_EINVAL,
+                       "grid: %zu particles were inserted since the last "
+                       "build (rebuild first)",
+                       g->np);
+    if (m && !idx)
+        return hg_fail(e, HG_EINVAL, "idx: NULL");
+    uint32_t *sel = malloc((m ? m : 1) * sizeof *sel);
+    uint8_t *seen = calloc(g->n ? g->n : 1, 1);
+    int st = HG_OK;
+    if (!sel || !seen) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory for a subset of %zu", m);
+        goto done;
+    }
+    for (size_t q = 0; q < m; q++) {
+        if (idx[q] >= g->n) {
+            st = hg_fail(e, HG_EINVAL, "idx[%zu]: %zu is not below n = %zu",
+                         q, idx[q], g->n);
+            goto done;
+        }
+        if (seen[idx[q]]) {
+            st = hg_fail(e, HG_EINVAL, "idx[%zu]: %zu appears twice", q,
+                         idx[q]);
+            goto done;
+        }
+        seen[idx[q]] = 1;
+    }
+    /* search in memory order (locality), whatever the order of idx */
+    for (size_t s = 0, q = 0; s < g->n; s++)
+        if (seen[g->id[s]])
+            sel[q++] = (uint32_t)s;
+    st = run_search(g, sel, m, out, counts, e);
+done:
+    free(sel);
+    free(seen);
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* query and insert */
+
+typedef struct qctx {
+    const hg_grid *g;
+    const double *x;
+    double r, gap;
+    hg_grid_visit_fn fn;
+    void *params;
+} qctx;
+
+static int visit(const qctx *q, size_t j, const double *xj, double rj)
+{
+    double d2 = dist2(q->g, q->g->dim, q->x, xj);
+    double cut = q->r + rj + q->gap;
+    if (d2 < cut * cut)
+        return q->fn(j, sqrt(d2), q->params);
+    return 0;
+}
+
+static int query_cell(const qctx *q, const level_t *lv, const int64_t *k)
+{
+    const hg_grid *g = q->g;
+    const int D = g->dim;
+    int64_t id = cell_id(lv, k);
+    if (id < 0)
+        return 0;
+    size_t gid = lv->base + (size_t)id;
+    for (size_t t = g->cellstart[gid]; t < g->cellstart[gid + 1]; t++) {
+        const double *xt = g->xr + t * ((size_t)D + 1);
+        int rc = visit(q, g->id[t], xt, xt[D]);
+        if (rc)
+            return rc;
+    }
+    if (g->phead)
+        for (int32_t t = g->phead[gid]; t >= 0; t = g->pnext[t]) {
+            int rc = visit(q, g->n + (size_t)t, g->px + (size_t)t * (size_t)D,
+                           g->pr[t]);
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
+
+int hg_grid_query(const hg_grid *g, const double *x, double r, double gap,
+                  hg_grid_visit_fn fn, void *params, hg_err *e)
+{
+    if (!g->built)
+        return hg_fail(e, HG_EINVAL, "grid: not built (call hg_grid_build)");
+    if (!x || !fn)
+        return hg_fail(e, HG_EINVAL, "query: NULL centre or visitor");
+    if (!(isfinite(r) && r >= 0.0))
+        return hg_fail(e, HG_EINVAL, "query: radius %g must be finite and "
+                       ">= 0", r);
+    if (!(isfinite(gap) && gap >= 0.0))
+        return hg_fail(e, HG_EINVAL, "query: gap %g must be finite and >= 0",
+                       gap);
+    const int D = g->dim;
+    for (int a = 0; a < D; a++) {
+        if (!isfinite(x[a]))
+            return hg_fail(e, HG_EINVAL, "query: coordinate %d is not "
+                           "finite", a);
+        if (g->periodic && (x[a] < g->lo[a] || x[a] >= g->hi[a]))
+            return hg_fail(e, HG_EINVAL,
+                           "query: coordinate %d = %g is outside the "
+                           "periodic box",
+                           a, x[a]);
+    }
+    qctx q = {g, x, r, gap, fn, params};
+    for (int h = 0; h < g->L; h++) {
+        const level_t *lv = &g->lev[h];
+        if (lv->total == 0)
+            continue;
+        double beta = r + gap + 0.5 * lv->s;
+        int64_t c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
+        int empty = 0;
+        for (int a = 0; a < D; a++)
+            if (!box_axis(g, lv, a, x[a], beta, &c0[a], &c1[a]))
+                empty = 1;
+        if (empty)
+            continue;
+        for (int64_t z = c0[2]; z <= c1[2]; z++)
+            for (int64_t y = c0[1]; y <= c1[1]; y++)
+                for (int64_t xx = c0[0]; xx <= c1[0]; xx++) {
+                    int64_t k[3] = {xx >= lv->n[0] ? xx - lv->n[0] : xx,
+                                    y >= lv->n[1] ? y - lv->n[1] : y,
+                                    z >= lv->n[2] ? z - lv->n[2] : z};
+                    int rc = query_cell(&q, lv, k);
+                    if (rc)
+                        return rc;
+                }
+    }
+    return HG_OK;
+}
+
