@@ -297,6 +297,15 @@ int main(void)
 
     test_figures(dir);
 
+    /* a device is never replaced by a file */
+    snprintf(path, sizeof path, "%s/dev.svg", dir);
+    CHECK(symlink("/dev/null", path) == 0);
+    CHECK(hg_plot_write(path, panels, 1, 800, &e) == HG_EIO);
+    CHECK(strstr(e.msg, "not a regular file") != NULL);
+    CHECK(unlink(path) == 0);
+    struct stat dn;
+    CHECK(stat("/dev/null", &dn) == 0 && S_ISCHR(dn.st_mode));
+
     /* no temporary files left in the folder */
     char cmd[600];
     snprintf(cmd, sizeof cmd, "test -z \"$(ls %s | grep tmp)\"", dir);

@@ -388,6 +388,12 @@ int hg_plot_write(const char *path, const hg_plot_panel *panels, int n_panels,
                    "plot: this hgridopt was built without plotting "
                    "(configure with -DHG_PLOT=ON and PLplot installed)");
 #else
+    /* a device or pipe (e.g. /dev/stdout) is not replaced by a file:
+     * PLplot writes to a named file, so only regular files are drawn to */
+    struct stat target;
+    if (stat(path, &target) == 0 && !S_ISREG(target.st_mode))
+        return hg_fail(e, HG_EIO,
+                       "plot: cannot write '%s': not a regular file", path);
     /* temporary file in the same folder, renamed on success */
     size_t len = strlen(path);
     char *tmp = malloc(len + 16);

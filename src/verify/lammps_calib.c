@@ -1,6 +1,7 @@
 /* lammps_calib.c - fitting the LAMMPS cost constants to measured Neigh
  * times, storing them, and the measured search of `tune --engine lammps`.
  */
+#include "hg_io.h"
 #include "hg_lammps.h"
 #include "psd_internal.h"
 
@@ -191,21 +192,19 @@ int hg_lammps_consts_save(const hg_lammps_consts *c, const char *path,
     cJSON_Delete(j);
     if (!text)
         return hg_fail(e, HG_ENOMEM, "out of memory");
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
+    hg_output *o = NULL;
+    if ((st = hg_io_output_open(path, &o, e))) {
         free(text);
-        return hg_fail(e, HG_EIO, "%s: cannot write: %s", tmp,
-                       strerror(errno));
+        return st;
     }
+    FILE *f = hg_io_output_stream(o);
     int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
     free(text);
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        remove(tmp);
+    if (bad) {
+        hg_io_output_abort(o);
         return hg_fail(e, HG_EIO, "%s: write failed", path);
     }
-    return HG_OK;
+    return hg_io_output_commit(o, e);
 }
 
 int hg_lammps_consts_load(const char *path, hg_lammps_consts *c, hg_err *e)

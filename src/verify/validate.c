@@ -34,6 +34,7 @@ void hg_validation_clear(hg_validation *v)
 
 void hg_measure_options_default(hg_measure_options *o)
 {
+    memset(o, 0, sizeof *o);
     o->budget = 2e8;
     o->repeats = 5;
     o->seed = 1;
