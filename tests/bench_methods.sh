@@ -13,7 +13,9 @@
 # 4.8e8 / 2.0e9 at nu = 0.1 / 0.6). Raise BENCH_BUDGET to time them too.
 # Environment: BENCH_N, BENCH_STEPS, BENCH_REPEAT, BENCH_SYSTEMS
 # (space-separated psd specs), BENCH_NU, BENCH_BUDGET (work units per
-# detection, default 2e8 as `hgridopt bench`).
+# detection, default 5e8: above `hgridopt bench`'s 2e8 so that sap, sort
+# and sap-incremental (2.3e8 at mono, nu = 0.6) and bin at omega = 100,
+# nu = 0.1 (4.8e8) are timed).
 set -euo pipefail
 HG=${1:?binary}
 N=${BENCH_N:-100000}
@@ -21,7 +23,7 @@ STEPS=${BENCH_STEPS:-5}
 REPEAT=${BENCH_REPEAT:-3}
 NUS=${BENCH_NU:-"0.1 0.6"}
 SYSTEMS=${BENCH_SYSTEMS:-"mono:r=1 powerlaw:alpha=0,omega=10 powerlaw:alpha=-3,omega=10 powerlaw:alpha=-3,omega=100"}
-BUDGET=${BENCH_BUDGET:-2e8}
+BUDGET=${BENCH_BUDGET:-5e8}
 ALL_METHODS="brute sap sap-incremental sort lc bin hgrid hgrid-bu verlet"
 command -v jq >/dev/null || { echo "bench_methods: jq is required" >&2; exit 1; }
 printf '%-28s %4s %-16s %10s %10s %10s %10s %13s %13s %9s %7s %s\n' \
