@@ -217,7 +217,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
-/* The LAMMPS engine (cmd_lammps.c): `--engine lammps` in argv. */
+/* The LAMMPS engine (cmd_lammps.c, cmd_tune.c): `--engine lammps` in argv. */
 int cli_engine_is_lammps(int argc, char **argv);
 int cmd_calibrate_lammps(int argc, char **argv);
 int cmd_validate_lammps(int argc, char **argv);

@@ -1,7 +1,8 @@
-/* cmd_lammps.c - the LAMMPS engine of `calibrate`, `validate` and `tune`
- * (`--engine lammps`): options, packings, printing; running lmp and the
- * model live in the library (hg_lammps.h). */
-#include "cli.h"
+/* cmd_lammps.c - the LAMMPS engine of `calibrate` (`--engine lammps`), the
+ * helpers it shares with `validate` and `tune` (cmd_tune.c): options,
+ * packings, printing; running lmp and the model live in the library
+ * (hg_lammps.h). */
+#include "cmd_lammps.h"
 #include "hg_lammps.h"
 #include "hg_export.h"
 #include "hg_pack_gen.h"
@@ -13,25 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef struct lmp_opts {
-    const char *engine, *lmp, *keep;
-    long mpi, steps, repeats, n, seed, max_coll;
-    double skin, budget;
-    const char *packings, *file; /* calibrate */
-    int save;
-} lmp_opts;
-
-#define LMP_RUN_OPTIONS                                                     \
-    CLI_STR("engine", lmp_opts, engine), CLI_STR("lmp", lmp_opts, lmp),     \
-        CLI_LONG("mpi", lmp_opts, mpi, 1, 1024),                            \
-        CLI_STR("keep", lmp_opts, keep),                                    \
-        CLI_LONG("steps", lmp_opts, steps, 1, 100000),                      \
-        CLI_LONG("repeats", lmp_opts, repeats, 1, 99),                      \
-        CLI_LONG("n", lmp_opts, n, 100, 100000000),                         \
-        CLI_LONG("seed", lmp_opts, seed, 0, 2147483647L),                   \
-        CLI_DOUBLE("skin", lmp_opts, skin, CLI_POSITIVE)
-
-static const char run_help[] =
+const char lmp_run_help[] =
     "  --lmp PATH       LAMMPS executable (default: lmp on PATH)\n"
     "  --mpi N          run under mpirun -np N (default 1: plain lmp)\n"
     "  --keep DIR       keep data file, input script and log in DIR\n"
@@ -56,7 +39,7 @@ int cli_engine_is_lammps(int argc, char **argv)
 }
 
 /* --engine must say lammps (the caller dispatched on it). */
-static int check_engine(const lmp_opts *o)
+int lmp_check_engine(const lmp_opts *o)
 {
     if (o->engine && strcmp(o->engine, "lammps")) {
         cli_error("--engine: '%s' is not lammps", o->engine);
@@ -74,8 +57,8 @@ static void progress(int done, int total, void *params)
     fflush(stderr);
 }
 
-static void run_options(const lmp_opts *lo, double skin,
-                        hg_lammps_run_options *o)
+void lmp_run_options(const lmp_opts *lo, double skin,
+                     hg_lammps_run_options *o)
 {
     hg_lammps_run_options_default(o);
     o->lmp = lo->lmp;
@@ -88,7 +71,7 @@ static void run_options(const lmp_opts *lo, double skin,
         o->progress = progress;
 }
 
-static void lmp_opts_default(lmp_opts *o)
+void lmp_opts_default(lmp_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->mpi = 1;
@@ -101,8 +84,8 @@ static void lmp_opts_default(lmp_opts *o)
 }
 
 /* An RSA packing of n atoms (periodic). */
-static int make_packing(const hg_psd *psd, int dim, double nu, long n,
-                        long seed, hg_particles *p, hg_err *e)
+int lmp_make_packing(const hg_psd *psd, int dim, double nu, long n,
+                     long seed, hg_particles *p, hg_err *e)
 {
     hg_pack_params prm = {dim, (size_t)n, nu, (uint64_t)seed, 1};
     hg_pack_report rep;
@@ -138,7 +121,7 @@ static cJSON *setting_json(const hg_lammps_setting *s)
     return j;
 }
 
-static cJSON *point_json(const hg_lammps_point *p)
+cJSON *lmp_point_json(const hg_lammps_point *p)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddItemToObject(j, "setting", setting_json(&p->setting));
@@ -151,8 +134,8 @@ static cJSON *point_json(const hg_lammps_point *p)
     return j;
 }
 
-static void print_point(FILE *f, const char *label, const hg_lammps_point *p,
-                        double bin)
+void lmp_print_point(FILE *f, const char *label, const hg_lammps_point *p,
+                     double bin)
 {
     fprintf(f, "  %-14s %8.3f [%.3f-%.3f] %9.3f %7.3f %8.3f  %6.2f  ", label,
             1e3 * p->timing.neigh, 1e3 * p->timing.neigh_min,
@@ -163,7 +146,7 @@ static void print_point(FILE *f, const char *label, const hg_lammps_point *p,
     fputc('\n', f);
 }
 
-static const char point_header[] =
+const char lmp_point_header[] =
     "  setting        Neigh ms/build [min-max]  predicted  pred/meas  Pair "
     "ms  vs bin  cutoffs\n";
 
@@ -172,7 +155,7 @@ static double default_skin(const hg_psd *psd)
     return 0.1 * 2.0 * hg_psd_rmin(psd);
 }
 
-static int load_consts(hg_lammps_consts *c, const char **source)
+int lmp_load_consts(hg_lammps_consts *c, const char **source)
 {
     hg_err e = {0};
     int from_file = 0;
@@ -209,7 +192,7 @@ static void calibrate_help(FILE *out)
             "  --format F       table (default) or json\n\n"
             "Example:\n  hgridopt calibrate --engine lammps --n 20000 "
             "--steps 20 --save\n\n%s",
-            run_help, cli_exit_help);
+            lmp_run_help, cli_exit_help);
 }
 
 static const cli_option calibrate_options[] = {
@@ -218,10 +201,10 @@ static const cli_option calibrate_options[] = {
     CLI_FLAG("save", lmp_opts, save),
     CLI_STR("file", lmp_opts, file),
 };
-static const char *const table_json[] = {"table", "json", NULL};
+const char *const lmp_table_json[] = {"table", "json", NULL};
 static const cli_spec calibrate_spec = {
     "calibrate", calibrate_help, CLI_FORMAT, calibrate_options,
-    sizeof calibrate_options / sizeof calibrate_options[0], table_json};
+    sizeof calibrate_options / sizeof calibrate_options[0], lmp_table_json};
 
 int cmd_calibrate_lammps(int argc, char **argv)
 {
@@ -232,7 +215,7 @@ int cmd_calibrate_lammps(int argc, char **argv)
     int st, rc0;
     if (cli_parse(&calibrate_spec, argc, argv, &co, &lo, &rc0))
         return rc0;
-    if ((rc0 = check_engine(&lo)))
+    if ((rc0 = lmp_check_engine(&lo)))
         return rc0;
     const char *format = co.format;
     int save = lo.save;
@@ -287,8 +270,8 @@ int cmd_calibrate_lammps(int argc, char **argv)
             hg_psd_ctx ctx = {defaults[s].dim, NULL};
             st = hg_psd_parse(defaults[s].psd, &ctx, &psd, &e);
             if (st == HG_OK)
-                st = make_packing(psd, defaults[s].dim, defaults[s].nu, lo.n,
-                                  lo.seed, &p, &e);
+                st = lmp_make_packing(psd, defaults[s].dim, defaults[s].nu,
+                                      lo.n, lo.seed, &p, &e);
         }
         hg_lammps_setting set[PER];
         int n = st == HG_OK ? hg_lammps_calibration_settings(psd, set, PER)
@@ -300,7 +283,7 @@ int cmd_calibrate_lammps(int argc, char **argv)
                     s + 1, nsys, npacking ? packing[s] : defaults[s].psd,
                     p.n, n);
             hg_lammps_run_options ro;
-            run_options(&lo, skin, &ro);
+            lmp_run_options(&lo, skin, &ro);
             char keep[4096];
             if (lo.keep) { /* one folder per system under --keep */
                 if (mkdir(lo.keep, 0777) != 0 && errno != EEXIST) {
@@ -362,7 +345,7 @@ int cmd_calibrate_lammps(int argc, char **argv)
         cJSON_AddNumberToObject(j, "r2", k.r2);
         cJSON *a = cJSON_AddArrayToObject(j, "points");
         for (int i = 0; i < npts; i++) {
-            cJSON *pj = point_json(&pts[i]);
+            cJSON *pj = lmp_point_json(&pts[i]);
             cJSON_AddNumberToObject(pj, "system", sysof[i] + 1);
             cJSON_AddItemToArray(a, pj);
         }
@@ -377,7 +360,7 @@ int cmd_calibrate_lammps(int argc, char **argv)
             printf("  %-11s %10.4g ns  +- %.2g ns%s\n", hg_lammps_term_name(t),
                    1e9 * k.c[t], 1e9 * k.se[t],
                    k.c[t] == 0.0 ? "  (dropped: not > 0)" : "");
-        printf("\n%s", point_header);
+        printf("\n%s", lmp_point_header);
         int prev = -1;
         double bin = 0.0;
         for (int i = 0; i < npts; i++) {
@@ -387,7 +370,7 @@ int cmd_calibrate_lammps(int argc, char **argv)
                 printf("system %d: %s\n", prev + 1,
                        npacking ? packing[prev] : defaults[prev].psd);
             }
-            print_point(stdout, "", &pts[i], bin);
+            lmp_print_point(stdout, "", &pts[i], bin);
         }
     }
     if (save) {
@@ -411,266 +394,6 @@ done:
     return rc;
 }
 
-/* ---- validate / tune --engine lammps ---- */
-
-/* Packing from --packing or generated from the system options. */
-static int resolve_packing(cli_system *cs, const lmp_opts *lo,
-                           hg_particles *p, hg_err *e)
-{
-    if (cs->has_packing) {
-        *p = cs->packing;
-        cs->has_packing = 0; /* ownership moves to p */
-        memset(&cs->packing, 0, sizeof cs->packing);
-        return HG_OK;
-    }
-    long n = cs->particles > 0 && lo->n == 50000 ? cs->particles : lo->n;
-    return make_packing(cs->psd, cs->sys.dim, cs->sys.nu, n, lo->seed, p, e);
-}
-
-static void validate_help(FILE *out)
-{
-    fprintf(out,
-            "Usage: hgridopt validate --engine lammps (--packing FILE | "
-            "--psd SPEC --dim D --nu X) [options]\n\n"
-            "Run LAMMPS on the packing (or an RSA packing generated from the "
-            "system) with\nthe LAMMPS model's recommendation, with bin, and "
-            "with the best settings of one\ncollection fewer and one more; "
-            "report measured Neigh (and Pair) time per build\nagainst the "
-            "model's prediction.\n\n%s"
-            "  --max-collections N  largest number of collections tried "
-            "(default 6)\n"
-            "  --format F       table (default) or json\n\n%s\n"
-            "Example:\n  hgridopt validate --engine lammps --psd "
-            "powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4 --mpi 2\n",
-            run_help, cli_system_help);
-}
-
-static void tune_help(FILE *out)
-{
-    fprintf(out,
-            "Usage: hgridopt tune --engine lammps (--packing FILE | --psd "
-            "SPEC --dim D --nu X) [options]\n\n"
-            "Starting from the LAMMPS model's optimum, a short measured "
-            "search in lmp: bin,\nthe optimum and its neighbours, then "
-            "rounds moving each collection cutoff,\nsplitting and merging "
-            "collections, while the budget lasts. Prints the fastest\n"
-            "settings found (ready to paste) with their measured times.\n\n"
-            "  --budget S       wall-clock seconds to spend (default 120)\n"
-            "%s"
-            "  --max-collections N  largest number of collections (default "
-            "6)\n"
-            "  --format F       table (default), json or lammps (the "
-            "lines only)\n\n%s\n"
-            "Example:\n  hgridopt tune --engine lammps --packing bed.data "
-            "--budget 300\n",
-            run_help, cli_system_help);
-}
-
-static const cli_option validate_options[] = {
-    LMP_RUN_OPTIONS,
-    CLI_LONG("max-collections", lmp_opts, max_coll, 1,
-             HG_LAMMPS_MAX_COLLECTIONS),
-};
-static const cli_option tune_options[] = {
-    LMP_RUN_OPTIONS,
-    CLI_LONG("max-collections", lmp_opts, max_coll, 1,
-             HG_LAMMPS_MAX_COLLECTIONS),
-    CLI_DOUBLE("budget", lmp_opts, budget, CLI_POSITIVE),
-};
-static const char *const tune_formats[] = {"table", "json", "lammps", NULL};
-static const cli_spec validate_spec = {
-    "validate", validate_help, CLI_SYSTEM | CLI_FORMAT, validate_options,
-    sizeof validate_options / sizeof validate_options[0], table_json};
-static const cli_spec tune_spec = {
-    "tune", tune_help, CLI_SYSTEM | CLI_FORMAT, tune_options,
-    sizeof tune_options / sizeof tune_options[0], tune_formats};
-
-static int lammps_measured_command(int argc, char **argv, int tune)
-{
-    cli_system cs = {0};
-    lmp_opts lo;
-    lmp_opts_default(&lo);
-    hg_err e = {0};
-    int st, rc;
-    if (cli_parse(tune ? &tune_spec : &validate_spec, argc, argv, &cs.opt,
-                  &lo, &rc))
-        return rc;
-    if ((rc = check_engine(&lo)))
-        return rc;
-    const char *format = cs.opt.format;
-    double budget = lo.budget;
-    long max_coll = lo.max_coll;
-    char lmp[4096];
-    if ((st = hg_lammps_find(lo.lmp, lmp, sizeof lmp, &e)))
-        return cli_fail(&e, st, 0);
-    if ((rc = cli_system_resolve(&cs, 1)))
-        goto done_cs;
-    hg_lammps_consts k;
-    const char *source = "";
-    if ((rc = load_consts(&k, &source)))
-        goto done_cs;
-    hg_particles p = {0};
-    if ((st = resolve_packing(&cs, &lo, &p, &e))) {
-        rc = cli_fail(&e, st, 1);
-        goto done_p;
-    }
-    hg_psd *psd = NULL;
-    hg_lammps_system sys;
-    double skin = lo.skin;
-    if (!(skin > 0.0)) {
-        double rmin = p.r[0];
-        for (size_t i = 1; i < p.n; i++)
-            rmin = fmin(rmin, p.r[i]);
-        skin = 0.2 * rmin;
-    }
-    if ((st = hg_lammps_system_of(&p, skin, (int)lo.mpi, &psd, &sys, &e))) {
-        rc = cli_fail(&e, st, 1);
-        goto done_p;
-    }
-    hg_lammps_run_options ro;
-    run_options(&lo, skin, &ro);
-    double dmax = 2.0 * hg_psd_rmax(psd);
-    if (tune) {
-        hg_lammps_tune_result tr;
-        st = hg_lammps_tune(&p, &k, &ro, budget, (int)max_coll, &tr, &e);
-        if (st) {
-            rc = cli_fail(&e, st, 0);
-            goto done_psd;
-        }
-        if (!strcmp(format, "lammps")) {
-            char *text = NULL;
-            if ((st = hg_lammps_lines(&tr.best.setting, skin, dmax, &text,
-                                      &e))) {
-                rc = cli_fail(&e, st, 0);
-                goto done_psd;
-            }
-            printf("# --- neighbor settings tuned by hgridopt in LAMMPS %s "
-                   "---\n# measured Neigh %.4g ms per build (bin %.4g ms, "
-                   "model's optimum %.4g ms)\n%s",
-                   "(tune --engine lammps)", 1e3 * tr.best.timing.neigh,
-                   1e3 * tr.bin.timing.neigh, 1e3 * tr.model.timing.neigh,
-                   text);
-            free(text);
-        } else if (!strcmp(format, "json")) {
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-tune/1");
-            cJSON_AddItemToObject(j, "best", point_json(&tr.best));
-            cJSON_AddItemToObject(j, "model_optimum", point_json(&tr.model));
-            cJSON_AddItemToObject(j, "bin", point_json(&tr.bin));
-            cJSON_AddNumberToObject(j, "settings_measured", tr.settings);
-            cJSON_AddNumberToObject(j, "rounds", tr.rounds);
-            cJSON_AddNumberToObject(j, "seconds", tr.seconds);
-            cli_json_print(stdout, j);
-        } else {
-            printf("tune --engine lammps: %zu atoms, %dD, nu %.4g, skin %.4g, "
-                   "%d rank%s; %d settings measured in %d rounds, %.0f s\n",
-                   p.n, sys.dim, sys.nu, skin, (int)lo.mpi,
-                   lo.mpi == 1 ? "" : "s", tr.settings, tr.rounds,
-                   tr.seconds);
-            printf("model constants: %s\n%s", source, point_header);
-            double bin = tr.bin.timing.neigh;
-            print_point(stdout, "bin", &tr.bin, bin);
-            print_point(stdout, "model optimum", &tr.model, bin);
-            print_point(stdout, "tuned (best)", &tr.best, bin);
-            char *text = NULL;
-            if (hg_lammps_lines(&tr.best.setting, skin, dmax, &text, &e) ==
-                HG_OK) {
-                printf("\n%s", text);
-                free(text);
-            }
-        }
-        goto done_psd;
-    }
-    hg_lammps_optimum opt;
-    if ((st = hg_lammps_optimise(psd, &sys, &k, (int)max_coll, 0.01, &opt,
-                                 &e))) {
-        rc = cli_fail(&e, st, 0);
-        goto done_psd;
-    }
-    hg_lammps_setting set[4];
-    const char *label[4];
-    int n = 0, nb = opt.best.ncoll;
-    set[n] = opt.best;
-    label[n++] = "recommended";
-    if (nb != 0) {
-        set[n] = opt.by_n[0];
-        label[n++] = "bin";
-    }
-    if (nb >= 2) {
-        set[n] = opt.by_n[nb - 1];
-        label[n++] = "one fewer";
-    }
-    int up = nb == 0 ? 2 : nb + 1;
-    if (up <= max_coll && isfinite(opt.by_n_seconds[up])) {
-        set[n] = opt.by_n[up];
-        label[n++] = nb == 0 ? "multi 2" : "one more";
-    }
-    hg_lammps_point pts[4];
-    if ((st = hg_lammps_measure(&p, set, n, &ro, &k, pts, &e))) {
-        rc = cli_fail(&e, st, 0);
-        goto done_psd;
-    }
-    double bin = pts[0].timing.neigh;
-    for (int i = 0; i < n; i++)
-        if (set[i].ncoll == 0)
-            bin = pts[i].timing.neigh;
-    int fastest = 0;
-    for (int i = 1; i < n; i++)
-        if (pts[i].timing.neigh < pts[fastest].timing.neigh)
-            fastest = i;
-    if (!strcmp(format, "json")) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-validation/1");
-        cJSON_AddNumberToObject(j, "atoms", (double)p.n);
-        cJSON_AddNumberToObject(j, "dim", sys.dim);
-        cJSON_AddNumberToObject(j, "nu", sys.nu);
-        cJSON_AddNumberToObject(j, "skin", skin);
-        cJSON_AddNumberToObject(j, "ranks", (double)lo.mpi);
-        cJSON_AddStringToObject(j, "constants", source);
-        cJSON *a = cJSON_AddArrayToObject(j, "settings");
-        for (int i = 0; i < n; i++) {
-            cJSON *pj = point_json(&pts[i]);
-            cJSON_AddStringToObject(pj, "role", label[i]);
-            cJSON_AddItemToArray(a, pj);
-        }
-        cJSON_AddStringToObject(j, "fastest", label[fastest]);
-        cJSON_AddNumberToObject(j, "recommended_over_fastest",
-                                pts[0].timing.neigh /
-                                    pts[fastest].timing.neigh);
-        cJSON_AddNumberToObject(j, "recommended_over_bin",
-                                pts[0].timing.neigh / bin);
-        cli_json_print(stdout, j);
-    } else {
-        printf("validate --engine lammps: %zu atoms, %dD, nu %.4g, skin "
-               "%.4g, %d rank%s, model constants: %s\n",
-               p.n, sys.dim, sys.nu, skin, (int)lo.mpi,
-               lo.mpi == 1 ? "" : "s", source);
-        printf("%s", point_header);
-        for (int i = 0; i < n; i++)
-            print_point(stdout, label[i], &pts[i], bin);
-        printf("fastest measured: %s; recommended / fastest = %.3f, "
-               "recommended / bin = %.3f\n",
-               label[fastest], pts[0].timing.neigh / pts[fastest].timing.neigh,
-               pts[0].timing.neigh / bin);
-    }
-done_psd:
-    hg_psd_free(psd);
-done_p:
-    hg_particles_clear(&p);
-done_cs:
-    cli_system_clear(&cs);
-    return rc;
-}
-
-int cmd_validate_lammps(int argc, char **argv)
-{
-    return lammps_measured_command(argc, argv, 0);
-}
-
-int cmd_tune(int argc, char **argv)
-{
-    return lammps_measured_command(argc, argv, 1);
-}
 
 /* ---- recommend --format lammps with the LAMMPS model ---- */
 
@@ -679,7 +402,7 @@ int cli_recommend_lammps(const cli_system *cs, long atoms, long ranks,
 {
     hg_lammps_consts k;
     const char *source = "";
-    int rc = load_consts(&k, &source);
+    int rc = lmp_load_consts(&k, &source);
     if (rc)
         return rc;
     hg_lammps_system sys;

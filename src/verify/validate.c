@@ -1,11 +1,9 @@
 /* validate.c - predicted vs measured work of the bundled HGrid. */
-#include "hg_validate.h"
+#include "verify_internal.h"
 #include "hg_grid.h"
 #include "hg_detector.h"
 #include "hg_pack.h"
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,263 +28,6 @@ void hg_validation_clear(hg_validation *v)
     hg_validate_run_clear(&v->linked_cell);
     hg_validate_run_clear(&v->bin);
     memset(v, 0, sizeof *v);
-}
-
-void hg_measure_options_default(hg_measure_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->budget = 2e8;
-    o->repeats = 5;
-    o->seed = 1;
-}
-
-/* m distinct indices out of n drawn with seed (ascending order). */
-static int random_subset(size_t n, size_t m, uint64_t seed, size_t **out,
-                         hg_err *e)
-{
-    size_t *all = malloc(n * sizeof *all), *sub = malloc(m * sizeof *sub);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!all || !sub || !rng) {
-        free(all);
-        free(sub);
-        if (rng)
-            gsl_rng_free(rng);
-        return hg_fail(e, HG_ENOMEM, "out of memory for a subset of %zu", m);
-    }
-    gsl_rng_set(rng, (unsigned long)(seed ^ 0x2545F4914F6CDD1DULL));
-    for (size_t i = 0; i < n; i++)
-        all[i] = i;
-    gsl_ran_choose(rng, sub, m, all, n, sizeof *all);
-    gsl_rng_free(rng);
-    free(all);
-    *out = sub;
-    return HG_OK;
-}
-
-/* One grid being measured: built, its subset chosen, timed in samples. */
-typedef struct meas {
-    hg_grid *g;
-    size_t *sub;     /* NULL: every particle searches */
-    size_t n, m;     /* particles, searching particles */
-    hg_pairs pairs;
-    int inner;       /* detections per sample */
-    int k, cap;      /* samples taken, room */
-    double *wall, *cpu; /* per detection, scaled to the whole system */
-} meas;
-
-static void meas_clear(meas *x)
-{
-    free(x->sub);
-    hg_pairs_clear(&x->pairs);
-    hg_grid_free(x->g);
-    free(x->wall);
-    free(x->cpu);
-    memset(x, 0, sizeof *x);
-}
-
-static int meas_detect(meas *x, hg_grid_counts *cnt, hg_err *e)
-{
-    return x->sub ? hg_grid_find_contacts_subset(x->g, x->sub, x->m,
-                                                 &x->pairs, cnt, e)
-                  : hg_grid_find_contacts(x->g, &x->pairs, cnt, e);
-}
-
-/* Build the grid, pick the subset (budget), run one warm-up detection and
- * choose how many detections one sample holds (>= 20 ms, at most 1000). */
-static int meas_prepare(meas *x, const hg_particles *p, hg_algorithm alg,
-                        int L, const double *sizes, double work_per_particle,
-                        const hg_measure_options *opt, double *build_s,
-                        hg_err *e)
-{
-    int st;
-    memset(x, 0, sizeof *x);
-    x->n = p->n;
-    x->cap = opt->repeats;
-    x->wall = malloc((size_t)x->cap * sizeof *x->wall);
-    x->cpu = malloc((size_t)x->cap * sizeof *x->cpu);
-    if (!x->wall || !x->cpu)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    if ((st = hg_grid_create(p->dim, L, sizes, alg, &x->g, e)))
-        return st;
-    double t0 = hg_wall_seconds();
-    if ((st = hg_grid_build(x->g, p, e)))
-        return st;
-    *build_s = hg_wall_seconds() - t0;
-    x->m = x->n;
-    double work = work_per_particle * (double)x->n;
-    if (opt->budget > 0.0 && work > opt->budget) {
-        double mm = ceil(opt->budget / work_per_particle);
-        x->m = mm < 1000.0 ? 1000 : (size_t)mm;
-        if (x->m > x->n)
-            x->m = x->n;
-    }
-    if (x->m < x->n && (st = random_subset(x->n, x->m, opt->seed, &x->sub,
-                                           e)))
-        return st;
-    t0 = hg_wall_seconds();
-    if ((st = meas_detect(x, NULL, e)))
-        return st;
-    double dt = hg_wall_seconds() - t0;
-    x->inner = dt >= 0.02 ? 1 : dt <= 2e-5 ? 1000 : (int)ceil(0.02 / dt);
-    return HG_OK;
-}
-
-static int meas_sample(meas *x, hg_err *e)
-{
-    int st;
-    double c0 = hg_cpu_seconds(), t0 = hg_wall_seconds();
-    for (int i = 0; i < x->inner; i++)
-        if ((st = meas_detect(x, NULL, e)))
-            return st;
-    double dt = hg_wall_seconds() - t0, dc = hg_cpu_seconds() - c0;
-    double scale = (double)x->n / (double)x->m / (double)x->inner;
-    x->wall[x->k] = dt * scale;
-    x->cpu[x->k] = dc * scale;
-    x->k++;
-    return HG_OK;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of v[0..n-1] (n >= 1; v is reordered). */
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* Count the work once and fill out (prediction already in out). */
-static int meas_finish(meas *x, const hg_cost *cost, hg_validate_run *out,
-                       hg_err *e)
-{
-    hg_grid_counts cnt = {0};
-    int st = meas_detect(x, &cnt, e);
-    if (st)
-        return st;
-    const int L = out->levels;
-    const double m = (double)x->m, n = (double)x->n;
-    double *w = malloc((size_t)x->k * sizeof *w);
-    if (!w) {
-        hg_grid_counts_clear(&cnt);
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    memcpy(w, x->wall, (size_t)x->k * sizeof *w);
-    out->seconds = median(w, x->k);
-    out->seconds_min = w[0];
-    out->seconds_max = w[x->k - 1];
-    memcpy(w, x->cpu, (size_t)x->k * sizeof *w);
-    out->cpu_seconds = median(w, x->k);
-    free(w);
-    out->repeats = x->k;
-    out->inner = x->inner;
-    out->searched = x->m;
-    out->extrapolated = x->m < x->n;
-    out->contacts = (double)cnt.contacts * n / m;
-    out->memory_bytes = hg_grid_memory(x->g);
-    out->measured_T_cd = (double)cnt.pair_checks / m;
-    out->measured_T_ca = (double)cnt.cell_accesses / m;
-    out->measured_T = out->measured_T_cd + cost->K * out->measured_T_ca;
-    for (int h = 0; h < L; h++) {
-        hg_validate_level *lv = &out->per_level[h];
-        lv->level = h + 1;
-        lv->cell_size = out->sizes[h];
-        lv->predicted_fraction = cost->per_level[h].fraction;
-        lv->predicted_T_cd = cost->per_level[h].T_cd;
-        lv->predicted_T_ca = cost->per_level[h].T_ca;
-        lv->measured_fraction = (double)cnt.per_level[h].particles / n;
-        lv->measured_T_cd = (double)cnt.per_level[h].pair_checks / m;
-        lv->measured_T_ca = (double)cnt.per_level[h].cell_accesses / m;
-    }
-    hg_grid_counts_clear(&cnt);
-    return HG_OK;
-}
-
-/* Predict (hg_cost_evaluate) and allocate out for L levels. */
-static int run_init(const hg_model *model, const hg_psd *psd,
-                    const hg_system *sys, const hg_model_values *v, int L,
-                    const double *sizes, hg_cost *cost, hg_validate_run *out,
-                    hg_err *e)
-{
-    memset(out, 0, sizeof *out);
-    int st = hg_cost_evaluate(model, psd, sys, v, L, sizes, cost, NULL, e);
-    if (st)
-        return st;
-    out->model = model;
-    out->algorithm = model->grid_algorithm;
-    out->levels = L;
-    out->sizes = malloc((size_t)L * sizeof *out->sizes);
-    out->per_level = calloc((size_t)L, sizeof *out->per_level);
-    if (!out->sizes || !out->per_level)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    memcpy(out->sizes, sizes, (size_t)L * sizeof *sizes);
-    out->predicted_T_cd = cost->T_cd;
-    out->predicted_T_ca = cost->T_ca;
-    out->predicted_T = cost->T;
-    return HG_OK;
-}
-
-static int check_measure(const hg_model *model, const hg_psd *psd,
-                         const hg_system *sys, const hg_particles *p,
-                         const double *sizes, const hg_measure_options *opt,
-                         hg_err *e)
-{
-    if (opt->repeats < 1)
-        return hg_fail(e, HG_EINVAL, "repeats: %d must be >= 1",
-                       opt->repeats);
-    if (!model || !psd || !sys || !p || !sizes)
-        return hg_fail(e, HG_EINVAL, "validate: NULL argument");
-    if (model->grid_algorithm == HG_GRID_NONE)
-        return hg_fail(e, HG_EINVAL,
-                       "model: %s describes no grid of hgridopt to measure",
-                       model->name);
-    if (p->n == 0)
-        return hg_fail(e, HG_EINVAL, "particles: none to search");
-    if (sys->dim != p->dim)
-        return hg_fail(e, HG_EINVAL,
-                       "dim: system %d differs from the particles' %d",
-                       sys->dim, p->dim);
-    return HG_OK;
-}
-
-int hg_validate_measure(const hg_model *model, const hg_psd *psd,
-                        const hg_system *sys, const hg_model_values *v,
-                        const hg_particles *p, int L, const double *sizes,
-                        const hg_measure_options *opt, hg_validate_run *out,
-                        hg_err *e)
-{
-    hg_measure_options defo;
-    hg_cost cost = {0};
-    meas x = {0};
-    int st;
-    memset(out, 0, sizeof *out);
-    if (!opt) {
-        hg_measure_options_default(&defo);
-        opt = &defo;
-    }
-    if ((st = check_measure(model, psd, sys, p, sizes, opt, e)))
-        return st;
-    if ((st = run_init(model, psd, sys, v, L, sizes, &cost, out, e)) ||
-        (st = meas_prepare(&x, p, model->grid_algorithm, L, sizes,
-                           cost.T_cd + cost.T_ca, opt, &out->build_seconds,
-                           e)))
-        goto fail;
-    for (int k = 0; k < opt->repeats; k++)
-        if ((st = meas_sample(&x, e)))
-            goto fail;
-    if ((st = meas_finish(&x, &cost, out, e)))
-        goto fail;
-    meas_clear(&x);
-    hg_cost_clear(&cost);
-    return HG_OK;
-fail:
-    meas_clear(&x);
-    hg_cost_clear(&cost);
-    hg_validate_run_clear(out);
-    return st;
 }
 
 static int check_params(const hg_psd *psd, const hg_validate_params *prm,
@@ -417,7 +158,7 @@ static int measure_bin(const hg_psd *psd, const hg_validate_params *prm,
         wall[k] = hg_wall_seconds() - t0;
         cpu[k] = hg_cpu_seconds() - c0;
     }
-    double best = median(wall, R), best_cpu = median(cpu, R);
+    double best = meas_median(wall, R), best_cpu = meas_median(cpu, R);
     r->model = m;
     r->algorithm = HG_GRID_NONE;
     r->levels = 1;
@@ -598,8 +339,8 @@ static int validate_particles(const hg_psd *psd,
     if (!p || p->n == 0)
         return hg_fail(e, HG_EINVAL, "particles: none to search");
     hg_measure_options full = prm->measure;
-    if ((st = check_measure(prm->model, psd, &prm->sys, p, prm->sizes, &full,
-                            e)))
+    if ((st = meas_check(prm->model, psd, &prm->sys, p, prm->sizes, &full,
+                         e)))
         return st;
     out->n = p->n;
     out->seed = prm->seed;
@@ -614,8 +355,8 @@ static int validate_particles(const hg_psd *psd,
     out->merged_levels = prm->L - L;
     full.budget = 0.0; /* the HGrid always searches every particle */
     const hg_algorithm alg = prm->model->grid_algorithm;
-    if ((st = run_init(prm->model, psd, &prm->sys, &prm->values, L, rs, &ch,
-                       &out->hgrid, e)) ||
+    if ((st = meas_run_init(prm->model, psd, &prm->sys, &prm->values, L, rs,
+                            &ch, &out->hgrid, e)) ||
         (st = meas_prepare(&mh, p, alg, L, rs, ch.T_cd + ch.T_ca, &full,
                            &out->hgrid.build_seconds, e)))
         goto fail;
@@ -626,8 +367,8 @@ static int validate_particles(const hg_psd *psd,
         one.sizes = &lc;
         int L1 = 1;
         if ((st = box_sizes(psd, &one, p, generated, &lc, &L1, out, e)) ||
-            (st = run_init(prm->model, psd, &prm->sys, &prm->values, 1, &lc,
-                           &cl, &out->linked_cell, e)) ||
+            (st = meas_run_init(prm->model, psd, &prm->sys, &prm->values, 1,
+                                &lc, &cl, &out->linked_cell, e)) ||
             (st = meas_prepare(&ml, p, alg, 1, &lc,
                                cl.T_cd + cl.T_ca, &prm->measure,
                                &out->linked_cell.build_seconds, e)))
@@ -655,12 +396,12 @@ static int validate_particles(const hg_psd *psd,
         }
         for (int k = 0; k < full.repeats; k++)
             ratio[k] = ml.wall[k] / mh.wall[k];
-        out->measured_speedup = median(ratio, full.repeats);
+        out->measured_speedup = meas_median(ratio, full.repeats);
         out->speedup_min = ratio[0];
         out->speedup_max = ratio[full.repeats - 1];
         for (int k = 0; k < full.repeats; k++)
             ratio[k] = ml.cpu[k] / mh.cpu[k];
-        out->measured_speedup_cpu = median(ratio, full.repeats);
+        out->measured_speedup_cpu = meas_median(ratio, full.repeats);
         free(ratio);
     }
     if ((st = meas_finish(&mh, &ch, &out->hgrid, e)))
