@@ -77,6 +77,41 @@ static void prediction_comment(FILE *f, const hg_export_input *in,
             c, in->T_linked_cell, in->T_linked_cell / in->T);
 }
 
+/* The text of a LAMMPS export: a memory stream opened with the heading
+ * line (lines is freed on failure), and closed after the 2D hint and the
+ * input-script lines (lines is freed). */
+static FILE *lammps_text_open(char **text, size_t *len, const char *name,
+                              char *lines, hg_err *e)
+{
+    FILE *f = open_memstream(text, len);
+    if (!f) {
+        free(lines);
+        hg_fail(e, HG_ENOMEM, "out of memory");
+        return NULL;
+    }
+    fprintf(f, "# --- neighbor settings by hgridopt");
+    if (name)
+        fprintf(f, " for %s", name);
+    fprintf(f, " ---\n");
+    return f;
+}
+
+static int lammps_text_close(FILE *f, char **text, int dim, char *lines,
+                             hg_err *e)
+{
+    if (dim == 2)
+        fprintf(f, "# 2D: use 'dimension 2' and a periodic or thin z "
+                   "extent as usual.\n");
+    fputs(lines, f);
+    free(lines);
+    if (fclose(f) != 0 || !*text) {
+        free(*text);
+        *text = NULL;
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    return HG_OK;
+}
+
 int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
 {
     *text = NULL;
@@ -95,15 +130,9 @@ int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
                               e)))
         return st;
     size_t len = 0;
-    FILE *f = open_memstream(text, &len);
-    if (!f) {
-        free(lines);
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    fprintf(f, "# --- neighbor settings by hgridopt");
-    if (in->name)
-        fprintf(f, " for %s", in->name);
-    fprintf(f, " ---\n");
+    FILE *f = lammps_text_open(text, &len, in->name, lines, e);
+    if (!f)
+        return HG_ENOMEM;
     prediction_comment(f, in, "#");
     if (s.ncoll == 0)
         fprintf(f, "# One level: LAMMPS' standard binning (bin) is the "
@@ -120,17 +149,7 @@ int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
                 "# its own stencils between collections, which is not exactly "
                 "the HGrid the model\n"
                 "# describes; expect similar, not identical, work.\n");
-    if (in->sys->dim == 2)
-        fprintf(f, "# 2D: use 'dimension 2' and a periodic or thin z "
-                   "extent as usual.\n");
-    fputs(lines, f);
-    free(lines);
-    if (fclose(f) != 0 || !*text) {
-        free(*text);
-        *text = NULL;
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    return HG_OK;
+    return lammps_text_close(f, text, in->sys->dim, lines, e);
 }
 
 int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
@@ -144,15 +163,9 @@ int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
     if (st)
         return st;
     size_t len = 0;
-    FILE *f = open_memstream(text, &len);
-    if (!f) {
-        free(lines);
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    fprintf(f, "# --- neighbor settings by hgridopt");
-    if (in->name)
-        fprintf(f, " for %s", in->name);
-    fprintf(f, " ---\n");
+    FILE *f = lammps_text_open(text, &len, in->name, lines, e);
+    if (!f)
+        return HG_ENOMEM;
     fprintf(f, "# distribution: %s (r_min %.6g, r_max %.6g%s%s)\n",
             hg_psd_spec(in->psd), hg_psd_rmin(in->psd), hg_psd_rmax(in->psd),
             in->unit ? " " : "", in->unit ? in->unit : "");
@@ -181,17 +194,7 @@ int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
                 "lammps`, refine with `hgridopt tune --engine lammps`.\n",
                 o->best.ncoll, o->best.ncoll == 1 ? "" : "s",
                 o->seconds / o->bin_seconds);
-    if (in->sys->dim == 2)
-        fprintf(f, "# 2D: use 'dimension 2' and a periodic or thin z "
-                   "extent as usual.\n");
-    fputs(lines, f);
-    free(lines);
-    if (fclose(f) != 0 || !*text) {
-        free(*text);
-        *text = NULL;
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    return HG_OK;
+    return lammps_text_close(f, text, in->sys->dim, lines, e);
 }
 
 int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
