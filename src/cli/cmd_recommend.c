@@ -1,5 +1,6 @@
 /* cmd_recommend.c - `hgridopt recommend`: the number of levels, cell sizes
- * and algorithm to use (SPEC 4). Parsing here, maths in hg_recommend, and
+ * and algorithm to use (the fewest levels within a tolerance of the best
+ * predicted work, KOL 2014). Parsing here, maths in hg_recommend, and
  * one writer function per output format (rec_writers below). */
 #include "cli.h"
 #include "hg_figure.h"

@@ -1,6 +1,7 @@
 /* search.c - the pair loop of the bundled HGrid with its work counters
- * (SPEC 5), run in parallel with OpenMP, and the neighbour query. The
- * kernel is one inline function instantiated for dim 2/3 and counting
+ * (counted as the KOL 2014 model counts them), run in parallel with
+ * OpenMP, and the neighbour query. The kernel is one inline function
+ * instantiated for dim 2/3 and counting
  * on/off, so the uncounted path carries no counters. */
 #include "grid_internal.h"
 
@@ -223,7 +224,7 @@ HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
             test_range(g, D, s, b, en, out);
         }
     }
-    /* other levels (SPEC 5: beta = r_p + s_j / 2) */
+    /* other levels: the box of half-width beta = r_p + s_j / 2 (KOL 2014) */
     for (int i = 0; i < lv->nj; i++) {
         const level_t *lj = &g->lev[lv->J[i]];
         double beta = xs[D] + g->skin + 0.5 * lj->s;

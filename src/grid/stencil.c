@@ -1,6 +1,7 @@
 /* stencil.c - which cells and levels a particle of the bundled HGrid
- * visits (SPEC 5): the own-level half neighbourhood, its deduplicated form
- * on periodic levels of fewer than 3 cells, and the levels scanned across
+ * visits, as the KOL 2014 cost model counts them: the own-level half
+ * neighbourhood, its deduplicated form on periodic levels of fewer than 3
+ * cells, and the levels scanned across
  * (Top-Down: finer, Bottom-Up: coarser). */
 #include "grid_internal.h"
 
