@@ -8,21 +8,20 @@
 #include <omp.h>
 #endif
 
-/* Insert (or find) a cell into a hashed level; returns its id. */
-static uint32_t cell_id_insert(level_t *lv, const int64_t *k)
+/* Insert (or find) row (y, z) of a hashed-row level; returns its id. */
+static uint32_t row_insert(level_t *lv, int64_t y, int64_t z)
 {
     size_t mask = lv->cap - 1;
-    size_t i = (size_t)hkey(k) & mask;
+    size_t i = (size_t)hkey(y, z) & mask;
     for (;;) {
         hslot *sl = &lv->tab[i];
         if (sl->id == UINT32_MAX) {
-            sl->k[0] = k[0];
-            sl->k[1] = k[1];
-            sl->k[2] = k[2];
-            sl->id = (uint32_t)lv->ncells++;
+            sl->y = y;
+            sl->z = z;
+            sl->id = (uint32_t)lv->nb++;
             return sl->id;
         }
-        if (sl->k[0] == k[0] && sl->k[1] == k[1] && sl->k[2] == k[2])
+        if (sl->y == y && sl->z == z)
             return sl->id;
         i = (i + 1) & mask;
     }
@@ -87,32 +86,40 @@ static int setup_levels(hg_grid *g, const size_t *cnt, hg_err *e)
             lv->inv[a] = 1.0 / lv->w[a];
         }
     }
-    /* storage: dense for the coarse (cheap) levels first, within budget */
+    /* storage: dense for the coarse (cheap) levels first, within budget;
+     * then a table of rows, then hashed rows */
     double used = 0.0;
     for (int h = g->L - 1; h >= 0; h--) {
         level_t *lv = &g->lev[h];
-        double cells = (double)lv->n[0] * (double)lv->n[1] * (double)lv->n[2];
-        int dense_ok = cells <= 4.0e9;
+        double rows = (double)lv->n[1] * (double)lv->n[2];
+        double cells = (double)lv->n[0] * rows;
         if (g->storage == HG_GRID_DENSE) {
-            if (!dense_ok || used + cells > 4.0e9)
+            if (!(cells <= 4.0e9) || used + cells > 4.0e9)
                 return hg_fail(e, HG_ELIMIT,
                                "level %d: %.3g cells are too many for dense "
                                "storage",
                                h + 1, cells);
-            lv->hashed = 0;
+            lv->kind = LV_DENSE;
         } else if (g->storage == HG_GRID_HASH) {
-            lv->hashed = 1;
+            lv->kind = LV_HROWS;
+        } else if (cells <= per_level && used + cells <= budget_total) {
+            lv->kind = LV_DENSE;
+        } else if (rows <= per_level && used + rows <= budget_total) {
+            lv->kind = LV_ROWS;
         } else {
-            lv->hashed = !(cells <= per_level && used + cells <= budget_total);
+            lv->kind = LV_HROWS;
         }
-        if (!lv->hashed) {
+        if (lv->kind == LV_DENSE) {
             used += cells;
-            lv->ncells = (size_t)cells;
+            lv->nb = (size_t)cells;
+        } else if (lv->kind == LV_ROWS) {
+            used += rows;
+            lv->nb = (size_t)rows;
         } else {
             size_t cap = 16;
             while (cap < 2 * lv->count + 2)
                 cap *= 2;
-            lv->ncells = 0;
+            lv->nb = 0;
             /* keep the table of the previous build unless far too big */
             if (!lv->tab || lv->cap < cap || lv->cap > 4 * cap) {
                 free(lv->tab);
@@ -151,7 +158,7 @@ static int reserve_particles(hg_grid *g, size_t n)
     GROW(g->xr, rec);
     GROW(g->id, sizeof *g->id);
     GROW(g->tmp, sizeof *g->tmp);
-    GROW(g->gcell, sizeof *g->gcell);
+    GROW(g->cend, sizeof *g->cend);
     GROW(g->sgc, sizeof *g->sgc);
     GROW(g->lv, sizeof *g->lv);
     GROW(g->slv, sizeof *g->slv);
@@ -230,14 +237,125 @@ static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
     return HG_OK;
 }
 
-/* Local cell id of a centre on a dense level. */
-HG_INLINE uint32_t dense_cell(const hg_grid *g, const level_t *lv,
-                              const int D, const double *x)
+/* Local bucket of a centre on a dense or row level (not hashed rows). */
+HG_INLINE uint32_t local_bucket(const hg_grid *g, const level_t *lv,
+                                const int D, const double *x)
 {
     int64_t k[3] = {0, 0, 0};
-    for (int a = 0; a < D; a++)
+    for (int a = lv->kind == LV_DENSE ? 0 : 1; a < D; a++)
         k[a] = cell_coord(g, lv, a, x[a]);
-    return (uint32_t)cell_id(lv, k);
+    int64_t row = k[1] + lv->n[1] * k[2];
+    return (uint32_t)(lv->kind == LV_DENSE ? k[0] + lv->n[0] * row : row);
+}
+
+/* Sort the particles [a, b) of one row by cell x (stable) and set their
+ * cend. Rows of a sparse level hold a few particles: insertion sort of the
+ * records in place; long rows (forced HG_GRID_HASH on a crowded level) go
+ * through qsort of (key, index) and a permutation. */
+typedef struct rkey {
+    int64_t k;
+    uint64_t i;
+} rkey;
+
+static int rkey_cmp(const void *pa, const void *pb)
+{
+    const rkey *a = pa, *b = pb;
+    if (a->k != b->k)
+        return a->k < b->k ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+static int sort_row(hg_grid *g, const level_t *lv, size_t a, size_t b)
+{
+    const size_t S = (size_t)g->stride, m = b - a;
+    double *xr = g->xr;
+    if (m == 1) {
+        g->cend[a] = (uint32_t)b;
+        return HG_OK;
+    }
+    int64_t ks[24];
+    int64_t *key = ks;
+    if (m <= 24) {
+        for (size_t t = 0; t < m; t++) {
+            int64_t k = cell_coord(g, lv, 0, xr[(a + t) * S]);
+            size_t u = t;
+            if (u > 0 && ks[u - 1] > k) {
+                double rec[4];
+                uint32_t id = g->id[a + t];
+                for (size_t c = 0; c < S; c++)
+                    rec[c] = xr[(a + t) * S + c];
+                while (u > 0 && ks[u - 1] > k) {
+                    ks[u] = ks[u - 1];
+                    for (size_t c = 0; c < S; c++)
+                        xr[(a + u) * S + c] = xr[(a + u - 1) * S + c];
+                    g->id[a + u] = g->id[a + u - 1];
+                    u--;
+                }
+                for (size_t c = 0; c < S; c++)
+                    xr[(a + u) * S + c] = rec[c];
+                g->id[a + u] = id;
+            }
+            ks[u] = k;
+        }
+    } else {
+        size_t need = m * (sizeof(rkey) + S * sizeof(double) +
+                           sizeof(uint32_t) + sizeof(int64_t));
+        if (g->scap < need) {
+            void *v = realloc(g->scratch, need);
+            if (!v)
+                return HG_ENOMEM;
+            g->scratch = v;
+            g->scap = need;
+        }
+        rkey *rk = g->scratch;
+        double *rec = (double *)(rk + m);
+        key = (int64_t *)(rec + m * S);
+        uint32_t *ids = (uint32_t *)(key + m);
+        for (size_t t = 0; t < m; t++) {
+            rk[t].k = cell_coord(g, lv, 0, xr[(a + t) * S]);
+            rk[t].i = t;
+        }
+        qsort(rk, m, sizeof *rk, rkey_cmp);
+        memcpy(rec, xr + a * S, m * S * sizeof *rec);
+        memcpy(ids, g->id + a, m * sizeof *ids);
+        for (size_t t = 0; t < m; t++) {
+            memcpy(xr + (a + t) * S, rec + rk[t].i * S, S * sizeof *rec);
+            g->id[a + t] = ids[rk[t].i];
+            key[t] = rk[t].k;
+        }
+    }
+    for (size_t t = m; t-- > 0;)
+        g->cend[a + t] = t + 1 < m && key[t + 1] == key[t]
+                             ? g->cend[a + t + 1]
+                             : (uint32_t)(a + t + 1);
+    return HG_OK;
+}
+
+/* After the sort cend[s] holds particle s's global bucket: replace it by
+ * the end of s's own cell, sorting the rows of row levels by cell x. */
+static int finish_cells(hg_grid *g)
+{
+    const uint32_t *cs = g->cellstart;
+    for (int h = 0; h < g->L; h++) {
+        const level_t *lv = &g->lev[h];
+        size_t a = lv->first, end = lv->first + lv->count;
+        if (lv->kind == LV_DENSE) {
+            long long a0 = (long long)a, e0 = (long long)end;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel for schedule(static) if (e0 - a0 > 50000)
+#endif
+            for (long long q = a0; q < e0; q++)
+                g->cend[q] = cs[g->cend[q] + 1];
+            continue;
+        }
+        while (a < end) {
+            size_t b = cs[g->cend[a] + 1];
+            if (sort_row(g, lv, a, b))
+                return HG_ENOMEM;
+            a = b;
+        }
+    }
+    return HG_OK;
 }
 
 int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
@@ -276,9 +394,9 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         goto nomem;
     int any_hashed = 0;
     for (int h = 0; h < g->L; h++)
-        any_hashed |= g->lev[h].hashed;
-    /* level and cell of every particle (input order); dense levels in
-     * parallel, hashed cells numbered in order of first appearance */
+        any_hashed |= g->lev[h].kind == LV_HROWS;
+    /* level and bucket of every particle (input order) in parallel; hashed
+     * rows numbered in order of first appearance */
     long long nn = (long long)n;
 #ifdef HG_HAVE_OPENMP
 #pragma omp parallel for schedule(static) if (n > 50000)
@@ -289,22 +407,22 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         int h = hg_grid_level_index(g, p->r[i]);
         const level_t *lv = &g->lev[h];
         g->slv[i] = (uint16_t)h;
-        g->sgc[i] = lv->hashed ? 0 : dense_cell(g, lv, D, x);
+        g->sgc[i] = lv->kind == LV_HROWS ? 0 : local_bucket(g, lv, D, x);
     }
     for (size_t i = 0; any_hashed && i < n; i++) {
         level_t *lv = &g->lev[g->slv[i]];
-        if (!lv->hashed)
+        if (lv->kind != LV_HROWS)
             continue;
-        int64_t c[3] = {0, 0, 0};
-        for (int a = 0; a < D; a++)
-            c[a] = cell_coord(g, lv, a, p->x[i * (size_t)D + (size_t)a]);
-        g->sgc[i] = cell_id_insert(lv, c);
+        const double *x = p->x + i * (size_t)D;
+        int64_t y = cell_coord(g, lv, 1, x[1]);
+        int64_t z = D == 3 ? cell_coord(g, lv, 2, x[2]) : 0;
+        g->sgc[i] = row_insert(lv, y, z);
     }
     size_t total = 0, first = 0;
     for (int h = 0; h < g->L; h++) {
         g->lev[h].base = total;
         g->lev[h].first = first;
-        total += g->lev[h].ncells;
+        total += g->lev[h].nb;
         first += g->lev[h].count;
     }
     if (total + 2 > (size_t)UINT32_MAX) {
@@ -356,7 +474,7 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         uint32_t c = (uint32_t)(tmp[k] >> 32);
         size_t s = cs[c + 1]++;
         g->id[s] = (uint32_t)tmp[k];
-        g->gcell[s] = c;
+        g->cend[s] = c;
     }
     /* gather the records in sorted order (independent random reads
      * overlap better than random writes) */
@@ -373,6 +491,8 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         rec[D] = p->r[i];
         g->lv[s] = g->slv[i];
     }
+    if (finish_cells(g))
+        goto nomem;
     if ((st = hg_grid_stencil_levels(g, e)))
         goto fail;
     if (cnt != cnt_small)
@@ -402,9 +522,9 @@ int hg_grid_insert(hg_grid *g, const double *x, double r, hg_err *e)
                        "insert: radius %g must be > 0 and <= s_L / 2 = %g", r,
                        0.5 * g->sizes[g->L - 1]);
     level_t *lv = &g->lev[h];
-    if (lv->hashed)
+    if (lv->kind != LV_DENSE)
         return hg_fail(e, HG_EINVAL,
-                       "insert: level %d uses hash storage (build with "
+                       "insert: level %d uses sparse storage (build with "
                        "HG_GRID_DENSE storage to insert)",
                        h + 1);
     const int D = g->dim;
@@ -444,7 +564,7 @@ int hg_grid_insert(hg_grid *g, const double *x, double r, hg_err *e)
             return hg_fail(e, HG_ENOMEM, "out of memory");
         g->npcap = cap;
     }
-    size_t gid = lv->base + (size_t)cell_id(lv, k);
+    size_t gid = lv->base + (size_t)canon(lv, k);
     memcpy(g->px + g->np * (size_t)D, x, (size_t)D * sizeof *x);
     g->pr[g->np] = r;
     g->pnext[g->np] = g->phead[gid];

@@ -44,14 +44,17 @@ void hg_grid_built_free(hg_grid *g)
     free(g->xr);
     free(g->id);
     free(g->lv);
-    free(g->gcell);
+    free(g->cend);
     free(g->cellstart);
     free(g->sgc);
     free(g->tmp);
+    free(g->scratch);
     g->tmp = NULL;
+    g->scratch = NULL;
+    g->scap = 0;
     free(g->slv);
     g->xr = NULL;
-    g->id = g->gcell = g->cellstart = g->sgc = NULL;
+    g->id = g->cend = g->cellstart = g->sgc = NULL;
     g->lv = g->slv = NULL;
     g->n = g->total_cells = g->ncap = g->ccap = 0;
     g->built = 0;
@@ -151,7 +154,7 @@ int hg_grid_level_is_hashed(const hg_grid *g, int level)
 {
     if (!g->built || level < 1 || level > g->L)
         return 0;
-    return g->lev[level - 1].hashed;
+    return g->lev[level - 1].kind != LV_DENSE;
 }
 
 size_t hg_grid_memory(const hg_grid *g)
@@ -160,7 +163,7 @@ size_t hg_grid_memory(const hg_grid *g)
     b += g->ncap * ((size_t)(g->dim + 1) * sizeof(double) +
                     3 * sizeof(uint32_t) + 2 * sizeof(uint16_t) +
                     sizeof(uint64_t));
-    b += g->ccap * sizeof(uint32_t);
+    b += g->ccap * sizeof(uint32_t) + g->scap * 16;
     for (int h = 0; h < g->L; h++)
         b += g->lev[h].cap * sizeof(hslot) +
              (size_t)(g->lev[h].J ? g->L : 0) * sizeof(int);

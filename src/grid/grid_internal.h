@@ -6,12 +6,20 @@
  *   stencil.c  which cells and levels a particle visits;
  *   search.c   the pair loop with its work counters, and queries.
  *
- * Layout: after hg_grid_build the particles are sorted by (level, cell) into
- * contiguous arrays; cellstart[base_h + cell] .. cellstart[base_h + cell + 1]
- * is the range of one cell (CSR). Dense levels index cells linearly
- * (x fastest, so a row of cells along x is one contiguous particle range);
- * hashed levels number their non-empty cells through an open-addressing
- * table. */
+ * Layout: after hg_grid_build the particles are sorted by level, then by
+ * bucket, contiguously; cellstart[base_h + b] .. cellstart[base_h + b + 1]
+ * is the range of bucket b (CSR). A bucket is
+ *   LV_DENSE  one cell, indexed linearly (x fastest, so a row of cells
+ *             along x is one contiguous particle range);
+ *   LV_ROWS   one row of cells along x (y + n1 z), its particles sorted by
+ *             cell x: the cells x0..x1 of a row are one contiguous range,
+ *             found by searching the row's few particles; no table entry
+ *             per empty cell (levels with far more cells than particles);
+ *   LV_HROWS  the same rows, numbered through an open-addressing table of
+ *             the non-empty rows (levels with too many rows for a table,
+ *             e.g. open domains of huge extent).
+ * A search touches one table entry per row, never one per cell, and
+ * cend[s] is the end of particle s's own cell. */
 #ifndef HG_GRID_INTERNAL_H
 #define HG_GRID_INTERNAL_H
 
@@ -30,9 +38,11 @@
 #define HG_GRID_MAX_LEVELS 65535
 #define HG_GRID_MAX_AXIS_CELLS 1e15
 
+enum { LV_DENSE = 0, LV_ROWS = 1, LV_HROWS = 2 };
+
 typedef struct hslot {
-    int64_t k[3];
-    uint32_t id; /* UINT32_MAX: free */
+    int64_t y, z; /* row coordinates */
+    uint32_t id;  /* UINT32_MAX: free */
 } hslot;
 
 typedef struct level_t {
@@ -41,9 +51,9 @@ typedef struct level_t {
     double inv[3];    /* 1 / w */
     int64_t n[3];     /* cells per axis (1 on unused axes) */
     int small;        /* periodic with fewer than 3 cells on some axis */
-    int hashed;
-    size_t ncells;    /* dense: n0 n1 n2; hashed: distinct cells */
-    size_t base;      /* first global cell id */
+    int kind;         /* LV_DENSE, LV_ROWS, LV_HROWS */
+    size_t nb;        /* buckets: n0 n1 n2 cells; n1 n2 rows; used rows */
+    size_t base;      /* first global bucket */
     size_t first;     /* first sorted particle */
     size_t count;     /* particles from the build */
     size_t total;     /* count + inserted */
@@ -68,15 +78,17 @@ struct hg_grid {
     double *xr;         /* sorted records: centre x[0..dim-1], radius */
     uint32_t *id;       /* original index */
     uint16_t *lv;       /* level index 0..L-1 */
-    uint32_t *gcell;    /* global cell id */
+    uint32_t *cend;     /* end of the particle's own cell */
     uint32_t *cellstart;
-    size_t total_cells;
-    /* buffers kept between builds (capacities ncap particles, ccap cell
-     * entries); sgc, slv: cell and level in input order */
+    size_t total_cells; /* buckets of all levels */
+    /* buffers kept between builds (capacities ncap particles, ccap bucket
+     * entries); sgc, slv: bucket and level in input order */
     size_t ncap, ccap;
-    uint32_t *sgc;      /* cell of every particle, input order */
+    uint32_t *sgc;      /* bucket of every particle, input order */
     uint16_t *slv;      /* level of every particle, input order */
-    uint64_t *tmp;      /* (cell, particle) sorted by bucket of cells */
+    uint64_t *tmp;      /* (bucket, particle) sorted by groups of buckets */
+    size_t scap;        /* scratch for sorting long rows (entries) */
+    void *scratch;
     /* inserted particles: one chain per dense cell */
     size_t np, npcap;
     double *px, *pr;
@@ -90,11 +102,18 @@ HG_INLINE int64_t wrap(int64_t c, int64_t n)
     return c < 0 ? c + n : c;
 }
 
+/* floor(v) for |v| < 2^63: the libm call costs more than a pair check. */
+HG_INLINE int64_t ifloor(double v)
+{
+    int64_t i = (int64_t)v;
+    return i - (v < (double)i);
+}
+
 /* Cell coordinate of a centre (inside the box / extent). */
 HG_INLINE int64_t cell_coord(const hg_grid *g, const level_t *lv, int a,
                              double x)
 {
-    int64_t c = (int64_t)floor((x - g->lo[a]) * lv->inv[a]);
+    int64_t c = ifloor((x - g->lo[a]) * lv->inv[a]);
     if (c < 0)
         c = g->periodic ? wrap(c, lv->n[a]) : 0;
     else if (c >= lv->n[a])
@@ -102,33 +121,75 @@ HG_INLINE int64_t cell_coord(const hg_grid *g, const level_t *lv, int a,
     return c;
 }
 
-HG_INLINE uint64_t hkey(const int64_t *k)
+HG_INLINE uint64_t hkey(int64_t y, int64_t z)
 {
-    uint64_t h = (uint64_t)k[0] * 0x9E3779B97F4A7C15ULL;
-    h ^= (uint64_t)k[1] * 0xC2B2AE3D27D4EB4FULL;
-    h ^= (uint64_t)k[2] * 0x165667B19E3779F9ULL;
+    uint64_t h = (uint64_t)y * 0x9E3779B97F4A7C15ULL;
+    h ^= (uint64_t)z * 0xC2B2AE3D27D4EB4FULL;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 32;
     return h;
 }
 
-/* Cell id on a level (dense: linear index; hashed: table id), or -1 when
- * the hashed level has no such cell. k must be inside 0..n-1. */
-HG_INLINE int64_t cell_id(const level_t *lv, const int64_t *k)
+/* Global bucket of row (y, z) of a row level, or SIZE_MAX when the hashed
+ * level has no such row. */
+HG_INLINE size_t row_bucket(const level_t *lv, int64_t y, int64_t z)
 {
-    if (!lv->hashed)
-        return k[0] + lv->n[0] * (k[1] + lv->n[1] * k[2]);
+    if (lv->kind == LV_ROWS)
+        return lv->base + (size_t)(y + lv->n[1] * z);
     size_t mask = lv->cap - 1;
-    size_t i = (size_t)hkey(k) & mask;
+    size_t i = (size_t)hkey(y, z) & mask;
     for (;;) {
         const hslot *sl = &lv->tab[i];
         if (sl->id == UINT32_MAX)
-            return -1;
-        if (sl->k[0] == k[0] && sl->k[1] == k[1] && sl->k[2] == k[2])
-            return sl->id;
+            return SIZE_MAX;
+        if (sl->y == y && sl->z == z)
+            return lv->base + sl->id;
         i = (i + 1) & mask;
     }
+}
+
+/* Particles [*b, *e) of the cells x0..x1 of row (y, z) of level lv
+ * (0 <= x0 <= x1 < n0). On a row level the row's particles are sorted by
+ * cell x: search its (few) particles for the bounds. */
+HG_INLINE void row_range(const hg_grid *g, const level_t *lv, int64_t y,
+                         int64_t z, int64_t x0, int64_t x1, size_t *b,
+                         size_t *e)
+{
+    const uint32_t *cs = g->cellstart;
+    if (lv->kind == LV_DENSE) {
+        size_t row = lv->base + (size_t)(lv->n[0] * (y + lv->n[1] * z));
+        *b = cs[row + (size_t)x0];
+        *e = cs[row + (size_t)x1 + 1];
+        return;
+    }
+    size_t r = row_bucket(lv, y, z);
+    if (r == SIZE_MAX) {
+        *b = *e = 0;
+        return;
+    }
+    size_t lo = cs[r], hi = cs[r + 1];
+    const size_t S = (size_t)g->stride;
+    const double *xr = g->xr;
+    if (hi - lo > 8) { /* binary search for the first cell >= x0 */
+        size_t a = lo, c = hi;
+        while (a < c) {
+            size_t m = a + (c - a) / 2;
+            if (cell_coord(g, lv, 0, xr[m * S]) < x0)
+                a = m + 1;
+            else
+                c = m;
+        }
+        lo = a;
+    } else {
+        while (lo < hi && cell_coord(g, lv, 0, xr[lo * S]) < x0)
+            lo++;
+    }
+    size_t t = lo;
+    while (t < hi && cell_coord(g, lv, 0, xr[t * S]) <= x1)
+        t++;
+    *b = lo;
+    *e = t;
 }
 
 /* Canonical linear key of a cell on a level (independent of storage). */
@@ -160,8 +221,8 @@ HG_INLINE double dist2(const hg_grid *g, const int D, const double *a,
 HG_INLINE int box_axis(const hg_grid *g, const level_t *lv, int a, double x,
                        double beta, int64_t *c0, int64_t *c1)
 {
-    int64_t lo = (int64_t)floor((x - beta - g->lo[a]) * lv->inv[a]);
-    int64_t hi = (int64_t)floor((x + beta - g->lo[a]) * lv->inv[a]);
+    int64_t lo = ifloor((x - beta - g->lo[a]) * lv->inv[a]);
+    int64_t hi = ifloor((x + beta - g->lo[a]) * lv->inv[a]);
     int64_t n = lv->n[a];
     if (g->periodic) {
         if (hi - lo + 1 >= n) {

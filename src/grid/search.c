@@ -52,24 +52,20 @@ HG_INLINE void test_range(const hg_grid *g, const int D, size_t s, size_t b,
     }
 }
 
+/* Particles of one cell (k inside 0..n-1). */
 HG_INLINE void cell_range(const hg_grid *g, const level_t *lv,
                           const int64_t *k, size_t *b, size_t *e)
 {
-    int64_t id = cell_id(lv, k);
-    if (id < 0) {
-        *b = *e = 0;
-        return;
-    }
-    *b = g->cellstart[lv->base + (size_t)id];
-    *e = g->cellstart[lv->base + (size_t)id + 1];
+    row_range(g, lv, k[1], k[2], k[0], k[0], b, e);
 }
 
-/* Dense level: test sorted particle s against the cells x0..x1 of the row
- * starting at global cell `row` (0 <= x0 <= x1 < x0 + n0; cells past
- * n0 - 1 wrap to the row's start on a periodic level). */
+/* Test sorted particle s against the cells x0..x1 of row (ky, kz)
+ * (0 <= x0 < 2 n0, x0 <= x1 < x0 + n0; cells past n0 - 1 wrap to the row's
+ * start on a periodic level). Counted as x1 - x0 + 1 cell accesses, empty
+ * cells included, as the model counts them. */
 HG_INLINE void scan_row(const hg_grid *g, const int D, const int COUNT,
-                        const level_t *lv, size_t s, size_t row, int64_t x0,
-                        int64_t x1, pbuf *out, tcount *tc)
+                        const level_t *lv, size_t s, int64_t ky, int64_t kz,
+                        int64_t x0, int64_t x1, pbuf *out, tcount *tc)
 {
     int64_t n0 = lv->n[0];
     if (x0 >= n0) {
@@ -77,16 +73,15 @@ HG_INLINE void scan_row(const hg_grid *g, const int D, const int COUNT,
         x1 -= n0;
     }
     int64_t xe = x1 < n0 ? x1 : n0 - 1;
-    size_t b = g->cellstart[row + (size_t)x0];
-    size_t e = g->cellstart[row + (size_t)xe + 1];
+    size_t b, e;
+    row_range(g, lv, ky, kz, x0, xe, &b, &e);
     if (COUNT) {
         tc->acc += (uint64_t)(xe - x0 + 1);
         tc->chk += e - b;
     }
     test_range(g, D, s, b, e, out);
     if (x1 >= n0) {
-        b = g->cellstart[row];
-        e = g->cellstart[row + (size_t)(x1 - n0) + 1];
+        row_range(g, lv, ky, kz, 0, x1 - n0, &b, &e);
         if (COUNT) {
             tc->acc += (uint64_t)(x1 - n0 + 1);
             tc->chk += e - b;
@@ -106,26 +101,11 @@ HG_INLINE void scan_box(const hg_grid *g, const int D, const int COUNT,
     for (int a = 0; a < D; a++)
         if (!box_axis(g, lv, a, xs[a], beta, &c0[a], &c1[a]))
             return;
-    int64_t n0 = lv->n[0];
     for (int64_t z = c0[2]; z <= c1[2]; z++) {
         int64_t kz = z >= lv->n[2] ? z - lv->n[2] : z;
         for (int64_t y = c0[1]; y <= c1[1]; y++) {
             int64_t ky = y >= lv->n[1] ? y - lv->n[1] : y;
-            if (!lv->hashed) {
-                size_t row = lv->base + (size_t)(n0 * (ky + lv->n[1] * kz));
-                scan_row(g, D, COUNT, lv, s, row, c0[0], c1[0], out, tc);
-            } else {
-                for (int64_t x = c0[0]; x <= c1[0]; x++) {
-                    int64_t k[3] = {x >= n0 ? x - n0 : x, ky, kz};
-                    size_t b, e;
-                    cell_range(g, lv, k, &b, &e);
-                    if (COUNT) {
-                        tc->acc++;
-                        tc->chk += e - b;
-                    }
-                    test_range(g, D, s, b, e, out);
-                }
-            }
+            scan_row(g, D, COUNT, lv, s, ky, kz, c0[0], c1[0], out, tc);
         }
     }
 }
@@ -135,24 +115,37 @@ HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
 {
     const level_t *lv = &g->lev[g->lv[s]];
     const double *xs = g->xr + s * ((size_t)D + 1);
-    /* own cell: every pair once */
-    size_t e = g->cellstart[g->gcell[s] + 1];
-    if (COUNT) {
-        tc->acc++;
-        tc->chk += e - s - 1;
-    }
-    test_range(g, D, s, s + 1, e, out);
-    /* half neighbourhood on the own level */
     int64_t k[3] = {0, 0, 0};
     for (int a = 0; a < D; a++)
         k[a] = cell_coord(g, lv, a, xs[a]);
-    if (!lv->small && !lv->hashed) {
+    /* own cell: every pair once */
+    size_t e = g->cend[s];
+    if (!lv->small) {
         /* the half stencil as rows along x: (dy, dz) = (0, 0): x+1;
-         * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1 */
-        static const int rows3[5][3] = {
-            {0, 0, 1}, {1, 0, 0}, {-1, 1, 0}, {0, 1, 0}, {1, 1, 0}};
-        /* {dy, dz, first dx (1: only x+1, 0: x-1..x+1)} */
-        const int nr = D == 3 ? 5 : 2;
+         * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1. On a dense level the
+         * own cell and x+1 are one contiguous range. */
+        int64_t n0 = lv->n[0];
+        if (lv->kind == LV_DENSE && k[0] + 1 < n0) {
+            size_t row = lv->base +
+                         (size_t)(n0 * (k[1] + lv->n[1] * k[2]));
+            size_t e2 = g->cellstart[row + (size_t)k[0] + 2];
+            if (COUNT) {
+                tc->acc += 2;
+                tc->chk += e2 - s - 1;
+            }
+            test_range(g, D, s, s + 1, e2, out);
+        } else {
+            if (COUNT) {
+                tc->acc++;
+                tc->chk += e - s - 1;
+            }
+            test_range(g, D, s, s + 1, e, out);
+            if (k[0] + 1 < n0 || g->periodic)
+                scan_row(g, D, COUNT, lv, s, k[1], k[2], k[0] + 1, k[0] + 1,
+                         out, tc);
+        }
+        static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+        const int nr = D == 3 ? 4 : 1;
         for (int i = 0; i < nr; i++) {
             int64_t ky = k[1] + rows3[i][0], kz = k[2] + rows3[i][1];
             if (g->periodic) {
@@ -165,58 +158,32 @@ HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
             } else if (ky < 0 || ky >= lv->n[1] || kz >= lv->n[2]) {
                 continue;
             }
-            int64_t x0 = rows3[i][2] ? k[0] + 1 : k[0] - 1, x1 = k[0] + 1;
-            size_t row =
-                lv->base + (size_t)(lv->n[0] * (ky + lv->n[1] * kz));
+            int64_t x0 = k[0] - 1, x1 = k[0] + 1;
             if (g->periodic) {
                 if (x0 < 0) { /* x-1 wraps to the row's end */
-                    scan_row(g, D, COUNT, lv, s, row, lv->n[0] - 1,
-                             lv->n[0] - 1, out, tc);
+                    scan_row(g, D, COUNT, lv, s, ky, kz, n0 - 1, n0 - 1, out,
+                             tc);
                     x0 = 0;
                 }
             } else {
                 if (x0 < 0)
                     x0 = 0;
-                if (x1 > lv->n[0] - 1)
-                    x1 = lv->n[0] - 1;
-                if (x0 > x1)
-                    continue;
+                if (x1 > n0 - 1)
+                    x1 = n0 - 1;
             }
-            scan_row(g, D, COUNT, lv, s, row, x0, x1, out, tc);
+            scan_row(g, D, COUNT, lv, s, ky, kz, x0, x1, out, tc);
         }
-    } else if (lv->small) {
+    } else {
+        if (COUNT) {
+            tc->acc++;
+            tc->chk += e - s - 1;
+        }
+        test_range(g, D, s, s + 1, e, out);
         int64_t nb[26][3];
         int m = hg_grid_small_neighbours(g, lv, k, nb);
         for (int i = 0; i < m; i++) {
             size_t b, en;
             cell_range(g, lv, nb[i], &b, &en);
-            if (COUNT) {
-                tc->acc++;
-                tc->chk += en - b;
-            }
-            test_range(g, D, s, b, en, out);
-        }
-    } else {
-        const int nh = D == 3 ? 13 : 4;
-        for (int i = 0; i < nh; i++) {
-            const int *o = D == 3 ? hg_grid_half3[i] : hg_grid_half2[i];
-            int64_t q[3] = {0, 0, 0};
-            int inside = 1;
-            for (int a = 0; a < D; a++) {
-                q[a] = k[a] + o[a];
-                if (g->periodic) {
-                    if (q[a] < 0)
-                        q[a] += lv->n[a];
-                    else if (q[a] >= lv->n[a])
-                        q[a] -= lv->n[a];
-                } else if (q[a] < 0 || q[a] >= lv->n[a]) {
-                    inside = 0;
-                }
-            }
-            if (!inside)
-                continue;
-            size_t b, en;
-            cell_range(g, lv, q, &b, &en);
             if (COUNT) {
                 tc->acc++;
                 tc->chk += en - b;
@@ -426,27 +393,41 @@ static int visit(const qctx *q, size_t j, const double *xj, double rj)
     return 0;
 }
 
-static int query_cell(const qctx *q, const level_t *lv, const int64_t *k)
+static int query_range(const qctx *q, size_t b, size_t e)
 {
     const hg_grid *g = q->g;
-    const int D = g->dim;
-    int64_t id = cell_id(lv, k);
-    if (id < 0)
-        return 0;
-    size_t gid = lv->base + (size_t)id;
-    for (size_t t = g->cellstart[gid]; t < g->cellstart[gid + 1]; t++) {
-        const double *xt = g->xr + t * ((size_t)D + 1);
-        int rc = visit(q, g->id[t], xt, xt[D]);
+    const size_t S = (size_t)g->stride;
+    for (size_t t = b; t < e; t++) {
+        const double *xt = g->xr + t * S;
+        int rc = visit(q, g->id[t], xt, xt[g->dim]);
         if (rc)
             return rc;
     }
-    if (g->phead)
+    return 0;
+}
+
+/* Cells x0..x1 (inside 0..n0-1) of row (y, z): built particles, then the
+ * inserted ones (dense levels only). */
+static int query_row(const qctx *q, const level_t *lv, int64_t y, int64_t z,
+                     int64_t x0, int64_t x1)
+{
+    const hg_grid *g = q->g;
+    size_t b, e;
+    row_range(g, lv, y, z, x0, x1, &b, &e);
+    int rc = query_range(q, b, e);
+    if (rc || !g->phead || lv->kind != LV_DENSE)
+        return rc;
+    const int D = g->dim;
+    for (int64_t x = x0; x <= x1; x++) {
+        int64_t k[3] = {x, y, z};
+        size_t gid = lv->base + (size_t)canon(lv, k);
         for (int32_t t = g->phead[gid]; t >= 0; t = g->pnext[t]) {
-            int rc = visit(q, g->n + (size_t)t, g->px + (size_t)t * (size_t)D,
-                           g->pr[t]);
+            rc = visit(q, g->n + (size_t)t, g->px + (size_t)t * (size_t)D,
+                       g->pr[t]);
             if (rc)
                 return rc;
         }
+    }
     return 0;
 }
 
@@ -487,16 +468,18 @@ int hg_grid_query(const hg_grid *g, const double *x, double r, double gap,
                 empty = 1;
         if (empty)
             continue;
+        int64_t n0 = lv->n[0];
         for (int64_t z = c0[2]; z <= c1[2]; z++)
-            for (int64_t y = c0[1]; y <= c1[1]; y++)
-                for (int64_t xx = c0[0]; xx <= c1[0]; xx++) {
-                    int64_t k[3] = {xx >= lv->n[0] ? xx - lv->n[0] : xx,
-                                    y >= lv->n[1] ? y - lv->n[1] : y,
-                                    z >= lv->n[2] ? z - lv->n[2] : z};
-                    int rc = query_cell(&q, lv, k);
-                    if (rc)
-                        return rc;
-                }
+            for (int64_t y = c0[1]; y <= c1[1]; y++) {
+                int64_t ky = y >= lv->n[1] ? y - lv->n[1] : y;
+                int64_t kz = z >= lv->n[2] ? z - lv->n[2] : z;
+                int rc = query_row(&q, lv, ky, kz, c0[0],
+                                   c1[0] < n0 ? c1[0] : n0 - 1);
+                if (!rc && c1[0] >= n0)
+                    rc = query_row(&q, lv, ky, kz, 0, c1[0] - n0);
+                if (rc)
+                    return rc;
+            }
     }
     return HG_OK;
 }

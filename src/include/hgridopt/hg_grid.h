@@ -72,9 +72,10 @@ int hg_algorithm_parse(const char *text, hg_algorithm *out, hg_err *e);
 
 /* Storage of the per-level cell tables. */
 typedef enum hg_grid_storage {
-    HG_GRID_AUTO = 0,  /* dense when the cell count is O(N), else hash */
+    HG_GRID_AUTO = 0,  /* dense when the cell count is O(N), else rows */
     HG_GRID_DENSE = 1, /* always dense (fails with HG_ELIMIT if too big) */
-    HG_GRID_HASH = 2   /* always a hash table of the non-empty cells */
+    HG_GRID_HASH = 2   /* always a hash table of the non-empty rows of
+                        * cells, each row's particles sorted by cell */
 } hg_grid_storage;
 
 /* Work of the particles of one level, counted as the cost model counts it
@@ -172,7 +173,8 @@ int hg_grid_level_of(const hg_grid *g, double r);
 /* After build: effective cell width of level (1..L) along axis; NaN if
  * not built or out of range. */
 double hg_grid_cell_width(const hg_grid *g, int level, int axis);
-/* 1 if the last build used hash storage on this level (1..L). */
+/* 1 if the last build stored this level (1..L) sparsely (rows of
+ * non-empty cells: the HG_GRID_AUTO fallback or HG_GRID_HASH), 0 dense. */
 int hg_grid_level_is_hashed(const hg_grid *g, int level);
 /* Bytes allocated by the grid (cell tables, particle copies, buffers). */
 size_t hg_grid_memory(const hg_grid *g);
