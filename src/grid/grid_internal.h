@@ -96,8 +96,21 @@ struct hg_grid {
     int32_t *phead;     /* total_cells entries, -1 = none */
 };
 
+/* c modulo n in 0..n-1; c is nearly always within one period, and a
+ * 64-bit division costs as much as ten pair checks. */
 HG_INLINE int64_t wrap(int64_t c, int64_t n)
 {
+    if (c < 0) {
+        c += n;
+        if (c >= 0)
+            return c;
+    } else if (c < n) {
+        return c;
+    } else {
+        c -= n;
+        if (c < n)
+            return c;
+    }
     c %= n;
     return c < 0 ? c + n : c;
 }

@@ -1,8 +1,8 @@
 /* search.c - the pair loop of the bundled HGrid with its work counters
  * (counted as the KOL 2014 model counts them), run in parallel with
  * OpenMP, and the neighbour query. The kernel is one inline function
- * instantiated for dim 2/3 and counting
- * on/off, so the uncounted path carries no counters. */
+ * instantiated for dim 2/3, periodic or open, and counting on/off, so the
+ * uncounted path carries no counters and the open one no image shifts. */
 #include "grid_internal.h"
 
 #include <string.h>
@@ -37,19 +37,87 @@ typedef struct tcount {
     uint64_t acc, chk;
 } tcount;
 
-/* Test sorted particle s against sorted particles [b, e). */
-HG_INLINE void test_range(const hg_grid *g, const int D, size_t s, size_t b,
-                          size_t e, pbuf *out)
+/* Candidates of one searching particle: short ranges (a few particles in
+ * one to three cells, the common case on fine levels) are gathered into
+ * one list and tested in one loop. Testing each short range in its own
+ * loop costs a mispredicted loop exit per range, more than the range's
+ * pair checks; the copy in add_range always writes HG_SHORT indices (no
+ * branch on the length) and advances by the range's length. */
+#define HG_CAND 512
+#define HG_SHORT 8
+
+/* The searching particle: its record and the grid's constants, copied so
+ * that the pair loop keeps them in registers (stores into the pair list
+ * could otherwise alias them). */
+typedef struct probe {
+    double x[3], r, skin;
+    double half[3], len[3];
+    const double *xr;
+    const uint32_t *id;
+    uint32_t ids;
+    pbuf *out;
+    size_t nc;
+    uint32_t cand[HG_CAND];
+} probe;
+
+/* Test the probe against sorted particles idx(0..m-1): the minimum-image
+ * distance and the cut-off evaluated as hg_particles_touch does. */
+#define HG_PAIR_LOOP(D, PER, m, idx)                                       \
+    do {                                                                   \
+        const size_t S_ = (size_t)(D) + 1;                                 \
+        double x_[3], h_[3], l_[3];                                        \
+        for (int c_ = 0; c_ < (D); c_++) {                                 \
+            x_[c_] = q->x[c_];                                             \
+            h_[c_] = q->half[c_];                                          \
+            l_[c_] = q->len[c_];                                           \
+        }                                                                  \
+        const double r_ = q->r, k_ = q->skin;                              \
+        const double *xr_ = q->xr;                                         \
+        for (size_t i_ = 0; i_ < (m); i_++) {                              \
+            size_t t_ = (idx);                                             \
+            const double *xt_ = xr_ + t_ * S_;                             \
+            double d2_ = 0.0;                                              \
+            for (int c_ = 0; c_ < (D); c_++) {                             \
+                double d_ = x_[c_] - xt_[c_];                              \
+                if (PER)                                                   \
+                    d_ = d_ > h_[c_]    ? d_ - l_[c_]                      \
+                         : d_ < -h_[c_] ? d_ + l_[c_]                      \
+                                        : d_;                              \
+                d2_ += d_ * d_;                                            \
+            }                                                              \
+            double cut_ = r_ + xt_[D] + k_;                                \
+            if (d2_ < cut_ * cut_ && q->out)                               \
+                pbuf_push(q->out, q->ids, q->id[t_]);                      \
+        }                                                                  \
+    } while (0)
+
+HG_INLINE void test_range(probe *q, const int D, const int PER, size_t b,
+                          size_t e)
 {
-    const size_t S = (size_t)D + 1;
-    const double *xs = g->xr + s * S;
-    const double rs = xs[D], skin = g->skin;
-    for (size_t t = b; t < e; t++) {
-        const double *xt = g->xr + t * S;
-        double cut = rs + xt[D] + skin; /* as hg_particles_touch */
-        if (dist2(g, D, xs, xt) < cut * cut && out)
-            pbuf_push(out, g->id[s], g->id[t]);
+    HG_PAIR_LOOP(D, PER, e - b, b + i_);
+}
+
+HG_INLINE void flush(probe *q, const int D, const int PER)
+{
+    HG_PAIR_LOOP(D, PER, q->nc, q->cand[i_]);
+    q->nc = 0;
+}
+
+/* Test the probe against sorted particles [b, e) (now or at the next
+ * flush). */
+HG_INLINE void add_range(probe *q, const int D, const int PER, size_t b,
+                         size_t e)
+{
+    if (e - b > HG_SHORT) {
+        test_range(q, D, PER, b, e);
+        return;
     }
+    uint32_t *v = q->cand + q->nc;
+    for (uint32_t i = 0; i < HG_SHORT; i++)
+        v[i] = (uint32_t)b + i;
+    q->nc += e - b;
+    if (q->nc > HG_CAND - HG_SHORT)
+        flush(q, D, PER);
 }
 
 /* Particles of one cell (k inside 0..n-1). */
@@ -59,13 +127,14 @@ HG_INLINE void cell_range(const hg_grid *g, const level_t *lv,
     row_range(g, lv, k[1], k[2], k[0], k[0], b, e);
 }
 
-/* Test sorted particle s against the cells x0..x1 of row (ky, kz)
- * (0 <= x0 < 2 n0, x0 <= x1 < x0 + n0; cells past n0 - 1 wrap to the row's
- * start on a periodic level). Counted as x1 - x0 + 1 cell accesses, empty
- * cells included, as the model counts them. */
-HG_INLINE void scan_row(const hg_grid *g, const int D, const int COUNT,
-                        const level_t *lv, size_t s, int64_t ky, int64_t kz,
-                        int64_t x0, int64_t x1, pbuf *out, tcount *tc)
+/* Test the probe against the cells x0..x1 of row (ky, kz)
+ * (0 <= x0 < 2 n0, x0 <= x1 < x0 + n0; cells past n0 - 1 wrap to the
+ * row's start on a periodic level). Counted as x1 - x0 + 1 cell accesses,
+ * empty cells included, as the model counts them. */
+HG_INLINE void scan_row(const hg_grid *g, probe *q, const int D,
+                        const int COUNT, const int PER, const level_t *lv,
+                        int64_t ky, int64_t kz, int64_t x0, int64_t x1,
+                        tcount *tc)
 {
     int64_t n0 = lv->n[0];
     if (x0 >= n0) {
@@ -79,42 +148,46 @@ HG_INLINE void scan_row(const hg_grid *g, const int D, const int COUNT,
         tc->acc += (uint64_t)(xe - x0 + 1);
         tc->chk += e - b;
     }
-    test_range(g, D, s, b, e, out);
+    add_range(q, D, PER, b, e);
     if (x1 >= n0) {
         row_range(g, lv, ky, kz, 0, x1 - n0, &b, &e);
         if (COUNT) {
             tc->acc += (uint64_t)(x1 - n0 + 1);
             tc->chk += e - b;
         }
-        test_range(g, D, s, b, e, out);
+        add_range(q, D, PER, b, e);
     }
 }
 
-/* Scan the cells of level lv in the box of half-width beta around xs,
- * testing sorted particle s against everything inside. */
-HG_INLINE void scan_box(const hg_grid *g, const int D, const int COUNT,
-                        const level_t *lv, size_t s, double beta, pbuf *out,
-                        tcount *tc)
+/* Scan the cells of level lv in the box of half-width beta around the
+ * probe. */
+HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
+                        const int COUNT, const int PER, const level_t *lv,
+                        double beta, tcount *tc)
 {
-    const double *xs = g->xr + s * ((size_t)D + 1);
     int64_t c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
     for (int a = 0; a < D; a++)
-        if (!box_axis(g, lv, a, xs[a], beta, &c0[a], &c1[a]))
+        if (!box_axis(g, lv, a, q->x[a], beta, &c0[a], &c1[a]))
             return;
     for (int64_t z = c0[2]; z <= c1[2]; z++) {
         int64_t kz = z >= lv->n[2] ? z - lv->n[2] : z;
         for (int64_t y = c0[1]; y <= c1[1]; y++) {
             int64_t ky = y >= lv->n[1] ? y - lv->n[1] : y;
-            scan_row(g, D, COUNT, lv, s, ky, kz, c0[0], c1[0], out, tc);
+            scan_row(g, q, D, COUNT, PER, lv, ky, kz, c0[0], c1[0], tc);
         }
     }
 }
 
-HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
-                          size_t s, pbuf *out, tcount *tc)
+HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
+                          const int COUNT, const int PER, size_t s,
+                          tcount *tc)
 {
     const level_t *lv = &g->lev[g->lv[s]];
     const double *xs = g->xr + s * ((size_t)D + 1);
+    for (int a = 0; a < D; a++)
+        q->x[a] = xs[a];
+    q->r = xs[D];
+    q->ids = g->id[s];
     int64_t k[3] = {0, 0, 0};
     for (int a = 0; a < D; a++)
         k[a] = cell_coord(g, lv, a, xs[a]);
@@ -133,22 +206,22 @@ HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
                 tc->acc += 2;
                 tc->chk += e2 - s - 1;
             }
-            test_range(g, D, s, s + 1, e2, out);
+            add_range(q, D, PER, s + 1, e2);
         } else {
             if (COUNT) {
                 tc->acc++;
                 tc->chk += e - s - 1;
             }
-            test_range(g, D, s, s + 1, e, out);
-            if (k[0] + 1 < n0 || g->periodic)
-                scan_row(g, D, COUNT, lv, s, k[1], k[2], k[0] + 1, k[0] + 1,
-                         out, tc);
+            add_range(q, D, PER, s + 1, e);
+            if (k[0] + 1 < n0 || PER)
+                scan_row(g, q, D, COUNT, PER, lv, k[1], k[2], k[0] + 1,
+                         k[0] + 1, tc);
         }
         static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
         const int nr = D == 3 ? 4 : 1;
         for (int i = 0; i < nr; i++) {
             int64_t ky = k[1] + rows3[i][0], kz = k[2] + rows3[i][1];
-            if (g->periodic) {
+            if (PER) {
                 if (ky < 0)
                     ky += lv->n[1];
                 else if (ky >= lv->n[1])
@@ -159,9 +232,9 @@ HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
                 continue;
             }
             int64_t x0 = k[0] - 1, x1 = k[0] + 1;
-            if (g->periodic) {
+            if (PER) {
                 if (x0 < 0) { /* x-1 wraps to the row's end */
-                    scan_row(g, D, COUNT, lv, s, ky, kz, n0 - 1, n0 - 1, out,
+                    scan_row(g, q, D, COUNT, PER, lv, ky, kz, n0 - 1, n0 - 1,
                              tc);
                     x0 = 0;
                 }
@@ -171,14 +244,14 @@ HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
                 if (x1 > n0 - 1)
                     x1 = n0 - 1;
             }
-            scan_row(g, D, COUNT, lv, s, ky, kz, x0, x1, out, tc);
+            scan_row(g, q, D, COUNT, PER, lv, ky, kz, x0, x1, tc);
         }
     } else {
         if (COUNT) {
             tc->acc++;
             tc->chk += e - s - 1;
         }
-        test_range(g, D, s, s + 1, e, out);
+        add_range(q, D, PER, s + 1, e);
         int64_t nb[26][3];
         int m = hg_grid_small_neighbours(g, lv, k, nb);
         for (int i = 0; i < m; i++) {
@@ -188,16 +261,33 @@ HG_INLINE void search_one(const hg_grid *g, const int D, const int COUNT,
                 tc->acc++;
                 tc->chk += en - b;
             }
-            test_range(g, D, s, b, en, out);
+            add_range(q, D, PER, b, en);
         }
     }
     /* other levels: the box of half-width beta = r_p + s_j / 2 (KOL 2014) */
     for (int i = 0; i < lv->nj; i++) {
         const level_t *lj = &g->lev[lv->J[i]];
         double beta = xs[D] + g->skin + 0.5 * lj->s;
-        scan_box(g, D, COUNT, lj, s, beta, out, tc);
+        scan_box(g, q, D, COUNT, PER, lj, beta, tc);
     }
+    flush(q, D, PER);
 }
+
+/* One instantiation of the kernel per (dim, periodic, counting). */
+#define HG_SEARCH_FN(name, D, COUNT, PER)                                  \
+    static void name(const hg_grid *g, probe *q, size_t s, tcount *tc)     \
+    {                                                                      \
+        search_one(g, q, D, COUNT, PER, s, tc);                            \
+    }
+HG_SEARCH_FN(search_2oc, 2, 0, 0)
+HG_SEARCH_FN(search_2pc, 2, 0, 1)
+HG_SEARCH_FN(search_3oc, 3, 0, 0)
+HG_SEARCH_FN(search_3pc, 3, 0, 1)
+HG_SEARCH_FN(search_2oC, 2, 1, 0)
+HG_SEARCH_FN(search_2pC, 2, 1, 1)
+HG_SEARCH_FN(search_3oC, 3, 1, 0)
+HG_SEARCH_FN(search_3pC, 3, 1, 1)
+typedef void (*search_fn)(const hg_grid *, probe *, size_t, tcount *);
 
 /* Search for sorted particles sel[0..m-1] (or 0..m-1 when sel is NULL). */
 static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
@@ -211,13 +301,15 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
 #endif
     const int L = g->L;
     pbuf *bufs = calloc((size_t)nt, sizeof *bufs);
+    probe *probes = malloc((size_t)nt * sizeof *probes);
     tcount *tcs = counts ? calloc((size_t)nt * (size_t)L, sizeof *tcs) : NULL;
-    if (!bufs || (counts && !tcs)) {
+    if (!bufs || !probes || (counts && !tcs)) {
         free(bufs);
+        free(probes);
         free(tcs);
         return hg_fail(e, HG_ENOMEM, "out of memory for the search buffers");
     }
-    const int D = g->dim;
+    const int D = g->dim, per = g->periodic;
     const int want = out != NULL;
 #ifdef HG_HAVE_OPENMP
 #pragma omp parallel num_threads(nt)
@@ -227,27 +319,31 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
 #ifdef HG_HAVE_OPENMP
         t = omp_get_thread_num();
 #endif
-        pbuf *b = want ? &bufs[t] : NULL;
         tcount *tc = tcs ? tcs + (size_t)t * (size_t)L : NULL;
+        probe *q = &probes[t];
+        q->out = want ? &bufs[t] : NULL;
+        q->skin = g->skin;
+        for (int a = 0; a < 3; a++) {
+            q->half[a] = g->half[a];
+            q->len[a] = g->len[a];
+        }
+        q->xr = g->xr;
+        q->id = g->id;
+        q->nc = 0;
+        const search_fn fn = tc ? (D == 3 ? (per ? search_3pC : search_3oC)
+                                          : (per ? search_2pC : search_2oC))
+                                : (D == 3 ? (per ? search_3pc : search_3oc)
+                                          : (per ? search_2pc : search_2oc));
         long long mm = (long long)m;
 #ifdef HG_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 512)
 #endif
-        for (long long q = 0; q < mm; q++) {
-            size_t s = sel ? sel[q] : (size_t)q;
-            if (tc) {
-                if (D == 3)
-                    search_one(g, 3, 1, s, b, &tc[g->lv[s]]);
-                else
-                    search_one(g, 2, 1, s, b, &tc[g->lv[s]]);
-            } else {
-                if (D == 3)
-                    search_one(g, 3, 0, s, b, NULL);
-                else
-                    search_one(g, 2, 0, s, b, NULL);
-            }
+        for (long long k = 0; k < mm; k++) {
+            size_t s = sel ? sel[k] : (size_t)k;
+            fn(g, q, s, tc ? &tc[g->lv[s]] : NULL);
         }
     }
+    free(probes);
     int fail = 0;
     size_t total = 0;
     for (int t = 0; t < nt; t++) {
