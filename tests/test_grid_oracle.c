@@ -200,6 +200,29 @@ static int run_case(unsigned long seed)
               chk == cnt.pair_checks && np == p.n &&
               cnt.contacts == want.n && cnt.searching == p.n &&
               cnt.pair_checks >= want.n && cnt.cell_accesses >= p.n;
+        /* the counts do not depend on the storage of the levels (cells,
+         * blocks of cells, hashed rows) */
+        for (int st = HG_GRID_AUTO; ok && st <= HG_GRID_HASH; st++) {
+            hg_grid_counts c2 = {0};
+            hg_grid *g2 = NULL;
+            int r = hg_grid_create(c.dim, c.L, c.sizes, c.alg, &g2, &e);
+            r = r ? r : hg_grid_set_skin(g2, c.skin, &e);
+            r = r ? r : hg_grid_set_storage(g2, (hg_grid_storage)st, &e);
+            r = r ? r : hg_grid_build(g2, &p, &e);
+            if (r == HG_ELIMIT && st == HG_GRID_DENSE) {
+                hg_grid_free(g2);
+                continue; /* too many cells for dense storage */
+            }
+            ok &= r == HG_OK &&
+                  hg_grid_find_contacts(g2, &got, &c2, &e) == HG_OK;
+            for (int h = 0; ok && h < c.L; h++)
+                ok &= c2.per_level[h].cell_accesses ==
+                          cnt.per_level[h].cell_accesses &&
+                      c2.per_level[h].pair_checks ==
+                          cnt.per_level[h].pair_checks;
+            hg_grid_counts_clear(&c2);
+            hg_grid_free(g2);
+        }
         /* subsets: a random split searched in two parts gives the set */
         size_t *a = malloc(p.n * sizeof *a), *b = malloc(p.n * sizeof *b);
         size_t na = 0, nb = 0;

@@ -86,35 +86,41 @@ static int setup_levels(hg_grid *g, const size_t *cnt, hg_err *e)
             lv->inv[a] = 1.0 / lv->w[a];
         }
     }
-    /* storage: dense for the coarse (cheap) levels first, within budget;
-     * then a table of rows, then hashed rows */
+    /* storage: for the coarse (cheap) levels first, the finest table
+     * within the budget: cells (bx = 0), else blocks of 2^bx cells along
+     * x; hashed rows when even one bucket per row is too many */
     double used = 0.0;
     for (int h = g->L - 1; h >= 0; h--) {
         level_t *lv = &g->lev[h];
         double rows = (double)lv->n[1] * (double)lv->n[2];
         double cells = (double)lv->n[0] * rows;
+        lv->kind = LV_HROWS;
+        lv->bx = 0;
+        lv->nbx = lv->n[0];
         if (g->storage == HG_GRID_DENSE) {
             if (!(cells <= 4.0e9) || used + cells > 4.0e9)
                 return hg_fail(e, HG_ELIMIT,
                                "level %d: %.3g cells are too many for dense "
                                "storage",
                                h + 1, cells);
-            lv->kind = LV_DENSE;
-        } else if (g->storage == HG_GRID_HASH) {
-            lv->kind = LV_HROWS;
-        } else if (cells <= per_level && used + cells <= budget_total) {
-            lv->kind = LV_DENSE;
-        } else if (rows <= per_level && used + rows <= budget_total) {
-            lv->kind = LV_ROWS;
-        } else {
-            lv->kind = LV_HROWS;
+            lv->kind = LV_TABLE;
+        } else if (g->storage == HG_GRID_AUTO) {
+            for (int bx = 0; bx < 62; bx++) {
+                int64_t nbx = ((lv->n[0] - 1) >> bx) + 1;
+                double nb = (double)nbx * rows;
+                if (nb <= per_level && used + nb <= budget_total) {
+                    lv->kind = LV_TABLE;
+                    lv->bx = bx;
+                    lv->nbx = nbx;
+                    break;
+                }
+                if (nbx == 1)
+                    break;
+            }
         }
-        if (lv->kind == LV_DENSE) {
-            used += cells;
-            lv->nb = (size_t)cells;
-        } else if (lv->kind == LV_ROWS) {
-            used += rows;
-            lv->nb = (size_t)rows;
+        if (lv->kind == LV_TABLE) {
+            lv->nb = (size_t)lv->nbx * (size_t)rows;
+            used += (double)lv->nb;
         } else {
             size_t cap = 16;
             while (cap < 2 * lv->count + 2)
@@ -237,21 +243,20 @@ static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
     return HG_OK;
 }
 
-/* Local bucket of a centre on a dense or row level (not hashed rows). */
+/* Local bucket of a centre on a table level (not hashed rows). */
 HG_INLINE uint32_t local_bucket(const hg_grid *g, const level_t *lv,
                                 const int D, const double *x)
 {
     int64_t k[3] = {0, 0, 0};
-    for (int a = lv->kind == LV_DENSE ? 0 : 1; a < D; a++)
+    for (int a = 0; a < D; a++)
         k[a] = cell_coord(g, lv, a, x[a]);
-    int64_t row = k[1] + lv->n[1] * k[2];
-    return (uint32_t)(lv->kind == LV_DENSE ? k[0] + lv->n[0] * row : row);
+    return (uint32_t)((k[0] >> lv->bx) + lv->nbx * (k[1] + lv->n[1] * k[2]));
 }
 
-/* Sort the particles [a, b) of one row by cell x (stable) and set their
- * cend. Rows of a sparse level hold a few particles: insertion sort of the
- * records in place; long rows (forced HG_GRID_HASH on a crowded level) go
- * through qsort of (key, index) and a permutation. */
+/* Sort the particles [a, b) of one bucket (block or hashed row) by cell x
+ * (stable) and set their cend. Buckets hold a few particles: insertion
+ * sort of the records in place; long ones (forced HG_GRID_HASH on a
+ * crowded level) go through qsort of (key, index) and a permutation. */
 typedef struct rkey {
     int64_t k;
     uint64_t i;
@@ -265,7 +270,7 @@ static int rkey_cmp(const void *pa, const void *pb)
     return (a->i > b->i) - (a->i < b->i);
 }
 
-static int sort_row(hg_grid *g, const level_t *lv, size_t a, size_t b)
+static int sort_bucket(hg_grid *g, const level_t *lv, size_t a, size_t b)
 {
     const size_t S = (size_t)g->stride, m = b - a;
     double *xr = g->xr;
@@ -332,14 +337,15 @@ static int sort_row(hg_grid *g, const level_t *lv, size_t a, size_t b)
 }
 
 /* After the sort cend[s] holds particle s's global bucket: replace it by
- * the end of s's own cell, sorting the rows of row levels by cell x. */
+ * the end of s's own cell, sorting buckets of more than one cell by
+ * cell x. */
 static int finish_cells(hg_grid *g)
 {
     const uint32_t *cs = g->cellstart;
     for (int h = 0; h < g->L; h++) {
         const level_t *lv = &g->lev[h];
         size_t a = lv->first, end = lv->first + lv->count;
-        if (lv->kind == LV_DENSE) {
+        if (lv->kind == LV_TABLE && lv->bx == 0) {
             long long a0 = (long long)a, e0 = (long long)end;
 #ifdef HG_HAVE_OPENMP
 #pragma omp parallel for schedule(static) if (e0 - a0 > 50000)
@@ -350,7 +356,7 @@ static int finish_cells(hg_grid *g)
         }
         while (a < end) {
             size_t b = cs[g->cend[a] + 1];
-            if (sort_row(g, lv, a, b))
+            if (sort_bucket(g, lv, a, b))
                 return HG_ENOMEM;
             a = b;
         }
@@ -522,7 +528,7 @@ int hg_grid_insert(hg_grid *g, const double *x, double r, hg_err *e)
                        "insert: radius %g must be > 0 and <= s_L / 2 = %g", r,
                        0.5 * g->sizes[g->L - 1]);
     level_t *lv = &g->lev[h];
-    if (lv->kind != LV_DENSE)
+    if (lv->kind != LV_TABLE || lv->bx)
         return hg_fail(e, HG_EINVAL,
                        "insert: level %d uses sparse storage (build with "
                        "HG_GRID_DENSE storage to insert)",

@@ -154,7 +154,7 @@ int hg_grid_level_is_hashed(const hg_grid *g, int level)
 {
     if (!g->built || level < 1 || level > g->L)
         return 0;
-    return g->lev[level - 1].kind != LV_DENSE;
+    return g->lev[level - 1].kind != LV_TABLE || g->lev[level - 1].bx > 0;
 }
 
 size_t hg_grid_memory(const hg_grid *g)

@@ -9,16 +9,19 @@
  * Layout: after hg_grid_build the particles are sorted by level, then by
  * bucket, contiguously; cellstart[base_h + b] .. cellstart[base_h + b + 1]
  * is the range of bucket b (CSR). A bucket is
- *   LV_DENSE  one cell, indexed linearly (x fastest, so a row of cells
- *             along x is one contiguous particle range);
- *   LV_ROWS   one row of cells along x (y + n1 z), its particles sorted by
- *             cell x: the cells x0..x1 of a row are one contiguous range,
- *             found by searching the row's few particles; no table entry
- *             per empty cell (levels with far more cells than particles);
- *   LV_HROWS  the same rows, numbered through an open-addressing table of
- *             the non-empty rows (levels with too many rows for a table,
- *             e.g. open domains of huge extent).
- * A search touches one table entry per row, never one per cell, and
+ *   LV_TABLE  a block of 2^bx cells along x, indexed linearly (x fastest:
+ *             bucket (y + n1 z) nbx + (x >> bx)), its particles sorted by
+ *             cell x. bx = 0 is the plain dense grid of cells; levels with
+ *             far more cells than particles take the smallest bx whose
+ *             table fits the memory budget. The cells x0..x1 of a row are
+ *             one contiguous particle range: two table entries, and with
+ *             bx > 0 the particles of the two end blocks outside x0..x1
+ *             trimmed off;
+ *   LV_HROWS  a whole row of cells along x, numbered through an
+ *             open-addressing table of the non-empty rows (levels with
+ *             too many rows for a table, e.g. open domains of huge
+ *             extent), its particles sorted by cell x and searched.
+ * A search touches one table entry per row end, never one per cell, and
  * cend[s] is the end of particle s's own cell. */
 #ifndef HG_GRID_INTERNAL_H
 #define HG_GRID_INTERNAL_H
@@ -38,7 +41,7 @@
 #define HG_GRID_MAX_LEVELS 65535
 #define HG_GRID_MAX_AXIS_CELLS 1e15
 
-enum { LV_DENSE = 0, LV_ROWS = 1, LV_HROWS = 2 };
+enum { LV_TABLE = 0, LV_HROWS = 1 };
 
 typedef struct hslot {
     int64_t y, z; /* row coordinates */
@@ -51,8 +54,10 @@ typedef struct level_t {
     double inv[3];    /* 1 / w */
     int64_t n[3];     /* cells per axis (1 on unused axes) */
     int small;        /* periodic with fewer than 3 cells on some axis */
-    int kind;         /* LV_DENSE, LV_ROWS, LV_HROWS */
-    size_t nb;        /* buckets: n0 n1 n2 cells; n1 n2 rows; used rows */
+    int kind;         /* LV_TABLE, LV_HROWS */
+    int bx;           /* LV_TABLE: 2^bx cells per bucket along x */
+    int64_t nbx;      /* LV_TABLE: buckets per row, ceil(n0 / 2^bx) */
+    size_t nb;        /* buckets: n1 n2 nbx; used rows */
     size_t base;      /* first global bucket */
     size_t first;     /* first sorted particle */
     size_t count;     /* particles from the build */
@@ -144,12 +149,10 @@ HG_INLINE uint64_t hkey(int64_t y, int64_t z)
     return h;
 }
 
-/* Global bucket of row (y, z) of a row level, or SIZE_MAX when the hashed
+/* Global bucket of row (y, z) of a hashed-row level, or SIZE_MAX when the
  * level has no such row. */
 HG_INLINE size_t row_bucket(const level_t *lv, int64_t y, int64_t z)
 {
-    if (lv->kind == LV_ROWS)
-        return lv->base + (size_t)(y + lv->n[1] * z);
     size_t mask = lv->cap - 1;
     size_t i = (size_t)hkey(y, z) & mask;
     for (;;) {
@@ -162,18 +165,38 @@ HG_INLINE size_t row_bucket(const level_t *lv, int64_t y, int64_t z)
     }
 }
 
+HG_INLINE int64_t key_x(const hg_grid *g, const level_t *lv, size_t t)
+{
+    return cell_coord(g, lv, 0, g->xr[t * (size_t)g->stride]);
+}
+
 /* Particles [*b, *e) of the cells x0..x1 of row (y, z) of level lv
- * (0 <= x0 <= x1 < n0). On a row level the row's particles are sorted by
- * cell x: search its (few) particles for the bounds. */
+ * (0 <= x0 <= x1 < n0). */
 HG_INLINE void row_range(const hg_grid *g, const level_t *lv, int64_t y,
                          int64_t z, int64_t x0, int64_t x1, size_t *b,
                          size_t *e)
 {
     const uint32_t *cs = g->cellstart;
-    if (lv->kind == LV_DENSE) {
-        size_t row = lv->base + (size_t)(lv->n[0] * (y + lv->n[1] * z));
-        *b = cs[row + (size_t)x0];
-        *e = cs[row + (size_t)x1 + 1];
+    if (lv->kind == LV_TABLE) {
+        const int bx = lv->bx;
+        size_t row = lv->base + (size_t)(lv->nbx * (y + lv->n[1] * z));
+        size_t b0 = row + (size_t)(x0 >> bx), b1 = row + (size_t)(x1 >> bx);
+        size_t lo = cs[b0], hi = cs[b1 + 1];
+        if (bx) { /* trim the end blocks (about one particle each) */
+            const int64_t m = ((int64_t)1 << bx) - 1;
+            if (x0 & m) {
+                size_t be = cs[b0 + 1];
+                while (lo < be && key_x(g, lv, lo) < x0)
+                    lo++;
+            }
+            if ((x1 & m) != m && x1 != lv->n[0] - 1) {
+                size_t bb = cs[b1];
+                while (hi > bb && key_x(g, lv, hi - 1) > x1)
+                    hi--;
+            }
+        }
+        *b = lo;
+        *e = hi;
         return;
     }
     size_t r = row_bucket(lv, y, z);
@@ -182,24 +205,22 @@ HG_INLINE void row_range(const hg_grid *g, const level_t *lv, int64_t y,
         return;
     }
     size_t lo = cs[r], hi = cs[r + 1];
-    const size_t S = (size_t)g->stride;
-    const double *xr = g->xr;
     if (hi - lo > 8) { /* binary search for the first cell >= x0 */
         size_t a = lo, c = hi;
         while (a < c) {
             size_t m = a + (c - a) / 2;
-            if (cell_coord(g, lv, 0, xr[m * S]) < x0)
+            if (key_x(g, lv, m) < x0)
                 a = m + 1;
             else
                 c = m;
         }
         lo = a;
     } else {
-        while (lo < hi && cell_coord(g, lv, 0, xr[lo * S]) < x0)
+        while (lo < hi && key_x(g, lv, lo) < x0)
             lo++;
     }
     size_t t = lo;
-    while (t < hi && cell_coord(g, lv, 0, xr[t * S]) <= x1)
+    while (t < hi && key_x(g, lv, t) <= x1)
         t++;
     *b = lo;
     *e = t;

@@ -195,13 +195,12 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
     size_t e = g->cend[s];
     if (!lv->small) {
         /* the half stencil as rows along x: (dy, dz) = (0, 0): x+1;
-         * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1. On a dense level the
-         * own cell and x+1 are one contiguous range. */
+         * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1. The own cell's rest
+         * and cell x+1 are one contiguous range (sorted by cell x). */
         int64_t n0 = lv->n[0];
-        if (lv->kind == LV_DENSE && k[0] + 1 < n0) {
-            size_t row = lv->base +
-                         (size_t)(n0 * (k[1] + lv->n[1] * k[2]));
-            size_t e2 = g->cellstart[row + (size_t)k[0] + 2];
+        if (k[0] + 1 < n0) {
+            size_t b2, e2;
+            row_range(g, lv, k[1], k[2], k[0] + 1, k[0] + 1, &b2, &e2);
             if (COUNT) {
                 tc->acc += 2;
                 tc->chk += e2 - s - 1;
@@ -213,9 +212,8 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
                 tc->chk += e - s - 1;
             }
             add_range(q, D, PER, s + 1, e);
-            if (k[0] + 1 < n0 || PER)
-                scan_row(g, q, D, COUNT, PER, lv, k[1], k[2], k[0] + 1,
-                         k[0] + 1, tc);
+            if (PER)
+                scan_row(g, q, D, COUNT, PER, lv, k[1], k[2], n0, n0, tc);
         }
         static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
         const int nr = D == 3 ? 4 : 1;
@@ -511,7 +509,7 @@ static int query_row(const qctx *q, const level_t *lv, int64_t y, int64_t z,
     size_t b, e;
     row_range(g, lv, y, z, x0, x1, &b, &e);
     int rc = query_range(q, b, e);
-    if (rc || !g->phead || lv->kind != LV_DENSE)
+    if (rc || !g->phead || lv->kind != LV_TABLE || lv->bx)
         return rc;
     const int D = g->dim;
     for (int64_t x = x0; x <= x1; x++) {
