@@ -58,10 +58,14 @@ typedef struct probe {
     pbuf *out;
     size_t nc;
     uint32_t cand[HG_CAND];
+    uint32_t hits[HG_CAND];
 } probe;
 
-/* Test the probe against sorted particles idx(0..m-1): the minimum-image
- * distance and the cut-off evaluated as hg_particles_touch does. */
+/* Test the probe against sorted particles idx(0..m-1), m <= HG_CAND: the
+ * minimum-image distance and the cut-off evaluated as hg_particles_touch
+ * does. Every candidate is written to hits and kept when it touches (no
+ * branch: a mispredicted branch per contact would cost more than the
+ * contact's share of the search); the few hits are pushed afterwards. */
 #define HG_PAIR_LOOP(D, PER, m, idx)                                       \
     do {                                                                   \
         const size_t S_ = (size_t)(D) + 1;                                 \
@@ -73,6 +77,8 @@ typedef struct probe {
         }                                                                  \
         const double r_ = q->r, k_ = q->skin;                              \
         const double *xr_ = q->xr;                                         \
+        uint32_t *hit_ = q->hits;                                          \
+        size_t nh_ = 0;                                                    \
         for (size_t i_ = 0; i_ < (m); i_++) {                              \
             size_t t_ = (idx);                                             \
             const double *xt_ = xr_ + t_ * S_;                             \
@@ -86,14 +92,21 @@ typedef struct probe {
                 d2_ += d_ * d_;                                            \
             }                                                              \
             double cut_ = r_ + xt_[D] + k_;                                \
-            if (d2_ < cut_ * cut_ && q->out)                               \
-                pbuf_push(q->out, q->ids, q->id[t_]);                      \
+            hit_[nh_] = (uint32_t)t_;                                      \
+            nh_ += d2_ < cut_ * cut_;                                      \
         }                                                                  \
+        if (q->out)                                                        \
+            for (size_t i_ = 0; i_ < nh_; i_++)                            \
+                pbuf_push(q->out, q->ids, q->id[hit_[i_]]);                \
     } while (0)
 
 HG_INLINE void test_range(probe *q, const int D, const int PER, size_t b,
                           size_t e)
 {
+    while (e - b > HG_CAND) {
+        HG_PAIR_LOOP(D, PER, (size_t)HG_CAND, b + i_);
+        b += HG_CAND;
+    }
     HG_PAIR_LOOP(D, PER, e - b, b + i_);
 }
 
