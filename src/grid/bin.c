@@ -174,8 +174,9 @@ static int reserve_particles(hg_grid *g, size_t n)
 }
 
 /* Validate the particles and the box; sets the grid's box (periodic: p's
- * box; open: p's box widened to the centres) and counts the particles of
- * every level into cnt. One sequential pass. */
+ * box; open: p's box widened to the centres), the level of every particle
+ * (slv) and counts the particles of every level into cnt. One sequential
+ * pass. */
 static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
                       hg_err *e)
 {
@@ -227,6 +228,7 @@ static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
                            "particle %zu: radius %g must be finite and > 0",
                            i, r);
         }
+        g->slv[i] = (uint16_t)h;
         cnt[h]++;
     }
     for (int a = 0; a < 3; a++) {
@@ -391,13 +393,13 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
     } else {
         memset(cnt_small, 0, sizeof cnt_small);
     }
+    if (reserve_particles(g, n))
+        goto nomem;
     if ((st = scan_input(g, p, cnt, e)))
         goto fail;
     g->n = n;
     if ((st = setup_levels(g, cnt, e)))
         goto fail;
-    if (reserve_particles(g, n))
-        goto nomem;
     int any_hashed = 0;
     for (int h = 0; h < g->L; h++)
         any_hashed |= g->lev[h].kind == LV_HROWS;
@@ -410,9 +412,7 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
     for (long long kk = 0; kk < nn; kk++) {
         size_t i = (size_t)kk;
         const double *x = p->x + i * (size_t)D;
-        int h = hg_grid_level_index(g, p->r[i]);
-        const level_t *lv = &g->lev[h];
-        g->slv[i] = (uint16_t)h;
+        const level_t *lv = &g->lev[g->slv[i]];
         g->sgc[i] = lv->kind == LV_HROWS ? 0 : local_bucket(g, lv, D, x);
     }
     for (size_t i = 0; any_hashed && i < n; i++) {
@@ -482,21 +482,32 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         g->id[s] = (uint32_t)tmp[k];
         g->cend[s] = c;
     }
-    /* gather the records in sorted order (independent random reads
-     * overlap better than random writes) */
+    /* gather the records in sorted order: independent random reads
+     * overlap better than random writes, and more so when fetched a few
+     * iterations ahead */
     const size_t S = (size_t)g->stride;
 #ifdef HG_HAVE_OPENMP
 #pragma omp parallel for schedule(static) if (n > 50000)
 #endif
     for (long long q = 0; q < nn; q++) {
         size_t s = (size_t)q, i = g->id[s];
+#if defined(__GNUC__)
+        if (s + 16 < n) {
+            size_t f = g->id[s + 16];
+            __builtin_prefetch(p->x + f * (size_t)D);
+            __builtin_prefetch(p->r + f);
+        }
+#endif
         const double *x = p->x + i * (size_t)D;
         double *rec = g->xr + s * S;
         for (int a = 0; a < D; a++)
             rec[a] = x[a];
         rec[D] = p->r[i];
-        g->lv[s] = g->slv[i];
     }
+    for (int h = 0; h < g->L; h++)
+        for (size_t s = g->lev[h].first; s < g->lev[h].first + g->lev[h].count;
+             s++)
+            g->lv[s] = (uint16_t)h;
     if (finish_cells(g))
         goto nomem;
     if ((st = hg_grid_stencil_levels(g, e)))

@@ -277,15 +277,24 @@ HG_INLINE int box_axis(const hg_grid *g, const level_t *lv, int a, double x,
     return lo <= hi;
 }
 
-/* Index 0..L-1 of the lowest level with 2 r <= s_h, or -1. */
+/* Index 0..L-1 of the lowest level with 2 r <= s_h, or -1. With few
+ * levels, the count of sizes below 2 r (sizes are sorted): no branch to
+ * mispredict, as a binary search would once per level of depth. */
 HG_INLINE int hg_grid_level_index(const hg_grid *g, double r)
 {
     if (!(r > 0.0) || !(2.0 * r <= g->sizes[g->L - 1]))
         return -1;
+    const double d = 2.0 * r;
+    if (g->L <= 16) {
+        int h = 0;
+        for (int j = 0; j < g->L - 1; j++)
+            h += g->sizes[j] < d;
+        return h;
+    }
     int a = 0, b = g->L - 1;
     while (a < b) {
         int m = (a + b) / 2;
-        if (2.0 * r <= g->sizes[m])
+        if (d <= g->sizes[m])
             b = m;
         else
             a = m + 1;
