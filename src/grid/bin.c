@@ -245,127 +245,6 @@ static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
     return HG_OK;
 }
 
-/* Local bucket of a centre on a table level (not hashed rows). */
-HG_INLINE uint32_t local_bucket(const hg_grid *g, const level_t *lv,
-                                const int D, const double *x)
-{
-    int64_t k[3] = {0, 0, 0};
-    for (int a = 0; a < D; a++)
-        k[a] = cell_coord(g, lv, a, x[a]);
-    return (uint32_t)((k[0] >> lv->bx) + lv->nbx * (k[1] + lv->n[1] * k[2]));
-}
-
-/* Sort the particles [a, b) of one bucket (block or hashed row) by cell x
- * (stable) and set their cend. Buckets hold a few particles: insertion
- * sort of the records in place; long ones (forced HG_GRID_HASH on a
- * crowded level) go through qsort of (key, index) and a permutation. */
-typedef struct rkey {
-    int64_t k;
-    uint64_t i;
-} rkey;
-
-static int rkey_cmp(const void *pa, const void *pb)
-{
-    const rkey *a = pa, *b = pb;
-    if (a->k != b->k)
-        return a->k < b->k ? -1 : 1;
-    return (a->i > b->i) - (a->i < b->i);
-}
-
-static int sort_bucket(hg_grid *g, const level_t *lv, size_t a, size_t b)
-{
-    const size_t S = (size_t)g->stride, m = b - a;
-    double *xr = g->xr;
-    if (m == 1) {
-        g->cend[a] = (uint32_t)b;
-        return HG_OK;
-    }
-    int64_t ks[24];
-    int64_t *key = ks;
-    if (m <= 24) {
-        for (size_t t = 0; t < m; t++) {
-            int64_t k = cell_coord(g, lv, 0, xr[(a + t) * S]);
-            size_t u = t;
-            if (u > 0 && ks[u - 1] > k) {
-                double rec[4];
-                uint32_t id = g->id[a + t];
-                for (size_t c = 0; c < S; c++)
-                    rec[c] = xr[(a + t) * S + c];
-                while (u > 0 && ks[u - 1] > k) {
-                    ks[u] = ks[u - 1];
-                    for (size_t c = 0; c < S; c++)
-                        xr[(a + u) * S + c] = xr[(a + u - 1) * S + c];
-                    g->id[a + u] = g->id[a + u - 1];
-                    u--;
-                }
-                for (size_t c = 0; c < S; c++)
-                    xr[(a + u) * S + c] = rec[c];
-                g->id[a + u] = id;
-            }
-            ks[u] = k;
-        }
-    } else {
-        size_t need = m * (sizeof(rkey) + S * sizeof(double) +
-                           sizeof(uint32_t) + sizeof(int64_t));
-        if (g->scap < need) {
-            void *v = realloc(g->scratch, need);
-            if (!v)
-                return HG_ENOMEM;
-            g->scratch = v;
-            g->scap = need;
-        }
-        rkey *rk = g->scratch;
-        double *rec = (double *)(rk + m);
-        key = (int64_t *)(rec + m * S);
-        uint32_t *ids = (uint32_t *)(key + m);
-        for (size_t t = 0; t < m; t++) {
-            rk[t].k = cell_coord(g, lv, 0, xr[(a + t) * S]);
-            rk[t].i = t;
-        }
-        qsort(rk, m, sizeof *rk, rkey_cmp);
-        memcpy(rec, xr + a * S, m * S * sizeof *rec);
-        memcpy(ids, g->id + a, m * sizeof *ids);
-        for (size_t t = 0; t < m; t++) {
-            memcpy(xr + (a + t) * S, rec + rk[t].i * S, S * sizeof *rec);
-            g->id[a + t] = ids[rk[t].i];
-            key[t] = rk[t].k;
-        }
-    }
-    for (size_t t = m; t-- > 0;)
-        g->cend[a + t] = t + 1 < m && key[t + 1] == key[t]
-                             ? g->cend[a + t + 1]
-                             : (uint32_t)(a + t + 1);
-    return HG_OK;
-}
-
-/* After the sort cend[s] holds particle s's global bucket: replace it by
- * the end of s's own cell, sorting buckets of more than one cell by
- * cell x. */
-static int finish_cells(hg_grid *g)
-{
-    const uint32_t *cs = g->cellstart;
-    for (int h = 0; h < g->L; h++) {
-        const level_t *lv = &g->lev[h];
-        size_t a = lv->first, end = lv->first + lv->count;
-        if (lv->kind == LV_TABLE && lv->bx == 0) {
-            long long a0 = (long long)a, e0 = (long long)end;
-#ifdef HG_HAVE_OPENMP
-#pragma omp parallel for schedule(static) if (e0 - a0 > 50000)
-#endif
-            for (long long q = a0; q < e0; q++)
-                g->cend[q] = cs[g->cend[q] + 1];
-            continue;
-        }
-        while (a < end) {
-            size_t b = cs[g->cend[a] + 1];
-            if (sort_bucket(g, lv, a, b))
-                return HG_ENOMEM;
-            a = b;
-        }
-    }
-    return HG_OK;
-}
-
 int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
 {
     int st = HG_OK;
@@ -403,18 +282,7 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
     int any_hashed = 0;
     for (int h = 0; h < g->L; h++)
         any_hashed |= g->lev[h].kind == LV_HROWS;
-    /* level and bucket of every particle (input order) in parallel; hashed
-     * rows numbered in order of first appearance */
-    long long nn = (long long)n;
-#ifdef HG_HAVE_OPENMP
-#pragma omp parallel for schedule(static) if (n > 50000)
-#endif
-    for (long long kk = 0; kk < nn; kk++) {
-        size_t i = (size_t)kk;
-        const double *x = p->x + i * (size_t)D;
-        const level_t *lv = &g->lev[g->slv[i]];
-        g->sgc[i] = lv->kind == LV_HROWS ? 0 : local_bucket(g, lv, D, x);
-    }
+    /* hashed rows numbered in order of first appearance (serial) */
     for (size_t i = 0; any_hashed && i < n; i++) {
         level_t *lv = &g->lev[g->slv[i]];
         if (lv->kind != LV_HROWS)
@@ -445,70 +313,7 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
             goto nomem;
         g->ccap = cap;
     }
-    /* counting sort by global cell (stable): after the histogram and the
-     * prefix sum cellstart[c + 1] is the start of cell c; scattering the
-     * indices advances it to the end of c = the start of c + 1 */
-    uint32_t *cs = g->cellstart;
-    memset(cs, 0, (total + 2) * sizeof *cs);
-    /* first by bucket of consecutive cells (a few hundred write streams),
-     * then by cell within the buckets: the random accesses of the
-     * histogram and the scatter stay inside one bucket's cells (cache) */
-    int shift = 0;
-    while ((total >> shift) >= 1024)
-        shift++;
-    size_t nb = (total >> shift) + 1;
-    size_t bsmall[1026];
-    size_t *bo = bsmall;
-    memset(bo, 0, (nb + 1) * sizeof *bo);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = g->sgc[i] + (uint32_t)g->lev[g->slv[i]].base;
-        g->sgc[i] = c;
-        bo[(c >> shift) + 1]++;
-    }
-    for (size_t b = 0; b < nb; b++)
-        bo[b + 1] += bo[b];
-    uint64_t *tmp = g->tmp;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t c = g->sgc[i];
-        tmp[bo[c >> shift]++] = c << 32 | (uint64_t)i;
-    }
-    for (size_t k = 0; k < n; k++)
-        cs[(tmp[k] >> 32) + 2]++;
-    for (size_t c = 0; c < total; c++)
-        cs[c + 2] += cs[c + 1];
-    for (size_t k = 0; k < n; k++) {
-        uint32_t c = (uint32_t)(tmp[k] >> 32);
-        size_t s = cs[c + 1]++;
-        g->id[s] = (uint32_t)tmp[k];
-        g->cend[s] = c;
-    }
-    /* gather the records in sorted order: independent random reads
-     * overlap better than random writes, and more so when fetched a few
-     * iterations ahead */
-    const size_t S = (size_t)g->stride;
-#ifdef HG_HAVE_OPENMP
-#pragma omp parallel for schedule(static) if (n > 50000)
-#endif
-    for (long long q = 0; q < nn; q++) {
-        size_t s = (size_t)q, i = g->id[s];
-#if defined(__GNUC__)
-        if (s + 16 < n) {
-            size_t f = g->id[s + 16];
-            __builtin_prefetch(p->x + f * (size_t)D);
-            __builtin_prefetch(p->r + f);
-        }
-#endif
-        const double *x = p->x + i * (size_t)D;
-        double *rec = g->xr + s * S;
-        for (int a = 0; a < D; a++)
-            rec[a] = x[a];
-        rec[D] = p->r[i];
-    }
-    for (int h = 0; h < g->L; h++)
-        for (size_t s = g->lev[h].first; s < g->lev[h].first + g->lev[h].count;
-             s++)
-            g->lv[s] = (uint16_t)h;
-    if (finish_cells(g))
+    if (hg_grid_sort(g, p))
         goto nomem;
     if ((st = hg_grid_stencil_levels(g, e)))
         goto fail;

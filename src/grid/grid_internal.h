@@ -1,8 +1,9 @@
 /* grid_internal.h - data layout and inline cell helpers shared by the
  * parts of the bundled HGrid (not part of the public API):
  *   grid.c     handle life cycle, setters, accessors;
- *   bin.c      mapping phase: levels, cells, counting sort (hg_grid_build),
+ *   bin.c      mapping phase: levels, storage, validation (hg_grid_build),
  *              and single insertions;
+ *   sort.c     mapping phase: the parallel sort into (level, bucket) order;
  *   stencil.c  which cells and levels a particle visits;
  *   search.c   the pair loop with its work counters, and queries.
  *
@@ -305,6 +306,12 @@ HG_INLINE int hg_grid_level_index(const hg_grid *g, double r)
 /* grid.c */
 void hg_grid_built_free(hg_grid *g);
 void hg_grid_inserted_free(hg_grid *g);
+
+/* sort.c */
+/* Sort the particles of p into (level, bucket) order: records, ids, cend
+ * (needs g->slv, hashed-row buckets in g->sgc, the levels' base and
+ * first, cellstart of total_cells + 2 entries). HG_OK or HG_ENOMEM. */
+int hg_grid_sort(hg_grid *g, const hg_particles *p);
 
 /* stencil.c */
 /* Own-level half neighbourhood offsets (n_c = 4 in 2D, 13 in 3D). */

@@ -1,0 +1,254 @@
+/* sort.c - the sort of the mapping phase of the bundled HGrid: every
+ * particle into (level, bucket) order, records gathered in that order, the
+ * end of each particle's own cell. One parallel region, so that no thread
+ * waits (spinning) through a serial phase:
+ *   1. bucket of every particle (table levels; hashed rows are numbered
+ *      before, serially), counted per thread and per group of 2^shift
+ *      consecutive buckets;
+ *   2. scatter of (bucket, particle) by group, each thread into its own
+ *      slots (stable: groups, then threads, then input order);
+ *   3. groups sorted by bucket independently (their cellstart entries and
+ *      slots are disjoint; the random accesses stay in one group: cache);
+ *   4. records gathered in sorted order (independent random reads, fetched
+ *      ahead), level and own-cell end of every sorted particle.
+ * Buckets of more than one cell are then sorted by cell x (serially; they
+ * hold a particle or two). */
+#include "grid_internal.h"
+
+#include <string.h>
+#ifdef HG_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+/* Local bucket of a centre on a table level (not hashed rows). */
+HG_INLINE uint32_t local_bucket(const hg_grid *g, const level_t *lv,
+                                const int D, const double *x)
+{
+    int64_t k[3] = {0, 0, 0};
+    for (int a = 0; a < D; a++)
+        k[a] = cell_coord(g, lv, a, x[a]);
+    return (uint32_t)((k[0] >> lv->bx) + lv->nbx * (k[1] + lv->n[1] * k[2]));
+}
+
+/* Sort the particles [a, b) of one bucket (block or hashed row) by cell x
+ * (stable) and set their cend. Buckets hold a few particles: insertion
+ * sort of the records in place; long ones (forced HG_GRID_HASH on a
+ * crowded level) go through qsort of (key, index) and a permutation. */
+typedef struct rkey {
+    int64_t k;
+    uint64_t i;
+} rkey;
+
+static int rkey_cmp(const void *pa, const void *pb)
+{
+    const rkey *a = pa, *b = pb;
+    if (a->k != b->k)
+        return a->k < b->k ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+static int sort_bucket(hg_grid *g, const level_t *lv, size_t a, size_t b)
+{
+    const size_t S = (size_t)g->stride, m = b - a;
+    double *xr = g->xr;
+    if (m == 1) {
+        g->cend[a] = (uint32_t)b;
+        return HG_OK;
+    }
+    int64_t ks[24];
+    int64_t *key = ks;
+    if (m <= 24) {
+        for (size_t t = 0; t < m; t++) {
+            int64_t k = cell_coord(g, lv, 0, xr[(a + t) * S]);
+            size_t u = t;
+            if (u > 0 && ks[u - 1] > k) {
+                double rec[4];
+                uint32_t id = g->id[a + t];
+                for (size_t c = 0; c < S; c++)
+                    rec[c] = xr[(a + t) * S + c];
+                while (u > 0 && ks[u - 1] > k) {
+                    ks[u] = ks[u - 1];
+                    for (size_t c = 0; c < S; c++)
+                        xr[(a + u) * S + c] = xr[(a + u - 1) * S + c];
+                    g->id[a + u] = g->id[a + u - 1];
+                    u--;
+                }
+                for (size_t c = 0; c < S; c++)
+                    xr[(a + u) * S + c] = rec[c];
+                g->id[a + u] = id;
+            }
+            ks[u] = k;
+        }
+    } else {
+        size_t need = m * (sizeof(rkey) + S * sizeof(double) +
+                           sizeof(uint32_t) + sizeof(int64_t));
+        if (g->scap < need) {
+            void *v = realloc(g->scratch, need);
+            if (!v)
+                return HG_ENOMEM;
+            g->scratch = v;
+            g->scap = need;
+        }
+        rkey *rk = g->scratch;
+        double *rec = (double *)(rk + m);
+        key = (int64_t *)(rec + m * S);
+        uint32_t *ids = (uint32_t *)(key + m);
+        for (size_t t = 0; t < m; t++) {
+            rk[t].k = cell_coord(g, lv, 0, xr[(a + t) * S]);
+            rk[t].i = t;
+        }
+        qsort(rk, m, sizeof *rk, rkey_cmp);
+        memcpy(rec, xr + a * S, m * S * sizeof *rec);
+        memcpy(ids, g->id + a, m * sizeof *ids);
+        for (size_t t = 0; t < m; t++) {
+            memcpy(xr + (a + t) * S, rec + rk[t].i * S, S * sizeof *rec);
+            g->id[a + t] = ids[rk[t].i];
+            key[t] = rk[t].k;
+        }
+    }
+    for (size_t t = m; t-- > 0;)
+        g->cend[a + t] = t + 1 < m && key[t + 1] == key[t]
+                             ? g->cend[a + t + 1]
+                             : (uint32_t)(a + t + 1);
+    return HG_OK;
+}
+
+/* Sort all particles of p (level and, for hashed rows, bucket of every
+ * particle in g->slv / g->sgc; levels' base and first set). */
+int hg_grid_sort(hg_grid *g, const hg_particles *p)
+{
+    const int D = g->dim;
+    const size_t n = g->n, total = g->total_cells, S = (size_t)g->stride;
+    int shift = 0;
+    while ((total >> shift) >= 1024)
+        shift++;
+    const size_t ng = (total >> shift) + 1;
+    int nt = 1;
+#ifdef HG_HAVE_OPENMP
+    nt = n > 50000 ? omp_get_max_threads() : 1;
+    if (nt < 1)
+        nt = 1;
+#endif
+    size_t *hist = malloc(((size_t)nt * ng + ng + 1) * sizeof *hist);
+    if (!hist)
+        return HG_ENOMEM;
+    size_t *goff = hist + (size_t)nt * ng; /* start of every group */
+    uint32_t *cs = g->cellstart;
+    uint64_t *tmp = g->tmp;
+    const level_t *lev = g->lev;
+    cs[0] = 0;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+    {
+        int t = 0, T = 1;
+#ifdef HG_HAVE_OPENMP
+        t = omp_get_thread_num();
+        T = omp_get_num_threads();
+#endif
+        size_t i0 = n * (size_t)t / (size_t)T;
+        size_t i1 = n * (size_t)(t + 1) / (size_t)T;
+        size_t *h = hist + (size_t)t * ng;
+        memset(h, 0, ng * sizeof *h);
+        for (size_t i = i0; i < i1; i++) {
+            const level_t *lv = &lev[g->slv[i]];
+            uint32_t c = lv->kind == LV_HROWS
+                             ? g->sgc[i]
+                             : local_bucket(g, lv, D, p->x + i * (size_t)D);
+            c += (uint32_t)lv->base;
+            g->sgc[i] = c;
+            h[c >> shift]++;
+        }
+#ifdef HG_HAVE_OPENMP
+#pragma omp barrier
+#pragma omp single
+#endif
+        {
+            size_t off = 0;
+            for (size_t q = 0; q < ng; q++) {
+                goff[q] = off;
+                for (int u = 0; u < T; u++) {
+                    size_t c = hist[(size_t)u * ng + q];
+                    hist[(size_t)u * ng + q] = off;
+                    off += c;
+                }
+            }
+            goff[ng] = off;
+        }
+        for (size_t i = i0; i < i1; i++) {
+            uint64_t c = g->sgc[i];
+            tmp[h[c >> shift]++] = c << 32 | (uint64_t)i;
+        }
+#ifdef HG_HAVE_OPENMP
+#pragma omp barrier
+#pragma omp for schedule(dynamic, 4)
+#endif
+        for (long long q = 0; q < (long long)ng; q++) {
+            /* after the counts and the running sum cs[c + 1] is the start
+             * of bucket c; scattering advances it to the end of c = the
+             * start of c + 1 (cs[c_lo] is set by the previous group) */
+            size_t c0 = (size_t)q << shift;
+            size_t c1 = ((size_t)q + 1) << shift;
+            if (c1 > total)
+                c1 = total;
+            size_t k0 = goff[q], k1 = goff[q + 1];
+            for (size_t c = c0; c < c1; c++)
+                cs[c + 1] = 0;
+            for (size_t k = k0; k < k1; k++)
+                cs[(tmp[k] >> 32) + 1]++;
+            size_t run = k0;
+            for (size_t c = c0; c < c1; c++) {
+                size_t m = cs[c + 1];
+                cs[c + 1] = (uint32_t)run;
+                run += m;
+            }
+            for (size_t k = k0; k < k1; k++) {
+                uint32_t c = (uint32_t)(tmp[k] >> 32);
+                size_t s = cs[c + 1]++;
+                g->id[s] = (uint32_t)tmp[k];
+                g->cend[s] = c;
+            }
+        }
+        /* gather the records in sorted order: independent random reads
+         * overlap better than random writes, and more so when fetched a
+         * few iterations ahead */
+#ifdef HG_HAVE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (long long q = 0; q < (long long)n; q++) {
+            size_t s = (size_t)q, i = g->id[s];
+#if defined(__GNUC__)
+            if (s + 16 < n) {
+                size_t f = g->id[s + 16];
+                __builtin_prefetch(p->x + f * (size_t)D);
+                __builtin_prefetch(p->r + f);
+                __builtin_prefetch(g->slv + f);
+            }
+#endif
+            const double *x = p->x + i * (size_t)D;
+            double *rec = g->xr + s * S;
+            for (int a = 0; a < D; a++)
+                rec[a] = x[a];
+            rec[D] = p->r[i];
+            uint16_t hl = g->slv[i];
+            g->lv[s] = hl;
+            const level_t *lv = &lev[hl];
+            if (lv->kind == LV_TABLE && lv->bx == 0)
+                g->cend[s] = cs[g->cend[s] + 1];
+        }
+    }
+    free(hist);
+    for (int h = 0; h < g->L; h++) {
+        const level_t *lv = &lev[h];
+        if (lv->kind == LV_TABLE && lv->bx == 0)
+            continue;
+        size_t a = lv->first, end = lv->first + lv->count;
+        while (a < end) {
+            size_t b = cs[g->cend[a] + 1];
+            if (sort_bucket(g, lv, a, b))
+                return HG_ENOMEM;
+            a = b;
+        }
+    }
+    return HG_OK;
+}
