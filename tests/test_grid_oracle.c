@@ -410,6 +410,40 @@ static void test_bad_input(void)
     hg_grid_counts_clear(NULL);
 }
 
+/* Validation of a large set (checked in parallel): the message names the
+ * first bad particle, and a later good build still works. */
+static void test_bad_large(void)
+{
+    hg_err e;
+    hg_particles p = {0};
+    const size_t n = 120000;
+    CHECK(hg_particles_alloc(&p, 2, n, &e) == HG_OK);
+    p.hi[0] = p.hi[1] = 400.0;
+    for (size_t i = 0; i < n; i++) {
+        p.x[2 * i] = (double)(i % 400) + 0.5;
+        p.x[2 * i + 1] = (double)(i / 400) + 0.25;
+        p.r[i] = 0.3;
+    }
+    double s[2] = {0.7, 1.0};
+    hg_grid *g = NULL;
+    hg_pairs ps = {0};
+    CHECK(hg_grid_create(2, 2, s, HG_TOP_DOWN, &g, &e) == HG_OK);
+    p.r[100001] = 0.9; /* exceeds s_L / 2 */
+    p.x[2 * 70000 + 1] = 401.0; /* outside the periodic box: first */
+    CHECK(hg_grid_build(g, &p, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "particle 70000:") != NULL);
+    p.x[2 * 70000 + 1] = 175.25;
+    CHECK(hg_grid_build(g, &p, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "particle 100001:") != NULL);
+    p.r[100001] = 0.3;
+    CHECK(hg_grid_build(g, &p, &e) == HG_OK);
+    CHECK(hg_grid_find_contacts(g, &ps, NULL, &e) == HG_OK);
+    CHECK(ps.n == 0); /* spacing 1 > 2 r: no contacts */
+    hg_pairs_clear(&ps);
+    hg_grid_free(g);
+    hg_particles_clear(&p);
+}
+
 /* Hand-made: two particles across the periodic seam, one cell per axis
  * and two cells per axis, both algorithms: found exactly once. */
 static void test_seam(void)
@@ -498,6 +532,7 @@ int main(int argc, char **argv)
     printf("oracle: %lu of %lu cases failed\n", failed, cases);
     test_insert(first);
     test_bad_input();
+    test_bad_large();
     test_seam();
     test_huge_extent();
     return hg_test_summary("test_grid_oracle");

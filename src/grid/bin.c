@@ -173,63 +173,110 @@ static int reserve_particles(hg_grid *g, size_t n)
     return HG_OK;
 }
 
+/* The error of particle i, which failed the checks of scan_input. */
+static int bad_particle(const hg_grid *g, const hg_particles *p, size_t i,
+                        hg_err *e)
+{
+    const int D = g->dim;
+    const double *x = p->x + i * (size_t)D;
+    const double r = p->r[i], smax = g->sizes[g->L - 1];
+    for (int a = 0; a < D; a++) {
+        if (!isfinite(x[a]))
+            return hg_fail(e, HG_EINVAL,
+                           "particle %zu: coordinate %d is not finite", i, a);
+        if (g->periodic && (x[a] < p->lo[a] || x[a] >= p->hi[a]))
+            return hg_fail(e, HG_EINVAL,
+                           "particle %zu: coordinate %d = %g is outside the "
+                           "periodic box [%g, %g)",
+                           i, a, x[a], p->lo[a], p->hi[a]);
+    }
+    if (isfinite(r) && r > 0.0)
+        return hg_fail(e, HG_EINVAL,
+                       "particle %zu: radius %g exceeds s_L / 2 = %g", i, r,
+                       0.5 * smax);
+    return hg_fail(e, HG_EINVAL,
+                   "particle %zu: radius %g must be finite and > 0", i, r);
+}
+
 /* Validate the particles and the box; sets the grid's box (periodic: p's
  * box; open: p's box widened to the centres), the level of every particle
- * (slv) and counts the particles of every level into cnt. One sequential
- * pass. */
+ * (slv) and counts the particles of every level into cnt. One pass, in
+ * parallel (partial extents and counts per thread); the first bad particle
+ * is then looked for serially, for its message. */
 static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
                       hg_err *e)
 {
-    const int D = g->dim;
+    const int D = g->dim, L = g->L;
     const size_t n = p->n;
-    double lo[3], hi[3];
-    for (int a = 0; a < D; a++) {
+    for (int a = 0; a < D; a++)
         if (!(isfinite(p->lo[a]) && isfinite(p->hi[a]) &&
               p->hi[a] >= p->lo[a] && (!g->periodic || p->hi[a] > p->lo[a])))
             return hg_fail(e, HG_EINVAL, "box: axis %d [%g, %g] is invalid",
                            a, p->lo[a], p->hi[a]);
-        lo[a] = p->lo[a];
-        hi[a] = p->hi[a];
-    }
-    const double smax = g->sizes[g->L - 1];
-    for (size_t i = 0; i < n; i++) {
-        const double *x = p->x + i * (size_t)D;
-        int bad = 0;
-        for (int a = 0; a < D; a++) {
-            double xa = x[a];
-            if (g->periodic)
-                bad |= !(xa >= p->lo[a] && xa < p->hi[a]);
-            else
-                bad |= !isfinite(xa);
-            lo[a] = xa < lo[a] ? xa : lo[a];
-            hi[a] = xa > hi[a] ? xa : hi[a];
+    int nt = 1;
+#ifdef HG_HAVE_OPENMP
+    nt = n > 50000 ? omp_get_max_threads() : 1;
+    if (nt < 1)
+        nt = 1;
+#endif
+    /* per thread: lo[3], hi[3], then L counts */
+    const size_t w = 6 + (size_t)L;
+    double *part = malloc((size_t)nt * w * sizeof *part);
+    if (!part)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    const double smax = g->sizes[L - 1];
+    int bad_any = 0;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel num_threads(nt) reduction(| : bad_any)
+#endif
+    {
+        int t = 0, T = 1;
+#ifdef HG_HAVE_OPENMP
+        t = omp_get_thread_num();
+        T = omp_get_num_threads();
+#endif
+        double *lo = part + (size_t)t * w, *hi = lo + 3, *c = lo + 6;
+        for (int a = 0; a < 3; a++) {
+            lo[a] = a < D ? p->lo[a] : 0.0;
+            hi[a] = a < D ? p->hi[a] : 0.0;
         }
-        double r = p->r[i];
-        int h = (r > 0.0 && 2.0 * r <= smax) ? hg_grid_level_index(g, r) : -1;
-        if (bad || h < 0) {
+        for (int h = 0; h < L; h++)
+            c[h] = 0.0;
+        size_t i1 = n * (size_t)(t + 1) / (size_t)T;
+        for (size_t i = n * (size_t)t / (size_t)T; i < i1; i++) {
+            const double *x = p->x + i * (size_t)D;
+            int bad = 0;
             for (int a = 0; a < D; a++) {
-                if (!isfinite(x[a]))
-                    return hg_fail(e, HG_EINVAL,
-                                   "particle %zu: coordinate %d is not "
-                                   "finite",
-                                   i, a);
-                if (g->periodic && (x[a] < p->lo[a] || x[a] >= p->hi[a]))
-                    return hg_fail(e, HG_EINVAL,
-                                   "particle %zu: coordinate %d = %g is "
-                                   "outside the periodic box [%g, %g)",
-                                   i, a, x[a], p->lo[a], p->hi[a]);
+                double xa = x[a];
+                if (g->periodic)
+                    bad |= !(xa >= p->lo[a] && xa < p->hi[a]);
+                else
+                    bad |= !isfinite(xa);
+                lo[a] = xa < lo[a] ? xa : lo[a];
+                hi[a] = xa > hi[a] ? xa : hi[a];
             }
-            if (isfinite(r) && r > 0.0)
-                return hg_fail(e, HG_EINVAL,
-                               "particle %zu: radius %g exceeds s_L / 2 = "
-                               "%g",
-                               i, r, 0.5 * smax);
-            return hg_fail(e, HG_EINVAL,
-                           "particle %zu: radius %g must be finite and > 0",
-                           i, r);
+            double r = p->r[i];
+            int h = (r > 0.0 && 2.0 * r <= smax) ? hg_grid_level_index(g, r)
+                                                 : -1;
+            if (bad || h < 0) {
+                bad_any = 1;
+                continue;
+            }
+            g->slv[i] = (uint16_t)h;
+            c[h] += 1.0;
         }
-        g->slv[i] = (uint16_t)h;
-        cnt[h]++;
+    }
+    if (bad_any) {
+        free(part);
+        for (size_t i = 0;; i++) {
+            const double *x = p->x + i * (size_t)D;
+            int bad = 0;
+            for (int a = 0; a < D; a++)
+                bad |= g->periodic ? !(x[a] >= p->lo[a] && x[a] < p->hi[a])
+                                   : !isfinite(x[a]);
+            if (bad || hg_grid_level_index(g, p->r[i]) < 0)
+                return bad_particle(g, p, i, e);
+        }
     }
     for (int a = 0; a < 3; a++) {
         g->lo[a] = 0.0;
@@ -237,11 +284,22 @@ static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
         g->half[a] = 0.5;
     }
     for (int a = 0; a < D; a++) {
-        g->lo[a] = g->periodic ? p->lo[a] : lo[a];
-        g->hi[a] = g->periodic ? p->hi[a] : hi[a];
+        double lo = p->lo[a], hi = p->hi[a];
+        for (int t = 0; t < nt; t++) {
+            lo = part[(size_t)t * w + (size_t)a] < lo
+                     ? part[(size_t)t * w + (size_t)a] : lo;
+            hi = part[(size_t)t * w + 3 + (size_t)a] > hi
+                     ? part[(size_t)t * w + 3 + (size_t)a] : hi;
+        }
+        g->lo[a] = g->periodic ? p->lo[a] : lo;
+        g->hi[a] = g->periodic ? p->hi[a] : hi;
         g->len[a] = g->hi[a] - g->lo[a];
         g->half[a] = 0.5 * g->len[a];
     }
+    for (int h = 0; h < L; h++)
+        for (int t = 0; t < nt; t++)
+            cnt[h] += (size_t)part[(size_t)t * w + 6 + (size_t)h];
+    free(part);
     return HG_OK;
 }
 

@@ -163,7 +163,7 @@ size_t hg_grid_memory(const hg_grid *g)
     b += g->ncap * ((size_t)(g->dim + 1) * sizeof(double) +
                     3 * sizeof(uint32_t) + 2 * sizeof(uint16_t) +
                     sizeof(uint64_t));
-    b += g->ccap * sizeof(uint32_t) + g->scap * 16;
+    b += g->ccap * sizeof(uint32_t) + g->scap;
     for (int h = 0; h < g->L; h++)
         b += g->lev[h].cap * sizeof(hslot) +
              (size_t)(g->lev[h].J ? g->L : 0) * sizeof(int);

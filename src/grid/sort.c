@@ -5,12 +5,14 @@
  *   1. bucket of every particle (table levels; hashed rows are numbered
  *      before, serially), counted per thread and per group of 2^shift
  *      consecutive buckets;
- *   2. scatter of (bucket, particle) by group, each thread into its own
- *      slots (stable: groups, then threads, then input order);
+ *   2. scatter of (bucket, particle) and the record by group, each thread
+ *      into its own slots (stable: groups, then threads, then input
+ *      order);
  *   3. groups sorted by bucket independently (their cellstart entries and
  *      slots are disjoint; the random accesses stay in one group: cache);
- *   4. records gathered in sorted order (independent random reads, fetched
- *      ahead), level and own-cell end of every sorted particle.
+ *   the records travel with the particles (no random reads of the input);
+ *   the level and own-cell end of every sorted particle follow from its
+ *   bucket.
  * Buckets of more than one cell are then sorted by cell x (serially; they
  * hold a particle or two). */
 #include "grid_internal.h"
@@ -113,6 +115,21 @@ static int sort_bucket(hg_grid *g, const level_t *lv, size_t a, size_t b)
     return HG_OK;
 }
 
+/* Level of global bucket c: the last level whose base is <= c (a level
+ * without buckets shares its base with the next one). */
+HG_INLINE int bucket_level(const hg_grid *g, uint32_t c)
+{
+    int a = 0, b = g->L - 1;
+    while (a < b) {
+        int m = (a + b + 1) / 2;
+        if (g->lev[m].base <= c)
+            a = m;
+        else
+            b = m - 1;
+    }
+    return a;
+}
+
 /* Sort all particles of p (level and, for hashed rows, bucket of every
  * particle in g->slv / g->sgc; levels' base and first set). */
 int hg_grid_sort(hg_grid *g, const hg_particles *p)
@@ -135,7 +152,10 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
     size_t *goff = hist + (size_t)nt * ng; /* start of every group */
     uint32_t *cs = g->cellstart;
     uint64_t *tmp = g->tmp;
+    double *xr = g->xr;
     const level_t *lev = g->lev;
+    size_t gmax = 0; /* largest group */
+    int fail = 0;
     cs[0] = 0;
 #ifdef HG_HAVE_OPENMP
 #pragma omp parallel num_threads(nt)
@@ -172,21 +192,46 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
                     hist[(size_t)u * ng + q] = off;
                     off += c;
                 }
+                if (off - goff[q] > gmax)
+                    gmax = off - goff[q];
             }
             goff[ng] = off;
+            size_t need = (size_t)T * gmax * S * sizeof(double);
+            if (g->scap < need) {
+                void *v = realloc(g->scratch, need);
+                if (v) {
+                    g->scratch = v;
+                    g->scap = need;
+                } else {
+                    fail = 1;
+                }
+            }
         }
-        for (size_t i = i0; i < i1; i++) {
+        /* records travel with the sort: read in input order (sequential),
+         * written into their group's window of xr (one write stream per
+         * group) */
+        for (size_t i = i0; i < i1 && !fail; i++) {
             uint64_t c = g->sgc[i];
-            tmp[h[c >> shift]++] = c << 32 | (uint64_t)i;
+            size_t k = h[c >> shift]++;
+            tmp[k] = c << 32 | (uint64_t)i;
+            double *rec = xr + k * S;
+            for (int a = 0; a < D; a++)
+                rec[a] = p->x[i * (size_t)D + (size_t)a];
+            rec[D] = p->r[i];
         }
 #ifdef HG_HAVE_OPENMP
 #pragma omp barrier
+#endif
+        double *win = fail ? NULL : (double *)g->scratch + (size_t)t * gmax * S;
+#ifdef HG_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 4)
 #endif
-        for (long long q = 0; q < (long long)ng; q++) {
+        for (long long q = 0; q < (long long)(fail ? 0 : ng); q++) {
             /* after the counts and the running sum cs[c + 1] is the start
              * of bucket c; scattering advances it to the end of c = the
-             * start of c + 1 (cs[c_lo] is set by the previous group) */
+             * start of c + 1 (cs[c0] is set by the previous group). The
+             * group's records are permuted inside its window through a
+             * copy (cache-resident). */
             size_t c0 = (size_t)q << shift;
             size_t c1 = ((size_t)q + 1) << shift;
             if (c1 > total)
@@ -202,42 +247,26 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
                 cs[c + 1] = (uint32_t)run;
                 run += m;
             }
+            memcpy(win, xr + k0 * S, (k1 - k0) * S * sizeof *win);
             for (size_t k = k0; k < k1; k++) {
                 uint32_t c = (uint32_t)(tmp[k] >> 32);
                 size_t s = cs[c + 1]++;
                 g->id[s] = (uint32_t)tmp[k];
                 g->cend[s] = c;
+                memcpy(xr + s * S, win + (k - k0) * S, S * sizeof *win);
             }
-        }
-        /* gather the records in sorted order: independent random reads
-         * overlap better than random writes, and more so when fetched a
-         * few iterations ahead */
-#ifdef HG_HAVE_OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (long long q = 0; q < (long long)n; q++) {
-            size_t s = (size_t)q, i = g->id[s];
-#if defined(__GNUC__)
-            if (s + 16 < n) {
-                size_t f = g->id[s + 16];
-                __builtin_prefetch(p->x + f * (size_t)D);
-                __builtin_prefetch(p->r + f);
-                __builtin_prefetch(g->slv + f);
+            for (size_t s = k0; s < k1; s++) {
+                uint32_t c = g->cend[s];
+                int hl = bucket_level(g, c);
+                g->lv[s] = (uint16_t)hl;
+                if (lev[hl].kind == LV_TABLE && lev[hl].bx == 0)
+                    g->cend[s] = cs[c + 1];
             }
-#endif
-            const double *x = p->x + i * (size_t)D;
-            double *rec = g->xr + s * S;
-            for (int a = 0; a < D; a++)
-                rec[a] = x[a];
-            rec[D] = p->r[i];
-            uint16_t hl = g->slv[i];
-            g->lv[s] = hl;
-            const level_t *lv = &lev[hl];
-            if (lv->kind == LV_TABLE && lv->bx == 0)
-                g->cend[s] = cs[g->cend[s] + 1];
         }
     }
     free(hist);
+    if (fail)
+        return HG_ENOMEM;
     for (int h = 0; h < g->L; h++) {
         const level_t *lv = &lev[h];
         if (lv->kind == LV_TABLE && lv->bx == 0)
