@@ -115,6 +115,17 @@ static int sort_bucket(hg_grid *g, const level_t *lv, size_t a, size_t b)
     return HG_OK;
 }
 
+/* One record of S = 3 or 4 doubles (a memcpy call per record costs more
+ * than the copy). */
+HG_INLINE void copy_rec(double *dst, const double *src, size_t S)
+{
+    dst[0] = src[0];
+    dst[1] = src[1];
+    dst[2] = src[2];
+    if (S == 4)
+        dst[3] = src[3];
+}
+
 /* Level of global bucket c: the last level whose base is <= c (a level
  * without buckets shares its base with the next one). */
 HG_INLINE int bucket_level(const hg_grid *g, uint32_t c)
@@ -215,8 +226,11 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
             size_t k = h[c >> shift]++;
             tmp[k] = c << 32 | (uint64_t)i;
             double *rec = xr + k * S;
-            for (int a = 0; a < D; a++)
-                rec[a] = p->x[i * (size_t)D + (size_t)a];
+            const double *x = p->x + i * (size_t)D;
+            rec[0] = x[0];
+            rec[1] = x[1];
+            if (D == 3)
+                rec[2] = x[2];
             rec[D] = p->r[i];
         }
 #ifdef HG_HAVE_OPENMP
@@ -253,7 +267,7 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
                 size_t s = cs[c + 1]++;
                 g->id[s] = (uint32_t)tmp[k];
                 g->cend[s] = c;
-                memcpy(xr + s * S, win + (k - k0) * S, S * sizeof *win);
+                copy_rec(xr + s * S, win + (k - k0) * S, S);
             }
             for (size_t s = k0; s < k1; s++) {
                 uint32_t c = g->cend[s];
