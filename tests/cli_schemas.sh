@@ -41,6 +41,11 @@ run sweep.json "$HG" scan --dim 3 --nu 0.7 --omega-range 2:20:2 --method optimal
 check "$TMP/sweep.json" "$S/sweep.schema.json"
 run val.json "$HG" validate $P --n 3000 --format json
 check "$TMP/val.json" "$S/validation.schema.json"
+# hard spheres: the generator and its overlap in the document
+run valhs.json "$HG" validate $P --structure hard-spheres --n 3000 --repeats 1 --format json
+check "$TMP/valhs.json" "$S/validation.schema.json"
+run benchhs.json "$HG" bench $P --structure hard-spheres --n 1500 --repeats 1 --format json
+check "$TMP/benchhs.json" "$S/bench.schema.json"
 # calibrate: the fit may be refused as too noisy on a loaded machine; try
 # three times
 for try in 1 2 3; do

@@ -148,6 +148,14 @@ typedef struct cli_system {
 int cli_system_resolve(cli_system *cs, int need_nu);
 void cli_system_clear(cli_system *cs);
 
+/* Before cmd generates its own packing of n particles for cs (no
+ * --packing): say on standard error, when it is a terminal, which
+ * generator makes it and why (hg_pack_structure_choose) with its memory
+ * estimate, as `pack` does, and refuse (one error line, exit code returned) a run needing more than the
+ * machine's memory. */
+int cli_announce_packing(const char *cmd, const cli_system *cs, size_t n,
+                         long seed);
+
 /* The cost model from --model NAME or --algorithm A (shorthand for
  * hgrid-A). words: extra values the command accepts (NULL-terminated, e.g.
  * "auto"; may be NULL); a match is returned in *word with *model NULL.
