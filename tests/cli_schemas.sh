@@ -35,6 +35,9 @@ for f in examples/*.json; do
     check "$TMP/rec.json" "$S/recommendation.schema.json"
     check "$f" "$S/system.schema.json"
 done
+# bin recommended (equal spheres, cheap cell accesses)
+run recbin.json "$HG" recommend --psd mono:r=1 --dim 3 --nu 0.5 --K 0.05 --format json
+check "$TMP/recbin.json" "$S/recommendation.schema.json"
 run scan.json "$HG" scan $P --max-levels 4 --format json
 check "$TMP/scan.json" "$S/scan.schema.json"
 run sweep.json "$HG" scan --dim 3 --nu 0.7 --omega-range 2:20:2 --method optimal --max-levels 8 --format json

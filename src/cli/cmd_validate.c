@@ -405,6 +405,7 @@ int cmd_validate(int argc, char **argv)
     } else {
         hg_recommend_options ro;
         hg_recommend_options_default(&ro);
+        ro.grid_only = 1; /* the bundled HGrid is what is measured */
         if (model) {
             ro.n_models = 1;
             ro.models[0] = model;

@@ -36,6 +36,10 @@ static int check_params(const hg_psd *psd, const hg_validate_params *prm,
     int st;
     if (!psd || !prm || !prm->sizes || !prm->model)
         return hg_fail(e, HG_EINVAL, "validate: NULL argument");
+    if (prm->model->grid_algorithm == HG_GRID_NONE) /* before any packing */
+        return hg_fail(e, HG_EINVAL,
+                       "model: %s describes no grid of hgridopt to measure",
+                       prm->model->name);
     if ((st = hg_system_check(&prm->sys, e)))
         return st;
     if (prm->L < 1)
