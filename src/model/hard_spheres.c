@@ -69,6 +69,11 @@ double hg_hs_s0(int dim, double nu)
             nu * nu * nu * nu);
 }
 
+double hg_structure_fluid_limit(int dim)
+{
+    return dim == 2 ? 0.75 : 0.64;
+}
+
 double hg_hs_kappa(int dim, double nu)
 {
     double x = (1.0 - hg_hs_s0(dim, nu)) / nu;
