@@ -19,6 +19,10 @@ expect_ok '^note: +nu = 0.8 is above the fluid range of hard disks \(0.75\)' -- 
 $HG evaluate $D --nu 0.7 --structure hard-spheres | grep -q '^note:' && bad "note at nu 0.7" || ok
 $HG evaluate $D --nu 0.8 | grep -q '^note:' && bad "note for poisson" || ok
 
+# the LAMMPS model optimises for the structure too (different cutoffs)
+L="--psd powerlaw:alpha=-3,omega=30 --dim 3 --nu 0.6 --format lammps"
+a=$($HG recommend $L | grep '^neigh_modify') && b=$($HG recommend $L --structure hard-spheres | grep '^neigh_modify') && [ -n "$a" ] && [ "$a" != "$b" ] && ok || bad "lammps cutoffs poisson '$a', hard-spheres '$b'"
+
 # system file
 printf '{"distribution": "powerlaw:alpha=-3,omega=10", "dim": 3, "nu": 0.5, "structure": "hard-spheres"}' > "$TMP/s.json"
 expect_ok '^structure: +hard-spheres \(from the system file\)$' -- $HG evaluate --system "$TMP/s.json" --sizes 4,20
