@@ -125,42 +125,45 @@ static double shell_lens(int dim, double R, double rp, double u1, double u2)
             4.0 * R3 * rp * (lens2_f0(t2) - lens2_f0(t1)));
 }
 
-/* Scaled-particle theory: beta mu^ex(r) = sum_a c[a] r^a (see above). */
-static void spt_coef(int d, const double *xi, double *c)
+/* Scaled-particle theory, beta mu^ex(r) = sum_a c_a r^a (see above):
+ * J[a][b] = dc_a/dxi_b, written out (symmetric, as the second derivatives
+ * of the free energy must be). */
+static void spt_jacobian(int d, const double *xi, double J[4][4])
 {
+    memset(J, 0, 16 * sizeof J[0][0]);
     if (d == 2) {
-        double a = 1.0 - M_PI * xi[2];
-        double P = xi[0] / a + M_PI * xi[1] * xi[1] / (a * a);
-        c[0] = -log(a);
-        c[1] = 2.0 * M_PI * xi[1] / a;
-        c[2] = M_PI * P;
+        double a = 1.0 - M_PI * xi[2], pi = M_PI;
+        J[0][2] = pi / a;
+        J[1][1] = 2.0 * pi / a;
+        J[1][2] = 2.0 * pi * pi * xi[1] / (a * a);
+        /* c_2 = pi P, P = xi_0/a + pi xi_1^2/a^2 */
+        J[2][0] = pi / a;
+        J[2][1] = pi * 2.0 * pi * xi[1] / (a * a);
+        J[2][2] = pi * (pi * xi[0] / (a * a) +
+                        2.0 * pi * pi * xi[1] * xi[1] / (a * a * a));
         return;
     }
-    double a = 1.0 - 4.0 * M_PI / 3.0 * xi[3];
-    double P = xi[0] / a + 4.0 * M_PI * xi[1] * xi[2] / (a * a) +
-               16.0 * M_PI * M_PI / 3.0 * xi[2] * xi[2] * xi[2] / (a * a * a);
-    c[0] = -log(a);
-    c[1] = 4.0 * M_PI * xi[2] / a;
-    c[2] = 4.0 * M_PI * xi[1] / a + 8.0 * M_PI * M_PI * xi[2] * xi[2] / (a * a);
-    c[3] = 4.0 * M_PI / 3.0 * P;
+    double v = 4.0 * M_PI / 3.0, a = 1.0 - v * xi[3], a2 = a * a,
+           a3 = a2 * a, p2 = M_PI * M_PI;
+    J[0][3] = v / a;
+    J[1][2] = 4.0 * M_PI / a;
+    J[1][3] = 4.0 * M_PI * xi[2] * v / a2;
+    J[2][1] = 4.0 * M_PI / a;
+    J[2][2] = 16.0 * p2 * xi[2] / a2;
+    J[2][3] = 4.0 * M_PI * xi[1] * v / a2 + 16.0 * p2 * xi[2] * xi[2] * v / a3;
+    /* c_3 = v P, P = xi_0/a + 4 pi xi_1 xi_2/a^2 + 16 pi^2 xi_2^3/(3 a^3) */
+    J[3][0] = v / a;
+    J[3][1] = v * 4.0 * M_PI * xi[2] / a2;
+    J[3][2] = v * (4.0 * M_PI * xi[1] / a2 + 16.0 * p2 * xi[2] * xi[2] / a3);
+    J[3][3] = v * (xi[0] * v / a2 + 8.0 * M_PI * xi[1] * xi[2] * v / a3 +
+                   16.0 * p2 * xi[2] * xi[2] * xi[2] * v / (a3 * a));
 }
 
 void hg_hs_kb_matrix(int d, const double *xi, double K[4][4])
 {
     int n = d + 1;
     double J[4][4], M[4][8];
-    /* J by central differences: c is a rational function of xi (plus a
-     * logarithm), smooth inside the fluid range */
-    for (int b = 0; b < n; b++) {
-        double x[4] = {xi[0], xi[1], xi[2], d == 3 ? xi[3] : 0.0};
-        double h = 1e-6 * (xi[b] > 0.0 ? xi[b] : 1.0), cp[4], cm[4];
-        x[b] = xi[b] + h;
-        spt_coef(d, x, cp);
-        x[b] = xi[b] - h;
-        spt_coef(d, x, cm);
-        for (int a = 0; a < n; a++)
-            J[a][b] = (cp[a] - cm[a]) / (2.0 * h);
-    }
+    spt_jacobian(d, xi, J);
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) {
             double acc = a == b;
