@@ -13,6 +13,15 @@ a=$($HG evaluate $S --format json | grep -m1 '"T_cd"' | tr -dc '0-9.')
 b=$($HG evaluate $S --structure hard-spheres --format json | grep -m1 '"T_cd"' | tr -dc '0-9.')
 awk -v a="$a" -v b="$b" 'BEGIN { exit !(b > 1.2 * a) }' && ok || bad "level-1 T_cd poisson $a, hard-spheres $b"
 expect_fail 2 '^hgridopt: --structure: unknown value .hard. \(poisson or hard-spheres\)$' -- $HG evaluate $S --structure hard
+# beyond the fluid range (2D above 0.75): a one-line note, hard-spheres only
+D="--psd powerlaw:alpha=-3,omega=10 --dim 2 --sizes 5,20"
+expect_ok '^note: +nu = 0.8 is above the fluid range of hard disks \(0.75\)' -- $HG evaluate $D --nu 0.8 --structure hard-spheres
+$HG evaluate $D --nu 0.7 --structure hard-spheres | grep -q '^note:' && bad "note at nu 0.7" || ok
+$HG evaluate $D --nu 0.8 | grep -q '^note:' && bad "note for poisson" || ok
+
+# the LAMMPS model optimises for the structure too (different cutoffs)
+L="--psd powerlaw:alpha=-3,omega=30 --dim 3 --nu 0.6 --format lammps"
+a=$($HG recommend $L | grep '^neigh_modify') && b=$($HG recommend $L --structure hard-spheres | grep '^neigh_modify') && [ -n "$a" ] && [ "$a" != "$b" ] && ok || bad "lammps cutoffs poisson '$a', hard-spheres '$b'"
 
 # system file
 printf '{"distribution": "powerlaw:alpha=-3,omega=10", "dim": 3, "nu": 0.5, "structure": "hard-spheres"}' > "$TMP/s.json"

@@ -135,6 +135,12 @@ void cli_print_system(FILE *out, const cli_system *cs)
     fprintf(out, "K from:         %s\n", cs->Kc.detail);
     fprintf(out, "structure:      %s (%s)\n",
             hg_structure_name(cs->sys.structure), cs->structure_why);
+    double lim = hg_structure_fluid_limit(cs->sys.dim);
+    if (cs->sys.structure == HG_STRUCTURE_HARD_SPHERES && cs->sys.nu > lim)
+        fprintf(out, "note:           nu = %.6g is above the fluid range of "
+                     "hard %s (%.2f): near jamming the model under-predicts "
+                     "the pair checks\n",
+                cs->sys.nu, cs->sys.dim == 2 ? "disks" : "spheres", lim);
 }
 
 void cli_json_add_K(cJSON *obj, const cli_system *cs)
