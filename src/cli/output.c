@@ -103,7 +103,7 @@ void cli_json_add_per_level(cJSON *obj, const hg_cost *c)
 
 int cli_json_print(FILE *out, cJSON *json)
 {
-    char *s = cJSON_Print(json);
+    char *s = hg_json_print(json);
     cJSON_Delete(json);
     if (!s) {
         cli_error("out of memory while writing JSON");

@@ -172,7 +172,7 @@ int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e)
     cJSON_AddItemToObject(j, "schema", cJSON_CreateString(schema_v1));
     cJSON_AddItemToObject(j, "version",
                           cJSON_CreateString(HG_VERSION_STRING));
-    char *t = cJSON_Print(j);
+    char *t = hg_json_print(j);
     cJSON_Delete(j);
     if (!t)
         return hg_fail(e, HG_ENOMEM, "out of memory");
@@ -318,7 +318,7 @@ int hg_calibration_save(const hg_calibration *c, const char *path,
     else
         cJSON_AddItemToObject(cal, key, entry);
     cJSON_AddItemToObject(j, "calibrations", cal);
-    char *text = cJSON_Print(j);
+    char *text = hg_json_print(j);
     cJSON_Delete(j);
     if (!text)
         return hg_fail(e, HG_ENOMEM, "out of memory");
