@@ -34,7 +34,10 @@
  * parameter, H(a,b) = sum_k C(d,k) kappa^(d-k) Q_{a,d-k} Q_{b,k} (a the
  * finer, b the coarser level) and G the crowding factors:
  *   within: G_hh [A m_h P_h - (1/2) c_v H(h,h)]
- *   cross:  G_jh [m_j B(j,h) - c_v H(small, big)]
+ *   cross:  G_jh [m_j B(j,h) - c_v H(small, big)]       (Top-Down)
+ *           G_jh [m_j B(j,h) - n sum_ab K_ab Q_{h,a} Q_{j,b}] (Bottom-Up)
+ * with n = nu / V_p and K the Kirkwood-Buff kernel of the fluid up to
+ * level j (hg_hs_matrix.K; K depends on s_j: central differences).
  * T_ca does not change. The gradient takes the same terms: the brackets
  * and H are differentiated exactly; G_jh depends on s_j (the crowding
  * particles: radii > s_j/2), on the mean radii Q_{.,1}/Q_{.,0} and on the
@@ -66,7 +69,7 @@ typedef struct level {
 typedef struct hs_terms {
     int on;
     double kp[4];            /* kappa^k */
-    double kap, cv;          /* kappa, nu V_d / V_p */
+    double kap, cv, n;       /* kappa, nu V_d / V_p, nu / V_p */
     hg_hs_matrix *mx;        /* L matrices at s_h ... */
     hg_hs_matrix *mxp, *mxm; /* ... and at s_h (1 +- HS_EPS) (gradient) */
 } hs_terms;
@@ -146,6 +149,7 @@ static int hs_init(const hg_model_input *in, int grad, hs_terms *hs,
     hs->on = 1;
     hs->kap = hg_hs_kappa(d, nu);
     hs->cv = nu * hg_unit_ball_volume(d) / Vp;
+    hs->n = nu / Vp;
     hs->kp[0] = 1.0;
     for (int k = 1; k <= d; k++)
         hs->kp[k] = hs->kp[k - 1] * hs->kap;
@@ -183,6 +187,29 @@ static void hs_hole_grad(int d, const hs_terms *hs, double c, level *a,
         a->dT_dq[i] += c * binom[d][i] * hs->kp[i] * b->q[d - i];
         b->dT_dq[i] += c * binom[d][i] * hs->kp[d - i] * a->q[d - i];
     }
+}
+
+/* Kirkwood-Buff hole sum_ab K_ab Q_{a,a} Q_{b,b} of the particles of
+ * level b around those of level a (hard_spheres.c, item 4). */
+static double kb_hole(int d, const hg_hs_matrix *mx, const double *qa,
+                      const double *qb)
+{
+    double acc = 0.0;
+    for (int a = 0; a <= d; a++)
+        for (int b = 0; b <= d; b++)
+            acc += mx->K[a][b] * qa[a] * qb[b];
+    return acc;
+}
+
+/* dT/dQ of c * kb_hole(a, b) into the accumulators of a and b. */
+static void kb_hole_grad(int d, const hg_hs_matrix *mx, double c, level *la,
+                         level *lb)
+{
+    for (int a = 0; a <= d; a++)
+        for (int b = 0; b <= d; b++) {
+            la->dT_dq[a] += c * mx->K[a][b] * lb->q[b];
+            lb->dT_dq[b] += c * mx->K[a][b] * la->q[a];
+        }
 }
 
 /* Crowding factor and (when g != NULL) its partial derivatives
@@ -278,13 +305,24 @@ static int level_terms(const hg_model_input *in, level *lv,
                 double rp = h > j ? l->rbar : 0.0;
                 double r_in = big->rbar + hs->kap * small->rbar;
                 double sd = pow(s[j], d), vol = B / P * sd;
-                double br = lj->m * B - hs->cv * hs_hole(d, hs, small->q,
-                                                         big->q);
+                double br = lj->m * B -
+                            (top_down ? hs->cv * hs_hole(d, hs, small->q,
+                                                         big->q)
+                                      : hs->n * kb_hole(d, &hs->mx[j],
+                                                        l->q, lj->q));
                 Gc = hs_crowd(hs, j, s[j], rp, r_in, vol, grad ? g : NULL);
                 l->cd += Gc * br;
                 if (grad) {
                     total += Gc * br - lj->m * B; /* m_j B added below */
-                    hs_hole_grad(d, hs, -Gc * hs->cv, small, big);
+                    if (top_down) {
+                        hs_hole_grad(d, hs, -Gc * hs->cv, small, big);
+                    } else {
+                        kb_hole_grad(d, &hs->mx[j], -Gc * hs->n, l, lj);
+                        lj->dT_ds -= Gc * hs->n *
+                                     (kb_hole(d, &hs->mxp[j], l->q, lj->q) -
+                                      kb_hole(d, &hs->mxm[j], l->q, lj->q)) /
+                                     (2.0 * HS_EPS * s[j]);
+                    }
                     /* vol = B sd / P: through s_j, Q_{h,k}, P_h */
                     lj->dT_ds += br * (g[0] + g[3] * (d * vol / s[j] -
                                                       sd / P * dB / s[j]));

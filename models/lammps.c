@@ -34,9 +34,24 @@
  *  - Procs grid (procmap.cpp, onelevel_grid): P ranks split the box into
  *    px x py x pz sub-boxes minimising their surface.
  * Time = sum of the counts times fitted constants (hg_lammps_fit).
+ *
+ * Structure hard-spheres: the distance checks count the atoms of a
+ * collection in the stencil's bins, so they take the pair statistics the
+ * HGrid model uses (src/model/hard_spheres.c, models/README.md). Per atom
+ * of collection i, with Q_{i,k} its partial moments, n = N/V,
+ * c_v = nu V_d / V_p and G the crowding factor by the atoms larger than
+ * the collection searched (R > c_j / 2), averaged over the stencil:
+ *   own:    G_ii [rho_i V_bin (h + 1/2) - (1/2) c_v H(i,i) / P_i]
+ *   larger: G_ij [rho_j V_bin f - n sum_ab K_ab Q_{i,a} Q_{j,b} / P_i]
+ * H the excluded-centres hole (KOL-style sum of partial moments with the
+ * sum-rule kappa), K the Kirkwood-Buff kernel of the fluid up to
+ * collection j: a small atom's stencil in a larger collection's bins
+ * spans the pair cutoff and holds the first shell, as a Bottom-Up search
+ * does. The other terms (bins, visits, ghosts) are geometric.
  */
 #include "hg_lammps.h"
 #include "lammps_defaults.h"
+#include "model_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -89,6 +104,11 @@ int hg_lammps_system_check(const hg_lammps_system *s, hg_err *e)
     if (s->nprocs < 1 || s->nprocs > 4096)
         return hg_fail(e, HG_EINVAL, "nprocs: %d is outside 1..4096",
                        s->nprocs);
+    if (s->structure != HG_STRUCTURE_POISSON &&
+        s->structure != HG_STRUCTURE_HARD_SPHERES)
+        return hg_fail(e, HG_EINVAL, "structure: %d is not poisson or "
+                                     "hard-spheres",
+                       (int)s->structure);
     return HG_OK;
 }
 
@@ -216,6 +236,59 @@ static double mean_reach(const hg_psd *psd, int d, double skin)
     return sum;
 }
 
+/* The hard-sphere terms of the distance checks (see the opening comment):
+ * per collection its partial moments, mean radius and the matrix of the
+ * atoms larger than it. */
+typedef struct lmp_hs {
+    double q[HG_LAMMPS_MAX_COLLECTIONS][4], rbar[HG_LAMMPS_MAX_COLLECTIONS];
+    hg_hs_matrix mx[HG_LAMMPS_MAX_COLLECTIONS];
+    double kap, cv, n, kp[4];
+} lmp_hs;
+
+static void lmp_hs_init(const hg_psd *psd, int d, double nu, int nc,
+                        const double *cut, lmp_hs *hs)
+{
+    double Vp = hg_psd_mean_volume(psd, d), rmax = hg_psd_rmax(psd);
+    hs->kap = hg_hs_kappa(d, nu);
+    hs->cv = nu * hg_unit_ball_volume(d) / Vp;
+    hs->n = nu / Vp;
+    hs->kp[0] = 1.0;
+    for (int k = 1; k <= d; k++)
+        hs->kp[k] = hs->kp[k - 1] * hs->kap;
+    for (int i = 0; i < nc; i++) {
+        double lo = i == 0 ? 0.0 : 0.5 * cut[i - 1];
+        double hi = i == nc - 1 ? rmax : 0.5 * cut[i];
+        for (int k = 0; k <= d; k++)
+            hs->q[i][k] = hg_psd_moment(psd, k, lo, hi);
+        hs->rbar[i] = hs->q[i][0] > 0.0 ? hs->q[i][1] / hs->q[i][0] : 0.0;
+        hg_hs_matrix_build(psd, d, nu, Vp, cut[i], &hs->mx[i]);
+    }
+}
+
+/* Checks per atom of collection i against collection j >= i, from the
+ * Poisson count `pois` over the stencil region of volume vol. */
+static double lmp_hs_checks(const lmp_hs *hs, int d, int i, int j,
+                            double pois, double vol)
+{
+    static const double binom[4][4] = {
+        {1, 0, 0, 0}, {1, 1, 0, 0}, {1, 2, 1, 0}, {1, 3, 3, 1}};
+    const double *qi = hs->q[i], *qj = hs->q[j];
+    double hole = 0.0, r_in;
+    if (i == j) {
+        for (int k = 0; k <= d; k++)
+            hole += binom[d][k] * hs->kp[d - k] * qi[d - k] * qi[k];
+        hole *= 0.5 * hs->cv / qi[0];
+        r_in = (1.0 + hs->kap) * hs->rbar[i];
+    } else {
+        for (int a = 0; a <= d; a++)
+            for (int b = 0; b <= d; b++)
+                hole += hs->mx[j].K[a][b] * qi[a] * qj[b];
+        hole *= hs->n / qi[0];
+        r_in = hs->rbar[j] + hs->kap * hs->rbar[i];
+    }
+    return hg_hs_crowding(&hs->mx[j], 0.0, r_in, vol) * (pois - hole);
+}
+
 int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
                         const hg_lammps_setting *s, hg_lammps_work *w,
                         hg_err *e)
@@ -270,6 +343,12 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
         w->ghosts += rho * frac[i] * (vg - vsub);
         w->binned_c[i] = nloc * frac[i] + rho * frac[i] * (vg - vsub);
     }
+    lmp_hs *hs = NULL;
+    if (sys->structure == HG_STRUCTURE_HARD_SPHERES) {
+        if (!(hs = malloc(sizeof *hs)))
+            return hg_fail(e, HG_ENOMEM, "out of memory");
+        lmp_hs_init(psd, d, sys->nu, n, cut, hs);
+    }
     for (int i = 0; i < n; i++) {
         if (!(frac[i] > 0.0))
             continue;
@@ -280,12 +359,19 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
             double vbin = pow(b, d);
             if (j == i) {
                 int h = stencil_bins(d, cij, b, 1);
+                double c = rho * frac[i] * vbin * (h + 0.5);
                 per_visit += h + 1;
-                per_check += rho * frac[i] * vbin * (h + 0.5);
-            } else {
+                per_check += hs ? lmp_hs_checks(hs, d, i, i, c,
+                                                vbin * (2 * h + 1))
+                                : c;
+            } else if (frac[j] > 0.0) {
                 int f = stencil_bins(d, cij, b, 0);
+                double c = rho * frac[j] * vbin * f;
                 per_visit += f;
-                per_check += rho * frac[j] * vbin * f;
+                per_check += hs ? lmp_hs_checks(hs, d, i, j, c, vbin * f)
+                                : c;
+            } else {
+                per_visit += stencil_bins(d, cij, b, 0);
             }
         }
         w->stencil[i] = per_visit;
@@ -294,6 +380,7 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
         w->visits += w->visits_c[i];
         w->checks += w->checks_c[i];
     }
+    free(hs);
     w->ncoll = n;
     w->binned = nloc + w->ghosts;
     w->coll_loops = bin_style ? 0.0 : nloc * n;

@@ -52,7 +52,7 @@ static int evaluate_style(const hg_model_input *in, int bin, hg_cost *out,
     const hg_lammps_consts *c = consts();
     hg_lammps_system sys = {in->sys->dim, in->sys->nu, in->params[0],
                             in->params[1] * 2.0 * hg_psd_rmin(in->psd),
-                            (int)in->params[2]};
+                            (int)in->params[2], in->sys->structure};
     hg_lammps_setting s = {0};
     int st;
     if (!bin &&

@@ -3,6 +3,7 @@
  * differences, the size of the crowding effect, the optimiser, and the
  * rejection of bad structure values. */
 #include "hgridopt.h"
+#include "model_internal.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -96,6 +97,48 @@ static void test_monodisperse(void)
             CHECK_CLOSE(b.T_ca, a.T_ca, 1e-15, 0.0);
             hg_psd_free(p);
         }
+}
+
+/* The Kirkwood-Buff kernel (scaled-particle theory + Ornstein-Zernike at
+ * k = 0): for one species the hole n u'Ku is 1 - S(0) of the theory's own
+ * equation of state, (1-eta)^3/(1+eta) for disks (Helfand, Frisch &
+ * Lebowitz 1961) and (1-eta)^4/(1+2 eta)^2 for spheres (the Percus-Yevick
+ * compressibility route, equal to scaled-particle theory); dilute, the
+ * bare core V_d (r + R)^d of a pair; K symmetric. */
+static void test_kb_kernel(void)
+{
+    for (int d = 2; d <= 3; d++) {
+        double Vd = d == 2 ? M_PI : 4.0 * M_PI / 3.0, r = 1.3, K[4][4];
+        for (int i = 0; i < 3; i++) {
+            double eta = i == 0 ? 1e-7 : i == 1 ? 0.3 : 0.6;
+            double n = eta / (Vd * pow(r, d)), xi[7];
+            for (int k = 0; k <= 2 * d; k++)
+                xi[k] = n * pow(r, k);
+            hg_hs_kb_matrix(d, xi, K);
+            double hole = 0.0;
+            for (int a = 0; a <= d; a++)
+                for (int b = 0; b <= d; b++) {
+                    hole += n * K[a][b] * pow(r, a + b);
+                    CHECK_CLOSE(K[a][b], K[b][a], 1e-6, 1e-9);
+                }
+            double s0 = d == 2 ? pow(1 - eta, 3) / (1 + eta)
+                               : pow(1 - eta, 4) / pow(1 + 2 * eta, 2);
+            if (i == 0) /* dilute: n V_d (2r)^d */
+                CHECK_CLOSE(hole, n * Vd * pow(2 * r, d), 1e-4, 0.0);
+            else
+                CHECK_CLOSE(hole, 1.0 - s0, 1e-6, 0.0);
+        }
+        /* two species, dilute: the core of the pair, r = 1 and R = 5 */
+        double n1 = 1e-9, n2 = 1e-9, xi[7];
+        for (int k = 0; k <= 2 * d; k++)
+            xi[k] = n1 + n2 * pow(5.0, k);
+        hg_hs_kb_matrix(d, xi, K);
+        double g = 0.0;
+        for (int a = 0; a <= d; a++)
+            for (int b = 0; b <= d; b++)
+                g += K[a][b] * pow(5.0, b);
+        CHECK_CLOSE(g, Vd * pow(6.0, d), 1e-5, 0.0);
+    }
 }
 
 /* The analytic gradient of T against central differences, hard spheres. */
@@ -236,6 +279,7 @@ int main(void)
 {
     test_dilute();
     test_monodisperse();
+    test_kb_kernel();
     test_gradient();
     test_crowding();
     test_optimum();

@@ -415,6 +415,7 @@ int cli_recommend_lammps(const cli_system *cs, long atoms, long ranks,
     sys.skin = cs->export_skin > 0.0 ? cs->export_skin
                                      : default_skin(cs->psd);
     sys.nprocs = (int)ranks;
+    sys.structure = cs->sys.structure;
     hg_lammps_optimum opt;
     hg_err e = {0};
     int st = hg_lammps_optimise(cs->psd, &sys, &k, (int)max_coll, 0.01, &opt,

@@ -27,12 +27,37 @@
  *    r (1 + kappa), (1 + kappa)^d = (1 - S(0)) / nu (hg_hs_kappa); for
  *    unequal ones the model uses r_big + kappa r_small.
  *
+ * 4. Small particles searching coarser cells (Bottom-Up): the scanned box
+ *    (half-width r + s_j/2 >= r + R) holds the excluded core of the
+ *    larger particles found AND their first shell around the small one,
+ *    where the core is compensated; the net deficit is the Kirkwood-Buff
+ *    integral G(r, R) of the pair (Kirkwood & Buff 1951), not a core.
+ *    For a mixture the k = 0 Ornstein-Zernike equation
+ *    h = c + c diag(rho) h with -c_ij = d(beta mu_i^ex)/d rho_j gives it
+ *    from the chemical potentials. Those of scaled-particle theory are
+ *    polynomials in the radius, beta mu^ex(r) = sum_a c_a(xi) r^a,
+ *    xi_k = sum rho r^k: in 3D (Lebowitz, Helfand & Praestgaard 1965)
+ *      c_0 = -ln(1-eta), c_1 = 4 pi xi_2/(1-eta),
+ *      c_2 = 4 pi xi_1/(1-eta) + 8 pi^2 xi_2^2/(1-eta)^2, c_3 = 4 pi P/3,
+ *      P = xi_0/(1-eta) + 4 pi xi_1 xi_2/(1-eta)^2
+ *          + 16 pi^2 xi_2^3 / (3 (1-eta)^3),   eta = 4 pi xi_3 / 3;
+ *    in 2D (Helfand, Frisch & Lebowitz 1961)
+ *      c_0 = -ln(1-eta), c_1 = 2 pi xi_1/(1-eta), c_2 = pi P,
+ *      P = xi_0/(1-eta) + pi xi_1^2/(1-eta)^2,   eta = pi xi_2.
+ *    With u(r) = (1, r, .., r^d), J_ab = dc_a/dxi_b and Xi_ab = xi_(a+b)
+ *    the OZ solution is G(r, R) = -u(r)' K u(R), K = (I + J Xi)^-1 J
+ *    (a rank d+1 kernel: no discretisation). The fluid is that of the
+ *    particles up to the level found, at the densities of the space the
+ *    larger matrix leaves (rho / (1 - phi)); the matrix's own crowding
+ *    stays in Gbar (item 1).
+ *
  * Valid for disordered, fluid-like packings; not for jammed or ordered
  * ones (see models/README.md). */
 #include "hg_model.h"
 #include "model_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 double hg_hs_s0(int dim, double nu)
 {
@@ -42,6 +67,11 @@ double hg_hs_s0(int dim, double nu)
     return a * a * a * a /
            (1.0 + 4.0 * nu + 4.0 * nu * nu - 4.0 * nu * nu * nu +
             nu * nu * nu * nu);
+}
+
+double hg_structure_fluid_limit(int dim)
+{
+    return dim == 2 ? 0.75 : 0.64;
 }
 
 double hg_hs_kappa(int dim, double nu)
@@ -95,6 +125,106 @@ static double shell_lens(int dim, double R, double rp, double u1, double u2)
             4.0 * R3 * rp * (lens2_f0(t2) - lens2_f0(t1)));
 }
 
+/* Scaled-particle theory, beta mu^ex(r) = sum_a c_a r^a (see above):
+ * J[a][b] = dc_a/dxi_b, written out (symmetric, as the second derivatives
+ * of the free energy must be). */
+static void spt_jacobian(int d, const double *xi, double J[4][4])
+{
+    memset(J, 0, 16 * sizeof J[0][0]);
+    if (d == 2) {
+        double a = 1.0 - M_PI * xi[2], pi = M_PI;
+        J[0][2] = pi / a;
+        J[1][1] = 2.0 * pi / a;
+        J[1][2] = 2.0 * pi * pi * xi[1] / (a * a);
+        /* c_2 = pi P, P = xi_0/a + pi xi_1^2/a^2 */
+        J[2][0] = pi / a;
+        J[2][1] = pi * 2.0 * pi * xi[1] / (a * a);
+        J[2][2] = pi * (pi * xi[0] / (a * a) +
+                        2.0 * pi * pi * xi[1] * xi[1] / (a * a * a));
+        return;
+    }
+    double v = 4.0 * M_PI / 3.0, a = 1.0 - v * xi[3], a2 = a * a,
+           a3 = a2 * a, p2 = M_PI * M_PI;
+    J[0][3] = v / a;
+    J[1][2] = 4.0 * M_PI / a;
+    J[1][3] = 4.0 * M_PI * xi[2] * v / a2;
+    J[2][1] = 4.0 * M_PI / a;
+    J[2][2] = 16.0 * p2 * xi[2] / a2;
+    J[2][3] = 4.0 * M_PI * xi[1] * v / a2 + 16.0 * p2 * xi[2] * xi[2] * v / a3;
+    /* c_3 = v P, P = xi_0/a + 4 pi xi_1 xi_2/a^2 + 16 pi^2 xi_2^3/(3 a^3) */
+    J[3][0] = v / a;
+    J[3][1] = v * 4.0 * M_PI * xi[2] / a2;
+    J[3][2] = v * (4.0 * M_PI * xi[1] / a2 + 16.0 * p2 * xi[2] * xi[2] / a3);
+    J[3][3] = v * (xi[0] * v / a2 + 8.0 * M_PI * xi[1] * xi[2] * v / a3 +
+                   16.0 * p2 * xi[2] * xi[2] * xi[2] * v / (a3 * a));
+}
+
+void hg_hs_kb_matrix(int d, const double *xi, double K[4][4])
+{
+    int n = d + 1;
+    double J[4][4], M[4][8];
+    spt_jacobian(d, xi, J);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            double acc = a == b;
+            for (int k = 0; k < n; k++)
+                acc += J[a][k] * xi[k + b];
+            M[a][b] = acc;
+            M[a][n + b] = J[a][b];
+        }
+    /* Gauss-Jordan with partial pivoting on [I + J Xi | J] */
+    for (int col = 0; col < n; col++) {
+        int piv = col;
+        for (int r = col + 1; r < n; r++)
+            if (fabs(M[r][col]) > fabs(M[piv][col]))
+                piv = r;
+        for (int k = 0; k < 2 * n; k++) {
+            double t = M[col][k];
+            M[col][k] = M[piv][k];
+            M[piv][k] = t;
+        }
+        double inv = 1.0 / M[col][col];
+        for (int k = 0; k < 2 * n; k++)
+            M[col][k] *= inv;
+        for (int r = 0; r < n; r++) {
+            if (r == col)
+                continue;
+            double f = M[r][col];
+            for (int k = 0; k < 2 * n; k++)
+                M[r][k] -= f * M[col][k];
+        }
+    }
+    memset(K, 0, 16 * sizeof K[0][0]);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            K[a][b] = M[a][n + b];
+}
+
+/* M_k(0, b) for k = 0..6: hg_psd_moment up to k = 4; above, by parts
+ * from M_4: M_k(0,b) = b^(k-4) M_4(0,b) - (k-4) int_0^b r^(k-5) M_4(0,r)
+ * dr (16-point Gauss-Legendre over [r_min, b]). */
+static double moment_to(const hg_psd *psd, int k, double b)
+{
+    if (k <= 4)
+        return hg_psd_moment(psd, k, 0.0, b);
+    static const double xg[8] = {0.0950125098376374, 0.2816035507792589,
+                                 0.4580167776572274, 0.6178762444026438,
+                                 0.7554044083550030, 0.8656312023878318,
+                                 0.9445750230732326, 0.9894009349916499};
+    static const double wg[8] = {0.1894506104550685, 0.1826034150449236,
+                                 0.1691565193950025, 0.1495959888165767,
+                                 0.1246289712555339, 0.0951585116824928,
+                                 0.0622535239386479, 0.0271524594117541};
+    double a = hg_psd_rmin(psd), m = 0.5 * (a + b), hw = 0.5 * (b - a);
+    double acc = 0.0;
+    for (int i = 0; hw > 0.0 && i < 16; i++) {
+        double r = m + (i < 8 ? -hw * xg[i] : hw * xg[i - 8]);
+        acc += wg[i % 8] * pow(r, k - 5) * hg_psd_moment(psd, 4, 0.0, r);
+    }
+    return pow(b, k - 4) * hg_psd_moment(psd, 4, 0.0, b) -
+           (k - 4) * hw * acc;
+}
+
 void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
                         double s, hg_hs_matrix *mx)
 {
@@ -103,8 +233,13 @@ void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
     mx->dim = dim;
     mx->phi = 0.0;
     mx->bins = 0;
-    if (!(Rc < rmax))
+    double xi[7];
+    if (!(Rc < rmax)) {
+        for (int k = 0; k <= 2 * dim; k++)
+            xi[k] = c * moment_to(psd, k, rmax);
+        hg_hs_kb_matrix(dim, xi, mx->K);
         return;
+    }
     double ratio = pow(rmax / Rc, 1.0 / HG_HS_BINS), a = Rc;
     for (int i = 0; i < HG_HS_BINS; i++) {
         double b = i == HG_HS_BINS - 1 ? rmax : a * ratio;
@@ -118,6 +253,14 @@ void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
         }
         a = b;
     }
+    for (int k = 0; k <= 2 * dim; k++)
+        xi[k] = c * moment_to(psd, k, Rc) / (1.0 - mx->phi);
+    /* beyond the fluid range (matrix or fluid filling the space) the
+     * theory has no answer: no Kirkwood-Buff term */
+    if (!(mx->phi < 1.0) || !(Vd * xi[dim] < 1.0))
+        memset(mx->K, 0, sizeof mx->K);
+    else
+        hg_hs_kb_matrix(dim, xi, mx->K);
 }
 
 double hg_hs_crowding(const hg_hs_matrix *mx, double rp, double r_in,

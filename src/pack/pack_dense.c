@@ -50,7 +50,7 @@ static int rebuild(relax *rx, hg_err *e)
     hg_particles *p = &rx->p;
     int L, d = p->dim;
     double sizes[16], rmin = hg_particles_rmin(p), rmax = hg_particles_rmax(p);
-    pack_grid_sizes(rmin, rmax, &L, sizes);
+    pack_grid_sizes(rmin, rmax, p->n, d, p->hi[0] - p->lo[0], &L, sizes);
     hg_grid *g = NULL;
     int st = hg_grid_create(d, L, sizes, HG_TOP_DOWN, &g, e);
     if (st == HG_OK)

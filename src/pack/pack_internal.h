@@ -8,10 +8,23 @@
 #include "hg_grid.h"
 #include "hg_pack_gen.h"
 
-/* Geometric cell sizes s_h = 2 rmin (rmax/rmin)^(h/L) for the radii
- * [rmin, rmax], about a factor 2 apart; writes L (<= 16) and sizes[0..L-1]
- * (sizes[L-1] >= 2 rmax). */
-void pack_grid_sizes(double rmin, double rmax, int *L, double *sizes);
+/* Cells the generators' grids may hold in all, for n particles: the RSA
+ * grid keeps dense storage (it inserts one particle at a time), 8 bytes a
+ * cell, so this bounds its memory at 8 PACK_CELLS_PER_PARTICLE bytes a
+ * particle whatever the size ratio (hg_pack_memory_estimate). */
+#define PACK_CELLS_PER_PARTICLE 16.0
+#define PACK_CELLS_MIN 65536.0
+
+/* Geometric cell sizes from s_1 = max(2 rmin, the floor) up to 2 rmax,
+ * about a factor 2 apart, for the radii [rmin, rmax] of n particles in a
+ * box of edge A in dim dimensions. The floor A / (cells)^(1/dim) keeps
+ * the finest level within PACK_CELLS_PER_PARTICLE n cells: with a wide
+ * size ratio and few small particles (alpha = 0, omega = 100) cells of
+ * 2 rmin would number 10^9-10^10 for 10^5 particles; with the floor a
+ * cell still holds well under one particle on average. Writes L (<= 16)
+ * and sizes[0..L-1] (sizes[L-1] >= 2 rmax). */
+void pack_grid_sizes(double rmin, double rmax, size_t n, int dim, double A,
+                     int *L, double *sizes);
 
 /* Radii of prm->n particles by systematic sampling (seed prm->seed),
  * sorted non-increasing; the box edge holding them at prm->nu. *r is

@@ -2,6 +2,7 @@
  * allowed) and the helpers shared by all packing generators. */
 #include "hg_pack.h"
 #include "hg_pack_gen.h"
+#include "pack_internal.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -111,5 +112,12 @@ double hg_pack_memory_estimate(const char *generator, int dim, size_t n)
                  : !strcmp(generator, "dense") ? 320.0
                                                : NAN;
     (void)dim; /* the 2D runs measured need less: the 3D figure bounds */
-    return 16e6 + per * (double)n;
+    /* plus the RSA grid's dense cell table (pack_grid_sizes bounds the
+     * finest level; the coarser ones, a factor 2 apart, add at most 1/3) */
+    double cells = strcmp(generator, "poisson")
+                       ? 8.0 * (4.0 / 3.0) *
+                             fmax(PACK_CELLS_PER_PARTICLE * (double)n,
+                                  PACK_CELLS_MIN)
+                       : 0.0;
+    return 16e6 + per * (double)n + cells;
 }

@@ -25,18 +25,23 @@ gsl_rng *pack_rng(uint64_t seed)
     return rng;
 }
 
-void pack_grid_sizes(double rmin, double rmax, int *L, double *sizes)
+void pack_grid_sizes(double rmin, double rmax, size_t n, int dim, double A,
+                     int *L, double *sizes)
 {
+    double cells = fmax(PACK_CELLS_PER_PARTICLE * (double)n, PACK_CELLS_MIN);
+    double floor_s = A / pow(cells, 1.0 / dim);
+    if (2.0 * rmin < floor_s)
+        rmin = fmin(0.5 * floor_s, rmax);
     double omega = rmax / rmin;
-    int n = (int)ceil(log(omega) / log(2.0) - 1e-9);
-    if (n < 1)
-        n = 1;
-    if (n > 16)
-        n = 16;
-    for (int h = 1; h <= n; h++)
-        sizes[h - 1] = 2.0 * rmin * pow(omega, (double)h / n);
-    sizes[n - 1] = 2.0 * rmax;
-    *L = n;
+    int nl = (int)ceil(log(omega) / log(2.0) - 1e-9);
+    if (nl < 1)
+        nl = 1;
+    if (nl > 16)
+        nl = 16;
+    for (int h = 1; h <= nl; h++)
+        sizes[h - 1] = 2.0 * rmin * pow(omega, (double)h / nl);
+    sizes[nl - 1] = 2.0 * rmax;
+    *L = nl;
 }
 
 static int cmp_desc(const void *a, const void *b)
@@ -117,7 +122,7 @@ int pack_rsa_place(const double *r, size_t n, int dim, double A,
     *stalled = 0;
     if (n == 0)
         return HG_OK;
-    pack_grid_sizes(r[n - 1], r[0], &L, sizes);
+    pack_grid_sizes(r[n - 1], r[0], n, dim, A, &L, sizes);
     hg_grid *g = NULL;
     hg_particles empty = {0};
     int st = hg_grid_create(dim, L, sizes, HG_TOP_DOWN, &g, e);

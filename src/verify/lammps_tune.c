@@ -21,6 +21,7 @@ int hg_lammps_system_of(const hg_particles *p, double skin, int nprocs,
     sys->atoms = (double)p->n;
     sys->skin = skin;
     sys->nprocs = nprocs;
+    sys->structure = s.structure;
     return hg_lammps_system_check(sys, e);
 }
 

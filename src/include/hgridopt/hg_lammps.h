@@ -28,6 +28,7 @@
 #include "hg_common.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
+#include "hg_system.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +50,8 @@ typedef struct hg_lammps_system {
     double atoms;   /* N, atoms in the periodic cubic box, >= 1 */
     double skin;    /* neighbor skin, > 0 */
     int nprocs;     /* MPI ranks, >= 1 (box split as LAMMPS' procs grid) */
+    hg_structure structure; /* statistics of the centres (hg_system.h);
+                               zero: poisson */
 } hg_lammps_system;
 
 /* Expected work of one neighbor build on one rank. */
