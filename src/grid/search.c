@@ -182,10 +182,31 @@ HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
     for (int a = 0; a < D; a++)
         if (!box_axis(g, lv, a, q->x[a], beta, &c0[a], &c1[a]))
             return;
+    /* large boxes (a coarse particle on a much finer level) touch rows
+     * far apart in memory, beyond the cache when N is large: fetch the
+     * table entry of the row two ahead and the first records of the row
+     * one ahead while this one is tested */
+    const int ahead = lv->kind == LV_TABLE && c1[1] - c0[1] >= 3;
+    const size_t S = (size_t)D + 1;
+    const size_t xo = (size_t)(c0[0] < lv->n[0] ? c0[0] : 0) >> lv->bx;
     for (int64_t z = c0[2]; z <= c1[2]; z++) {
         int64_t kz = z >= lv->n[2] ? z - lv->n[2] : z;
         for (int64_t y = c0[1]; y <= c1[1]; y++) {
             int64_t ky = y >= lv->n[1] ? y - lv->n[1] : y;
+#if defined(__GNUC__)
+            if (ahead) {
+                int64_t y1 = ky + 1 >= lv->n[1] ? ky + 1 - lv->n[1] : ky + 1;
+                int64_t y2 = y1 + 1 >= lv->n[1] ? y1 + 1 - lv->n[1] : y1 + 1;
+                size_t r1 = lv->base +
+                            (size_t)(lv->nbx * (y1 + lv->n[1] * kz)) + xo;
+                size_t r2 = lv->base +
+                            (size_t)(lv->nbx * (y2 + lv->n[1] * kz)) + xo;
+                __builtin_prefetch(g->cellstart + r2);
+                const double *x1 = g->xr + (size_t)g->cellstart[r1] * S;
+                __builtin_prefetch(x1);
+                __builtin_prefetch(x1 + 8);
+            }
+#endif
             scan_row(g, q, D, COUNT, PER, lv, ky, kz, c0[0], c1[0], tc);
         }
     }

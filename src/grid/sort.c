@@ -261,7 +261,8 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
                 cs[c + 1] = (uint32_t)run;
                 run += m;
             }
-            memcpy(win, xr + k0 * S, (k1 - k0) * S * sizeof *win);
+            if (k1 > k0) /* an empty group may have no scratch at all */
+                memcpy(win, xr + k0 * S, (k1 - k0) * S * sizeof *win);
             for (size_t k = k0; k < k1; k++) {
                 uint32_t c = (uint32_t)(tmp[k] >> 32);
                 size_t s = cs[c + 1]++;
