@@ -197,6 +197,9 @@ int cli_json_print(FILE *out, cJSON *json);
 void cli_json_add_K(cJSON *obj, const cli_system *cs);
 /* Describe the system in a few "key: value" lines (K with its source). */
 void cli_print_system(FILE *out, const cli_system *cs);
+/* The structure line (and the note above the fluid range) of
+ * cli_print_system, for commands that print their own system line. */
+void cli_print_structure(FILE *out, const cli_system *cs);
 /* Per-level table of a cost breakdown. */
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin);
 /* A byte count with a fitting unit ("512 B", "1.53 kB", "2.1 MB"). */
