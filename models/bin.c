@@ -10,8 +10,21 @@
  * bin:
  *   T_cd = (1/2 + n_h) m,   T_ca = 1 + n_h,   T = T_cd + K T_ca.
  * At b = 1 nothing is pruned (F = 5^d: 125 bins in 3D, 25 in 2D); the
- * searched volume is (5/2)^d c^d against 3^d c^d for the linked cell. */
+ * searched volume is (5/2)^d c^d against 3^d c^d for the linked cell.
+ *
+ * Structure hard-spheres: as for one level of the HGrid model (models/
+ * hgrid.c, the derivation in models/README.md), the centres that cannot
+ * lie near a particle are missing from its searched bins. With c_v =
+ * nu V_d / V_p, kappa the hole parameter (hg_hs_kappa) and M_k the
+ * moments of the whole distribution, the net hole around a particle holds
+ * c_v H other centres, H = sum_k C(d,k) kappa^(d-k) M_(d-k) M_k; the half
+ * stencil meets every pair once, so
+ *   T_cd = (1/2 + n_h) m - (1/2) c_v H.
+ * The hole (radius r + kappa r' <= 2 r_max) lies inside the full stencil,
+ * which covers the cutoff. No particle is larger than the bins' own
+ * particles, so there is no crowding matrix (the factor G is 1). */
 #include "hg_model.h"
+#include "model_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,6 +65,18 @@ static int terms(const hg_model_input *in, double *w, double *m,
     *m = in->sys->nu * pow(*w, d) / Vp;
     double nh = 0.5 * (double)(stencil_size(d, *w, c) - 1);
     *tcd = (0.5 + nh) * *m;
+    if (in->sys->structure == HG_STRUCTURE_HARD_SPHERES) {
+        static const double binom[4][4] = {
+            {1, 0, 0, 0}, {1, 1, 0, 0}, {1, 2, 1, 0}, {1, 3, 3, 1}};
+        double kap = hg_hs_kappa(d, in->sys->nu), rmax = hg_psd_rmax(in->psd);
+        double M[4], H = 0.0;
+        for (int k = 0; k <= d; k++)
+            M[k] = hg_psd_moment(in->psd, k, 0.0, rmax);
+        for (int k = 0; k <= d; k++)
+            H += binom[d][k] * pow(kap, d - k) * M[d - k] * M[k];
+        double cv = in->sys->nu * hg_unit_ball_volume(d) / Vp;
+        *tcd -= 0.5 * cv * H;
+    }
     *tca = 1.0 + nh;
     return HG_OK;
 }

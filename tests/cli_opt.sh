@@ -38,6 +38,21 @@ if printf '%s\n' "$json" | jq -e '
     and ((.speedup_vs_linked_cell * .work_per_particle - .linked_cell_work_per_particle) | fabs)
         < 1e-9 * .linked_cell_work_per_particle' >/dev/null; then ok; else bad "json content"; fi
 
+# the single-level baseline: the cheaper of the linked cell and bin
+# (LAMMPS-style bins of half the cutoff); equal spheres with cheap cell
+# accesses get bin, speed-ups are reported against both
+M="--psd mono:r=1 --dim 3 --nu 0.5"
+expect_ok "^decision: +use a single-level grid with cells of half the cutoff \(bin, cutoff 2\): a hierarchical grid gains less than 1 %; 1\.28 times less work than a linked cell$" -- $R $M --K 0.05
+expect_ok "^recommended: +bin, one grid of bins of half the cutoff" -- $R $M --K 0.05
+expect_ok "^best single-level method: bin$" -- $R $M --K 0.05
+expect_ok "^decision: +use a single-level linked cell \(cell size 2\): a hierarchical grid gains less than 1 %; 3\.55 times less work than bin$" -- $R $M
+if $R $M --K 0.05 --format json | jq -e '.model == "bin" and .algorithm == "bin" and .linked_cell == false and .single_level.best == "bin" and .single_level.recommended and .levels == 1 and .bin_width == 1 and .speedup_vs_bin == 1 and ((.speedup_vs_linked_cell - 1.281) | fabs) < 1e-3' >/dev/null; then ok; else bad "bin recommendation json"; fi
+if printf '%s\n' "$json" | jq -e '.single_level.best == "bin" and (.single_level.recommended | not) and ((.speedup_vs_bin * .work_per_particle - .bin_work_per_particle) | fabs) < 1e-9 * .bin_work_per_particle and .bin_work_per_particle < .linked_cell_work_per_particle' >/dev/null; then ok; else bad "json: bin baseline of $P2"; fi
+# the exports stay a grid of the candidates (MercuryDPM has no bin)
+expect_ok "setHGridMaxLevels\(1\)" -- $R $M --K 0.05 --format mercurydpm
+expect_ok "^bin \(bins of half the cutoff, 20\): T = [0-9.]+  -> predicted speed-up [0-9.]+$" -- $HG evaluate $P2 --sizes 4,8,16,40
+if $HG evaluate $P2 --sizes 4,8,16,40 --format json | jq -e '.bin_work_per_particle > 0 and ((.speedup_vs_bin * .work_per_particle - .bin_work_per_particle) | fabs) < 1e-9 * .bin_work_per_particle' >/dev/null; then ok; else bad "evaluate json: bin"; fi
+
 # --- scan ---
 csv=$($S $P3 --max-levels 5)
 if [ "$(printf '%s\n' "$csv" | wc -l)" = 41 ]; then ok; else bad "scan: expected 1 + 4 x 2 x 5 lines"; fi
@@ -51,6 +66,7 @@ expect_ok "^-3,100,constant-m,top-down,12,12,11\.595" -- $S --dim 3 --nu 0.7 --K
 sweep=$($S --dim 3 --nu 0.7 --alpha-range -3:0:2 --omega-range 2:100:3 --method exponential)
 if [ "$(printf '%s\n' "$sweep" | wc -l)" = 13 ]; then ok; else bad "sweep: expected 1 + 2 x 3 x 2 lines"; fi
 if printf '%s\n' "$sweep" | grep -q "^0,100,exponential,bottom-up,"; then ok; else bad "sweep: no alpha=0 omega=100 row"; fi
+if printf '%s\n' "$sweep" | head -1 | grep -q ",linked_cell_work_per_particle,bin_work_per_particle,K,"; then ok; else bad "sweep: no bin column"; fi
 expect_ok "\"schema\":[[:space:]]*\"hgridopt.sweep/1\"" -- $S --dim 2 --nu 0.4 --omega-range 20 --method linear --format json
 
 # --- rejections ---

@@ -35,12 +35,20 @@ for f in examples/*.json; do
     check "$TMP/rec.json" "$S/recommendation.schema.json"
     check "$f" "$S/system.schema.json"
 done
+# bin recommended (equal spheres, cheap cell accesses)
+run recbin.json "$HG" recommend --psd mono:r=1 --dim 3 --nu 0.5 --K 0.05 --format json
+check "$TMP/recbin.json" "$S/recommendation.schema.json"
 run scan.json "$HG" scan $P --max-levels 4 --format json
 check "$TMP/scan.json" "$S/scan.schema.json"
 run sweep.json "$HG" scan --dim 3 --nu 0.7 --omega-range 2:20:2 --method optimal --max-levels 8 --format json
 check "$TMP/sweep.json" "$S/sweep.schema.json"
 run val.json "$HG" validate $P --n 3000 --format json
 check "$TMP/val.json" "$S/validation.schema.json"
+# hard spheres: the generator and its overlap in the document
+run valhs.json "$HG" validate $P --structure hard-spheres --n 3000 --repeats 1 --format json
+check "$TMP/valhs.json" "$S/validation.schema.json"
+run benchhs.json "$HG" bench $P --structure hard-spheres --n 1500 --repeats 1 --format json
+check "$TMP/benchhs.json" "$S/bench.schema.json"
 # calibrate: the fit may be refused as too noisy on a loaded machine; try
 # three times
 for try in 1 2 3; do

@@ -2,6 +2,7 @@
 #include "hg_common.h"
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void test_numbers(void)
@@ -34,6 +35,21 @@ static void test_numbers(void)
     CHECK(strcmp(hg_strerror(HG_OK), "success") == 0);
     CHECK(strcmp(hg_strerror(12345), "unknown error") == 0);
     CHECK(hg_fail(NULL, HG_EIO, "x") == HG_EIO);
+
+    /* shortest round trip, positional for whole numbers below 1e16 */
+    static const struct {
+        double v;
+        const char *txt;
+    } fmt[] = {{40.0, "40"},       {0.6, "0.6"},       {123000.0, "123000"},
+               {1e15, "1000000000000000"}, {1e16, "1e+16"}, {1e-5, "1e-05"},
+               {0.0001, "0.0001"}, {-2500.0, "-2500"}, {2.5e300, "2.5e+300"},
+               {1.0 / 3.0, "0.3333333333333333"}};
+    char buf[HG_NUMLEN];
+    for (size_t i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
+        hg_fmt_double(buf, fmt[i].v);
+        CHECK(strcmp(buf, fmt[i].txt) == 0);
+        CHECK(strtod(buf, NULL) == fmt[i].v);
+    }
 }
 
 static void test_kv(void)

@@ -2,6 +2,7 @@
  * periodic, walls), reading foreign variants, and each rejection of a
  * malformed file with its line number. */
 #include "hg_io.h"
+#include <cjson/cJSON.h>
 #include "testutil.h"
 
 #include <gsl/gsl_rng.h>
@@ -476,8 +477,38 @@ static void test_system(void)
     hg_particles_clear(&p);
 }
 
+/* hg_json_print: shortest round-trip numbers, also nested; NaN as null. */
+static void test_json_print(void)
+{
+    cJSON *j = cJSON_CreateObject(), *a = cJSON_CreateArray();
+    cJSON_AddNumberToObject(j, "nu", 0.6);
+    cJSON_AddNumberToObject(j, "n", 40.0);
+    cJSON_AddNumberToObject(j, "third", 1.0 / 3.0);
+    cJSON_AddNumberToObject(j, "bad", NAN);
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(2.9));
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(-1e-300));
+    cJSON_AddItemToObject(j, "list", a);
+    char *t = hg_json_print(j);
+    CHECK(t != NULL);
+    if (t) {
+        CHECK(strstr(t, "\"nu\":\t0.6,") != NULL);
+        CHECK(strstr(t, "\"n\":\t40,") != NULL);
+        CHECK(strstr(t, "0.3333333333333333,") != NULL);
+        CHECK(strstr(t, "\"bad\":\tnull") != NULL);
+        CHECK(strstr(t, "[2.9, -1e-300]") != NULL);
+        cJSON *back = cJSON_Parse(t);
+        CHECK(back && cJSON_GetObjectItem(back, "third")->valuedouble ==
+                          1.0 / 3.0);
+        cJSON_Delete(back);
+        free(t);
+    }
+    cJSON_Delete(j);
+    CHECK(hg_json_print(NULL) == NULL);
+}
+
 int main(void)
 {
+    test_json_print();
     test_system();
     test_format_names();
     test_round_trips();

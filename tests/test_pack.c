@@ -269,11 +269,66 @@ static void test_bad_input(void)
     hg_psd_free(psd);
 }
 
+/* A packing for a structure: Poisson centres, or hard spheres from rsa
+ * (low nu) or dense; the choice is stated up front; beyond the reach of
+ * the generators the run fails at once (RSA stalls, no dense growth into
+ * a jam) naming nu. */
+static void test_structure(void)
+{
+    static const struct {
+        int dim;
+        double nu;
+        hg_structure s;
+        const char *gen;
+    } cases[] = {{3, 0.3, HG_STRUCTURE_POISSON, "poisson"},
+                 {3, 0.2, HG_STRUCTURE_HARD_SPHERES, "rsa"},
+                 {3, 0.45, HG_STRUCTURE_HARD_SPHERES, "dense"},
+                 {2, 0.4, HG_STRUCTURE_HARD_SPHERES, "rsa"},
+                 {2, 0.7, HG_STRUCTURE_HARD_SPHERES, "dense"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        hg_psd *psd = make_psd("powerlaw:alpha=-3,omega=5", cases[k].dim);
+        hg_pack_params prm = {cases[k].dim, 2000, cases[k].nu, 3, 1};
+        hg_pack_choice c, c2;
+        hg_pack_report rep;
+        hg_particles p = {0};
+        hg_err e = {0};
+        CHECK(hg_pack_structure_choose(&prm, cases[k].s, &c, &e) == HG_OK);
+        CHECK(!strcmp(c.generator, cases[k].gen) && c.why[0]);
+        CHECK(hg_pack_structure_run(psd, &prm, cases[k].s, NULL, &p, &rep,
+                                    &c2, &e) == HG_OK);
+        CHECK(!strcmp(c2.generator, cases[k].gen) && p.n == 2000);
+        CHECK_CLOSE(hg_particles_packing_fraction(&p), cases[k].nu, 0.02,
+                    0.0);
+        double ov = -1.0;
+        CHECK(hg_pack_max_overlap(&p, &ov, &e) == HG_OK);
+        if (cases[k].s == HG_STRUCTURE_POISSON)
+            CHECK(ov > 0.5); /* overlaps: uniformly random centres */
+        else
+            CHECK(ov < 0.01 && rep.reached);
+        hg_particles_clear(&p);
+        hg_psd_free(psd);
+    }
+    hg_psd *mono = make_psd("mono:r=1", 3);
+    hg_pack_params far = {3, 5000, 0.66, 1, 1};
+    hg_pack_choice c;
+    hg_particles p = {0};
+    hg_err e = {0};
+    double t0 = hg_wall_seconds();
+    CHECK(hg_pack_structure_run(mono, &far, HG_STRUCTURE_HARD_SPHERES, NULL,
+                                &p, NULL, &c, &e) == HG_ELIMIT);
+    CHECK(strstr(e.msg, "nu: 0.66 is beyond") != NULL && p.n == 0);
+    CHECK(hg_wall_seconds() - t0 < 20.0); /* the jam takes minutes */
+    CHECK(hg_pack_structure_choose(&far, (hg_structure)7, &c, &e) ==
+          HG_EINVAL);
+    hg_psd_free(mono);
+}
+
 int main(void)
 {
     test_rsa();
     test_dense();
     test_same_seed();
     test_bad_input();
+    test_structure();
     return hg_test_summary("test_pack");
 }

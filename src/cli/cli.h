@@ -148,6 +148,14 @@ typedef struct cli_system {
 int cli_system_resolve(cli_system *cs, int need_nu);
 void cli_system_clear(cli_system *cs);
 
+/* Before cmd generates its own packing of n particles for cs (no
+ * --packing): say on standard error, when it is a terminal, which
+ * generator makes it and why (hg_pack_structure_choose) with its memory
+ * estimate, as `pack` does, and refuse (one error line, exit code returned) a run needing more than the
+ * machine's memory. */
+int cli_announce_packing(const char *cmd, const cli_system *cs, size_t n,
+                         long seed);
+
 /* The cost model from --model NAME or --algorithm A (shorthand for
  * hgrid-A). words: extra values the command accepts (NULL-terminated, e.g.
  * "auto"; may be NULL); a match is returned in *word with *model NULL.
@@ -200,6 +208,11 @@ void cli_print_system(FILE *out, const cli_system *cs);
 /* The structure line (and the note above the fluid range) of
  * cli_print_system, for commands that print their own system line. */
 void cli_print_structure(FILE *out, const cli_system *cs);
+/* The single-level baselines next to work T: the linked cell (cells of the
+ * cutoff 2 r_max) and bin (bins of half of it), each with the predicted
+ * speed-up, and which is cheaper. */
+void cli_print_single_level(FILE *out, double cutoff, double T_lc,
+                            double T_bin, double T);
 /* Per-level table of a cost breakdown. */
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin);
 /* A byte count with a fitting unit ("512 B", "1.53 kB", "2.1 MB"). */

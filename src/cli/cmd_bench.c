@@ -3,7 +3,7 @@
 #include "cli.h"
 #include "hg_figure.h"
 #include "hg_bench.h"
-#include "hg_pack.h"
+#include "hg_pack_gen.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +18,7 @@ typedef struct bench_opts {
     double skin, verlet_skin, displacement, budget;
     const char *methods, *sizes;
     int walls, force_brute;
+    hg_pack_choice pack; /* the generator of the packing (no --packing) */
 } bench_opts;
 
 static const cli_option options[] = {
@@ -48,8 +49,11 @@ static void help(FILE *out)
             "Every method must find\nexactly the contact set of the bundled "
             "HGrid (Top-Down with the --sizes or\nrecommended sizes) at every "
             "step; a mismatch is an error (exit 1).\n\n"
-            "  --n N              particles of the Poisson packing (default "
-            "10000); with\n"
+            "  --n N              particles of the packing (default 10000): "
+            "Poisson, or\n"
+            "                     with --structure hard-spheres from the rsa "
+            "or dense\n"
+            "                     generator (as in validate); with\n"
             "                     --packing FILE the particles of the file "
             "are used instead\n"
             "  --seed S           packing and displacement seed (default 1)\n"
@@ -119,6 +123,9 @@ static void print_table(FILE *out, const bench_opts *o, const cli_system *cs,
         fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
     if (cs->opt.packing_path)
         fprintf(out, "packing:        %s\n", cs->opt.packing_path);
+    else
+        fprintf(out, "packing:        %s generator (%s)\n",
+                o->pack.generator, o->pack.why);
     fprintf(out, "particles:      %zu, dim %d, nu = %.4g, %s box, radii "
                  "%.6g .. %.6g\n",
             r->n, r->dim, r->nu, r->periodic ? "periodic" : "open", r->rmin,
@@ -176,8 +183,12 @@ static cJSON *to_json(const bench_opts *o, const cli_system *cs,
     cJSON *j = cli_json_document("hgridopt.bench/1", cs);
     if (cs->psd)
         cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
-    if (cs->opt.packing_path)
+    if (cs->opt.packing_path) {
         cJSON_AddStringToObject(j, "packing", cs->opt.packing_path);
+    } else {
+        cJSON_AddStringToObject(j, "generator", o->pack.generator);
+        cJSON_AddStringToObject(j, "generator_why", o->pack.why);
+    }
     cJSON_AddNumberToObject(j, "particles", (double)r->n);
     cJSON_AddNumberToObject(j, "dim", r->dim);
     cJSON_AddNumberToObject(j, "nu", r->nu);
@@ -247,8 +258,9 @@ static int write_result(FILE *out, const void *ctx)
     return CLI_OK;
 }
 
-/* The particles: read --packing, or a Poisson packing of --n particles
- * from --psd (always periodic when generated; --walls switches to walls). */
+/* The particles: read --packing, or a packing of --n particles from --psd
+ * with the system's structure (Poisson, or hard spheres from rsa or dense;
+ * always periodic when generated; --walls switches to walls). */
 static int load_particles(bench_opts *o, cli_system *cs, hg_particles *p)
 {
     hg_err e = {0};
@@ -271,7 +283,16 @@ static int load_particles(bench_opts *o, cli_system *cs, hg_particles *p)
                              .nu = cs->sys.nu,
                              .seed = (uint64_t)o->seed,
                              .periodic = 1};
-        st = hg_pack_poisson(cs->psd, &pp, p, &e);
+        if ((rc = cli_announce_packing("bench", cs, pp.n, o->seed)))
+            return rc;
+        hg_pack_options po;
+        hg_pack_options_init(&po);
+        cli_progress pr;
+        po.progress = cli_progress_start(&pr);
+        po.progress_params = &pr;
+        st = hg_pack_structure_run(cs->psd, &pp, cs->sys.structure, &po, p,
+                                   NULL, &o->pack, &e);
+        cli_progress_end(&pr);
         if (st)
             return cli_fail(&e, st, 0);
     }
@@ -319,7 +340,7 @@ int cmd_bench(int argc, char **argv)
     hg_bench_config bc;
     hg_bench_config_default(&bc);
     bench_opts o = {0, 1, 0, bc.repeats, 1, 0.0, bc.verlet_skin,
-                    bc.displacement, bc.budget, NULL, NULL, 0, 0};
+                    bc.displacement, bc.budget, NULL, NULL, 0, 0, {0}};
     cli_system cs = {0};
     hg_particles p = {0};
     hg_bench_result r = {0};

@@ -33,8 +33,10 @@ static void help(FILE *out)
             "check, for this\nmachine and the bundled HGrid: time the "
             "contact detection of grids with\nL = 1..max levels "
             "(exponential sizes, and finer/coarser variants, both\n"
-            "algorithms) on a Poisson packing, and fit seconds per particle "
-            "= a T_cd + b T_ca\n(weighted least squares); K = b / a. "
+            "algorithms) on a packing of the system's structure (Poisson, "
+            "or with\n--structure hard-spheres non-overlapping from the rsa or "
+            "dense generator, as\nin validate), and fit seconds per particle "
+            "= a T_cd + b T_ca (weighted least\nsquares); K = b / a. "
             "Defaults: powerlaw:alpha=-3,omega=10, 3D,\nnu = 0.3.\n\n"
             "  --n N            particles (default 200000)\n"
             "  --seed S         packing seed (default 1)\n"
@@ -89,8 +91,8 @@ static int write_result(FILE *out, const void *ctx)
         return cli_json_print(out, j);
     }
     cli_print_system(out, cs);
-    fprintf(out, "packing:        Poisson, N = %ld, seed %ld\n\n", r->n,
-            r->seed);
+    fprintf(out, "packing:        %s generator, N = %ld, seed %ld\n\n",
+            cal->packing, r->n, r->seed);
     fprintf(out, "%6s %12s %12s %16s %16s\n", "levels", "T_cd", "T_ca",
             "ns/particle", "fit ns/particle");
     for (int i = 0; i < cal->npoints; i++) {
@@ -163,6 +165,8 @@ int cmd_calibrate(int argc, char **argv)
             goto done;
         }
     }
+    if ((rc = cli_announce_packing("calibrate", &cs, (size_t)n, seed)))
+        goto done;
     hg_calibrate_params prm;
     hg_calibrate_params_default(&prm);
     prm.sys = cs.sys;

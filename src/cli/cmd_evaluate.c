@@ -38,7 +38,7 @@ static void help(FILE *out)
 }
 
 static cJSON *to_json(const cli_system *cs, const hg_model *m,
-                      const hg_cost *c, const hg_cost *lc)
+                      const hg_cost *c, const hg_cost *lc, double T_bin)
 {
     cJSON *j = cli_json_document("hgridopt.evaluation/1", cs);
     if (cs->name)
@@ -66,6 +66,8 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddNumberToObject(j, "work_per_particle", c->T);
     cJSON_AddNumberToObject(j, "linked_cell_work_per_particle", lc->T);
     cJSON_AddNumberToObject(j, "speedup_vs_linked_cell", lc->T / c->T);
+    cJSON_AddNumberToObject(j, "bin_work_per_particle", T_bin);
+    cJSON_AddNumberToObject(j, "speedup_vs_bin", T_bin / c->T);
     return j;
 }
 
@@ -73,6 +75,7 @@ typedef struct evaluate_result {
     const cli_system *cs;
     const hg_model *model;
     const hg_cost *cost, *lc;
+    double T_bin; /* the single-level `bin` */
     const double *sizes; /* NULL for a one-level model */
     int L;
 } evaluate_result;
@@ -115,7 +118,8 @@ static int write_result(FILE *out, const void *ctx)
     const cli_system *cs = r->cs;
     const hg_cost *cost = r->cost;
     if (!strcmp(cs->opt.format, "json"))
-        return cli_json_print(out, to_json(cs, r->model, cost, r->lc));
+        return cli_json_print(out,
+                              to_json(cs, r->model, cost, r->lc, r->T_bin));
     if (!strcmp(cs->opt.format, "lammps") ||
         !strcmp(cs->opt.format, "mercurydpm"))
         return write_export(out, r);
@@ -131,10 +135,8 @@ static int write_result(FILE *out, const void *ctx)
             "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
             "%.6g\n",
             cost->T_cd, cost->K, cost->T_ca, cost->T);
-    fprintf(out,
-            "linked cell (one level, s = %.6g): T = %.6g  -> predicted "
-            "speed-up %.4g\n",
-            2.0 * hg_psd_rmax(cs->psd), r->lc->T, r->lc->T / cost->T);
+    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->lc->T,
+                           r->T_bin, cost->T);
     return CLI_OK;
 }
 
@@ -186,18 +188,22 @@ int cmd_evaluate(int argc, char **argv)
         goto done;
     }
     hg_cost cost = {0}, lc = {0};
+    hg_work bin;
     st = hg_cost_evaluate(model, cs.psd, &cs.sys, &cs.values, (int)L, sizes,
                           &cost, NULL, &e);
     if (!st)
         st = hg_cost_evaluate(hg_model_find("linked-cell"), cs.psd, &cs.sys,
                               &cs.values, 1, NULL, &lc, NULL, &e);
+    if (!st)
+        st = hg_cost_evaluate(hg_model_find("bin"), cs.psd, &cs.sys,
+                              &cs.values, 1, NULL, NULL, &bin, &e);
     if (st) {
         rc = cli_fail(&e, st, 1);
         hg_cost_clear(&cost);
         goto done;
     }
-    evaluate_result res = {&cs, model, &cost, &lc, hgrid ? sizes : NULL,
-                           (int)L};
+    evaluate_result res = {&cs, model, &cost, &lc, bin.T,
+                           hgrid ? sizes : NULL, (int)L};
     rc = cli_write(cs.opt.output, write_result, &res);
     hg_cost_clear(&cost);
     hg_cost_clear(&lc);

@@ -36,7 +36,11 @@ static void help(FILE *out)
             "that minimise the\npredicted work per particle (KOL 2014 cost "
             "model). The recommendation is the\nfewest levels whose work is "
             "within the tolerance of the best work found;\nthe best itself "
-            "is reported too.\n\n"
+            "is reported too. The baseline is the cheaper single-level\n"
+            "method under the same K: the linked cell or bin (bins of half "
+            "the cutoff, as\nLAMMPS' neighbor bin); when no HGrid beats it "
+            "by the tolerance, it is the\nrecommendation. Speed-ups are "
+            "given against both.\n\n"
             "  --model NAME     auto (default: both HGrid models, keep the "
             "better), or one\n"
             "                   model: hgrid-top-down, hgrid-bottom-up, "
@@ -112,11 +116,17 @@ static int write_table(FILE *out, const cli_system *cs,
     fprintf(out, ", L = 1..%d, tolerance %g %%\n", o->max_levels,
             100.0 * o->tolerance);
     fprintf(out, "\ndecision:       %s\n", r->decision);
-    fprintf(out,
-            "recommended:    %s, %d level%s (the fewest within %g %% of the "
-            "best T found)\n",
-            model_label(r->model), r->levels, r->levels == 1 ? "" : "s",
-            100.0 * o->tolerance);
+    if (r->single_level && !r->linked_cell)
+        fprintf(out,
+                "recommended:    bin, one grid of bins of half the cutoff "
+                "(no hierarchical grid\n                beats it by %g %%)\n",
+                100.0 * o->tolerance);
+    else
+        fprintf(out,
+                "recommended:    %s, %d level%s (the fewest within %g %% of "
+                "the best T found)\n",
+                model_label(r->model), r->levels, r->levels == 1 ? "" : "s",
+                100.0 * o->tolerance);
     fprintf(out, "best found:     T = %.6g with %d level%s (%s)\n", r->best_T,
             r->best_levels, r->best_levels == 1 ? "" : "s",
             model_label(r->best_model));
@@ -138,18 +148,19 @@ static int write_table(FILE *out, const cli_system *cs,
     fprintf(out, "\ncell sizes / r_min:");
     for (int h = 0; h < r->levels; h++)
         fprintf(out, " %.4g", r->cell_sizes[h] / rmin);
+    if (r->single_level && !r->linked_cell)
+        fprintf(out, "\n(the size is the cutoff; the bins are half of it, "
+                "the stencil only the bins within reach)");
     fprintf(out, "\n\n");
     cli_print_levels(out, &r->cost, rmin);
     fprintf(out,
             "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
             "%.6g\n",
             r->cost.T_cd, r->cost.K, r->cost.T_ca, r->cost.T);
-    fprintf(out,
-            "linked cell (one level, s = %.6g): T = %.6g  -> predicted "
-            "speed-up %.4g\n",
-            2.0 * hg_psd_rmax(cs->psd), r->linked_cell_T, r->speedup);
+    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->linked_cell_T,
+                           r->bin_T, r->cost.T);
     fprintf(out, "\nsensitivity (%s, T at L levels):\n",
-            model_label(r->model));
+            model_label(r->sens_model));
     for (int i = 0; i < r->n_sens; i++)
         fprintf(out, "  L = %-3d T = %-10.6g (%+.1f %% vs best)\n",
                 r->sens_L[i], r->sens_T[i],
@@ -198,6 +209,14 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddNumberToObject(j, "linked_cell_work_per_particle",
                             r->linked_cell_T);
     cJSON_AddNumberToObject(j, "speedup_vs_linked_cell", r->speedup);
+    cJSON_AddNumberToObject(j, "bin_work_per_particle", r->bin_T);
+    cJSON_AddNumberToObject(j, "speedup_vs_bin", r->speedup_bin);
+    cJSON *sl = cJSON_AddObjectToObject(j, "single_level");
+    cJSON_AddStringToObject(sl, "best", r->single_model->name);
+    cJSON_AddNumberToObject(sl, "work_per_particle", r->single_T);
+    cJSON_AddBoolToObject(sl, "recommended", r->single_level);
+    if (r->single_level && !r->linked_cell)
+        cJSON_AddNumberToObject(j, "bin_width", r->cost.per_level[0].cell_size);
     cJSON *best = cJSON_AddObjectToObject(j, "best");
     cJSON_AddStringToObject(best, "algorithm",
                             model_label(r->best_model));
@@ -352,6 +371,10 @@ int cmd_recommend(int argc, char **argv)
     }
     ro.max_levels = (int)o.max_levels;
     ro.tolerance = o.tolerance;
+    /* MercuryDPM has no `bin`, and a LAMMPS export of one level is bin
+     * already: the exports describe the best grid of the candidates */
+    ro.grid_only = strcmp(cs.opt.format, "table") &&
+                   strcmp(cs.opt.format, "json");
     ro.q = o.q;
     cs.export_skin = o.skin;
     /* K follows the code the output is for */

@@ -46,7 +46,8 @@ static void help(FILE *out)
             "  --alpha-range R  alpha values: LO:HI:N (N evenly spaced) or a "
             "list (default -3)\n"
             "  one row per (alpha, omega, method, algorithm): the best L and "
-            "its T\n%s%s\n%s\n"
+            "its T, and\n  the T of the linked cell and of bin (bins of half "
+            "the cutoff)\n%s%s\n%s\n"
             "Examples:\n"
             "  hgridopt scan --psd powerlaw:alpha=-3,omega=100 --dim 3 "
             "--nu 0.7 --max-levels 20\n"
@@ -160,7 +161,7 @@ static int write_curves(FILE *out, const void *ctx)
 }
 
 typedef struct sweep_row {
-    double alpha, omega, T_lc;
+    double alpha, omega, T_lc, T_bin; /* the single-level baselines */
     hg_recipe method;
     const hg_model *model;
     hg_curve_point best; /* sizes not owned */
@@ -208,22 +209,26 @@ static int write_sweep(FILE *out, const void *ctx)
             cJSON_AddNumberToObject(r, "T_ca", rows[i].best.T_ca);
             cJSON_AddNumberToObject(r, "linked_cell_work_per_particle",
                                     rows[i].T_lc);
+            cJSON_AddNumberToObject(r, "bin_work_per_particle",
+                                    rows[i].T_bin);
             cJSON_AddItemToArray(arr, r);
         }
         return cli_json_print(out, j);
     }
     fprintf(out, "alpha,omega,method,algorithm,levels,"
                  "nonempty_levels,work_per_particle,T_cd,T_ca,"
-                 "linked_cell_work_per_particle,K,K_source\n");
+                 "linked_cell_work_per_particle,bin_work_per_particle,K,"
+                 "K_source\n");
     for (size_t i = 0; i < k; i++)
         fprintf(out, "%.10g,%.10g,%s,%s,%d,%d,%.10g,%.10g,%.10g,"
-                     "%.10g,%.10g,%s\n",
+                     "%.10g,%.10g,%.10g,%s\n",
                 rows[i].alpha, rows[i].omega,
                 hg_recipe_name(rows[i].method),
                 hg_algorithm_name(rows[i].model->grid_algorithm),
                 rows[i].best.levels, rows[i].best.nonempty_levels,
                 rows[i].best.T, rows[i].best.T_cd, rows[i].best.T_ca,
-                rows[i].T_lc, cs->K, hg_K_source_name(cs->Kc.source));
+                rows[i].T_lc, rows[i].T_bin, cs->K,
+                hg_K_source_name(cs->Kc.source));
     return CLI_OK;
 }
 
@@ -278,14 +283,16 @@ static int run_sweep(const cli_system *cs, const hg_model *const *models,
                      hg_fmt_double(va, alphas[ia]),
                      hg_fmt_double(vo, omegas[io]));
             hg_psd *psd = NULL;
-            hg_cost lc = {0};
+            hg_work lc = {0}, bin = {0};
             hg_err e = {0};
             int st = hg_psd_parse(spec, &ctx, &psd, &e);
             if (!st)
                 st = hg_cost_evaluate(hg_model_find("linked-cell"), psd,
-                                      &cs->sys, &cs->values, 1, NULL, &lc,
-                                      NULL, &e);
-            hg_cost_clear(&lc);
+                                      &cs->sys, &cs->values, 1, NULL, NULL,
+                                      &lc, &e);
+            if (!st)
+                st = hg_cost_evaluate(hg_model_find("bin"), psd, &cs->sys,
+                                      &cs->values, 1, NULL, NULL, &bin, &e);
             for (int im = 0; im < nm && !st; im++)
                 for (int a = 0; a < nalg && !st; a++) {
                     hg_curve cv;
@@ -302,6 +309,7 @@ static int run_sweep(const cli_system *cs, const hg_model *const *models,
                     r->alpha = alphas[ia];
                     r->omega = omegas[io];
                     r->T_lc = lc.T;
+                    r->T_bin = bin.T;
                     r->method = (hg_recipe)methods[im];
                     r->model = models[a];
                     r->best = cv.points[b];

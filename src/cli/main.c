@@ -48,8 +48,60 @@ static void usage(FILE *out)
             cli_exit_help);
 }
 
+/* The K the commands use when neither --K nor the system file gives one:
+ * the same resolver as theirs (hg_K_resolve), by target and dimension.
+ * The model's declared default (HG_K_PAPER) is only the library's, for
+ * callers that pass no value, so the help shows what the CLI uses. */
+typedef struct K_used {
+    hg_K_choice c[2][2]; /* [target: bundled HGrid, MercuryDPM][3D, 2D] */
+    int ok[2][2];
+    char err[2][2][HG_ERRLEN];
+} K_used;
+
+static void K_resolve_all(K_used *u)
+{
+    static const hg_K_target targets[2] = {HG_K_TARGET_HGRID,
+                                           HG_K_TARGET_MERCURYDPM};
+    for (int t = 0; t < 2; t++)
+        for (int i = 0; i < 2; i++) {
+            hg_K_request rq = {targets[t], 3 - i, NULL, 0, 0.0, NULL, NULL};
+            hg_err e = {0};
+            u->ok[t][i] = hg_K_resolve(&rq, &u->c[t][i], &e) == HG_OK;
+            snprintf(u->err[t][i], sizeof u->err[t][i], "%s", e.msg);
+        }
+}
+
+/* "2.9 (shipped-default)" or "none (error)" */
+static const char *K_text(const K_used *u, int t, int i, char *buf,
+                          size_t len)
+{
+    if (u->ok[t][i])
+        snprintf(buf, len, "%g (%s)", u->c[t][i].K,
+                 hg_K_source_name(u->c[t][i].source));
+    else
+        snprintf(buf, len, "none (see below)");
+    return buf;
+}
+
+static void K_param_help(FILE *out, const hg_model *m,
+                         const hg_model_param *q, const K_used *u)
+{
+    char a[64], b[64];
+    fprintf(out, "  %16s K (%s %g): %s\n", "", q->open_min ? ">" : ">=",
+            q->min, q->help);
+    fprintf(out, "  %16s   used: %s in 3D, %s in 2D", "",
+            K_text(u, 0, 0, a, sizeof a), K_text(u, 0, 1, b, sizeof b));
+    if (m->grid_algorithm != HG_GRID_NONE)
+        fprintf(out, ";\n  %16s   %s in 3D, %s in 2D with --format "
+                "mercurydpm", "", K_text(u, 1, 0, a, sizeof a),
+                K_text(u, 1, 1, b, sizeof b));
+    fprintf(out, "\n");
+}
+
 static void models_help(FILE *out)
 {
+    K_used u;
+    K_resolve_all(&u);
     fprintf(out, "Cost models: --model NAME (evaluate, recommend, scan, "
                  "validate)\n\n");
     for (size_t i = 0; i < hg_model_count(); i++) {
@@ -57,10 +109,30 @@ static void models_help(FILE *out)
         fprintf(out, "  %-16s %s\n", m->name, m->help);
         for (int k = 0; k < m->n_params; k++) {
             const hg_model_param *q = &m->params[k];
+            if (!strcmp(q->name, "K")) {
+                K_param_help(out, m, q, &u);
+                continue;
+            }
             fprintf(out, "  %16s %s (default %g, %s %g): %s\n",
                     "", q->name, q->def, q->open_min ? ">" : ">=", q->min,
                     q->help);
         }
+    }
+    fprintf(out, "\nK used when neither --K nor the system file's \"K\" "
+                 "gives it (by the code\nthe output describes and the "
+                 "dimension):\n");
+    static const char *const what[2] = {"the bundled HGrid (tables, JSON, "
+                                        "validate, bench, --format lammps "
+                                        "--model kol)",
+                                        "MercuryDPM (--format mercurydpm)"};
+    for (int t = 0; t < 2; t++) {
+        fprintf(out, "  %s:\n", what[t]);
+        for (int d = 0; d < 2; d++)
+            if (u.ok[t][d])
+                fprintf(out, "    %dD: %g, %s\n", 3 - d, u.c[t][d].K,
+                        u.c[t][d].detail);
+            else
+                fprintf(out, "    %dD: none: %s\n", 3 - d, u.err[t][d]);
     }
     fprintf(out, "\n--algorithm top-down and --algorithm bottom-up are "
                  "shorthands for\n--model hgrid-top-down and --model "

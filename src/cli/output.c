@@ -103,7 +103,7 @@ void cli_json_add_per_level(cJSON *obj, const hg_cost *c)
 
 int cli_json_print(FILE *out, cJSON *json)
 {
-    char *s = cJSON_Print(json);
+    char *s = hg_json_print(json);
     cJSON_Delete(json);
     if (!s) {
         cli_error("out of memory while writing JSON");
@@ -171,6 +171,21 @@ void cli_print_levels(FILE *out, const hg_cost *c, double rmin)
     }
     fprintf(out, "%5s %12s %9s %11.5g %12s %11.5g %11.5g %11.5g\n", "total",
             "", "", 1.0, "", c->T_cd, c->T_ca, c->T);
+}
+
+void cli_print_single_level(FILE *out, double cutoff, double T_lc,
+                            double T_bin, double T)
+{
+    fprintf(out,
+            "linked cell (one level, s = %.6g): T = %.6g  -> predicted "
+            "speed-up %.4g\n",
+            cutoff, T_lc, T_lc / T);
+    fprintf(out,
+            "bin (bins of half the cutoff, %.6g): T = %.6g  -> predicted "
+            "speed-up %.4g\n",
+            0.5 * cutoff, T_bin, T_bin / T);
+    fprintf(out, "best single-level method: %s\n",
+            T_bin < T_lc ? "bin" : "linked cell");
 }
 
 static void on_progress(const char *stage, double f, void *params)

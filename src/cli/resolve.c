@@ -2,11 +2,13 @@
  * distribution, K, cost model) resolved into library inputs. */
 #include "cli.h"
 #include "hg_calib.h"
+#include "hg_pack_gen.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -235,4 +237,34 @@ int cli_model_resolve(const cli_opts *o, const char *const *words,
                  "top-down, bottom-up");
     cli_error("%s: unknown value '%s' (one of: %s)", opt, text, list);
     return CLI_EUSAGE;
+}
+
+/* The message is printed for hard spheres only (their packing takes time
+ * to make, a Poisson one does not) and, like progress, only on a
+ * terminal: the output names the generator too. */
+int cli_announce_packing(const char *cmd, const cli_system *cs, size_t n,
+                         long seed)
+{
+    hg_pack_params pp = {cs->sys.dim, n, cs->sys.nu, (uint64_t)seed, 1};
+    hg_pack_choice ch;
+    hg_err e = {0};
+    int st = hg_pack_structure_choose(&pp, cs->sys.structure, &ch, &e);
+    if (st)
+        return cli_fail(&e, st, 0);
+    double need = hg_pack_memory_estimate(ch.generator, cs->sys.dim, n);
+    double have = (double)sysconf(_SC_PHYS_PAGES) *
+                  (double)sysconf(_SC_PAGE_SIZE);
+    char mem[32];
+    if (have > 0.0 && need > have) {
+        cli_error("--n: %zu particles with the %s generator need about "
+                  "%.3g GiB of memory, more than the %.3g GiB of this "
+                  "machine", n, ch.generator, need / 1073741824.0,
+                  have / 1073741824.0);
+        return CLI_EUSAGE;
+    }
+    if (cs->sys.structure != HG_STRUCTURE_POISSON && isatty(STDERR_FILENO))
+        fprintf(stderr, "%s: packing %zu particles with the %s generator "
+                "(about %s of memory): %s\n", cmd, n, ch.generator,
+                cli_bytes(need, mem, sizeof mem), ch.why);
+    return CLI_OK;
 }

@@ -298,10 +298,21 @@ char *hg_fmt_double(char *buf, double v)
         snprintf(buf, HG_NUMLEN, "%g", v);
         return buf;
     }
-    for (int prec = 1; prec <= 17; prec++) {
+    int prec = 1;
+    for (; prec <= 17; prec++) {
         snprintf(buf, HG_NUMLEN, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
             break;
+    }
+    /* %g switches to an exponent once the exponent reaches the precision,
+     * so the shortest round trip of 40 is "4e+01". Whole-number magnitudes
+     * below 1e16 read better written out: print them with enough digits
+     * to stay positional (more digits still round-trip). */
+    const char *ex = strchr(buf, 'e');
+    if (ex) {
+        int x = atoi(ex + 1);
+        if (x >= 0 && x < 16 && x + 1 > prec)
+            snprintf(buf, HG_NUMLEN, "%.*g", x + 1, v);
     }
     return buf;
 }

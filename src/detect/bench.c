@@ -92,6 +92,7 @@ static int hgrid_sizes(const hg_bench_config *c, hg_algorithm alg,
     hg_recommend_options_default(&ro);
     ro.n_models = 1;
     ro.models[0] = hg_model_for_grid(alg);
+    ro.grid_only = 1; /* sizes for this grid, even where bin is cheaper */
     hg_system sys = packing_system(c);
     hg_recommendation rec = {0};
     int st = hg_recommend(c->psd, &sys, c->values, &ro, &rec, e);

@@ -1,7 +1,7 @@
 /* recommend.c - from T(L) curves of candidate cost models to a
  * recommendation: the fewest non-empty levels whose T is within a tolerance
- * of the best T found, the linked-cell comparison and the sensitivity of
- * the optimum. */
+ * of the best T found, the comparison with the best single-level method
+ * (linked cell or bin) and the sensitivity of the optimum. */
 #include "hg_opt.h"
 
 #include <math.h>
@@ -90,6 +90,42 @@ static int merge_empty(const hg_model *m, const hg_psd *psd,
     return HG_OK;
 }
 
+/* The decision in words, with the work against both single-level
+ * methods. */
+static void decide(hg_recommendation *out, const hg_recommend_options *o)
+{
+    char *d = out->decision;
+    size_t n = sizeof out->decision;
+    double tol = 100.0 * o->tolerance;
+    if (out->single_level && !out->linked_cell)
+        snprintf(d, n,
+                 "use a single-level grid with cells of half the cutoff "
+                 "(bin, cutoff %g): a hierarchical grid gains less than %g "
+                 "%%; %.3g times less work than a linked cell",
+                 out->cell_sizes[0], tol, out->speedup);
+    else if (out->linked_cell)
+        snprintf(d, n,
+                 "use a single-level linked cell (cell size %g): a "
+                 "hierarchical grid gains less than %g %%; %.3g times less "
+                 "work than bin",
+                 out->cell_sizes[0], tol, out->speedup_bin);
+    else if (out->model->grid_algorithm != HG_GRID_NONE)
+        snprintf(d, n,
+                 "use a %s hierarchical grid with %d levels (%s cell sizes): "
+                 "T = %.6g per particle, %.3g times less work than a "
+                 "linked cell, %.3g times less than bin",
+                 hg_algorithm_name(out->model->grid_algorithm), out->levels,
+                 hg_recipe_name(o->recipe), out->cost.T, out->speedup,
+                 out->speedup_bin);
+    else
+        snprintf(d, n,
+                 "use %s with %d levels (%s cell sizes): T = %.6g per "
+                 "particle, %.3g times less work than a linked cell, %.3g "
+                 "times less than bin",
+                 out->model->name, out->levels, hg_recipe_name(o->recipe),
+                 out->cost.T, out->speedup, out->speedup_bin);
+}
+
 int hg_recommend(const hg_psd *psd, const hg_system *sys,
                  const hg_model_values *v, const hg_recommend_options *opt,
                  hg_recommendation *out, hg_err *e)
@@ -110,16 +146,35 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
     }
     out->options = o;
 
-    hg_work lc;
-    if ((st = hg_cost_evaluate(hg_model_find("linked-cell"), psd, sys, v, 1,
-                               NULL, NULL, &lc, e)))
+    /* the single-level baselines: users of LAMMPS get `bin` (bins of half
+     * the cutoff, stencil pruned to reach), often cheaper than the linked
+     * cell; an HGrid is worth its levels only if it beats the better one */
+    hg_work lc, bn;
+    const hg_model *lc_model = hg_model_find("linked-cell"),
+                   *bin_model = hg_model_find("bin");
+    if ((st = hg_cost_evaluate(lc_model, psd, sys, v, 1, NULL, NULL, &lc,
+                               e)) ||
+        (st = hg_cost_evaluate(bin_model, psd, sys, v, 1, NULL, NULL, &bn,
+                               e)))
         return st;
     out->linked_cell_T = lc.T;
     out->linked_cell_T_cd = lc.T_cd;
     out->linked_cell_T_ca = lc.T_ca;
+    out->bin_T = bn.T;
+    out->bin_T_cd = bn.T_cd;
+    out->bin_T_ca = bn.T_ca;
+    out->single_model = bn.T < lc.T ? bin_model : lc_model;
+    out->single_T = fmin(bn.T, lc.T);
+    /* the comparison needs T in the same units: the bundled HGrid's
+     * multi-level models (the linked cell is their L = 1); a single-level
+     * candidate asked for by name is answered as such */
+    int nalg = o.n_models, comparable = !o.grid_only;
+    for (int a = 0; a < nalg; a++)
+        comparable &= o.models[a]->grid_algorithm != HG_GRID_NONE &&
+                      o.models[a]->max_levels != 1;
 
-    int nalg = o.n_models;
-    if (!(out->curves = calloc((size_t)nalg, sizeof *out->curves)))
+    if (nalg < 1 || !(out->curves = calloc((size_t)nalg,
+                                           sizeof *out->curves)))
         return hg_fail(e, HG_ENOMEM, "out of memory");
     for (int a = 0; a < nalg; a++) {
         st = hg_curve_compute(o.models[a], psd, sys, v, o.recipe, o.q,
@@ -164,19 +219,32 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
     out->best_levels = best->nonempty_levels;
     out->best_model = out->curves[best_a].model;
     out->model = out->curves[rec_a].model;
-    st = merge_empty(out->model, psd, sys, v, rec, &out->cell_sizes,
-                     &out->levels, e);
-    if (st)
+    out->single_level = comparable && !(best->T * (1.0 + o.tolerance) <
+                                        out->single_T);
+    if (out->single_level && out->single_model == bin_model) {
+        out->model = bin_model;
+        out->levels = 1;
+        if (!(out->cell_sizes = malloc(sizeof *out->cell_sizes))) {
+            st = hg_fail(e, HG_ENOMEM, "out of memory");
+            goto fail;
+        }
+        out->cell_sizes[0] = 2.0 * hg_psd_rmax(psd);
+    } else if ((st = merge_empty(out->model, psd, sys, v, rec,
+                                 &out->cell_sizes, &out->levels, e))) {
         goto fail;
+    }
     st = hg_cost_evaluate(out->model, psd, sys, v, out->levels,
                           out->cell_sizes, &out->cost, NULL, e);
     if (st)
         goto fail;
-    out->linked_cell = out->levels == 1;
+    /* an HGrid of one level is the linked cell */
+    out->linked_cell = out->levels == 1 && out->model != bin_model;
     out->speedup = out->linked_cell_T / out->cost.T;
+    out->speedup_bin = out->bin_T / out->cost.T;
 
     /* Sensitivity on the recommended model's curve around L*. */
     const hg_curve *cv = &out->curves[rec_a];
+    out->sens_model = cv->model;
     int Ls = out->levels;
     for (int L = Ls - 2; L <= Ls + 2; L++)
         if (L >= 1 && L <= cv->n) {
@@ -192,24 +260,7 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
             out->within5_hi = i + 1;
         }
 
-    if (out->linked_cell)
-        snprintf(out->decision, sizeof out->decision,
-                 "use a single-level linked cell (cell size %g): a "
-                 "hierarchical grid gains less than %g %%",
-                 out->cell_sizes[0], 100.0 * o.tolerance);
-    else if (out->model->grid_algorithm != HG_GRID_NONE)
-        snprintf(out->decision, sizeof out->decision,
-                 "use a %s hierarchical grid with %d levels (%s cell sizes): "
-                 "T = %.6g per particle, %.3g times less work than a "
-                 "linked cell",
-                 hg_algorithm_name(out->model->grid_algorithm), out->levels,
-                 hg_recipe_name(o.recipe), out->cost.T, out->speedup);
-    else
-        snprintf(out->decision, sizeof out->decision,
-                 "use %s with %d levels (%s cell sizes): T = %.6g per "
-                 "particle, %.3g times less work than a linked cell",
-                 out->model->name, out->levels, hg_recipe_name(o.recipe),
-                 out->cost.T, out->speedup);
+    decide(out, &o);
     return HG_OK;
 fail:
     hg_recommendation_clear(out);

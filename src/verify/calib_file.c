@@ -141,6 +141,8 @@ static cJSON *entry_json(const hg_calibration *c)
     cJSON_AddNumberToObject(j, "particles", (double)c->n);
     cJSON_AddNumberToObject(j, "nu", c->nu);
     cJSON_AddStringToObject(j, "distribution", c->psd);
+    if (c->packing[0])
+        cJSON_AddStringToObject(j, "packing", c->packing);
     cJSON_AddStringToObject(j, "created", c->created);
     cJSON_AddStringToObject(j, "machine", c->machine);
     cJSON_AddStringToObject(j, "build", c->build);
@@ -170,7 +172,7 @@ int hg_calibration_json(const hg_calibration *c, char **text, hg_err *e)
     cJSON_AddItemToObject(j, "schema", cJSON_CreateString(schema_v1));
     cJSON_AddItemToObject(j, "version",
                           cJSON_CreateString(HG_VERSION_STRING));
-    char *t = cJSON_Print(j);
+    char *t = hg_json_print(j);
     cJSON_Delete(j);
     if (!t)
         return hg_fail(e, HG_ENOMEM, "out of memory");
@@ -316,7 +318,7 @@ int hg_calibration_save(const hg_calibration *c, const char *path,
     else
         cJSON_AddItemToObject(cal, key, entry);
     cJSON_AddItemToObject(j, "calibrations", cal);
-    char *text = cJSON_Print(j);
+    char *text = hg_json_print(j);
     cJSON_Delete(j);
     if (!text)
         return hg_fail(e, HG_ENOMEM, "out of memory");
@@ -429,6 +431,7 @@ int hg_calibration_load(const char *path, int dim, hg_calibration *out,
     out->dim = dim;
     out->n = parts > 0 ? (size_t)parts : 0;
     get_string(j, "distribution", out->psd, sizeof out->psd);
+    get_string(j, "packing", out->packing, sizeof out->packing);
     get_string(j, "created", out->created, sizeof out->created);
     get_string(j, "machine", out->machine, sizeof out->machine);
     get_string(j, "build", out->build, sizeof out->build);

@@ -4,7 +4,7 @@
 #include "psd_internal.h"
 #include "hg_grid.h"
 #include "hg_opt.h"
-#include "hg_pack.h"
+#include "hg_pack_gen.h"
 #include "hg_validate.h"
 
 #include <gsl/gsl_multifit.h>
@@ -197,8 +197,16 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
                        prm->repeats);
     if (!(prm->budget > 0.0))
         return hg_fail(e, HG_EINVAL, "budget: %g must be > 0", prm->budget);
+    /* time the grids on the structure the system has: hard spheres fill
+     * cells more evenly than Poisson centres */
     hg_pack_params pp = {sys.dim, prm->n, sys.nu, prm->seed, 1};
-    if ((st = hg_pack_poisson(psd, &pp, &p, e)))
+    hg_pack_options po;
+    hg_pack_options_init(&po);
+    po.progress = prm->progress;
+    po.progress_params = prm->progress_params;
+    hg_pack_choice ch;
+    if ((st = hg_pack_structure_run(psd, &pp, sys.structure, &po, &p, NULL,
+                                    &ch, e)))
         return st;
     double A = p.hi[0] - p.lo[0];
     int Lmax = prm->max_levels;
@@ -249,6 +257,7 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
     out->n = prm->n;
     out->nu = sys.nu;
     snprintf(out->psd, sizeof out->psd, "%s", hg_psd_spec(psd));
+    snprintf(out->packing, sizeof out->packing, "%s", ch.generator);
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);

@@ -188,7 +188,7 @@ int hg_lammps_consts_save(const hg_lammps_consts *c, const char *path,
     cJSON_AddStringToObject(j, "machine", c->machine);
     cJSON_AddStringToObject(j, "lammps", c->lammps);
     cJSON_AddStringToObject(j, "created", c->created);
-    char *text = cJSON_Print(j);
+    char *text = hg_json_print(j);
     cJSON_Delete(j);
     if (!text)
         return hg_fail(e, HG_ENOMEM, "out of memory");

@@ -2,7 +2,7 @@
 #include "verify_internal.h"
 #include "hg_grid.h"
 #include "hg_detector.h"
-#include "hg_pack.h"
+#include "hg_pack_gen.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -36,6 +36,10 @@ static int check_params(const hg_psd *psd, const hg_validate_params *prm,
     int st;
     if (!psd || !prm || !prm->sizes || !prm->model)
         return hg_fail(e, HG_EINVAL, "validate: NULL argument");
+    if (prm->model->grid_algorithm == HG_GRID_NONE) /* before any packing */
+        return hg_fail(e, HG_EINVAL,
+                       "model: %s describes no grid of hgridopt to measure",
+                       prm->model->name);
     if ((st = hg_system_check(&prm->sys, e)))
         return st;
     if (prm->L < 1)
@@ -447,13 +451,40 @@ int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
     memset(out, 0, sizeof *out);
     if ((st = check_params(psd, prm, e)))
         return st;
+    /* refuse a box too small before making a packing (hard spheres take
+     * time to pack); box_sizes checks the packing made */
+    size_t nmin = 0;
+    if (hg_validate_min_particles(psd, &prm->sys, prm->L, prm->sizes, &nmin,
+                                  NULL) == HG_OK &&
+        prm->n < nmin) {
+        double s = largest_size(psd, prm->L, prm->sizes);
+        double A = hg_pack_box_edge(psd, prm->sys.dim, prm->n, prm->sys.nu);
+        return hg_fail(e, HG_EINVAL,
+                       "validate: the periodic box (edge %.6g, N = %zu) "
+                       "holds %.0f cell(s) of size %.6g per edge; with fewer "
+                       "than 3 the stencil would meet cells twice (the "
+                       "bundled HGrid visits each once, the cost model does "
+                       "not describe that); use --n %zu",
+                       A, prm->n, s <= A ? cells_per_edge(A, s) : 0.0, s,
+                       nmin);
+    }
     hg_pack_params pp = {prm->sys.dim, prm->n, prm->sys.nu, prm->seed, 1};
-    double t0 = hg_wall_seconds();
-    if ((st = hg_pack_poisson(psd, &pp, &p, e)))
+    /* the packing must have the structure the model predicts for: hard
+     * spheres measured on overlapping centres would be silently wrong */
+    hg_pack_options po;
+    hg_pack_options_init(&po);
+    po.progress = prm->measure.progress;
+    po.progress_params = prm->measure.progress_params;
+    hg_pack_choice ch;
+    hg_pack_report rep;
+    if ((st = hg_pack_structure_run(psd, &pp, prm->sys.structure, &po, &p,
+                                    &rep, &ch, e)))
         return st;
-    double pack_seconds = hg_wall_seconds() - t0;
     st = validate_particles(psd, prm, &p, 1, out, e);
-    out->pack_seconds = pack_seconds;
+    out->pack_seconds = rep.seconds;
+    out->generator = ch.generator;
+    snprintf(out->generator_why, sizeof out->generator_why, "%s", ch.why);
+    out->max_overlap = rep.max_overlap;
     hg_particles_clear(&p);
     return st;
 }

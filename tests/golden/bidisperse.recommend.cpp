@@ -22,7 +22,7 @@ public:
     // cell size of level 0..1 (length unit: mm)
     Mdouble userHGridCellSize(unsigned int level) override
     {
-        static const Mdouble sizes[2] = {1, 5.0000000050000004};
+        static const Mdouble sizes[2] = {1, 5.000000005};
         return sizes[level < 2 ? level : 1];
     }
 };

@@ -1,5 +1,5 @@
 // --- HGrid settings by hgridopt for Log-normal pharmaceutical powder, d50 = 40 um ---
-// distribution: lognormal:median=40,sigma=0.59999999999999998,size=diameter,basis=volume,qmin=0.001,qmax=0.999 (r_min 3.13175, r_max 127.724 um)
+// distribution: lognormal:median=40,sigma=0.6,size=diameter,basis=volume,qmin=0.001,qmax=0.999 (r_min 3.13175, r_max 127.724 um)
 // dim 3, nu 0.45, K 0.2; HGrid top-down, 5 levels
 // K from paper: paper value (KOL 2014; Ogarko & Luding 2012 measured 0.2-0.45), the value for MercuryDPM (the papers' code)
 // predicted work per particle (KOL 2014 model): T = 17.6561 (T_cd 10.6723 pair checks + K x 34.9189 cell accesses)
@@ -22,7 +22,7 @@ public:
     // cell size of level 0..4 (length unit: um)
     Mdouble userHGridCellSize(unsigned int level) override
     {
-        static const Mdouble sizes[5] = {18.821134626299266, 29.997498453466807, 45.299261979509254, 77.431287565553632, 255.447992946895};
+        static const Mdouble sizes[5] = {18.821134626299266, 29.997498453466807, 45.299261979509254, 77.43128756555363, 255.447992946895};
         return sizes[level < 5 ? level : 4];
     }
 };

@@ -22,7 +22,7 @@ public:
     // cell size of level 0..3 (length unit: r_min)
     Mdouble userHGridCellSize(unsigned int level) override
     {
-        static const Mdouble sizes[4] = {4.0277567654886663, 8.0532128200332185, 16.535118086095981, 40.000000040000003};
+        static const Mdouble sizes[4] = {4.027756765488666, 8.053212820033218, 16.53511808609598, 40.00000004};
         return sizes[level < 4 ? level : 3];
     }
 };

@@ -22,7 +22,7 @@ public:
     // cell size of level 0..4 (length unit: r_min)
     Mdouble userHGridCellSize(unsigned int level) override
     {
-        static const Mdouble sizes[5] = {6.2310776407383361, 14.867750142316897, 31.985270869188518, 72.871671630652216, 200.00000020000002};
+        static const Mdouble sizes[5] = {6.231077640738336, 14.867750142316897, 31.98527086918852, 72.87167163065222, 200.00000020000002};
         return sizes[level < 5 ? level : 4];
     }
 };

@@ -22,7 +22,7 @@ public:
     // cell size of level 0..5 (length unit: mm)
     Mdouble userHGridCellSize(unsigned int level) override
     {
-        static const Mdouble sizes[6] = {0.16452755647828674, 0.29301849052173451, 0.49040521766821688, 0.84748782035635972, 1.9564708127375665, 9.5000000095000008};
+        static const Mdouble sizes[6] = {0.16452755647828674, 0.2930184905217345, 0.4904052176682169, 0.8474878203563597, 1.9564708127375665, 9.5000000095};
         return sizes[level < 6 ? level : 5];
     }
 };

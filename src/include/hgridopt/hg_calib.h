@@ -39,6 +39,9 @@ typedef struct hg_calibration {
     size_t n;            /* particles of the packing */
     double nu;
     char psd[256];       /* distribution spec used */
+    char packing[16];    /* generator of the packing: "poisson", "rsa" or
+                            "dense" (hg_pack_structure_run for sys.structure;
+                            "" in files written before it was recorded) */
     char created[32];    /* UTC time, ISO 8601 */
     char machine[256];   /* uname: system, host, release, hardware; CPU */
     char build[256];     /* compiler, build type, OpenMP threads */

@@ -120,6 +120,14 @@ int hg_io_read_mem(const char *text, size_t len, const char *name,
 int hg_io_system_from_particles(const hg_particles *p, hg_psd **psd,
                                 hg_system *sys, hg_err *e);
 
+/* Indented text of a cJSON document with every finite number written in
+ * its shortest round-trip form (hg_fmt_double: 0.6, not the
+ * 0.59999999999999998 of cJSON's %.17g). The numbers of json are turned
+ * into raw items in place, so print a document once, then delete it.
+ * Returns malloc'ed text (free with free) or NULL when out of memory. */
+struct cJSON;
+char *hg_json_print(struct cJSON *json);
+
 #ifdef __cplusplus
 }
 #endif

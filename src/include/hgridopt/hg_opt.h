@@ -110,6 +110,9 @@ typedef struct hg_recommend_options {
     double q;         /* constant-m ratio, > 0, default 1 */
     int max_levels;   /* 1..256, default 32 */
     double tolerance; /* relative, in [0, 1), default 0.01 */
+    int grid_only;    /* 1: recommend one of the candidates even where the
+                         single-level `bin` is cheaper (for callers that
+                         run the candidate's grid); default 0 */
 } hg_recommend_options;
 
 /* Fill o with the defaults above. */
@@ -119,8 +122,20 @@ int hg_recommend_options_check(const hg_recommend_options *o, hg_err *e);
 
 typedef struct hg_recommendation {
     hg_recommend_options options; /* as used (default candidates filled) */
-    const hg_model *model;    /* recommended model */
+    const hg_model *model;    /* recommended model: a candidate, or the
+                                 single-level model "bin" (single_level) */
     int linked_cell;          /* 1: use a single-level linked cell */
+    /* The single-level baseline: the cheaper (same K, ties: the linked
+     * cell) of the linked cell (model "linked-cell", cells of 2 r_max) and
+     * `bin` (model "bin", LAMMPS-style bins of half the cutoff, stencil
+     * pruned to reach). When every candidate is a model of the bundled
+     * HGrid and its best T does not beat single_T by the tolerance,
+     * single_level = 1 and that method is recommended (linked_cell = 1 for
+     * the linked cell; model = bin, 1 level of 2 r_max, for bin). */
+    int single_level;
+    const hg_model *single_model;
+    double single_T;
+    double bin_T, bin_T_cd, bin_T_ca;
     int levels;               /* recommended number of (non-empty) levels */
     double *cell_sizes;       /* levels entries, collapsed levels merged */
     hg_cost cost;             /* evaluation of the recommended grid */
@@ -131,12 +146,14 @@ typedef struct hg_recommendation {
     double best_T;
     double linked_cell_T, linked_cell_T_cd, linked_cell_T_ca;
     double speedup;           /* linked_cell_T / cost.T */
+    double speedup_bin;       /* bin_T / cost.T */
     /* sensitivity: T(L) of the recommended model for
      * L = sens_L[0..n_sens-1] (L* - 2 .. L* + 2 within 1..max_levels) */
     int n_sens;
     int sens_L[5];
     double sens_T[5];
     int within5_lo, within5_hi; /* L range with T(L) <= 1.05 best T */
+    const hg_model *sens_model; /* the candidate of sens_T and within5 */
     int n_curves;               /* one per candidate model */
     hg_curve *curves;           /* T(L) of each candidate; owned */
     char decision[256];         /* the decision in words */
@@ -144,7 +161,8 @@ typedef struct hg_recommendation {
 
 /* Compute the curves of the chosen recipe for every candidate model, pick
  * the fewest non-empty levels whose T is within tolerance of the best T
- * found, compare with the linked cell (model "linked-cell") and fill out.
+ * found, compare with the best single-level method (the linked cell or
+ * bin, see single_level) and fill out.
  * v: parameter values (NULL: defaults) given to every model. out is
  * overwritten; release with hg_recommendation_clear. */
 int hg_recommend(const hg_psd *psd, const hg_system *sys,

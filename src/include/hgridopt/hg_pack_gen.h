@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include "hg_pack.h"
+#include "hg_system.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -117,6 +118,34 @@ double hg_pack_memory_estimate(const char *generator, int dim, size_t n);
  * no pair overlaps), found with the bundled HGrid. */
 int hg_pack_max_overlap(const hg_particles *p, double *max_overlap,
                         hg_err *e);
+
+/* The generator that gives a packing of structure s at prm->nu, and why:
+ * "poisson" for HG_STRUCTURE_POISSON; for hard spheres "rsa" up to the
+ * fraction where random sequential addition places every particle even
+ * for equal spheres (0.28 in 3D, 0.42 in 2D), "dense" above. generator is
+ * a static string; why is one sentence. */
+typedef struct hg_pack_choice {
+    const char *generator; /* "poisson", "rsa" or "dense" */
+    char why[240];
+} hg_pack_choice;
+
+/* Decide up front (no packing is made): fills c. */
+int hg_pack_structure_choose(const hg_pack_params *prm, hg_structure s,
+                             hg_pack_choice *c, hg_err *e);
+
+/* Generate the packing hg_pack_structure_choose chose (opt and rep as for
+ * the generators; may be NULL). Hard spheres: if rsa stalls below the
+ * target, dense is used instead (c says so); above the fraction dense
+ * reaches by growing equal spheres (0.60 in 3D, 0.80 in 2D), random
+ * sequential addition at the target radii is tried first and, when it
+ * stalls, the run fails at once (HG_ELIMIT, "nu: X is beyond what the
+ * packing generators reach ...") instead of growing into a jam. A dense
+ * run that jams or keeps overlaps above the tolerance fails the same way:
+ * the output always has structure s at prm->nu. */
+int hg_pack_structure_run(const hg_psd *psd, const hg_pack_params *prm,
+                          hg_structure s, const hg_pack_options *opt,
+                          hg_particles *out, hg_pack_report *rep,
+                          hg_pack_choice *c, hg_err *e);
 
 #ifdef __cplusplus
 }

@@ -111,6 +111,13 @@ typedef struct hg_validation {
     double box_edge;        /* A = (N V_p / nu)^(1/d) */
     double measured_nu;     /* packing fraction of the generated packing */
     double pack_seconds;
+    /* hg_validate: the generator of the packing (hg_pack_structure_run for
+     * sys.structure: "poisson", "rsa" or "dense"), why it was chosen, and
+     * for rsa and dense the largest overlap / smaller radius; NULL, "" and
+     * 0 for given particles */
+    const char *generator;
+    char generator_why[240];
+    double max_overlap;
     hg_validate_run hgrid;
     int has_baseline;
     hg_validate_run linked_cell;
@@ -151,9 +158,11 @@ int hg_validate_min_particles(const hg_psd *psd, const hg_system *sys,
                               int L, const double *sizes, size_t *nmin,
                               hg_err *e);
 
-/* Generate a Poisson packing (hg_pack_poisson: periodic box of edge A),
- * round the sizes to whole cells (s' = A / floor(A / s)); sizes that round
- * to the same value are merged into one level (said in a note); a box
+/* Generate a packing of prm->sys.structure (hg_pack_structure_run:
+ * Poisson centres, or hard spheres from the rsa or dense generator; a
+ * periodic box of edge A; HG_ELIMIT when nu is beyond the generators'
+ * reach), round the sizes to whole cells (s' = A / floor(A / s)); sizes
+ * that round to the same value are merged into one level (said in a note); a box
  * with fewer than 3 cells per edge on some level is refused (HG_EINVAL,
  * the message names the smallest N that works:
  * hg_validate_min_particles). Run
