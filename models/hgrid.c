@@ -193,7 +193,7 @@ static void hs_hole_grad(int d, const hs_terms *hs, double c, level *a,
 }
 
 /* Kirkwood-Buff hole sum_ab K_ab Q_{a,a} Q_{b,b} of the particles of
- * level b around those of level a (hard_spheres.c, item 4). */
+ * level b around those of level a (hard_spheres.c, item 3). */
 static double kb_hole(int d, const hg_hs_matrix *mx, const double *qa,
                       const double *qb)
 {
