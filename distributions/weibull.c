@@ -9,7 +9,8 @@
  *   I(c; x1, x2) = int_x1^x2 x^(c-1) e^-x dx,
  * so M_m(a,b) = lambda^m I(1 + (m-s)/k; x_a, x_b) / I(1 - s/k; x_min, x_max)
  * (c <= 0 happens for s > 0: only the upper function Gamma(c, x) exists).
- * I is evaluated below x = 1 by the integrated series of e^-x, above
+ * I is evaluated below x = 1 by the integrated series of e^-x (scaled by
+ * x_b^c, so a window wholly below 1 never underflows), above
  * x = 1 from GSL's regularised P or Q (whichever tail avoids cancellation)
  * or Gamma(c, x); when that difference still loses more than 4 digits or
  * underflows (windows far in a tail) it is integrated numerically in
@@ -53,18 +54,20 @@ static double tail_cut(double u, void *p)
     return t->c * u - exp(u) - t->m + 745.0;
 }
 
-/* int_a^b x^(c-1) e^-x dx for 0 < a < b <= 1 by the term-wise integrated
- * series of e^-x (alternating, terms fall like 1/n!). */
+/* S with int_a^b x^(c-1) e^-x dx = b^c S, for 0 < a < b <= 1, by the
+ * term-wise integrated series of e^-x (alternating, terms fall like 1/n!):
+ *   S = sum_n (-1)^n b^n (1 - (a/b)^(c+n)) / ((c+n) n!).
+ * Scaling by b^c keeps windows far in the lower tail (b^c below 1e-300)
+ * away from underflow, and 1 - (a/b)^q = -expm1(-q ln(b/a)) does not
+ * cancel for narrow windows. */
 static double igamma_series(double c, double a, double b)
 {
-    double sum = 0.0, fact = 1.0;
-    double pa = pow(a, c), pb = pow(b, c), l = log1p((b - a) / a);
-    for (int n = 0; n < 60; n++, pa *= a, pb *= b) {
+    double sum = 0.0, fact = 1.0, bn = 1.0, l = log1p((b - a) / a);
+    for (int n = 0; n < 60; n++, bn *= b) {
         double q = c + n;
-        /* (b^q - a^q) / q by products unless that cancels */
-        double term = (fabs(q * l) > 0.5 ? (pb - pa) / q
-                                         : hg_dist_powint(q, a, b)) /
-                      fact;
+        double w = fabs(q * l) < 1e-13 ? l * (1.0 - 0.5 * q * l)
+                                       : -expm1(-q * l) / q;
+        double term = bn * w / fact;
         sum += n % 2 ? -term : term;
         if (n > 0 && fabs(term) < 1e-17 * fabs(sum))
             break;
@@ -183,12 +186,17 @@ static double log_igamma(double c, double x1, double x2, double shift)
     if (!(x1 < x2))
         return -INFINITY;
     double d = 0.0;
-    if (x1 < 1.0)
-        d += igamma_series(c, x1, x2 < 1.0 ? x2 : 1.0);
-    if (x2 > 1.0)
+    if (x2 <= 1.0) { /* all below 1: the series, kept as a logarithm */
+        d = igamma_series(c, x1, x2);
+        if (isfinite(d) && d > 0.0)
+            return c * log(x2) + log(d) + shift;
+    } else {
+        if (x1 < 1.0)
+            d += igamma_series(c, x1, 1.0);
         d += igamma_upper(c, x1 > 1.0 ? x1 : 1.0, x2);
-    if (isfinite(d) && d > 1e-250)
-        return log(d) + shift;
+        if (isfinite(d) && d > 1e-250)
+            return log(d) + shift;
+    }
     if (x1 >= c - 1.0)
         return log_igamma_right(c, x1, x2, shift);
     /* int_{ln x1}^{ln x2} exp(c u - e^u) du with the peak exponent m

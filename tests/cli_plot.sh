@@ -28,7 +28,15 @@ check_figure() {
     for ext in svg png; do
         local f="$TMP/$name.$ext"
         if ! "$@" --plot "$f" >/dev/null 2>"$TMP/err"; then
-            bad "[$* --plot $f] failed: $(cat "$TMP/err")"
+            # calibrate refuses its fit when the machine is too noisy to
+            # time (a timing matter: the figure itself is checked on
+            # synthetic results by test_plot); then no figure may be left
+            if [ -n "${ALLOW_NOISY:-}" ] && grep -q "too noisy" "$TMP/err"; then
+                echo "note: $name too noisy on this machine now; $f not drawn" >&2
+                [ ! -e "$f" ] && ok || bad "a refused run left $f"
+            else
+                bad "[$* --plot $f] failed: $(cat "$TMP/err")"
+            fi
             continue
         fi
         [ -s "$f" ] || { bad "$f is empty"; continue; }
@@ -64,20 +72,9 @@ check_figure validate "Measured over predicted work per level" \
     "T_cd measured / predicted" "T_ca measured / predicted" \
     "Speed-up over the linked cell: predicted and measured" -- \
     $HG validate $P --n 20000
-# calibrate's fit is refused when the machine is too noisy to time (a
-# timing matter, not a plotting one: the figure itself is checked on
-# synthetic results by test_plot); then only the refusal is checked
-if "$HG" calibrate $P --n 30000 --max-levels 2 --repeats 2 --plot "$TMP/cal0.svg" \
-    >/dev/null 2>"$TMP/err"; then
-    check_figure calibrate "Calibration 3D: K = " "grids timed" \
-        "fitted a T_cd + b T_ca (ns per particle)" "measured = fitted" -- \
-        $HG calibrate $P --n 30000 --max-levels 2 --repeats 2
-elif grep -q "too noisy" "$TMP/err"; then
-    echo "note: calibrate too noisy on this machine now; its figure not drawn" >&2
-    [ ! -e "$TMP/cal0.svg" ] && ok || bad "a refused calibration left a figure"
-else
-    bad "calibrate --plot failed: $(cat "$TMP/err")"
-fi
+ALLOW_NOISY=1 check_figure calibrate "Calibration 3D: K = " "grids timed" \
+    "fitted a T_cd + b T_ca (ns per particle)" "measured = fitted" -- \
+    $HG calibrate $P --n 30000 --max-levels 2 --repeats 2
 check_figure bench "Contact detection, 3000 particles" "lc" "hgrid" \
     "static: one detection (median)" "dynamic: one step (mean)" -- \
     $HG bench $P --n 3000 --methods lc,hgrid --steps 2

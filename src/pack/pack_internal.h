@@ -48,6 +48,19 @@ int pack_rsa_place(const double *r, size_t n, int dim, double A,
                    double *x, size_t *idx, size_t *placed, size_t *attempts,
                    int *stalled, double plo, double phi, hg_err *e);
 
+/* One RSA run on the target radii of psd (pack_radii, then
+ * pack_rsa_place without forcing, progress over [0, phi]): the arrays
+ * are the caller's to release with pack_rsa_run_free, also on failure. */
+typedef struct pack_rsa_run {
+    double *r, *x, A;
+    size_t *idx, placed, attempts;
+    int stalled;
+} pack_rsa_run;
+int pack_rsa_run_do(const hg_psd *psd, const hg_pack_params *prm,
+                    const hg_pack_options *opt, size_t max_attempts,
+                    double phi, pack_rsa_run *run, hg_err *e);
+void pack_rsa_run_free(pack_rsa_run *run);
+
 /* Centre coordinate v of a sphere of radius r moved inside the walls
  * [lo, hi] so that v - r >= lo and v + r <= hi hold in floating point. */
 static inline double pack_clamp_wall(double v, double r, double lo,

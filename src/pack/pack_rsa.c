@@ -227,33 +227,19 @@ int hg_pack_rsa_run(const hg_psd *psd, const hg_pack_params *prm,
                        "rsa: max_attempts (%zu) and max_dropped (%zu) must "
                        "be >= 1",
                        opt->max_attempts, opt->max_dropped);
-    double *r = NULL, *x = NULL, A;
-    size_t *idx = NULL, placed = 0, attempts = 0;
-    int stalled;
-    gsl_rng *rng = NULL;
-    st = pack_radii(psd, prm, &r, &A, e);
-    if (st != HG_OK)
-        return st;
-    int d = prm->dim;
-    x = malloc(prm->n * (size_t)d * sizeof *x);
-    idx = malloc(prm->n * sizeof *idx);
-    rng = pack_rng(prm->seed);
-    if (!x || !idx || !rng) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory for %zu particles",
-                     prm->n);
-        goto done;
-    }
-    st = pack_rsa_place(r, prm->n, d, A, prm->periodic, rng,
-                        opt->max_attempts, opt->max_dropped, opt, 0, x, idx,
-                        &placed, &attempts, &stalled, 0.0, 1.0, e);
+    pack_rsa_run run;
+    const int d = prm->dim;
+    st = pack_rsa_run_do(psd, prm, opt, opt->max_attempts, 1.0, &run, e);
     if (st != HG_OK)
         goto done;
+    const size_t placed = run.placed;
+    const double A = run.A;
     st = hg_particles_alloc(out, d, placed, e);
     if (st != HG_OK)
         goto done;
-    memcpy(out->x, x, placed * (size_t)d * sizeof *x);
+    memcpy(out->x, run.x, placed * (size_t)d * sizeof *run.x);
     for (size_t k = 0; k < placed; k++)
-        out->r[k] = r[idx[k]];
+        out->r[k] = run.r[run.idx[k]];
     for (int c = 0; c < d; c++) {
         out->lo[c] = 0.0;
         out->hi[c] = A;
@@ -266,7 +252,7 @@ int hg_pack_rsa_run(const hg_psd *psd, const hg_pack_params *prm,
         rep->target_nu = prm->nu;
         rep->nu = hg_particles_packing_fraction(out);
         rep->reached = placed == prm->n;
-        rep->attempts = attempts;
+        rep->attempts = run.attempts;
         rep->seconds = hg_wall_seconds() - t0;
     }
     if (opt->progress)
@@ -274,11 +260,39 @@ int hg_pack_rsa_run(const hg_psd *psd, const hg_pack_params *prm,
 done:
     if (st != HG_OK)
         hg_particles_clear(out);
-    free(r);
-    free(x);
-    free(idx);
+    pack_rsa_run_free(&run);
+    return st;
+}
+
+int pack_rsa_run_do(const hg_psd *psd, const hg_pack_params *prm,
+                    const hg_pack_options *opt, size_t max_attempts,
+                    double phi, pack_rsa_run *run, hg_err *e)
+{
+    memset(run, 0, sizeof *run);
+    int st = pack_radii(psd, prm, &run->r, &run->A, e);
+    if (st != HG_OK)
+        return st;
+    run->x = malloc(prm->n * (size_t)prm->dim * sizeof *run->x);
+    run->idx = malloc(prm->n * sizeof *run->idx);
+    gsl_rng *rng = pack_rng(prm->seed);
+    if (!run->x || !run->idx || !rng)
+        st = hg_fail(e, HG_ENOMEM, "out of memory for %zu particles",
+                     prm->n);
+    else
+        st = pack_rsa_place(run->r, prm->n, prm->dim, run->A, prm->periodic,
+                            rng, max_attempts, opt->max_dropped, opt, 0,
+                            run->x, run->idx, &run->placed, &run->attempts,
+                            &run->stalled, 0.0, phi, e);
     gsl_rng_free(rng);
     return st;
+}
+
+void pack_rsa_run_free(pack_rsa_run *run)
+{
+    free(run->r);
+    free(run->x);
+    free(run->idx);
+    memset(run, 0, sizeof *run);
 }
 
 int hg_pack_rsa(const hg_psd *psd, const hg_pack_params *prm,

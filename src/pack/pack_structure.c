@@ -79,34 +79,16 @@ static int rsa_stalls(const hg_psd *psd, const hg_pack_params *prm,
                       const hg_pack_options *opt, int *stalled,
                       double *nu_stall, hg_err *e)
 {
-    double *r = NULL, *x = NULL, A;
-    size_t *idx = NULL, placed = 0, attempts = 0;
-    gsl_rng *rng = NULL;
-    int st = pack_radii(psd, prm, &r, &A, e);
-    if (st != HG_OK)
-        return st;
-    x = malloc(prm->n * (size_t)prm->dim * sizeof *x);
-    idx = malloc(prm->n * sizeof *idx);
-    rng = pack_rng(prm->seed);
-    if (!x || !idx || !rng) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory for %zu particles",
-                     prm->n);
-        goto done;
-    }
-    st = pack_rsa_place(r, prm->n, prm->dim, A, prm->periodic, rng,
-                        PROBE_ATTEMPTS, opt->max_dropped, opt, 0, x, idx,
-                        &placed, &attempts, stalled, 0.0, 0.2, e);
+    pack_rsa_run run;
+    int st = pack_rsa_run_do(psd, prm, opt, PROBE_ATTEMPTS, 0.2, &run, e);
     if (st == HG_OK) {
         double v = 0.0;
-        for (size_t k = 0; k < placed; k++)
-            v += pow(r[idx[k]], prm->dim);
-        *nu_stall = hg_unit_ball_volume(prm->dim) * v / pow(A, prm->dim);
+        for (size_t k = 0; k < run.placed; k++)
+            v += pow(run.r[run.idx[k]], prm->dim);
+        *stalled = run.stalled;
+        *nu_stall = hg_unit_ball_volume(prm->dim) * v / pow(run.A, prm->dim);
     }
-done:
-    free(r);
-    free(x);
-    free(idx);
-    gsl_rng_free(rng);
+    pack_rsa_run_free(&run);
     return st;
 }
 
