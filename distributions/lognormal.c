@@ -163,10 +163,10 @@ typedef struct {
     double u;
 } qarg;
 
-static double cdf_minus_u(double z, void *p)
+static double cdf_minus_u_lnr(double t, void *p)
 {
     const qarg *q = p;
-    return exp(log_dphi(q->l->zmin, z) - q->l->logZ) - q->u;
+    return cdf(q->l, exp(t)) - q->u;
 }
 
 static double quantile(const void *s, double u)
@@ -196,8 +196,15 @@ static double quantile(const void *s, double u)
         z = p <= 0.5 ? gsl_cdf_ugaussian_Pinv(p) : gsl_cdf_ugaussian_Qinv(q);
     }
     if (!isfinite(z)) {
+        /* The root is sought in ln r, not in z: far in a tail |z| is huge
+         * and a root finder's relative tolerance in z (~1e-14 |z|) is a
+         * visible step in r (e.g. 5e-12 at z = -5e67, sigma = 1e-65),
+         * while the CDF is monotone in ln r to its last bit. */
         qarg q = {l, u};
-        z = hg_dist_brent(cdf_minus_u, &q, l->zmin, l->zmax);
+        double t = hg_dist_brent(cdf_minus_u_lnr, &q, log(l->rmin),
+                                 log(l->rmax));
+        double r = exp(t);
+        return r < l->rmin ? l->rmin : (r > l->rmax ? l->rmax : r);
     }
     double r = exp(l->mu + l->sigma * z);
     return r < l->rmin ? l->rmin : (r > l->rmax ? l->rmax : r);

@@ -31,16 +31,18 @@
  *
  * Structure hard-spheres (sys->structure; the physics and its sources are
  * in src/model/hard_spheres.c). With c_v = nu V_d / V_p, kappa the hole
- * parameter, H(a,b) = sum_k C(d,k) kappa^(d-k) Q_{a,d-k} Q_{b,k} (a the
- * finer, b the coarser level) and G the crowding factors:
+ * parameter, H(h,h) = sum_k C(d,k) kappa^(d-k) Q_{h,d-k} Q_{h,k} and G
+ * the crowding factors:
  *   within: G_hh [A m_h P_h - (1/2) c_v H(h,h)]
- *   cross:  G_jh [m_j B(j,h) - c_v H(small, big)]       (Top-Down)
- *           G_jh [m_j B(j,h) - n sum_ab K_ab Q_{h,a} Q_{j,b}] (Bottom-Up)
- * with n = nu / V_p and K the Kirkwood-Buff kernel of the fluid up to
- * level j (hg_hs_matrix.K; K depends on s_j: central differences).
+ *   cross:  G_jh [m_j B(j,h) - n sum_ab K_ab Q_{h,a} Q_{j,b}]
+ * with n = nu / V_p, b = max(h, j) the coarser level of the pair and K the
+ * Kirkwood-Buff kernel of the fluid up to level b (hg_hs_matrix.K of
+ * level b; it depends on s_b: central differences); G_jh is the crowding
+ * by the matrix beyond level b. Top-Down and Bottom-Up take the same pair
+ * statistics; only the region scanned differs.
  * T_ca does not change. The gradient takes the same terms: the brackets
- * and H are differentiated exactly; G_jh depends on s_j (the crowding
- * particles: radii > s_j/2), on the mean radii Q_{.,1}/Q_{.,0} and on the
+ * and H are differentiated exactly; G_jh depends on s_b (the crowding
+ * particles: radii > s_b/2), on the mean radii Q_{.,1}/Q_{.,0} and on the
  * search volume B(j,h) s_j^d / P_h, and its partial derivatives with
  * respect to these four scalars are central differences of the crowding
  * integral (relative step 1e-4), chained exactly.
@@ -169,7 +171,8 @@ static int hs_init(const hg_model_input *in, int grad, hs_terms *hs,
     return HG_OK;
 }
 
-/* H(a, b) = sum_k C(d,k) kappa^(d-k) Q_{a,d-k} Q_{b,k}. */
+/* H(a, b) = sum_k C(d,k) kappa^(d-k) Q_{a,d-k} Q_{b,k} (used with a = b:
+ * the own hole within a level). */
 static double hs_hole(int d, const hs_terms *hs, const double *qa,
                       const double *qb)
 {
@@ -190,7 +193,7 @@ static void hs_hole_grad(int d, const hs_terms *hs, double c, level *a,
 }
 
 /* Kirkwood-Buff hole sum_ab K_ab Q_{a,a} Q_{b,b} of the particles of
- * level b around those of level a (hard_spheres.c, item 4). */
+ * level b around those of level a (hard_spheres.c, item 3). */
 static double kb_hole(int d, const hg_hs_matrix *mx, const double *qa,
                       const double *qb)
 {
@@ -301,31 +304,29 @@ static int level_terms(const hg_model_input *in, level *lv,
             }
             double Gc = 1.0;
             if (hs->on) {
-                level *big = j > h ? lj : l, *small = j > h ? l : lj;
+                /* the pair in the fluid of the particles up to the coarser
+                 * level b of the two, crowded by the matrix beyond it:
+                 * the same statistics whichever of the two searches */
+                int b = j > h ? j : h;
+                level *big = &lv[b], *small = j > h ? l : lj;
                 double rp = h > j ? l->rbar : 0.0;
                 double r_in = big->rbar + hs->kap * small->rbar;
                 double sd = pow(s[j], d), vol = B / P * sd;
-                double br = lj->m * B -
-                            (top_down ? hs->cv * hs_hole(d, hs, small->q,
-                                                         big->q)
-                                      : hs->n * kb_hole(d, &hs->mx[j],
-                                                        l->q, lj->q));
-                Gc = hs_crowd(hs, j, s[j], rp, r_in, vol, grad ? g : NULL);
+                double br =
+                    lj->m * B - hs->n * kb_hole(d, &hs->mx[b], l->q, lj->q);
+                Gc = hs_crowd(hs, b, s[b], rp, r_in, vol, grad ? g : NULL);
                 l->cd += Gc * br;
                 if (grad) {
                     total += Gc * br - lj->m * B; /* m_j B added below */
-                    if (top_down) {
-                        hs_hole_grad(d, hs, -Gc * hs->cv, small, big);
-                    } else {
-                        kb_hole_grad(d, &hs->mx[j], -Gc * hs->n, l, lj);
-                        lj->dT_ds -= Gc * hs->n *
-                                     (kb_hole(d, &hs->mxp[j], l->q, lj->q) -
-                                      kb_hole(d, &hs->mxm[j], l->q, lj->q)) /
-                                     (2.0 * HS_EPS * s[j]);
-                    }
+                    kb_hole_grad(d, &hs->mx[b], -Gc * hs->n, l, lj);
+                    big->dT_ds -= Gc * hs->n *
+                                  (kb_hole(d, &hs->mxp[b], l->q, lj->q) -
+                                   kb_hole(d, &hs->mxm[b], l->q, lj->q)) /
+                                  (2.0 * HS_EPS * s[b]);
+                    big->dT_ds += br * g[0];
                     /* vol = B sd / P: through s_j, Q_{h,k}, P_h */
-                    lj->dT_ds += br * (g[0] + g[3] * (d * vol / s[j] -
-                                                      sd / P * dB / s[j]));
+                    lj->dT_ds += br * g[3] * (d * vol / s[j] -
+                                              sd / P * dB / s[j]);
                     for (int k = 0; k <= d; k++)
                         l->dT_dq[k] += br * g[3] * sd / P * lj->w[k];
                     l->dT_dq[0] -= br * g[3] * vol / P;

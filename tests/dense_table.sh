@@ -56,8 +56,6 @@ for g in dense rsa; do
     for nu in 0.5 0.7 0.8; do
         for a in -3 -2 0; do
             for w in 2 10 30 100; do
-                # alpha -3 and 0 at omega 30: left out (bracketed by 10, 100)
-                [ "$w" = 30 ] && [ "$a" != -2 ] && continue
                 names+=("d2_pl${a}_w${w}_nu${nu}_$g 2 $nu $g")
             done
         done

@@ -205,6 +205,9 @@ int cli_json_print(FILE *out, cJSON *json);
 void cli_json_add_K(cJSON *obj, const cli_system *cs);
 /* Describe the system in a few "key: value" lines (K with its source). */
 void cli_print_system(FILE *out, const cli_system *cs);
+/* The structure line (and the note above the fluid range) of
+ * cli_print_system, for commands that print their own system line. */
+void cli_print_structure(FILE *out, const cli_system *cs);
 /* The single-level baselines next to work T: the linked cell (cells of the
  * cutoff 2 r_max) and bin (bins of half of it), each with the predicted
  * speed-up, and which is cheaper. */

@@ -123,8 +123,12 @@ static int lammps_measured_command(int argc, char **argv, int tune)
         rc = cli_fail(&e, st, 1);
         goto done_p;
     }
+    /* the structure resolved as for the HGrid commands: --structure,
+     * the system file, or detected from the particle file's overlaps */
+    sys.structure = cs.sys.structure;
     hg_lammps_run_options ro;
     lmp_run_options(&lo, skin, &ro);
+    ro.structure = cs.sys.structure;
     double dmax = 2.0 * hg_psd_rmax(psd);
     if (tune) {
         hg_lammps_tune_result tr;
@@ -150,6 +154,8 @@ static int lammps_measured_command(int argc, char **argv, int tune)
         } else if (!strcmp(format, "json")) {
             cJSON *j = cJSON_CreateObject();
             cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-tune/1");
+            cJSON_AddStringToObject(j, "structure",
+                                    hg_structure_name(cs.sys.structure));
             cJSON_AddItemToObject(j, "best", lmp_point_json(&tr.best));
             cJSON_AddItemToObject(j, "model_optimum",
                                   lmp_point_json(&tr.model));
@@ -164,6 +170,7 @@ static int lammps_measured_command(int argc, char **argv, int tune)
                    p.n, sys.dim, sys.nu, skin, (int)lo.mpi,
                    lo.mpi == 1 ? "" : "s", tr.settings, tr.rounds,
                    tr.seconds);
+            cli_print_structure(stdout, &cs);
             printf("model constants: %s\n%s", source, lmp_point_header);
             double bin = tr.bin.timing.neigh;
             lmp_print_point(stdout, "bin", &tr.bin, bin);
@@ -222,6 +229,8 @@ static int lammps_measured_command(int argc, char **argv, int tune)
         cJSON_AddNumberToObject(j, "dim", sys.dim);
         cJSON_AddNumberToObject(j, "nu", sys.nu);
         cJSON_AddNumberToObject(j, "skin", skin);
+        cJSON_AddStringToObject(j, "structure",
+                                hg_structure_name(cs.sys.structure));
         cJSON_AddNumberToObject(j, "ranks", (double)lo.mpi);
         cJSON_AddStringToObject(j, "constants", source);
         cJSON *a = cJSON_AddArrayToObject(j, "settings");
@@ -242,6 +251,7 @@ static int lammps_measured_command(int argc, char **argv, int tune)
                "%.4g, %d rank%s, model constants: %s\n",
                p.n, sys.dim, sys.nu, skin, (int)lo.mpi,
                lo.mpi == 1 ? "" : "s", source);
+        cli_print_structure(stdout, &cs);
         printf("%s", lmp_point_header);
         for (int i = 0; i < n; i++)
             lmp_print_point(stdout, label[i], &pts[i], bin);

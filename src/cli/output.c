@@ -133,6 +133,11 @@ void cli_print_system(FILE *out, const cli_system *cs)
             cs->sys.dim, cs->sys.nu, cs->K, hg_K_source_name(cs->Kc.source),
             hg_K_target_name(cs->Kc.target));
     fprintf(out, "K from:         %s\n", cs->Kc.detail);
+    cli_print_structure(out, cs);
+}
+
+void cli_print_structure(FILE *out, const cli_system *cs)
+{
     fprintf(out, "structure:      %s (%s)\n",
             hg_structure_name(cs->sys.structure), cs->structure_why);
     double lim = hg_structure_fluid_limit(cs->sys.dim);

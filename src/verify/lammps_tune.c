@@ -21,7 +21,7 @@ int hg_lammps_system_of(const hg_particles *p, double skin, int nprocs,
     sys->atoms = (double)p->n;
     sys->skin = skin;
     sys->nprocs = nprocs;
-    sys->structure = s.structure;
+    sys->structure = HG_STRUCTURE_POISSON;
     return hg_lammps_system_check(sys, e);
 }
 
@@ -36,6 +36,7 @@ int hg_lammps_measure(const hg_particles *p, const hg_lammps_setting *s,
     if (!t)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     int st = hg_lammps_system_of(p, o->skin, o->nprocs, &psd, &sys, e);
+    sys.structure = o->structure;
     for (int i = 0; st == HG_OK && i < n; i++) {
         out[i].setting = s[i];
         st = hg_lammps_work_eval(psd, &sys, &s[i], &out[i].work, e);
@@ -136,6 +137,7 @@ int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
     int st = hg_lammps_system_of(p, o->skin, o->nprocs, &psd, &sys, e);
     if (st)
         return st;
+    sys.structure = o->structure;
     double dmin = 2.0 * hg_psd_rmin(psd), dmax = 2.0 * hg_psd_rmax(psd);
     hg_lammps_optimum opt;
     st = hg_lammps_optimise(psd, &sys, c, max_coll, 0.01, &opt, e);

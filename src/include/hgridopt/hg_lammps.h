@@ -151,6 +151,9 @@ typedef struct hg_lammps_run_options {
     int warmup;          /* untimed steps before (default 5) */
     int repeats;         /* alternating repeats of the whole list (3) */
     double skin;         /* neighbor skin, > 0 */
+    /* statistics of the centres for the model's predicted work (poisson;
+     * hard-spheres for a non-overlapping packing) */
+    hg_structure structure;
     /* progress (may be NULL): called after each timed run */
     void (*progress)(int done, int total, void *params);
     void *progress_params;
@@ -214,7 +217,8 @@ typedef struct hg_lammps_point {
 
 /* The model's view of a packing: *psd = its radii (caller frees with
  * hg_psd_free), sys from its dim, packing fraction and atoms, skin and
- * nprocs from the arguments. */
+ * nprocs from the arguments, structure poisson (the caller decides it, as
+ * the command line does for --packing). */
 int hg_lammps_system_of(const hg_particles *p, double skin, int nprocs,
                         hg_psd **psd, hg_lammps_system *sys, hg_err *e);
 
