@@ -16,6 +16,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_erf.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -109,6 +110,22 @@ static int create(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
     }
     l->sigma = sigma;
     l->mu = given.mu - (volume ? ctx->dim * sigma * sigma : 0.0);
+    /* z = (ln r - mu) / sigma carries the rounding of ln r - mu, about
+     * DBL_EPSILON max(|mu|, |ln r|): when that is not small against the
+     * window's width ln(rmax / rmin) (mu far from the window, e.g. the
+     * volume-to-number shift d sigma^2 with a huge sigma), the CDF inside
+     * the window is noise: refuse rather than print it. */
+    double lr = fmax(fabs(log(l->rmin)), fabs(log(l->rmax)));
+    double res = DBL_EPSILON * fmax(fabs(l->mu), lr) / log(l->rmax / l->rmin);
+    if (l->rmax > l->rmin && !(res < 1e-6)) {
+        st = hg_fail(e, HG_ENUMERIC,
+                     "%s sigma: %g puts the number median at exp(%g), so "
+                     "far from the window [%g, %g] that double precision "
+                     "cannot resolve the law inside it",
+                     what, sigma, l->mu, l->rmin, l->rmax);
+        free(l);
+        return st;
+    }
     l->zmin = (log(l->rmin) - l->mu) / sigma;
     l->zmax = (log(l->rmax) - l->mu) / sigma;
     l->logZ = log_dphi(l->zmin, l->zmax);
