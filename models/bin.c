@@ -66,16 +66,12 @@ static int terms(const hg_model_input *in, double *w, double *m,
     double nh = 0.5 * (double)(stencil_size(d, *w, c) - 1);
     *tcd = (0.5 + nh) * *m;
     if (in->sys->structure == HG_STRUCTURE_HARD_SPHERES) {
-        static const double binom[4][4] = {
-            {1, 0, 0, 0}, {1, 1, 0, 0}, {1, 2, 1, 0}, {1, 3, 3, 1}};
-        double kap = hg_hs_kappa(d, in->sys->nu), rmax = hg_psd_rmax(in->psd);
-        double M[4], H = 0.0;
+        hg_hs_consts c;
+        double M[4], rmax = hg_psd_rmax(in->psd);
+        hg_hs_consts_init(d, in->sys->nu, Vp, &c);
         for (int k = 0; k <= d; k++)
             M[k] = hg_psd_moment(in->psd, k, 0.0, rmax);
-        for (int k = 0; k <= d; k++)
-            H += binom[d][k] * pow(kap, d - k) * M[d - k] * M[k];
-        double cv = in->sys->nu * hg_unit_ball_volume(d) / Vp;
-        *tcd -= 0.5 * cv * H;
+        *tcd -= 0.5 * c.cv * hg_hs_hole(d, &c, M, M);
     }
     *tca = 1.0 + nh;
     return HG_OK;

@@ -70,8 +70,7 @@ typedef struct level {
 /* Hard-sphere terms (hard_spheres.c); on = 0 for the Poisson structure. */
 typedef struct hs_terms {
     int on;
-    double kp[4];            /* kappa^k */
-    double kap, cv, n;       /* kappa, nu V_d / V_p, nu / V_p */
+    hg_hs_consts c;          /* kappa, its powers, c_v, n */
     hg_hs_matrix *mx;        /* L matrices at s_h ... */
     hg_hs_matrix *mxp, *mxm; /* ... and at s_h (1 +- HS_EPS) (gradient) */
 } hs_terms;
@@ -149,12 +148,7 @@ static int hs_init(const hg_model_input *in, int grad, hs_terms *hs,
     if (!(hs->mx = malloc(sizeof *hs->mx * n)))
         return hg_fail(e, HG_ENOMEM, "out of memory");
     hs->on = 1;
-    hs->kap = hg_hs_kappa(d, nu);
-    hs->cv = nu * hg_unit_ball_volume(d) / Vp;
-    hs->n = nu / Vp;
-    hs->kp[0] = 1.0;
-    for (int k = 1; k <= d; k++)
-        hs->kp[k] = hs->kp[k - 1] * hs->kap;
+    hg_hs_consts_init(d, nu, Vp, &hs->c);
     for (int h = 0; h < L; h++)
         hg_hs_matrix_build(in->psd, d, nu, Vp, in->sizes[h], &hs->mx[h]);
     if (grad) {
@@ -171,24 +165,13 @@ static int hs_init(const hg_model_input *in, int grad, hs_terms *hs,
     return HG_OK;
 }
 
-/* H(a, b) = sum_k C(d,k) kappa^(d-k) Q_{a,d-k} Q_{b,k} (used with a = b:
- * the own hole within a level). */
-static double hs_hole(int d, const hs_terms *hs, const double *qa,
-                      const double *qb)
-{
-    double acc = 0.0;
-    for (int k = 0; k <= d; k++)
-        acc += binom[d][k] * hs->kp[d - k] * qa[d - k] * qb[k];
-    return acc;
-}
-
 /* dT/dQ of c * H(a, b) into the accumulators of a and b. */
 static void hs_hole_grad(int d, const hs_terms *hs, double c, level *a,
                          level *b)
 {
     for (int i = 0; i <= d; i++) {
-        a->dT_dq[i] += c * binom[d][i] * hs->kp[i] * b->q[d - i];
-        b->dT_dq[i] += c * binom[d][i] * hs->kp[d - i] * a->q[d - i];
+        a->dT_dq[i] += c * binom[d][i] * hs->c.kp[i] * b->q[d - i];
+        b->dT_dq[i] += c * binom[d][i] * hs->c.kp[d - i] * a->q[d - i];
     }
 }
 
@@ -274,15 +257,15 @@ static int level_terms(const hg_model_input *in, level *lv,
         l->ca = (1.0 + nc) * P;
         double G = 1.0, g[4];
         if (hs->on) {
-            double r_in = (1.0 + hs->kap) * l->rbar;
+            double r_in = (1.0 + hs->c.kap) * l->rbar;
             double vol = pow(3.0 * s[h], d);
-            double br = l->cd - 0.5 * hs->cv * hs_hole(d, hs, l->q, l->q);
+            double br = l->cd - 0.5 * hs->c.cv * hg_hs_hole(d, &hs->c, l->q, l->q);
             G = hs_crowd(hs, h, s[h], 0.0, r_in, vol, grad ? g : NULL);
             l->cd = G * br;
             if (grad) {
-                hs_hole_grad(d, hs, -0.5 * G * hs->cv, l, l);
+                hs_hole_grad(d, hs, -0.5 * G * hs->c.cv, l, l);
                 l->dT_ds += br * (g[0] + g[3] * d * vol / s[h]);
-                rbar_grad(l, br * g[2] * (1.0 + hs->kap));
+                rbar_grad(l, br * g[2] * (1.0 + hs->c.kap));
                 total += G * br - A * l->m * P; /* A m P added below */
             }
         }
@@ -310,16 +293,16 @@ static int level_terms(const hg_model_input *in, level *lv,
                 int b = j > h ? j : h;
                 level *big = &lv[b], *small = j > h ? l : lj;
                 double rp = h > j ? l->rbar : 0.0;
-                double r_in = big->rbar + hs->kap * small->rbar;
+                double r_in = big->rbar + hs->c.kap * small->rbar;
                 double sd = pow(s[j], d), vol = B / P * sd;
                 double br =
-                    lj->m * B - hs->n * kb_hole(d, &hs->mx[b], l->q, lj->q);
+                    lj->m * B - hs->c.n * kb_hole(d, &hs->mx[b], l->q, lj->q);
                 Gc = hs_crowd(hs, b, s[b], rp, r_in, vol, grad ? g : NULL);
                 l->cd += Gc * br;
                 if (grad) {
                     total += Gc * br - lj->m * B; /* m_j B added below */
-                    kb_hole_grad(d, &hs->mx[b], -Gc * hs->n, l, lj);
-                    big->dT_ds -= Gc * hs->n *
+                    kb_hole_grad(d, &hs->mx[b], -Gc * hs->c.n, l, lj);
+                    big->dT_ds -= Gc * hs->c.n *
                                   (kb_hole(d, &hs->mxp[b], l->q, lj->q) -
                                    kb_hole(d, &hs->mxm[b], l->q, lj->q)) /
                                   (2.0 * HS_EPS * s[b]);
@@ -333,7 +316,7 @@ static int level_terms(const hg_model_input *in, level *lv,
                     if (rp > 0.0)
                         rbar_grad(l, br * g[1]);
                     rbar_grad(big, br * g[2]);
-                    rbar_grad(small, br * g[2] * hs->kap);
+                    rbar_grad(small, br * g[2] * hs->c.kap);
                 }
             } else {
                 l->cd += lj->m * B;

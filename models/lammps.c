@@ -242,19 +242,14 @@ static double mean_reach(const hg_psd *psd, int d, double skin)
 typedef struct lmp_hs {
     double q[HG_LAMMPS_MAX_COLLECTIONS][4], rbar[HG_LAMMPS_MAX_COLLECTIONS];
     hg_hs_matrix mx[HG_LAMMPS_MAX_COLLECTIONS];
-    double kap, cv, n, kp[4];
+    hg_hs_consts c;
 } lmp_hs;
 
 static void lmp_hs_init(const hg_psd *psd, int d, double nu, int nc,
                         const double *cut, lmp_hs *hs)
 {
     double Vp = hg_psd_mean_volume(psd, d), rmax = hg_psd_rmax(psd);
-    hs->kap = hg_hs_kappa(d, nu);
-    hs->cv = nu * hg_unit_ball_volume(d) / Vp;
-    hs->n = nu / Vp;
-    hs->kp[0] = 1.0;
-    for (int k = 1; k <= d; k++)
-        hs->kp[k] = hs->kp[k - 1] * hs->kap;
+    hg_hs_consts_init(d, nu, Vp, &hs->c);
     for (int i = 0; i < nc; i++) {
         double lo = i == 0 ? 0.0 : 0.5 * cut[i - 1];
         double hi = i == nc - 1 ? rmax : 0.5 * cut[i];
@@ -270,21 +265,17 @@ static void lmp_hs_init(const hg_psd *psd, int d, double nu, int nc,
 static double lmp_hs_checks(const lmp_hs *hs, int d, int i, int j,
                             double pois, double vol)
 {
-    static const double binom[4][4] = {
-        {1, 0, 0, 0}, {1, 1, 0, 0}, {1, 2, 1, 0}, {1, 3, 3, 1}};
     const double *qi = hs->q[i], *qj = hs->q[j];
     double hole = 0.0, r_in;
     if (i == j) {
-        for (int k = 0; k <= d; k++)
-            hole += binom[d][k] * hs->kp[d - k] * qi[d - k] * qi[k];
-        hole *= 0.5 * hs->cv / qi[0];
-        r_in = (1.0 + hs->kap) * hs->rbar[i];
+        hole = 0.5 * hs->c.cv * hg_hs_hole(d, &hs->c, qi, qi) / qi[0];
+        r_in = (1.0 + hs->c.kap) * hs->rbar[i];
     } else {
         for (int a = 0; a <= d; a++)
             for (int b = 0; b <= d; b++)
                 hole += hs->mx[j].K[a][b] * qi[a] * qj[b];
-        hole *= hs->n / qi[0];
-        r_in = hs->rbar[j] + hs->kap * hs->rbar[i];
+        hole *= hs->c.n / qi[0];
+        r_in = hs->rbar[j] + hs->c.kap * hs->rbar[i];
     }
     return hg_hs_crowding(&hs->mx[j], 0.0, r_in, vol) * (pois - hole);
 }

@@ -87,6 +87,27 @@ double hg_hs_kappa(int dim, double nu)
     return (dim == 2 ? sqrt(x) : cbrt(x)) - 1.0;
 }
 
+void hg_hs_consts_init(int dim, double nu, double Vp, hg_hs_consts *c)
+{
+    c->kap = hg_hs_kappa(dim, nu);
+    c->cv = nu * hg_unit_ball_volume(dim) / Vp;
+    c->n = nu / Vp;
+    c->kp[0] = 1.0;
+    for (int k = 1; k < 4; k++)
+        c->kp[k] = c->kp[k - 1] * c->kap;
+}
+
+double hg_hs_hole(int dim, const hg_hs_consts *c, const double *qa,
+                  const double *qb)
+{
+    static const double binom[4][4] = {
+        {1, 0, 0, 0}, {1, 1, 0, 0}, {1, 2, 1, 0}, {1, 3, 3, 1}};
+    double acc = 0.0;
+    for (int k = 0; k <= dim; k++)
+        acc += binom[dim][k] * c->kp[dim - k] * qa[dim - k] * qb[k];
+    return acc;
+}
+
 /* 3D: antiderivative in v of (v + rp)^2 V_intersect(R, R, v) / (pi/12)
  * on 0 <= v <= 2R, where V_intersect = (pi/12)(16R^3 - 12R^2 v + v^3). */
 static double lens_prim(double R, double rp, double v)

@@ -12,6 +12,19 @@ double hg_hs_s0(int dim, double nu);
  * one of radius r >= r' is the ball of radius r + kappa r';
  * (1 + kappa)^d = (1 - S(0)) / nu; kappa -> 1 as nu -> 0. */
 double hg_hs_kappa(int dim, double nu);
+/* The constants of the hard-sphere terms of the models (hgrid, bin,
+ * lammps): kappa and its powers, c_v = nu V_d / V_p (the number of
+ * centres in a unit-radius ball per unit of r^d) and n = nu / V_p. */
+typedef struct hg_hs_consts {
+    double kap, kp[4], cv, n;
+} hg_hs_consts;
+void hg_hs_consts_init(int dim, double nu, double Vp, hg_hs_consts *c);
+/* The excluded-centres hole of particles a around particles b in units of
+ * c_v: H(a, b) = sum_k C(d,k) kappa^(d-k) Q_{a,d-k} Q_{b,k}, with qa, qb
+ * the partial moments Q_{.,0..d} of the two sets. */
+double hg_hs_hole(int dim, const hg_hs_consts *c, const double *qa,
+                  const double *qb);
+
 /* The particles larger than a level of cell size s (R > s/2), in
  * HG_HS_BINS bins of the size distribution: the matrix that crowds the
  * level's particles into the space it leaves free. */

@@ -22,7 +22,10 @@
  *    floor(x / s_h) with the box corner as origin).
  * Open (non-periodic) domains span the bounding box of the particle centres
  * and of p->lo..p->hi; the per-level cell table is a dense array when the
- * number of cells is O(N), a hash table otherwise (huge extents).
+ * number of cells is O(N), otherwise a table of blocks of 2^b cells along
+ * x (particles sorted by cell within a block), and a hash table of the
+ * non-empty rows only when even one entry per row is too many (huge
+ * extents).
  *
  * Search (KOL 2014 sections 2.2 and 3). A particle p on level h scans its
  * own cell (each pair of the cell once) and the n_c = (3^d - 1)/2 half-neighbour cells on level h,
