@@ -126,8 +126,18 @@ HG_INLINE void add_range(probe *q, const int D, const int PER, size_t b,
         return;
     }
     uint32_t *v = q->cand + q->nc;
+#if defined(__GNUC__)
+    /* two 16-byte stores instead of eight */
+    typedef uint32_t u32x4 __attribute__((vector_size(16)));
+    const uint32_t b32 = (uint32_t)b;
+    const u32x4 lo = {b32, b32 + 1, b32 + 2, b32 + 3};
+    const u32x4 hi = lo + 4;
+    memcpy(v, &lo, sizeof lo);
+    memcpy(v + 4, &hi, sizeof hi);
+#else
     for (uint32_t i = 0; i < HG_SHORT; i++)
         v[i] = (uint32_t)b + i;
+#endif
     q->nc += e - b;
     if (q->nc > HG_CAND - HG_SHORT)
         flush(q, D, PER);
@@ -188,6 +198,38 @@ HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
      * one ahead while this one is tested */
     const int ahead = lv->kind == LV_TABLE && c1[1] - c0[1] >= 3;
     const size_t S = (size_t)D + 1;
+    if (lv->kind == LV_TABLE && lv->bx == 0 && c1[0] < lv->n[0]) {
+        /* a plain dense level and a box that does not wrap along x: every
+         * row is two table entries at a fixed offset */
+        const int64_t n0 = lv->n[0], n1 = lv->n[1], n2 = lv->n[2];
+        const uint32_t *tab = g->cellstart + lv->base + c0[0];
+        const int64_t w = c1[0] - c0[0] + 1;
+        for (int64_t z = c0[2]; z <= c1[2]; z++) {
+            const int64_t kz = z >= n2 ? z - n2 : z;
+            const uint32_t *plane = tab + n0 * n1 * kz;
+            for (int64_t y = c0[1]; y <= c1[1]; y++) {
+                const int64_t ky = y >= n1 ? y - n1 : y;
+#if defined(__GNUC__)
+                if (ahead) {
+                    int64_t y1 = ky + 1 >= n1 ? ky + 1 - n1 : ky + 1;
+                    int64_t y2 = y1 + 1 >= n1 ? y1 + 1 - n1 : y1 + 1;
+                    __builtin_prefetch(plane + n0 * y2);
+                    const double *x1 = g->xr + (size_t)plane[n0 * y1] * S;
+                    __builtin_prefetch(x1);
+                    __builtin_prefetch(x1 + 8);
+                }
+#endif
+                const uint32_t *r = plane + n0 * ky;
+                size_t b = r[0], e = r[w];
+                if (COUNT) {
+                    tc->acc += (uint64_t)w;
+                    tc->chk += e - b;
+                }
+                add_range(q, D, PER, b, e);
+            }
+        }
+        return;
+    }
     const size_t xo = (size_t)(c0[0] < lv->n[0] ? c0[0] : 0) >> lv->bx;
     for (int64_t z = c0[2]; z <= c1[2]; z++) {
         int64_t kz = z >= lv->n[2] ? z - lv->n[2] : z;
@@ -227,11 +269,43 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
         k[a] = cell_coord(g, lv, a, xs[a]);
     /* own cell: every pair once */
     size_t e = g->cend[s];
-    if (!lv->small) {
+    const int64_t n0 = lv->n[0];
+    if (lv->kind == LV_TABLE && lv->bx == 0 && !lv->small && k[0] >= 1 &&
+        k[0] + 2 <= n0) {
+        /* the common case, a cell of a plain dense level away from the
+         * ends of its row: the half stencil is five (2D: two) ranges read
+         * straight from the table, x-1..x+1 never wraps */
+        const uint32_t *cs = g->cellstart;
+        const size_t base = lv->base;
+        const int64_t n1 = lv->n[1], n2 = lv->n[2];
+        size_t e2 = cs[base + (size_t)(n0 * (k[1] + n1 * k[2]) + k[0] + 2)];
+        if (COUNT) {
+            tc->acc += 2;
+            tc->chk += e2 - s - 1;
+        }
+        add_range(q, D, PER, s + 1, e2);
+        static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+        const int nr = D == 3 ? 4 : 1;
+        for (int i = 0; i < nr; i++) {
+            int64_t ky = k[1] + rows3[i][0], kz = k[2] + rows3[i][1];
+            if (PER) {
+                ky = ky < 0 ? ky + n1 : ky >= n1 ? ky - n1 : ky;
+                kz = kz >= n2 ? kz - n2 : kz;
+            } else if (ky < 0 || ky >= n1 || kz >= n2) {
+                continue;
+            }
+            const uint32_t *r = cs + base + (size_t)(n0 * (ky + n1 * kz) + k[0]);
+            size_t b = r[-1], en = r[2];
+            if (COUNT) {
+                tc->acc += 3;
+                tc->chk += en - b;
+            }
+            add_range(q, D, PER, b, en);
+        }
+    } else if (!lv->small) {
         /* the half stencil as rows along x: (dy, dz) = (0, 0): x+1;
          * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1. The own cell's rest
          * and cell x+1 are one contiguous range (sorted by cell x). */
-        int64_t n0 = lv->n[0];
         if (k[0] + 1 < n0) {
             size_t b2, e2;
             row_range(g, lv, k[1], k[2], k[0] + 1, k[0] + 1, &b2, &e2);
