@@ -16,21 +16,29 @@ typedef struct pbuf {
     int fail;
 } pbuf;
 
-HG_INLINE void pbuf_push(pbuf *b, uint32_t i, uint32_t j)
+/* Room for m more pairs (m <= HG_CAND); on failure b->fail is set and the
+ * pairs go to sink (the search goes on, its result is discarded). */
+static hg_pair *pbuf_room_grow(pbuf *b, size_t m, hg_pair *sink)
 {
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 1024;
-        hg_pair *v = realloc(b->v, cap * sizeof *v);
-        if (!v) {
-            b->fail = 1;
-            return;
-        }
-        b->v = v;
-        b->cap = cap;
+    size_t cap = b->cap ? 2 * b->cap : 4096;
+    while (cap - b->n < m)
+        cap *= 2;
+    hg_pair *v = b->fail ? NULL : realloc(b->v, cap * sizeof *v);
+    if (!v) {
+        b->fail = 1;
+        b->n = 0;
+        return sink;
     }
-    b->v[b->n].i = i < j ? i : j;
-    b->v[b->n].j = i < j ? j : i;
-    b->n++;
+    b->v = v;
+    b->cap = cap;
+    return v + b->n;
+}
+
+HG_INLINE hg_pair *pbuf_room(pbuf *b, size_t m, hg_pair *sink)
+{
+    if (b->cap - b->n >= m && !b->fail)
+        return b->v + b->n;
+    return pbuf_room_grow(b, m, sink);
 }
 
 typedef struct tcount {
@@ -58,17 +66,17 @@ typedef struct probe {
     pbuf *out;
     size_t nc;
     uint32_t cand[HG_CAND];
-    uint32_t hits[HG_CAND];
+    hg_pair sink[HG_CAND];
 } probe;
 
 /* Test the probe against sorted particles idx(0..m-1), m <= HG_CAND: the
  * minimum-image distance and the cut-off evaluated as hg_particles_touch
- * does. Every candidate is written to hits and kept when it touches (no
- * branch: a mispredicted branch per contact would cost more than the
- * contact's share of the search); the few hits are pushed afterwards. */
+ * does. The pair (lower id first) of every candidate is written to the
+ * output and kept when it touches: no branch per contact, and no second
+ * loop over the hits, whose varying length would mispredict its exit. */
 #define HG_PAIR_LOOP(D, PER, m, idx)                                       \
     do {                                                                   \
-        const size_t S_ = (size_t)(D) + 1;                                 \
+        const size_t S_ = (size_t)(D) + 1, m_ = (m);                       \
         double x_[3], h_[3], l_[3];                                        \
         for (int c_ = 0; c_ < (D); c_++) {                                 \
             x_[c_] = q->x[c_];                                             \
@@ -77,9 +85,10 @@ typedef struct probe {
         }                                                                  \
         const double r_ = q->r, k_ = q->skin;                              \
         const double *xr_ = q->xr;                                         \
-        uint32_t *hit_ = q->hits;                                          \
-        size_t nh_ = 0;                                                    \
-        for (size_t i_ = 0; i_ < (m); i_++) {                              \
+        const uint32_t *id_ = q->id, ids_ = q->ids;                        \
+        hg_pair *ov_ = pbuf_room(q->out, m_, q->sink);                     \
+        size_t no_ = 0;                                                    \
+        for (size_t i_ = 0; i_ < m_; i_++) {                               \
             size_t t_ = (idx);                                             \
             const double *xt_ = xr_ + t_ * S_;                             \
             double d2_ = 0.0;                                              \
@@ -92,12 +101,13 @@ typedef struct probe {
                 d2_ += d_ * d_;                                            \
             }                                                              \
             double cut_ = r_ + xt_[D] + k_;                                \
-            hit_[nh_] = (uint32_t)t_;                                      \
-            nh_ += d2_ < cut_ * cut_;                                      \
+            uint32_t jd_ = id_[t_];                                        \
+            ov_[no_].i = ids_ < jd_ ? ids_ : jd_;                          \
+            ov_[no_].j = ids_ < jd_ ? jd_ : ids_;                          \
+            no_ += d2_ < cut_ * cut_;                                      \
         }                                                                  \
-        if (q->out)                                                        \
-            for (size_t i_ = 0; i_ < nh_; i_++)                            \
-                pbuf_push(q->out, q->ids, q->id[hit_[i_]]);                \
+        if (ov_ != q->sink)                                                \
+            q->out->n += no_;                                              \
     } while (0)
 
 HG_INLINE void test_range(probe *q, const int D, const int PER, size_t b,
@@ -427,7 +437,7 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
 #endif
         tcount *tc = tcs ? tcs + (size_t)t * (size_t)L : NULL;
         probe *q = &probes[t];
-        q->out = want ? &bufs[t] : NULL;
+        q->out = &bufs[t]; /* pairs are kept only when wanted */
         q->skin = g->skin;
         for (int a = 0; a < 3; a++) {
             q->half[a] = g->half[a];
