@@ -53,6 +53,9 @@ typedef struct tcount {
  * branch on the length) and advances by the range's length. */
 #define HG_CAND 512
 #define HG_SHORT 8
+/* rows ahead whose table entries / first records a large box fetches */
+#define HG_AHEAD_T 16
+#define HG_AHEAD_R 6
 
 /* The searching particle: its record and the grid's constants, copied so
  * that the pair loop keeps them in registers (stores into the pair list
@@ -214,30 +217,56 @@ HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
         const int64_t n0 = lv->n[0], n1 = lv->n[1], n2 = lv->n[2];
         const uint32_t *tab = g->cellstart + lv->base + c0[0];
         const int64_t w = c1[0] - c0[0] + 1;
-        for (int64_t z = c0[2]; z <= c1[2]; z++) {
-            const int64_t kz = z >= n2 ? z - n2 : z;
-            const uint32_t *plane = tab + n0 * n1 * kz;
-            for (int64_t y = c0[1]; y <= c1[1]; y++) {
-                const int64_t ky = y >= n1 ? y - n1 : y;
+        const int64_t ylo = c0[1], yhi = c1[1], zhi = c1[2];
+#define HG_ROW(y, z) (tab + n0 * (((y) >= n1 ? (y) - n1 : (y)) +             \
+                                  n1 * ((z) >= n2 ? (z) - n2 : (z))))
+#define HG_STEP(y, z)                                                      \
+    do {                                                                   \
+        if (++(y) > yhi) {                                                 \
+            (y) = ylo;                                                     \
+            (z)++;                                                         \
+        }                                                                  \
+    } while (0)
+        /* rows in (z, y) order; on a large box the table entries of the
+         * row HG_AHEAD_T rows on and the first records of the row
+         * HG_AHEAD_R rows on are fetched while this row is tested */
+        int64_t ya = ylo, za = c0[2], yb = ylo, zb = c0[2];
 #if defined(__GNUC__)
-                if (ahead) {
-                    int64_t y1 = ky + 1 >= n1 ? ky + 1 - n1 : ky + 1;
-                    int64_t y2 = y1 + 1 >= n1 ? y1 + 1 - n1 : y1 + 1;
-                    __builtin_prefetch(plane + n0 * y2);
-                    const double *x1 = g->xr + (size_t)plane[n0 * y1] * S;
-                    __builtin_prefetch(x1);
-                    __builtin_prefetch(x1 + 8);
-                }
-#endif
-                const uint32_t *r = plane + n0 * ky;
-                size_t b = r[0], e = r[w];
-                if (COUNT) {
-                    tc->acc += (uint64_t)w;
-                    tc->chk += e - b;
-                }
-                add_range(q, D, PER, b, e);
+        if (ahead) {
+            for (int k = 0; k < HG_AHEAD_T && za <= zhi; k++) {
+                __builtin_prefetch(HG_ROW(ya, za));
+                HG_STEP(ya, za);
             }
+            for (int k = 0; k < HG_AHEAD_R; k++)
+                HG_STEP(yb, zb);
         }
+#endif
+        for (int64_t z = c0[2], y = ylo; z <= zhi;) {
+#if defined(__GNUC__)
+            if (ahead) {
+                if (za <= zhi) {
+                    __builtin_prefetch(HG_ROW(ya, za));
+                    HG_STEP(ya, za);
+                }
+                if (zb <= zhi) {
+                    const double *xb = g->xr + (size_t)HG_ROW(yb, zb)[0] * S;
+                    __builtin_prefetch(xb);
+                    __builtin_prefetch(xb + 8);
+                    HG_STEP(yb, zb);
+                }
+            }
+#endif
+            const uint32_t *r = HG_ROW(y, z);
+            size_t b = r[0], e = r[w];
+            if (COUNT) {
+                tc->acc += (uint64_t)w;
+                tc->chk += e - b;
+            }
+            add_range(q, D, PER, b, e);
+            HG_STEP(y, z);
+        }
+#undef HG_ROW
+#undef HG_STEP
         return;
     }
     const size_t xo = (size_t)(c0[0] < lv->n[0] ? c0[0] : 0) >> lv->bx;
@@ -538,7 +567,8 @@ int hg_grid_find_contacts(hg_grid *g, hg_pairs *out, hg_grid_counts *counts,
                        g->np);
     if (!out)
         return hg_fail(e, HG_EINVAL, "out: NULL");
-    return run_search(g, NULL, g->n, out, counts, e);
+    const uint32_t *ord = hg_grid_search_order(g);
+    return run_search(g, ord, g->n, out, counts, e);
 }
 
 int hg_grid_find_contacts_subset(hg_grid *g, const size_t *idx, size_t m,
