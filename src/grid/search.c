@@ -418,11 +418,18 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
     flush(q, D, PER);
 }
 
-/* One instantiation of the kernel per (dim, periodic, counting). */
+/* One instantiation of the kernel per (dim, periodic, counting), each
+ * running a chunk k0..k1-1 of the visiting order (sel, or the build's
+ * order when sel is NULL): one call per chunk, not per particle. */
 #define HG_SEARCH_FN(name, D, COUNT, PER)                                  \
-    static void name(const hg_grid *g, probe *q, size_t s, tcount *tc)     \
+    static void name(const hg_grid *g, probe *q, const uint32_t *sel,      \
+                     size_t k0, size_t k1, tcount *tc)                     \
     {                                                                      \
-        search_one(g, q, D, COUNT, PER, s, tc);                            \
+        for (size_t k = k0; k < k1; k++) {                                 \
+            size_t s = sel ? sel[k] : k;                                   \
+            search_one(g, q, D, COUNT, PER, s,                             \
+                       COUNT ? &tc[g->lv[s]] : NULL);                      \
+        }                                                                  \
     }
 HG_SEARCH_FN(search_2oc, 2, 0, 0)
 HG_SEARCH_FN(search_2pc, 2, 0, 1)
@@ -432,7 +439,8 @@ HG_SEARCH_FN(search_2oC, 2, 1, 0)
 HG_SEARCH_FN(search_2pC, 2, 1, 1)
 HG_SEARCH_FN(search_3oC, 3, 1, 0)
 HG_SEARCH_FN(search_3pC, 3, 1, 1)
-typedef void (*search_fn)(const hg_grid *, probe *, size_t, tcount *);
+typedef void (*search_fn)(const hg_grid *, probe *, const uint32_t *, size_t,
+                          size_t, tcount *);
 
 /* Search for sorted particles sel[0..m-1] (or 0..m-1 when sel is NULL). */
 static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
@@ -479,13 +487,14 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
                                           : (per ? search_2pC : search_2oC))
                                 : (D == 3 ? (per ? search_3pc : search_3oc)
                                           : (per ? search_2pc : search_2oc));
-        long long mm = (long long)m;
+        const size_t chunk = 512;
+        long long nch = (long long)((m + chunk - 1) / chunk);
 #ifdef HG_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 512)
+#pragma omp for schedule(dynamic, 1)
 #endif
-        for (long long k = 0; k < mm; k++) {
-            size_t s = sel ? sel[k] : (size_t)k;
-            fn(g, q, s, tc ? &tc[g->lv[s]] : NULL);
+        for (long long c = 0; c < nch; c++) {
+            size_t k0 = (size_t)c * chunk;
+            fn(g, q, sel, k0, k0 + chunk < m ? k0 + chunk : m, tc);
         }
     }
     free(probes);
