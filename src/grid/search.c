@@ -67,6 +67,9 @@ typedef struct probe {
     const uint32_t *id;
     uint32_t ids;
     pbuf *out;
+    /* own-level ranges of the cell ending at own_end (0: none) */
+    size_t own_end, own_e2, own_chk, own_b[4], own_e[4];
+    int own_nr, own_acc;
     size_t nc;
     uint32_t cand[HG_CAND];
     hg_pair sink[HG_CAND];
@@ -293,6 +296,20 @@ HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
     }
 }
 
+/* The own level's half stencil of sorted particle s from the ranges its
+ * cell left in the probe. */
+HG_INLINE void own_ranges(probe *q, const int D, const int COUNT,
+                          const int PER, size_t s, tcount *tc)
+{
+    if (COUNT) {
+        tc->acc += (uint64_t)q->own_acc;
+        tc->chk += q->own_e2 - s - 1 + q->own_chk;
+    }
+    add_range(q, D, PER, s + 1, q->own_e2);
+    for (int i = 0; i < q->own_nr; i++)
+        add_range(q, D, PER, q->own_b[i], q->own_e[i]);
+}
+
 HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
                           const int COUNT, const int PER, size_t s,
                           tcount *tc)
@@ -303,26 +320,31 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
         q->x[a] = xs[a];
     q->r = xs[D];
     q->ids = g->id[s];
-    int64_t k[3] = {0, 0, 0};
-    for (int a = 0; a < D; a++)
-        k[a] = cell_coord(g, lv, a, xs[a]);
     /* own cell: every pair once */
     size_t e = g->cend[s];
+    int64_t k[3] = {0, 0, 0};
     const int64_t n0 = lv->n[0];
-    if (lv->kind == LV_TABLE && lv->bx == 0 && !lv->small && k[0] >= 1 &&
-        k[0] + 2 <= n0) {
+    if (e != q->own_end) {
+        q->own_end = 0;
+        for (int a = 0; a < D; a++)
+            k[a] = cell_coord(g, lv, a, xs[a]);
+    }
+    if (e == q->own_end) {
+        /* the same cell as this thread's previous particle: the same
+         * ranges (cells are disjoint ranges, so their ends differ) */
+        own_ranges(q, D, COUNT, PER, s, tc);
+    } else if (lv->kind == LV_TABLE && lv->bx == 0 && !lv->small &&
+               k[0] >= 1 && k[0] + 2 <= n0) {
         /* the common case, a cell of a plain dense level away from the
          * ends of its row: the half stencil is five (2D: two) ranges read
          * straight from the table, x-1..x+1 never wraps */
         const uint32_t *cs = g->cellstart;
         const size_t base = lv->base;
         const int64_t n1 = lv->n[1], n2 = lv->n[2];
-        size_t e2 = cs[base + (size_t)(n0 * (k[1] + n1 * k[2]) + k[0] + 2)];
-        if (COUNT) {
-            tc->acc += 2;
-            tc->chk += e2 - s - 1;
-        }
-        add_range(q, D, PER, s + 1, e2);
+        q->own_e2 = cs[base + (size_t)(n0 * (k[1] + n1 * k[2]) + k[0] + 2)];
+        q->own_nr = 0;
+        q->own_chk = 0;
+        q->own_acc = 2;
         static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
         const int nr = D == 3 ? 4 : 1;
         for (int i = 0; i < nr; i++) {
@@ -334,13 +356,14 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
                 continue;
             }
             const uint32_t *r = cs + base + (size_t)(n0 * (ky + n1 * kz) + k[0]);
-            size_t b = r[-1], en = r[2];
-            if (COUNT) {
-                tc->acc += 3;
-                tc->chk += en - b;
-            }
-            add_range(q, D, PER, b, en);
+            q->own_b[q->own_nr] = r[-1];
+            q->own_e[q->own_nr] = r[2];
+            q->own_chk += (size_t)(r[2] - r[-1]);
+            q->own_acc += 3;
+            q->own_nr++;
         }
+        q->own_end = e;
+        own_ranges(q, D, COUNT, PER, s, tc);
     } else if (!lv->small) {
         /* the half stencil as rows along x: (dy, dz) = (0, 0): x+1;
          * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1. The own cell's rest
@@ -483,6 +506,7 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
         q->xr = g->xr;
         q->id = g->id;
         q->nc = 0;
+        q->own_end = 0;
         const search_fn fn = tc ? (D == 3 ? (per ? search_3pC : search_3oC)
                                           : (per ? search_2pC : search_2oC))
                                 : (D == 3 ? (per ? search_3pc : search_3oc)
