@@ -198,6 +198,18 @@ HG_INLINE void scan_row(const hg_grid *g, probe *q, const int D,
     }
 }
 
+/* Cells 0..w-1 of a row of a plain dense level, r its table entries. */
+HG_INLINE void box_row(probe *q, const int D, const int COUNT, const int PER,
+                       const uint32_t *r, int64_t w, tcount *tc)
+{
+    size_t b = r[0], e = r[w];
+    if (COUNT) {
+        tc->acc += (uint64_t)w;
+        tc->chk += e - b;
+    }
+    add_range(q, D, PER, b, e);
+}
+
 /* Scan the cells of level lv in the box of half-width beta around the
  * probe. */
 HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
@@ -230,43 +242,40 @@ HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
             (z)++;                                                         \
         }                                                                  \
     } while (0)
-        /* rows in (z, y) order; on a large box the table entries of the
-         * row HG_AHEAD_T rows on and the first records of the row
-         * HG_AHEAD_R rows on are fetched while this row is tested */
-        int64_t ya = ylo, za = c0[2], yb = ylo, zb = c0[2];
+        if (!ahead) { /* a few rows: no look-ahead to set up */
+            for (int64_t z = c0[2]; z <= zhi; z++)
+                for (int64_t y = ylo; y <= yhi; y++)
+                    box_row(q, D, COUNT, PER, HG_ROW(y, z), w, tc);
+        } else {
+            /* rows in (z, y) order; the table entries of the row
+             * HG_AHEAD_T rows on and the first records of the row
+             * HG_AHEAD_R rows on are fetched while this row is tested */
+            int64_t ya = ylo, za = c0[2], yb = ylo, zb = c0[2];
 #if defined(__GNUC__)
-        if (ahead) {
             for (int k = 0; k < HG_AHEAD_T && za <= zhi; k++) {
                 __builtin_prefetch(HG_ROW(ya, za));
                 HG_STEP(ya, za);
             }
+#endif
             for (int k = 0; k < HG_AHEAD_R; k++)
                 HG_STEP(yb, zb);
-        }
-#endif
-        for (int64_t z = c0[2], y = ylo; z <= zhi;) {
+            for (int64_t z = c0[2], y = ylo; z <= zhi;) {
 #if defined(__GNUC__)
-            if (ahead) {
                 if (za <= zhi) {
                     __builtin_prefetch(HG_ROW(ya, za));
                     HG_STEP(ya, za);
                 }
                 if (zb <= zhi) {
-                    const double *xb = g->xr + (size_t)HG_ROW(yb, zb)[0] * S;
+                    const double *xb =
+                        g->xr + (size_t)HG_ROW(yb, zb)[0] * S;
                     __builtin_prefetch(xb);
                     __builtin_prefetch(xb + 8);
                     HG_STEP(yb, zb);
                 }
-            }
 #endif
-            const uint32_t *r = HG_ROW(y, z);
-            size_t b = r[0], e = r[w];
-            if (COUNT) {
-                tc->acc += (uint64_t)w;
-                tc->chk += e - b;
+                box_row(q, D, COUNT, PER, HG_ROW(y, z), w, tc);
+                HG_STEP(y, z);
             }
-            add_range(q, D, PER, b, e);
-            HG_STEP(y, z);
         }
 #undef HG_ROW
 #undef HG_STEP
@@ -355,7 +364,8 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
             } else if (ky < 0 || ky >= n1 || kz >= n2) {
                 continue;
             }
-            const uint32_t *r = cs + base + (size_t)(n0 * (ky + n1 * kz) + k[0]);
+            const uint32_t *r =
+                cs + base + (size_t)(n0 * (ky + n1 * kz) + k[0]);
             q->own_b[q->own_nr] = r[-1];
             q->own_e[q->own_nr] = r[2];
             q->own_chk += (size_t)(r[2] - r[-1]);
