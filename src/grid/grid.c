@@ -68,6 +68,9 @@ void hg_grid_free(hg_grid *g)
     if (!g)
         return;
     hg_grid_built_free(g);
+    for (int t = 0; t < g->ntpairs; t++)
+        hg_pairs_clear(&g->tpairs[t]);
+    free(g->tpairs);
     free(g->lev);
     free(g->sizes);
     free(g);
@@ -167,6 +170,8 @@ size_t hg_grid_memory(const hg_grid *g)
                     3 * sizeof(uint32_t) + 2 * sizeof(uint16_t) +
                     sizeof(uint64_t));
     b += g->ccap * sizeof(uint32_t) + g->scap + g->ordcap * sizeof(uint32_t);
+    for (int t = 0; t < g->ntpairs; t++)
+        b += g->tpairs[t].cap * sizeof(hg_pair);
     for (int h = 0; h < g->L; h++)
         b += g->lev[h].cap * sizeof(hslot) +
              (size_t)(g->lev[h].J ? g->L : 0) * sizeof(int);

@@ -100,6 +100,8 @@ struct hg_grid {
     void *scratch;
     uint32_t *ord;      /* the pair loop's visiting order (order.c) */
     size_t ordcap;
+    hg_pairs *tpairs;   /* pair lists of the search threads 1.. (0: out) */
+    int ntpairs;
     /* inserted particles: one chain per dense cell */
     size_t np, npcap;
     double *px, *pr;

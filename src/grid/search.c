@@ -340,7 +340,16 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
     pbuf *bufs = calloc((size_t)nt, sizeof *bufs);
     probe *probes = malloc((size_t)nt * sizeof *probes);
     tcount *tcs = counts ? calloc((size_t)nt * (size_t)L, sizeof *tcs) : NULL;
-    if (!bufs || !probes || (counts && !tcs)) {
+    if (g->ntpairs < nt && bufs) {
+        hg_pairs *tp = realloc(g->tpairs, (size_t)nt * sizeof *tp);
+        if (tp) {
+            memset(tp + g->ntpairs, 0,
+                   (size_t)(nt - g->ntpairs) * sizeof *tp);
+            g->tpairs = tp;
+            g->ntpairs = nt;
+        }
+    }
+    if (!bufs || !probes || (counts && !tcs) || g->ntpairs < nt) {
         free(bufs);
         free(probes);
         free(tcs);
@@ -348,6 +357,13 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
     }
     const int D = g->dim, per = g->periodic;
     const int want = out != NULL;
+    /* the pair lists: the first thread's is out's storage, the others'
+     * are kept in the grid between searches (no growth once warm) */
+    for (int t = 0; t < nt; t++) {
+        hg_pairs *src = t == 0 && want ? out : &g->tpairs[t];
+        bufs[t].v = src->v;
+        bufs[t].cap = src->cap;
+    }
 #ifdef HG_HAVE_OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
@@ -389,10 +405,15 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
         fail |= bufs[t].fail;
         total += bufs[t].n;
     }
-    if (!fail && want) {
-        hg_pairs_reset(out);
+    for (int t = 0; t < nt; t++) { /* storage back to its owner */
+        hg_pairs *dst = t == 0 && want ? out : &g->tpairs[t];
+        dst->v = bufs[t].v;
+        dst->cap = bufs[t].cap;
+        dst->n = 0;
+    }
+    if (want && !fail) {
         if (out->cap < total) {
-            hg_pair *v = realloc(out->v, (total ? total : 1) * sizeof *v);
+            hg_pair *v = realloc(out->v, total * sizeof *v);
             if (!v)
                 fail = 1;
             else {
@@ -401,7 +422,8 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
             }
         }
         if (!fail) {
-            for (int t = 0; t < nt; t++) {
+            out->n = bufs[0].n;
+            for (int t = 1; t < nt; t++) {
                 if (bufs[t].n)
                     memcpy(out->v + out->n, bufs[t].v,
                            bufs[t].n * sizeof *out->v);
@@ -409,8 +431,6 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
             }
         }
     }
-    for (int t = 0; t < nt; t++)
-        free(bufs[t].v);
     free(bufs);
     if (fail) {
         free(tcs);
