@@ -4,7 +4,9 @@
  * waits (spinning) through a serial phase:
  *   1. bucket of every particle (table levels; hashed rows are numbered
  *      before, serially), counted per thread and per group of 2^shift
- *      consecutive buckets;
+ *      consecutive buckets; in a periodic box with table levels only,
+ *      the particle's level and checks too (one read of the input for
+ *      both);
  *   2. scatter of (bucket, particle) and the record by group, each thread
  *      into its own slots (stable: groups, then threads, then input
  *      order);
@@ -142,8 +144,10 @@ HG_INLINE int bucket_level(const hg_grid *g, uint32_t c)
 }
 
 /* Sort all particles of p (level and, for hashed rows, bucket of every
- * particle in g->slv / g->sgc; levels' base and first set). */
-int hg_grid_sort(hg_grid *g, const hg_particles *p)
+ * particle in g->slv / g->sgc; levels' base and first set), or with cnt
+ * (periodic, table levels only) find the levels too: validation, counts
+ * into cnt, levels' count and first. */
+int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
 {
     const int D = g->dim;
     const size_t n = g->n, total = g->total_cells, S = (size_t)g->stride;
@@ -163,10 +167,14 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
     if (nt < 1)
         nt = 1;
 #endif
-    size_t *hist = malloc(((size_t)nt * ng + ng + 1) * sizeof *hist);
+    const int L = g->L;
+    const size_t nl = cnt ? (size_t)L : 0;
+    size_t *hist = malloc(((size_t)nt * (ng + nl) + ng + 1) * sizeof *hist);
     if (!hist)
         return HG_ENOMEM;
     size_t *goff = hist + (size_t)nt * ng; /* start of every group */
+    size_t *lcnt = goff + ng + 1;          /* per thread: particles by level */
+    int bad = 0;
     uint32_t *cs = g->cellstart;
     uint64_t *tmp = g->tmp;
     double *xr = g->xr;
@@ -187,20 +195,62 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
         size_t i1 = n * (size_t)(t + 1) / (size_t)T;
         size_t *h = hist + (size_t)t * ng;
         memset(h, 0, ng * sizeof *h);
-        for (size_t i = i0; i < i1; i++) {
-            const level_t *lv = &lev[g->slv[i]];
-            uint32_t c = lv->kind == LV_HROWS
-                             ? g->sgc[i]
-                             : local_bucket(g, lv, D, p->x + i * (size_t)D);
-            c += (uint32_t)lv->base;
-            g->sgc[i] = c;
-            h[c >> shift]++;
+        if (cnt) {
+            size_t *lc = lcnt + (size_t)t * nl;
+            int bad_t = 0;
+            memset(lc, 0, nl * sizeof *lc);
+            for (size_t i = i0; i < i1; i++) {
+                const double *x = p->x + i * (size_t)D;
+                int hl = hg_grid_level_index(g, p->r[i]);
+                int out = hl < 0;
+                for (int a = 0; a < D; a++)
+                    out |= !(x[a] >= p->lo[a] && x[a] < p->hi[a]);
+                if (out) {
+                    bad_t = 1;
+                    continue;
+                }
+                const level_t *lv = &lev[hl];
+                uint32_t c = local_bucket(g, lv, D, x) + (uint32_t)lv->base;
+                lc[hl]++;
+                g->sgc[i] = c;
+                h[c >> shift]++;
+            }
+            if (bad_t) {
+#ifdef HG_HAVE_OPENMP
+#pragma omp atomic write
+#endif
+                bad = 1;
+            }
+        } else {
+            for (size_t i = i0; i < i1; i++) {
+                const level_t *lv = &lev[g->slv[i]];
+                uint32_t c = lv->kind == LV_HROWS
+                                 ? g->sgc[i]
+                                 : local_bucket(g, lv, D, p->x + i * (size_t)D);
+                c += (uint32_t)lv->base;
+                g->sgc[i] = c;
+                h[c >> shift]++;
+            }
         }
 #ifdef HG_HAVE_OPENMP
 #pragma omp barrier
 #pragma omp single
 #endif
-        {
+        if (bad) {
+            fail = 2;
+        } else {
+            if (cnt) {
+                size_t first = 0;
+                for (int hl = 0; hl < L; hl++) {
+                    size_t m = 0;
+                    for (int u = 0; u < T; u++)
+                        m += lcnt[(size_t)u * nl + (size_t)hl];
+                    cnt[hl] = m;
+                    g->lev[hl].count = g->lev[hl].total = m;
+                    g->lev[hl].first = first;
+                    first += m;
+                }
+            }
             size_t off = 0;
             for (size_t q = 0; q < ng; q++) {
                 goff[q] = off;
@@ -276,6 +326,17 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
                 g->cend[s] = c;
                 copy_rec(xr + s * S, win + (k - k0) * S, S);
             }
+            /* level and own-cell end; a group nearly always lies in one
+             * level */
+            int h0 = bucket_level(g, (uint32_t)c0);
+            if (c1 > c0 && bucket_level(g, (uint32_t)(c1 - 1)) == h0) {
+                for (size_t s = k0; s < k1; s++)
+                    g->lv[s] = (uint16_t)h0;
+                if (lev[h0].kind == LV_TABLE && lev[h0].bx == 0)
+                    for (size_t s = k0; s < k1; s++)
+                        g->cend[s] = cs[g->cend[s] + 1];
+                continue;
+            }
             for (size_t s = k0; s < k1; s++) {
                 uint32_t c = g->cend[s];
                 int hl = bucket_level(g, c);
@@ -287,7 +348,7 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
     }
     free(hist);
     if (fail)
-        return HG_ENOMEM;
+        return fail == 2 ? HG_EINVAL : HG_ENOMEM;
     for (int h = 0; h < g->L; h++) {
         const level_t *lv = &lev[h];
         if (lv->kind == LV_TABLE && lv->bx == 0)
