@@ -143,6 +143,68 @@ HG_INLINE int bucket_level(const hg_grid *g, uint32_t c)
     return a;
 }
 
+/* Cell coordinate along an axis of a periodic level from the offset
+ * v = (x - lo) / w >= 0 of a centre inside the box: cell_coord without
+ * its negative branch (rounding may still give n). */
+HG_INLINE int64_t periodic_coord(double v, int64_t n)
+{
+    int64_t c = (int64_t)v;
+    return c < n ? c : wrap(c, n);
+}
+
+/* The first pass over particles [i0, i1) in a periodic box with table
+ * levels (D a constant once inlined): level (as hg_grid_level_index),
+ * checks, global bucket (as local_bucket) into sgc, counts by group (h)
+ * and by level (lc). Returns 1 if a particle is outside the box or of no
+ * level (not counted). */
+HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
+                          size_t i0, size_t i1, int shift, size_t *h,
+                          size_t *lc)
+{
+    const level_t *lev = g->lev;
+    const double *X = p->x, *R = p->r;
+    uint32_t *sgc = g->sgc;
+    const int L = g->L, few = L <= 16;
+    const double smax = g->sizes[L - 1];
+    double lo[3], hi[3], sz[16];
+    for (int a = 0; a < D; a++) {
+        lo[a] = g->lo[a];
+        hi[a] = g->hi[a];
+    }
+    for (int j = 0; few && j < L - 1; j++)
+        sz[j] = g->sizes[j];
+    int bad = 0;
+    for (size_t i = i0; i < i1; i++) {
+        const double *x = X + i * (size_t)D;
+        const double d = 2.0 * R[i];
+        int out = !(d > 0.0 && d <= smax);
+        for (int a = 0; a < D; a++)
+            out |= !(x[a] >= lo[a] && x[a] < hi[a]);
+        if (out) {
+            bad = 1;
+            continue;
+        }
+        int hl = 0;
+        if (few)
+            for (int j = 0; j < L - 1; j++)
+                hl += sz[j] < d;
+        else
+            hl = hg_grid_level_index(g, R[i]);
+        const level_t *lv = &lev[hl];
+        int64_t k0 = periodic_coord((x[0] - lo[0]) * lv->inv[0], lv->n[0]);
+        int64_t k1 = periodic_coord((x[1] - lo[1]) * lv->inv[1], lv->n[1]);
+        int64_t k2 = D == 3 ? periodic_coord((x[2] - lo[2]) * lv->inv[2],
+                                             lv->n[2])
+                            : 0;
+        uint32_t c = (uint32_t)((k0 >> lv->bx) + lv->nbx * (k1 + lv->n[1] * k2) +
+                                (int64_t)lv->base);
+        lc[hl]++;
+        sgc[i] = c;
+        h[c >> shift]++;
+    }
+    return bad;
+}
+
 /* Sort all particles of p (level and, for hashed rows, bucket of every
  * particle in g->slv / g->sgc; levels' base and first set), or with cnt
  * (periodic, table levels only) find the levels too: validation, counts
@@ -199,22 +261,8 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
             size_t *lc = lcnt + (size_t)t * nl;
             int bad_t = 0;
             memset(lc, 0, nl * sizeof *lc);
-            for (size_t i = i0; i < i1; i++) {
-                const double *x = p->x + i * (size_t)D;
-                int hl = hg_grid_level_index(g, p->r[i]);
-                int out = hl < 0;
-                for (int a = 0; a < D; a++)
-                    out |= !(x[a] >= p->lo[a] && x[a] < p->hi[a]);
-                if (out) {
-                    bad_t = 1;
-                    continue;
-                }
-                const level_t *lv = &lev[hl];
-                uint32_t c = local_bucket(g, lv, D, x) + (uint32_t)lv->base;
-                lc[hl]++;
-                g->sgc[i] = c;
-                h[c >> shift]++;
-            }
+            bad_t = D == 2 ? read_levels(g, p, 2, i0, i1, shift, h, lc)
+                           : read_levels(g, p, 3, i0, i1, shift, h, lc);
             if (bad_t) {
 #ifdef HG_HAVE_OPENMP
 #pragma omp atomic write
