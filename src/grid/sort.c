@@ -171,8 +171,8 @@ HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
         lo[a] = g->lo[a];
         hi[a] = g->hi[a];
     }
-    for (int j = 0; few && j < L - 1; j++)
-        sz[j] = g->sizes[j];
+    for (int j = 0; j < 16; j++)
+        sz[j] = few && j < L - 1 ? g->sizes[j] : INFINITY;
     int bad = 0;
     for (size_t i = i0; i < i1; i++) {
         const double *x = X + i * (size_t)D;
@@ -185,9 +185,10 @@ HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
             continue;
         }
         int hl = 0;
-        if (few)
-            for (int j = 0; j < L - 1; j++)
-                hl += sz[j] < d;
+        if (few) /* sizes padded with +inf to a multiple of 4 */
+            for (int j = 0; j < L - 1; j += 4)
+                hl += (sz[j] < d) + (sz[j + 1] < d) + (sz[j + 2] < d) +
+                      (sz[j + 3] < d);
         else
             hl = hg_grid_level_index(g, R[i]);
         const level_t *lv = &lev[hl];
@@ -359,10 +360,20 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
                 cs[c + 1] = 0;
             for (size_t k = k0; k < k1; k++)
                 cs[(tmp[k] >> 32) + 1]++;
-            size_t run = k0;
-            for (size_t c = c0; c < c1; c++) {
-                size_t m = cs[c + 1];
-                cs[c + 1] = (uint32_t)run;
+            uint32_t run = (uint32_t)k0, *cp = cs + c0 + 1;
+            size_t nb = c1 - c0, b = 0;
+            for (; b + 4 <= nb; b += 4) { /* unrolled: most buckets empty */
+                uint32_t m0 = cp[b], m1 = cp[b + 1], m2 = cp[b + 2];
+                uint32_t m3 = cp[b + 3];
+                cp[b] = run;
+                cp[b + 1] = run += m0;
+                cp[b + 2] = run += m1;
+                cp[b + 3] = run += m2;
+                run += m3;
+            }
+            for (; b < nb; b++) {
+                uint32_t m = cp[b];
+                cp[b] = run;
                 run += m;
             }
             if (k1 > k0) /* an empty group may have no scratch at all */
