@@ -263,8 +263,9 @@ static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
     if (nt < 1)
         nt = 1;
 #endif
-    /* per thread: lo[3], hi[3], then L counts */
-    const size_t w = 6 + (size_t)L;
+    /* per thread: lo[3], hi[3], then L counts; rows at least a cache line
+     * apart */
+    const size_t w = (6 + (size_t)L + 15) & ~(size_t)7;
     double *part = malloc((size_t)nt * w * sizeof *part);
     if (!part)
         return hg_fail(e, HG_ENOMEM, "out of memory");

@@ -231,11 +231,14 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
         nt = 1;
 #endif
     const int L = g->L;
-    const size_t nl = cnt ? (size_t)L : 0;
-    size_t *hist = malloc(((size_t)nt * (ng + nl) + ng + 1) * sizeof *hist);
+    /* per-thread rows of counters at least a cache line apart (no line
+     * written by two threads) */
+    const size_t hs = (ng + 15) & ~(size_t)7;
+    const size_t nl = cnt ? ((size_t)L + 15) & ~(size_t)7 : 0;
+    size_t *hist = malloc(((size_t)nt * (hs + nl) + ng + 1) * sizeof *hist);
     if (!hist)
         return HG_ENOMEM;
-    size_t *goff = hist + (size_t)nt * ng; /* start of every group */
+    size_t *goff = hist + (size_t)nt * hs; /* start of every group */
     size_t *lcnt = goff + ng + 1;          /* per thread: particles by level */
     int bad = 0;
     uint32_t *cs = g->cellstart;
@@ -256,7 +259,7 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
 #endif
         size_t i0 = n * (size_t)t / (size_t)T;
         size_t i1 = n * (size_t)(t + 1) / (size_t)T;
-        size_t *h = hist + (size_t)t * ng;
+        size_t *h = hist + (size_t)t * hs;
         memset(h, 0, ng * sizeof *h);
         if (cnt) {
             size_t *lc = lcnt + (size_t)t * nl;
@@ -304,8 +307,8 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
             for (size_t q = 0; q < ng; q++) {
                 goff[q] = off;
                 for (int u = 0; u < T; u++) {
-                    size_t c = hist[(size_t)u * ng + q];
-                    hist[(size_t)u * ng + q] = off;
+                    size_t c = hist[(size_t)u * hs + q];
+                    hist[(size_t)u * hs + q] = off;
                     off += c;
                 }
                 if (off - goff[q] > gmax)
