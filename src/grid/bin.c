@@ -420,7 +420,7 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
             goto nomem;
         g->ccap = cap;
     }
-    if ((st = hg_grid_sort(g, p, fused ? cnt : NULL))) {
+    if ((st = hg_grid_sort(g, p, fused))) {
         if (st == HG_EINVAL)
             st = first_bad(g, p, e);
         else

@@ -310,12 +310,11 @@ void hg_grid_inserted_free(hg_grid *g);
 /* sort.c */
 /* Sort the particles of p into (level, bucket) order: records, ids, cend
  * (needs the levels' base, cellstart of total_cells + 2 entries, and
- * without cnt g->slv, hashed-row buckets in g->sgc, the levels' first).
- * With cnt (periodic box, table levels only) the levels are found in the
- * same pass: their particle counts into cnt (L entries), count, total and
- * first set. HG_OK, HG_EINVAL (with cnt: a particle outside the box or of
- * no level) or HG_ENOMEM. */
-int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt);
+ * without find g->slv, hashed-row buckets in g->sgc, the levels' first).
+ * With find (periodic box, table levels only) the levels are found in the
+ * same pass and the levels' count, total and first set. HG_OK, HG_EINVAL
+ * (with find: a particle outside the box or of no level) or HG_ENOMEM. */
+int hg_grid_sort(hg_grid *g, const hg_particles *p, int find);
 
 /* stencil.c */
 /* Own-level half neighbourhood offsets (n_c = 4 in 2D, 13 in 3D). */

@@ -154,12 +154,11 @@ HG_INLINE int64_t periodic_coord(double v, int64_t n)
 
 /* The first pass over particles [i0, i1) in a periodic box with table
  * levels (D a constant once inlined): level (as hg_grid_level_index),
- * checks, global bucket (as local_bucket) into sgc, counts by group (h)
- * and by level (lc). Returns 1 if a particle is outside the box or of no
- * level (not counted). */
+ * checks, global bucket (as local_bucket) into sgc, counts by group (h).
+ * Returns 1 if a particle is outside the box or of no level (not
+ * counted). */
 HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
-                          size_t i0, size_t i1, int shift, size_t *h,
-                          size_t *lc)
+                          size_t i0, size_t i1, int shift, size_t *h)
 {
     const level_t *lev = g->lev;
     const double *X = p->x, *R = p->r;
@@ -199,7 +198,6 @@ HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
                             : 0;
         uint32_t c = (uint32_t)((k0 >> lv->bx) + lv->nbx * (k1 + lv->n[1] * k2) +
                                 (int64_t)lv->base);
-        lc[hl]++;
         sgc[i] = c;
         h[c >> shift]++;
     }
@@ -207,10 +205,10 @@ HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
 }
 
 /* Sort all particles of p (level and, for hashed rows, bucket of every
- * particle in g->slv / g->sgc; levels' base and first set), or with cnt
- * (periodic, table levels only) find the levels too: validation, counts
- * into cnt, levels' count and first. */
-int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
+ * particle in g->slv / g->sgc; levels' base and first set), or with find
+ * (periodic, table levels only) find the levels too: validation, then
+ * the levels' count, total and first from the bucket ranges. */
+int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
 {
     const int D = g->dim;
     const size_t n = g->n, total = g->total_cells, S = (size_t)g->stride;
@@ -230,16 +228,13 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
     if (nt < 1)
         nt = 1;
 #endif
-    const int L = g->L;
     /* per-thread rows of counters at least a cache line apart (no line
      * written by two threads) */
     const size_t hs = (ng + 15) & ~(size_t)7;
-    const size_t nl = cnt ? ((size_t)L + 15) & ~(size_t)7 : 0;
-    size_t *hist = malloc(((size_t)nt * (hs + nl) + ng + 1) * sizeof *hist);
+    size_t *hist = malloc(((size_t)nt * hs + ng + 1) * sizeof *hist);
     if (!hist)
         return HG_ENOMEM;
     size_t *goff = hist + (size_t)nt * hs; /* start of every group */
-    size_t *lcnt = goff + ng + 1;          /* per thread: particles by level */
     int bad = 0;
     uint32_t *cs = g->cellstart;
     uint64_t *tmp = g->tmp;
@@ -261,12 +256,10 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
         size_t i1 = n * (size_t)(t + 1) / (size_t)T;
         size_t *h = hist + (size_t)t * hs;
         memset(h, 0, ng * sizeof *h);
-        if (cnt) {
-            size_t *lc = lcnt + (size_t)t * nl;
+        if (find) {
             int bad_t = 0;
-            memset(lc, 0, nl * sizeof *lc);
-            bad_t = D == 2 ? read_levels(g, p, 2, i0, i1, shift, h, lc)
-                           : read_levels(g, p, 3, i0, i1, shift, h, lc);
+            bad_t = D == 2 ? read_levels(g, p, 2, i0, i1, shift, h)
+                           : read_levels(g, p, 3, i0, i1, shift, h);
             if (bad_t) {
 #ifdef HG_HAVE_OPENMP
 #pragma omp atomic write
@@ -291,18 +284,6 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
         if (bad) {
             fail = 2;
         } else {
-            if (cnt) {
-                size_t first = 0;
-                for (int hl = 0; hl < L; hl++) {
-                    size_t m = 0;
-                    for (int u = 0; u < T; u++)
-                        m += lcnt[(size_t)u * nl + (size_t)hl];
-                    cnt[hl] = m;
-                    g->lev[hl].count = g->lev[hl].total = m;
-                    g->lev[hl].first = first;
-                    first += m;
-                }
-            }
             size_t off = 0;
             for (size_t q = 0; q < ng; q++) {
                 goff[q] = off;
@@ -411,6 +392,11 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, size_t *cnt)
     free(hist);
     if (fail)
         return fail == 2 ? HG_EINVAL : HG_ENOMEM;
+    for (int h = 0; find && h < g->L; h++) { /* levels are bucket ranges */
+        level_t *lv = &g->lev[h];
+        lv->first = cs[lv->base];
+        lv->count = lv->total = cs[lv->base + lv->nb] - lv->first;
+    }
     for (int h = 0; h < g->L; h++) {
         const level_t *lv = &lev[h];
         if (lv->kind == LV_TABLE && lv->bx == 0)
