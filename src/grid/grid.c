@@ -53,6 +53,9 @@ void hg_grid_built_free(hg_grid *g)
     g->scratch = NULL;
     g->scap = 0;
     free(g->slv);
+    free(g->ord);
+    g->ord = NULL;
+    g->ordcap = 0;
     g->xr = NULL;
     g->id = g->cend = g->cellstart = g->sgc = NULL;
     g->lv = g->slv = NULL;
@@ -163,7 +166,7 @@ size_t hg_grid_memory(const hg_grid *g)
     b += g->ncap * ((size_t)(g->dim + 1) * sizeof(double) +
                     3 * sizeof(uint32_t) + 2 * sizeof(uint16_t) +
                     sizeof(uint64_t));
-    b += g->ccap * sizeof(uint32_t) + g->scap;
+    b += g->ccap * sizeof(uint32_t) + g->scap + g->ordcap * sizeof(uint32_t);
     for (int h = 0; h < g->L; h++)
         b += g->lev[h].cap * sizeof(hslot) +
              (size_t)(g->lev[h].J ? g->L : 0) * sizeof(int);

@@ -5,6 +5,7 @@
  *              and single insertions;
  *   sort.c     mapping phase: the parallel sort into (level, bucket) order;
  *   stencil.c  which cells and levels a particle visits;
+ *   order.c    the order in which the pair loop visits the particles;
  *   search.c   the pair loop with its work counters, and queries.
  *
  * Layout: after hg_grid_build the particles are sorted by level, then by
@@ -95,6 +96,8 @@ struct hg_grid {
     uint64_t *tmp;      /* (bucket, particle) sorted by groups of buckets */
     size_t scap;        /* scratch for sorting long rows (entries) */
     void *scratch;
+    uint32_t *ord;      /* the pair loop's visiting order (order.c) */
+    size_t ordcap;
     /* inserted particles: one chain per dense cell */
     size_t np, npcap;
     double *px, *pr;
@@ -315,6 +318,12 @@ void hg_grid_inserted_free(hg_grid *g);
  * same pass and the levels' count, total and first set. HG_OK, HG_EINVAL
  * (with find: a particle outside the box or of no level) or HG_ENOMEM. */
 int hg_grid_sort(hg_grid *g, const hg_particles *p, int find);
+
+/* order.c */
+/* The order in which the pair loop visits the sorted particles: a
+ * permutation of 0..n-1 in g->ord (kept for the next search), or NULL for
+ * the build's order (Bottom-Up, nothing to reorder, or no memory). */
+const uint32_t *hg_grid_search_order(hg_grid *g);
 
 /* stencil.c */
 /* Own-level half neighbourhood offsets (n_c = 4 in 2D, 13 in 3D). */

@@ -16,21 +16,29 @@ typedef struct pbuf {
     int fail;
 } pbuf;
 
-HG_INLINE void pbuf_push(pbuf *b, uint32_t i, uint32_t j)
+/* Room for m more pairs (m <= HG_CAND); on failure b->fail is set and the
+ * pairs go to sink (the search goes on, its result is discarded). */
+static hg_pair *pbuf_room_grow(pbuf *b, size_t m, hg_pair *sink)
 {
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 1024;
-        hg_pair *v = realloc(b->v, cap * sizeof *v);
-        if (!v) {
-            b->fail = 1;
-            return;
-        }
-        b->v = v;
-        b->cap = cap;
+    size_t cap = b->cap ? 2 * b->cap : 4096;
+    while (cap - b->n < m)
+        cap *= 2;
+    hg_pair *v = b->fail ? NULL : realloc(b->v, cap * sizeof *v);
+    if (!v) {
+        b->fail = 1;
+        b->n = 0;
+        return sink;
     }
-    b->v[b->n].i = i < j ? i : j;
-    b->v[b->n].j = i < j ? j : i;
-    b->n++;
+    b->v = v;
+    b->cap = cap;
+    return v + b->n;
+}
+
+HG_INLINE hg_pair *pbuf_room(pbuf *b, size_t m, hg_pair *sink)
+{
+    if (b->cap - b->n >= m && !b->fail)
+        return b->v + b->n;
+    return pbuf_room_grow(b, m, sink);
 }
 
 typedef struct tcount {
@@ -45,6 +53,9 @@ typedef struct tcount {
  * branch on the length) and advances by the range's length. */
 #define HG_CAND 512
 #define HG_SHORT 8
+/* rows ahead whose table entries / first records a large box fetches */
+#define HG_AHEAD_T 16
+#define HG_AHEAD_R 6
 
 /* The searching particle: its record and the grid's constants, copied so
  * that the pair loop keeps them in registers (stores into the pair list
@@ -58,17 +69,17 @@ typedef struct probe {
     pbuf *out;
     size_t nc;
     uint32_t cand[HG_CAND];
-    uint32_t hits[HG_CAND];
+    hg_pair sink[HG_CAND];
 } probe;
 
 /* Test the probe against sorted particles idx(0..m-1), m <= HG_CAND: the
  * minimum-image distance and the cut-off evaluated as hg_particles_touch
- * does. Every candidate is written to hits and kept when it touches (no
- * branch: a mispredicted branch per contact would cost more than the
- * contact's share of the search); the few hits are pushed afterwards. */
+ * does. The pair (lower id first) of every candidate is written to the
+ * output and kept when it touches: no branch per contact, and no second
+ * loop over the hits, whose varying length would mispredict its exit. */
 #define HG_PAIR_LOOP(D, PER, m, idx)                                       \
     do {                                                                   \
-        const size_t S_ = (size_t)(D) + 1;                                 \
+        const size_t S_ = (size_t)(D) + 1, m_ = (m);                       \
         double x_[3], h_[3], l_[3];                                        \
         for (int c_ = 0; c_ < (D); c_++) {                                 \
             x_[c_] = q->x[c_];                                             \
@@ -77,9 +88,10 @@ typedef struct probe {
         }                                                                  \
         const double r_ = q->r, k_ = q->skin;                              \
         const double *xr_ = q->xr;                                         \
-        uint32_t *hit_ = q->hits;                                          \
-        size_t nh_ = 0;                                                    \
-        for (size_t i_ = 0; i_ < (m); i_++) {                              \
+        const uint32_t *id_ = q->id, ids_ = q->ids;                        \
+        hg_pair *ov_ = pbuf_room(q->out, m_, q->sink);                     \
+        size_t no_ = 0;                                                    \
+        for (size_t i_ = 0; i_ < m_; i_++) {                               \
             size_t t_ = (idx);                                             \
             const double *xt_ = xr_ + t_ * S_;                             \
             double d2_ = 0.0;                                              \
@@ -92,12 +104,13 @@ typedef struct probe {
                 d2_ += d_ * d_;                                            \
             }                                                              \
             double cut_ = r_ + xt_[D] + k_;                                \
-            hit_[nh_] = (uint32_t)t_;                                      \
-            nh_ += d2_ < cut_ * cut_;                                      \
+            uint32_t jd_ = id_[t_];                                        \
+            ov_[no_].i = ids_ < jd_ ? ids_ : jd_;                          \
+            ov_[no_].j = ids_ < jd_ ? jd_ : ids_;                          \
+            no_ += d2_ < cut_ * cut_;                                      \
         }                                                                  \
-        if (q->out)                                                        \
-            for (size_t i_ = 0; i_ < nh_; i_++)                            \
-                pbuf_push(q->out, q->ids, q->id[hit_[i_]]);                \
+        if (ov_ != q->sink)                                                \
+            q->out->n += no_;                                              \
     } while (0)
 
 HG_INLINE void test_range(probe *q, const int D, const int PER, size_t b,
@@ -126,8 +139,18 @@ HG_INLINE void add_range(probe *q, const int D, const int PER, size_t b,
         return;
     }
     uint32_t *v = q->cand + q->nc;
+#if defined(__GNUC__)
+    /* two 16-byte stores instead of eight */
+    typedef uint32_t u32x4 __attribute__((vector_size(16)));
+    const uint32_t b32 = (uint32_t)b;
+    const u32x4 lo = {b32, b32 + 1, b32 + 2, b32 + 3};
+    const u32x4 hi = lo + 4;
+    memcpy(v, &lo, sizeof lo);
+    memcpy(v + 4, &hi, sizeof hi);
+#else
     for (uint32_t i = 0; i < HG_SHORT; i++)
         v[i] = (uint32_t)b + i;
+#endif
     q->nc += e - b;
     if (q->nc > HG_CAND - HG_SHORT)
         flush(q, D, PER);
@@ -188,6 +211,64 @@ HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
      * one ahead while this one is tested */
     const int ahead = lv->kind == LV_TABLE && c1[1] - c0[1] >= 3;
     const size_t S = (size_t)D + 1;
+    if (lv->kind == LV_TABLE && lv->bx == 0 && c1[0] < lv->n[0]) {
+        /* a plain dense level and a box that does not wrap along x: every
+         * row is two table entries at a fixed offset */
+        const int64_t n0 = lv->n[0], n1 = lv->n[1], n2 = lv->n[2];
+        const uint32_t *tab = g->cellstart + lv->base + c0[0];
+        const int64_t w = c1[0] - c0[0] + 1;
+        const int64_t ylo = c0[1], yhi = c1[1], zhi = c1[2];
+#define HG_ROW(y, z) (tab + n0 * (((y) >= n1 ? (y) - n1 : (y)) +             \
+                                  n1 * ((z) >= n2 ? (z) - n2 : (z))))
+#define HG_STEP(y, z)                                                      \
+    do {                                                                   \
+        if (++(y) > yhi) {                                                 \
+            (y) = ylo;                                                     \
+            (z)++;                                                         \
+        }                                                                  \
+    } while (0)
+        /* rows in (z, y) order; on a large box the table entries of the
+         * row HG_AHEAD_T rows on and the first records of the row
+         * HG_AHEAD_R rows on are fetched while this row is tested */
+        int64_t ya = ylo, za = c0[2], yb = ylo, zb = c0[2];
+#if defined(__GNUC__)
+        if (ahead) {
+            for (int k = 0; k < HG_AHEAD_T && za <= zhi; k++) {
+                __builtin_prefetch(HG_ROW(ya, za));
+                HG_STEP(ya, za);
+            }
+            for (int k = 0; k < HG_AHEAD_R; k++)
+                HG_STEP(yb, zb);
+        }
+#endif
+        for (int64_t z = c0[2], y = ylo; z <= zhi;) {
+#if defined(__GNUC__)
+            if (ahead) {
+                if (za <= zhi) {
+                    __builtin_prefetch(HG_ROW(ya, za));
+                    HG_STEP(ya, za);
+                }
+                if (zb <= zhi) {
+                    const double *xb = g->xr + (size_t)HG_ROW(yb, zb)[0] * S;
+                    __builtin_prefetch(xb);
+                    __builtin_prefetch(xb + 8);
+                    HG_STEP(yb, zb);
+                }
+            }
+#endif
+            const uint32_t *r = HG_ROW(y, z);
+            size_t b = r[0], e = r[w];
+            if (COUNT) {
+                tc->acc += (uint64_t)w;
+                tc->chk += e - b;
+            }
+            add_range(q, D, PER, b, e);
+            HG_STEP(y, z);
+        }
+#undef HG_ROW
+#undef HG_STEP
+        return;
+    }
     const size_t xo = (size_t)(c0[0] < lv->n[0] ? c0[0] : 0) >> lv->bx;
     for (int64_t z = c0[2]; z <= c1[2]; z++) {
         int64_t kz = z >= lv->n[2] ? z - lv->n[2] : z;
@@ -227,11 +308,43 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
         k[a] = cell_coord(g, lv, a, xs[a]);
     /* own cell: every pair once */
     size_t e = g->cend[s];
-    if (!lv->small) {
+    const int64_t n0 = lv->n[0];
+    if (lv->kind == LV_TABLE && lv->bx == 0 && !lv->small && k[0] >= 1 &&
+        k[0] + 2 <= n0) {
+        /* the common case, a cell of a plain dense level away from the
+         * ends of its row: the half stencil is five (2D: two) ranges read
+         * straight from the table, x-1..x+1 never wraps */
+        const uint32_t *cs = g->cellstart;
+        const size_t base = lv->base;
+        const int64_t n1 = lv->n[1], n2 = lv->n[2];
+        size_t e2 = cs[base + (size_t)(n0 * (k[1] + n1 * k[2]) + k[0] + 2)];
+        if (COUNT) {
+            tc->acc += 2;
+            tc->chk += e2 - s - 1;
+        }
+        add_range(q, D, PER, s + 1, e2);
+        static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+        const int nr = D == 3 ? 4 : 1;
+        for (int i = 0; i < nr; i++) {
+            int64_t ky = k[1] + rows3[i][0], kz = k[2] + rows3[i][1];
+            if (PER) {
+                ky = ky < 0 ? ky + n1 : ky >= n1 ? ky - n1 : ky;
+                kz = kz >= n2 ? kz - n2 : kz;
+            } else if (ky < 0 || ky >= n1 || kz >= n2) {
+                continue;
+            }
+            const uint32_t *r = cs + base + (size_t)(n0 * (ky + n1 * kz) + k[0]);
+            size_t b = r[-1], en = r[2];
+            if (COUNT) {
+                tc->acc += 3;
+                tc->chk += en - b;
+            }
+            add_range(q, D, PER, b, en);
+        }
+    } else if (!lv->small) {
         /* the half stencil as rows along x: (dy, dz) = (0, 0): x+1;
          * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1. The own cell's rest
          * and cell x+1 are one contiguous range (sorted by cell x). */
-        int64_t n0 = lv->n[0];
         if (k[0] + 1 < n0) {
             size_t b2, e2;
             row_range(g, lv, k[1], k[2], k[0] + 1, k[0] + 1, &b2, &e2);
@@ -305,11 +418,18 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
     flush(q, D, PER);
 }
 
-/* One instantiation of the kernel per (dim, periodic, counting). */
+/* One instantiation of the kernel per (dim, periodic, counting), each
+ * running a chunk k0..k1-1 of the visiting order (sel, or the build's
+ * order when sel is NULL): one call per chunk, not per particle. */
 #define HG_SEARCH_FN(name, D, COUNT, PER)                                  \
-    static void name(const hg_grid *g, probe *q, size_t s, tcount *tc)     \
+    static void name(const hg_grid *g, probe *q, const uint32_t *sel,      \
+                     size_t k0, size_t k1, tcount *tc)                     \
     {                                                                      \
-        search_one(g, q, D, COUNT, PER, s, tc);                            \
+        for (size_t k = k0; k < k1; k++) {                                 \
+            size_t s = sel ? sel[k] : k;                                   \
+            search_one(g, q, D, COUNT, PER, s,                             \
+                       COUNT ? &tc[g->lv[s]] : NULL);                      \
+        }                                                                  \
     }
 HG_SEARCH_FN(search_2oc, 2, 0, 0)
 HG_SEARCH_FN(search_2pc, 2, 0, 1)
@@ -319,7 +439,8 @@ HG_SEARCH_FN(search_2oC, 2, 1, 0)
 HG_SEARCH_FN(search_2pC, 2, 1, 1)
 HG_SEARCH_FN(search_3oC, 3, 1, 0)
 HG_SEARCH_FN(search_3pC, 3, 1, 1)
-typedef void (*search_fn)(const hg_grid *, probe *, size_t, tcount *);
+typedef void (*search_fn)(const hg_grid *, probe *, const uint32_t *, size_t,
+                          size_t, tcount *);
 
 /* Search for sorted particles sel[0..m-1] (or 0..m-1 when sel is NULL). */
 static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
@@ -353,7 +474,7 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
 #endif
         tcount *tc = tcs ? tcs + (size_t)t * (size_t)L : NULL;
         probe *q = &probes[t];
-        q->out = want ? &bufs[t] : NULL;
+        q->out = &bufs[t]; /* pairs are kept only when wanted */
         q->skin = g->skin;
         for (int a = 0; a < 3; a++) {
             q->half[a] = g->half[a];
@@ -366,13 +487,14 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
                                           : (per ? search_2pC : search_2oC))
                                 : (D == 3 ? (per ? search_3pc : search_3oc)
                                           : (per ? search_2pc : search_2oc));
-        long long mm = (long long)m;
+        const size_t chunk = 512;
+        long long nch = (long long)((m + chunk - 1) / chunk);
 #ifdef HG_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 512)
+#pragma omp for schedule(dynamic, 1)
 #endif
-        for (long long k = 0; k < mm; k++) {
-            size_t s = sel ? sel[k] : (size_t)k;
-            fn(g, q, s, tc ? &tc[g->lv[s]] : NULL);
+        for (long long c = 0; c < nch; c++) {
+            size_t k0 = (size_t)c * chunk;
+            fn(g, q, sel, k0, k0 + chunk < m ? k0 + chunk : m, tc);
         }
     }
     free(probes);
@@ -454,7 +576,8 @@ int hg_grid_find_contacts(hg_grid *g, hg_pairs *out, hg_grid_counts *counts,
                        g->np);
     if (!out)
         return hg_fail(e, HG_EINVAL, "out: NULL");
-    return run_search(g, NULL, g->n, out, counts, e);
+    const uint32_t *ord = hg_grid_search_order(g);
+    return run_search(g, ord, g->n, out, counts, e);
 }
 
 int hg_grid_find_contacts_subset(hg_grid *g, const size_t *idx, size_t m,

@@ -42,7 +42,8 @@
  * indices of the particle set given to hg_grid_build (order of the output
  * list unspecified: call hg_pairs_sort for a canonical order).
  *
- * Threads: the search runs in parallel with OpenMP (when compiled with it);
+ * Threads: the search runs in parallel with OpenMP (when compiled with it)
+ * and keeps its visiting order in the grid: one search at a time per grid;
  * hg_grid_query may be called concurrently from several threads as long as
  * nobody builds or inserts at the same time.
  */
