@@ -23,6 +23,9 @@
 #ifdef HG_HAVE_OPENMP
 #include <omp.h>
 #endif
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Local bucket of a centre on a table level (not hashed rows). */
 HG_INLINE uint32_t local_bucket(const hg_grid *g, const level_t *lv,
@@ -346,7 +349,20 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
                 cs[(tmp[k] >> 32) + 1]++;
             uint32_t run = (uint32_t)k0, *cp = cs + c0 + 1;
             size_t nb = c1 - c0, b = 0;
-            for (; b + 4 <= nb; b += 4) { /* unrolled: most buckets empty */
+            /* four buckets at a time (most are empty) */
+#ifdef __SSE2__
+            __m128i vr = _mm_set1_epi32((int)run);
+            for (; b + 4 <= nb; b += 4) {
+                __m128i *v4 = (__m128i *)(void *)(cp + b);
+                __m128i v = _mm_loadu_si128(v4);
+                v = _mm_add_epi32(v, _mm_slli_si128(v, 4));
+                v = _mm_add_epi32(v, _mm_slli_si128(v, 8)); /* inclusive */
+                _mm_storeu_si128(v4, _mm_add_epi32(vr, _mm_slli_si128(v, 4)));
+                vr = _mm_add_epi32(vr, _mm_shuffle_epi32(v, 0xFF));
+            }
+            run = (uint32_t)_mm_cvtsi128_si32(vr);
+#else
+            for (; b + 4 <= nb; b += 4) {
                 uint32_t m0 = cp[b], m1 = cp[b + 1], m2 = cp[b + 2];
                 uint32_t m3 = cp[b + 3];
                 cp[b] = run;
@@ -355,6 +371,7 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
                 cp[b + 3] = run += m2;
                 run += m3;
             }
+#endif
             for (; b < nb; b++) {
                 uint32_t m = cp[b];
                 cp[b] = run;
