@@ -415,7 +415,9 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         size_t cap = total + 2;
         free(g->cellstart);
         g->ccap = 0;
-        g->cellstart = malloc(cap * sizeof *g->cellstart);
+        /* on cache lines: the sort streams the bucket starts */
+        g->cellstart = aligned_alloc(64, (cap * sizeof *g->cellstart + 63) /
+                                             64 * 64);
         if (!g->cellstart)
             goto nomem;
         g->ccap = cap;

@@ -131,6 +131,38 @@ HG_INLINE void copy_rec(double *dst, const double *src, size_t S)
         dst[3] = src[3];
 }
 
+/* Bucket starts of a group: loc[0..nb-1] holds the counts, becomes the
+ * starts (from run), also written to out (once: streaming stores when
+ * aligned, so the lines of the large bucket table are not read first). */
+HG_INLINE void bucket_starts(uint32_t *loc, size_t nb, uint32_t run,
+                             uint32_t *out)
+{
+    size_t b = 0;
+#ifdef __SSE2__
+    __m128i vr = _mm_set1_epi32((int)run);
+    const int aligned = (uintptr_t)out % 16 == 0;
+    for (; b + 4 <= nb; b += 4) {
+        __m128i *v4 = (__m128i *)(void *)(loc + b);
+        __m128i v = _mm_loadu_si128(v4);
+        v = _mm_add_epi32(v, _mm_slli_si128(v, 4));
+        v = _mm_add_epi32(v, _mm_slli_si128(v, 8)); /* inclusive */
+        __m128i st = _mm_add_epi32(vr, _mm_slli_si128(v, 4));
+        _mm_storeu_si128(v4, st);
+        if (aligned)
+            _mm_stream_si128((__m128i *)(void *)(out + b), st);
+        else
+            _mm_storeu_si128((__m128i *)(void *)(out + b), st);
+        vr = _mm_add_epi32(vr, _mm_shuffle_epi32(v, 0xFF));
+    }
+    run = (uint32_t)_mm_cvtsi128_si32(vr);
+#endif
+    for (; b < nb; b++) {
+        uint32_t m = loc[b];
+        loc[b] = out[b] = run;
+        run += m;
+    }
+}
+
 /* Level of global bucket c: the last level whose base is <= c (a level
  * without buckets shares its base with the next one). */
 HG_INLINE int bucket_level(const hg_grid *g, uint32_t c)
@@ -299,7 +331,8 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
                     gmax = off - goff[q];
             }
             goff[ng] = off;
-            size_t need = (size_t)T * gmax * S * sizeof(double);
+            size_t need = (size_t)T * (gmax * S * sizeof(double) +
+                                       ((size_t)1 << shift) * sizeof(uint32_t));
             if (g->scap < need) {
                 void *v = realloc(g->scratch, need);
                 if (v) {
@@ -329,13 +362,17 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
 #pragma omp barrier
 #endif
         double *win = fail ? NULL : (double *)g->scratch + (size_t)t * gmax * S;
+        uint32_t *loc = fail ? NULL
+                             : (uint32_t *)(void *)((double *)g->scratch +
+                                                    (size_t)T * gmax * S) +
+                                   ((size_t)t << shift);
 #ifdef HG_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 4)
 #endif
         for (long long q = 0; q < (long long)(fail ? 0 : ng); q++) {
-            /* after the counts and the running sum cs[c + 1] is the start
-             * of bucket c; scattering advances it to the end of c = the
-             * start of c + 1 (cs[c0] is set by the previous group). The
+            /* after the counts and the running sum loc[c - c0] is the
+             * start of bucket c (also cs[c]; the last group sets
+             * cs[total] = n); scattering advances it to the end of c. The
              * group's records are permuted inside its window through a
              * copy (cache-resident). */
             size_t c0 = (size_t)q << shift;
@@ -343,45 +380,18 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
             if (c1 > total)
                 c1 = total;
             size_t k0 = goff[q], k1 = goff[q + 1];
-            for (size_t c = c0; c < c1; c++)
-                cs[c + 1] = 0;
+            const size_t nb = c1 - c0;
+            memset(loc, 0, nb * sizeof *loc);
             for (size_t k = k0; k < k1; k++)
-                cs[(tmp[k] >> 32) + 1]++;
-            uint32_t run = (uint32_t)k0, *cp = cs + c0 + 1;
-            size_t nb = c1 - c0, b = 0;
-            /* four buckets at a time (most are empty) */
-#ifdef __SSE2__
-            __m128i vr = _mm_set1_epi32((int)run);
-            for (; b + 4 <= nb; b += 4) {
-                __m128i *v4 = (__m128i *)(void *)(cp + b);
-                __m128i v = _mm_loadu_si128(v4);
-                v = _mm_add_epi32(v, _mm_slli_si128(v, 4));
-                v = _mm_add_epi32(v, _mm_slli_si128(v, 8)); /* inclusive */
-                _mm_storeu_si128(v4, _mm_add_epi32(vr, _mm_slli_si128(v, 4)));
-                vr = _mm_add_epi32(vr, _mm_shuffle_epi32(v, 0xFF));
-            }
-            run = (uint32_t)_mm_cvtsi128_si32(vr);
-#else
-            for (; b + 4 <= nb; b += 4) {
-                uint32_t m0 = cp[b], m1 = cp[b + 1], m2 = cp[b + 2];
-                uint32_t m3 = cp[b + 3];
-                cp[b] = run;
-                cp[b + 1] = run += m0;
-                cp[b + 2] = run += m1;
-                cp[b + 3] = run += m2;
-                run += m3;
-            }
-#endif
-            for (; b < nb; b++) {
-                uint32_t m = cp[b];
-                cp[b] = run;
-                run += m;
-            }
+                loc[(tmp[k] >> 32) - c0]++;
+            bucket_starts(loc, nb, (uint32_t)k0, cs + c0);
+            if ((size_t)q == ng - 1)
+                cs[total] = (uint32_t)k1;
             if (k1 > k0) /* an empty group may have no scratch at all */
                 memcpy(win, xr + k0 * S, (k1 - k0) * S * sizeof *win);
             for (size_t k = k0; k < k1; k++) {
                 uint32_t c = (uint32_t)(tmp[k] >> 32);
-                size_t s = cs[c + 1]++;
+                size_t s = loc[c - c0]++;
                 g->id[s] = (uint32_t)tmp[k];
                 g->cend[s] = c;
                 copy_rec(xr + s * S, win + (k - k0) * S, S);
@@ -394,7 +404,7 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
                     g->lv[s] = (uint16_t)h0;
                 if (lev[h0].kind == LV_TABLE && lev[h0].bx == 0)
                     for (size_t s = k0; s < k1; s++)
-                        g->cend[s] = cs[g->cend[s] + 1];
+                        g->cend[s] = loc[g->cend[s] - c0];
                 continue;
             }
             for (size_t s = k0; s < k1; s++) {
@@ -402,9 +412,12 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
                 int hl = bucket_level(g, c);
                 g->lv[s] = (uint16_t)hl;
                 if (lev[hl].kind == LV_TABLE && lev[hl].bx == 0)
-                    g->cend[s] = cs[c + 1];
+                    g->cend[s] = loc[c - c0];
             }
         }
+#ifdef __SSE2__
+        _mm_sfence(); /* the streamed bucket starts */
+#endif
     }
     free(hist);
     if (fail)
