@@ -163,6 +163,27 @@ HG_INLINE void bucket_starts(uint32_t *loc, size_t nb, uint32_t run,
     }
 }
 
+/* dst[0..m-1] = src[0..m-1]; the whole cache lines of dst with streaming
+ * stores (written, not read first), the partial ones at the ends (shared
+ * with the neighbouring groups) with plain stores. */
+HG_INLINE void put_u32(uint32_t *dst, const uint32_t *src, size_t m)
+{
+    size_t j = 0;
+#ifdef __SSE2__
+    while (j < m && (uintptr_t)(dst + j) % 64 != 0) {
+        dst[j] = src[j];
+        j++;
+    }
+    for (; j + 16 <= m; j += 16)
+        for (int u = 0; u < 16; u += 4)
+            _mm_stream_si128((__m128i *)(void *)(dst + j + u),
+                             _mm_loadu_si128((const __m128i *)(const void *)(
+                                 src + j + u)));
+#endif
+    for (; j < m; j++)
+        dst[j] = src[j];
+}
+
 /* Level of global bucket c: the last level whose base is <= c (a level
  * without buckets shares its base with the next one). */
 HG_INLINE int bucket_level(const hg_grid *g, uint32_t c)
@@ -332,7 +353,8 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
             }
             goff[ng] = off;
             size_t need = (size_t)T * (gmax * S * sizeof(double) +
-                                       ((size_t)1 << shift) * sizeof(uint32_t));
+                                       (((size_t)1 << shift) + 2 * gmax) *
+                                           sizeof(uint32_t));
             if (g->scap < need) {
                 void *v = realloc(g->scratch, need);
                 if (v) {
@@ -365,7 +387,9 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
         uint32_t *loc = fail ? NULL
                              : (uint32_t *)(void *)((double *)g->scratch +
                                                     (size_t)T * gmax * S) +
-                                   ((size_t)t << shift);
+                                   (size_t)t * (((size_t)1 << shift) + 2 * gmax);
+        uint32_t *lid = fail ? NULL : loc + ((size_t)1 << shift);
+        uint32_t *lce = fail ? NULL : lid + gmax;
 #ifdef HG_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 4)
 #endif
@@ -389,11 +413,14 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
                 cs[total] = (uint32_t)k1;
             if (k1 > k0) /* an empty group may have no scratch at all */
                 memcpy(win, xr + k0 * S, (k1 - k0) * S * sizeof *win);
+            /* ids and own-cell ends in the thread's arrays first, then
+             * written once */
+            const size_t m = k1 - k0;
             for (size_t k = k0; k < k1; k++) {
                 uint32_t c = (uint32_t)(tmp[k] >> 32);
                 size_t s = loc[c - c0]++;
-                g->id[s] = (uint32_t)tmp[k];
-                g->cend[s] = c;
+                lid[s - k0] = (uint32_t)tmp[k];
+                lce[s - k0] = c;
                 copy_rec(xr + s * S, win + (k - k0) * S, S);
             }
             /* level and own-cell end; a group nearly always lies in one
@@ -403,17 +430,19 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
                 for (size_t s = k0; s < k1; s++)
                     g->lv[s] = (uint16_t)h0;
                 if (lev[h0].kind == LV_TABLE && lev[h0].bx == 0)
-                    for (size_t s = k0; s < k1; s++)
-                        g->cend[s] = loc[g->cend[s] - c0];
-                continue;
+                    for (size_t j = 0; j < m; j++)
+                        lce[j] = loc[lce[j] - c0];
+            } else {
+                for (size_t j = 0; j < m; j++) {
+                    uint32_t c = lce[j];
+                    int hl = bucket_level(g, c);
+                    g->lv[k0 + j] = (uint16_t)hl;
+                    if (lev[hl].kind == LV_TABLE && lev[hl].bx == 0)
+                        lce[j] = loc[c - c0];
+                }
             }
-            for (size_t s = k0; s < k1; s++) {
-                uint32_t c = g->cend[s];
-                int hl = bucket_level(g, c);
-                g->lv[s] = (uint16_t)hl;
-                if (lev[hl].kind == LV_TABLE && lev[hl].bx == 0)
-                    g->cend[s] = loc[c - c0];
-            }
+            put_u32(g->id + k0, lid, m);
+            put_u32(g->cend + k0, lce, m);
         }
 #ifdef __SSE2__
         _mm_sfence(); /* the streamed bucket starts */
