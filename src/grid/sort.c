@@ -11,7 +11,10 @@
  *      into its own slots (stable: groups, then threads, then input
  *      order);
  *   3. groups sorted by bucket independently (their cellstart entries and
- *      slots are disjoint; the random accesses stay in one group: cache);
+ *      slots are disjoint; the random accesses stay in one group: cache),
+ *      counts, ids and own-cell ends in the thread's own arrays first,
+ *      the results then written once, whole cache lines with streaming
+ *      stores (not read from memory before being overwritten);
  *   the records travel with the particles (no random reads of the input);
  *   the level and own-cell end of every sorted particle follow from its
  *   bucket.
