@@ -94,7 +94,8 @@ struct hg_grid {
     uint32_t *sgc;      /* bucket of every particle, input order */
     uint16_t *slv;      /* level of every particle, input order */
     uint64_t *tmp;      /* (bucket, particle) sorted by groups of buckets */
-    size_t scap;        /* scratch for sorting long rows (entries) */
+    size_t scap;        /* bytes of scratch: the sort's per-thread windows and
+                         * arrays, long rows */
     void *scratch;
     uint32_t *ord;      /* the pair loop's visiting order (order.c) */
     size_t ordcap;
