@@ -6,7 +6,9 @@
  *   sort.c     mapping phase: the parallel sort into (level, bucket) order;
  *   stencil.c  which cells and levels a particle visits;
  *   order.c    the order in which the pair loop visits the particles;
- *   search.c   the pair loop with its work counters, and queries.
+ *   search.c   the pair loop with its work counters (search_pairs.h:
+ *              its candidate lists and pair test);
+ *   query.c    the neighbour query.
  *
  * Layout: after hg_grid_build the particles are sorted by level, then by
  * bucket, contiguously; cellstart[base_h + b] .. cellstart[base_h + b + 1]

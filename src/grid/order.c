@@ -66,8 +66,9 @@ const uint32_t *hg_grid_search_order(hg_grid *g)
                 if (!lv->count)
                     continue;
                 int64_t y0 = pencil_start(lv, 1, ty, lc->w[1]);
-                int64_t y1 = ty + 1 == ny ? lv->n[1]
-                                          : pencil_start(lv, 1, ty + 1, lc->w[1]);
+                int64_t y1 = ty + 1 == ny
+                                 ? lv->n[1]
+                                 : pencil_start(lv, 1, ty + 1, lc->w[1]);
                 int64_t z0 = 0, z1 = 1;
                 if (D == 3) {
                     z0 = pencil_start(lv, 2, tz, lc->w[2]);

@@ -1,160 +1,14 @@
 /* search.c - the pair loop of the bundled HGrid with its work counters
  * (counted as the KOL 2014 model counts them), run in parallel with
- * OpenMP, and the neighbour query. The kernel is one inline function
- * instantiated for dim 2/3, periodic or open, and counting on/off, so the
- * uncounted path carries no counters and the open one no image shifts. */
-#include "grid_internal.h"
+ * OpenMP. The kernel is one inline function instantiated for dim 2/3,
+ * periodic or open, and counting on/off, so the uncounted path carries no
+ * counters and the open one no image shifts. */
+#include "search_pairs.h"
 
 #include <string.h>
 #ifdef HG_HAVE_OPENMP
 #include <omp.h>
 #endif
-
-typedef struct pbuf {
-    hg_pair *v;
-    size_t n, cap;
-    int fail;
-} pbuf;
-
-/* Room for m more pairs (m <= HG_CAND); on failure b->fail is set and the
- * pairs go to sink (the search goes on, its result is discarded). */
-static hg_pair *pbuf_room_grow(pbuf *b, size_t m, hg_pair *sink)
-{
-    size_t cap = b->cap ? 2 * b->cap : 4096;
-    while (cap - b->n < m)
-        cap *= 2;
-    hg_pair *v = b->fail ? NULL : realloc(b->v, cap * sizeof *v);
-    if (!v) {
-        b->fail = 1;
-        b->n = 0;
-        return sink;
-    }
-    b->v = v;
-    b->cap = cap;
-    return v + b->n;
-}
-
-HG_INLINE hg_pair *pbuf_room(pbuf *b, size_t m, hg_pair *sink)
-{
-    if (b->cap - b->n >= m && !b->fail)
-        return b->v + b->n;
-    return pbuf_room_grow(b, m, sink);
-}
-
-typedef struct tcount {
-    uint64_t acc, chk;
-} tcount;
-
-/* Candidates of one searching particle: short ranges (a few particles in
- * one to three cells, the common case on fine levels) are gathered into
- * one list and tested in one loop. Testing each short range in its own
- * loop costs a mispredicted loop exit per range, more than the range's
- * pair checks; the copy in add_range always writes HG_SHORT indices (no
- * branch on the length) and advances by the range's length. */
-#define HG_CAND 512
-#define HG_SHORT 8
-/* rows ahead whose table entries / first records a large box fetches */
-#define HG_AHEAD_T 16
-#define HG_AHEAD_R 6
-
-/* The searching particle: its record and the grid's constants, copied so
- * that the pair loop keeps them in registers (stores into the pair list
- * could otherwise alias them). */
-typedef struct probe {
-    double x[3], r, skin;
-    double half[3], len[3];
-    const double *xr;
-    const uint32_t *id;
-    uint32_t ids;
-    pbuf *out;
-    size_t nc;
-    uint32_t cand[HG_CAND];
-    hg_pair sink[HG_CAND];
-} probe;
-
-/* Test the probe against sorted particles idx(0..m-1), m <= HG_CAND: the
- * minimum-image distance and the cut-off evaluated as hg_particles_touch
- * does. The pair (lower id first) of every candidate is written to the
- * output and kept when it touches: no branch per contact, and no second
- * loop over the hits, whose varying length would mispredict its exit. */
-#define HG_PAIR_LOOP(D, PER, m, idx)                                       \
-    do {                                                                   \
-        const size_t S_ = (size_t)(D) + 1, m_ = (m);                       \
-        double x_[3], h_[3], l_[3];                                        \
-        for (int c_ = 0; c_ < (D); c_++) {                                 \
-            x_[c_] = q->x[c_];                                             \
-            h_[c_] = q->half[c_];                                          \
-            l_[c_] = q->len[c_];                                           \
-        }                                                                  \
-        const double r_ = q->r, k_ = q->skin;                              \
-        const double *xr_ = q->xr;                                         \
-        const uint32_t *id_ = q->id, ids_ = q->ids;                        \
-        hg_pair *ov_ = pbuf_room(q->out, m_, q->sink);                     \
-        size_t no_ = 0;                                                    \
-        for (size_t i_ = 0; i_ < m_; i_++) {                               \
-            size_t t_ = (idx);                                             \
-            const double *xt_ = xr_ + t_ * S_;                             \
-            double d2_ = 0.0;                                              \
-            for (int c_ = 0; c_ < (D); c_++) {                             \
-                double d_ = x_[c_] - xt_[c_];                              \
-                if (PER)                                                   \
-                    d_ = d_ > h_[c_]    ? d_ - l_[c_]                      \
-                         : d_ < -h_[c_] ? d_ + l_[c_]                      \
-                                        : d_;                              \
-                d2_ += d_ * d_;                                            \
-            }                                                              \
-            double cut_ = r_ + xt_[D] + k_;                                \
-            uint32_t jd_ = id_[t_];                                        \
-            ov_[no_].i = ids_ < jd_ ? ids_ : jd_;                          \
-            ov_[no_].j = ids_ < jd_ ? jd_ : ids_;                          \
-            no_ += d2_ < cut_ * cut_;                                      \
-        }                                                                  \
-        if (ov_ != q->sink)                                                \
-            q->out->n += no_;                                              \
-    } while (0)
-
-HG_INLINE void test_range(probe *q, const int D, const int PER, size_t b,
-                          size_t e)
-{
-    while (e - b > HG_CAND) {
-        HG_PAIR_LOOP(D, PER, (size_t)HG_CAND, b + i_);
-        b += HG_CAND;
-    }
-    HG_PAIR_LOOP(D, PER, e - b, b + i_);
-}
-
-HG_INLINE void flush(probe *q, const int D, const int PER)
-{
-    HG_PAIR_LOOP(D, PER, q->nc, q->cand[i_]);
-    q->nc = 0;
-}
-
-/* Test the probe against sorted particles [b, e) (now or at the next
- * flush). */
-HG_INLINE void add_range(probe *q, const int D, const int PER, size_t b,
-                         size_t e)
-{
-    if (e - b > HG_SHORT) {
-        test_range(q, D, PER, b, e);
-        return;
-    }
-    uint32_t *v = q->cand + q->nc;
-#if defined(__GNUC__)
-    /* two 16-byte stores instead of eight */
-    typedef uint32_t u32x4 __attribute__((vector_size(16)));
-    const uint32_t b32 = (uint32_t)b;
-    const u32x4 lo = {b32, b32 + 1, b32 + 2, b32 + 3};
-    const u32x4 hi = lo + 4;
-    memcpy(v, &lo, sizeof lo);
-    memcpy(v + 4, &hi, sizeof hi);
-#else
-    for (uint32_t i = 0; i < HG_SHORT; i++)
-        v[i] = (uint32_t)b + i;
-#endif
-    q->nc += e - b;
-    if (q->nc > HG_CAND - HG_SHORT)
-        flush(q, D, PER);
-}
 
 /* Particles of one cell (k inside 0..n-1). */
 HG_INLINE void cell_range(const hg_grid *g, const level_t *lv,
@@ -195,6 +49,18 @@ HG_INLINE void scan_row(const hg_grid *g, probe *q, const int D,
     }
 }
 
+/* Cells 0..w-1 of a row of a plain dense level, r its table entries. */
+HG_INLINE void box_row(probe *q, const int D, const int COUNT, const int PER,
+                       const uint32_t *r, int64_t w, tcount *tc)
+{
+    size_t b = r[0], e = r[w];
+    if (COUNT) {
+        tc->acc += (uint64_t)w;
+        tc->chk += e - b;
+    }
+    add_range(q, D, PER, b, e);
+}
+
 /* Scan the cells of level lv in the box of half-width beta around the
  * probe. */
 HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
@@ -227,43 +93,40 @@ HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
             (z)++;                                                         \
         }                                                                  \
     } while (0)
-        /* rows in (z, y) order; on a large box the table entries of the
-         * row HG_AHEAD_T rows on and the first records of the row
-         * HG_AHEAD_R rows on are fetched while this row is tested */
-        int64_t ya = ylo, za = c0[2], yb = ylo, zb = c0[2];
+        if (!ahead) { /* a few rows: no look-ahead to set up */
+            for (int64_t z = c0[2]; z <= zhi; z++)
+                for (int64_t y = ylo; y <= yhi; y++)
+                    box_row(q, D, COUNT, PER, HG_ROW(y, z), w, tc);
+        } else {
+            /* rows in (z, y) order; the table entries of the row
+             * HG_AHEAD_T rows on and the first records of the row
+             * HG_AHEAD_R rows on are fetched while this row is tested */
+            int64_t ya = ylo, za = c0[2], yb = ylo, zb = c0[2];
 #if defined(__GNUC__)
-        if (ahead) {
             for (int k = 0; k < HG_AHEAD_T && za <= zhi; k++) {
                 __builtin_prefetch(HG_ROW(ya, za));
                 HG_STEP(ya, za);
             }
+#endif
             for (int k = 0; k < HG_AHEAD_R; k++)
                 HG_STEP(yb, zb);
-        }
-#endif
-        for (int64_t z = c0[2], y = ylo; z <= zhi;) {
+            for (int64_t z = c0[2], y = ylo; z <= zhi;) {
 #if defined(__GNUC__)
-            if (ahead) {
                 if (za <= zhi) {
                     __builtin_prefetch(HG_ROW(ya, za));
                     HG_STEP(ya, za);
                 }
                 if (zb <= zhi) {
-                    const double *xb = g->xr + (size_t)HG_ROW(yb, zb)[0] * S;
+                    const double *xb =
+                        g->xr + (size_t)HG_ROW(yb, zb)[0] * S;
                     __builtin_prefetch(xb);
                     __builtin_prefetch(xb + 8);
                     HG_STEP(yb, zb);
                 }
-            }
 #endif
-            const uint32_t *r = HG_ROW(y, z);
-            size_t b = r[0], e = r[w];
-            if (COUNT) {
-                tc->acc += (uint64_t)w;
-                tc->chk += e - b;
+                box_row(q, D, COUNT, PER, HG_ROW(y, z), w, tc);
+                HG_STEP(y, z);
             }
-            add_range(q, D, PER, b, e);
-            HG_STEP(y, z);
         }
 #undef HG_ROW
 #undef HG_STEP
@@ -293,6 +156,20 @@ HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
     }
 }
 
+/* The own level's half stencil of sorted particle s from the ranges its
+ * cell left in the probe. */
+HG_INLINE void own_ranges(probe *q, const int D, const int COUNT,
+                          const int PER, size_t s, tcount *tc)
+{
+    if (COUNT) {
+        tc->acc += (uint64_t)q->own_acc;
+        tc->chk += q->own_e2 - s - 1 + q->own_chk;
+    }
+    add_range(q, D, PER, s + 1, q->own_e2);
+    for (int i = 0; i < q->own_nr; i++)
+        add_range(q, D, PER, q->own_b[i], q->own_e[i]);
+}
+
 HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
                           const int COUNT, const int PER, size_t s,
                           tcount *tc)
@@ -303,26 +180,31 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
         q->x[a] = xs[a];
     q->r = xs[D];
     q->ids = g->id[s];
-    int64_t k[3] = {0, 0, 0};
-    for (int a = 0; a < D; a++)
-        k[a] = cell_coord(g, lv, a, xs[a]);
     /* own cell: every pair once */
     size_t e = g->cend[s];
+    int64_t k[3] = {0, 0, 0};
     const int64_t n0 = lv->n[0];
-    if (lv->kind == LV_TABLE && lv->bx == 0 && !lv->small && k[0] >= 1 &&
-        k[0] + 2 <= n0) {
+    if (e != q->own_end) {
+        q->own_end = 0;
+        for (int a = 0; a < D; a++)
+            k[a] = cell_coord(g, lv, a, xs[a]);
+    }
+    if (e == q->own_end) {
+        /* the same cell as this thread's previous particle: the same
+         * ranges (cells are disjoint ranges, so their ends differ) */
+        own_ranges(q, D, COUNT, PER, s, tc);
+    } else if (lv->kind == LV_TABLE && lv->bx == 0 && !lv->small &&
+               k[0] >= 1 && k[0] + 2 <= n0) {
         /* the common case, a cell of a plain dense level away from the
          * ends of its row: the half stencil is five (2D: two) ranges read
          * straight from the table, x-1..x+1 never wraps */
         const uint32_t *cs = g->cellstart;
         const size_t base = lv->base;
         const int64_t n1 = lv->n[1], n2 = lv->n[2];
-        size_t e2 = cs[base + (size_t)(n0 * (k[1] + n1 * k[2]) + k[0] + 2)];
-        if (COUNT) {
-            tc->acc += 2;
-            tc->chk += e2 - s - 1;
-        }
-        add_range(q, D, PER, s + 1, e2);
+        q->own_e2 = cs[base + (size_t)(n0 * (k[1] + n1 * k[2]) + k[0] + 2)];
+        q->own_nr = 0;
+        q->own_chk = 0;
+        q->own_acc = 2;
         static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
         const int nr = D == 3 ? 4 : 1;
         for (int i = 0; i < nr; i++) {
@@ -333,14 +215,16 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
             } else if (ky < 0 || ky >= n1 || kz >= n2) {
                 continue;
             }
-            const uint32_t *r = cs + base + (size_t)(n0 * (ky + n1 * kz) + k[0]);
-            size_t b = r[-1], en = r[2];
-            if (COUNT) {
-                tc->acc += 3;
-                tc->chk += en - b;
-            }
-            add_range(q, D, PER, b, en);
+            const uint32_t *r =
+                cs + base + (size_t)(n0 * (ky + n1 * kz) + k[0]);
+            q->own_b[q->own_nr] = r[-1];
+            q->own_e[q->own_nr] = r[2];
+            q->own_chk += (size_t)(r[2] - r[-1]);
+            q->own_acc += 3;
+            q->own_nr++;
         }
+        q->own_end = e;
+        own_ranges(q, D, COUNT, PER, s, tc);
     } else if (!lv->small) {
         /* the half stencil as rows along x: (dy, dz) = (0, 0): x+1;
          * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1. The own cell's rest
@@ -483,6 +367,7 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
         q->xr = g->xr;
         q->id = g->id;
         q->nc = 0;
+        q->own_end = 0;
         const search_fn fn = tc ? (D == 3 ? (per ? search_3pC : search_3oC)
                                           : (per ? search_2pC : search_2oC))
                                 : (D == 3 ? (per ? search_3pc : search_3oc)
@@ -623,115 +508,3 @@ done:
     free(seen);
     return st;
 }
-
-/* ------------------------------------------------------------------ */
-/* query and insert */
-
-typedef struct qctx {
-    const hg_grid *g;
-    const double *x;
-    double r, gap;
-    hg_grid_visit_fn fn;
-    void *params;
-} qctx;
-
-static int visit(const qctx *q, size_t j, const double *xj, double rj)
-{
-    double d2 = dist2(q->g, q->g->dim, q->x, xj);
-    double cut = q->r + rj + q->gap;
-    if (d2 < cut * cut)
-        return q->fn(j, sqrt(d2), q->params);
-    return 0;
-}
-
-static int query_range(const qctx *q, size_t b, size_t e)
-{
-    const hg_grid *g = q->g;
-    const size_t S = (size_t)g->stride;
-    for (size_t t = b; t < e; t++) {
-        const double *xt = g->xr + t * S;
-        int rc = visit(q, g->id[t], xt, xt[g->dim]);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-/* Cells x0..x1 (inside 0..n0-1) of row (y, z): built particles, then the
- * inserted ones (dense levels only). */
-static int query_row(const qctx *q, const level_t *lv, int64_t y, int64_t z,
-                     int64_t x0, int64_t x1)
-{
-    const hg_grid *g = q->g;
-    size_t b, e;
-    row_range(g, lv, y, z, x0, x1, &b, &e);
-    int rc = query_range(q, b, e);
-    if (rc || !g->phead || lv->kind != LV_TABLE || lv->bx)
-        return rc;
-    const int D = g->dim;
-    for (int64_t x = x0; x <= x1; x++) {
-        int64_t k[3] = {x, y, z};
-        size_t gid = lv->base + (size_t)canon(lv, k);
-        for (int32_t t = g->phead[gid]; t >= 0; t = g->pnext[t]) {
-            rc = visit(q, g->n + (size_t)t, g->px + (size_t)t * (size_t)D,
-                       g->pr[t]);
-            if (rc)
-                return rc;
-        }
-    }
-    return 0;
-}
-
-int hg_grid_query(const hg_grid *g, const double *x, double r, double gap,
-                  hg_grid_visit_fn fn, void *params, hg_err *e)
-{
-    if (!g->built)
-        return hg_fail(e, HG_EINVAL, "grid: not built (call hg_grid_build)");
-    if (!x || !fn)
-        return hg_fail(e, HG_EINVAL, "query: NULL centre or visitor");
-    if (!(isfinite(r) && r >= 0.0))
-        return hg_fail(e, HG_EINVAL, "query: radius %g must be finite and "
-                       ">= 0", r);
-    if (!(isfinite(gap) && gap >= 0.0))
-        return hg_fail(e, HG_EINVAL, "query: gap %g must be finite and >= 0",
-                       gap);
-    const int D = g->dim;
-    for (int a = 0; a < D; a++) {
-        if (!isfinite(x[a]))
-            return hg_fail(e, HG_EINVAL, "query: coordinate %d is not "
-                           "finite", a);
-        if (g->periodic && (x[a] < g->lo[a] || x[a] >= g->hi[a]))
-            return hg_fail(e, HG_EINVAL,
-                           "query: coordinate %d = %g is outside the "
-                           "periodic box",
-                           a, x[a]);
-    }
-    qctx q = {g, x, r, gap, fn, params};
-    for (int h = 0; h < g->L; h++) {
-        const level_t *lv = &g->lev[h];
-        if (lv->total == 0)
-            continue;
-        double beta = r + gap + 0.5 * lv->s;
-        int64_t c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
-        int empty = 0;
-        for (int a = 0; a < D; a++)
-            if (!box_axis(g, lv, a, x[a], beta, &c0[a], &c1[a]))
-                empty = 1;
-        if (empty)
-            continue;
-        int64_t n0 = lv->n[0];
-        for (int64_t z = c0[2]; z <= c1[2]; z++)
-            for (int64_t y = c0[1]; y <= c1[1]; y++) {
-                int64_t ky = y >= lv->n[1] ? y - lv->n[1] : y;
-                int64_t kz = z >= lv->n[2] ? z - lv->n[2] : z;
-                int rc = query_row(&q, lv, ky, kz, c0[0],
-                                   c1[0] < n0 ? c1[0] : n0 - 1);
-                if (!rc && c1[0] >= n0)
-                    rc = query_row(&q, lv, ky, kz, 0, c1[0] - n0);
-                if (rc)
-                    return rc;
-            }
-    }
-    return HG_OK;
-}
-

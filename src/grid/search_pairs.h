@@ -1,0 +1,161 @@
+/* search_pairs.h - the candidate lists and the pair test of the bundled
+ * HGrid's pair loop (included by search.c only): the per-thread pair
+ * list, the searching particle (probe) and its candidates, tested in
+ * batches without a branch per contact. */
+#ifndef HG_SEARCH_PAIRS_H
+#define HG_SEARCH_PAIRS_H
+
+#include "grid_internal.h"
+
+#include <string.h>
+
+typedef struct pbuf {
+    hg_pair *v;
+    size_t n, cap;
+    int fail;
+} pbuf;
+
+/* Room for m more pairs (m <= HG_CAND); on failure b->fail is set and the
+ * pairs go to sink (the search goes on, its result is discarded). */
+static hg_pair *pbuf_room_grow(pbuf *b, size_t m, hg_pair *sink)
+{
+    size_t cap = b->cap ? 2 * b->cap : 4096;
+    while (cap - b->n < m)
+        cap *= 2;
+    hg_pair *v = b->fail ? NULL : realloc(b->v, cap * sizeof *v);
+    if (!v) {
+        b->fail = 1;
+        b->n = 0;
+        return sink;
+    }
+    b->v = v;
+    b->cap = cap;
+    return v + b->n;
+}
+
+HG_INLINE hg_pair *pbuf_room(pbuf *b, size_t m, hg_pair *sink)
+{
+    if (b->cap - b->n >= m && !b->fail)
+        return b->v + b->n;
+    return pbuf_room_grow(b, m, sink);
+}
+
+typedef struct tcount {
+    uint64_t acc, chk;
+} tcount;
+
+/* Candidates of one searching particle: short ranges (a few particles in
+ * one to three cells, the common case on fine levels) are gathered into
+ * one list and tested in one loop. Testing each short range in its own
+ * loop costs a mispredicted loop exit per range, more than the range's
+ * pair checks; the copy in add_range always writes HG_SHORT indices (no
+ * branch on the length) and advances by the range's length. */
+#define HG_CAND 512
+#define HG_SHORT 8
+/* rows ahead whose table entries / first records a large box fetches */
+#define HG_AHEAD_T 16
+#define HG_AHEAD_R 6
+
+/* The searching particle: its record and the grid's constants, copied so
+ * that the pair loop keeps them in registers (stores into the pair list
+ * could otherwise alias them). */
+typedef struct probe {
+    double x[3], r, skin;
+    double half[3], len[3];
+    const double *xr;
+    const uint32_t *id;
+    uint32_t ids;
+    pbuf *out;
+    /* own-level ranges of the cell ending at own_end (0: none) */
+    size_t own_end, own_e2, own_chk, own_b[4], own_e[4];
+    int own_nr, own_acc;
+    size_t nc;
+    uint32_t cand[HG_CAND];
+    hg_pair sink[HG_CAND];
+} probe;
+
+/* Test the probe against sorted particles idx(0..m-1), m <= HG_CAND: the
+ * minimum-image distance and the cut-off evaluated as hg_particles_touch
+ * does. The pair (lower id first) of every candidate is written to the
+ * output and kept when it touches: no branch per contact, and no second
+ * loop over the hits, whose varying length would mispredict its exit. */
+#define HG_PAIR_LOOP(D, PER, m, idx)                                       \
+    do {                                                                   \
+        const size_t S_ = (size_t)(D) + 1, m_ = (m);                       \
+        double x_[3], h_[3], l_[3];                                        \
+        for (int c_ = 0; c_ < (D); c_++) {                                 \
+            x_[c_] = q->x[c_];                                             \
+            h_[c_] = q->half[c_];                                          \
+            l_[c_] = q->len[c_];                                           \
+        }                                                                  \
+        const double r_ = q->r, k_ = q->skin;                              \
+        const double *xr_ = q->xr;                                         \
+        const uint32_t *id_ = q->id, ids_ = q->ids;                        \
+        hg_pair *ov_ = pbuf_room(q->out, m_, q->sink);                     \
+        size_t no_ = 0;                                                    \
+        for (size_t i_ = 0; i_ < m_; i_++) {                               \
+            size_t t_ = (idx);                                             \
+            const double *xt_ = xr_ + t_ * S_;                             \
+            double d2_ = 0.0;                                              \
+            for (int c_ = 0; c_ < (D); c_++) {                             \
+                double d_ = x_[c_] - xt_[c_];                              \
+                if (PER)                                                   \
+                    d_ = d_ > h_[c_]    ? d_ - l_[c_]                      \
+                         : d_ < -h_[c_] ? d_ + l_[c_]                      \
+                                        : d_;                              \
+                d2_ += d_ * d_;                                            \
+            }                                                              \
+            double cut_ = r_ + xt_[D] + k_;                                \
+            uint32_t jd_ = id_[t_];                                        \
+            ov_[no_].i = ids_ < jd_ ? ids_ : jd_;                          \
+            ov_[no_].j = ids_ < jd_ ? jd_ : ids_;                          \
+            no_ += d2_ < cut_ * cut_;                                      \
+        }                                                                  \
+        if (ov_ != q->sink)                                                \
+            q->out->n += no_;                                              \
+    } while (0)
+
+HG_INLINE void test_range(probe *q, const int D, const int PER, size_t b,
+                          size_t e)
+{
+    while (e - b > HG_CAND) {
+        HG_PAIR_LOOP(D, PER, (size_t)HG_CAND, b + i_);
+        b += HG_CAND;
+    }
+    HG_PAIR_LOOP(D, PER, e - b, b + i_);
+}
+
+HG_INLINE void flush(probe *q, const int D, const int PER)
+{
+    HG_PAIR_LOOP(D, PER, q->nc, q->cand[i_]);
+    q->nc = 0;
+}
+
+/* Test the probe against sorted particles [b, e) (now or at the next
+ * flush). */
+HG_INLINE void add_range(probe *q, const int D, const int PER, size_t b,
+                         size_t e)
+{
+    if (e - b > HG_SHORT) {
+        test_range(q, D, PER, b, e);
+        return;
+    }
+    uint32_t *v = q->cand + q->nc;
+#if defined(__GNUC__)
+    /* two 16-byte stores instead of eight */
+    typedef uint32_t u32x4 __attribute__((vector_size(16)));
+    const uint32_t b32 = (uint32_t)b;
+    const u32x4 lo = {b32, b32 + 1, b32 + 2, b32 + 3};
+    const u32x4 hi = lo + 4;
+    memcpy(v, &lo, sizeof lo);
+    memcpy(v + 4, &hi, sizeof hi);
+#else
+    for (uint32_t i = 0; i < HG_SHORT; i++)
+        v[i] = (uint32_t)b + i;
+#endif
+    q->nc += e - b;
+    if (q->nc > HG_CAND - HG_SHORT)
+        flush(q, D, PER);
+}
+
+#endif
