@@ -290,10 +290,11 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
     /* per-thread rows of counters at least a cache line apart (no line
      * written by two threads) */
     const size_t hs = (ng + 15) & ~(size_t)7;
-    size_t *hist = malloc(((size_t)nt * hs + ng + 1) * sizeof *hist);
+    size_t *hist = malloc(((size_t)nt * 2 * hs + ng + 1) * sizeof *hist);
     if (!hist)
         return HG_ENOMEM;
-    size_t *goff = hist + (size_t)nt * hs; /* start of every group */
+    size_t *hnext = hist + (size_t)nt * hs;  /* per thread: next slots */
+    size_t *goff = hnext + (size_t)nt * hs; /* start of every group */
     int bad = 0;
     uint32_t *cs = g->cellstart;
     uint64_t *tmp = g->tmp;
@@ -338,42 +339,49 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
         }
 #ifdef HG_HAVE_OPENMP
 #pragma omp barrier
-#pragma omp single
 #endif
-        if (bad) {
-            fail = 2;
-        } else {
-            size_t off = 0;
+        /* every thread the running sum over groups and threads (counts
+         * now read only) for its own slots; thread 0 also the groups'
+         * starts and the scratch, both used after the next barrier (no
+         * serial section: one barrier fewer to wait at) */
+        size_t *hn = hnext + (size_t)t * hs;
+        if (!bad) {
+            size_t off = 0, gm = 0;
             for (size_t q = 0; q < ng; q++) {
-                goff[q] = off;
+                size_t g0 = off;
                 for (int u = 0; u < T; u++) {
-                    size_t c = hist[(size_t)u * hs + q];
-                    hist[(size_t)u * hs + q] = off;
-                    off += c;
+                    if (u == t)
+                        hn[q] = off;
+                    off += hist[(size_t)u * hs + q];
                 }
-                if (off - goff[q] > gmax)
-                    gmax = off - goff[q];
+                if (t == 0)
+                    goff[q] = g0;
+                if (off - g0 > gm)
+                    gm = off - g0;
             }
-            goff[ng] = off;
-            size_t need = (size_t)T * (gmax * S * sizeof(double) +
-                                       (((size_t)1 << shift) + 2 * gmax) *
-                                           sizeof(uint32_t));
-            if (g->scap < need) {
-                void *v = realloc(g->scratch, need);
-                if (v) {
-                    g->scratch = v;
-                    g->scap = need;
-                } else {
-                    fail = 1;
+            if (t == 0) {
+                goff[ng] = off;
+                gmax = gm;
+                size_t need = (size_t)T * (gm * S * sizeof(double) +
+                                           (((size_t)1 << shift) + 2 * gm) *
+                                               sizeof(uint32_t));
+                if (g->scap < need) {
+                    void *v = realloc(g->scratch, need);
+                    if (v) {
+                        g->scratch = v;
+                        g->scap = need;
+                    } else {
+                        fail = 1;
+                    }
                 }
             }
         }
         /* records travel with the sort: read in input order (sequential),
          * written into their group's window of xr (one write stream per
          * group) */
-        for (size_t i = i0; i < i1 && !fail; i++) {
+        for (size_t i = i0; i < i1 && !bad; i++) {
             uint64_t c = g->sgc[i];
-            size_t k = h[c >> shift]++;
+            size_t k = hn[c >> shift]++;
             tmp[k] = c << 32 | (uint64_t)i;
             double *rec = xr + k * S;
             const double *x = p->x + i * (size_t)D;
@@ -386,17 +394,18 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
 #ifdef HG_HAVE_OPENMP
 #pragma omp barrier
 #endif
-        double *win = fail ? NULL : (double *)g->scratch + (size_t)t * gmax * S;
-        uint32_t *loc = fail ? NULL
+        const int stop = bad || fail;
+        double *win = stop ? NULL : (double *)g->scratch + (size_t)t * gmax * S;
+        uint32_t *loc = stop ? NULL
                              : (uint32_t *)(void *)((double *)g->scratch +
                                                     (size_t)T * gmax * S) +
                                    (size_t)t * (((size_t)1 << shift) + 2 * gmax);
-        uint32_t *lid = fail ? NULL : loc + ((size_t)1 << shift);
-        uint32_t *lce = fail ? NULL : lid + gmax;
+        uint32_t *lid = stop ? NULL : loc + ((size_t)1 << shift);
+        uint32_t *lce = stop ? NULL : lid + gmax;
 #ifdef HG_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 4)
+#pragma omp for schedule(dynamic, 4) nowait
 #endif
-        for (long long q = 0; q < (long long)(fail ? 0 : ng); q++) {
+        for (long long q = 0; q < (long long)(stop ? 0 : ng); q++) {
             /* after the counts and the running sum loc[c - c0] is the
              * start of bucket c (also cs[c]; the last group sets
              * cs[total] = n); scattering advances it to the end of c. The
@@ -452,8 +461,10 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
 #endif
     }
     free(hist);
+    if (bad)
+        return HG_EINVAL;
     if (fail)
-        return fail == 2 ? HG_EINVAL : HG_ENOMEM;
+        return HG_ENOMEM;
     for (int h = 0; find && h < g->L; h++) { /* levels are bucket ranges */
         level_t *lv = &g->lev[h];
         lv->first = cs[lv->base];
