@@ -46,14 +46,16 @@ static int64_t periodic_cells(double A, double w)
     return n;
 }
 
-static int setup_levels(hg_grid *g, const size_t *cnt, hg_err *e)
+/* Cell widths and storage kind of every level (the box is set; the
+ * hashed-row tables follow in setup_rows, once the levels' counts are
+ * known). */
+static int setup_levels(hg_grid *g, hg_err *e)
 {
     double budget_total = 16.0 * (double)g->n + 65536.0;
     double per_level = 8.0 * (double)g->n + 4096.0;
     for (int h = 0; h < g->L; h++) {
         level_t *lv = &g->lev[h];
         lv->s = g->sizes[h];
-        lv->count = lv->total = cnt[h];
         lv->small = 0;
         double w0 = lv->s + g->skin;
         for (int a = 0; a < 3; a++) {
@@ -121,7 +123,19 @@ static int setup_levels(hg_grid *g, const size_t *cnt, hg_err *e)
         if (lv->kind == LV_TABLE) {
             lv->nb = (size_t)lv->nbx * (size_t)rows;
             used += (double)lv->nb;
-        } else {
+        }
+    }
+    return HG_OK;
+}
+
+/* Particles of every level (cnt) and the empty row tables of the hashed
+ * levels. */
+static int setup_rows(hg_grid *g, const size_t *cnt, hg_err *e)
+{
+    for (int h = 0; h < g->L; h++) {
+        level_t *lv = &g->lev[h];
+        lv->count = lv->total = cnt[h];
+        if (lv->kind == LV_HROWS) {
             size_t cap = 16;
             while (cap < 2 * lv->count + 2)
                 cap *= 2;
@@ -198,7 +212,42 @@ static int bad_particle(const hg_grid *g, const hg_particles *p, size_t i,
                    "particle %zu: radius %g must be finite and > 0", i, r);
 }
 
-/* Validate the particles and the box; sets the grid's box (periodic: p's
+/* The box of p: axes within range (HG_OK) or the error. */
+static int check_box(const hg_grid *g, const hg_particles *p, hg_err *e)
+{
+    for (int a = 0; a < g->dim; a++)
+        if (!(isfinite(p->lo[a]) && isfinite(p->hi[a]) &&
+              p->hi[a] >= p->lo[a] && (!g->periodic || p->hi[a] > p->lo[a])))
+            return hg_fail(e, HG_EINVAL, "box: axis %d [%g, %g] is invalid",
+                           a, p->lo[a], p->hi[a]);
+    return HG_OK;
+}
+
+/* The grid's extent along axis a (unused axes: [0, 1]). */
+static void set_axis(hg_grid *g, int a, double lo, double hi)
+{
+    g->lo[a] = lo;
+    g->hi[a] = hi;
+    g->len[a] = hi - lo;
+    g->half[a] = 0.5 * g->len[a];
+}
+
+/* The error of the first particle that fails the checks (some does). */
+static int first_bad(const hg_grid *g, const hg_particles *p, hg_err *e)
+{
+    const int D = g->dim;
+    for (size_t i = 0;; i++) {
+        const double *x = p->x + i * (size_t)D;
+        int bad = 0;
+        for (int a = 0; a < D; a++)
+            bad |= g->periodic ? !(x[a] >= p->lo[a] && x[a] < p->hi[a])
+                               : !isfinite(x[a]);
+        if (bad || hg_grid_level_index(g, p->r[i]) < 0)
+            return bad_particle(g, p, i, e);
+    }
+}
+
+/* Validate the particles; sets the grid's box (periodic: p's
  * box; open: p's box widened to the centres), the level of every particle
  * (slv) and counts the particles of every level into cnt. One pass, in
  * parallel (partial extents and counts per thread); the first bad particle
@@ -208,19 +257,15 @@ static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
 {
     const int D = g->dim, L = g->L;
     const size_t n = p->n;
-    for (int a = 0; a < D; a++)
-        if (!(isfinite(p->lo[a]) && isfinite(p->hi[a]) &&
-              p->hi[a] >= p->lo[a] && (!g->periodic || p->hi[a] > p->lo[a])))
-            return hg_fail(e, HG_EINVAL, "box: axis %d [%g, %g] is invalid",
-                           a, p->lo[a], p->hi[a]);
     int nt = 1;
 #ifdef HG_HAVE_OPENMP
     nt = n > 50000 ? omp_get_max_threads() : 1;
     if (nt < 1)
         nt = 1;
 #endif
-    /* per thread: lo[3], hi[3], then L counts */
-    const size_t w = 6 + (size_t)L;
+    /* per thread: lo[3], hi[3], then L counts; rows at least a cache line
+     * apart */
+    const size_t w = (6 + (size_t)L + 15) & ~(size_t)7;
     double *part = malloc((size_t)nt * w * sizeof *part);
     if (!part)
         return hg_fail(e, HG_ENOMEM, "out of memory");
@@ -268,20 +313,7 @@ static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
     }
     if (bad_any) {
         free(part);
-        for (size_t i = 0;; i++) {
-            const double *x = p->x + i * (size_t)D;
-            int bad = 0;
-            for (int a = 0; a < D; a++)
-                bad |= g->periodic ? !(x[a] >= p->lo[a] && x[a] < p->hi[a])
-                                   : !isfinite(x[a]);
-            if (bad || hg_grid_level_index(g, p->r[i]) < 0)
-                return bad_particle(g, p, i, e);
-        }
-    }
-    for (int a = 0; a < 3; a++) {
-        g->lo[a] = 0.0;
-        g->hi[a] = g->len[a] = 1.0;
-        g->half[a] = 0.5;
+        return first_bad(g, p, e);
     }
     for (int a = 0; a < D; a++) {
         double lo = p->lo[a], hi = p->hi[a];
@@ -291,10 +323,8 @@ static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
             hi = part[(size_t)t * w + 3 + (size_t)a] > hi
                      ? part[(size_t)t * w + 3 + (size_t)a] : hi;
         }
-        g->lo[a] = g->periodic ? p->lo[a] : lo;
-        g->hi[a] = g->periodic ? p->hi[a] : hi;
-        g->len[a] = g->hi[a] - g->lo[a];
-        g->half[a] = 0.5 * g->len[a];
+        set_axis(g, a, g->periodic ? p->lo[a] : lo,
+                 g->periodic ? p->hi[a] : hi);
     }
     for (int h = 0; h < L; h++)
         for (int t = 0; t < nt; t++)
@@ -332,14 +362,33 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
     }
     if (reserve_particles(g, n))
         goto nomem;
-    if ((st = scan_input(g, p, cnt, e)))
+    if ((st = check_box(g, p, e)))
         goto fail;
     g->n = n;
-    if ((st = setup_levels(g, cnt, e)))
-        goto fail;
-    int any_hashed = 0;
-    for (int h = 0; h < g->L; h++)
-        any_hashed |= g->lev[h].kind == LV_HROWS;
+    for (int a = 0; a < 3; a++)
+        set_axis(g, a, a < D && g->periodic ? p->lo[a] : 0.0,
+                 a < D && g->periodic ? p->hi[a] : 1.0);
+    /* a periodic box is known before the particles are read: levels and
+     * buckets follow in one pass (the sort's first), unless a level has
+     * hashed rows (numbered serially in input order, below) */
+    int any_hashed = 0, fused = 0;
+    if (g->periodic) {
+        if ((st = setup_levels(g, e)))
+            goto fail;
+        for (int h = 0; h < g->L; h++)
+            any_hashed |= g->lev[h].kind == LV_HROWS;
+        fused = !any_hashed;
+    }
+    if (!fused) {
+        if ((st = scan_input(g, p, cnt, e)))
+            goto fail;
+        if (!g->periodic && (st = setup_levels(g, e)))
+            goto fail;
+        if ((st = setup_rows(g, cnt, e)))
+            goto fail;
+        for (int h = 0; h < g->L; h++)
+            any_hashed |= g->lev[h].kind == LV_HROWS;
+    }
     /* hashed rows numbered in order of first appearance (serial) */
     for (size_t i = 0; any_hashed && i < n; i++) {
         level_t *lv = &g->lev[g->slv[i]];
@@ -353,7 +402,7 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
     size_t total = 0, first = 0;
     for (int h = 0; h < g->L; h++) {
         g->lev[h].base = total;
-        g->lev[h].first = first;
+        g->lev[h].first = first; /* fused: set by the sort */
         total += g->lev[h].nb;
         first += g->lev[h].count;
     }
@@ -366,13 +415,20 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         size_t cap = total + 2;
         free(g->cellstart);
         g->ccap = 0;
-        g->cellstart = malloc(cap * sizeof *g->cellstart);
+        /* on cache lines: the sort streams the bucket starts */
+        g->cellstart = aligned_alloc(64, (cap * sizeof *g->cellstart + 63) /
+                                             64 * 64);
         if (!g->cellstart)
             goto nomem;
         g->ccap = cap;
     }
-    if (hg_grid_sort(g, p))
-        goto nomem;
+    if ((st = hg_grid_sort(g, p, fused))) {
+        if (st == HG_EINVAL)
+            st = first_bad(g, p, e);
+        else
+            goto nomem;
+        goto fail;
+    }
     if ((st = hg_grid_stencil_levels(g, e)))
         goto fail;
     if (cnt != cnt_small)

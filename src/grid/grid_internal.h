@@ -96,7 +96,8 @@ struct hg_grid {
     uint32_t *sgc;      /* bucket of every particle, input order */
     uint16_t *slv;      /* level of every particle, input order */
     uint64_t *tmp;      /* (bucket, particle) sorted by groups of buckets */
-    size_t scap;        /* scratch for sorting long rows (entries) */
+    size_t scap;        /* bytes of scratch: the sort's per-thread windows and
+                         * arrays, long rows */
     void *scratch;
     uint32_t *ord;      /* the pair loop's visiting order (order.c) */
     size_t ordcap;
@@ -316,9 +317,12 @@ void hg_grid_inserted_free(hg_grid *g);
 
 /* sort.c */
 /* Sort the particles of p into (level, bucket) order: records, ids, cend
- * (needs g->slv, hashed-row buckets in g->sgc, the levels' base and
- * first, cellstart of total_cells + 2 entries). HG_OK or HG_ENOMEM. */
-int hg_grid_sort(hg_grid *g, const hg_particles *p);
+ * (needs the levels' base, cellstart of total_cells + 2 entries, and
+ * without find g->slv, hashed-row buckets in g->sgc, the levels' first).
+ * With find (periodic box, table levels only) the levels are found in the
+ * same pass and the levels' count, total and first set. HG_OK, HG_EINVAL
+ * (with find: a particle outside the box or of no level) or HG_ENOMEM. */
+int hg_grid_sort(hg_grid *g, const hg_particles *p, int find);
 
 /* order.c */
 /* The order in which the pair loop visits the sorted particles: a

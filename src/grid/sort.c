@@ -4,12 +4,17 @@
  * waits (spinning) through a serial phase:
  *   1. bucket of every particle (table levels; hashed rows are numbered
  *      before, serially), counted per thread and per group of 2^shift
- *      consecutive buckets;
+ *      consecutive buckets; in a periodic box with table levels only,
+ *      the particle's level and checks too (one read of the input for
+ *      both);
  *   2. scatter of (bucket, particle) and the record by group, each thread
  *      into its own slots (stable: groups, then threads, then input
  *      order);
  *   3. groups sorted by bucket independently (their cellstart entries and
- *      slots are disjoint; the random accesses stay in one group: cache);
+ *      slots are disjoint; the random accesses stay in one group: cache),
+ *      counts, ids and own-cell ends in the thread's own arrays first,
+ *      the results then written once, whole cache lines with streaming
+ *      stores (not read from memory before being overwritten);
  *   the records travel with the particles (no random reads of the input);
  *   the level and own-cell end of every sorted particle follow from its
  *   bucket.
@@ -20,6 +25,9 @@
 #include <string.h>
 #ifdef HG_HAVE_OPENMP
 #include <omp.h>
+#endif
+#ifdef __SSE2__
+#include <emmintrin.h>
 #endif
 
 /* Local bucket of a centre on a table level (not hashed rows). */
@@ -126,6 +134,59 @@ HG_INLINE void copy_rec(double *dst, const double *src, size_t S)
         dst[3] = src[3];
 }
 
+/* Bucket starts of a group: loc[0..nb-1] holds the counts, becomes the
+ * starts (from run), also written to out (once: streaming stores when
+ * aligned, so the lines of the large bucket table are not read first). */
+HG_INLINE void bucket_starts(uint32_t *loc, size_t nb, uint32_t run,
+                             uint32_t *out)
+{
+    size_t b = 0;
+#ifdef __SSE2__
+    __m128i vr = _mm_set1_epi32((int)run);
+    const int aligned = (uintptr_t)out % 16 == 0;
+    for (; b + 4 <= nb; b += 4) {
+        __m128i *v4 = (__m128i *)(void *)(loc + b);
+        __m128i v = _mm_loadu_si128(v4);
+        v = _mm_add_epi32(v, _mm_slli_si128(v, 4));
+        v = _mm_add_epi32(v, _mm_slli_si128(v, 8)); /* inclusive */
+        __m128i st = _mm_add_epi32(vr, _mm_slli_si128(v, 4));
+        _mm_storeu_si128(v4, st);
+        if (aligned)
+            _mm_stream_si128((__m128i *)(void *)(out + b), st);
+        else
+            _mm_storeu_si128((__m128i *)(void *)(out + b), st);
+        vr = _mm_add_epi32(vr, _mm_shuffle_epi32(v, 0xFF));
+    }
+    run = (uint32_t)_mm_cvtsi128_si32(vr);
+#endif
+    for (; b < nb; b++) {
+        uint32_t m = loc[b];
+        loc[b] = out[b] = run;
+        run += m;
+    }
+}
+
+/* dst[0..m-1] = src[0..m-1]; the whole cache lines of dst with streaming
+ * stores (written, not read first), the partial ones at the ends (shared
+ * with the neighbouring groups) with plain stores. */
+HG_INLINE void put_u32(uint32_t *dst, const uint32_t *src, size_t m)
+{
+    size_t j = 0;
+#ifdef __SSE2__
+    while (j < m && (uintptr_t)(dst + j) % 64 != 0) {
+        dst[j] = src[j];
+        j++;
+    }
+    for (; j + 16 <= m; j += 16)
+        for (int u = 0; u < 16; u += 4)
+            _mm_stream_si128((__m128i *)(void *)(dst + j + u),
+                             _mm_loadu_si128((const __m128i *)(const void *)(
+                                 src + j + u)));
+#endif
+    for (; j < m; j++)
+        dst[j] = src[j];
+}
+
 /* Level of global bucket c: the last level whose base is <= c (a level
  * without buckets shares its base with the next one). */
 HG_INLINE int bucket_level(const hg_grid *g, uint32_t c)
@@ -141,9 +202,72 @@ HG_INLINE int bucket_level(const hg_grid *g, uint32_t c)
     return a;
 }
 
+/* Cell coordinate along an axis of a periodic level from the offset
+ * v = (x - lo) / w >= 0 of a centre inside the box: cell_coord without
+ * its negative branch (rounding may still give n). */
+HG_INLINE int64_t periodic_coord(double v, int64_t n)
+{
+    int64_t c = (int64_t)v;
+    return c < n ? c : wrap(c, n);
+}
+
+/* The first pass over particles [i0, i1) in a periodic box with table
+ * levels (D a constant once inlined): level (as hg_grid_level_index),
+ * checks, global bucket (as local_bucket) into sgc, counts by group (h).
+ * Returns 1 if a particle is outside the box or of no level (not
+ * counted). */
+HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
+                          size_t i0, size_t i1, int shift, size_t *h)
+{
+    const level_t *lev = g->lev;
+    const double *X = p->x, *R = p->r;
+    uint32_t *sgc = g->sgc;
+    const int L = g->L, few = L <= 16;
+    const double smax = g->sizes[L - 1];
+    double lo[3], hi[3], sz[16];
+    for (int a = 0; a < D; a++) {
+        lo[a] = g->lo[a];
+        hi[a] = g->hi[a];
+    }
+    for (int j = 0; j < 16; j++)
+        sz[j] = few && j < L - 1 ? g->sizes[j] : INFINITY;
+    int bad = 0;
+    for (size_t i = i0; i < i1; i++) {
+        const double *x = X + i * (size_t)D;
+        const double d = 2.0 * R[i];
+        int out = !(d > 0.0 && d <= smax);
+        for (int a = 0; a < D; a++)
+            out |= !(x[a] >= lo[a] && x[a] < hi[a]);
+        if (out) {
+            bad = 1;
+            continue;
+        }
+        int hl = 0;
+        if (few) /* sizes padded with +inf to a multiple of 4 */
+            for (int j = 0; j < L - 1; j += 4)
+                hl += (sz[j] < d) + (sz[j + 1] < d) + (sz[j + 2] < d) +
+                      (sz[j + 3] < d);
+        else
+            hl = hg_grid_level_index(g, R[i]);
+        const level_t *lv = &lev[hl];
+        int64_t k0 = periodic_coord((x[0] - lo[0]) * lv->inv[0], lv->n[0]);
+        int64_t k1 = periodic_coord((x[1] - lo[1]) * lv->inv[1], lv->n[1]);
+        int64_t k2 = D == 3 ? periodic_coord((x[2] - lo[2]) * lv->inv[2],
+                                             lv->n[2])
+                            : 0;
+        uint32_t c = (uint32_t)((k0 >> lv->bx) + lv->nbx * (k1 + lv->n[1] * k2) +
+                                (int64_t)lv->base);
+        sgc[i] = c;
+        h[c >> shift]++;
+    }
+    return bad;
+}
+
 /* Sort all particles of p (level and, for hashed rows, bucket of every
- * particle in g->slv / g->sgc; levels' base and first set). */
-int hg_grid_sort(hg_grid *g, const hg_particles *p)
+ * particle in g->slv / g->sgc; levels' base and first set), or with find
+ * (periodic, table levels only) find the levels too: validation, then
+ * the levels' count, total and first from the bucket ranges. */
+int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
 {
     const int D = g->dim;
     const size_t n = g->n, total = g->total_cells, S = (size_t)g->stride;
@@ -163,10 +287,15 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
     if (nt < 1)
         nt = 1;
 #endif
-    size_t *hist = malloc(((size_t)nt * ng + ng + 1) * sizeof *hist);
+    /* per-thread rows of counters at least a cache line apart (no line
+     * written by two threads) */
+    const size_t hs = (ng + 15) & ~(size_t)7;
+    size_t *hist = malloc(((size_t)nt * 2 * hs + ng + 1) * sizeof *hist);
     if (!hist)
         return HG_ENOMEM;
-    size_t *goff = hist + (size_t)nt * ng; /* start of every group */
+    size_t *hnext = hist + (size_t)nt * hs;  /* per thread: next slots */
+    size_t *goff = hnext + (size_t)nt * hs; /* start of every group */
+    int bad = 0;
     uint32_t *cs = g->cellstart;
     uint64_t *tmp = g->tmp;
     double *xr = g->xr;
@@ -185,51 +314,74 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
 #endif
         size_t i0 = n * (size_t)t / (size_t)T;
         size_t i1 = n * (size_t)(t + 1) / (size_t)T;
-        size_t *h = hist + (size_t)t * ng;
+        size_t *h = hist + (size_t)t * hs;
         memset(h, 0, ng * sizeof *h);
-        for (size_t i = i0; i < i1; i++) {
-            const level_t *lv = &lev[g->slv[i]];
-            uint32_t c = lv->kind == LV_HROWS
-                             ? g->sgc[i]
-                             : local_bucket(g, lv, D, p->x + i * (size_t)D);
-            c += (uint32_t)lv->base;
-            g->sgc[i] = c;
-            h[c >> shift]++;
+        if (find) {
+            int bad_t = 0;
+            bad_t = D == 2 ? read_levels(g, p, 2, i0, i1, shift, h)
+                           : read_levels(g, p, 3, i0, i1, shift, h);
+            if (bad_t) {
+#ifdef HG_HAVE_OPENMP
+#pragma omp atomic write
+#endif
+                bad = 1;
+            }
+        } else {
+            for (size_t i = i0; i < i1; i++) {
+                const level_t *lv = &lev[g->slv[i]];
+                uint32_t c = lv->kind == LV_HROWS
+                                 ? g->sgc[i]
+                                 : local_bucket(g, lv, D, p->x + i * (size_t)D);
+                c += (uint32_t)lv->base;
+                g->sgc[i] = c;
+                h[c >> shift]++;
+            }
         }
 #ifdef HG_HAVE_OPENMP
 #pragma omp barrier
-#pragma omp single
 #endif
-        {
-            size_t off = 0;
+        /* every thread the running sum over groups and threads (counts
+         * now read only) for its own slots; thread 0 also the groups'
+         * starts and the scratch, both used after the next barrier (no
+         * serial section: one barrier fewer to wait at) */
+        size_t *hn = hnext + (size_t)t * hs;
+        if (!bad) {
+            size_t off = 0, gm = 0;
             for (size_t q = 0; q < ng; q++) {
-                goff[q] = off;
+                size_t g0 = off;
                 for (int u = 0; u < T; u++) {
-                    size_t c = hist[(size_t)u * ng + q];
-                    hist[(size_t)u * ng + q] = off;
-                    off += c;
+                    if (u == t)
+                        hn[q] = off;
+                    off += hist[(size_t)u * hs + q];
                 }
-                if (off - goff[q] > gmax)
-                    gmax = off - goff[q];
+                if (t == 0)
+                    goff[q] = g0;
+                if (off - g0 > gm)
+                    gm = off - g0;
             }
-            goff[ng] = off;
-            size_t need = (size_t)T * gmax * S * sizeof(double);
-            if (g->scap < need) {
-                void *v = realloc(g->scratch, need);
-                if (v) {
-                    g->scratch = v;
-                    g->scap = need;
-                } else {
-                    fail = 1;
+            if (t == 0) {
+                goff[ng] = off;
+                gmax = gm;
+                size_t need = (size_t)T * (gm * S * sizeof(double) +
+                                           (((size_t)1 << shift) + 2 * gm) *
+                                               sizeof(uint32_t));
+                if (g->scap < need) {
+                    void *v = realloc(g->scratch, need);
+                    if (v) {
+                        g->scratch = v;
+                        g->scap = need;
+                    } else {
+                        fail = 1;
+                    }
                 }
             }
         }
         /* records travel with the sort: read in input order (sequential),
          * written into their group's window of xr (one write stream per
          * group) */
-        for (size_t i = i0; i < i1 && !fail; i++) {
+        for (size_t i = i0; i < i1 && !bad; i++) {
             uint64_t c = g->sgc[i];
-            size_t k = h[c >> shift]++;
+            size_t k = hn[c >> shift]++;
             tmp[k] = c << 32 | (uint64_t)i;
             double *rec = xr + k * S;
             const double *x = p->x + i * (size_t)D;
@@ -242,14 +394,21 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
 #ifdef HG_HAVE_OPENMP
 #pragma omp barrier
 #endif
-        double *win = fail ? NULL : (double *)g->scratch + (size_t)t * gmax * S;
+        const int stop = bad || fail;
+        double *win = stop ? NULL : (double *)g->scratch + (size_t)t * gmax * S;
+        uint32_t *loc = stop ? NULL
+                             : (uint32_t *)(void *)((double *)g->scratch +
+                                                    (size_t)T * gmax * S) +
+                                   (size_t)t * (((size_t)1 << shift) + 2 * gmax);
+        uint32_t *lid = stop ? NULL : loc + ((size_t)1 << shift);
+        uint32_t *lce = stop ? NULL : lid + gmax;
 #ifdef HG_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 4)
+#pragma omp for schedule(dynamic, 4) nowait
 #endif
-        for (long long q = 0; q < (long long)(fail ? 0 : ng); q++) {
-            /* after the counts and the running sum cs[c + 1] is the start
-             * of bucket c; scattering advances it to the end of c = the
-             * start of c + 1 (cs[c0] is set by the previous group). The
+        for (long long q = 0; q < (long long)(stop ? 0 : ng); q++) {
+            /* after the counts and the running sum loc[c - c0] is the
+             * start of bucket c (also cs[c]; the last group sets
+             * cs[total] = n); scattering advances it to the end of c. The
              * group's records are permuted inside its window through a
              * copy (cache-resident). */
             size_t c0 = (size_t)q << shift;
@@ -257,37 +416,60 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p)
             if (c1 > total)
                 c1 = total;
             size_t k0 = goff[q], k1 = goff[q + 1];
-            for (size_t c = c0; c < c1; c++)
-                cs[c + 1] = 0;
+            const size_t nb = c1 - c0;
+            memset(loc, 0, nb * sizeof *loc);
             for (size_t k = k0; k < k1; k++)
-                cs[(tmp[k] >> 32) + 1]++;
-            size_t run = k0;
-            for (size_t c = c0; c < c1; c++) {
-                size_t m = cs[c + 1];
-                cs[c + 1] = (uint32_t)run;
-                run += m;
-            }
+                loc[(tmp[k] >> 32) - c0]++;
+            bucket_starts(loc, nb, (uint32_t)k0, cs + c0);
+            if ((size_t)q == ng - 1)
+                cs[total] = (uint32_t)k1;
             if (k1 > k0) /* an empty group may have no scratch at all */
                 memcpy(win, xr + k0 * S, (k1 - k0) * S * sizeof *win);
+            /* ids and own-cell ends in the thread's arrays first, then
+             * written once */
+            const size_t m = k1 - k0;
             for (size_t k = k0; k < k1; k++) {
                 uint32_t c = (uint32_t)(tmp[k] >> 32);
-                size_t s = cs[c + 1]++;
-                g->id[s] = (uint32_t)tmp[k];
-                g->cend[s] = c;
+                size_t s = loc[c - c0]++;
+                lid[s - k0] = (uint32_t)tmp[k];
+                lce[s - k0] = c;
                 copy_rec(xr + s * S, win + (k - k0) * S, S);
             }
-            for (size_t s = k0; s < k1; s++) {
-                uint32_t c = g->cend[s];
-                int hl = bucket_level(g, c);
-                g->lv[s] = (uint16_t)hl;
-                if (lev[hl].kind == LV_TABLE && lev[hl].bx == 0)
-                    g->cend[s] = cs[c + 1];
+            /* level and own-cell end; a group nearly always lies in one
+             * level */
+            int h0 = bucket_level(g, (uint32_t)c0);
+            if (c1 > c0 && bucket_level(g, (uint32_t)(c1 - 1)) == h0) {
+                for (size_t s = k0; s < k1; s++)
+                    g->lv[s] = (uint16_t)h0;
+                if (lev[h0].kind == LV_TABLE && lev[h0].bx == 0)
+                    for (size_t j = 0; j < m; j++)
+                        lce[j] = loc[lce[j] - c0];
+            } else {
+                for (size_t j = 0; j < m; j++) {
+                    uint32_t c = lce[j];
+                    int hl = bucket_level(g, c);
+                    g->lv[k0 + j] = (uint16_t)hl;
+                    if (lev[hl].kind == LV_TABLE && lev[hl].bx == 0)
+                        lce[j] = loc[c - c0];
+                }
             }
+            put_u32(g->id + k0, lid, m);
+            put_u32(g->cend + k0, lce, m);
         }
+#ifdef __SSE2__
+        _mm_sfence(); /* the streamed bucket starts */
+#endif
     }
     free(hist);
+    if (bad)
+        return HG_EINVAL;
     if (fail)
         return HG_ENOMEM;
+    for (int h = 0; find && h < g->L; h++) { /* levels are bucket ranges */
+        level_t *lv = &g->lev[h];
+        lv->first = cs[lv->base];
+        lv->count = lv->total = cs[lv->base + lv->nb] - lv->first;
+    }
     for (int h = 0; h < g->L; h++) {
         const level_t *lv = &lev[h];
         if (lv->kind == LV_TABLE && lv->bx == 0)
