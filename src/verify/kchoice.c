@@ -13,17 +13,17 @@
  * 14 runs of `hgridopt calibrate --dim D` per dimension (defaults:
  * powerlaw:alpha=-3,omega=10, nu 0.3, N = 200000, 3 repeats per grid;
  * Release build, gcc 12, 7 runs with OpenMP on 2 threads and 7 with
- * OMP_NUM_THREADS=1, alternating 2D and 3D) on a 2-core x86_64 Debian 12
- * machine, 2026-11-22, hgridopt 0.1.0 with the row-block grid levels.
- * 2D: median 2.56, quartiles 2.35-3.16, range 2.25-3.56; 3D: median
- * 1.23, quartiles 1.12-1.34, range 1.05-1.37 (one thread 1.05-1.18, two
- * 1.28-1.37). A cell access costs one to three pair checks here; a 2D
- * particle makes 5 cell accesses for ~2 pair checks, so its fixed work
- * per particle weighs on K more than in 3D. The papers' 0.2 (KOL 2014;
- * Ogarko & Luding 2012: 0.2-0.45) was measured in a DEM code whose pair
- * check is its contact routine, far dearer than the bundled HGrid's
- * distance check. */
-static const double shipped_K2 = 2.6, shipped_K3 = 1.2;
+ * OMP_NUM_THREADS=1, alternating 2D and 3D) on an otherwise idle 2-core
+ * x86_64 Debian 12 machine, 2026-11-22, hgridopt 0.1.0 with the search
+ * that reads plain dense levels straight from the table and visits
+ * Top-Down pencil after pencil. 2D: median 1.84, quartiles 1.77-1.89,
+ * range 1.62-2.01; 3D: median 0.86, quartiles 0.85-0.99, range 0.82-1.45
+ * (one thread 0.82-0.99, two 0.85-1.45). A 2D particle makes 5 cell
+ * accesses for ~2 pair checks, so its fixed work per particle weighs on
+ * K more than in 3D. The papers' 0.2 (KOL 2014; Ogarko & Luding 2012:
+ * 0.2-0.45) was measured in a DEM code whose pair check is its contact
+ * routine, far dearer than the bundled HGrid's distance check. */
+static const double shipped_K2 = 1.8, shipped_K3 = 0.9;
 static const char shipped_where[] =
     "median of 14 runs of hgridopt calibrate, 2-core x86_64 Debian 12, "
     "2026-11-22";
