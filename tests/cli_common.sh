@@ -97,4 +97,9 @@ readme = open(sys.argv[1]).read()
 m = re.search(r"System file \(.*?```json\n(.*?)```", readme, re.S)
 assert m and json.loads(m.group(1)) == json.load(open(sys.argv[2]))
 PY
+
+# validate against bin: wall time and CPU time both given (bin runs on one
+# thread, the HGrid on all)
+expect_ok "^speed-up over bin: measured [0-9.e+]+ \(time; bin runs on one thread\), [0-9.e+]+ \(CPU time, all threads\), predicted [0-9.e+]+ \(work T\)$" -- $HG validate --psd powerlaw:alpha=-3,omega=10 --dim 2 --nu 0.3 --n 3000 --repeats 1
+if $HG validate --psd powerlaw:alpha=-3,omega=10 --dim 2 --nu 0.3 --n 3000 --repeats 1 --format json | jq -e '.speedup_over_bin.measured > 0 and .speedup_over_bin.measured_cpu > 0' >/dev/null; then ok; else bad "validate json: speedup_over_bin.measured_cpu"; fi
 finish

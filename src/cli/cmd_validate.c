@@ -209,6 +209,8 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
         cJSON *s = cJSON_AddObjectToObject(j, "speedup_over_bin");
         cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup_bin);
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup_bin);
+        cJSON_AddNumberToObject(s, "measured_cpu",
+                                v->measured_speedup_bin_cpu);
     }
     return j;
 }
@@ -340,9 +342,11 @@ static int write_result(FILE *out, const void *ctx)
         print_run(out, "bin (LAMMPS-style, bins of half the cutoff)", &v->bin,
                   cs->K);
         fprintf(out,
-                "\nspeed-up over bin: measured %.4g (time), predicted %.4g "
+                "\nspeed-up over bin: measured %.4g (time; bin runs on one "
+                "thread), %.4g (CPU time, all threads), predicted %.4g "
                 "(work T)\n",
-                v->measured_speedup_bin, v->predicted_speedup_bin);
+                v->measured_speedup_bin, v->measured_speedup_bin_cpu,
+                v->predicted_speedup_bin);
     } else if (v->bin_skipped_work > 0.0) {
         fprintf(out, "\nbin: not measured (predicted work %.3g above the "
                 "budget)\n", v->bin_skipped_work);

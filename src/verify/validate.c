@@ -194,6 +194,7 @@ static int measure_bin(const hg_psd *psd, const hg_validate_params *prm,
     out->has_bin = 1;
     out->predicted_speedup_bin = r->predicted_T / out->hgrid.predicted_T;
     out->measured_speedup_bin = r->seconds / out->hgrid.seconds;
+    out->measured_speedup_bin_cpu = r->cpu_seconds / out->hgrid.cpu_seconds;
 done:
     free(wall);
     free(cpu);

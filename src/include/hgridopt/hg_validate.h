@@ -145,6 +145,8 @@ typedef struct hg_validation {
                                      not measured */
     double predicted_speedup_bin; /* T(bin) / T(HGrid) */
     double measured_speedup_bin;  /* seconds(bin) / seconds(HGrid) */
+    double measured_speedup_bin_cpu; /* the same from CPU times (all
+                                        threads; bin runs on one) */
 } hg_validation;
 
 void hg_validation_clear(hg_validation *v); /* accepts NULL */
