@@ -215,52 +215,167 @@ HG_INLINE int64_t periodic_coord(double v, int64_t n)
  * levels (D a constant once inlined): level (as hg_grid_level_index),
  * checks, global bucket (as local_bucket) into sgc, counts by group (h).
  * Returns 1 if a particle is outside the box or of no level (not
- * counted). */
+ * counted). With up to 16 levels the level is the count of sizes below
+ * 2 r, and the levels' constants are copied to small local tables (the
+ * loop then keeps its pointers and counters in registers). */
 HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
                           size_t i0, size_t i1, int shift, size_t *h)
 {
-    const level_t *lev = g->lev;
     const double *X = p->x, *R = p->r;
     uint32_t *sgc = g->sgc;
-    const int L = g->L, few = L <= 16;
+    const int L = g->L;
+    if (L > 16) { /* many levels: the level by hg_grid_level_index */
+        int bad = 0;
+        for (size_t i = i0; i < i1; i++) {
+            const double *x = X + i * (size_t)D;
+            const double d = 2.0 * R[i];
+            int out = !(d > 0.0 && d <= g->sizes[L - 1]);
+            for (int a = 0; a < D; a++)
+                out |= !(x[a] >= g->lo[a] && x[a] < g->hi[a]);
+            if (out) {
+                bad = 1;
+                continue;
+            }
+            const level_t *lv = &g->lev[hg_grid_level_index(g, R[i])];
+            int64_t k[3] = {0, 0, 0};
+            for (int a = 0; a < D; a++)
+                k[a] = periodic_coord((x[a] - g->lo[a]) * lv->inv[a],
+                                      lv->n[a]);
+            uint32_t c = (uint32_t)((k[0] >> lv->bx) +
+                                    lv->nbx * (k[1] + lv->n[1] * k[2]) +
+                                    (int64_t)lv->base);
+            sgc[i] = c;
+            h[c >> shift]++;
+        }
+        return bad;
+    }
+    /* per level: 1 / w per axis, cells per axis, the bucket's multipliers
+     * along y and z, base, bx; sizes padded with +inf to 16 */
+    double inv[3][16], sz[16];
+    int64_t nc[3][16], my[16], mz[16], base[16];
+    int bx[16], narrow = 1;
+    for (int j = 0; j < 16; j++) {
+        const level_t *lv = &g->lev[j < L ? j : L - 1];
+        sz[j] = j < L - 1 ? g->sizes[j] : INFINITY;
+        for (int a = 0; a < 3; a++) {
+            inv[a][j] = lv->inv[a];
+            nc[a][j] = lv->n[a];
+            narrow &= lv->n[a] < ((int64_t)1 << 30);
+        }
+        my[j] = lv->nbx;
+        mz[j] = lv->nbx * lv->n[1];
+        base[j] = (int64_t)lv->base;
+        bx[j] = lv->bx;
+    }
     const double smax = g->sizes[L - 1];
-    double lo[3], hi[3], sz[16];
+    double lo[3] = {0.0, 0.0, 0.0}, hi[3] = {0.0, 0.0, 0.0};
     for (int a = 0; a < D; a++) {
         lo[a] = g->lo[a];
         hi[a] = g->hi[a];
     }
-    for (int j = 0; j < 16; j++)
-        sz[j] = few && j < L - 1 ? g->sizes[j] : INFINITY;
     int bad = 0;
+#ifdef __SSE2__
+    if (narrow) {
+        /* x and y as a pair: the checks, the level (the count of sizes
+         * below 2 r, two at a time) and the cell coordinates (truncated
+         * to 32 bits, exact below 2^30 cells) in a few vector operations,
+         * the same floating-point operations as cell_coord */
+        __m128d inv01[16], szp[8];
+        __m128i n01[16];
+        for (int j = 0; j < 16; j++) {
+            inv01[j] = _mm_set_pd(inv[1][j], inv[0][j]);
+            n01[j] = _mm_set_epi32(1, 1, (int)nc[1][j], (int)nc[0][j]);
+        }
+        for (int q = 0; q < 8; q++)
+            szp[q] = _mm_set_pd(sz[2 * q + 1], sz[2 * q]);
+        const int np = L / 2; /* pairs of sizes holding the L - 1 */
+        const __m128d lo01 = _mm_set_pd(lo[1], lo[0]);
+        const __m128d hi01 = _mm_set_pd(hi[1], hi[0]);
+        for (size_t i = i0; i < i1; i++) {
+            const double *x = X + i * (size_t)D;
+            const __m128d xv = _mm_loadu_pd(x);
+            const double d = 2.0 * R[i];
+            int ok = (_mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(xv, lo01),
+                                                 _mm_cmplt_pd(xv, hi01))) ==
+                      3) &
+                     (d > 0.0) & (d <= smax);
+            if (D == 3)
+                ok &= (x[2] >= lo[2]) & (x[2] < hi[2]);
+            if (!ok) {
+                bad = 1;
+                continue;
+            }
+            const __m128d dv = _mm_set1_pd(d);
+            __m128i cnt = _mm_castpd_si128(_mm_cmplt_pd(szp[0], dv));
+            for (int q = 1; q < np; q++)
+                cnt = _mm_add_epi64(
+                    cnt, _mm_castpd_si128(_mm_cmplt_pd(szp[q], dv)));
+            cnt = _mm_add_epi64(cnt, _mm_unpackhi_epi64(cnt, cnt));
+            const int hl = -_mm_cvtsi128_si32(cnt);
+            __m128i k = _mm_cvttpd_epi32(
+                _mm_mul_pd(_mm_sub_pd(xv, lo01), inv01[hl]));
+            int64_t k0 = _mm_cvtsi128_si32(k);
+            int64_t k1 = _mm_cvtsi128_si32(_mm_shuffle_epi32(k, 1));
+            if (_mm_movemask_epi8(_mm_cmplt_epi32(k, n01[hl])) != 0xFFFF) {
+                k0 = wrap(k0, nc[0][hl]); /* rounding gave n */
+                k1 = wrap(k1, nc[1][hl]);
+            }
+            int64_t c = (k0 >> bx[hl]) + my[hl] * k1 + base[hl];
+            if (D == 3)
+                c += mz[hl] * periodic_coord((x[2] - lo[2]) * inv[2][hl],
+                                             nc[2][hl]);
+            sgc[i] = (uint32_t)c;
+            h[(uint32_t)c >> shift]++;
+        }
+        return bad;
+    }
+#endif
+    const int nq = (L - 1 + 3) / 4; /* groups of 4 sizes to compare */
     for (size_t i = i0; i < i1; i++) {
         const double *x = X + i * (size_t)D;
         const double d = 2.0 * R[i];
-        int out = !(d > 0.0 && d <= smax);
+        int ok = (d > 0.0) & (d <= smax);
         for (int a = 0; a < D; a++)
-            out |= !(x[a] >= lo[a] && x[a] < hi[a]);
-        if (out) {
+            ok &= (x[a] >= lo[a]) & (x[a] < hi[a]);
+        if (!ok) {
             bad = 1;
             continue;
         }
         int hl = 0;
-        if (few) /* sizes padded with +inf to a multiple of 4 */
-            for (int j = 0; j < L - 1; j += 4)
-                hl += (sz[j] < d) + (sz[j + 1] < d) + (sz[j + 2] < d) +
-                      (sz[j + 3] < d);
-        else
-            hl = hg_grid_level_index(g, R[i]);
-        const level_t *lv = &lev[hl];
-        int64_t k0 = periodic_coord((x[0] - lo[0]) * lv->inv[0], lv->n[0]);
-        int64_t k1 = periodic_coord((x[1] - lo[1]) * lv->inv[1], lv->n[1]);
-        int64_t k2 = D == 3 ? periodic_coord((x[2] - lo[2]) * lv->inv[2],
-                                             lv->n[2])
-                            : 0;
-        uint32_t c = (uint32_t)((k0 >> lv->bx) + lv->nbx * (k1 + lv->n[1] * k2) +
-                                (int64_t)lv->base);
-        sgc[i] = c;
-        h[c >> shift]++;
+        for (int q = 0; q < nq; q++)
+            hl += (sz[4 * q] < d) + (sz[4 * q + 1] < d) +
+                  (sz[4 * q + 2] < d) + (sz[4 * q + 3] < d);
+        int64_t k0 = periodic_coord((x[0] - lo[0]) * inv[0][hl], nc[0][hl]);
+        int64_t k1 = periodic_coord((x[1] - lo[1]) * inv[1][hl], nc[1][hl]);
+        int64_t c = (k0 >> bx[hl]) + my[hl] * k1 + base[hl];
+        if (D == 3)
+            c += mz[hl] *
+                 periodic_coord((x[2] - lo[2]) * inv[2][hl], nc[2][hl]);
+        sgc[i] = (uint32_t)c;
+        h[(uint32_t)c >> shift]++;
     }
     return bad;
+}
+
+/* read_levels for 2D and 3D, out of line: inlined into the parallel
+ * region its loop ran with its counters spilled to the stack. */
+#if defined(__GNUC__)
+#define HG_NOINLINE __attribute__((noinline))
+#else
+#define HG_NOINLINE
+#endif
+static HG_NOINLINE int read_levels2(hg_grid *g, const hg_particles *p,
+                                    size_t i0, size_t i1, int shift,
+                                    size_t *h)
+{
+    return read_levels(g, p, 2, i0, i1, shift, h);
+}
+
+static HG_NOINLINE int read_levels3(hg_grid *g, const hg_particles *p,
+                                    size_t i0, size_t i1, int shift,
+                                    size_t *h)
+{
+    return read_levels(g, p, 3, i0, i1, shift, h);
 }
 
 /* Sort all particles of p (level and, for hashed rows, bucket of every
@@ -318,8 +433,8 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
         memset(h, 0, ng * sizeof *h);
         if (find) {
             int bad_t = 0;
-            bad_t = D == 2 ? read_levels(g, p, 2, i0, i1, shift, h)
-                           : read_levels(g, p, 3, i0, i1, shift, h);
+            bad_t = D == 2 ? read_levels2(g, p, i0, i1, shift, h)
+                           : read_levels3(g, p, i0, i1, shift, h);
             if (bad_t) {
 #ifdef HG_HAVE_OPENMP
 #pragma omp atomic write
