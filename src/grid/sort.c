@@ -166,6 +166,48 @@ HG_INLINE void bucket_starts(uint32_t *loc, size_t nb, uint32_t run,
     }
 }
 
+/* bucket_starts with the counts and starts in loc as 16-bit offsets from
+ * the group's first particle run (a group of fewer than 65536 particles):
+ * out gets run + offset. */
+HG_INLINE void bucket_starts16(uint16_t *loc, size_t nb, uint32_t run,
+                               uint32_t *out)
+{
+    size_t b = 0;
+    uint32_t r = 0;
+#ifdef __SSE2__
+    __m128i vr = _mm_setzero_si128();
+    const __m128i base = _mm_set1_epi32((int)run), z = _mm_setzero_si128();
+    const int aligned = (uintptr_t)out % 16 == 0;
+    for (; b + 8 <= nb; b += 8) {
+        __m128i *v8 = (__m128i *)(void *)(loc + b);
+        const __m128i c = _mm_loadu_si128(v8);
+        __m128i v = _mm_add_epi16(c, _mm_slli_si128(c, 2));
+        v = _mm_add_epi16(v, _mm_slli_si128(v, 4));
+        v = _mm_add_epi16(v, _mm_slli_si128(v, 8)); /* inclusive */
+        const __m128i st = _mm_add_epi16(vr, _mm_sub_epi16(v, c));
+        _mm_storeu_si128(v8, st);
+        const __m128i lo = _mm_add_epi32(base, _mm_unpacklo_epi16(st, z));
+        const __m128i hi = _mm_add_epi32(base, _mm_unpackhi_epi16(st, z));
+        if (aligned) {
+            _mm_stream_si128((__m128i *)(void *)(out + b), lo);
+            _mm_stream_si128((__m128i *)(void *)(out + b + 4), hi);
+        } else {
+            _mm_storeu_si128((__m128i *)(void *)(out + b), lo);
+            _mm_storeu_si128((__m128i *)(void *)(out + b + 4), hi);
+        }
+        const __m128i top = _mm_shufflehi_epi16(v, 0xFF);
+        vr = _mm_add_epi16(vr, _mm_unpackhi_epi64(top, top));
+    }
+    r = (uint32_t)_mm_cvtsi128_si32(vr) & 0xFFFF;
+#endif
+    for (; b < nb; b++) {
+        uint32_t m = loc[b];
+        loc[b] = (uint16_t)r;
+        out[b] = run + r;
+        r += m;
+    }
+}
+
 /* dst[0..m-1] = src[0..m-1]; the whole cache lines of dst with streaming
  * stores (written, not read first), the partial ones at the ends (shared
  * with the neighbouring groups) with plain stores. */
@@ -378,6 +420,68 @@ static HG_NOINLINE int read_levels3(hg_grid *g, const hg_particles *p,
     return read_levels(g, p, 3, i0, i1, shift, h);
 }
 
+/* The second pass for the group of buckets [c0, c1) and particles
+ * [k0, k1) (its keys in tmp, records in xr, in input order): counts, then
+ * the running sum, loc[c - c0] the start of bucket c (also cs[c]);
+ * placing the group's particles advances it to the end of c. The records
+ * are permuted inside the group's window through a copy (win), ids and
+ * own-cell ends go to the thread's arrays first (cache-resident), then
+ * are written once. narrow (groups under 65536 particles): loc holds
+ * 16-bit offsets from k0, the table of a group of 2^13 buckets then fills
+ * half the L1 cache, not all of it. */
+HG_INLINE void place_group(hg_grid *g, const int narrow, size_t c0, size_t c1,
+                           size_t k0, size_t k1, double *win, void *locv,
+                           uint32_t *lid, uint32_t *lce)
+{
+    const size_t S = (size_t)g->stride, nb = c1 - c0, m = k1 - k0;
+    const uint64_t *tmp = g->tmp;
+    const level_t *lev = g->lev;
+    double *xr = g->xr;
+    uint32_t *l32 = locv;
+    uint16_t *l16 = locv;
+    if (narrow) {
+        memset(l16, 0, nb * sizeof *l16);
+        for (size_t k = k0; k < k1; k++)
+            l16[(tmp[k] >> 32) - c0]++;
+        bucket_starts16(l16, nb, (uint32_t)k0, g->cellstart + c0);
+    } else {
+        memset(l32, 0, nb * sizeof *l32);
+        for (size_t k = k0; k < k1; k++)
+            l32[(tmp[k] >> 32) - c0]++;
+        bucket_starts(l32, nb, (uint32_t)k0, g->cellstart + c0);
+    }
+    if (m == 0) /* an empty group may have no scratch at all */
+        return;
+    memcpy(win, xr + k0 * S, m * S * sizeof *win);
+    for (size_t k = k0; k < k1; k++) {
+        uint32_t c = (uint32_t)(tmp[k] >> 32);
+        size_t s = narrow ? l16[c - c0]++ : l32[c - c0]++ - k0;
+        lid[s] = (uint32_t)tmp[k];
+        lce[s] = c;
+        copy_rec(xr + (k0 + s) * S, win + (k - k0) * S, S);
+    }
+    /* level and own-cell end; a group nearly always lies in one level */
+    int h0 = bucket_level(g, (uint32_t)c0);
+    if (bucket_level(g, (uint32_t)(c1 - 1)) == h0) {
+        for (size_t s = k0; s < k1; s++)
+            g->lv[s] = (uint16_t)h0;
+        if (lev[h0].kind == LV_TABLE && lev[h0].bx == 0)
+            for (size_t j = 0; j < m; j++)
+                lce[j] = narrow ? (uint32_t)k0 + l16[lce[j] - c0]
+                                : l32[lce[j] - c0];
+    } else {
+        for (size_t j = 0; j < m; j++) {
+            uint32_t c = lce[j];
+            int hl = bucket_level(g, c);
+            g->lv[k0 + j] = (uint16_t)hl;
+            if (lev[hl].kind == LV_TABLE && lev[hl].bx == 0)
+                lce[j] = narrow ? (uint32_t)k0 + l16[c - c0] : l32[c - c0];
+        }
+    }
+    put_u32(g->id + k0, lid, m);
+    put_u32(g->cend + k0, lce, m);
+}
+
 /* Sort all particles of p (level and, for hashed rows, bucket of every
  * particle in g->slv / g->sgc; levels' base and first set), or with find
  * (periodic, table levels only) find the levels too: validation, then
@@ -517,59 +621,23 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
                                    (size_t)t * (((size_t)1 << shift) + 2 * gmax);
         uint32_t *lid = stop ? NULL : loc + ((size_t)1 << shift);
         uint32_t *lce = stop ? NULL : lid + gmax;
+        const int narrow = gmax < 65536;
 #ifdef HG_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 4) nowait
 #endif
         for (long long q = 0; q < (long long)(stop ? 0 : ng); q++) {
-            /* after the counts and the running sum loc[c - c0] is the
-             * start of bucket c (also cs[c]; the last group sets
-             * cs[total] = n); scattering advances it to the end of c. The
-             * group's records are permuted inside its window through a
-             * copy (cache-resident). */
             size_t c0 = (size_t)q << shift;
             size_t c1 = ((size_t)q + 1) << shift;
             if (c1 > total)
                 c1 = total;
-            size_t k0 = goff[q], k1 = goff[q + 1];
-            const size_t nb = c1 - c0;
-            memset(loc, 0, nb * sizeof *loc);
-            for (size_t k = k0; k < k1; k++)
-                loc[(tmp[k] >> 32) - c0]++;
-            bucket_starts(loc, nb, (uint32_t)k0, cs + c0);
+            if (narrow)
+                place_group(g, 1, c0, c1, goff[q], goff[q + 1], win, loc,
+                            lid, lce);
+            else
+                place_group(g, 0, c0, c1, goff[q], goff[q + 1], win, loc,
+                            lid, lce);
             if ((size_t)q == ng - 1)
-                cs[total] = (uint32_t)k1;
-            if (k1 > k0) /* an empty group may have no scratch at all */
-                memcpy(win, xr + k0 * S, (k1 - k0) * S * sizeof *win);
-            /* ids and own-cell ends in the thread's arrays first, then
-             * written once */
-            const size_t m = k1 - k0;
-            for (size_t k = k0; k < k1; k++) {
-                uint32_t c = (uint32_t)(tmp[k] >> 32);
-                size_t s = loc[c - c0]++;
-                lid[s - k0] = (uint32_t)tmp[k];
-                lce[s - k0] = c;
-                copy_rec(xr + s * S, win + (k - k0) * S, S);
-            }
-            /* level and own-cell end; a group nearly always lies in one
-             * level */
-            int h0 = bucket_level(g, (uint32_t)c0);
-            if (c1 > c0 && bucket_level(g, (uint32_t)(c1 - 1)) == h0) {
-                for (size_t s = k0; s < k1; s++)
-                    g->lv[s] = (uint16_t)h0;
-                if (lev[h0].kind == LV_TABLE && lev[h0].bx == 0)
-                    for (size_t j = 0; j < m; j++)
-                        lce[j] = loc[lce[j] - c0];
-            } else {
-                for (size_t j = 0; j < m; j++) {
-                    uint32_t c = lce[j];
-                    int hl = bucket_level(g, c);
-                    g->lv[k0 + j] = (uint16_t)hl;
-                    if (lev[hl].kind == LV_TABLE && lev[hl].bx == 0)
-                        lce[j] = loc[c - c0];
-                }
-            }
-            put_u32(g->id + k0, lid, m);
-            put_u32(g->cend + k0, lce, m);
+                cs[total] = (uint32_t)goff[ng];
         }
 #ifdef __SSE2__
         _mm_sfence(); /* the streamed bucket starts */
