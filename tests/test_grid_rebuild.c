@@ -5,6 +5,7 @@
  * and a larger N and after a failed build; periodic (levels found in the
  * sort's first pass) and open boxes, every storage, one and two threads.
  * The same sequence of builds gives the same pair list, order included.
+ * A group of the sort's buckets crowded beyond 65535 particles too.
  *
  * Usage: test_grid_rebuild [N]   (default 60000; above 50000 the build
  * runs in parallel: two threads run N particles, one thread N / 4). */
@@ -240,6 +241,45 @@ static void sequence(int dim, int periodic, hg_grid_storage storage,
     hg_psd_free(psd);
 }
 
+/* One group of the sort's buckets (2^12 consecutive cells: four rows of
+ * a 1024 x 1024 table) holding more than 65535 particles, which the sort
+ * places with 32-bit offsets: built, rebuilt and moved as any other. */
+static void crowded_group(void)
+{
+    hg_err e = {0};
+    hg_particles p = {0}, q = {0};
+    const size_t N = 70000;
+    CHECK(hg_particles_alloc(&p, 2, N, &e) == HG_OK);
+    if (!p.x)
+        return;
+    p.periodic = 1;
+    p.lo[0] = p.lo[1] = 0.0;
+    p.hi[0] = p.hi[1] = 1024.0;
+    uint64_t st = 2024;
+    for (size_t i = 0; i < N; i++) {
+        double u[3];
+        for (int k = 0; k < 3; k++) {
+            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+            u[k] = (double)(st >> 11) * 0x1.0p-53;
+        }
+        p.x[2 * i] = 1024.0 * u[0];
+        p.x[2 * i + 1] = 4.0 * u[1]; /* rows 0..3 */
+        p.r[i] = 0.1 + 0.3 * u[2];
+    }
+    setup s = {2, 1, {1.0, 0.0, 0.0}, HG_TOP_DOWN, HG_GRID_DENSE};
+    hg_grid *g = NULL;
+    CHECK(hg_grid_create(2, 1, s.sizes, s.alg, &g, &e) == HG_OK);
+    CHECK(hg_grid_set_storage(g, s.storage, &e) == HG_OK);
+    CHECK(hg_grid_build(g, &p, &e) == HG_OK);
+    compare("crowded group", g, &p, &s);
+    displace(&p, &q, 0.05, 3);
+    CHECK(hg_grid_build(g, &q, &e) == HG_OK);
+    compare("crowded group, moved", g, &q, &s);
+    hg_grid_free(g);
+    hg_particles_clear(&p);
+    hg_particles_clear(&q);
+}
+
 /* Two grids through the same builds give the same pair list (unsorted; one
  * thread, so the search order is fixed). */
 static void deterministic(int dim)
@@ -300,6 +340,7 @@ int main(int argc, char **argv)
                                  st == HG_GRID_DENSE ? HG_BOTTOM_UP
                                                      : HG_TOP_DOWN,
                                  threads == 1 ? n_arg / 4 : n_arg);
+        crowded_group();
     }
 #ifdef HG_HAVE_OPENMP
     omp_set_num_threads(1);
