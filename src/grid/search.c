@@ -180,6 +180,7 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
         q->x[a] = xs[a];
     q->r = xs[D];
     q->ids = g->id[s];
+    q->self = (uint32_t)s;
     /* own cell: every pair once */
     size_t e = g->cend[s];
     int64_t k[3] = {0, 0, 0};
@@ -299,7 +300,6 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
         double beta = xs[D] + g->skin + 0.5 * lj->s;
         scan_box(g, q, D, COUNT, PER, lj, beta, tc);
     }
-    flush(q, D, PER);
 }
 
 /* One instantiation of the kernel per (dim, periodic, counting), each
@@ -314,6 +314,7 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
             search_one(g, q, D, COUNT, PER, s,                             \
                        COUNT ? &tc[g->lv[s]] : NULL);                      \
         }                                                                  \
+        flush(q, D, PER);                                                  \
     }
 HG_SEARCH_FN(search_2oc, 2, 0, 0)
 HG_SEARCH_FN(search_2pc, 2, 0, 1)
