@@ -300,6 +300,8 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
         double beta = xs[D] + g->skin + 0.5 * lj->s;
         scan_box(g, q, D, COUNT, PER, lj, beta, tc);
     }
+    if (!HG_BATCH(D))
+        flush(q, D, PER);
 }
 
 /* One instantiation of the kernel per (dim, periodic, counting), each
@@ -314,7 +316,8 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
             search_one(g, q, D, COUNT, PER, s,                             \
                        COUNT ? &tc[g->lv[s]] : NULL);                      \
         }                                                                  \
-        flush(q, D, PER);                                                  \
+        if (HG_BATCH(D))                                                   \
+            flush(q, D, PER);                                              \
     }
 HG_SEARCH_FN(search_2oc, 2, 0, 0)
 HG_SEARCH_FN(search_2pc, 2, 0, 1)

@@ -126,11 +126,20 @@ HG_INLINE void test_range(probe *q, const int D, const int PER, size_t b,
     HG_PAIR_LOOP(D, PER, e - b, b + i_);
 }
 
+/* Test the probe against its gathered candidates. */
+HG_INLINE void flush_one(probe *q, const int D, const int PER)
+{
+    HG_PAIR_LOOP(D, PER, q->nc, q->cand[i_]);
+    q->nc = 0;
+}
+
 /* Test the gathered candidates, each against the particle that gathered
  * it: one loop over the candidates of many particles (a chunk of the
  * search), so that the loop set-up and its mispredicted exit are paid once
- * per HG_CAND candidates, not once per particle. */
-HG_INLINE void flush(probe *q, const int D, const int PER)
+ * per HG_CAND candidates, not once per particle. It pays in 2D, where a
+ * particle has a few candidates; in 3D, with several times as many, the
+ * extra loads per candidate cost more than the per-particle loop. */
+HG_INLINE void flush_batch(probe *q, const int D, const int PER)
 {
     const size_t S = (size_t)D + 1, m = q->nc;
     double h[3], l[3];
@@ -163,6 +172,17 @@ HG_INLINE void flush(probe *q, const int D, const int PER)
     q->nc = 0;
 }
 
+/* 2D gathers candidates across particles, 3D per particle. */
+#define HG_BATCH(D) ((D) == 2)
+
+HG_INLINE void flush(probe *q, const int D, const int PER)
+{
+    if (HG_BATCH(D))
+        flush_batch(q, D, PER);
+    else
+        flush_one(q, D, PER);
+}
+
 /* Test the probe against sorted particles [b, e) (now or at the next
  * flush). */
 HG_INLINE void add_range(probe *q, const int D, const int PER, size_t b,
@@ -174,16 +194,18 @@ HG_INLINE void add_range(probe *q, const int D, const int PER, size_t b,
     }
     uint32_t *v = q->cand + q->nc, *w = q->who + q->nc;
 #if defined(__GNUC__)
-    /* four 16-byte stores instead of sixteen */
+    /* 16-byte stores: two for the candidates, two for their particle */
     typedef uint32_t u32x4 __attribute__((vector_size(16)));
     const uint32_t b32 = (uint32_t)b, s32 = q->self;
     const u32x4 lo = {b32, b32 + 1, b32 + 2, b32 + 3};
     const u32x4 hi = lo + 4;
-    const u32x4 me = {s32, s32, s32, s32};
     memcpy(v, &lo, sizeof lo);
     memcpy(v + 4, &hi, sizeof hi);
-    memcpy(w, &me, sizeof me);
-    memcpy(w + 4, &me, sizeof me);
+    if (HG_BATCH(D)) {
+        const u32x4 me = {s32, s32, s32, s32};
+        memcpy(w, &me, sizeof me);
+        memcpy(w + 4, &me, sizeof me);
+    }
 #else
     for (uint32_t i = 0; i < HG_SHORT; i++) {
         v[i] = (uint32_t)b + i;
