@@ -17,6 +17,40 @@ HG_INLINE void cell_range(const hg_grid *g, const level_t *lv,
     row_range(g, lv, k[1], k[2], k[0], k[0], b, e);
 }
 
+/* Cell coordinate of a searching particle along axis a. In a periodic box
+ * the build has kept every centre inside the box, so the offset is >= 0:
+ * truncation is the floor, and rounding up to n wraps to cell 0, as the
+ * build bins it. */
+HG_INLINE int64_t own_coord(const hg_grid *g, const level_t *lv,
+                            const int PER, int a, double x)
+{
+    if (!PER)
+        return cell_coord(g, lv, a, x);
+    int64_t c = (int64_t)((x - g->lo[a]) * lv->inv[a]);
+    return c < lv->n[a] ? c : c - lv->n[a];
+}
+
+/* box_axis for a centre inside a periodic box: the upper end's offset is
+ * >= 0, so truncation is its floor. */
+HG_INLINE int search_box_axis(const hg_grid *g, const level_t *lv,
+                              const int PER, int a, double x, double beta,
+                              int64_t *c0, int64_t *c1)
+{
+    if (!PER)
+        return box_axis(g, lv, a, x, beta, c0, c1);
+    int64_t lo = ifloor((x - beta - g->lo[a]) * lv->inv[a]);
+    int64_t hi = (int64_t)((x + beta - g->lo[a]) * lv->inv[a]);
+    int64_t n = lv->n[a];
+    if (hi - lo + 1 >= n) {
+        *c0 = 0;
+        *c1 = n - 1;
+    } else {
+        *c0 = lo < 0 ? lo + n : lo; /* lo > -n here */
+        *c1 = *c0 + (hi - lo);
+    }
+    return 1;
+}
+
 /* Test the probe against the cells x0..x1 of row (ky, kz)
  * (0 <= x0 < 2 n0, x0 <= x1 < x0 + n0; cells past n0 - 1 wrap to the
  * row's start on a periodic level). Counted as x1 - x0 + 1 cell accesses,
@@ -69,7 +103,7 @@ HG_INLINE void scan_box(const hg_grid *g, probe *q, const int D,
 {
     int64_t c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
     for (int a = 0; a < D; a++)
-        if (!box_axis(g, lv, a, q->x[a], beta, &c0[a], &c1[a]))
+        if (!search_box_axis(g, lv, PER, a, q->x[a], beta, &c0[a], &c1[a]))
             return;
     /* large boxes (a coarse particle on a much finer level) touch rows
      * far apart in memory, beyond the cache when N is large: fetch the
@@ -180,6 +214,7 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
         q->x[a] = xs[a];
     q->r = xs[D];
     q->ids = g->id[s];
+    q->self = (uint32_t)s;
     /* own cell: every pair once */
     size_t e = g->cend[s];
     int64_t k[3] = {0, 0, 0};
@@ -187,7 +222,7 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
     if (e != q->own_end) {
         q->own_end = 0;
         for (int a = 0; a < D; a++)
-            k[a] = cell_coord(g, lv, a, xs[a]);
+            k[a] = own_coord(g, lv, PER, a, xs[a]);
     }
     if (e == q->own_end) {
         /* the same cell as this thread's previous particle: the same
@@ -299,7 +334,8 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
         double beta = xs[D] + g->skin + 0.5 * lj->s;
         scan_box(g, q, D, COUNT, PER, lj, beta, tc);
     }
-    flush(q, D, PER);
+    if (!HG_BATCH(D))
+        flush(q, D, PER);
 }
 
 /* One instantiation of the kernel per (dim, periodic, counting), each
@@ -314,6 +350,8 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
             search_one(g, q, D, COUNT, PER, s,                             \
                        COUNT ? &tc[g->lv[s]] : NULL);                      \
         }                                                                  \
+        if (HG_BATCH(D))                                                   \
+            flush(q, D, PER);                                              \
     }
 HG_SEARCH_FN(search_2oc, 2, 0, 0)
 HG_SEARCH_FN(search_2pc, 2, 0, 1)

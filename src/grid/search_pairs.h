@@ -64,13 +64,14 @@ typedef struct probe {
     double half[3], len[3];
     const double *xr;
     const uint32_t *id;
-    uint32_t ids;
+    uint32_t ids, self; /* its id and sorted index */
     pbuf *out;
     /* own-level ranges of the cell ending at own_end (0: none) */
     size_t own_end, own_e2, own_chk, own_b[4], own_e[4];
     int own_nr, own_acc;
     size_t nc;
-    uint32_t cand[HG_CAND];
+    uint32_t cand[HG_CAND]; /* sorted index of a candidate */
+    uint32_t who[HG_CAND];  /* sorted index of the particle testing it */
     hg_pair sink[HG_CAND];
 } probe;
 
@@ -125,10 +126,61 @@ HG_INLINE void test_range(probe *q, const int D, const int PER, size_t b,
     HG_PAIR_LOOP(D, PER, e - b, b + i_);
 }
 
-HG_INLINE void flush(probe *q, const int D, const int PER)
+/* Test the probe against its gathered candidates. */
+HG_INLINE void flush_one(probe *q, const int D, const int PER)
 {
     HG_PAIR_LOOP(D, PER, q->nc, q->cand[i_]);
     q->nc = 0;
+}
+
+/* Test the gathered candidates, each against the particle that gathered
+ * it: one loop over the candidates of many particles (a chunk of the
+ * search), so that the loop set-up and its mispredicted exit are paid once
+ * per HG_CAND candidates, not once per particle. It pays in 2D, where a
+ * particle has a few candidates; in 3D, with several times as many, the
+ * extra loads per candidate cost more than the per-particle loop. */
+HG_INLINE void flush_batch(probe *q, const int D, const int PER)
+{
+    const size_t S = (size_t)D + 1, m = q->nc;
+    double h[3], l[3];
+    for (int c = 0; c < D; c++) {
+        h[c] = q->half[c];
+        l[c] = q->len[c];
+    }
+    const double k = q->skin, *xr = q->xr;
+    const uint32_t *id = q->id;
+    hg_pair *ov = pbuf_room(q->out, m, q->sink);
+    size_t no = 0;
+    for (size_t i = 0; i < m; i++) {
+        const size_t s = q->who[i], t = q->cand[i];
+        const double *xs = xr + s * S, *xt = xr + t * S;
+        double d2 = 0.0;
+        for (int c = 0; c < D; c++) {
+            double d = xs[c] - xt[c];
+            if (PER)
+                d = d > h[c] ? d - l[c] : d < -h[c] ? d + l[c] : d;
+            d2 += d * d;
+        }
+        double cut = xs[D] + xt[D] + k;
+        uint32_t is = id[s], jd = id[t];
+        ov[no].i = is < jd ? is : jd;
+        ov[no].j = is < jd ? jd : is;
+        no += d2 < cut * cut;
+    }
+    if (ov != q->sink)
+        q->out->n += no;
+    q->nc = 0;
+}
+
+/* 2D gathers candidates across particles, 3D per particle. */
+#define HG_BATCH(D) ((D) == 2)
+
+HG_INLINE void flush(probe *q, const int D, const int PER)
+{
+    if (HG_BATCH(D))
+        flush_batch(q, D, PER);
+    else
+        flush_one(q, D, PER);
 }
 
 /* Test the probe against sorted particles [b, e) (now or at the next
@@ -140,18 +192,25 @@ HG_INLINE void add_range(probe *q, const int D, const int PER, size_t b,
         test_range(q, D, PER, b, e);
         return;
     }
-    uint32_t *v = q->cand + q->nc;
+    uint32_t *v = q->cand + q->nc, *w = q->who + q->nc;
 #if defined(__GNUC__)
-    /* two 16-byte stores instead of eight */
+    /* 16-byte stores: two for the candidates, two for their particle */
     typedef uint32_t u32x4 __attribute__((vector_size(16)));
-    const uint32_t b32 = (uint32_t)b;
+    const uint32_t b32 = (uint32_t)b, s32 = q->self;
     const u32x4 lo = {b32, b32 + 1, b32 + 2, b32 + 3};
     const u32x4 hi = lo + 4;
     memcpy(v, &lo, sizeof lo);
     memcpy(v + 4, &hi, sizeof hi);
+    if (HG_BATCH(D)) {
+        const u32x4 me = {s32, s32, s32, s32};
+        memcpy(w, &me, sizeof me);
+        memcpy(w + 4, &me, sizeof me);
+    }
 #else
-    for (uint32_t i = 0; i < HG_SHORT; i++)
+    for (uint32_t i = 0; i < HG_SHORT; i++) {
         v[i] = (uint32_t)b + i;
+        w[i] = q->self;
+    }
 #endif
     q->nc += e - b;
     if (q->nc > HG_CAND - HG_SHORT)
