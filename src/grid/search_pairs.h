@@ -119,11 +119,13 @@ typedef struct probe {
 HG_INLINE void test_range(probe *q, const int D, const int PER, size_t b,
                           size_t e)
 {
-    while (e - b > HG_CAND) {
-        HG_PAIR_LOOP(D, PER, (size_t)HG_CAND, b + i_);
-        b += HG_CAND;
+    for (;;) { /* one copy of the loop: it is inlined in many places */
+        const size_t m = e - b < HG_CAND ? e - b : HG_CAND;
+        HG_PAIR_LOOP(D, PER, m, b + i_);
+        b += m;
+        if (b == e)
+            break;
     }
-    HG_PAIR_LOOP(D, PER, e - b, b + i_);
 }
 
 /* Test the probe against its gathered candidates. */
