@@ -5,7 +5,8 @@
  * and a larger N and after a failed build; periodic (levels found in the
  * sort's first pass) and open boxes, every storage, one and two threads.
  * The same sequence of builds gives the same pair list, order included.
- * A group of the sort's buckets crowded beyond 65535 particles too.
+ * A group of the sort's buckets crowded beyond 65535 particles, and 20
+ * dense levels (periodic), too.
  *
  * Usage: test_grid_rebuild [N]   (default 60000; above 50000 the build
  * runs in parallel: two threads run N particles, one thread N / 4). */
@@ -280,6 +281,53 @@ static void crowded_group(void)
     hg_particles_clear(&q);
 }
 
+/* More levels than the sort's first pass keeps in its small tables (20:
+ * the level by hg_grid_level_index), dense, periodic box, built and
+ * rebuilt: the contacts of the plain cell list. */
+static void many_levels(int dim)
+{
+    hg_err e = {0};
+    hg_psd_ctx ctx = {dim, NULL};
+    hg_psd *psd = NULL;
+    CHECK(hg_psd_parse("powerlaw:alpha=-3,omega=3", &ctx, &psd, &e) ==
+          HG_OK);
+    if (!psd)
+        return;
+    hg_particles p = {0}, q = {0};
+    hg_pack_params pp = {dim, n_arg, 0.3, 13, 1};
+    CHECK(hg_pack_poisson(psd, &pp, &p, &e) == HG_OK);
+    p.periodic = 1;
+    double rmin = INFINITY, rmax = 0.0;
+    for (size_t i = 0; i < p.n; i++) {
+        rmax = p.r[i] > rmax ? p.r[i] : rmax;
+        rmin = p.r[i] < rmin ? p.r[i] : rmin;
+    }
+    enum { L = 20 };
+    double sizes[L];
+    for (int h = 0; h < L; h++) /* 2 rmin .. 2 rmax */
+        sizes[h] = 2.0 * rmin * pow(rmax / rmin, (double)h / (L - 1));
+    sizes[L - 1] = 2.0 * rmax;
+    displace(&p, &q, 0.02 * rmax, 5);
+    hg_grid *g = NULL;
+    CHECK(hg_grid_create(dim, L, sizes, HG_TOP_DOWN, &g, &e) == HG_OK);
+    CHECK(hg_grid_set_storage(g, HG_GRID_DENSE, &e) == HG_OK);
+    const hg_particles *sets[3] = {&p, &q, &p};
+    for (int k = 0; g && k < 3; k++) {
+        hg_pairs a = {0}, ref = {0};
+        CHECK(hg_grid_build(g, sets[k], &e) == HG_OK);
+        CHECK(hg_grid_find_contacts(g, &a, NULL, &e) == HG_OK);
+        reference(sets[k], rmax, &ref);
+        hg_pairs_sort(&a);
+        CHECK(a.n > 0 && a.n == ref.n && hg_pairs_equal(&a, &ref));
+        hg_pairs_clear(&a);
+        hg_pairs_clear(&ref);
+    }
+    hg_grid_free(g);
+    hg_particles_clear(&p);
+    hg_particles_clear(&q);
+    hg_psd_free(psd);
+}
+
 /* Two grids through the same builds give the same pair list (unsorted; one
  * thread, so the search order is fixed). */
 static void deterministic(int dim)
@@ -341,6 +389,8 @@ int main(int argc, char **argv)
                                                      : HG_TOP_DOWN,
                                  threads == 1 ? n_arg / 4 : n_arg);
         crowded_group();
+        many_levels(2);
+        many_levels(3);
     }
 #ifdef HG_HAVE_OPENMP
     omp_set_num_threads(1);
