@@ -75,11 +75,34 @@ typedef struct probe {
     hg_pair sink[HG_CAND];
 } probe;
 
-/* Test the probe against sorted particles idx(0..m-1), m <= HG_CAND: the
- * minimum-image distance and the cut-off evaluated as hg_particles_touch
- * does. The pair (lower id first) of every candidate is written to the
- * output and kept when it touches: no branch per contact, and no second
- * loop over the hits, whose varying length would mispredict its exit. */
+/* The contact test of centres a, b with radii ra, rb: the minimum-image
+ * distance and the cut-off evaluated as hg_particles_touch does. */
+HG_INLINE int pair_touch(const int D, const int PER, const double *a,
+                         double ra, const double *b, double rb,
+                         const double *h, const double *l, double skin)
+{
+    double d2 = 0.0;
+    for (int c = 0; c < D; c++) {
+        double d = a[c] - b[c];
+        if (PER)
+            d = d > h[c] ? d - l[c] : d < -h[c] ? d + l[c] : d;
+        d2 += d * d;
+    }
+    double cut = ra + rb + skin;
+    return d2 < cut * cut;
+}
+
+/* The pair of ids a and b, lower first, written at *o. */
+HG_INLINE void put_pair(hg_pair *o, uint32_t a, uint32_t b)
+{
+    o->i = a < b ? a : b;
+    o->j = a < b ? b : a;
+}
+
+/* Test the probe against sorted particles idx(0..m-1), m <= HG_CAND. The
+ * pair of every candidate is written to the output and kept when it
+ * touches: no branch per contact, and no second loop over the hits, whose
+ * varying length would mispredict its exit. */
 #define HG_PAIR_LOOP(D, PER, m, idx)                                       \
     do {                                                                   \
         const size_t S_ = (size_t)(D) + 1, m_ = (m);                       \
@@ -97,20 +120,10 @@ typedef struct probe {
         for (size_t i_ = 0; i_ < m_; i_++) {                               \
             size_t t_ = (idx);                                             \
             const double *xt_ = xr_ + t_ * S_;                             \
-            double d2_ = 0.0;                                              \
-            for (int c_ = 0; c_ < (D); c_++) {                             \
-                double d_ = x_[c_] - xt_[c_];                              \
-                if (PER)                                                   \
-                    d_ = d_ > h_[c_]    ? d_ - l_[c_]                      \
-                         : d_ < -h_[c_] ? d_ + l_[c_]                      \
-                                        : d_;                              \
-                d2_ += d_ * d_;                                            \
-            }                                                              \
-            double cut_ = r_ + xt_[D] + k_;                                \
-            uint32_t jd_ = id_[t_];                                        \
-            ov_[no_].i = ids_ < jd_ ? ids_ : jd_;                          \
-            ov_[no_].j = ids_ < jd_ ? jd_ : ids_;                          \
-            no_ += d2_ < cut_ * cut_;                                      \
+            const int y_ =                                                 \
+                pair_touch(D, PER, x_, r_, xt_, xt_[D], h_, l_, k_);       \
+            put_pair(&ov_[no_], ids_, id_[t_]);                            \
+            no_ += (size_t)y_;                                             \
         }                                                                  \
         if (ov_ != q->sink)                                                \
             q->out->n += no_;                                              \
@@ -156,18 +169,9 @@ HG_INLINE void flush_batch(probe *q, const int D, const int PER)
     for (size_t i = 0; i < m; i++) {
         const size_t s = q->who[i], t = q->cand[i];
         const double *xs = xr + s * S, *xt = xr + t * S;
-        double d2 = 0.0;
-        for (int c = 0; c < D; c++) {
-            double d = xs[c] - xt[c];
-            if (PER)
-                d = d > h[c] ? d - l[c] : d < -h[c] ? d + l[c] : d;
-            d2 += d * d;
-        }
-        double cut = xs[D] + xt[D] + k;
-        uint32_t is = id[s], jd = id[t];
-        ov[no].i = is < jd ? is : jd;
-        ov[no].j = is < jd ? jd : is;
-        no += d2 < cut * cut;
+        const int y = pair_touch(D, PER, xs, xs[D], xt, xt[D], h, l, k);
+        put_pair(&ov[no], id[s], id[t]);
+        no += (size_t)y;
     }
     if (ov != q->sink)
         q->out->n += no;
