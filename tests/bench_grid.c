@@ -9,14 +9,17 @@
  *
  * Usage: bench_grid [max_n [repeats [K]]]: K (default 0.2) is the cost
  * ratio the recommendation optimises for (e.g. from `hgridopt calibrate`).
- *        bench_grid build [N [repeats]]: mapping (build) against detection
- *        time of the recommended grids (3D alpha -3 omega 100 nu 0.6, 2D
- *        alpha -3 omega 20 nu 0.4; default N = 10^6), dense and hashed
+ *        bench_grid build [N [repeats [K]]]: mapping (build) against
+ *        detection time of the grids recommended for K (default 0.2;
+ *        "shipped": the shipped default of each dimension) (3D alpha -3
+ *        omega 100 nu 0.6, 2D alpha -3 omega 20 nu 0.4; default
+ *        N = 10^6), dense and hashed
  *        levels, one thread and all threads: first build, rebuild of the
  *        same particles, rebuild after small displacements, detection;
  *        medians with min-max over the repeats (default 7) of the
  *        process CPU time (robust on a shared machine).
  * Build type Release for real figures. */
+#include "hg_calib.h"
 #include "hg_grid.h"
 #include "hg_opt.h"
 #include "hg_pack.h"
@@ -61,7 +64,7 @@ static void stats(double *v, int n, double *med, double *mn, double *mx)
 
 /* Build against detection for one system (section "build"). */
 static int bench_build_case(const char *spec, int dim, double nu, size_t n,
-                            int repeats)
+                            int repeats, double K)
 {
     hg_err e = {0};
     hg_psd_ctx ctx = {dim, NULL};
@@ -69,10 +72,15 @@ static int bench_build_case(const char *spec, int dim, double nu, size_t n,
     if (hg_psd_parse(spec, &ctx, &psd, &e))
         return die("psd", &e);
     hg_system sys = {dim, nu};
+    if (!(K > 0.0)) /* the shipped default */
+        K = hg_K_shipped(dim, NULL);
+    hg_model_values kv = {0};
+    if (hg_model_values_set(&kv, "K", K, &e))
+        return die("K", &e);
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
     hg_recommendation rec = {0};
-    if (hg_recommend(psd, &sys, NULL, &ro, &rec, &e))
+    if (hg_recommend(psd, &sys, &kv, &ro, &rec, &e))
         return die("recommend", &e);
     const hg_algorithm alg = rec.model->grid_algorithm;
     hg_pack_params pp = {dim, n, nu, 7, 1};
@@ -96,8 +104,8 @@ static int bench_build_case(const char *spec, int dim, double nu, size_t n,
             x -= A;
         q.x[i] = x;
     }
-    printf("\n%s, %dD, nu = %g, N = %zu: %s, %d levels\n", spec, dim, nu, n,
-           hg_algorithm_name(alg), rec.levels);
+    printf("\n%s, %dD, nu = %g, N = %zu, sizes for K = %g: %s, %d levels\n",
+           spec, dim, nu, n, K, hg_algorithm_name(alg), rec.levels);
     printf("%-6s %7s %16s %22s %22s %22s %12s\n", "levels", "threads",
            "first build ms", "rebuild ms", "rebuild moved ms",
            "detect ms", "rebuild/det");
@@ -176,11 +184,25 @@ int main(int argc, char **argv)
         int rep = argc > 3 ? atoi(argv[3]) : 7;
         if (rep < 1)
             rep = 1;
+        double K = 0.2; /* the library's default; 0: the shipped one */
+        if (argc > 4 && strcmp(argv[4], "shipped") == 0) {
+            K = 0.0;
+        } else if (argc > 4) {
+            char *end;
+            K = strtod(argv[4], &end);
+            if (end == argv[4] || *end || !(K > 0.0)) {
+                fprintf(stderr, "bench_grid: K '%s' is not a number > 0 "
+                                "or shipped\n",
+                        argv[4]);
+                return 2;
+            }
+        }
         if (n < 1000)
             n = 1000;
         return bench_build_case("powerlaw:alpha=-3,omega=100", 3, 0.6, n,
-                                rep) ||
-               bench_build_case("powerlaw:alpha=-3,omega=20", 2, 0.4, n, rep);
+                                rep, K) ||
+               bench_build_case("powerlaw:alpha=-3,omega=20", 2, 0.4, n, rep,
+                                K);
     }
     size_t max_n = argc > 1 ? (size_t)strtod(argv[1], NULL) : 10000000;
     int repeats = argc > 2 ? atoi(argv[2]) : 3;
