@@ -14,19 +14,19 @@
  * powerlaw:alpha=-3,omega=10, nu 0.3, N = 200000, 3 repeats per grid;
  * Release build, gcc 12, 7 runs with OpenMP on 2 threads and 7 with
  * OMP_NUM_THREADS=1, alternating 2D and 3D) on an otherwise idle 2-core
- * x86_64 Debian 12 machine, 2026-11-22, hgridopt 0.1.0 with the search
- * that reads plain dense levels straight from the table and visits
- * Top-Down pencil after pencil. 2D: median 1.84, quartiles 1.77-1.89,
- * range 1.62-2.01; 3D: median 0.86, quartiles 0.85-0.99, range 0.82-1.45
- * (one thread 0.82-0.99, two 0.85-1.45). A 2D particle makes 5 cell
- * accesses for ~2 pair checks, so its fixed work per particle weighs on
- * K more than in 3D. The papers' 0.2 (KOL 2014; Ogarko & Luding 2012:
- * 0.2-0.45) was measured in a DEM code whose pair check is its contact
- * routine, far dearer than the bundled HGrid's distance check. */
-static const double shipped_K2 = 1.8, shipped_K3 = 0.9;
+ * x86_64 Debian 12 machine, 2026-11-23, hgridopt 0.1.0 with the search
+ * that tests a chunk's candidates in one loop in 2D. 2D: median 1.23,
+ * quartiles 1.07-1.42, range 0.83-1.63 (two threads median 1.12, one
+ * 1.41); 3D: median 0.81, quartiles 0.75-0.90, range 0.64-1.23. A 2D
+ * particle makes 5 cell accesses for ~2 pair checks, so its fixed work per
+ * particle weighs on K more than in 3D. The papers' 0.2 (KOL 2014; Ogarko
+ * & Luding 2012: 0.2-0.45) was measured in a DEM code whose pair check is
+ * its contact routine, far dearer than the bundled HGrid's distance
+ * check. */
+static const double shipped_K2 = 1.2, shipped_K3 = 0.8;
 static const char shipped_where[] =
     "median of 14 runs of hgridopt calibrate, 2-core x86_64 Debian 12, "
-    "2026-11-22";
+    "2026-11-23";
 
 double hg_K_shipped(int dim, const char **where)
 {
