@@ -281,10 +281,10 @@ static void crowded_group(void)
     hg_particles_clear(&q);
 }
 
-/* More levels than the sort's first pass keeps in its small tables (20:
- * the level by hg_grid_level_index), dense, periodic box, built and
- * rebuilt: the contacts of the plain cell list. */
-static void many_levels(int dim)
+/* n particles of powerlaw alpha -3, omega 3 (Poisson, nu 0.3) into p,
+ * with their smallest and largest radius; 0 on success. */
+static int packed(int dim, size_t n, unsigned seed, hg_particles *p,
+                  double *rmin, double *rmax)
 {
     hg_err e = {0};
     hg_psd_ctx ctx = {dim, NULL};
@@ -292,16 +292,31 @@ static void many_levels(int dim)
     CHECK(hg_psd_parse("powerlaw:alpha=-3,omega=3", &ctx, &psd, &e) ==
           HG_OK);
     if (!psd)
-        return;
-    hg_particles p = {0}, q = {0};
-    hg_pack_params pp = {dim, n_arg, 0.3, 13, 1};
-    CHECK(hg_pack_poisson(psd, &pp, &p, &e) == HG_OK);
-    p.periodic = 1;
-    double rmin = INFINITY, rmax = 0.0;
-    for (size_t i = 0; i < p.n; i++) {
-        rmax = p.r[i] > rmax ? p.r[i] : rmax;
-        rmin = p.r[i] < rmin ? p.r[i] : rmin;
+        return 1;
+    hg_pack_params pp = {dim, n, 0.3, seed, 1};
+    int st = hg_pack_poisson(psd, &pp, p, &e);
+    CHECK(st == HG_OK);
+    hg_psd_free(psd);
+    *rmin = INFINITY;
+    *rmax = 0.0;
+    for (size_t i = 0; !st && i < p->n; i++) {
+        *rmax = p->r[i] > *rmax ? p->r[i] : *rmax;
+        *rmin = p->r[i] < *rmin ? p->r[i] : *rmin;
     }
+    return st != HG_OK;
+}
+
+/* More levels than the sort's first pass keeps in its small tables (20:
+ * the level by hg_grid_level_index), dense, periodic box, built and
+ * rebuilt: the contacts of the plain cell list. */
+static void many_levels(int dim)
+{
+    hg_err e = {0};
+    hg_particles p = {0}, q = {0};
+    double rmin, rmax;
+    if (packed(dim, n_arg, 13, &p, &rmin, &rmax))
+        return;
+    p.periodic = 1;
     enum { L = 20 };
     double sizes[L];
     for (int h = 0; h < L; h++) /* 2 rmin .. 2 rmax */
@@ -325,7 +340,6 @@ static void many_levels(int dim)
     hg_grid_free(g);
     hg_particles_clear(&p);
     hg_particles_clear(&q);
-    hg_psd_free(psd);
 }
 
 /* Two grids through the same builds give the same pair list (unsorted; one
@@ -333,18 +347,10 @@ static void many_levels(int dim)
 static void deterministic(int dim)
 {
     hg_err e = {0};
-    hg_psd_ctx ctx = {dim, NULL};
-    hg_psd *psd = NULL;
-    CHECK(hg_psd_parse("powerlaw:alpha=-3,omega=3", &ctx, &psd, &e) ==
-          HG_OK);
-    if (!psd)
-        return;
     hg_particles p = {0}, q = {0};
-    hg_pack_params pp = {dim, n_arg, 0.3, 5, 1};
-    CHECK(hg_pack_poisson(psd, &pp, &p, &e) == HG_OK);
-    double rmax = 0.0;
-    for (size_t i = 0; i < p.n; i++)
-        rmax = p.r[i] > rmax ? p.r[i] : rmax;
+    double rmin, rmax;
+    if (packed(dim, n_arg, 5, &p, &rmin, &rmax))
+        return;
     displace(&p, &q, 0.02 * rmax, 7);
     double sizes[2] = {0.7 * rmax, 2.0 * rmax};
     hg_pairs a[2] = {{0}};
@@ -363,7 +369,6 @@ static void deterministic(int dim)
     hg_pairs_clear(&a[1]);
     hg_particles_clear(&p);
     hg_particles_clear(&q);
-    hg_psd_free(psd);
 }
 
 int main(int argc, char **argv)
