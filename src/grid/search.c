@@ -426,7 +426,15 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
                                           : (per ? search_2pC : search_2oC))
                                 : (D == 3 ? (per ? search_3pc : search_3oc)
                                           : (per ? search_2pc : search_2oc));
-        const size_t chunk = 512;
+        /* chunks of at most 512 particles, and at least 64 per thread
+         * for small searches: with 20 chunks (10^4 particles) the last
+         * ones left a thread idle (10^4 particles, 3D, two threads: 46.4
+         * against 42.5 ns per particle with 78-particle chunks) */
+        size_t chunk = nt > 1 ? m / ((size_t)nt * 64) : 512;
+        if (chunk < 64)
+            chunk = 64;
+        if (chunk > 512)
+            chunk = 512;
         long long nch = (long long)((m + chunk - 1) / chunk);
 #ifdef HG_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 1)
