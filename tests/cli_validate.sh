@@ -16,7 +16,12 @@ if [ $rc != 0 ]; then bad "validate json exit $rc: $(cat "$TMP/err")"; else
     chk '(.ratio.T_cd - 1 | fabs) < 0.03 and (.ratio.T_ca - 1 | fabs) < 0.03'
     chk '.cell_sizes[2] >= 20 and .particles == 20000 and .algorithm == "top-down"'
     chk '.linked_cell.measured.T_cd > 0 and .speedup.predicted > 1'
+    # mapping: the median of the rebuilds, and the first build apart
+    chk '.measured.build_seconds > 0 and .measured.first_build_seconds > 0'
+    chk '.linked_cell.measured.build_seconds > 0 and .linked_cell.measured.first_build_seconds > 0'
 fi
+out=$($V $P --n 20000 --sizes 4,8,20 --repeats 3 2>&1)
+if echo "$out" | grep -Eq "mapping [0-9.e-]+ s \(median of 3 rebuilds; first build [0-9.e-]+ s\)"; then ok; else bad "validate text mapping: $out"; fi
 out=$($V $P --n 5000 --sizes 4,20 --no-baseline --format json --algorithm bu 2>&1)
 if echo "$out" | jq -e '(has("linked_cell") | not) and .algorithm == "bottom-up"' >/dev/null; then ok; else bad "--no-baseline: $out"; fi
 # recommended sizes, table, subset extrapolation of the linked cell

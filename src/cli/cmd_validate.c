@@ -120,7 +120,11 @@ static cJSON *run_json(const hg_validate_run *r, double K)
     cJSON_AddNumberToObject(m, "repeats", r->repeats);
     cJSON_AddNumberToObject(m, "detections_per_repeat", r->inner);
     cJSON_AddNumberToObject(m, "cpu_seconds", r->cpu_seconds);
-    cJSON_AddNumberToObject(m, "build_seconds", r->build_seconds);
+    if (r->build_seconds >= 0.0) { /* < 0: binning is in seconds (bin) */
+        cJSON_AddNumberToObject(m, "build_seconds", r->build_seconds);
+        cJSON_AddNumberToObject(m, "first_build_seconds",
+                                r->first_build_seconds);
+    }
     cJSON_AddNumberToObject(m, "contacts", r->contacts);
     cJSON_AddBoolToObject(m, "extrapolated", r->extrapolated);
     cJSON_AddNumberToObject(m, "searched_particles", (double)r->searched);
@@ -260,7 +264,10 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
             r->inner > 1 ? ", each the mean of several detections" : "",
             r->cpu_seconds);
     if (r->build_seconds >= 0.0)
-        fprintf(out, "mapping %.4g s\n", r->build_seconds);
+        fprintf(out, "mapping %.4g s (median of %d rebuild%s; first build "
+                     "%.4g s)\n",
+                r->build_seconds, r->repeats, r->repeats == 1 ? "" : "s",
+                r->first_build_seconds);
     else
         fprintf(out, "binning included\n");
     if (r->extrapolated)

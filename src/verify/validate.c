@@ -180,6 +180,7 @@ static int measure_bin(const hg_psd *psd, const hg_validate_params *prm,
     r->inner = 1;
     r->cpu_seconds = best_cpu;
     r->build_seconds = -1.0;
+    r->first_build_seconds = -1.0;
     r->contacts = (double)pairs.n;
     r->searched = n;
     r->memory_bytes = cnt.memory_bytes;
@@ -363,7 +364,8 @@ static int validate_particles(const hg_psd *psd,
     if ((st = meas_run_init(prm->model, psd, &prm->sys, &prm->values, L, rs,
                             &ch, &out->hgrid, e)) ||
         (st = meas_prepare(&mh, p, alg, L, rs, ch.T_cd + ch.T_ca, &full,
-                           &out->hgrid.build_seconds, e)))
+                           &out->hgrid.build_seconds,
+                           &out->hgrid.first_build_seconds, e)))
         goto fail;
     double lc = 2.0 * hg_psd_rmax(psd);
     if (prm->baseline) {
@@ -376,7 +378,8 @@ static int validate_particles(const hg_psd *psd,
                                 &lc, &cl, &out->linked_cell, e)) ||
             (st = meas_prepare(&ml, p, alg, 1, &lc,
                                cl.T_cd + cl.T_ca, &prm->measure,
-                               &out->linked_cell.build_seconds, e)))
+                               &out->linked_cell.build_seconds,
+                               &out->linked_cell.first_build_seconds, e)))
             goto fail;
     }
     /* alternate the two (and their order) so both see the same load */

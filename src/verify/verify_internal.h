@@ -22,11 +22,15 @@ typedef struct meas {
 /* Free what x holds and zero it (x may be zeroed already). */
 void meas_clear(meas *x);
 
-/* Build the grid, pick the subset (budget), run one warm-up detection and
- * choose how many detections one sample holds (>= 20 ms, at most 1000). */
+/* Build the grid (first_s: that first build, allocation included;
+ * build_s: the median of opt->repeats rebuilds of the same grid, what a
+ * dynamic run pays per step), pick the subset (budget), run one warm-up
+ * detection and choose how many detections one sample holds (>= 20 ms,
+ * at most 1000). */
 int meas_prepare(meas *x, const hg_particles *p, hg_algorithm alg, int L,
                  const double *sizes, double work_per_particle,
-                 const hg_measure_options *opt, double *build_s, hg_err *e);
+                 const hg_measure_options *opt, double *build_s,
+                 double *first_s, hg_err *e);
 
 /* Time one sample (x->inner detections) into x->wall/x->cpu[x->k++]. */
 int meas_sample(meas *x, hg_err *e);

@@ -51,7 +51,12 @@ typedef struct hg_validate_run {
                                    `inner` back-to-back detections) */
     int inner;                  /* detections per repeat (short detections
                                    are run several times: >= 20 ms) */
-    double build_seconds;       /* mapping phase (hg_grid_build) */
+    double build_seconds;       /* mapping phase (hg_grid_build): median
+                                   of `repeats` rebuilds of the built grid
+                                   (buffers reused, as every step of a
+                                   dynamic run) */
+    double first_build_seconds; /* the first build of a new grid
+                                   (allocation and page faults included) */
     double contacts;            /* contact pairs (per system) */
     int extrapolated;           /* 1: only `searched` particles searched;
                                    seconds and contacts scaled by N/searched */
