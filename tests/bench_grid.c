@@ -4,11 +4,14 @@
  *     detection with the recommended sizes vs the linked cell (timed on a
  *     random subset, extrapolated) and vs a monodisperse linked cell at the
  *     same N and nu;
- *  2. time per particle for N = 10^4 .. max_n (default 10^7);
+ *  2. time per particle for N = 10^4 .. max_n (default 10^7), the
+ *     detections of all N alternated round after round (medians), and
+ *     the slowest over the fastest;
  *  3. memory: grid bytes per particle and the peak resident set.
  *
- * Usage: bench_grid [max_n [repeats [K]]]: K (default 0.2) is the cost
- * ratio the recommendation optimises for (e.g. from `hgridopt calibrate`).
+ * Usage: bench_grid [max_n [repeats [K]]]: repeats default 5; K (default
+ *        0.2) is the cost ratio the recommendation optimises for (e.g.
+ *        from `hgridopt calibrate`).
  *        bench_grid build [N [repeats [K]]]: mapping (build) against
  *        detection time of the grids recommended for K (default 0.2;
  *        "shipped": the shipped default of each dimension) (3D alpha -3
@@ -205,7 +208,7 @@ int main(int argc, char **argv)
                                 K);
     }
     size_t max_n = argc > 1 ? (size_t)strtod(argv[1], NULL) : 10000000;
-    int repeats = argc > 2 ? atoi(argv[2]) : 3;
+    int repeats = argc > 2 ? atoi(argv[2]) : 5;
     double K = argc > 3 ? strtod(argv[3], NULL) : 0.2;
     if (!(K > 0.0))
         K = 0.2;
@@ -303,36 +306,97 @@ int main(int argc, char **argv)
     hg_validation_clear(&vm);
     hg_validation_clear(&v);
 
-    /* 2. + 3. scaling with N and memory */
-    printf("\n%10s %12s %12s %12s %14s %14s %14s %12s\n", "N",
-           "detect [s]", "ns/particle", "CPU ns/part", "rebuild ns/p",
-           "1st build ns/p", "grid B/part", "peak RSS MB");
-    for (size_t n = 10000; n <= max_n; n *= 10) {
+    /* 2. + 3. scaling with N and memory: every N's grid built first, then
+     * the detections timed round after round, each round visiting every N
+     * (in a rotated order), so that a change of the machine's speed during
+     * the run reaches every N alike; a sample is at least 20 ms of
+     * back-to-back detections. */
+    enum { MAXS = 8 };
+    struct size_run {
+        size_t n;
+        hg_particles p;
+        hg_grid *g;
+        hg_pairs pairs;
+        int inner;
+        double first, rebuild, *wall, *cpu;
+    } sr[MAXS];
+    int ns = 0;
+    memset(sr, 0, sizeof sr);
+    for (size_t n = 10000; n <= max_n && ns < MAXS; n *= 10) {
+        struct size_run *x = &sr[ns++];
         hg_pack_params pp = {3, n, sys.nu, 7, 1};
-        hg_particles p = {0};
-        if (hg_pack_poisson(psd, &pp, &p, &e))
-            return die("pack", &e);
-        double *rs = malloc((size_t)rec.levels * sizeof *rs);
-        if (hg_pack_round_sizes(p.hi[0], rec.levels, rec.cell_sizes, rs, &e))
-            return die("round", &e);
-        hg_validate_run r = {0};
-        hg_measure_options mo;
-        hg_measure_options_default(&mo);
-        mo.repeats = repeats;
-        mo.budget = 0.0; /* every particle searches */
-        if (hg_validate_measure(rec.model, psd, &sys, &kv, &p, rec.levels,
-                                rs, &mo, &r, &e))
-            return die("measure", &e);
-        printf("%10zu %12.4f %12.1f %12.1f %14.1f %14.1f %14.1f %12.1f\n",
-               n, r.seconds, 1e9 * r.seconds / (double)n,
-               1e9 * r.cpu_seconds / (double)n,
-               1e9 * r.build_seconds / (double)n,
-               1e9 * r.first_build_seconds / (double)n,
-               (double)r.memory_bytes / (double)n, peak_rss_mb());
-        fflush(stdout);
-        hg_validate_run_clear(&r);
-        free(rs);
-        hg_particles_clear(&p);
+        double rs[64];
+        x->n = n;
+        x->wall = malloc((size_t)repeats * sizeof *x->wall);
+        x->cpu = malloc((size_t)repeats * sizeof *x->cpu);
+        if (!x->wall || !x->cpu)
+            return 1;
+        if (hg_pack_poisson(psd, &pp, &x->p, &e) ||
+            hg_pack_round_sizes(x->p.hi[0], rec.levels, rec.cell_sizes, rs,
+                                &e) ||
+            hg_grid_create(3, rec.levels, rs, rec.model->grid_algorithm,
+                           &x->g, &e))
+            return die("set-up", &e);
+        double t0 = hg_wall_seconds();
+        if (hg_grid_build(x->g, &x->p, &e))
+            return die("build", &e);
+        x->first = hg_wall_seconds() - t0;
+        for (int k = 0; k < repeats; k++) {
+            t0 = hg_wall_seconds();
+            if (hg_grid_build(x->g, &x->p, &e))
+                return die("build", &e);
+            x->wall[k] = hg_wall_seconds() - t0;
+        }
+        double mn, mx;
+        stats(x->wall, repeats, &x->rebuild, &mn, &mx);
+        t0 = hg_wall_seconds(); /* warm-up, and the pair list's room */
+        if (hg_grid_find_contacts(x->g, &x->pairs, NULL, &e))
+            return die("detect", &e);
+        double dt = hg_wall_seconds() - t0;
+        x->inner = dt >= 0.02 ? 1 : dt <= 2e-5 ? 1000 : (int)ceil(0.02 / dt);
+    }
+    for (int k = 0; k < repeats; k++) {
+        for (int u = 0; u < ns; u++) {
+            struct size_run *x = &sr[(u + k) % ns];
+            double w0 = hg_wall_seconds(), c0 = hg_cpu_seconds();
+            for (int t = 0; t < x->inner; t++)
+                if (hg_grid_find_contacts(x->g, &x->pairs, NULL, &e))
+                    return die("detect", &e);
+            x->wall[k] = (hg_wall_seconds() - w0) / x->inner;
+            x->cpu[k] = (hg_cpu_seconds() - c0) / x->inner;
+        }
+    }
+    printf("\ntime per particle against N: the detections of all N timed "
+           "in alternation, %d rounds; medians (min-max)\n",
+           repeats);
+    printf("%10s %10s %22s %12s %12s %14s %12s\n", "N", "detect [s]",
+           "ns/particle", "CPU ns/part", "rebuild ns/p", "1st build ns/p",
+           "grid B/part");
+    double lo = INFINITY, hi = 0.0;
+    for (int u = 0; u < ns; u++) {
+        struct size_run *x = &sr[u];
+        double w, wmn, wmx, c, cmn, cmx;
+        const double dn = (double)x->n;
+        stats(x->wall, repeats, &w, &wmn, &wmx);
+        stats(x->cpu, repeats, &c, &cmn, &cmx);
+        lo = w / dn < lo ? w / dn : lo;
+        hi = w / dn > hi ? w / dn : hi;
+        printf("%10zu %10.4f %8.1f (%5.1f-%5.1f) %12.1f %12.1f %14.1f "
+               "%12.1f\n",
+               x->n, w, 1e9 * w / dn, 1e9 * wmn / dn, 1e9 * wmx / dn,
+               1e9 * c / dn, 1e9 * x->rebuild / dn, 1e9 * x->first / dn,
+               (double)hg_grid_memory(x->g) / dn);
+    }
+    printf("slowest / fastest median per particle: %.3f (target <= 1.15)\n"
+           "peak RSS %.1f MB (the grids and particles of every N held at "
+           "once)\n",
+           hi / lo, peak_rss_mb());
+    for (int u = 0; u < ns; u++) {
+        hg_grid_free(sr[u].g);
+        hg_pairs_clear(&sr[u].pairs);
+        hg_particles_clear(&sr[u].p);
+        free(sr[u].wall);
+        free(sr[u].cpu);
     }
     hg_recommendation_clear(&rec);
     hg_psd_free(psd);
