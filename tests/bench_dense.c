@@ -11,7 +11,7 @@
  *       the optimal grid for structure poisson and for hard-spheres
  *       (recommend with the packing's nu), both predicted by hard-spheres
  *       and both timed on the packing (alternating, repeats times each,
- *       each the best of 5 detections; median and min-max of the CPU time
+ *       each the median of 5 detections; median and min-max of the CPU time
  *       of one contact detection).
  *
  *   bench_dense demo
@@ -148,7 +148,7 @@ static int optimal_mode(const char *path, const char *spec, hg_algorithm alg,
     hg_measure_options mo;
     hg_measure_options_default(&mo);
     mo.budget = 0.0;
-    mo.repeats = 5; /* best of 5 per measurement */
+    mo.repeats = 5; /* median of 5 per measurement */
     int st = load(path, spec, &p, &sample, &psd, &sys, &e);
     hg_system hs = sys;
     hs.structure = HG_STRUCTURE_HARD_SPHERES;
