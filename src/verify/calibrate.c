@@ -34,15 +34,25 @@ void hg_calibrate_params_default(hg_calibrate_params *p)
     p->budget = 5e8;
 }
 
-/* Time one grid; appends a point unless its predicted work exceeds the
- * budget. */
-static int time_grid(const hg_psd *psd, const hg_calibrate_params *prm,
-                     const hg_particles *p, const hg_model *m, int L,
-                     const double *sizes, hg_calibration *out, hg_err *e)
+/* Most levels of a timed grid (max_levels). */
+#define CALIB_MAX_LEVELS 64
+
+/* One grid calibrate times: its model and sizes, and what was measured. */
+typedef struct calib_grid {
+    const hg_model *m;
+    int L;
+    double sizes[CALIB_MAX_LEVELS];
+    double T_cd, T_ca; /* counted, per particle */
+    double best;       /* fastest detection, seconds */
+} calib_grid;
+
+/* Queue the grid unless its predicted work exceeds the budget. */
+static int add_grid(const hg_psd *psd, const hg_calibrate_params *prm,
+                    const hg_particles *p, const hg_model *m, int L,
+                    const double *sizes, calib_grid *gs, int *ng, hg_err *e)
 {
     hg_work w;
-    hg_algorithm alg = m->grid_algorithm;
-    if (alg == HG_GRID_NONE)
+    if (m->grid_algorithm == HG_GRID_NONE)
         return hg_fail(e, HG_EINVAL,
                        "model: %s describes no grid of hgridopt to time",
                        m->name);
@@ -51,31 +61,39 @@ static int time_grid(const hg_psd *psd, const hg_calibrate_params *prm,
         return st;
     if ((w.T_cd + w.T_ca) * (double)p->n > prm->budget)
         return HG_OK;
+    calib_grid *c = &gs[(*ng)++];
+    c->m = m;
+    c->L = L;
+    memcpy(c->sizes, sizes, (size_t)L * sizeof *sizes);
+    c->best = INFINITY;
+    return HG_OK;
+}
+
+/* Build grid c and time one detection (the first time, a counted one
+ * first: the counts, and warm caches; later a warm-up one). */
+static int time_grid(calib_grid *c, const hg_particles *p, int first,
+                     hg_pairs *pairs, hg_err *e)
+{
     hg_grid *g = NULL;
-    hg_pairs pairs = {0};
     hg_grid_counts cnt = {0};
-    if ((st = hg_grid_create(p->dim, L, sizes, alg, &g, e)) ||
-        (st = hg_grid_build(g, p, e)))
+    int st;
+    if ((st = hg_grid_create(p->dim, c->L, c->sizes, c->m->grid_algorithm,
+                             &g, e)) ||
+        (st = hg_grid_build(g, p, e)) ||
+        (st = hg_grid_find_contacts(g, pairs, first ? &cnt : NULL, e)))
         goto done;
-    double best = INFINITY;
-    for (int k = 0; k < prm->repeats; k++) {
-        double t0 = hg_wall_seconds();
-        if ((st = hg_grid_find_contacts(g, &pairs, NULL, e)))
-            goto done;
-        double dt = hg_wall_seconds() - t0;
-        if (dt < best)
-            best = dt;
+    if (first) {
+        c->T_cd = (double)cnt.pair_checks / (double)p->n;
+        c->T_ca = (double)cnt.cell_accesses / (double)p->n;
     }
-    if ((st = hg_grid_find_contacts(g, &pairs, &cnt, e)))
+    double t0 = hg_wall_seconds();
+    if ((st = hg_grid_find_contacts(g, pairs, NULL, e)))
         goto done;
-    hg_calib_point *pt = &out->points[out->npoints++];
-    pt->levels = L;
-    pt->T_cd = (double)cnt.pair_checks / (double)p->n;
-    pt->T_ca = (double)cnt.cell_accesses / (double)p->n;
-    pt->seconds = best / (double)p->n;
+    double dt = hg_wall_seconds() - t0;
+    if (dt < c->best)
+        c->best = dt;
 done:
     hg_grid_counts_clear(&cnt);
-    hg_pairs_clear(&pairs);
     hg_grid_free(g);
     return st;
 }
@@ -168,6 +186,9 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
                  hg_calibration *out, hg_err *e)
 {
     hg_particles p = {0};
+    hg_pairs pairs = {0};
+    calib_grid *gs = NULL;
+    int ng = 0;
     double *s = NULL, *r = NULL;
     int st;
     memset(out, 0, sizeof *out);
@@ -189,9 +210,9 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
     if (prm->n < 1000)
         return hg_fail(e, HG_EINVAL, "n: %zu particles are too few to time "
                        "(>= 1000)", prm->n);
-    if (prm->max_levels < 1 || prm->max_levels > 64)
-        return hg_fail(e, HG_EINVAL, "max_levels: %d is not in [1, 64]",
-                       prm->max_levels);
+    if (prm->max_levels < 1 || prm->max_levels > CALIB_MAX_LEVELS)
+        return hg_fail(e, HG_EINVAL, "max_levels: %d is not in [1, %d]",
+                       prm->max_levels, CALIB_MAX_LEVELS);
     if (prm->repeats < 1)
         return hg_fail(e, HG_EINVAL, "repeats: %d must be >= 1",
                        prm->repeats);
@@ -210,10 +231,13 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
         return st;
     double A = p.hi[0] - p.lo[0];
     int Lmax = prm->max_levels;
-    out->points = calloc((size_t)Lmax * 6, sizeof *out->points);
+    /* at most 3 size variants per L, each with every model */
+    const size_t maxg = (size_t)Lmax * 3 * (size_t)nm;
+    out->points = calloc(maxg, sizeof *out->points);
+    gs = calloc(maxg, sizeof *gs);
     s = malloc((size_t)Lmax * sizeof *s);
     r = malloc((size_t)Lmax * sizeof *r);
-    if (!out->points || !s || !r) {
+    if (!out->points || !gs || !s || !r) {
         st = hg_fail(e, HG_ENOMEM, "out of memory");
         goto fail;
     }
@@ -238,11 +262,29 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
             if ((st = hg_pack_round_sizes(A, L, s, r, e)))
                 goto fail;
             for (int a = 0; a < (L == 1 ? 1 : nm); a++)
-                if ((st = time_grid(psd, prm, &p, models[a], L, r, out, e)))
+                if ((st = add_grid(psd, prm, &p, models[a], L, r, gs, &ng,
+                                   e)))
                     goto fail;
         }
+    }
+    /* the grids timed in rounds, each round every grid once (in a rotated
+     * order): a change of the machine's speed during the calibration then
+     * reaches every grid alike, and the fastest of a grid's rounds is
+     * taken from all along the run */
+    for (int k = 0; k < prm->repeats; k++) {
+        for (int u = 0; u < ng; u++)
+            if ((st = time_grid(&gs[(u + k) % ng], &p, k == 0, &pairs, e)))
+                goto fail;
         if (prm->progress)
-            prm->progress("grids", (double)L / Lmax, prm->progress_params);
+            prm->progress("grids", (double)(k + 1) / prm->repeats,
+                          prm->progress_params);
+    }
+    for (int u = 0; u < ng; u++) {
+        hg_calib_point *pt = &out->points[out->npoints++];
+        pt->levels = gs[u].L;
+        pt->T_cd = gs[u].T_cd;
+        pt->T_ca = gs[u].T_ca;
+        pt->seconds = gs[u].best / (double)p.n;
     }
     if (out->npoints < 3) {
         st = hg_fail(e, HG_ELIMIT,
@@ -263,13 +305,17 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
     gmtime_r(&now, &tm);
     strftime(out->created, sizeof out->created, "%Y-%m-%dT%H:%M:%SZ", &tm);
     hg_calibration_describe_host(out);
+    free(gs);
     free(s);
     free(r);
+    hg_pairs_clear(&pairs);
     hg_particles_clear(&p);
     return HG_OK;
 fail:
+    free(gs);
     free(s);
     free(r);
+    hg_pairs_clear(&pairs);
     hg_particles_clear(&p);
     hg_calibration_clear(out);
     return st;

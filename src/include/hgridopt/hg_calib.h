@@ -27,7 +27,8 @@ extern "C" {
 typedef struct hg_calib_point {
     int levels;
     double T_cd, T_ca;   /* measured per particle */
-    double seconds;      /* per particle, best of the repeats */
+    double seconds;      /* per particle, the fastest of the rounds (each
+                            round times every grid once) */
 } hg_calib_point;
 
 typedef struct hg_calibration {
@@ -62,7 +63,8 @@ typedef struct hg_calibrate_params {
     size_t n;            /* particles, >= 1000; default 200000 */
     uint64_t seed;
     int max_levels;      /* grids with L = 1..max_levels (default 5) */
-    int repeats;         /* timed repetitions per grid (default 3) */
+    int repeats;         /* rounds, each timing every grid once (default
+                            3) */
     double budget;       /* skip grids whose predicted work (pair checks +
                             cell accesses, whole system) exceeds this;
                             default 5e8 */
