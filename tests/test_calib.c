@@ -167,6 +167,27 @@ static void test_run_and_file(void)
     } else {
         printf("calibration fit refused (noisy machine): %s\n", e.msg);
     }
+    /* four models: every one of them timed on every multi-level grid
+     * (twice the points of two models there), the one-level grids once */
+    if (st == HG_OK) {
+        hg_calibrate_params p4 = prm;
+        p4.n_models = 4;
+        p4.models[0] = p4.models[2] = hg_model_find("hgrid-top-down");
+        p4.models[1] = p4.models[3] = hg_model_find("hgrid-bottom-up");
+        p4.repeats = 1;
+        hg_calibration c4 = {0};
+        int s4 = hg_calibrate(psd, &p4, &c4, &e);
+        CHECK(s4 == HG_OK || s4 == HG_ENUMERIC);
+        if (s4 == HG_OK) {
+            int one2 = 0, one4 = 0;
+            for (int i = 0; i < c.npoints; i++)
+                one2 += c.points[i].levels == 1;
+            for (int i = 0; i < c4.npoints; i++)
+                one4 += c4.points[i].levels == 1;
+            CHECK(one4 == one2 && c4.npoints - one4 == 2 * (c.npoints - one2));
+        }
+        hg_calibration_clear(&c4);
+    }
     hg_calibration_clear(&c);
     /* bad parameters */
     prm.n = 10;
