@@ -17,7 +17,10 @@
  * x86_64 Debian 12 machine, 2026-11-23, hgridopt 0.1.0 with the search
  * that tests a chunk's candidates in one loop in 2D. 2D: median 1.23,
  * quartiles 1.07-1.42, range 0.83-1.63 (two threads median 1.12, one
- * 1.41); 3D: median 0.81, quartiles 0.75-0.90, range 0.64-1.23. A 2D
+ * 1.41); 3D: median 0.81, quartiles 0.75-0.90, range 0.64-1.23. The same
+ * day, 20 runs per dimension of calibrate timing its grids in rounds
+ * (unchanged search) agreed: 2D median 1.28 (two threads 1.11, one 1.38),
+ * 3D 0.79. A 2D
  * particle makes 5 cell accesses for ~2 pair checks, so its fixed work per
  * particle weighs on K more than in 3D. The papers' 0.2 (KOL 2014; Ogarko
  * & Luding 2012: 0.2-0.45) was measured in a DEM code whose pair check is
