@@ -64,7 +64,7 @@ typedef struct probe {
     double half[3], len[3];
     const double *xr;
     const uint32_t *id;
-    uint32_t ids, self; /* its id and sorted index */
+    uint32_t self; /* its sorted index */
     pbuf *out;
     /* own-level ranges of the cell ending at own_end (0: none) */
     size_t own_end, own_e2, own_chk, own_b[4], own_e[4];
@@ -102,7 +102,9 @@ HG_INLINE void put_pair(hg_pair *o, uint32_t a, uint32_t b)
 /* Test the probe against sorted particles idx(0..m-1), m <= HG_CAND. The
  * pair of every candidate is written to the output and kept when it
  * touches: no branch per contact, and no second loop over the hits, whose
- * varying length would mispredict its exit. */
+ * varying length would mispredict its exit. Pairs are written as sorted
+ * indices; their ids replace them once per chunk (ids_of_pairs), so a
+ * pair check loads no id. */
 #define HG_PAIR_LOOP(D, PER, m, idx)                                       \
     do {                                                                   \
         const size_t S_ = (size_t)(D) + 1, m_ = (m);                       \
@@ -114,7 +116,7 @@ HG_INLINE void put_pair(hg_pair *o, uint32_t a, uint32_t b)
         }                                                                  \
         const double r_ = q->r, k_ = q->skin;                              \
         const double *xr_ = q->xr;                                         \
-        const uint32_t *id_ = q->id, ids_ = q->ids;                        \
+        const uint32_t self_ = q->self;                                    \
         hg_pair *ov_ = pbuf_room(q->out, m_, q->sink);                     \
         size_t no_ = 0;                                                    \
         for (size_t i_ = 0; i_ < m_; i_++) {                               \
@@ -122,7 +124,8 @@ HG_INLINE void put_pair(hg_pair *o, uint32_t a, uint32_t b)
             const double *xt_ = xr_ + t_ * S_;                             \
             const int y_ =                                                 \
                 pair_touch(D, PER, x_, r_, xt_, xt_[D], h_, l_, k_);       \
-            put_pair(&ov_[no_], ids_, id_[t_]);                            \
+            ov_[no_].i = self_;                                            \
+            ov_[no_].j = (uint32_t)t_;                                     \
             no_ += (size_t)y_;                                             \
         }                                                                  \
         if (ov_ != q->sink)                                                \
@@ -163,14 +166,14 @@ HG_INLINE void flush_batch(probe *q, const int D, const int PER)
         l[c] = q->len[c];
     }
     const double k = q->skin, *xr = q->xr;
-    const uint32_t *id = q->id;
     hg_pair *ov = pbuf_room(q->out, m, q->sink);
     size_t no = 0;
     for (size_t i = 0; i < m; i++) {
         const size_t s = q->who[i], t = q->cand[i];
         const double *xs = xr + s * S, *xt = xr + t * S;
         const int y = pair_touch(D, PER, xs, xs[D], xt, xt[D], h, l, k);
-        put_pair(&ov[no], id[s], id[t]);
+        ov[no].i = (uint32_t)s;
+        ov[no].j = (uint32_t)t;
         no += (size_t)y;
     }
     if (ov != q->sink)
