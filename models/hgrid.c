@@ -46,8 +46,21 @@
  * search volume B(j,h) s_j^d / P_h, and its partial derivatives with
  * respect to these four scalars are central differences of the crowding
  * integral (relative step 1e-4), chained exactly.
+ *
+ * Structure measured (a particle snapshot, hg_snapshot.h): every pair-check
+ * term is multiplied by the measured factor F of its two levels at the
+ * width of its search window, the class factors of hg_snapshot_factor
+ * averaged over the radius classes of the two levels (weights: each
+ * class's share of the level):
+ *   within: A m_h P_h F(3 s_h; h, h)
+ *   cross:  m_j B(j,h) F(2 rbar_h + 2 s_j; h, j)
+ * (the own-level window is 3 s_h wide; a cross search covers the cells
+ * within r + s_j/2 of the centre, 2r + 2 s_j in the mean). T_ca does not
+ * change. The gradient is the central difference of the same T (relative
+ * step in->smooth for a discrete distribution, else 1e-5).
  */
 #include "hg_model.h"
+#include "hg_snapshot.h"
 #include "model_internal.h"
 
 #include <math.h>
@@ -66,6 +79,14 @@ typedef struct level {
     double dT_dm, dT_dq[4], dT_ds; /* gradient accumulators */
     double rbar;   /* mean radius Q_{h,1} / Q_{h,0} */
 } level;
+
+/* Measured terms (structure measured): each level's class weights. */
+typedef struct meas_terms {
+    const hg_snapshot *snap;
+    int nc;
+    double nu, Vp;
+    double *w; /* w[h * nc + c]: share of level h's particles in class c */
+} meas_terms;
 
 /* Hard-sphere terms (hard_spheres.c); on = 0 for the Poisson structure. */
 typedef struct hs_terms {
@@ -226,6 +247,67 @@ static double hs_crowd(const hs_terms *hs, int j, double s, double rp,
     return G;
 }
 
+static void meas_free(meas_terms *ms)
+{
+    free(ms->w);
+    ms->w = NULL;
+    ms->snap = NULL;
+}
+
+/* The class weights of the levels (after fill_levels); nothing unless
+ * the structure is measured. */
+static int meas_init(const hg_model_input *in, const level *lv,
+                     meas_terms *ms, hg_err *e)
+{
+    memset(ms, 0, sizeof *ms);
+    if (in->sys->structure != HG_STRUCTURE_MEASURED)
+        return HG_OK;
+    const hg_snapshot *snap = in->sys->snapshot;
+    int L = in->L, nc = hg_snapshot_classes(snap), d = in->sys->dim;
+    if (!(ms->w = calloc((size_t)L * (size_t)nc, sizeof *ms->w)))
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    ms->snap = snap;
+    ms->nc = nc;
+    ms->nu = in->sys->nu;
+    ms->Vp = hg_psd_mean_volume(in->psd, d);
+    const double *s = in->sizes;
+    double rmax = hg_psd_rmax(in->psd);
+    for (int h = 0; h < L; h++) {
+        double lo = h == 0 ? 0.0 : 0.5 * s[h - 1];
+        double hi = h == L - 1 ? fmax(0.5 * s[h], rmax) : 0.5 * s[h];
+        double P = lv[h].q[0];
+        if (!(P > 0.0) || !(hi > lo))
+            continue;
+        for (int c = 0; c < nc; c++) {
+            double clo, chi;
+            hg_snapshot_class_range(snap, c, &clo, &chi);
+            if (c == nc - 1)
+                chi = fmax(chi, hi);
+            double a = fmax(lo, clo), b = fmin(hi, chi);
+            if (b > a)
+                ms->w[h * nc + c] = hg_psd_moment(in->psd, 0, a, b) / P;
+        }
+    }
+    return HG_OK;
+}
+
+/* F(a; h, j): the measured factor of the pairs of levels h and j. */
+static double meas_factor(const meas_terms *ms, double a, int h, int j)
+{
+    const double *wh = ms->w + (size_t)h * (size_t)ms->nc;
+    const double *wj = ms->w + (size_t)j * (size_t)ms->nc;
+    double acc = 0.0;
+    for (int ci = 0; ci < ms->nc; ci++) {
+        if (!(wh[ci] > 0.0))
+            continue;
+        for (int ck = 0; ck < ms->nc; ck++)
+            if (wj[ck] > 0.0)
+                acc += wh[ci] * wj[ck] *
+                       hg_snapshot_factor(ms->snap, ms->nu, ms->Vp, a, ci, ck);
+    }
+    return acc;
+}
+
 /* c * d(rbar of level l)/dQ into its accumulators. */
 static void rbar_grad(level *l, double c)
 {
@@ -238,7 +320,8 @@ static void rbar_grad(level *l, double c)
  * term by term as sum [A m_h P_h + K (1 + n_c) P_h + (m_j + K) B(j,h)]
  * into *T. Returns the number of non-empty levels. */
 static int level_terms(const hg_model_input *in, level *lv,
-                       const hs_terms *hs, int grad, double *T)
+                       const hs_terms *hs, const meas_terms *ms, int grad,
+                       double *T)
 {
     int top_down = in->model->grid_algorithm == HG_TOP_DOWN;
     const double *s = in->sizes;
@@ -254,6 +337,8 @@ static int level_terms(const hg_model_input *in, level *lv,
             continue;
         nonempty++;
         l->cd = A * l->m * P;
+        if (ms && ms->snap)
+            l->cd *= meas_factor(ms, 3.0 * s[h], h, h);
         l->ca = (1.0 + nc) * P;
         double G = 1.0, g[4];
         if (hs->on) {
@@ -318,6 +403,9 @@ static int level_terms(const hg_model_input *in, level *lv,
                     rbar_grad(big, br * g[2]);
                     rbar_grad(small, br * g[2] * hs->c.kap);
                 }
+            } else if (ms && ms->snap) {
+                l->cd += lj->m * B *
+                         meas_factor(ms, 2.0 * l->rbar + 2.0 * s[j], h, j);
             } else {
                 l->cd += lj->m * B;
             }
@@ -390,7 +478,18 @@ static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
         return st;
     }
     fill_levels(in, b.lv, 0);
-    int nonempty = level_terms(in, b.lv, &hs, 0, NULL);
+    meas_terms ms;
+    if ((st = meas_init(in, b.lv, &ms, e))) {
+        hs_free(&hs);
+        if (out) {
+            free(out->per_level);
+            out->per_level = NULL;
+        }
+        buf_free(&b);
+        return st;
+    }
+    int nonempty = level_terms(in, b.lv, &hs, &ms, 0, NULL);
+    meas_free(&ms);
     hs_free(&hs);
     double tcd = 0.0, tca = 0.0;
     double rmin = hg_psd_rmin(in->psd), rmax = hg_psd_rmax(in->psd);
@@ -429,12 +528,74 @@ static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
     return HG_OK;
 }
 
+/* T of the measured structure at sizes s (the objective's form). */
+static int measured_T(const hg_model_input *in, const double *s, double *T,
+                      hg_err *e)
+{
+    hg_model_input q = *in;
+    q.sizes = s;
+    work_buf b;
+    int st;
+    if ((st = buf_get(&b, q.L, e)))
+        return st;
+    fill_levels(&q, b.lv, 1);
+    meas_terms ms;
+    hs_terms none = {0};
+    if ((st = meas_init(&q, b.lv, &ms, e))) {
+        buf_free(&b);
+        return st;
+    }
+    level_terms(&q, b.lv, &none, &ms, 0, NULL);
+    meas_free(&ms);
+    double tcd = 0.0, tca = 0.0;
+    for (int h = 0; h < q.L; h++) {
+        tcd += b.lv[h].cd;
+        tca += b.lv[h].ca;
+    }
+    buf_free(&b);
+    *T = tcd + in->params[0] * tca;
+    return HG_OK;
+}
+
+/* Central differences of measured_T; a step never crosses a neighbour. */
+static int measured_gradient(const hg_model_input *in, double *T,
+                             double *dT_ds, hg_err *e)
+{
+    int L = in->L, st;
+    if ((st = measured_T(in, in->sizes, T, e)) || !dT_ds)
+        return st;
+    double stack[64], *s = L <= 64 ? stack : malloc(sizeof *s * (size_t)L);
+    if (!s)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    memcpy(s, in->sizes, sizeof *s * (size_t)L);
+    double rel = in->smooth > 0.0 ? in->smooth : 1e-5;
+    for (int h = 0; h < L - 1 && !st; h++) {
+        double s0 = s[h], step = rel * s0;
+        double up = fmin(s0 + step, s[h + 1]);
+        double dn = h > 0 ? fmax(s0 - step, s[h - 1]) : s0 - step;
+        double tp, tm;
+        s[h] = up;
+        st = measured_T(in, s, &tp, e);
+        s[h] = dn;
+        if (!st)
+            st = measured_T(in, s, &tm, e);
+        s[h] = s0;
+        dT_ds[h] = up > dn ? (tp - tm) / (up - dn) : 0.0;
+    }
+    dT_ds[L - 1] = 0.0;
+    if (s != stack)
+        free(s);
+    return st;
+}
+
 static int gradient(const hg_model_input *in, double *T, double *dT_ds,
                     hg_err *e)
 {
     int L = in->L, d = in->sys->dim, st;
     if ((st = check_algorithm(in->model, e)))
         return st;
+    if (in->sys->structure == HG_STRUCTURE_MEASURED)
+        return measured_gradient(in, T, dT_ds, e);
     work_buf b;
     if ((st = buf_get(&b, L, e)))
         return st;
@@ -445,7 +606,7 @@ static int gradient(const hg_model_input *in, double *T, double *dT_ds,
         return st;
     }
     fill_levels(in, lv, 1);
-    level_terms(in, lv, &hs, 1, T);
+    level_terms(in, lv, &hs, NULL, 1, T);
     hs_free(&hs);
     if (dT_ds) {
         const double *s = in->sizes;

@@ -12,7 +12,9 @@ expect_ok '"structure":[[:space:]]*"hard-spheres"' -- $HG evaluate $S --structur
 a=$($HG evaluate $S --format json | grep -m1 '"T_cd"' | tr -dc '0-9.')
 b=$($HG evaluate $S --structure hard-spheres --format json | grep -m1 '"T_cd"' | tr -dc '0-9.')
 awk -v a="$a" -v b="$b" 'BEGIN { exit !(b > 1.2 * a) }' && ok || bad "level-1 T_cd poisson $a, hard-spheres $b"
-expect_fail 2 '^hgridopt: --structure: unknown value .hard. \(poisson or hard-spheres\)$' -- $HG evaluate $S --structure hard
+expect_fail 2 '^hgridopt: --structure: unknown value .hard. \(poisson, hard-spheres or measured\)$' -- $HG evaluate $S --structure hard
+expect_fail 2 '^hgridopt: --structure: measured needs a particle file' -- $HG evaluate $S --structure measured
+expect_fail 2 '^hgridopt: --boundary: .p p f. describes a particle file' -- $HG evaluate $S --boundary "p p f"
 # beyond the fluid range (2D above 0.75): a one-line note, hard-spheres only
 D="--psd powerlaw:alpha=-3,omega=10 --dim 2 --sizes 5,20"
 expect_ok '^note: +nu = 0.8 is above the fluid range of hard disks \(0.75\)' -- $HG evaluate $D --nu 0.8 --structure hard-spheres
@@ -30,12 +32,22 @@ expect_ok '^structure: +poisson \(given' -- $HG evaluate --system "$TMP/s.json" 
 printf '{"distribution": "mono:r=1", "dim": 3, "nu": 0.5, "structure": "dense"}' > "$TMP/b.json"
 expect_fail 1 'structure.*"dense".*poisson.*hard-spheres' -- $HG evaluate --system "$TMP/b.json" --sizes 4
 
-# detection from a particle file: dense (no overlaps) vs poisson (overlaps)
+# a particle file's structure is measured (its pair statistics), for a
+# dense (no overlaps) and a poisson (overlaps) packing alike, and predicts
+# what the grid counts on both
 P="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.4 --n 2000 --seed 3"
 $HG pack $P --generator dense --output "$TMP/d.csv" 2>/dev/null && ok || bad "pack dense"
 $HG pack $P --generator poisson --output "$TMP/p.csv" 2>/dev/null && ok || bad "pack poisson"
-expect_ok '^structure: +hard-spheres \(detected: largest overlap in the particle file [0-9.e-]+ of the smaller radius, within 0.01\)$' -- $HG evaluate --packing "$TMP/d.csv" --sizes 4,20
-expect_ok '^structure: +poisson \(detected: largest overlap in the particle file [0-9.e+-]+ of the smaller radius, above 0.01\)$' -- $HG evaluate --packing "$TMP/p.csv" --sizes 4,20
+expect_ok '^structure: +measured \(measured from the particle file: [0-9.]+ contacts per particle \([0-9.]+ for random centres\), largest overlap [0-9.e-]+ of the smaller radius\)$' -- $HG evaluate --packing "$TMP/d.csv" --sizes 4,20
+expect_ok '^structure: +measured \(measured from the particle file' -- $HG evaluate --packing "$TMP/p.csv" --sizes 4,20
+for f in d p; do
+    for m in hgrid-top-down hgrid-bottom-up; do
+        out=$($HG validate --packing "$TMP/$f.csv" --model $m --repeats 1 --format json 2>"$TMP/err") || bad "validate $f $m: $(cat "$TMP/err")"
+        # Poisson within 1 %, hard spheres within 3 %, the linked cell too
+        tol=$([ $f = p ] && echo 0.01 || echo 0.03)
+        if echo "$out" | jq -e --argjson t "$tol" '.structure == "measured" and (.ratio.T_cd - 1 | fabs) < $t and (.ratio.T_ca - 1 | fabs) < 0.01 and (.linked_cell.ratio.T_cd - 1 | fabs) < $t' >/dev/null; then ok; else bad "validate $f $m measured: $(echo "$out" | jq -c '[.ratio, .linked_cell.ratio]')"; fi
+    done
+done
 expect_ok '^structure: +poisson \(given' -- $HG evaluate --packing "$TMP/d.csv" --sizes 4,20 --structure poisson
 
 # validate, bench and calibrate make their own packing with the system's

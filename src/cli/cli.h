@@ -37,6 +37,7 @@ typedef struct cli_opts {
     const char *psd_spec, *system_path, *packing_path;
     const char *dim_text, *nu_text, *K_text;
     const char *structure_text;
+    const char *boundary_text;
     const char *model_text, *algorithm_text;
     const char *format, *output;
     const char *plot; /* --plot FILE (.svg, .png, .pdf) */
@@ -140,6 +141,8 @@ typedef struct cli_system {
     char structure_why[160]; /* where sys.structure came from */
     int has_packing;    /* --packing: the particles read, owned */
     hg_particles packing;
+    hg_snapshot *snapshot; /* --packing: its pair statistics, owned;
+                              sys.snapshot points here */
 } cli_system;
 
 /* Load the system file (if any), apply command-line overrides, validate
@@ -147,6 +150,15 @@ typedef struct cli_system {
  * code (CLI_OK on success); prints the error itself. */
 int cli_system_resolve(cli_system *cs, int need_nu);
 void cli_system_clear(cli_system *cs);
+
+/* The "snapshot" object of a JSON output (nothing without --packing). */
+void cli_json_add_snapshot(cJSON *obj, const cli_system *cs);
+/* With a measured structure: *ratio = T_cd of the grid (L levels of sizes
+ * under m) for a homogeneous Poisson system at the density experienced
+ * over the measured T_cd; returns 1 when that is more than 10 % off (a
+ * single homogeneous model would mislead). */
+int cli_homogeneous_check(const cli_system *cs, const hg_model *m, int L,
+                          const double *sizes, double *ratio);
 
 /* Before cmd generates its own packing of n particles for cs (no
  * --packing): say on standard error, when it is a terminal, which

@@ -53,6 +53,7 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddNumberToObject(j, "nu", c->nu);
     cJSON_AddStringToObject(j, "structure",
                             hg_structure_name(cs->sys.structure));
+    cli_json_add_snapshot(j, cs);
     cli_json_add_K(j, cs);
     cJSON_AddNumberToObject(j, "levels", c->levels);
     cJSON_AddNumberToObject(j, "nonempty_levels", c->nonempty_levels);

@@ -3,6 +3,8 @@
  * predicted work, KOL 2014). Parsing here, maths in hg_recommend, and
  * one writer function per output format (rec_writers below). */
 #include "cli.h"
+
+#include <math.h>
 #include "hg_figure.h"
 #include "hg_export.h"
 
@@ -159,6 +161,14 @@ static int write_table(FILE *out, const cli_system *cs,
             r->cost.T_cd, r->cost.K, r->cost.T_ca, r->cost.T);
     cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->linked_cell_T,
                            r->bin_T, r->cost.T);
+    double hq;
+    if (cli_homogeneous_check(cs, r->model, r->levels, r->cell_sizes, &hq))
+        fprintf(out,
+                "note:           a homogeneous model (random centres at the "
+                "density experienced) would put T_cd of this grid %.3g times "
+                "the measured statistics' figure: on this snapshot it would "
+                "mislead\n",
+                hq);
     fprintf(out, "\nsensitivity (%s, T at L levels):\n",
             model_label(r->sens_model));
     for (int i = 0; i < r->n_sens; i++)
@@ -184,6 +194,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
     cJSON_AddStringToObject(j, "structure",
                             hg_structure_name(cs->sys.structure));
+    cli_json_add_snapshot(j, cs);
     cli_json_add_K(j, cs);
     cJSON_AddStringToObject(j, "method", hg_recipe_name(o->recipe));
     if (o->recipe == HG_RECIPE_CONSTANT_M)
@@ -234,6 +245,14 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
         cJSON_AddItemToArray(algs, row);
     }
     cli_json_add_per_level(j, &r->cost);
+    double hq;
+    int misleading =
+        cli_homogeneous_check(cs, r->model, r->levels, r->cell_sizes, &hq);
+    if (isfinite(hq)) {
+        cJSON *hc = cJSON_AddObjectToObject(j, "homogeneous_check");
+        cJSON_AddNumberToObject(hc, "T_cd_ratio", hq);
+        cJSON_AddBoolToObject(hc, "misleading", misleading);
+    }
     cJSON *sens = cJSON_AddObjectToObject(j, "sensitivity");
     cJSON *rows = cJSON_AddArrayToObject(sens, "work_by_levels");
     for (int i = 0; i < r->n_sens; i++) {

@@ -124,6 +124,7 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
     cJSON_AddStringToObject(j, "structure",
                             hg_structure_name(cs->sys.structure));
+    cli_json_add_snapshot(j, cs);
     cli_json_add_K(j, cs);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
     for (int k = 0; k < n; k++)

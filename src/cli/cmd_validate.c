@@ -135,19 +135,13 @@ static cJSON *run_json(const hg_validate_run *r, double K)
     return j;
 }
 
-static const char walls_note[] =
-    "the box has walls: cells and neighbours cut off at the walls lower "
-    "the measured work below the model's (which assumes a periodic, "
-    "homogeneous system)";
-
-static int packing_is_cube(const hg_particles *p)
-{
-    double a = p->hi[0] - p->lo[0];
-    for (int c = 1; c < p->dim; c++)
-        if (fabs((p->hi[c] - p->lo[c]) - a) > 1e-12 * a)
-            return 0;
-    return 1;
-}
+static const char padded_note[] =
+    "the box is not periodic on every axis: the grid is built in a "
+    "periodic box padded with empty space along the non-periodic axes (no "
+    "search crosses the seam; cells go on beyond the walls, as LAMMPS' bins "
+    "over its ghost region), so cell accesses are the model's; walls and "
+    "free surfaces lower the pair checks, which the measured structure "
+    "predicts";
 
 static cJSON *to_json(const cli_system *cs, const hg_model *m,
                       const hg_validation *v, const char *n_note)
@@ -160,6 +154,7 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
     cJSON_AddStringToObject(j, "structure",
                             hg_structure_name(cs->sys.structure));
+    cli_json_add_snapshot(j, cs);
     cli_json_add_K(j, cs);
     cJSON_AddStringToObject(j, "packing", cs->has_packing
                                               ? cs->opt.packing_path
@@ -170,8 +165,14 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
         if (strcmp(v->generator, "poisson"))
             cJSON_AddNumberToObject(j, "max_overlap", v->max_overlap);
     }
-    if (cs->has_packing && !cs->packing.periodic)
-        cJSON_AddStringToObject(j, "note", walls_note);
+    if (v->padded)
+        cJSON_AddStringToObject(j, "note", padded_note);
+    if (cs->has_packing) {
+        char b[8];
+        cJSON_AddStringToObject(j, "boundary",
+                                hg_particles_boundary_text(&cs->packing, b));
+    }
+    cJSON_AddBoolToObject(j, "sizes_rounded", v->rounded);
     cJSON_AddBoolToObject(j, "periodic",
                           cs->has_packing ? cs->packing.periodic : 1);
     cJSON_AddNumberToObject(j, "particles", (double)v->n);
@@ -295,11 +296,15 @@ static int write_result(FILE *out, const void *ctx)
         return cli_json_print(out, to_json(cs, r->model, v, r->n_note));
     cli_print_system(out, cs);
     if (cs->has_packing)
+    {
+        char b[8];
         fprintf(out,
-                "packing:        %s, N = %zu, %s box, nu measured %.5g\n",
+                "packing:        %s, N = %zu, boundary %s, nu of the box "
+                "%.5g\n",
                 cs->opt.packing_path, v->n,
-                cs->packing.periodic ? "periodic" : "open",
-                v->measured_nu);
+                hg_particles_boundary_text(&cs->packing, b),
+                hg_particles_packing_fraction(&cs->packing));
+    }
     else if (!strcmp(v->generator, "poisson"))
         fprintf(out,
                 "packing:        Poisson, N = %zu, seed %lu, periodic "
@@ -315,16 +320,15 @@ static int write_result(FILE *out, const void *ctx)
     if (!cs->has_packing)
         fprintf(out, "generator:      %s: %s\n", v->generator,
                 v->generator_why);
-    int rounded = !cs->has_packing || (cs->packing.periodic &&
-                                      packing_is_cube(&cs->packing));
     fprintf(out, "cell sizes:     %s%s\n",
             r->sizes_given ? "given" : "recommended",
-            rounded ? ", rounded to whole cells per box edge"
-                    : ", as given (not a periodic cube: no rounding)");
+            v->rounded ? ", rounded to whole cells per box edge"
+                       : ", as given (periodic edges of different lengths: "
+                         "no rounding, the grid's cells are slightly larger)");
     if (r->n_note)
         fprintf(out, "note:           %s\n", r->n_note);
-    if (cs->has_packing && !cs->packing.periodic)
-        fprintf(out, "note:           %s\n", walls_note);
+    if (v->padded)
+        fprintf(out, "note:           %s\n", padded_note);
     if (v->merged_levels)
         fprintf(out, "levels:         %d of the %d given (%d merged, see the "
                 "notes)\n", v->hgrid.levels, v->requested_levels,

@@ -22,14 +22,21 @@ const char cli_system_help[] =
     "  --system FILE    system description (JSON, schema hgridopt.system/1;\n"
     "                   - reads stdin); see examples/*.json\n"
     "  --packing FILE   a particle file (CSV x,y[,z],r / LAMMPS data / XYZ /\n"
-    "                   VTK): distribution = its radii, dim and nu from it\n"
+    "                   VTK), e.g. a snapshot of your simulation:\n"
+    "                   distribution = its radii; dim, the density the\n"
+    "                   particles experience and their pair statistics\n"
+    "                   are measured from it (structure measured)\n"
+    "  --boundary B     the particle file's boundary, LAMMPS' letters per\n"
+    "                   axis (e.g. \"p p f\": x, y periodic, z walls); a\n"
+    "                   LAMMPS data file does not say it (default p p p)\n"
     "  --psd SPEC       particle size distribution, e.g.\n"
     "                   powerlaw:alpha=-3,omega=100 (see 'hgridopt help psd')\n"
     "  --dim 2|3        dimension\n"
     "  --nu X           packing fraction, 0 < X < 1\n"
-    "  --structure S    poisson (uniformly random centres, KOL 2014) or\n"
-    "                   hard-spheres (no overlaps; 2D: hard disks); default\n"
-    "                   poisson, with --packing detected from the file\n"
+    "  --structure S    poisson (uniformly random centres, KOL 2014),\n"
+    "                   hard-spheres (no overlaps; 2D: hard disks) or\n"
+    "                   measured (the --packing file's pair statistics);\n"
+    "                   default poisson, with --packing measured\n"
     "  --K X            cost of a cell access in pair checks; default: the\n"
     "                   papers' " HG_STR(HG_K_PAPER) " for MercuryDPM output, else this machine's\n"
     "                   calibration for the dimension ('calibrate --dim D\n"
@@ -60,6 +67,7 @@ static const cli_option system_options[] = {
     COMMON("dim", CLI_T_STRING, dim_text),
     COMMON("nu", CLI_T_STRING, nu_text),
     COMMON("structure", CLI_T_STRING, structure_text),
+    COMMON("boundary", CLI_T_STRING, boundary_text),
     COMMON("K", CLI_T_STRING, K_text),
 };
 static const cli_option model_options[] = {

@@ -121,9 +121,8 @@ void cli_print_system(FILE *out, const cli_system *cs)
     if (cs->name)
         fprintf(out, "system:         %s\n", cs->name);
     if (cs->has_packing && !cs->opt.psd_spec)
-        fprintf(out, "distribution:   sample of the %zu radii in %s (%s)\n",
-                cs->packing.n, cs->opt.packing_path,
-                cs->packing.periodic ? "periodic box" : "box with walls");
+        fprintf(out, "distribution:   sample of the %zu radii in %s\n",
+                cs->packing.n, cs->opt.packing_path);
     else
         fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
     fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
@@ -136,8 +135,109 @@ void cli_print_system(FILE *out, const cli_system *cs)
     cli_print_structure(out, cs);
 }
 
+/* What the snapshot (--packing) tells: the box against the bed, the
+ * density experienced, the layer profile and the verdict on
+ * heterogeneity. */
+static void print_snapshot(FILE *out, const cli_system *cs)
+{
+    if (!cs->snapshot)
+        return;
+    const hg_snapshot_info *si = hg_snapshot_get_info(cs->snapshot);
+    fprintf(out, "snapshot:       N = %zu, boundary %s, box nu %.4g, "
+                 "occupied region nu %.4g",
+            si->n, si->boundary, si->nu_box, si->nu_occupied);
+    for (int c = 0; c < si->dim; c++)
+        if (fabs(si->occ_hi[c] - si->occ_lo[c]) <
+            0.9 * (si->box_hi[c] - si->box_lo[c]))
+            fprintf(out, ", %c %.4g..%.4g of %.4g..%.4g", "xyz"[c],
+                    si->occ_lo[c], si->occ_hi[c], si->box_lo[c],
+                    si->box_hi[c]);
+    fprintf(out, "\n");
+    fprintf(out, "density:        the particles experience nu %.4g at the "
+                 "linked cell's scale (6 r_max), %.4g at the finest (6 "
+                 "r_min)%s\n",
+            si->nu_local, si->nu_fine,
+            cs->sys.structure == HG_STRUCTURE_MEASURED
+                ? "; the model counts pairs with the measured statistics"
+                : "");
+    if (si->layer_axis >= 0) {
+        fprintf(out, "layers (%c):     nu", "xyz"[si->layer_axis]);
+        for (int k = 0; k < si->layers; k++)
+            fprintf(out, " %.3g", si->layer_nu[k]);
+        fprintf(out, "; mean radius");
+        for (int k = 0; k < si->layers; k++)
+            fprintf(out, " %.3g", si->layer_rmean[k]);
+        fprintf(out, " (%d slabs of the occupied extent, bottom first)\n",
+                si->layers);
+    }
+    char why[256] = "";
+    if (si->nu_box < 0.8 * si->nu_local)
+        snprintf(why + strlen(why), sizeof why - strlen(why),
+                 "%sthe box's nu is %.3g times below the density "
+                 "experienced (free space: a tall box, a free surface)",
+                 *why ? "; " : "", si->nu_local / si->nu_box);
+    if (si->size_layering > 1.3)
+        snprintf(why + strlen(why), sizeof why - strlen(why),
+                 "%ssizes layered (slab mean radii differ %.3g times)",
+                 *why ? "; " : "", si->size_layering);
+    if (*why)
+        fprintf(out, "heterogeneous:  %s\n", why);
+}
+
+void cli_json_add_snapshot(cJSON *obj, const cli_system *cs)
+{
+    if (!cs->snapshot)
+        return;
+    const hg_snapshot_info *si = hg_snapshot_get_info(cs->snapshot);
+    cJSON *j = cJSON_AddObjectToObject(obj, "snapshot");
+    cJSON_AddNumberToObject(j, "particles", (double)si->n);
+    cJSON_AddNumberToObject(j, "centres_counted", (double)si->centres);
+    cJSON_AddStringToObject(j, "boundary", si->boundary);
+    cJSON_AddNumberToObject(j, "nu_box", si->nu_box);
+    cJSON_AddNumberToObject(j, "nu_occupied", si->nu_occupied);
+    cJSON_AddNumberToObject(j, "nu_local", si->nu_local);
+    cJSON_AddNumberToObject(j, "nu_fine", si->nu_fine);
+    cJSON_AddNumberToObject(j, "coordination", si->coordination);
+    cJSON_AddNumberToObject(j, "coordination_poisson",
+                            si->coordination_poisson);
+    cJSON_AddNumberToObject(j, "max_overlap", si->max_overlap);
+    cli_json_add_array(j, "occupied_lo", si->occ_lo, si->dim);
+    cli_json_add_array(j, "occupied_hi", si->occ_hi, si->dim);
+    cli_json_add_array(j, "box_lo", si->box_lo, si->dim);
+    cli_json_add_array(j, "box_hi", si->box_hi, si->dim);
+    if (si->layer_axis >= 0) {
+        cJSON *l = cJSON_AddObjectToObject(j, "layers");
+        char ax[2] = {"xyz"[si->layer_axis], 0};
+        cJSON_AddStringToObject(l, "axis", ax);
+        cli_json_add_array(l, "nu", si->layer_nu, si->layers);
+        cli_json_add_array(l, "mean_radius", si->layer_rmean, si->layers);
+        cli_json_add_array(l, "fraction", si->layer_fraction, si->layers);
+    }
+    cJSON_AddNumberToObject(j, "size_layering", si->size_layering);
+}
+
+int cli_homogeneous_check(const cli_system *cs, const hg_model *m, int L,
+                          const double *sizes, double *ratio)
+{
+    *ratio = NAN;
+    if (!cs->snapshot || cs->sys.structure != HG_STRUCTURE_MEASURED)
+        return 0;
+    hg_system h = cs->sys;
+    h.structure = HG_STRUCTURE_POISSON;
+    h.snapshot = NULL;
+    hg_work a, b;
+    if (hg_cost_evaluate(m, cs->psd, &cs->sys, &cs->values, L, sizes, NULL,
+                         &a, NULL) ||
+        hg_cost_evaluate(m, cs->psd, &h, &cs->values, L, sizes, NULL, &b,
+                         NULL))
+        return 0;
+    *ratio = b.T_cd / a.T_cd;
+    return fabs(*ratio - 1.0) > 0.1;
+}
+
 void cli_print_structure(FILE *out, const cli_system *cs)
 {
+    print_snapshot(out, cs);
     fprintf(out, "structure:      %s (%s)\n",
             hg_structure_name(cs->sys.structure), cs->structure_why);
     double lim = hg_structure_fluid_limit(cs->sys.dim);

@@ -37,6 +37,8 @@ void cli_system_clear(cli_system *cs)
     if (cs->has_packing)
         hg_particles_clear(&cs->packing);
     cs->has_packing = 0;
+    hg_snapshot_free(cs->snapshot);
+    cs->snapshot = NULL;
     hg_psd_free(cs->psd);
     cs->psd = NULL;
 }
@@ -53,16 +55,38 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     }
     hg_psd *packing_psd = NULL;
     hg_system packing_sys = {0, 0.0};
+    if (cs->opt.boundary_text && !cs->opt.packing_path) {
+        cli_error("--boundary: '%s' describes a particle file; give it "
+                  "with --packing FILE",
+                  cs->opt.boundary_text);
+        return CLI_EUSAGE;
+    }
     if (cs->opt.packing_path) {
         st = hg_io_read(cs->opt.packing_path, HG_IO_AUTO, &cs->packing, &e);
         if (st)
             return cli_fail(&e, st, 1);
         cs->has_packing = 1;
         cli_note_inferred_box(cs->opt.packing_path, &cs->packing);
+        if (cs->opt.boundary_text &&
+            (st = hg_particles_set_boundary(&cs->packing,
+                                            cs->opt.boundary_text, &e))) {
+            cli_error("--boundary: %s", e.msg);
+            return CLI_EUSAGE;
+        }
         st = hg_io_system_from_particles(&cs->packing, &packing_psd,
                                          &packing_sys, &e);
         if (st)
             return cli_fail(&e, st, 1);
+        /* the density the particles experience and their pair
+         * statistics, measured (a snapshot's box is not its bed) */
+        if ((st = hg_snapshot_create(&cs->packing, &cs->snapshot, &e))) {
+            hg_psd_free(packing_psd);
+            cli_error("--packing: '%s': %s", cs->opt.packing_path, e.msg);
+            return st == HG_ENOMEM ? CLI_EDATA : CLI_EDATA;
+        }
+        const hg_snapshot_info *si = hg_snapshot_get_info(cs->snapshot);
+        if (si->nu_local > 0.0 && si->nu_local < 1.0)
+            packing_sys.nu = si->nu_local;
         if (cs->opt.dim_text && atoi(cs->opt.dim_text) != packing_sys.dim) {
             hg_psd_free(packing_psd);
             cli_error("--dim: %s contradicts the %dD particle file '%s'",
@@ -110,33 +134,37 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         cli_error("--nu: missing (give the packing fraction, 0 < nu < 1)");
         return CLI_EUSAGE;
     }
-    /* structure: option > system file > detected from --packing > poisson */
+    /* structure: option > system file > measured from --packing > poisson */
     cs->sys.structure = HG_STRUCTURE_POISSON;
+    cs->sys.snapshot = cs->snapshot;
     if (cs->opt.structure_text) {
         if (hg_structure_parse(cs->opt.structure_text, &cs->sys.structure,
                                &e)) {
-            cli_error("--structure: unknown value '%s' (poisson or "
-                      "hard-spheres)",
+            cli_error("--structure: unknown value '%s' (poisson, "
+                      "hard-spheres or measured)",
                       cs->opt.structure_text);
             return CLI_EUSAGE;
         }
         snprintf(cs->structure_why, sizeof cs->structure_why,
                  "given (--structure)");
+        if (cs->sys.structure == HG_STRUCTURE_MEASURED && !cs->has_packing) {
+            cli_error("--structure: measured needs a particle file "
+                      "(--packing FILE)");
+            return CLI_EUSAGE;
+        }
     } else if (cs->file.has_structure) {
         cs->sys.structure = cs->file.structure;
         snprintf(cs->structure_why, sizeof cs->structure_why,
                  "from the system file");
     } else if (cs->has_packing) {
-        double ov = 0.0;
-        if ((st = hg_pack_max_overlap(&cs->packing, &ov, &e)))
-            return cli_fail(&e, st, 1);
-        int hard = ov <= CLI_OVERLAP_TOLERANCE;
-        cs->sys.structure =
-            hard ? HG_STRUCTURE_HARD_SPHERES : HG_STRUCTURE_POISSON;
+        const hg_snapshot_info *si = hg_snapshot_get_info(cs->snapshot);
+        cs->sys.structure = HG_STRUCTURE_MEASURED;
         snprintf(cs->structure_why, sizeof cs->structure_why,
-                 "detected: largest overlap in the particle file %.3g of "
-                 "the smaller radius, %s %g",
-                 ov, hard ? "within" : "above", CLI_OVERLAP_TOLERANCE);
+                 "measured from the particle file: %.3g contacts per "
+                 "particle (%.3g for random centres), largest overlap "
+                 "%.3g of the smaller radius",
+                 si->coordination, si->coordination_poisson,
+                 si->max_overlap);
     } else {
         snprintf(cs->structure_why, sizeof cs->structure_why, "default");
     }

@@ -56,7 +56,8 @@ int hg_particles_check(const hg_particles *p, hg_err *e)
                 return hg_fail(e, HG_EINVAL,
                                "particle %zu: coordinate %d is not finite", i,
                                c);
-            if (p->periodic && (x < p->lo[c] || x >= p->hi[c]))
+            if (hg_particles_axis_periodic(p, c) &&
+                (x < p->lo[c] || x >= p->hi[c]))
                 return hg_fail(e, HG_EINVAL,
                                "particle %zu: coordinate %d = %g is outside "
                                "the periodic box [%g, %g)",
@@ -144,9 +145,81 @@ int hg_pairs_equal(const hg_pairs *a, const hg_pairs *b)
     return a->n == 0 || memcmp(a->v, b->v, a->n * sizeof *a->v) == 0;
 }
 
+int hg_particles_axis_periodic(const hg_particles *p, int a)
+{
+    if (a < 0 || a > 2)
+        return 0;
+    if (p->boundary[a])
+        return p->boundary[a] == 'p';
+    return p->periodic != 0;
+}
+
+int hg_particles_set_boundary(hg_particles *p, const char *text, hg_err *e)
+{
+    char word[3][4] = {"", "", ""};
+    int n = 0;
+    const char *t = text ? text : "";
+    int spaced = strpbrk(t, " ,\t") != NULL;
+    while (*t) {
+        while (*t == ' ' || *t == ',' || *t == '\t')
+            t++;
+        if (!*t)
+            break;
+        if (n == 3)
+            return hg_fail(e, HG_EINVAL,
+                           "boundary: '%s' has more than 3 words", text);
+        size_t k = 0;
+        while (*t && *t != ' ' && *t != ',' && *t != '\t') {
+            if (k >= 2 || !strchr("pfsm", *t))
+                return hg_fail(e, HG_EINVAL,
+                               "boundary: '%s' is not LAMMPS' boundary "
+                               "letters (p, or f, s, m per face; e.g. "
+                               "\"p p f\")",
+                               text);
+            word[n][k++] = *t++;
+            if (!spaced)
+                break; /* "ppf": one letter per axis */
+        }
+        n++;
+    }
+    int dim = p->dim == 2 ? 2 : 3;
+    if (n != dim && !(dim == 2 && n == 3))
+        return hg_fail(e, HG_EINVAL,
+                       "boundary: '%s' gives %d axes, the %dD particles "
+                       "need %d",
+                       text, n, dim, dim);
+    int all = 1;
+    for (int a = 0; a < dim; a++) {
+        int has_p = strchr(word[a], 'p') != NULL;
+        if (has_p && strlen(word[a]) != 1)
+            return hg_fail(e, HG_EINVAL,
+                           "boundary: '%s': axis %c mixes p with a "
+                           "non-periodic face",
+                           text, "xyz"[a]);
+        p->boundary[a] = word[a][0];
+        all &= has_p;
+    }
+    if (dim == 2)
+        p->boundary[2] = 'p';
+    p->periodic = all;
+    return HG_OK;
+}
+
+const char *hg_particles_boundary_text(const hg_particles *p, char *buf)
+{
+    int d = p->dim == 2 ? 2 : 3, k = 0;
+    for (int a = 0; a < d; a++) {
+        buf[k++] = hg_particles_axis_periodic(p, a) ? 'p'
+                   : p->boundary[a]                  ? p->boundary[a]
+                                                     : 'f';
+        buf[k++] = a + 1 < d ? ' ' : '\0';
+    }
+    return buf;
+}
+
 double hg_particles_delta(const hg_particles *p, int c, double d)
 {
-    if (p->periodic) {
+    if (hg_particles_axis_periodic(p, c)) {
         double len = p->hi[c] - p->lo[c];
         if (d > 0.5 * len)
             d -= len;

@@ -47,13 +47,22 @@ static int check_params(const hg_psd *psd, const hg_validate_params *prm,
     return hg_sizes_check(psd, prm->L, prm->sizes, 0, e);
 }
 
-static int periodic_cube(const hg_particles *p)
+/* The edge A of which every edge of a periodic box is a whole multiple
+ * (a cube, or a box padded by pad_box), else 0: sizes rounded to whole
+ * cells of A are whole cells on every axis. */
+static double whole_base(const hg_particles *p)
 {
-    double A = p->hi[0] - p->lo[0];
-    int cubic = 1;
-    for (int c = 1; c < p->dim; c++)
-        cubic &= fabs((p->hi[c] - p->lo[c]) - A) <= 1e-12 * A;
-    return p->periodic && cubic;
+    if (!p->periodic)
+        return 0.0;
+    double A = INFINITY;
+    for (int c = 0; c < p->dim; c++)
+        A = fmin(A, p->hi[c] - p->lo[c]);
+    for (int c = 0; c < p->dim; c++) {
+        double k = (p->hi[c] - p->lo[c]) / A;
+        if (fabs(k - nearbyint(k)) > 1e-9 * k)
+            return 0.0;
+    }
+    return A;
 }
 
 /* Whole cells of size >= s along an edge A (as hg_pack_round_sizes). */
@@ -231,9 +240,9 @@ static int box_sizes(const hg_psd *psd, const hg_validate_params *prm,
 {
     const int L0 = *L;
     const double *sizes = prm->sizes;
-    double A = p->hi[0] - p->lo[0];
+    double A = whole_base(p);
     int st;
-    if (!periodic_cube(p)) {
+    if (!(A > 0.0)) {
         memcpy(out, sizes, (size_t)L0 * sizeof *sizes);
         return HG_OK;
     }
@@ -260,6 +269,7 @@ static int box_sizes(const hg_psd *psd, const hg_validate_params *prm,
     }
     if ((st = hg_pack_round_sizes(A, L0, sizes, out, e)))
         return st;
+    v->rounded = 1;
     int n = 0;
     for (int h = 0; h < L0; h++) {
         if (n > 0 && out[h] == out[n - 1]) {
@@ -328,6 +338,63 @@ static void timing_notes(const hg_validate_params *prm, hg_validation *v)
              work_ok ? "the counted work matches the model (within 10 %)"
                      : "the counted work deviates from the model too",
              kdesc, prm->sys.dim);
+}
+
+/* Particles with a non-periodic axis (walls, a free surface) are measured
+ * in a periodic box padded along those axes with empty space wider than
+ * any search reaches (3 s_L + 2 r_max): no pair and no search crosses the
+ * seam, and the cells go on beyond a wall as LAMMPS' bins over its ghost
+ * region and MercuryDPM's hashed cells do, so cell accesses are the
+ * model's whatever the boundary; what walls and surfaces change is the
+ * pair checks, which the measured structure predicts. The padded edges are
+ * whole multiples of the periodic edges when those are equal (of the
+ * widest padded extent when no axis is periodic), so sizes round to whole
+ * cells on every axis. */
+static int pad_box(const hg_particles *p, const hg_psd *psd, int L,
+                   const double *sizes, hg_particles *q, hg_err *e)
+{
+    const int d = p->dim;
+    int st = hg_particles_alloc(q, d, p->n, e);
+    if (st)
+        return st;
+    memcpy(q->x, p->x, sizeof *q->x * p->n * (size_t)d);
+    memcpy(q->r, p->r, sizeof *q->r * p->n);
+    double gap = 3.0 * largest_size(psd, L, sizes) +
+                 2.0 * hg_particles_rmax(p);
+    double lo[3], ext[3], A = 0.0;
+    int equal = 1, nper = 0;
+    for (int c = 0; c < d; c++) {
+        lo[c] = INFINITY;
+        double hi = -INFINITY;
+        for (size_t i = 0; i < p->n; i++) {
+            lo[c] = fmin(lo[c], p->x[i * (size_t)d + (size_t)c]);
+            hi = fmax(hi, p->x[i * (size_t)d + (size_t)c]);
+        }
+        ext[c] = hi - lo[c] + gap;
+        if (hg_particles_axis_periodic(p, c)) {
+            double len = p->hi[c] - p->lo[c];
+            if (nper++ && fabs(len - A) > 1e-12 * A)
+                equal = 0;
+            A = len;
+        }
+    }
+    if (!nper)
+        for (int c = 0; c < d; c++)
+            A = fmax(A, ext[c]);
+    if (!equal)
+        A = 0.0;
+    for (int c = 0; c < d; c++) {
+        if (hg_particles_axis_periodic(p, c)) {
+            q->lo[c] = p->lo[c];
+            q->hi[c] = p->hi[c];
+            continue;
+        }
+        double len = A > 0.0 ? A * ceil(ext[c] / A) : ext[c];
+        q->lo[c] = lo[c] - 0.5 * (len - (ext[c] - gap));
+        q->hi[c] = q->lo[c] + len;
+    }
+    q->periodic = 1;
+    return hg_particles_check(q, e);
 }
 
 static int validate_particles(const hg_psd *psd,
@@ -444,7 +511,18 @@ int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
                           const hg_particles *p, hg_validation *out,
                           hg_err *e)
 {
-    return validate_particles(psd, prm, p, 0, out, e);
+    int st;
+    if (!p || p->periodic)
+        return validate_particles(psd, prm, p, 0, out, e);
+    memset(out, 0, sizeof *out);
+    if ((st = check_params(psd, prm, e)))
+        return st;
+    hg_particles q = {0};
+    if ((st = pad_box(p, psd, prm->L, prm->sizes, &q, e)) == HG_OK)
+        st = validate_particles(psd, prm, &q, 0, out, e);
+    out->padded = 1;
+    hg_particles_clear(&q);
+    return st;
 }
 
 int hg_validate(const hg_psd *psd, const hg_validate_params *prm,

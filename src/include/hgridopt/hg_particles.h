@@ -21,7 +21,12 @@ typedef struct hg_particles {
     double *r;      /* n */
     double lo[3];
     double hi[3];
-    int periodic;   /* 1: periodic in every direction; 0: open / walls */
+    int periodic;   /* 1: periodic in every direction; 0: open / walls
+                       on some axis (boundary[] says which) */
+    char boundary[3]; /* per axis, LAMMPS' letters: 'p' periodic, 'f'
+                         fixed, 's' shrink-wrapped, 'm' shrink-wrapped
+                         with a minimum; 0 (zeroed): 'p' when periodic,
+                         else 'f' */
     int box_inferred; /* set by the file readers: the file gave no box, the
                          box is the bounding box of the spheres, walls */
 } hg_particles;
@@ -29,7 +34,19 @@ typedef struct hg_particles {
 /* Allocate x and r for n particles (zeroed), box [0,1]^dim, periodic. */
 int hg_particles_alloc(hg_particles *p, int dim, size_t n, hg_err *e);
 void hg_particles_clear(hg_particles *p); /* frees; accepts NULL */
-/* Check radii finite > 0, coordinates finite, inside the box if periodic. */
+/* 1 if axis a (0..dim-1) is periodic (boundary[a], else periodic). */
+int hg_particles_axis_periodic(const hg_particles *p, int a);
+/* Set the boundary from LAMMPS' `boundary` letters: one word per axis
+ * ("p p f", "p,p,f" or "ppf"; 2D takes 2 words, or 3 with the z word
+ * ignored), each "p" or one or two of f, s, m (lower and upper face; the
+ * faces are not told apart here). Sets boundary[] and periodic. HG_EINVAL
+ * names the text on a bad word. */
+int hg_particles_set_boundary(hg_particles *p, const char *text, hg_err *e);
+/* The boundary as "p p f" (2D: "p f") into buf (>= 8 bytes). */
+const char *hg_particles_boundary_text(const hg_particles *p, char *buf);
+
+/* Check radii finite > 0, coordinates finite, inside the box along
+ * periodic axes. */
 int hg_particles_check(const hg_particles *p, hg_err *e);
 /* Packing fraction: sum of particle volumes / box volume. */
 double hg_particles_packing_fraction(const hg_particles *p);

@@ -18,22 +18,33 @@ extern "C" {
 typedef enum hg_structure {
     HG_STRUCTURE_POISSON = 0,     /* uniformly random, independent centres
                                      (KOL 2014; overlaps allowed) */
-    HG_STRUCTURE_HARD_SPHERES = 1 /* no overlaps: hard spheres (3D), hard
+    HG_STRUCTURE_HARD_SPHERES = 1, /* no overlaps: hard spheres (3D), hard
                                      disks (2D), src/model/hard_spheres.c */
+    HG_STRUCTURE_MEASURED = 2     /* the pair statistics of a particle
+                                     snapshot (hg_system.snapshot,
+                                     hg_snapshot.h): walls, free surfaces,
+                                     layers and contacts as measured */
 } hg_structure;
 
-/* "poisson" / "hard-spheres". */
+/* "poisson" / "hard-spheres" / "measured". */
 const char *hg_structure_name(hg_structure s);
-/* Accepts "poisson" and "hard-spheres" ("hard-disks" as a synonym). */
+/* Accepts "poisson", "hard-spheres" ("hard-disks" as a synonym) and
+ * "measured" (which needs a snapshot: hg_system_check). */
 int hg_structure_parse(const char *text, hg_structure *out, hg_err *e);
+
+struct hg_snapshot;
 
 typedef struct hg_system {
     int dim;   /* 2 or 3 */
-    double nu; /* packing fraction, 0 < nu < 1 */
+    double nu; /* packing fraction, 0 < nu < 1; with a snapshot the one the
+                  particles experience (hg_snapshot_info.nu_local) */
     hg_structure structure; /* default (0) poisson */
+    const struct hg_snapshot *snapshot; /* structure measured: the pair
+                                           statistics (not owned) */
 } hg_system;
 
-/* Check dim, nu and structure; the message names the field and value. */
+/* Check dim, nu and structure (measured: a snapshot of the same
+ * dimension); the message names the field and value. */
 int hg_system_check(const hg_system *sys, hg_err *e);
 
 /* Packing fraction above which the hard-sphere statistics (fluid theory)

@@ -133,6 +133,11 @@ typedef struct hg_validation {
     double speedup_min, speedup_max; /* over the repeats */
     double measured_speedup_cpu; /* the same from CPU times (all threads):
                                     steadier on a loaded machine */
+    int rounded;              /* 1: sizes rounded to whole cells on every
+                                 axis (the prediction uses them) */
+    int padded;               /* 1: given particles with a non-periodic
+                                 axis, measured in a periodic box padded
+                                 along it (hg_validate_particles) */
     int requested_levels;     /* L given */
     int merged_levels;        /* levels dropped because two sizes rounded
                                  to the same whole-cell size (the HGrid
@@ -182,11 +187,17 @@ int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
                 hg_validation *out, hg_err *e);
 
 /* The same on given particles p (e.g. read from a file) instead of a
- * generated packing; prm->n and prm->seed are ignored (n = p->n). The
- * sizes are rounded to whole cells when the box is periodic and cubic;
- * otherwise they are used as given (the grid still fits whole cells per
- * periodic axis, so the prediction is approximate) - and walls or excluded
- * volume make the measurement deviate anyway. */
+ * generated packing; prm->n and prm->seed are ignored (n = p->n). Along a
+ * non-periodic axis of p (hg_particles_axis_periodic) the grid is built in
+ * a periodic box padded with empty space wider than any search reaches:
+ * no pair or search crosses the seam and cells go on beyond the walls (as
+ * LAMMPS' bins over its ghost region), so the cell accesses are the
+ * model's; walls and free surfaces change the pair checks, which a
+ * measured structure (hg_snapshot.h) predicts. The sizes are rounded to
+ * whole cells when every box edge is a whole multiple of the shortest
+ * (a cube; padded edges are made so when the periodic edges are equal);
+ * otherwise they are used as given (the grid fits whole cells per axis,
+ * slightly larger: the prediction is approximate). */
 int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
                           const hg_particles *p, hg_validation *out,
                           hg_err *e);

@@ -18,6 +18,7 @@
 #include "hg_opt.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
+#include "hg_snapshot.h"
 #include "hg_sysfile.h"
 #include "hg_system.h"
 #include "hg_validate.h"
