@@ -48,8 +48,19 @@
  * collection j: a small atom's stencil in a larger collection's bins
  * spans the pair cutoff and holds the first shell, as a Bottom-Up search
  * does. The other terms (bins, visits, ghosts) are geometric.
+ *
+ * Structure measured (a snapshot of the user's simulation,
+ * hg_snapshot.h): the box is the snapshot's (its edges scaled by
+ * (atoms / N)^(1/d), its boundary per axis; a shrink-wrapped axis, s or m,
+ * spans the atoms only), binned whole on every build as LAMMPS does; ghosts
+ * come only across periodic faces; the distance checks of collection i in
+ * collection j's stencil are g F_ij V_stencil x_j with g F_ij the measured
+ * number density the class mix of i sees of the class mix of j at the
+ * width of the stencil's region (hg_snapshot_factor at nu = V_p = 1);
+ * the stored neighbours take the density at the finest width.
  */
 #include "hg_lammps.h"
+#include "hg_snapshot.h"
 #include "lammps_defaults.h"
 #include "model_internal.h"
 
@@ -93,6 +104,13 @@ void hg_lammps_consts_default(hg_lammps_consts *c)
 
 int hg_lammps_system_check(const hg_lammps_system *s, hg_err *e)
 {
+    if (s->structure == HG_STRUCTURE_MEASURED) {
+        if (!s->snapshot || hg_snapshot_dim(s->snapshot) != s->dim)
+            return hg_fail(e, HG_EINVAL,
+                           "structure: measured needs the pair statistics "
+                           "of a %dD particle file",
+                           s->dim);
+    }
     if (s->dim != 2 && s->dim != 3)
         return hg_fail(e, HG_EINVAL, "dim: %d is not 2 or 3", s->dim);
     if (!(s->nu > 0.0 && s->nu < 1.0))
@@ -105,9 +123,10 @@ int hg_lammps_system_check(const hg_lammps_system *s, hg_err *e)
         return hg_fail(e, HG_EINVAL, "nprocs: %d is outside 1..4096",
                        s->nprocs);
     if (s->structure != HG_STRUCTURE_POISSON &&
-        s->structure != HG_STRUCTURE_HARD_SPHERES)
-        return hg_fail(e, HG_EINVAL, "structure: %d is not poisson or "
-                                     "hard-spheres",
+        s->structure != HG_STRUCTURE_HARD_SPHERES &&
+        s->structure != HG_STRUCTURE_MEASURED)
+        return hg_fail(e, HG_EINVAL, "structure: %d is not poisson, "
+                                     "hard-spheres or measured",
                        (int)s->structure);
     return HG_OK;
 }
@@ -138,9 +157,9 @@ int hg_lammps_setting_check(const hg_lammps_setting *s, double dmax,
     return HG_OK;
 }
 
-/* LAMMPS' procs grid for a cube: px py pz = P minimising the surface of a
- * sub-box (procmap.cpp). */
-static void procs_grid(int P, int dim, int g[3])
+/* LAMMPS' procs grid: px py pz = P minimising the surface of a sub-box
+ * of the box of edges len (procmap.cpp). */
+static void procs_grid(int P, int dim, const double *len, int g[3])
 {
     double best = INFINITY;
     g[0] = P;
@@ -154,7 +173,8 @@ static void procs_grid(int P, int dim, int g[3])
             int z = P / x / y;
             if (dim == 2 && z != 1)
                 continue;
-            double a = 1.0 / x, b = 1.0 / y, c = 1.0 / z;
+            double a = len[0] / x, b = len[1] / y,
+                   c = dim == 3 ? len[2] / z : 1.0;
             double area = dim == 2 ? a + b : a * b + b * c + a * c;
             if (area < best - 1e-12) {
                 best = area;
@@ -280,6 +300,55 @@ static double lmp_hs_checks(const lmp_hs *hs, int d, int i, int j,
     return hg_hs_crowding(&hs->mx[j], 0.0, r_in, vol) * (pois - hole);
 }
 
+/* The measured pair statistics per collection: each collection's share
+ * of every radius class of the snapshot. */
+typedef struct lmp_meas {
+    const hg_snapshot *snap;
+    int nc;
+    double w[HG_LAMMPS_MAX_COLLECTIONS][HG_SNAPSHOT_MAX_CLASSES];
+} lmp_meas;
+
+static void lmp_meas_init(const hg_psd *psd, const hg_snapshot *snap,
+                          int n, const double *cut, lmp_meas *m)
+{
+    memset(m, 0, sizeof *m);
+    m->snap = snap;
+    m->nc = hg_snapshot_classes(snap);
+    double rmax = hg_psd_rmax(psd);
+    for (int i = 0; i < n; i++) {
+        double lo = i == 0 ? 0.0 : 0.5 * cut[i - 1];
+        double hi = i == n - 1 ? rmax : 0.5 * cut[i];
+        double P = hg_psd_moment(psd, 0, lo, hi);
+        if (!(P > 0.0))
+            continue;
+        for (int c = 0; c < m->nc; c++) {
+            double clo, chi;
+            hg_snapshot_class_range(snap, c, &clo, &chi);
+            if (c == m->nc - 1)
+                chi = fmax(chi, hi);
+            double a = fmax(lo, clo), b = fmin(hi, chi);
+            if (b > a)
+                m->w[i][c] = hg_psd_moment(psd, 0, a, b) / P;
+        }
+    }
+}
+
+/* Number density of collection j's class mix seen by collection i's in a
+ * window of width a (all classes' density: times x_j for collection j). */
+static double lmp_meas_density(const lmp_meas *m, double a, int i, int j)
+{
+    double acc = 0.0;
+    for (int ci = 0; ci < m->nc; ci++) {
+        if (!(m->w[i][ci] > 0.0))
+            continue;
+        for (int ck = 0; ck < m->nc; ck++)
+            if (m->w[j][ck] > 0.0)
+                acc += m->w[i][ci] * m->w[j][ck] *
+                       hg_snapshot_factor(m->snap, 1.0, 1.0, a, ci, ck);
+    }
+    return acc;
+}
+
 int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
                         const hg_lammps_setting *s, hg_lammps_work *w,
                         hg_err *e)
@@ -300,9 +369,28 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
     double Vp = hg_psd_mean_volume(psd, d);
     double A = pow(sys->atoms * Vp / sys->nu, 1.0 / d);
     double rho = sys->atoms / pow(A, d);
+    /* the box: a cube of the atoms at nu, or the snapshot's */
+    double len[3] = {A, A, d == 3 ? A : 1.0};
+    int per[3] = {1, 1, 1};
+    const hg_snapshot *snap =
+        sys->structure == HG_STRUCTURE_MEASURED ? sys->snapshot : NULL;
+    if (snap) {
+        const hg_snapshot_info *si = hg_snapshot_get_info(snap);
+        double scale = pow(sys->atoms / (double)si->n, 1.0 / d), vbox = 1.0;
+        for (int c = 0; c < d; c++) {
+            char b = si->boundary[2 * c];
+            per[c] = b == 'p';
+            len[c] = (b == 's' || b == 'm' ? si->occ_hi[c] - si->occ_lo[c]
+                                           : si->box_hi[c] - si->box_lo[c]) *
+                     scale;
+            vbox *= len[c];
+        }
+        rho = sys->atoms / vbox;
+    }
     int g[3];
-    procs_grid(sys->nprocs, d, g);
-    double sub[3] = {A / g[0], A / g[1], d == 3 ? A / g[2] : 1.0};
+    procs_grid(sys->nprocs, d, len, g);
+    double sub[3] = {len[0] / g[0], len[1] / g[1],
+                     d == 3 ? len[2] / g[2] : 1.0};
     double vsub = sub[0] * sub[1] * (d == 3 ? sub[2] : 1.0);
     double nloc = sys->atoms / sys->nprocs;
     double skin = sys->skin;
@@ -314,25 +402,45 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
         double hi = i == n - 1 ? hg_psd_rmax(psd) : 0.5 * cut[i];
         frac[i] = hg_psd_moment(psd, 0, lo, hi);
         double nominal = 0.5 * (cut[i] + skin);
-        int nb = (int)(A / nominal);
-        if (nb < 1)
-            nb = 1;
-        bsize[i] = A / nb;
+        double bax[3] = {1.0, 1.0, 1.0};
+        for (int c = 0; c < d; c++) {
+            int nb = (int)(len[c] / nominal);
+            if (nb < 1)
+                nb = 1;
+            bax[c] = len[c] / nb;
+        }
+        /* the stencil is counted on cubic bins: the x bin (the others
+         * differ by the rounding to whole bins only) */
+        bsize[i] = bax[0];
         w->fraction[i] = frac[i];
         /* bins cleared every build */
-        double mb = bins_axis(A, sub[0], cutghost, bsize[i]) *
-                    bins_axis(A, sub[1], cutghost, bsize[i]);
+        double mb = bins_axis(len[0], sub[0], cutghost, bax[0]) *
+                    bins_axis(len[1], sub[1], cutghost, bax[1]);
         if (d == 3)
-            mb *= bins_axis(A, sub[2], cutghost, bsize[i]);
+            mb *= bins_axis(len[2], sub[2], cutghost, bax[2]);
         w->bins += mb + 1.0;
         w->bins_c[i] = mb + 1.0;
-        /* ghosts of collection i out to its largest pair cutoff */
+        /* ghosts of collection i out to its largest pair cutoff, across
+         * periodic faces and those between ranks */
         double gc = bin_style ? cutghost
                               : 0.5 * (cut[i] + cut[n - 1]) + skin;
-        double vg = (sub[0] + 2 * gc) * (sub[1] + 2 * gc) *
-                    (d == 3 ? sub[2] + 2 * gc : 1.0);
-        w->ghosts += rho * frac[i] * (vg - vsub);
-        w->binned_c[i] = nloc * frac[i] + rho * frac[i] * (vg - vsub);
+        double grow = 1.0;
+        for (int c = 0; c < d; c++)
+            if (per[c] || g[c] > 1)
+                grow *= 1.0 + 2.0 * gc / sub[c];
+        double ghosts = snap ? nloc * frac[i] * (grow - 1.0)
+                             : rho * frac[i] *
+                                   ((sub[0] + 2 * gc) * (sub[1] + 2 * gc) *
+                                        (d == 3 ? sub[2] + 2 * gc : 1.0) -
+                                    vsub);
+        w->ghosts += ghosts;
+        w->binned_c[i] = nloc * frac[i] + ghosts;
+    }
+    lmp_meas *ms = NULL;
+    if (snap) {
+        if (!(ms = malloc(sizeof *ms)))
+            return hg_fail(e, HG_ENOMEM, "out of memory");
+        lmp_meas_init(psd, snap, n, cut, ms);
     }
     lmp_hs *hs = NULL;
     if (sys->structure == HG_STRUCTURE_HARD_SPHERES) {
@@ -350,17 +458,22 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
             double vbin = pow(b, d);
             if (j == i) {
                 int h = stencil_bins(d, cij, b, 1);
-                double c = rho * frac[i] * vbin * (h + 0.5);
+                double vol = vbin * (2 * h + 1);
+                double c = ms ? lmp_meas_density(ms, pow(vol, 1.0 / d), i,
+                                                 i) *
+                                    frac[i] * 0.5 * vol
+                              : rho * frac[i] * vbin * (h + 0.5);
                 per_visit += h + 1;
-                per_check += hs ? lmp_hs_checks(hs, d, i, i, c,
-                                                vbin * (2 * h + 1))
-                                : c;
+                per_check += hs ? lmp_hs_checks(hs, d, i, i, c, vol) : c;
             } else if (frac[j] > 0.0) {
                 int f = stencil_bins(d, cij, b, 0);
-                double c = rho * frac[j] * vbin * f;
+                double vol = vbin * f;
+                double c = ms ? lmp_meas_density(ms, pow(vol, 1.0 / d), i,
+                                                 j) *
+                                    frac[j] * vol
+                              : rho * frac[j] * vbin * f;
                 per_visit += f;
-                per_check += hs ? lmp_hs_checks(hs, d, i, j, c, vbin * f)
-                                : c;
+                per_check += hs ? lmp_hs_checks(hs, d, i, j, c, vol) : c;
             } else {
                 per_visit += stencil_bins(d, cij, b, 0);
             }
@@ -372,10 +485,20 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
         w->checks += w->checks_c[i];
     }
     free(hs);
+    double rho_near = rho;
+    if (ms) { /* the density at the finest width the snapshot measured */
+        lmp_meas all = *ms;
+        memset(all.w, 0, sizeof all.w);
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < ms->nc; c++)
+                all.w[0][c] += frac[i] * ms->w[i][c];
+        rho_near = lmp_meas_density(&all, 0.0, 0, 0);
+    }
+    free(ms);
     w->ncoll = n;
     w->binned = nloc + w->ghosts;
     w->coll_loops = bin_style ? 0.0 : nloc * n;
-    w->neighbours = 0.5 * nloc * rho * hg_unit_ball_volume(d) *
+    w->neighbours = 0.5 * nloc * rho_near * hg_unit_ball_volume(d) *
                     mean_reach(psd, d, skin);
     return HG_OK;
 }

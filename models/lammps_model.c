@@ -50,9 +50,13 @@ static int evaluate_style(const hg_model_input *in, int bin, hg_cost *out,
                           hg_work *wk, hg_err *e)
 {
     const hg_lammps_consts *c = consts();
-    hg_lammps_system sys = {in->sys->dim, in->sys->nu, in->params[0],
+    hg_lammps_system sys = {in->sys->dim,
+                            in->sys->nu,
+                            in->params[0],
                             in->params[1] * 2.0 * hg_psd_rmin(in->psd),
-                            (int)in->params[2], in->sys->structure};
+                            (int)in->params[2],
+                            in->sys->structure,
+                            in->sys->snapshot};
     hg_lammps_setting s = {0};
     int st;
     if (!bin &&

@@ -416,6 +416,7 @@ int cli_recommend_lammps(const cli_system *cs, long atoms, long ranks,
                                      : default_skin(cs->psd);
     sys.nprocs = (int)ranks;
     sys.structure = cs->sys.structure;
+    sys.snapshot = cs->sys.snapshot;
     hg_lammps_optimum opt;
     hg_err e = {0};
     int st = hg_lammps_optimise(cs->psd, &sys, &k, (int)max_coll, 0.01, &opt,

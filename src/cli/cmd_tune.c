@@ -126,6 +126,9 @@ static int lammps_measured_command(int argc, char **argv, int tune)
     /* the structure resolved as for the HGrid commands: --structure,
      * the system file, or detected from the particle file's overlaps */
     sys.structure = cs.sys.structure;
+    sys.snapshot = cs.sys.snapshot;
+    if (cs.snapshot && cs.sys.structure == HG_STRUCTURE_MEASURED)
+        sys.nu = cs.sys.nu; /* the density experienced */
     hg_lammps_run_options ro;
     lmp_run_options(&lo, skin, &ro);
     ro.structure = cs.sys.structure;

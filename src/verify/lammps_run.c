@@ -134,9 +134,11 @@ static int write_script(const char *path, const hg_particles *p,
     fprintf(f, "# written by hgridopt: Neigh time per build of %d neighbor "
                "settings\n",
             n);
+    char b[8];
+    hg_particles_boundary_text(p, b);
     fprintf(f, "units lj\natom_style sphere\ndimension %d\n"
-               "boundary p p p\ncomm_modify vel yes\n",
-            p->dim);
+               "boundary %s%s\ncomm_modify vel yes\n",
+            p->dim, b, p->dim == 2 ? " p" : "");
     fprintf(f, "read_data data.lmp\n");
     fprintf(f, "pair_style gran/hooke 2000.0 NULL 50.0 NULL 0.5 0\n"
                "pair_coeff * *\n");
@@ -201,9 +203,6 @@ int hg_lammps_run(const hg_particles *p, const hg_lammps_setting *s, int n,
                        o.steps, o.warmup, o.repeats, o.nprocs);
     if (!(o.skin > 0.0))
         return hg_fail(e, HG_EINVAL, "skin: %g must be > 0", o.skin);
-    if (!p->periodic)
-        return hg_fail(e, HG_EINVAL,
-                       "packing: LAMMPS runs need a periodic box");
     int st = hg_particles_check(p, e);
     if (st)
         return st;

@@ -3,6 +3,7 @@
  */
 #include "hg_io.h"
 #include "hg_lammps.h"
+#include "hg_snapshot.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +23,28 @@ int hg_lammps_system_of(const hg_particles *p, double skin, int nprocs,
     sys->skin = skin;
     sys->nprocs = nprocs;
     sys->structure = HG_STRUCTURE_POISSON;
+    sys->snapshot = NULL;
     return hg_lammps_system_check(sys, e);
+}
+
+/* The structure of o for the model of p; measured: p's pair statistics
+ * (*snap, freed by the caller) and the density its atoms experience. */
+static int with_structure(const hg_particles *p, const hg_lammps_run_options *o,
+                          hg_lammps_system *sys, hg_snapshot **snap,
+                          hg_err *e)
+{
+    *snap = NULL;
+    sys->structure = o->structure;
+    if (o->structure != HG_STRUCTURE_MEASURED)
+        return HG_OK;
+    int st = hg_snapshot_create(p, snap, e);
+    if (st)
+        return st;
+    sys->snapshot = *snap;
+    double nu = hg_snapshot_get_info(*snap)->nu_local;
+    if (nu > 0.0 && nu < 1.0)
+        sys->nu = nu;
+    return HG_OK;
 }
 
 int hg_lammps_measure(const hg_particles *p, const hg_lammps_setting *s,
@@ -35,8 +57,10 @@ int hg_lammps_measure(const hg_particles *p, const hg_lammps_setting *s,
     hg_lammps_timing *t = calloc((size_t)(n > 0 ? n : 1), sizeof *t);
     if (!t)
         return hg_fail(e, HG_ENOMEM, "out of memory");
+    hg_snapshot *snap = NULL;
     int st = hg_lammps_system_of(p, o->skin, o->nprocs, &psd, &sys, e);
-    sys.structure = o->structure;
+    if (st == HG_OK)
+        st = with_structure(p, o, &sys, &snap, e);
     for (int i = 0; st == HG_OK && i < n; i++) {
         out[i].setting = s[i];
         st = hg_lammps_work_eval(psd, &sys, &s[i], &out[i].work, e);
@@ -48,6 +72,7 @@ int hg_lammps_measure(const hg_particles *p, const hg_lammps_setting *s,
         out[i].timing = t[i];
     free(t);
     hg_psd_free(psd);
+    hg_snapshot_free(snap);
     return st;
 }
 
@@ -134,14 +159,19 @@ int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
     double t0 = now_seconds();
     hg_psd *psd = NULL;
     hg_lammps_system sys;
+    hg_snapshot *snap = NULL;
     int st = hg_lammps_system_of(p, o->skin, o->nprocs, &psd, &sys, e);
     if (st)
         return st;
-    sys.structure = o->structure;
+    if ((st = with_structure(p, o, &sys, &snap, e))) {
+        hg_psd_free(psd);
+        return st;
+    }
     double dmin = 2.0 * hg_psd_rmin(psd), dmax = 2.0 * hg_psd_rmax(psd);
     hg_lammps_optimum opt;
     st = hg_lammps_optimise(psd, &sys, c, max_coll, 0.01, &opt, e);
     hg_psd_free(psd);
+    hg_snapshot_free(snap);
     if (st)
         return st;
     enum { CAP = 2 * HG_LAMMPS_MAX_COLLECTIONS + 4 };

@@ -51,7 +51,13 @@ typedef struct hg_lammps_system {
     double skin;    /* neighbor skin, > 0 */
     int nprocs;     /* MPI ranks, >= 1 (box split as LAMMPS' procs grid) */
     hg_structure structure; /* statistics of the centres (hg_system.h);
-                               zero: poisson */
+                               zero: poisson; measured: snapshot */
+    const struct hg_snapshot *snapshot; /* structure measured: the box
+                               (its shape and boundary, scaled to `atoms`
+                               at the snapshot's density: a tall box's
+                               empty bins are binned on every build) and
+                               the pair statistics the distance checks
+                               take (hg_snapshot.h); not owned */
 } hg_lammps_system;
 
 /* Expected work of one neighbor build on one rank. */
