@@ -24,6 +24,7 @@
  * which covers the cutoff. No particle is larger than the bins' own
  * particles, so there is no crowding matrix (the factor G is 1). */
 #include "hg_model.h"
+#include "hg_snapshot.h"
 #include "model_internal.h"
 
 #include <math.h>
@@ -63,8 +64,12 @@ static int terms(const hg_model_input *in, double *w, double *m,
     *w = 0.5 * in->params[1] * c;
     double Vp = hg_psd_mean_volume(in->psd, d);
     *m = in->sys->nu * pow(*w, d) / Vp;
-    double nh = 0.5 * (double)(stencil_size(d, *w, c) - 1);
+    long F = stencil_size(d, *w, c);
+    double nh = 0.5 * (double)(F - 1);
     *tcd = (0.5 + nh) * *m;
+    if (in->sys->structure == HG_STRUCTURE_MEASURED)
+        *tcd *= hg_snapshot_factor_all(in->sys->snapshot, in->sys->nu, Vp,
+                                       pow((double)F, 1.0 / d) * *w);
     if (in->sys->structure == HG_STRUCTURE_HARD_SPHERES) {
         hg_hs_consts c;
         double M[4], rmax = hg_psd_rmax(in->psd);

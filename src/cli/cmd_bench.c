@@ -296,8 +296,10 @@ static int load_particles(bench_opts *o, cli_system *cs, hg_particles *p)
         if (st)
             return cli_fail(&e, st, 0);
     }
-    if (o->walls)
+    if (o->walls) {
         p->periodic = 0;
+        memset(p->boundary, 0, sizeof p->boundary);
+    }
     return CLI_OK;
 }
 

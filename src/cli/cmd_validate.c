@@ -165,8 +165,16 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
         if (strcmp(v->generator, "poisson"))
             cJSON_AddNumberToObject(j, "max_overlap", v->max_overlap);
     }
-    if (v->padded)
+    if (v->padded) {
         cJSON_AddStringToObject(j, "note", padded_note);
+        cJSON *o = cJSON_AddObjectToObject(j, "offsets");
+        cJSON_AddNumberToObject(o, "count", v->offsets);
+        const double hr[2] = {v->offset_T_cd_min[0], v->offset_T_cd_max[0]};
+        const double lr[2] = {v->offset_T_cd_min[1], v->offset_T_cd_max[1]};
+        cli_json_add_array(o, "hgrid_T_cd_range", hr, 2);
+        if (v->has_baseline)
+            cli_json_add_array(o, "linked_cell_T_cd_range", lr, 2);
+    }
     if (cs->has_packing) {
         char b[8];
         cJSON_AddStringToObject(j, "boundary",
@@ -327,8 +335,17 @@ static int write_result(FILE *out, const void *ctx)
                          "no rounding, the grid's cells are slightly larger)");
     if (r->n_note)
         fprintf(out, "note:           %s\n", r->n_note);
-    if (v->padded)
+    if (v->padded) {
         fprintf(out, "note:           %s\n", padded_note);
+        fprintf(out, "counts:         the mean over %d offsets of the grid "
+                     "along the non-periodic axes (the model predicts the "
+                     "mean over where cells start); HGrid T_cd %.5g..%.5g",
+                v->offsets, v->offset_T_cd_min[0], v->offset_T_cd_max[0]);
+        if (v->has_baseline)
+            fprintf(out, ", linked cell %.5g..%.5g", v->offset_T_cd_min[1],
+                    v->offset_T_cd_max[1]);
+        fprintf(out, "\n");
+    }
     if (v->merged_levels)
         fprintf(out, "levels:         %d of the %d given (%d merged, see the "
                 "notes)\n", v->hgrid.levels, v->requested_levels,

@@ -154,9 +154,8 @@ static void print_snapshot(FILE *out, const cli_system *cs)
                     si->box_hi[c]);
     fprintf(out, "\n");
     fprintf(out, "density:        the particles experience nu %.4g at the "
-                 "linked cell's scale (6 r_max), %.4g at the finest (6 "
-                 "r_min)%s\n",
-            si->nu_local, si->nu_fine,
+                 "linked cell's scale (6 r_max)%s\n",
+            si->nu_local,
             cs->sys.structure == HG_STRUCTURE_MEASURED
                 ? "; the model counts pairs with the measured statistics"
                 : "");
@@ -196,7 +195,6 @@ void cli_json_add_snapshot(cJSON *obj, const cli_system *cs)
     cJSON_AddNumberToObject(j, "nu_box", si->nu_box);
     cJSON_AddNumberToObject(j, "nu_occupied", si->nu_occupied);
     cJSON_AddNumberToObject(j, "nu_local", si->nu_local);
-    cJSON_AddNumberToObject(j, "nu_fine", si->nu_fine);
     cJSON_AddNumberToObject(j, "coordination", si->coordination);
     cJSON_AddNumberToObject(j, "coordination_poisson",
                             si->coordination_poisson);

@@ -17,6 +17,7 @@ struct hg_snapshot {
     int nc;                               /* radius classes */
     double edge[HG_SNAPSHOT_MAX_CLASSES + 1]; /* class c: (edge[c], edge[c+1]] */
     double log_a[NA];
+    double frac[HG_SNAPSHOT_MAX_CLASSES]; /* number fraction per class */
     /* g[t][ci][ck]: number density of all particles seen (hg_snapshot.h) */
     double g[NA][HG_SNAPSHOT_MAX_CLASSES][HG_SNAPSHOT_MAX_CLASSES];
 };
@@ -355,6 +356,8 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
         cls[i] = class_of(s, p->r[i]);
         ncls[cls[i]]++;
     }
+    for (int c = 0; c < nc; c++)
+        s->frac[c] = (double)ncls[c] / (double)p->n;
     if ((st = choose_centres(s, p, cls, use, ncen, e)))
         goto fail;
     /* widths from below the finest search (3 s_1 >= 6 r_min) to above the
@@ -456,18 +459,8 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     for (size_t i = 0; i < p->n; i++)
         Vp += pow(p->r[i], d);
     Vp *= hg_unit_ball_volume(d) / (double)p->n;
-    double wa[2] = {6.0 * rmax, 6.0 * rmin}, nuw[2];
-    for (int q = 0; q < 2; q++) {
-        double acc = 0.0;
-        for (int a = 0; a < nc; a++)
-            for (int b = 0; b < nc; b++)
-                acc += (double)ncls[a] / (double)p->n * (double)ncls[b] /
-                       (double)p->n *
-                       hg_snapshot_factor(s, 1.0, Vp, wa[q], a, b);
-        nuw[q] = acc; /* g Vp at nu = 1: the packing fraction seen */
-    }
-    in->nu_local = nuw[0];
-    in->nu_fine = nuw[1];
+    /* g Vp at nu = 1: the packing fraction seen */
+    in->nu_local = hg_snapshot_factor_all(s, 1.0, Vp, 6.0 * rmax);
     /* contacts expected for uniformly random centres at nu_local:
      * n sum_k x_k V_d (r_i + r_k)^d averaged over i */
     {
@@ -524,6 +517,17 @@ void hg_snapshot_class_range(const hg_snapshot *s, int c, double *lo,
 {
     *lo = s->edge[c];
     *hi = s->edge[c + 1];
+}
+
+double hg_snapshot_factor_all(const hg_snapshot *s, double nu, double Vp,
+                              double a)
+{
+    double acc = 0.0;
+    for (int ci = 0; ci < s->nc; ci++)
+        for (int ck = 0; ck < s->nc; ck++)
+            acc += s->frac[ci] * s->frac[ck] *
+                   hg_snapshot_factor(s, nu, Vp, a, ci, ck);
+    return acc;
 }
 
 double hg_snapshot_factor(const hg_snapshot *s, double nu, double Vp,

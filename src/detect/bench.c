@@ -239,6 +239,12 @@ static int check_config(const hg_bench_config *c, hg_err *e)
     if (c->repeats < 1 || c->steps < 0)
         return hg_fail(e, HG_EINVAL, "repeats: %ld must be >= 1 and steps "
                        "%ld >= 0", c->repeats, c->steps);
+    for (int a = 0; !c->particles->periodic && a < c->particles->dim; a++)
+        if (hg_particles_axis_periodic(c->particles, a))
+            return hg_fail(e, HG_EINVAL,
+                           "boundary: periodic and non-periodic axes mixed; "
+                           "bench takes a box periodic on every axis or on "
+                           "none (--boundary \"p p p\" or \"f f f\")");
     double dmax = 2.0 * hg_particles_rmax(c->particles);
     if (c->L > 0 && c->sizes[c->L - 1] < dmax)
         return hg_fail(e, HG_EINVAL, "sizes: the last cell size %g is below "
@@ -433,6 +439,7 @@ int hg_bench_run(const hg_bench_config *c, hg_bench_result *r, hg_err *e)
     memcpy(p.r, p0->r, p0->n * sizeof *p.r);
     memcpy(p.lo, p0->lo, sizeof p.lo);
     memcpy(p.hi, p0->hi, sizeof p.hi);
+    memcpy(p.boundary, p0->boundary, sizeof p.boundary);
     p.periodic = p0->periodic;
     for (size_t k = 0; k < r->n_methods && !st; k++) {
         v[k].t_static = calloc((size_t)c->repeats, sizeof(double));

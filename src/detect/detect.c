@@ -130,6 +130,14 @@ static int check_input(hg_detector *m, const hg_particles *p, double skin,
     int st = hg_particles_check(p, e);
     if (st != HG_OK)
         return st;
+    for (int a = 0; !p->periodic && a < p->dim; a++)
+        if (hg_particles_axis_periodic(p, a))
+            return hg_fail(e, HG_EINVAL,
+                           "%s: boundary with periodic and non-periodic "
+                           "axes: contact detection takes a box periodic "
+                           "on every axis or on none (validate measures "
+                           "such a file in a padded periodic box)",
+                           m->type->name);
     if (p->periodic && !m->type->periodic)
         return hg_fail(e, HG_EINVAL, "%s: periodic boxes are not supported "
                        "by this method", m->type->name);

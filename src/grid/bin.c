@@ -367,6 +367,12 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
     if (p->n >= (size_t)UINT32_MAX - 1)
         return hg_fail(e, HG_ELIMIT, "particles: %zu are more than %u",
                        p->n, UINT32_MAX - 2);
+    for (int a = 0; !p->periodic && a < p->dim; a++)
+        if (hg_particles_axis_periodic(p, a))
+            return hg_fail(e, HG_EINVAL,
+                           "particles: boundary with periodic and "
+                           "non-periodic axes; the grid takes a box "
+                           "periodic on every axis or on none");
     const int D = g->dim;
     const size_t n = p->n;
     hg_grid_inserted_free(g);

@@ -53,7 +53,6 @@ typedef struct hg_snapshot_info {
                                 experience at the scale of the linked
                                 cell's search (window 6 r_max): what a
                                 single-density model should use */
-    double nu_fine;          /* the same at the finest scale (6 r_min) */
     double coordination;     /* contacts per particle (centre distance
                                 <= r_i + r_k) */
     double coordination_poisson; /* the same expected for uniformly random
@@ -94,6 +93,10 @@ void hg_snapshot_class_range(const hg_snapshot *s, int c, double *lo,
  * between the measured widths, constant beyond them. */
 double hg_snapshot_factor(const hg_snapshot *s, double nu, double Vp,
                           double a, int ci, int ck);
+/* The same for all particles around all (classes weighted by their number
+ * fractions). */
+double hg_snapshot_factor_all(const hg_snapshot *s, double nu, double Vp,
+                              double a);
 
 #ifdef __cplusplus
 }

@@ -138,6 +138,14 @@ typedef struct hg_validation {
     int padded;               /* 1: given particles with a non-periodic
                                  axis, measured in a periodic box padded
                                  along it (hg_validate_particles) */
+    int offsets;              /* padded: the counts (measured_T_cd/_T_ca
+                                 of every run and level) are the mean over
+                                 this many offsets of the grid along the
+                                 padded axes (where cells start relative to
+                                 walls and surfaces); timings are those of
+                                 the first */
+    double offset_T_cd_min[3], offset_T_cd_max[3]; /* HGrid, linked cell,
+                                 bin: the range of T_cd over the offsets */
     int requested_levels;     /* L given */
     int merged_levels;        /* levels dropped because two sizes rounded
                                  to the same whole-cell size (the HGrid
@@ -197,7 +205,12 @@ int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
  * whole cells when every box edge is a whole multiple of the shortest
  * (a cube; padded edges are made so when the periodic edges are equal);
  * otherwise they are used as given (the grid fits whole cells per axis,
- * slightly larger: the prediction is approximate). */
+ * slightly larger: the prediction is approximate). The model predicts the
+ * mean over where the cells start relative to walls and free surfaces, so
+ * a padded box is counted at HG_VALIDATE_OFFSETS offsets of the grid
+ * (steps of s_L / HG_VALIDATE_OFFSETS along the padded axes) and the
+ * counts averaged (the range is reported). */
+#define HG_VALIDATE_OFFSETS 4
 int hg_validate_particles(const hg_psd *psd, const hg_validate_params *prm,
                           const hg_particles *p, hg_validation *out,
                           hg_err *e);
