@@ -310,6 +310,7 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     unsigned char *use = calloc(p->n, 1);
     cells cl = {0};
     double(*cnt)[HG_SNAPSHOT_MAX_CLASSES][HG_SNAPSHOT_MAX_CLASSES] = NULL;
+    double vcnt[NA][HG_SNAPSHOT_MAX_CLASSES]; /* sum of W V_k per class of i */
     if (!s || !cls || !use) {
         st = hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
         goto fail;
@@ -361,8 +362,9 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     if ((st = choose_centres(s, p, cls, use, ncen, e)))
         goto fail;
     /* widths from below the finest search (3 s_1 >= 6 r_min) to above the
-     * coarsest (3 s_L = 6 r_max) */
-    double a0 = 5.0 * rmin, a1 = 6.5 * rmax;
+     * coarsest (3 s_L = 6 r_max; 9 r_max when a periodic box stretches
+     * the top cells by up to 1.5 to whole cells) */
+    double a0 = 5.0 * rmin, a1 = 9.5 * rmax;
     for (int t = 0; t < NA; t++)
         s->log_a[t] = log(a0) + (log(a1) - log(a0)) * t / (NA - 1);
     double amax = exp(s->log_a[NA - 1]), reach = 2.0 * amax / 3.0;
@@ -372,6 +374,8 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
         st = hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
         goto fail;
     }
+    memset(vcnt, 0, sizeof vcnt);
+    const double Vd = hg_unit_ball_volume(d);
     double a3[NA];
     for (int t = 0; t < NA; t++)
         a3[t] = 2.0 * exp(s->log_a[t]) / 3.0;
@@ -437,6 +441,7 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
                                 w *= f;
                             }
                             cnt[t][ci][ck] += w;
+                            vcnt[t][ci] += w * Vd * pow(p->r[k], d);
                         }
                     }
                 }
@@ -454,13 +459,27 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
                                     : 0.0;
             }
     }
-    /* the densities experienced: the class-weighted g at two widths */
+    /* the packing fraction experienced: the sphere volume in the window
+     * of the linked cell (width 6 r_max) around a particle, per window
+     * volume, averaged over the particles */
     double Vp = 0.0;
     for (size_t i = 0; i < p->n; i++)
         Vp += pow(p->r[i], d);
-    Vp *= hg_unit_ball_volume(d) / (double)p->n;
-    /* g Vp at nu = 1: the packing fraction seen */
-    in->nu_local = hg_snapshot_factor_all(s, 1.0, Vp, 6.0 * rmax);
+    Vp *= Vd / (double)p->n;
+    {
+        double la = log(6.0 * rmax), u = (la - s->log_a[0]) /
+                                         (s->log_a[1] - s->log_a[0]);
+        int t = u < 0.0 ? 0 : u > NA - 2 ? NA - 2 : (int)u;
+        double f = fmin(fmax(u - t, 0.0), 1.0), acc = 0.0;
+        for (int c = 0; c < nc; c++) {
+            if (!ncen[c])
+                continue;
+            double v0 = vcnt[t][c] / pow(exp(s->log_a[t]), d);
+            double v1 = vcnt[t + 1][c] / pow(exp(s->log_a[t + 1]), d);
+            acc += s->frac[c] * ((1.0 - f) * v0 + f * v1) / (double)ncen[c];
+        }
+        in->nu_local = acc;
+    }
     /* contacts expected for uniformly random centres at nu_local:
      * n sum_k x_k V_d (r_i + r_k)^d averaged over i */
     {

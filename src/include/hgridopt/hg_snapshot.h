@@ -50,9 +50,11 @@ typedef struct hg_snapshot_info {
     double nu_occupied;      /* sphere volume / the box cut to the spheres'
                                 extent along its non-periodic axes */
     double nu_local;         /* the packing fraction the particles
-                                experience at the scale of the linked
-                                cell's search (window 6 r_max): what a
-                                single-density model should use */
+                                experience: the sphere volume in the window
+                                of the linked cell's search (width 6 r_max)
+                                around a particle per window volume, the
+                                mean over the particles; the nu a single
+                                homogeneous model would take */
     double coordination;     /* contacts per particle (centre distance
                                 <= r_i + r_k) */
     double coordination_poisson; /* the same expected for uniformly random
