@@ -35,7 +35,7 @@ expect_fail 1 'structure.*"dense".*poisson.*hard-spheres' -- $HG evaluate --syst
 # a particle file's structure is measured (its pair statistics), for a
 # dense (no overlaps) and a poisson (overlaps) packing alike, and predicts
 # what the grid counts on both
-P="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.4 --n 2000 --seed 3"
+P="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.4 --n 6000 --seed 3"
 $HG pack $P --generator dense --output "$TMP/d.csv" 2>/dev/null && ok || bad "pack dense"
 $HG pack $P --generator poisson --output "$TMP/p.csv" 2>/dev/null && ok || bad "pack poisson"
 expect_ok '^structure: +measured \(measured from the particle file: [0-9.]+ contacts per particle \([0-9.]+ for random centres\), largest overlap [0-9.e-]+ of the smaller radius\)$' -- $HG evaluate --packing "$TMP/d.csv" --sizes 4,20

@@ -9,13 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NA 24             /* window widths measured */
+#define NB 24             /* log-spaced window widths */
+#define NA (NB + 6)       /* plus the kinks of up to 3 periodic edges */
 #define MAX_CENTRES 20000 /* centres counted in full up to this N */
+#define TARGET 500.0      /* neighbours per centre and width, about */
 
 struct hg_snapshot {
     hg_snapshot_info info;
     int nc;                               /* radius classes */
     double edge[HG_SNAPSHOT_MAX_CLASSES + 1]; /* class c: (edge[c], edge[c+1]] */
+    int na;               /* widths measured, ascending */
     double log_a[NA];
     double frac[HG_SNAPSHOT_MAX_CLASSES]; /* number fraction per class */
     /* g[t][ci][ck]: number density of all particles seen (hg_snapshot.h) */
@@ -294,6 +297,31 @@ static int choose_centres(const hg_snapshot *s, const hg_particles *p,
     return HG_OK;
 }
 
+/* The interval [t, t+1] of the widths holding log width la and the
+ * position f in it (0 below the first, 1 above the last). */
+static int node(const hg_snapshot *s, double la, double *f)
+{
+    int n = s->na;
+    if (n < 2 || !(la > s->log_a[0])) {
+        *f = 0.0;
+        return 0;
+    }
+    if (!(la < s->log_a[n - 1])) {
+        *f = 1.0;
+        return n - 2;
+    }
+    int lo = 0, hi = n - 1; /* log_a[lo] < la < log_a[hi] */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (s->log_a[mid] <= la)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *f = (la - s->log_a[lo]) / (s->log_a[lo + 1] - s->log_a[lo]);
+    return lo;
+}
+
 int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
 {
     *out = NULL;
@@ -310,6 +338,7 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     unsigned char *use = calloc(p->n, 1);
     cells cl = {0};
     double(*cnt)[HG_SNAPSHOT_MAX_CLASSES][HG_SNAPSHOT_MAX_CLASSES] = NULL;
+    double *vol = NULL; /* sphere volumes */
     double vcnt[NA][HG_SNAPSHOT_MAX_CLASSES]; /* sum of W V_k per class of i */
     if (!s || !cls || !use) {
         st = hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
@@ -365,10 +394,42 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
      * coarsest (3 s_L = 6 r_max; 9 r_max when a periodic box stretches
      * the top cells by up to 1.5 to whole cells) */
     double a0 = 5.0 * rmin, a1 = 9.5 * rmax;
-    for (int t = 0; t < NA; t++)
-        s->log_a[t] = log(a0) + (log(a1) - log(a0)) * t / (NA - 1);
-    double amax = exp(s->log_a[NA - 1]), reach = 2.0 * amax / 3.0;
-    if ((st = cells_build(p, &g, reach, &cl, e)))
+    /* log-spaced, plus where a periodic edge A bends the count: the
+     * window meets its image from 3A/4 and covers the edge from A */
+    int na = 0;
+    for (int t = 0; t < NB; t++)
+        s->log_a[na++] = log(a0) + (log(a1) - log(a0)) * t / (NB - 1);
+    for (int c = 0; c < d; c++) {
+        double k[2] = {0.75 * g.len[c], g.len[c]};
+        for (int q = 0; q < 2 && g.per[c]; q++) {
+            double la = log(k[q]);
+            int dup = 0;
+            for (int t = 0; t < na; t++)
+                dup |= fabs(s->log_a[t] - la) < 1e-9;
+            if (la > s->log_a[0] && la < s->log_a[NB - 1] && !dup)
+                s->log_a[na++] = la;
+        }
+    }
+    for (int t = 1; t < na; t++) /* insertion sort: a handful */
+        for (int u = t; u > 0 && s->log_a[u] < s->log_a[u - 1]; u--) {
+            double x = s->log_a[u];
+            s->log_a[u] = s->log_a[u - 1];
+            s->log_a[u - 1] = x;
+        }
+    s->na = na;
+    double amax = exp(s->log_a[na - 1]), reach = 2.0 * amax / 3.0;
+    /* cells of the contact reach 2 r_max, or of about 8 particles of the
+     * occupied region when they are smaller: a centre scans as far as
+     * its own widths reach */
+    double cw = 2.0 * rmax;
+    {
+        double vocc = in->nu_box / in->nu_occupied;
+        for (int c = 0; c < d; c++)
+            vocc *= p->hi[c] - p->lo[c];
+        cw = fmax(cw, pow(8.0 * vocc / (double)p->n, 1.0 / d));
+    }
+    (void)reach;
+    if ((st = cells_build(p, &g, cw, &cl, e)))
         goto fail;
     if (!(cnt = calloc(NA, sizeof *cnt))) {
         st = hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
@@ -376,9 +437,39 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     }
     memset(vcnt, 0, sizeof vcnt);
     const double Vd = hg_unit_ball_volume(d);
+    if (!(vol = malloc(p->n * sizeof *vol))) {
+        st = hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        vol[i] = Vd * pow(p->r[i], d);
     double a3[NA];
-    for (int t = 0; t < NA; t++)
+    for (int t = 0; t < na; t++)
         a3[t] = 2.0 * exp(s->log_a[t]) / 3.0;
+    /* Wide windows hold many neighbours, whose count a few centres
+     * measure as well as all: width t is counted around a centre of class
+     * c with probability p_tc = min(1, max(TARGET / E_t, 64 / centres of
+     * c)), E_t the neighbours expected at the occupied region's density
+     * (non-increasing in t, so a centre counts the widths up to its own
+     * t_hi). The counts are normalised by the centres that counted. */
+    double ptc[NA][HG_SNAPSHOT_MAX_CLASSES];
+    size_t ncen_t[NA][HG_SNAPSHOT_MAX_CLASSES];
+    memset(ncen_t, 0, sizeof ncen_t);
+    {
+        double vbox = 1.0;
+        for (int c = 0; c < d; c++)
+            vbox *= p->hi[c] - p->lo[c];
+        double nocc = in->nu_occupied / in->nu_box * (double)p->n / vbox;
+        for (int t = 0; t < na; t++) {
+            double E = fmin(nocc * pow(exp(s->log_a[t]), d), (double)p->n);
+            for (int c = 0; c < nc; c++) {
+                double q = E > 0.0 ? TARGET / E : 1.0;
+                if (ncen[c])
+                    q = fmax(q, 64.0 / (double)ncen[c]);
+                ptc[t][c] = fmin(1.0, q);
+            }
+        }
+    }
     double contacts = 0.0, maxov = 0.0;
     size_t centres = 0;
     for (size_t i = 0; i < p->n; i++) {
@@ -387,9 +478,16 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
         centres++;
         const double *xi = &p->x[i * (size_t)d];
         int ci = cls[i];
+        double ui = (double)(mix((uint64_t)i ^ 0xc0ffeeULL) >> 11) * 0x1.0p-53;
+        int thi = -1;
+        while (thi + 1 < na && ui < ptc[thi + 1][ci])
+            thi++;
+        for (int t = 0; t <= thi; t++)
+            ncen_t[t][ci]++;
+        double ri = thi >= 0 ? fmax(a3[thi], 2.0 * rmax) : 2.0 * rmax;
         int64_t k0[3], kn[3];
         for (int c = 0; c < 3; c++)
-            cell_range(&cl, &g, c, c < d ? xi[c] : 0.0, reach, &k0[c], &kn[c]);
+            cell_range(&cl, &g, c, c < d ? xi[c] : 0.0, ri, &k0[c], &kn[c]);
         for (int64_t z = 0; z < kn[2]; z++)
             for (int64_t y = 0; y < kn[1]; y++)
                 for (int64_t x = 0; x < kn[0]; x++) {
@@ -418,9 +516,9 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
                                         fmin(p->r[i], p->r[k]);
                             maxov = fmax(maxov, ov);
                         }
-                        if (rho >= a3[NA - 1])
+                        if (thi < 0 || rho >= a3[thi])
                             continue;
-                        int t = 0, hi = NA - 1;
+                        int t = 0, hi = na - 1;
                         while (t < hi) { /* first width that reaches rho */
                             int mid = (t + hi) / 2;
                             if (a3[mid] > rho)
@@ -429,7 +527,8 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
                                 t = mid + 1;
                         }
                         int ck = cls[k];
-                        for (; t < NA; t++) {
+                        double vk = vol[k];
+                        for (; t <= thi; t++) {
                             double a = 1.5 * a3[t], w = 1.0;
                             for (int c = 0; c < d; c++) {
                                 /* a periodic axis: the window's image
@@ -441,7 +540,7 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
                                 w *= f;
                             }
                             cnt[t][ci][ck] += w;
-                            vcnt[t][ci] += w * Vd * pow(p->r[k], d);
+                            vcnt[t][ci] += w * vk;
                         }
                     }
                 }
@@ -449,14 +548,15 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     in->centres = centres;
     in->max_overlap = maxov;
     in->coordination = contacts / (double)centres;
-    for (int t = 0; t < NA; t++) {
+    for (int t = 0; t < na; t++) {
         double ad = pow(exp(s->log_a[t]), d);
         for (int a = 0; a < nc; a++)
             for (int b = 0; b < nc; b++) {
                 double xk = (double)ncls[b] / (double)p->n;
-                s->g[t][a][b] = ncen[a] && ncls[b]
-                                    ? cnt[t][a][b] / ((double)ncen[a] * xk * ad)
-                                    : 0.0;
+                s->g[t][a][b] =
+                    ncen_t[t][a] && ncls[b]
+                        ? cnt[t][a][b] / ((double)ncen_t[t][a] * xk * ad)
+                        : 0.0;
             }
     }
     /* the packing fraction experienced: the sphere volume in the window
@@ -467,16 +567,17 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
         Vp += pow(p->r[i], d);
     Vp *= Vd / (double)p->n;
     {
-        double la = log(6.0 * rmax), u = (la - s->log_a[0]) /
-                                         (s->log_a[1] - s->log_a[0]);
-        int t = u < 0.0 ? 0 : u > NA - 2 ? NA - 2 : (int)u;
-        double f = fmin(fmax(u - t, 0.0), 1.0), acc = 0.0;
+        double f;
+        int t = node(s, log(6.0 * rmax), &f);
+        double acc = 0.0;
         for (int c = 0; c < nc; c++) {
-            if (!ncen[c])
+            if (!ncen_t[t][c] || !ncen_t[t + 1][c])
                 continue;
-            double v0 = vcnt[t][c] / pow(exp(s->log_a[t]), d);
-            double v1 = vcnt[t + 1][c] / pow(exp(s->log_a[t + 1]), d);
-            acc += s->frac[c] * ((1.0 - f) * v0 + f * v1) / (double)ncen[c];
+            double v0 = vcnt[t][c] / pow(exp(s->log_a[t]), d) /
+                        (double)ncen_t[t][c];
+            double v1 = vcnt[t + 1][c] / pow(exp(s->log_a[t + 1]), d) /
+                        (double)ncen_t[t + 1][c];
+            acc += s->frac[c] * ((1.0 - f) * v0 + f * v1);
         }
         in->nu_local = acc;
     }
@@ -498,6 +599,7 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     }
     cells_free(&cl);
     free(cnt);
+    free(vol);
     free(cls);
     free(use);
     *out = s;
@@ -505,6 +607,7 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
 fail:
     cells_free(&cl);
     free(cnt);
+    free(vol);
     free(cls);
     free(use);
     free(s);
@@ -552,18 +655,17 @@ double hg_snapshot_factor_all(const hg_snapshot *s, double nu, double Vp,
 double hg_snapshot_factor(const hg_snapshot *s, double nu, double Vp,
                           double a, int ci, int ck)
 {
-    double la = log(a), g;
-    if (!(la > s->log_a[0])) {
-        g = s->g[0][ci][ck];
-    } else if (!(la < s->log_a[NA - 1])) {
-        g = s->g[NA - 1][ci][ck];
-    } else {
-        double u = (la - s->log_a[0]) / (s->log_a[1] - s->log_a[0]);
-        int t = (int)u;
-        if (t > NA - 2)
-            t = NA - 2;
-        double f = u - t;
-        g = (1.0 - f) * s->g[t][ci][ck] + f * s->g[t + 1][ci][ck];
-    }
+    double f;
+    int t = node(s, log(a), &f);
+    double g0 = s->g[t][ci][ck], g1 = s->g[t + 1][ci][ck], g;
+    /* log-log: a count that stops growing (the window covers a periodic
+     * box) falls as a^-d exactly */
+    if (f <= 0.0)
+        g = g0;
+    else if (f >= 1.0)
+        g = g1;
+    else
+        g = g0 > 0.0 && g1 > 0.0 ? exp((1.0 - f) * log(g0) + f * log(g1))
+                                 : (1.0 - f) * g0 + f * g1;
     return g * Vp / nu;
 }

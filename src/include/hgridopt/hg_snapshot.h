@@ -91,8 +91,8 @@ void hg_snapshot_class_range(const hg_snapshot *s, int c, double *lo,
 /* g(a; ci, ck) / n with n = nu / Vp (Vp the mean particle volume the
  * model uses): the factor by which the class-ck particles found in a
  * window of width a around a class-ci particle exceed the count of a
- * homogeneous Poisson system at packing fraction nu. Linear in log a
- * between the measured widths, constant beyond them. */
+ * homogeneous Poisson system at packing fraction nu. Linear in log g
+ * against log a between the measured widths, constant beyond them. */
 double hg_snapshot_factor(const hg_snapshot *s, double nu, double Vp,
                           double a, int ci, int ck);
 /* The same for all particles around all (classes weighted by their number
