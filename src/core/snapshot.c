@@ -338,7 +338,8 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     unsigned char *use = calloc(p->n, 1);
     cells cl = {0};
     double(*cnt)[HG_SNAPSHOT_MAX_CLASSES][HG_SNAPSHOT_MAX_CLASSES] = NULL;
-    double *vol = NULL; /* sphere volumes */
+    double *xs = NULL, *rs = NULL, *vs = NULL; /* in cell order */
+    int *cs = NULL;
     double vcnt[NA][HG_SNAPSHOT_MAX_CLASSES]; /* sum of W V_k per class of i */
     if (!s || !cls || !use) {
         st = hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
@@ -421,28 +422,48 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     /* cells of the contact reach 2 r_max, or of about 8 particles of the
      * occupied region when they are smaller: a centre scans as far as
      * its own widths reach */
-    double cw = 2.0 * rmax;
+    double cw;
     {
         double vocc = in->nu_box / in->nu_occupied;
         for (int c = 0; c < d; c++)
             vocc *= p->hi[c] - p->lo[c];
-        cw = fmax(cw, pow(8.0 * vocc / (double)p->n, 1.0 / d));
+        cw = pow(8.0 * vocc / (double)p->n, 1.0 / d);
+        for (;;) { /* at most about 4 cells per particle */
+            double cells = 1.0;
+            for (int c = 0; c < d; c++)
+                cells *= fmax(1.0, floor(g.len[c] / cw));
+            if (cells <= 4.0 * (double)p->n + 4096.0)
+                break;
+            cw *= 1.25;
+        }
     }
     (void)reach;
     if ((st = cells_build(p, &g, cw, &cl, e)))
         goto fail;
+    /* the particles in cell order: a cell's neighbours are read in one
+     * stream */
+    if (!(xs = malloc(p->n * (size_t)d * sizeof *xs)) ||
+        !(rs = malloc(p->n * sizeof *rs)) ||
+        !(vs = malloc(p->n * sizeof *vs)) ||
+        !(cs = malloc(p->n * sizeof *cs))) {
+        st = hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
+        goto fail;
+    }
+    for (size_t m = 0; m < p->n; m++) {
+        size_t k = cl.idx[m];
+        memcpy(&xs[m * (size_t)d], &p->x[k * (size_t)d],
+               (size_t)d * sizeof *xs);
+        rs[m] = p->r[k];
+        cs[m] = cls[k];
+    }
     if (!(cnt = calloc(NA, sizeof *cnt))) {
         st = hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
         goto fail;
     }
     memset(vcnt, 0, sizeof vcnt);
     const double Vd = hg_unit_ball_volume(d);
-    if (!(vol = malloc(p->n * sizeof *vol))) {
-        st = hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
-        goto fail;
-    }
-    for (size_t i = 0; i < p->n; i++)
-        vol[i] = Vd * pow(p->r[i], d);
+    for (size_t m = 0; m < p->n; m++)
+        vs[m] = Vd * pow(rs[m], d);
     double a3[NA];
     for (int t = 0; t < na; t++)
         a3[t] = 2.0 * exp(s->log_a[t]) / 3.0;
@@ -484,7 +505,9 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
             thi++;
         for (int t = 0; t <= thi; t++)
             ncen_t[t][ci]++;
-        double ri = thi >= 0 ? fmax(a3[thi], 2.0 * rmax) : 2.0 * rmax;
+        double ri = p->r[i] + rmax; /* contacts */
+        if (thi >= 0)
+            ri = fmax(ri, a3[thi]);
         int64_t k0[3], kn[3];
         for (int c = 0; c < 3; c++)
             cell_range(&cl, &g, c, c < d ? xi[c] : 0.0, ri, &k0[c], &kn[c]);
@@ -502,18 +525,18 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
                         size_t k = cl.idx[m];
                         if (k == i)
                             continue;
-                        const double *xk = &p->x[k * (size_t)d];
+                        const double *xk = &xs[m * (size_t)d];
                         double u[3] = {0, 0, 0}, rho = 0.0, d2 = 0.0;
                         for (int c = 0; c < d; c++) {
                             u[c] = fabs(delta(&g, c, xk[c] - xi[c]));
                             rho = fmax(rho, u[c]);
                             d2 += u[c] * u[c];
                         }
-                        double rs = p->r[i] + p->r[k];
-                        if (d2 <= rs * rs) {
+                        double rsum = p->r[i] + rs[m];
+                        if (d2 <= rsum * rsum) {
                             contacts += 1.0;
-                            double ov = (rs - sqrt(d2)) /
-                                        fmin(p->r[i], p->r[k]);
+                            double ov = (rsum - sqrt(d2)) /
+                                        fmin(p->r[i], rs[m]);
                             maxov = fmax(maxov, ov);
                         }
                         if (thi < 0 || rho >= a3[thi])
@@ -526,8 +549,8 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
                             else
                                 t = mid + 1;
                         }
-                        int ck = cls[k];
-                        double vk = vol[k];
+                        int ck = cs[m];
+                        double vk = vs[m];
                         for (; t <= thi; t++) {
                             double a = 1.5 * a3[t], w = 1.0;
                             for (int c = 0; c < d; c++) {
@@ -599,7 +622,10 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     }
     cells_free(&cl);
     free(cnt);
-    free(vol);
+    free(xs);
+    free(rs);
+    free(vs);
+    free(cs);
     free(cls);
     free(use);
     *out = s;
@@ -607,7 +633,10 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
 fail:
     cells_free(&cl);
     free(cnt);
-    free(vol);
+    free(xs);
+    free(rs);
+    free(vs);
+    free(cs);
     free(cls);
     free(use);
     free(s);
