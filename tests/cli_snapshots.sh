@@ -24,6 +24,10 @@ expect_ok '^counts: +the mean over 4 offsets of the grid' -- "$HG" validate --pa
 expect_fail 2 "--boundary: .*'p p' gives 2 axes, the 3D particles need 3" -- "$HG" recommend --packing "$D/bed3d_d1-4.data" --boundary "p p"
 expect_fail 2 "--boundary: .*'p q f' is not LAMMPS' boundary letters" -- "$HG" recommend --packing "$D/bed3d_d1-4.data" --boundary "p q f"
 
+# pack --input takes a boundary the particle files can carry
+"$HG" pack --input "$D/bed3d_walls.data" --boundary "f f f" --output "$TMP/w.csv" 2>/dev/null && grep -Eq '^# box .* walls$' "$TMP/w.csv" && ok || bad "pack --input --boundary 'f f f' did not write a walled box"
+expect_fail 2 "--boundary: 'p p f' mixes periodic and non-periodic axes" -- "$HG" pack --input "$D/bed3d_d1-4.data" --boundary "p p f" --output "$TMP/w.csv"
+
 for entry in "bed3d_d1-4:p p f" "bed3d_d1-8:p p f" "bed2d_d1-6:p f p" \
     "bed3d_strat:p p f" "bed3d_walls:f f f"; do
     name=${entry%%:*}

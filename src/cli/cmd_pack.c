@@ -76,12 +76,33 @@ static void help(FILE *out)
 }
 
 /* --input: read, check, rewrite. */
-static int convert(const char *in, const char *out, hg_io_format fmt)
+static int convert(const char *in, const char *out, hg_io_format fmt,
+                   const char *boundary)
 {
     hg_particles p;
     hg_err e = {0};
     const char *name = strcmp(in, "-") ? in : "(stdin)";
     int st = hg_io_read(in, HG_IO_AUTO, &p, &e);
+    if (st == HG_OK && boundary) {
+        if ((st = hg_particles_set_boundary(&p, boundary, &e))) {
+            hg_particles_clear(&p);
+            cli_error("--boundary: %s", e.msg);
+            return CLI_EUSAGE;
+        }
+        int np = 0;
+        for (int a = 0; a < p.dim; a++)
+            np += hg_particles_axis_periodic(&p, a);
+        if (np != 0 && np != p.dim) {
+            hg_particles_clear(&p);
+            cli_error("--boundary: '%s' mixes periodic and non-periodic "
+                      "axes; the particle files carry periodic or walls "
+                      "only: give --boundary to the command that reads the "
+                      "converted file",
+                      boundary);
+            return CLI_EUSAGE;
+        }
+        memset(p.boundary, 0, sizeof p.boundary);
+    }
     if (st == HG_OK)
         st = hg_particles_check(&p, &e);
     if (st) {
@@ -158,7 +179,7 @@ int cmd_pack(int argc, char **argv)
         return CLI_EUSAGE;
     }
     if (o.input)
-        return convert(o.input, path, fmt);
+        return convert(o.input, path, fmt, cs.opt.boundary_text);
     if (!o.n) {
         cli_error("--n: missing (number of particles)");
         return CLI_EUSAGE;
