@@ -44,6 +44,16 @@ run sweep.json "$HG" scan --dim 3 --nu 0.7 --omega-range 2:20:2 --method optimal
 check "$TMP/sweep.json" "$S/sweep.schema.json"
 run val.json "$HG" validate $P --n 3000 --format json
 check "$TMP/val.json" "$S/validation.schema.json"
+# a snapshot: measured structure, the snapshot object, padded counts
+SN="--packing tests/data/snapshots/bed3d_strat.data --boundary p,p,f"
+run valsn.json "$HG" validate $SN --repeats 1 --format json
+check "$TMP/valsn.json" "$S/validation.schema.json"
+run recsn.json "$HG" recommend $SN --format json
+check "$TMP/recsn.json" "$S/recommendation.schema.json"
+run evsn.json "$HG" evaluate $SN --sizes 3,8 --format json
+check "$TMP/evsn.json" "$S/evaluation.schema.json"
+run scansn.json "$HG" scan $SN --max-levels 3 --format json
+check "$TMP/scansn.json" "$S/scan.schema.json"
 # hard spheres: the generator and its overlap in the document
 run valhs.json "$HG" validate $P --structure hard-spheres --n 3000 --repeats 1 --format json
 check "$TMP/valhs.json" "$S/validation.schema.json"
