@@ -57,7 +57,23 @@ expect_fail 2 "--atoms" -- "$HG" recommend $SYS --format lammps --atoms x
 expect_fail 2 "--mpi: 0 is outside" -- "$HG" validate --engine lammps $SYS --mpi 0
 expect_fail 2 "--budget: -1 must be > 0" -- "$HG" tune --engine lammps $SYS --budget -1
 expect_fail 2 "--skin" -- "$HG" tune --engine lammps $SYS --skin 0
-expect_fail 2 "--engine: 'gromacs' is not lammps" -- "$HG" tune --engine gromacs $SYS
+# --engine: an unknown name is named with the list, on every command and
+# whatever the position; an engine a command has no form for is refused
+for cmd in tune validate calibrate recommend evaluate scan bench pack; do
+    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'lmp' \(one of: hgrid, lammps\)$" -- "$HG" $cmd --engine lmp
+    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'gromacs' \(one of: hgrid, lammps\)$" -- "$HG" $cmd $SYS --engine=gromacs
+done
+expect_fail 2 "tune --engine: 'hgrid' is not available for tune \(it runs: lammps\)" -- "$HG" tune --engine hgrid $SYS
+expect_fail 2 "recommend --engine: 'lammps' is not available for recommend \(it runs: hgrid\)" -- "$HG" recommend --engine lammps $SYS
+expect_ok "^recommended: " -- "$HG" recommend --engine hgrid $SYS
+# an option given twice is refused, not silently replaced
+expect_fail 2 "^hgridopt: calibrate: option '--packing' given twice \(give it once; several files: --packing a.data,b.data\)$" -- "$HG" calibrate --engine lammps --packing a.data --packing b.data
+expect_fail 2 "^hgridopt: recommend: option '--K' given twice \(give it once\)$" -- "$HG" recommend $SYS --K 1 --K 2
+expect_fail 2 "^hgridopt: validate: option '--steps' given twice" -- "$HG" validate --engine lammps $SYS --steps 2 --steps=3
+# help texts print no printf escapes
+for h in "tune --help" "validate --engine lammps --help" "calibrate --engine lammps --help" "recommend --help" "help models" "help psd" "--help"; do
+    "$HG" $h | grep -q '%%' && bad "$h prints '%%'" || ok
+done
 expect_fail 2 "unknown option '--budget'" -- "$HG" validate --engine lammps $SYS --budget 3
 expect_fail 1 "not an executable.*apt-get install lammps" -- "$HG" tune --engine lammps $SYS --lmp /nonexistent/lmp
 expect_fail 1 "not an executable.*apt-get install lammps" -- "$HG" calibrate --engine lammps --lmp /nonexistent/lmp

@@ -40,6 +40,7 @@ typedef struct cli_opts {
     const char *model_text, *algorithm_text;
     const char *format, *output;
     const char *plot; /* --plot FILE (.svg, .png, .pdf) */
+    const char *engine; /* --engine NAME (every command; NULL: default) */
     int help;
 } cli_opts;
 
@@ -49,8 +50,13 @@ enum {
     CLI_MODEL = 2,  /* --model and its shorthand --algorithm */
     CLI_FORMAT = 4, /* --format */
     CLI_OUTPUT = 8, /* --output */
-    CLI_PLOT = 16   /* --plot */
+    CLI_PLOT = 16,  /* --plot */
+    CLI_LAMMPS = 32 /* the command's --engine lammps form (else hgrid) */
 };
+
+/* The engines --engine names (NULL-terminated; the first is the default),
+ * and the one a command form runs (groups & CLI_LAMMPS). */
+extern const char *const cli_engines[];
 
 typedef enum cli_type {
     CLI_T_STRING, /* const char * */
@@ -95,7 +101,9 @@ typedef struct cli_spec {
 
 /* Parse argv (argv[0] = command name) into o (common options) and cmd
  * (the command's struct, prefilled with defaults). Prints the help for
- * --help, and one error line for a bad option or value. Returns 1 when the
+ * --help, and one error line for a bad option or value, an option given
+ * twice, or an --engine that is unknown or not the one of this command
+ * form (hgrid, or lammps with CLI_LAMMPS). Returns 1 when the
  * command must stop now with exit code *rc, else 0; o->format is then set
  * (to the default format when not given). */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,

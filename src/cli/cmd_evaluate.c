@@ -37,8 +37,12 @@ static void help(FILE *out)
             cli_output_help, cli_model_help, cli_system_help, cli_exit_help);
 }
 
+/* cell_sizes: the sizes the model was given (as --sizes and recommend's
+ * cell_sizes: for a single-level model the cutoff, 2 r_max by default);
+ * per_level[].cell_size: the cells it uses, bin_width when they differ. */
 static cJSON *to_json(const cli_system *cs, const hg_model *m,
-                      const hg_cost *c, const hg_cost *lc, double T_bin)
+                      const hg_cost *c, const hg_cost *lc, double T_bin,
+                      const double *given, int n_given)
 {
     cJSON *j = cli_json_document("hgridopt.evaluation/1", cs);
     if (cs->name)
@@ -56,10 +60,20 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cli_json_add_K(j, cs);
     cJSON_AddNumberToObject(j, "levels", c->levels);
     cJSON_AddNumberToObject(j, "nonempty_levels", c->nonempty_levels);
-    cJSON *sizes = cJSON_AddArrayToObject(j, "cell_sizes");
-    for (int h = 0; h < c->levels; h++)
-        cJSON_AddItemToArray(sizes,
-                             cJSON_CreateNumber(c->per_level[h].cell_size));
+    double cutoff = 2.0 * hg_psd_rmax(cs->psd);
+    if (given)
+        cli_json_add_array(j, "cell_sizes", given, n_given);
+    else if (m->max_levels == 1)
+        cli_json_add_array(j, "cell_sizes", &cutoff, 1);
+    else {
+        cJSON *sizes = cJSON_AddArrayToObject(j, "cell_sizes");
+        for (int h = 0; h < c->levels; h++)
+            cJSON_AddItemToArray(
+                sizes, cJSON_CreateNumber(c->per_level[h].cell_size));
+    }
+    if (m->max_levels == 1 && c->levels == 1 &&
+        c->per_level[0].cell_size != (given ? given[n_given - 1] : cutoff))
+        cJSON_AddNumberToObject(j, "bin_width", c->per_level[0].cell_size);
     cli_json_add_per_level(j, c);
     cJSON_AddNumberToObject(j, "T_cd", c->T_cd);
     cJSON_AddNumberToObject(j, "T_ca", c->T_ca);
@@ -78,6 +92,8 @@ typedef struct evaluate_result {
     double T_bin; /* the single-level `bin` */
     const double *sizes; /* NULL for a one-level model */
     int L;
+    const double *given; /* --sizes as given (NULL: none) */
+    int n_given;
 } evaluate_result;
 
 /* --format lammps|mercurydpm: the given sizes as settings for that code. */
@@ -119,15 +135,16 @@ static int write_result(FILE *out, const void *ctx)
     const hg_cost *cost = r->cost;
     if (!strcmp(cs->opt.format, "json"))
         return cli_json_print(out,
-                              to_json(cs, r->model, cost, r->lc, r->T_bin));
+                              to_json(cs, r->model, cost, r->lc, r->T_bin,
+                                      r->given, r->n_given));
     if (!strcmp(cs->opt.format, "lammps") ||
         !strcmp(cs->opt.format, "mercurydpm"))
         return write_export(out, r);
     cli_print_system(out, cs);
     if (r->model->max_levels != 1)
-        fprintf(out, "algorithm:      %s, %d levels (%d non-empty)\n\n",
+        fprintf(out, "algorithm:      %s, %d level%s (%d non-empty)\n\n",
                 hg_algorithm_name(r->model->grid_algorithm), cost->levels,
-                cost->nonempty_levels);
+                cost->levels == 1 ? "" : "s", cost->nonempty_levels);
     else
         fprintf(out, "model:          %s\n\n", r->model->name);
     cli_print_levels(out, cost, hg_psd_rmin(cs->psd));
@@ -203,7 +220,7 @@ int cmd_evaluate(int argc, char **argv)
         goto done;
     }
     evaluate_result res = {&cs, model, &cost, &lc, bin.T,
-                           hgrid ? sizes : NULL, (int)L};
+                           hgrid ? sizes : NULL, (int)L, sizes, (int)L};
     rc = cli_write(cs.opt.output, write_result, &res);
     hg_cost_clear(&cost);
     hg_cost_clear(&lc);

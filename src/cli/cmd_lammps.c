@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 const char lmp_run_help[] =
+    "  --engine E       lammps: this form (hgrid, the default: the bundled "
+    "HGrid's form)\n"
     "  --lmp PATH       LAMMPS executable (default: lmp on PATH)\n"
     "  --mpi N          run under mpirun -np N (default 1: plain lmp)\n"
     "  --keep DIR       keep data file, input script and log in DIR\n"
@@ -23,10 +25,11 @@ const char lmp_run_help[] =
     "  --repeats R      alternating repeats; medians reported (default 3)\n"
     "  --n N            atoms of a generated packing (default 50000)\n"
     "  --seed S         packing seed (default 1)\n"
-    "  --skin X         neighbor skin (default 10 %% of the smallest "
+    "  --skin X         neighbor skin (default 10 % of the smallest "
     "diameter)\n";
 
-/* 1 if argv asks for --engine lammps (the caller then hands over). */
+/* 1 if argv asks for --engine lammps (the caller then hands over; any
+ * other value is checked by cli_parse of the command's own form). */
 int cli_engine_is_lammps(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -38,15 +41,6 @@ int cli_engine_is_lammps(int argc, char **argv)
     return 0;
 }
 
-/* --engine must say lammps (the caller dispatched on it). */
-int lmp_check_engine(const lmp_opts *o)
-{
-    if (o->engine && strcmp(o->engine, "lammps")) {
-        cli_error("--engine: '%s' is not lammps", o->engine);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
-}
 
 static void progress(int done, int total, void *params)
 {
@@ -203,7 +197,7 @@ static const cli_option calibrate_options[] = {
 };
 const char *const lmp_table_json[] = {"table", "json", NULL};
 static const cli_spec calibrate_spec = {
-    "calibrate", calibrate_help, CLI_FORMAT, calibrate_options,
+    "calibrate", calibrate_help, CLI_FORMAT | CLI_LAMMPS, calibrate_options,
     sizeof calibrate_options / sizeof calibrate_options[0], lmp_table_json};
 
 int cmd_calibrate_lammps(int argc, char **argv)
@@ -214,8 +208,6 @@ int cmd_calibrate_lammps(int argc, char **argv)
     hg_err e = {0};
     int st, rc0;
     if (cli_parse(&calibrate_spec, argc, argv, &co, &lo, &rc0))
-        return rc0;
-    if ((rc0 = lmp_check_engine(&lo)))
         return rc0;
     const char *format = co.format;
     int save = lo.save;
@@ -332,8 +324,7 @@ int cmd_calibrate_lammps(int argc, char **argv)
     for (int i = 0; i < npts; i++)
         pts[i].predicted = hg_lammps_predict(&k, &pts[i].work);
     if (!strcmp(format, "json")) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-fit/1");
+        cJSON *j = cli_json_document("hgridopt.lammps-fit/1", NULL);
         cJSON_AddStringToObject(j, "lammps", k.lammps);
         cJSON_AddStringToObject(j, "machine", k.machine);
         cJSON *cs = cJSON_AddObjectToObject(j, "constants_ns");

@@ -7,7 +7,7 @@
 #include "hg_lammps.h"
 
 typedef struct lmp_opts {
-    const char *engine, *lmp, *keep;
+    const char *lmp, *keep;
     long mpi, steps, repeats, n, seed, max_coll;
     double skin, budget;
     const char *packings, *file; /* calibrate */
@@ -15,7 +15,7 @@ typedef struct lmp_opts {
 } lmp_opts;
 
 #define LMP_RUN_OPTIONS                                                     \
-    CLI_STR("engine", lmp_opts, engine), CLI_STR("lmp", lmp_opts, lmp),     \
+    CLI_STR("lmp", lmp_opts, lmp),                                          \
         CLI_LONG("mpi", lmp_opts, mpi, 1, 1024),                            \
         CLI_STR("keep", lmp_opts, keep),                                    \
         CLI_LONG("steps", lmp_opts, steps, 1, 100000),                      \
@@ -32,8 +32,6 @@ extern const char *const lmp_table_json[];
 /* Column header of lmp_print_point. */
 extern const char lmp_point_header[];
 
-/* --engine must say lammps (the caller dispatched on it). */
-int lmp_check_engine(const lmp_opts *o);
 /* Run options of lo with neighbor skin skin (progress on a tty). */
 void lmp_run_options(const lmp_opts *lo, double skin,
                      hg_lammps_run_options *o);

@@ -115,12 +115,16 @@ static int write_table(FILE *out, const cli_system *cs,
                 model_label(o->models[i]));
     fprintf(out, ", L = 1..%d, tolerance %g %%\n", o->max_levels,
             100.0 * o->tolerance);
+    int bin = r->model == hg_model_find("bin");
     fprintf(out, "\ndecision:       %s\n", r->decision);
-    if (r->single_level && !r->linked_cell)
+    if (bin && r->single_level)
         fprintf(out,
                 "recommended:    bin, one grid of bins of half the cutoff "
                 "(no hierarchical grid\n                beats it by %g %%)\n",
                 100.0 * o->tolerance);
+    else if (bin)
+        fprintf(out, "recommended:    bin, one grid of bins of half the "
+                     "cutoff (--model bin)\n");
     else
         fprintf(out,
                 "recommended:    %s, %d level%s (the fewest within %g %% of "
@@ -148,9 +152,10 @@ static int write_table(FILE *out, const cli_system *cs,
     fprintf(out, "\ncell sizes / r_min:");
     for (int h = 0; h < r->levels; h++)
         fprintf(out, " %.4g", r->cell_sizes[h] / rmin);
-    if (r->single_level && !r->linked_cell)
+    if (bin)
         fprintf(out, "\n(the size is the cutoff; the bins are half of it, "
-                "the stencil only the bins within reach)");
+                "%.6g, the stencil only the bins within reach)",
+                r->cost.per_level[0].cell_size);
     fprintf(out, "\n\n");
     cli_print_levels(out, &r->cost, rmin);
     fprintf(out,
@@ -215,7 +220,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddStringToObject(sl, "best", r->single_model->name);
     cJSON_AddNumberToObject(sl, "work_per_particle", r->single_T);
     cJSON_AddBoolToObject(sl, "recommended", r->single_level);
-    if (r->single_level && !r->linked_cell)
+    if (r->model == hg_model_find("bin"))
         cJSON_AddNumberToObject(j, "bin_width", r->cost.per_level[0].cell_size);
     cJSON *best = cJSON_AddObjectToObject(j, "best");
     cJSON_AddStringToObject(best, "algorithm",
