@@ -2,7 +2,7 @@
  * it for HGrid cell sizes (e.g. from a DEM code whose size distribution
  * evolves). Build: see CMakeLists.txt (find_package) or
  *   cc consumer.c $(pkg-config --cflags --libs hgridopt) */
-#include <hgridopt.h>
+#include <hgridopt/hgridopt.h>
 #include <stdio.h>
 
 int main(void)
