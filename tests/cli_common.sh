@@ -29,6 +29,10 @@ expect_ok "\"model\":.*\"linked-cell\"" -- $HG scan $P --model linked-cell --for
 expect_fail 2 "unknown option '--model'" -- $HG pack $P --n 10 --model linked-cell
 # help models lists every registered model with its help
 out=$("$HG" help models)
+# ... and which of them validate measures: exactly those validate accepts
+printf '%s\n' "$out" | grep -qx "validate --model measures the models of the bundled grid: hgrid-top-down, hgrid-bottom-up, linked-cell" && ok || bad "help models: validate's models"
+expect_fail 2 "model: bin describes no grid of hgridopt to measure" -- $HG validate $P --n 2000 --model bin
+grep -q "^use); \`validate --model\` takes the models it can measure" "$SRC/README.md" && ok || bad "README: validate --model"
 for m in hgrid-top-down hgrid-bottom-up linked-cell; do
     printf '%s\n' "$out" | grep -Eq "^  $m +[a-zA-Z]" && ok || bad "help models: no line for $m"
 done

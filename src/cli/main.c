@@ -33,6 +33,10 @@ static void usage(FILE *out)
             "       hgridopt help psd               distribution families\n"
             "       hgridopt help models            cost models (--model)\n"
             "       hgridopt --version\n"
+            "       hgridopt <command> --engine NAME ...   the code advised: "
+            "hgrid (the\n"
+            "               bundled HGrid, default) or lammps (validate, "
+            "calibrate, tune)\n"
             "       hgridopt --max-input SIZE <command> ...   read input "
             "files up to SIZE\n"
             "               bytes (default 1G; suffix K, M, G; also the "
@@ -134,6 +138,13 @@ static void models_help(FILE *out)
             else
                 fprintf(out, "    %dD: none: %s\n", 3 - d, u.err[t][d]);
     }
+    fprintf(out, "\nvalidate --model measures the models of the bundled "
+                 "grid:");
+    for (size_t i = 0, n = 0; i < hg_model_count(); i++)
+        if (hg_model_at(i)->grid_algorithm != HG_GRID_NONE)
+            fprintf(out, "%s %s", n++ ? "," : "", hg_model_at(i)->name);
+    fprintf(out, "\n(bin is measured next to them as a baseline; the LAMMPS "
+                 "models by validate\n--engine lammps).\n");
     fprintf(out, "\n--algorithm top-down and --algorithm bottom-up are "
                  "shorthands for\n--model hgrid-top-down and --model "
                  "hgrid-bottom-up.\n");
