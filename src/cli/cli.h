@@ -138,8 +138,8 @@ typedef struct cli_system {
     double K;           /* weight of cell accesses (model parameter "K") */
     hg_model_values values; /* model parameters as given (K) */
     int K_auto;         /* K came from a calibration file */
-    hg_K_target K_target; /* the code the output describes (set before
-                             cli_system_resolve; default bundled HGrid) */
+    hg_K_target K_target; /* the code the output describes (set by
+                             cli_system_resolve from --format) */
     hg_K_choice Kc;     /* K and where it came from (hg_K_resolve) */
     char *name;         /* system name or NULL */
     char *unit;         /* length unit or NULL */

@@ -115,7 +115,10 @@ static int write_export(FILE *out, const evaluate_result *r)
                           r->lc->T,
                           cs->name,
                           cs->unit,
-                          cs->export_skin};
+                          cs->export_skin,
+                          NULL};
+    char kn[640];
+    in.K_note = hg_K_choice_describe(&cs->Kc, kn, sizeof kn);
     char *text = NULL;
     hg_err e = {0};
     int st = !strcmp(cs->opt.format, "lammps")

@@ -277,9 +277,7 @@ static int write_export(FILE *out, const cli_system *cs,
                           cs->export_skin,
                           NULL};
     char kn[640];
-    snprintf(kn, sizeof kn, "%s: %s", hg_K_source_name(cs->Kc.source),
-             cs->Kc.detail);
-    in.K_note = kn;
+    in.K_note = hg_K_choice_describe(&cs->Kc, kn, sizeof kn);
     char *text = NULL;
     hg_err e = {0};
     int st = lammps ? hg_export_lammps(&in, &text, &e)
@@ -382,10 +380,6 @@ int cmd_recommend(int argc, char **argv)
                    strcmp(cs.opt.format, "json");
     ro.q = o.q;
     cs.export_skin = o.skin;
-    /* K follows the code the output is for */
-    cs.K_target = !strcmp(cs.opt.format, "mercurydpm") ? HG_K_TARGET_MERCURYDPM
-                  : !strcmp(cs.opt.format, "lammps")   ? HG_K_TARGET_LAMMPS
-                                                       : HG_K_TARGET_HGRID;
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
     if (lammps_model && !strcmp(cs.opt.format, "lammps")) {

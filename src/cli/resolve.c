@@ -156,7 +156,9 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         snprintf(cs->structure_why, sizeof cs->structure_why, "default");
     }
     /* K: one resolver decides (command line, system file, calibration
-     * file, shipped default or paper value, by target) */
+     * file, shipped default or paper value, by the target the output
+     * format describes) */
+    cs->K_target = hg_K_target_for_format(cs->opt.format);
     const char *kt = cs->opt.K_text ? cs->opt.K_text
                      : cs->file.K_auto ? "auto" /* "K": "auto" in the file */
                                        : NULL;
