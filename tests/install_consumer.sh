@@ -6,6 +6,8 @@
 # bash completion completes commands, options and --format values.
 set -euo pipefail
 src=$1 build=$2
+# hermetic: no calibration file of the user's changes the default K
+export HGRIDOPT_CALIBRATION=/nonexistent/hgridopt-calibration.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -50,7 +52,20 @@ cmake -S "$src/examples/consumer" -B "$tmp/cb" -DCMAKE_PREFIX_PATH="$p" \
 cmake --build "$tmp/cb" >>"$tmp/cb.log" 2>&1 || fail "consumer build: $(tail -5 "$tmp/cb.log")"
 out=$(LD_LIBRARY_PATH="$lib" "$tmp/cb/consumer") || fail "consumer (find_package) failed"
 echo "find_package: $out"
-[[ $out == *levels:* ]] || fail "consumer output '$out'"
+[[ $out == *level*:* ]] || fail "consumer output '$out'"
+# the library call gives the CLI's answer: the same K and cell sizes
+cli=$("$p/bin/hgridopt" recommend --psd powerlaw:alpha=-3,omega=20 --dim 2 --nu 0.4 --format json |
+    jq -r '"K \(.K) (\(.K_choice.source)), \(.levels) level\(if .levels == 1 then "" else "s" end):" + ([.cell_sizes[] | " \(.)"] | add)')
+ans=$(sed 's/^hgridopt [^:]*: //' <<<"$out")
+python3 - "$ans" "$cli" <<'PY' || fail "consumer '$ans' is not the CLI's answer '$cli'"
+import re, sys
+a, b = sys.argv[1], sys.argv[2]
+na = [float(x) for x in re.findall(r"[0-9.]+(?:e[-+]?[0-9]+)?", a)]
+nb = [float(x) for x in re.findall(r"[0-9.]+(?:e[-+]?[0-9]+)?", b)]
+assert re.sub(r"[0-9.]+(e[-+]?[0-9]+)?", "#", a) == re.sub(r"[0-9.]+(e[-+]?[0-9]+)?", "#", b), (a, b)
+assert len(na) == len(nb) and all(abs(x - y) <= 1e-5 * abs(y) for x, y in zip(na, nb)), (na, nb)
+PY
+echo "consumer agrees with the CLI: $ans"
 
 # pkg-config, shared and static
 export PKG_CONFIG_PATH="$lib/pkgconfig"
