@@ -35,6 +35,11 @@ for f in examples/*.json; do
     check "$TMP/rec.json" "$S/recommendation.schema.json"
     check "$f" "$S/system.schema.json"
 done
+# the lammps engine's recommendation (the model only, no lmp)
+run reclmp.json "$HG" recommend --engine lammps $P --format json
+check "$TMP/reclmp.json" "$S/lammps-recommendation.schema.json"
+run reclmpbin.json "$HG" recommend --engine lammps --psd mono:r=1 --dim 3 --nu 0.4 --format json
+check "$TMP/reclmpbin.json" "$S/lammps-recommendation.schema.json"
 # bin recommended (equal spheres, cheap cell accesses)
 run recbin.json "$HG" recommend --psd mono:r=1 --dim 3 --nu 0.5 --K 0.05 --format json
 check "$TMP/recbin.json" "$S/recommendation.schema.json"

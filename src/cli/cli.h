@@ -17,7 +17,9 @@
 #include <stdio.h>
 
 #include "hgridopt.h"
+#include "hg_engine.h"
 #include "hg_io.h"
+#include "hg_lammps.h"
 #include "hg_sysfile.h"
 
 /* Exit codes, the same for every command. */
@@ -51,12 +53,12 @@ enum {
     CLI_FORMAT = 4, /* --format */
     CLI_OUTPUT = 8, /* --output */
     CLI_PLOT = 16,  /* --plot */
-    CLI_LAMMPS = 32 /* the command's --engine lammps form (else hgrid) */
+    /* --engine NAME (every command; the names of the engine registry,
+     * hg_engine.h): a command form runs the default engine (hgrid), or
+     * lammps (CLI_LAMMPS), or any engine and checks itself (CLI_ENGINES) */
+    CLI_LAMMPS = 32,
+    CLI_ENGINES = 64
 };
-
-/* The engines --engine names (NULL-terminated; the first is the default),
- * and the one a command form runs (groups & CLI_LAMMPS). */
-extern const char *const cli_engines[];
 
 typedef enum cli_type {
     CLI_T_STRING, /* const char * */
@@ -245,9 +247,22 @@ int cmd_tune(int argc, char **argv);
 int cli_engine_is_lammps(int argc, char **argv);
 int cmd_calibrate_lammps(int argc, char **argv);
 int cmd_validate_lammps(int argc, char **argv);
-/* recommend --format lammps with the LAMMPS model: atoms per system
- * (<= 0: packing, system file or 50000), MPI ranks, most collections. */
-int cli_recommend_lammps(const cli_system *cs, long atoms, long ranks,
-                         long max_coll, FILE *out);
+/* recommend with the lammps engine: the LAMMPS model's optimum for cs
+ * with atoms per rank (<= 0: packing, system file or 50000), MPI ranks and
+ * at most max_coll collections; text is the --format lammps output, the
+ * settings its non-comment lines. Prints errors; returns an exit code. */
+#define CLI_LAMMPS_MAX_LINES 8
+typedef struct cli_lammps_result {
+    hg_lammps_consts consts;
+    const char *consts_source; /* "stored calibration" / "shipped defaults" */
+    hg_lammps_system sys;
+    hg_lammps_optimum opt;
+    char *text; /* owned */
+    char settings[CLI_LAMMPS_MAX_LINES][512];
+    int n_settings;
+} cli_lammps_result;
+int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
+                      long max_coll, cli_lammps_result *out);
+void cli_lammps_result_clear(cli_lammps_result *r);
 
 #endif

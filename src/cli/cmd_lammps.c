@@ -386,39 +386,52 @@ done:
 }
 
 
-/* ---- recommend --format lammps with the LAMMPS model ---- */
+/* ---- recommend --engine lammps: the LAMMPS model's answer ---- */
 
-int cli_recommend_lammps(const cli_system *cs, long atoms, long ranks,
-                         long max_coll, FILE *out)
+int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
+                      long max_coll, cli_lammps_result *out)
 {
-    hg_lammps_consts k;
-    const char *source = "";
-    int rc = lmp_load_consts(&k, &source);
+    memset(out, 0, sizeof *out);
+    int rc = lmp_load_consts(&out->consts, &out->consts_source);
     if (rc)
         return rc;
-    hg_lammps_system sys;
-    sys.dim = cs->sys.dim;
-    sys.nu = cs->sys.nu;
-    sys.atoms = atoms > 0                ? (double)atoms
-                : cs->has_packing        ? (double)cs->packing.n
-                : cs->particles > 0      ? (double)cs->particles
-                                         : 50000.0;
-    sys.skin = cs->export_skin > 0.0 ? cs->export_skin
-                                     : default_skin(cs->psd);
-    sys.nprocs = (int)ranks;
-    sys.structure = cs->sys.structure;
-    hg_lammps_optimum opt;
+    hg_lammps_system *sys = &out->sys;
+    sys->dim = cs->sys.dim;
+    sys->nu = cs->sys.nu;
+    sys->atoms = atoms > 0                ? (double)atoms
+                 : cs->has_packing        ? (double)cs->packing.n
+                 : cs->particles > 0      ? (double)cs->particles
+                                          : 50000.0;
+    sys->skin = cs->export_skin > 0.0 ? cs->export_skin
+                                      : default_skin(cs->psd);
+    sys->nprocs = (int)ranks;
+    sys->structure = cs->sys.structure;
     hg_err e = {0};
-    int st = hg_lammps_optimise(cs->psd, &sys, &k, (int)max_coll, 0.01, &opt,
-                                &e);
+    int st = hg_lammps_optimise(cs->psd, sys, &out->consts, (int)max_coll,
+                                0.01, &out->opt, &e);
     if (st)
         return cli_fail(&e, st, 0);
-    hg_export_lammps_input in = {cs->psd, &sys, &opt, source, cs->name,
-                                 cs->unit};
-    char *text = NULL;
-    if ((st = hg_export_lammps_model(&in, &text, &e)))
+    hg_export_lammps_input in = {cs->psd, sys, &out->opt,
+                                 out->consts_source, cs->name, cs->unit};
+    if ((st = hg_export_lammps_model(&in, &out->text, &e)))
         return cli_fail(&e, st, 0);
-    fputs(text, out);
-    free(text);
+    /* the settings: the lines that are not comments */
+    char *copy = strdup(out->text);
+    if (!copy) {
+        cli_error("out of memory");
+        return CLI_EDATA;
+    }
+    for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l;
+         l = strtok_r(NULL, "\n", &save))
+        if (l[0] != '#' && out->n_settings < CLI_LAMMPS_MAX_LINES)
+            snprintf(out->settings[out->n_settings++],
+                     sizeof out->settings[0], "%s", l);
+    free(copy);
     return CLI_OK;
+}
+
+void cli_lammps_result_clear(cli_lammps_result *r)
+{
+    free(r->text);
+    r->text = NULL;
 }

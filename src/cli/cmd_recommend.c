@@ -6,6 +6,7 @@
 #include "hg_figure.h"
 #include "hg_export.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,13 +59,18 @@ static void help(FILE *out)
             "  --skin X         LAMMPS neighbor skin (format lammps; default "
             "10 %% of the\n"
             "                   smallest diameter)\n"
-            "  With --format lammps the answer comes from the model of "
-            "LAMMPS' own neighbor\n"
-            "  build (lammps-multi / lammps-bin; it may be plain bin) unless "
-            "--model names\n"
-            "  an HGrid model or 'kol' (the KOL levels exported); "
-            "--model lammps elsewhere\n"
-            "  optimises lammps-multi.\n"
+            "  --engine E       hgrid (default): the bundled HGrid's cost "
+            "model; lammps:\n"
+            "                   the model of LAMMPS' own neighbor build "
+            "(lammps-multi /\n"
+            "                   lammps-bin; it may be plain bin), the same "
+            "answer in table,\n"
+            "                   json and lammps. --format lammps and --model "
+            "lammps|lammps-multi|\n"
+            "                   lammps-bin imply lammps unless --model names "
+            "an HGrid model\n"
+            "                   or 'kol' (the KOL levels exported as LAMMPS "
+            "collections)\n"
             "  --atoms N        atoms in the simulation for the LAMMPS model "
             "(default: the\n"
             "                   packing's, the system file's particles, else "
@@ -180,6 +186,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     const hg_recommend_options *o = &r->options;
     double rmin = hg_psd_rmin(cs->psd);
     cJSON *j = cli_json_document("hgridopt.recommendation/1", cs);
+    cJSON_AddStringToObject(j, "engine", "hgrid");
     if (cs->name)
         cJSON_AddStringToObject(j, "name", cs->name);
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
@@ -323,22 +330,136 @@ static int write_result(FILE *out, const void *ctx)
     return CLI_EUSAGE;
 }
 
+/* ---- the lammps engine: the LAMMPS model's answer in every format ---- */
+
 typedef struct lammps_result {
     const cli_system *cs;
-    long atoms, mpi;
+    const cli_lammps_result *a;
 } lammps_result;
 
-static int write_lammps_model(FILE *out, const void *ctx)
+static void lammps_setting_text(const hg_lammps_setting *s, char *buf,
+                                size_t len)
+{
+    if (s->ncoll == 0) {
+        snprintf(buf, len, "bin");
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, len, "multi with %d collection%s",
+                                s->ncoll, s->ncoll == 1 ? "" : "s");
+    for (int i = 0; i < s->ncoll && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%.6g",
+                              i ? ", " : " (cutoffs ", s->cut[i]);
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
+static int write_lammps_table(FILE *out, const cli_system *cs,
+                              const cli_lammps_result *a)
+{
+    const hg_lammps_optimum *o = &a->opt;
+    const char *u = cs->unit ? cs->unit : "";
+    char what[512];
+    lammps_setting_text(&o->best, what, sizeof what);
+    fprintf(out, "engine:         lammps (LAMMPS' neighbor build, model "
+                 "constants: %s)\n", a->consts_source);
+    if (cs->name)
+        fprintf(out, "system:         %s\n", cs->name);
+    fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
+    fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
+            hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
+            hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
+    fprintf(out, "dim %d, nu = %.6g, %.6g atoms per rank, %d rank%s, "
+                 "skin %.6g\n",
+            a->sys.dim, a->sys.nu, a->sys.atoms, a->sys.nprocs,
+            a->sys.nprocs == 1 ? "" : "s", a->sys.skin);
+    cli_print_structure(out, cs);
+    if (o->best.ncoll)
+        fprintf(out, "\ndecision:       use %s: predicted Neigh time %.4g ms "
+                     "per build, %.3g of bin\n",
+                what, 1e3 * o->seconds, o->seconds / o->bin_seconds);
+    else
+        fprintf(out, "\ndecision:       use bin: predicted Neigh time %.4g ms "
+                     "per build (no set of collections 1 %% faster)\n",
+                1e3 * o->seconds);
+    fprintf(out, "\npredicted Neigh time per build (ms):\n  %-10s %10.4g\n",
+            "bin", 1e3 * o->bin_seconds);
+    for (int n = 1; n <= o->max_coll; n++) {
+        if (!isfinite(o->by_n_seconds[n])) /* not possible (one size) */
+            continue;
+        char lab[32];
+        snprintf(lab, sizeof lab, "multi %d", n);
+        fprintf(out, "  %-10s %10.4g\n", lab, 1e3 * o->by_n_seconds[n]);
+    }
+    fprintf(out, "\nsettings (the lines of --format lammps):\n");
+    for (int i = 0; i < a->n_settings; i++)
+        fprintf(out, "%s\n", a->settings[i]);
+    return CLI_OK;
+}
+
+static cJSON *lammps_setting_json(const hg_lammps_setting *s)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "style", s->ncoll ? "multi" : "bin");
+    cJSON_AddNumberToObject(j, "collections", s->ncoll);
+    if (s->ncoll)
+        cli_json_add_array(j, "cutoffs", s->cut, s->ncoll);
+    return j;
+}
+
+static int write_lammps_json(FILE *out, const cli_system *cs,
+                             const cli_lammps_result *a)
+{
+    const hg_lammps_optimum *o = &a->opt;
+    cJSON *j = cli_json_document("hgridopt.lammps-recommendation/1", cs);
+    cJSON_AddStringToObject(j, "engine", "lammps");
+    if (cs->name)
+        cJSON_AddStringToObject(j, "name", cs->name);
+    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
+    cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
+    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
+    cJSON_AddNumberToObject(j, "dim", a->sys.dim);
+    cJSON_AddNumberToObject(j, "nu", a->sys.nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
+    cJSON_AddNumberToObject(j, "atoms_per_rank", a->sys.atoms);
+    cJSON_AddNumberToObject(j, "ranks", a->sys.nprocs);
+    cJSON_AddNumberToObject(j, "skin", a->sys.skin);
+    cJSON_AddStringToObject(j, "constants", a->consts_source);
+    cJSON_AddItemToObject(j, "answer", lammps_setting_json(&o->best));
+    cJSON_AddNumberToObject(j, "predicted_neigh_ms", 1e3 * o->seconds);
+    cJSON_AddNumberToObject(j, "bin_neigh_ms", 1e3 * o->bin_seconds);
+    cJSON_AddNumberToObject(j, "ratio_to_bin", o->seconds / o->bin_seconds);
+    cJSON *by = cJSON_AddArrayToObject(j, "by_collections");
+    for (int n = 1; n <= o->max_coll; n++) {
+        if (!isfinite(o->by_n_seconds[n]))
+            continue;
+        cJSON *r = lammps_setting_json(&o->by_n[n]);
+        cJSON_AddNumberToObject(r, "predicted_neigh_ms",
+                                1e3 * o->by_n_seconds[n]);
+        cJSON_AddItemToArray(by, r);
+    }
+    cJSON *set = cJSON_AddArrayToObject(j, "settings");
+    for (int i = 0; i < a->n_settings; i++)
+        cJSON_AddItemToArray(set, cJSON_CreateString(a->settings[i]));
+    return cli_json_print(out, j);
+}
+
+static int write_lammps_engine(FILE *out, const void *ctx)
 {
     const lammps_result *l = ctx;
-    return cli_recommend_lammps(l->cs, l->atoms, l->mpi, 6, out);
+    if (!strcmp(l->cs->opt.format, "table"))
+        return write_lammps_table(out, l->cs, l->a);
+    if (!strcmp(l->cs->opt.format, "json"))
+        return write_lammps_json(out, l->cs, l->a);
+    fputs(l->a->text, out);
+    return CLI_OK;
 }
 
 static const char *const formats[] = {"table", "json", "lammps",
                                      "mercurydpm", NULL};
 static const cli_spec spec = {"recommend", help,
                               CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
-                                  CLI_PLOT,
+                                  CLI_PLOT | CLI_ENGINES,
                               options, sizeof options / sizeof options[0],
                               formats};
 
@@ -356,13 +477,35 @@ int cmd_recommend(int argc, char **argv)
     const char *word;
     if ((rc = cli_model_resolve(&cs.opt, words, NULL, &model, &word)))
         return rc;
-    /* --format lammps: LAMMPS' own model unless an HGrid model is asked */
-    int lammps_model =
-        (word && !strcmp(word, "lammps")) ||
-        (model && !strncmp(model->name, "lammps-", 7)) ||
-        (!model && !word && !strcmp(cs.opt.format, "lammps"));
-    if (lammps_model && strcmp(cs.opt.format, "lammps") && !model)
-        model = hg_model_find("lammps-multi");
+    /* the engine: --engine, else lammps for a LAMMPS model (--model
+     * lammps, lammps-multi, lammps-bin) or --format lammps without an HGrid
+     * model or kol, else the bundled HGrid */
+    int lammps_named = (word && !strcmp(word, "lammps")) ||
+                       (model && !strncmp(model->name, "lammps-", 7));
+    const hg_engine *engine =
+        cs.opt.engine ? hg_engine_find(cs.opt.engine)
+        : lammps_named || (!model && !word && !strcmp(cs.opt.format, "lammps"))
+            ? hg_engine_find("lammps")
+            : hg_engine_at(0);
+    int lammps_engine = !strcmp(engine->name, "lammps");
+    const char *named = model ? model->name : word;
+    if (named && strcmp(named, "auto") && lammps_engine != lammps_named) {
+        cli_error("recommend --engine %s: --model %s is not a model of the "
+                  "%s engine (see 'hgridopt help engines')",
+                  engine->name, named, engine->name);
+        return CLI_EUSAGE;
+    }
+    if (lammps_engine && !strcmp(cs.opt.format, "mercurydpm")) {
+        cli_error("recommend --engine lammps: --format mercurydpm writes "
+                  "MercuryDPM settings (the lammps engine: table, json or "
+                  "lammps)");
+        return CLI_EUSAGE;
+    }
+    if (lammps_engine && cs.opt.plot) {
+        cli_error("recommend --engine lammps: --plot draws the HGrid "
+                  "recommendation only");
+        return CLI_EUSAGE;
+    }
     if (model) {
         ro.n_models = 1;
         ro.models[0] = model;
@@ -382,9 +525,13 @@ int cmd_recommend(int argc, char **argv)
     cs.export_skin = o.skin;
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
-    if (lammps_model && !strcmp(cs.opt.format, "lammps")) {
-        lammps_result lr = {&cs, o.atoms, o.mpi};
-        rc = cli_write(cs.opt.output, write_lammps_model, &lr);
+    if (lammps_engine) {
+        cli_lammps_result a;
+        if (!(rc = cli_lammps_answer(&cs, o.atoms, o.mpi, 6, &a))) {
+            lammps_result lr = {&cs, &a};
+            rc = cli_write(cs.opt.output, write_lammps_engine, &lr);
+        }
+        cli_lammps_result_clear(&a);
         goto done;
     }
     hg_recommendation r;

@@ -32,6 +32,8 @@ static void usage(FILE *out)
             "Usage: hgridopt <command> [options]   (hgridopt <command> --help)\n"
             "       hgridopt help psd               distribution families\n"
             "       hgridopt help models            cost models (--model)\n"
+            "       hgridopt help engines           engines (--engine): "
+            "models, constants\n"
             "       hgridopt --version\n"
             "       hgridopt <command> --engine NAME ...   the code advised: "
             "hgrid (the\n"
@@ -150,6 +152,34 @@ static void models_help(FILE *out)
                  "hgrid-bottom-up.\n");
 }
 
+static void engines_help(FILE *out)
+{
+    fprintf(out, "Engines: --engine NAME, the code whose contact detection "
+                 "is advised\n\n");
+    for (size_t i = 0; i < hg_engine_count(); i++) {
+        const hg_engine *g = hg_engine_at(i);
+        fprintf(out, "  %-8s %s%s\n", g->name, g->help,
+                i == 0 ? " (default)" : "");
+        fprintf(out, "  %8s models:", "");
+        for (size_t m = 0; g->models[m]; m++)
+            fprintf(out, "%s %s", m ? "," : "", g->models[m]);
+        if (g->settings_format)
+            fprintf(out, "\n  %8s settings: --format %s\n", "",
+                    g->settings_format);
+        else
+            fprintf(out, "\n  %8s settings: the cell sizes of the table "
+                         "and JSON outputs\n", "");
+        for (int d = 3; d >= 2; d--) {
+            char buf[1024];
+            hg_err e = {0};
+            if (g->constants(d, buf, sizeof buf, &e) == HG_OK)
+                fprintf(out, "  %8s constants %dD: %s\n", "", d, buf);
+            else
+                fprintf(out, "  %8s constants %dD: none: %s\n", "", d, e.msg);
+        }
+    }
+}
+
 static void psd_help(FILE *out)
 {
     fprintf(out,
@@ -214,6 +244,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(argv[2], "models")) {
             models_help(stdout);
+            return CLI_OK;
+        }
+        if (!strcmp(argv[2], "engines")) {
+            engines_help(stdout);
             return CLI_OK;
         }
         for (size_t i = 0; i < ncommands; i++)

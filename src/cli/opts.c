@@ -72,8 +72,6 @@ static const cli_option plot_option = COMMON("plot", CLI_T_STRING, plot);
 static const cli_option help_option = COMMON("help", CLI_T_FLAG, help);
 static const cli_option engine_option = COMMON("engine", CLI_T_STRING, engine);
 
-const char *const cli_engines[] = {"hgrid", "lammps", NULL};
-
 #define N_OF(a) (sizeof a / sizeof a[0])
 #define MAX_OPTIONS 64
 
@@ -179,20 +177,21 @@ static int check_format(const char *cmd, const char *format,
  * commands with a LAMMPS form dispatch on --engine lammps before parsing). */
 static int check_engine(const cli_spec *spec, const char *name)
 {
-    char list[128] = "";
-    int known = 0;
-    for (size_t i = 0; cli_engines[i]; i++) {
-        known |= !strcmp(name, cli_engines[i]);
+    char list[256] = "";
+    for (size_t i = 0; i < hg_engine_count(); i++) {
         if (i)
             strncat(list, ", ", sizeof list - strlen(list) - 1);
-        strncat(list, cli_engines[i], sizeof list - strlen(list) - 1);
+        strncat(list, hg_engine_at(i)->name, sizeof list - strlen(list) - 1);
     }
-    if (!known) {
+    if (!hg_engine_find(name)) {
         cli_error("%s --engine: unknown engine '%s' (one of: %s)", spec->name,
                   name, list);
         return CLI_EUSAGE;
     }
-    const char *mine = spec->groups & CLI_LAMMPS ? "lammps" : "hgrid";
+    if (spec->groups & CLI_ENGINES)
+        return CLI_OK;
+    const char *mine = spec->groups & CLI_LAMMPS ? "lammps"
+                                                 : hg_engine_at(0)->name;
     if (strcmp(name, mine)) {
         cli_error("%s --engine: '%s' is not available for %s (it runs: %s)",
                   spec->name, name, spec->name, mine);
