@@ -64,7 +64,7 @@ for cmd in tune validate calibrate recommend evaluate scan bench pack; do
     expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'gromacs' \(one of: hgrid, lammps\)$" -- "$HG" $cmd $SYS --engine=gromacs
 done
 expect_fail 2 "tune --engine: 'hgrid' is not available for tune \(it runs: lammps\)" -- "$HG" tune --engine hgrid $SYS
-expect_fail 2 "evaluate --engine: 'lammps' is not available for evaluate \(it runs: hgrid\)" -- "$HG" evaluate --engine lammps $SYS --sizes 20
+expect_fail 2 "scan --engine: 'lammps' is not available for scan \(it runs: hgrid\)" -- "$HG" scan --engine lammps $SYS
 expect_ok "^recommended: " -- "$HG" recommend --engine hgrid $SYS
 # an option given twice is refused, not silently replaced
 expect_fail 2 "^hgridopt: calibrate: option '--packing' given twice \(give it once; several files: --packing a.data,b.data\)$" -- "$HG" calibrate --engine lammps --packing a.data --packing b.data
@@ -109,4 +109,17 @@ expect_fail 2 "recommend --engine lammps: --model hgrid-top-down is not a model 
 expect_fail 2 "recommend --engine lammps: --model kol is not a model of the lammps engine" -- "$HG" recommend --engine lammps $E --model kol
 expect_fail 2 "recommend --engine hgrid: --model lammps-multi is not a model of the hgrid engine" -- "$HG" recommend --engine hgrid $E --model lammps-multi
 expect_fail 2 "recommend --engine lammps: --format mercurydpm" -- "$HG" recommend --engine lammps $E --format mercurydpm
+# ---- evaluate --engine lammps: the model for given cutoffs ----
+cuts=$(jq -r '.answer.cutoffs | map(tostring) | join(",")' <<<"$json")
+ev=$("$HG" evaluate --engine lammps $E --sizes "$cuts" --format json)
+# the same prediction as recommend's for its own answer
+jq -e -n --argjson r "$json" --argjson v "$ev" '(($r.predicted_neigh_ms - $v.predicted_neigh_ms) | fabs) <= 1e-9 * $r.predicted_neigh_ms and $r.bin_neigh_ms == $v.bin_neigh_ms and $v.setting.collections == $r.answer.collections' >/dev/null && ok || bad "evaluate --engine lammps --sizes $cuts does not predict recommend's time: $ev"
+evl=$("$HG" evaluate --engine lammps $E --sizes "$cuts" --format lammps | grep -v '^#')
+[ "$(jq -r '.settings[]' <<<"$ev")" = "$evl" ] && ok || bad "evaluate lammps: json settings differ from the lines"
+[ "$("$HG" evaluate --engine lammps $E --sizes "$cuts" | sed -n '/^settings (the lines of --format lammps):$/,$p' | tail -n +2)" = "$evl" ] && ok || bad "evaluate lammps: table settings differ from the lines"
+expect_ok "^neighbor 0\.2 bin$" -- "$HG" evaluate --engine lammps $E --format lammps
+expect_ok "^setting: +multi with 1 collection \(cutoffs 40\)$" -- "$HG" evaluate --engine lammps $E --sizes 40
+expect_fail 2 "evaluate --engine lammps: --model is for the hgrid engine" -- "$HG" evaluate --engine lammps $E --sizes 40 --model hgrid-top-down
+expect_fail 2 "evaluate --engine lammps: --format mercurydpm" -- "$HG" evaluate --engine lammps $E --sizes 40 --format mercurydpm
+expect_fail 2 "--sizes: .*below the largest|--sizes" -- "$HG" evaluate --engine lammps $E --sizes 10
 finish

@@ -40,6 +40,8 @@ run reclmp.json "$HG" recommend --engine lammps $P --format json
 check "$TMP/reclmp.json" "$S/lammps-recommendation.schema.json"
 run reclmpbin.json "$HG" recommend --engine lammps --psd mono:r=1 --dim 3 --nu 0.4 --format json
 check "$TMP/reclmpbin.json" "$S/lammps-recommendation.schema.json"
+run evlmp.json "$HG" evaluate --engine lammps $P --sizes 5,20 --format json
+check "$TMP/evlmp.json" "$S/lammps-evaluation.schema.json"
 # bin recommended (equal spheres, cheap cell accesses)
 run recbin.json "$HG" recommend --psd mono:r=1 --dim 3 --nu 0.5 --K 0.05 --format json
 check "$TMP/recbin.json" "$S/recommendation.schema.json"

@@ -1,5 +1,6 @@
 /* cmd_evaluate.c - `hgridopt evaluate`: the cost model for given sizes. */
 #include "cli.h"
+#include "cmd_lammps.h"
 #include "hg_export.h"
 
 #include <stdlib.h>
@@ -29,6 +30,13 @@ static void help(FILE *out)
             "  --format F       table (default), json, or lammps / "
             "mercurydpm (the given\n"
             "                   sizes as input-script lines / C++ snippet)\n"
+            "  --engine E       hgrid (default): the KOL 2014 model; lammps: "
+            "the model of\n"
+            "                   LAMMPS' neighbor build, --sizes the collection "
+            "cutoffs\n"
+            "                   (none: bin), its predicted Neigh time per "
+            "build (format\n"
+            "                   table, json or lammps)\n"
             "%s\n%s\n"
             "%s\n"
             "Example:\n"
@@ -160,10 +168,158 @@ static int write_result(FILE *out, const void *ctx)
     return CLI_OK;
 }
 
+/* ---- the lammps engine: the LAMMPS model for given cutoffs ---- */
+
+typedef struct lammps_eval {
+    const cli_system *cs;
+    const char *consts_source;
+    hg_lammps_system sys;
+    hg_lammps_setting set;
+    double seconds, bin_seconds;
+    char *lines; /* the settings, as --format lammps prints them */
+} lammps_eval;
+
+static void setting_text(const hg_lammps_setting *s, char *buf, size_t len)
+{
+    if (s->ncoll == 0) {
+        snprintf(buf, len, "bin");
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, len, "multi with %d collection%s",
+                                s->ncoll, s->ncoll == 1 ? "" : "s");
+    for (int i = 0; i < s->ncoll && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%.6g",
+                              i ? ", " : " (cutoffs ", s->cut[i]);
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
+static int write_lammps_eval(FILE *out, const void *ctx)
+{
+    const lammps_eval *l = ctx;
+    const cli_system *cs = l->cs;
+    const char *fmt = cs->opt.format;
+    char what[512];
+    setting_text(&l->set, what, sizeof what);
+    if (!strcmp(fmt, "json")) {
+        cJSON *j = cli_json_document("hgridopt.lammps-evaluation/1", cs);
+        cJSON_AddStringToObject(j, "engine", "lammps");
+        if (cs->name)
+            cJSON_AddStringToObject(j, "name", cs->name);
+        cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
+        cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
+        cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
+        cJSON_AddNumberToObject(j, "dim", l->sys.dim);
+        cJSON_AddNumberToObject(j, "nu", l->sys.nu);
+        cJSON_AddStringToObject(j, "structure",
+                                hg_structure_name(cs->sys.structure));
+        cJSON_AddNumberToObject(j, "atoms_per_rank", l->sys.atoms);
+        cJSON_AddNumberToObject(j, "ranks", l->sys.nprocs);
+        cJSON_AddNumberToObject(j, "skin", l->sys.skin);
+        cJSON_AddStringToObject(j, "constants", l->consts_source);
+        cJSON *s = cJSON_AddObjectToObject(j, "setting");
+        cJSON_AddStringToObject(s, "style", l->set.ncoll ? "multi" : "bin");
+        cJSON_AddNumberToObject(s, "collections", l->set.ncoll);
+        if (l->set.ncoll)
+            cli_json_add_array(s, "cutoffs", l->set.cut, l->set.ncoll);
+        cJSON_AddNumberToObject(j, "predicted_neigh_ms", 1e3 * l->seconds);
+        cJSON_AddNumberToObject(j, "bin_neigh_ms", 1e3 * l->bin_seconds);
+        cJSON_AddNumberToObject(j, "ratio_to_bin",
+                                l->seconds / l->bin_seconds);
+        cJSON *a = cJSON_AddArrayToObject(j, "settings");
+        char *copy = strdup(l->lines);
+        for (char *sv = NULL, *t = copy ? strtok_r(copy, "\n", &sv) : NULL;
+             t; t = strtok_r(NULL, "\n", &sv))
+            cJSON_AddItemToArray(a, cJSON_CreateString(t));
+        free(copy);
+        return cli_json_print(out, j);
+    }
+    if (!strcmp(fmt, "lammps")) {
+        fprintf(out, "# --- neighbor settings by hgridopt (evaluate --engine "
+                     "lammps) ---\n");
+        fprintf(out, "# distribution: %s (r_min %.6g, r_max %.6g)\n",
+                hg_psd_spec(cs->psd), hg_psd_rmin(cs->psd),
+                hg_psd_rmax(cs->psd));
+        fprintf(out, "# dim %d, nu %.4g; LAMMPS model of the neighbor build "
+                     "for %.6g atoms per rank\n# (%d rank%s), constants: "
+                     "%s\n",
+                l->sys.dim, l->sys.nu, l->sys.atoms, l->sys.nprocs,
+                l->sys.nprocs == 1 ? "" : "s", l->consts_source);
+        fprintf(out, "# %s: predicted Neigh time per build %.4g ms (bin "
+                     "%.4g ms, ratio %.3g)\n",
+                what, 1e3 * l->seconds, 1e3 * l->bin_seconds,
+                l->seconds / l->bin_seconds);
+        fputs(l->lines, out);
+        return CLI_OK;
+    }
+    const char *u = cs->unit ? cs->unit : "";
+    fprintf(out, "engine:         lammps (LAMMPS' neighbor build, model "
+                 "constants: %s)\n", l->consts_source);
+    if (cs->name)
+        fprintf(out, "system:         %s\n", cs->name);
+    fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
+    fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
+            hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
+            hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
+    fprintf(out, "dim %d, nu = %.6g, %.6g atoms per rank, %d rank%s, skin "
+                 "%.6g\n",
+            l->sys.dim, l->sys.nu, l->sys.atoms, l->sys.nprocs,
+            l->sys.nprocs == 1 ? "" : "s", l->sys.skin);
+    cli_print_structure(out, cs);
+    fprintf(out, "\nsetting:        %s\n", what);
+    fprintf(out, "predicted Neigh time per build: %.4g ms (bin %.4g ms, "
+                 "ratio %.3g)\n",
+            1e3 * l->seconds, 1e3 * l->bin_seconds,
+            l->seconds / l->bin_seconds);
+    fprintf(out, "\nsettings (the lines of --format lammps):\n%s", l->lines);
+    return CLI_OK;
+}
+
+/* evaluate --engine lammps: --sizes are the collection cutoffs (as the
+ * cell sizes of the KOL export: the largest diameter of each collection;
+ * none: bin); the LAMMPS model's predicted Neigh time per build. */
+static int evaluate_lammps(cli_system *cs, const double *sizes, int L)
+{
+    lammps_eval l = {cs, "", {0}, {0}, 0.0, 0.0, NULL};
+    hg_lammps_consts k;
+    int rc = lmp_load_consts(&k, &l.consts_source);
+    if (rc)
+        return rc;
+    hg_err e = {0};
+    int st = HG_OK;
+    if (L > 0 && (st = hg_sizes_check(cs->psd, L, sizes, 0, &e)) == HG_OK)
+        st = hg_lammps_setting_from_sizes(cs->psd, L, sizes, &l.set, &e);
+    if (st) {
+        cli_error("--%s", e.msg);
+        return CLI_EUSAGE;
+    }
+    l.sys.dim = cs->sys.dim;
+    l.sys.nu = cs->sys.nu;
+    l.sys.atoms = cs->has_packing      ? (double)cs->packing.n
+                  : cs->particles > 0  ? (double)cs->particles
+                                       : 50000.0;
+    l.sys.skin = hg_export_default_skin(cs->psd);
+    l.sys.nprocs = 1;
+    l.sys.structure = cs->sys.structure;
+    hg_lammps_setting bin = {0};
+    hg_lammps_work w, wb;
+    if ((st = hg_lammps_work_eval(cs->psd, &l.sys, &l.set, &w, &e)) ||
+        (st = hg_lammps_work_eval(cs->psd, &l.sys, &bin, &wb, &e)) ||
+        (st = hg_lammps_lines(&l.set, l.sys.skin, 2.0 * hg_psd_rmax(cs->psd),
+                              &l.lines, &e)))
+        return cli_fail(&e, st, 0);
+    l.seconds = hg_lammps_predict(&k, &w);
+    l.bin_seconds = hg_lammps_predict(&k, &wb);
+    rc = cli_write(cs->opt.output, write_lammps_eval, &l);
+    free(l.lines);
+    return rc;
+}
+
 static const char *const formats[] = {"table", "json", "lammps",
                                       "mercurydpm", NULL};
 static const cli_spec spec = {"evaluate", help,
-                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
+                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
+                                  CLI_ENGINES,
                               options, sizeof options / sizeof options[0],
                               formats};
 
@@ -176,6 +332,34 @@ int cmd_evaluate(int argc, char **argv)
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
+    if (cs.opt.engine && !strcmp(cs.opt.engine, "lammps")) {
+        if (cs.opt.model_text || cs.opt.algorithm_text) {
+            cli_error("evaluate --engine lammps: --%s is for the hgrid "
+                      "engine (the lammps engine evaluates LAMMPS' neighbor "
+                      "build for --sizes as collection cutoffs)",
+                      cs.opt.model_text ? "model" : "algorithm");
+            return CLI_EUSAGE;
+        }
+        if (!strcmp(cs.opt.format, "mercurydpm")) {
+            cli_error("evaluate --engine lammps: --format mercurydpm writes "
+                      "MercuryDPM settings (the lammps engine: table, json "
+                      "or lammps)");
+            return CLI_EUSAGE;
+        }
+        hg_err e = {0};
+        double *cut = NULL;
+        size_t n = 0;
+        int st = o.sizes ? hg_parse_list(o.sizes, ',', "--sizes", &cut, &n,
+                                         &e)
+                         : HG_OK;
+        if (st)
+            return cli_fail(&e, st, 0);
+        if (!(rc = cli_system_resolve(&cs, 1)))
+            rc = evaluate_lammps(&cs, cut, (int)n);
+        free(cut);
+        cli_system_clear(&cs);
+        return rc;
+    }
     if ((rc = cli_model_resolve(&cs.opt, NULL,
                                 hg_model_find("hgrid-top-down"), &model,
                                 &word)))
