@@ -249,17 +249,14 @@ int cmd_calibrate_lammps(int argc, char **argv);
 int cmd_validate_lammps(int argc, char **argv);
 /* recommend with the lammps engine: the LAMMPS model's optimum for cs
  * with atoms per rank (<= 0: packing, system file or 50000), MPI ranks and
- * at most max_coll collections; text is the --format lammps output, the
- * settings its non-comment lines. Prints errors; returns an exit code. */
-#define CLI_LAMMPS_MAX_LINES 8
+ * at most max_coll collections; text is the --format lammps output (its
+ * non-comment lines: the settings). Prints errors; returns an exit code. */
 typedef struct cli_lammps_result {
     hg_lammps_consts consts;
     const char *consts_source; /* "stored calibration" / "shipped defaults" */
     hg_lammps_system sys;
     hg_lammps_optimum opt;
     char *text; /* owned */
-    char settings[CLI_LAMMPS_MAX_LINES][512];
-    int n_settings;
 } cli_lammps_result;
 int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
                       long max_coll, cli_lammps_result *out);

@@ -179,59 +179,22 @@ typedef struct lammps_eval {
     char *lines; /* the settings, as --format lammps prints them */
 } lammps_eval;
 
-static void setting_text(const hg_lammps_setting *s, char *buf, size_t len)
-{
-    if (s->ncoll == 0) {
-        snprintf(buf, len, "bin");
-        return;
-    }
-    size_t n = (size_t)snprintf(buf, len, "multi with %d collection%s",
-                                s->ncoll, s->ncoll == 1 ? "" : "s");
-    for (int i = 0; i < s->ncoll && n < len; i++)
-        n += (size_t)snprintf(buf + n, len - n, "%s%.6g",
-                              i ? ", " : " (cutoffs ", s->cut[i]);
-    if (n < len)
-        snprintf(buf + n, len - n, ")");
-}
-
 static int write_lammps_eval(FILE *out, const void *ctx)
 {
     const lammps_eval *l = ctx;
     const cli_system *cs = l->cs;
     const char *fmt = cs->opt.format;
     char what[512];
-    setting_text(&l->set, what, sizeof what);
+    lmp_setting_text(&l->set, what, sizeof what);
     if (!strcmp(fmt, "json")) {
-        cJSON *j = cli_json_document("hgridopt.lammps-evaluation/1", cs);
-        cJSON_AddStringToObject(j, "engine", "lammps");
-        if (cs->name)
-            cJSON_AddStringToObject(j, "name", cs->name);
-        cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
-        cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
-        cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
-        cJSON_AddNumberToObject(j, "dim", l->sys.dim);
-        cJSON_AddNumberToObject(j, "nu", l->sys.nu);
-        cJSON_AddStringToObject(j, "structure",
-                                hg_structure_name(cs->sys.structure));
-        cJSON_AddNumberToObject(j, "atoms_per_rank", l->sys.atoms);
-        cJSON_AddNumberToObject(j, "ranks", l->sys.nprocs);
-        cJSON_AddNumberToObject(j, "skin", l->sys.skin);
-        cJSON_AddStringToObject(j, "constants", l->consts_source);
-        cJSON *s = cJSON_AddObjectToObject(j, "setting");
-        cJSON_AddStringToObject(s, "style", l->set.ncoll ? "multi" : "bin");
-        cJSON_AddNumberToObject(s, "collections", l->set.ncoll);
-        if (l->set.ncoll)
-            cli_json_add_array(s, "cutoffs", l->set.cut, l->set.ncoll);
+        cJSON *j = lmp_json_document("hgridopt.lammps-evaluation/1", cs,
+                                     &l->sys, l->consts_source);
+        cJSON_AddItemToObject(j, "setting", lmp_setting_json(&l->set));
         cJSON_AddNumberToObject(j, "predicted_neigh_ms", 1e3 * l->seconds);
         cJSON_AddNumberToObject(j, "bin_neigh_ms", 1e3 * l->bin_seconds);
         cJSON_AddNumberToObject(j, "ratio_to_bin",
                                 l->seconds / l->bin_seconds);
-        cJSON *a = cJSON_AddArrayToObject(j, "settings");
-        char *copy = strdup(l->lines);
-        for (char *sv = NULL, *t = copy ? strtok_r(copy, "\n", &sv) : NULL;
-             t; t = strtok_r(NULL, "\n", &sv))
-            cJSON_AddItemToArray(a, cJSON_CreateString(t));
-        free(copy);
+        lmp_json_add_lines(j, "settings", l->lines);
         return cli_json_print(out, j);
     }
     if (!strcmp(fmt, "lammps")) {
@@ -252,20 +215,7 @@ static int write_lammps_eval(FILE *out, const void *ctx)
         fputs(l->lines, out);
         return CLI_OK;
     }
-    const char *u = cs->unit ? cs->unit : "";
-    fprintf(out, "engine:         lammps (LAMMPS' neighbor build, model "
-                 "constants: %s)\n", l->consts_source);
-    if (cs->name)
-        fprintf(out, "system:         %s\n", cs->name);
-    fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
-    fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
-            hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
-            hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
-    fprintf(out, "dim %d, nu = %.6g, %.6g atoms per rank, %d rank%s, skin "
-                 "%.6g\n",
-            l->sys.dim, l->sys.nu, l->sys.atoms, l->sys.nprocs,
-            l->sys.nprocs == 1 ? "" : "s", l->sys.skin);
-    cli_print_structure(out, cs);
+    lmp_print_system(out, cs, &l->sys, l->consts_source);
     fprintf(out, "\nsetting:        %s\n", what);
     fprintf(out, "predicted Neigh time per build: %.4g ms (bin %.4g ms, "
                  "ratio %.3g)\n",

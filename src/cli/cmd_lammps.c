@@ -103,22 +103,97 @@ static void print_setting(FILE *f, const hg_lammps_setting *s)
         fprintf(f, " %.4g", s->cut[i]);
 }
 
-static cJSON *setting_json(const hg_lammps_setting *s)
+cJSON *lmp_setting_json(const hg_lammps_setting *s)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "style", s->ncoll ? "multi" : "bin");
-    if (s->ncoll) {
-        cJSON *a = cJSON_AddArrayToObject(j, "cutoffs");
-        for (int i = 0; i < s->ncoll; i++)
-            cJSON_AddItemToArray(a, cJSON_CreateNumber(s->cut[i]));
-    }
+    cJSON_AddNumberToObject(j, "collections", s->ncoll);
+    if (s->ncoll)
+        cli_json_add_array(j, "cutoffs", s->cut, s->ncoll);
     return j;
+}
+
+void lmp_setting_text(const hg_lammps_setting *s, char *buf, size_t len)
+{
+    if (s->ncoll == 0) {
+        snprintf(buf, len, "bin");
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, len, "multi with %d collection%s",
+                                s->ncoll, s->ncoll == 1 ? "" : "s");
+    for (int i = 0; i < s->ncoll && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%.6g",
+                              i ? ", " : " (cutoffs ", s->cut[i]);
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
+void lmp_print_system(FILE *out, const cli_system *cs,
+                      const hg_lammps_system *sys, const char *consts_source)
+{
+    const char *u = cs->unit ? cs->unit : "";
+    fprintf(out, "engine:         lammps (LAMMPS' neighbor build, model "
+                 "constants: %s)\n", consts_source);
+    if (cs->name)
+        fprintf(out, "system:         %s\n", cs->name);
+    fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
+    fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
+            hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
+            hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
+    fprintf(out, "dim %d, nu = %.6g, %.6g atoms per rank, %d rank%s, skin "
+                 "%.6g\n",
+            sys->dim, sys->nu, sys->atoms, sys->nprocs,
+            sys->nprocs == 1 ? "" : "s", sys->skin);
+    cli_print_structure(out, cs);
+}
+
+cJSON *lmp_json_document(const char *schema, const cli_system *cs,
+                         const hg_lammps_system *sys,
+                         const char *consts_source)
+{
+    cJSON *j = cli_json_document(schema, cs);
+    cJSON_AddStringToObject(j, "engine", "lammps");
+    if (cs->name)
+        cJSON_AddStringToObject(j, "name", cs->name);
+    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
+    cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
+    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
+    cJSON_AddNumberToObject(j, "dim", sys->dim);
+    cJSON_AddNumberToObject(j, "nu", sys->nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
+    cJSON_AddNumberToObject(j, "atoms_per_rank", sys->atoms);
+    cJSON_AddNumberToObject(j, "ranks", sys->nprocs);
+    cJSON_AddNumberToObject(j, "skin", sys->skin);
+    cJSON_AddStringToObject(j, "constants", consts_source);
+    return j;
+}
+
+void lmp_print_lines(FILE *out, const char *text)
+{
+    for (const char *l = text; l && *l;) {
+        size_t n = strcspn(l, "\n");
+        if (l[0] != '#')
+            fprintf(out, "%.*s\n", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+}
+
+void lmp_json_add_lines(cJSON *obj, const char *key, const char *text)
+{
+    cJSON *a = cJSON_AddArrayToObject(obj, key);
+    char *copy = strdup(text);
+    for (char *sv = NULL, *t = copy ? strtok_r(copy, "\n", &sv) : NULL; t;
+         t = strtok_r(NULL, "\n", &sv))
+        if (t[0] != '#')
+            cJSON_AddItemToArray(a, cJSON_CreateString(t));
+    free(copy);
 }
 
 cJSON *lmp_point_json(const hg_lammps_point *p)
 {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddItemToObject(j, "setting", setting_json(&p->setting));
+    cJSON_AddItemToObject(j, "setting", lmp_setting_json(&p->setting));
     cJSON_AddNumberToObject(j, "neigh_ms_per_build", 1e3 * p->timing.neigh);
     cJSON_AddNumberToObject(j, "neigh_ms_min", 1e3 * p->timing.neigh_min);
     cJSON_AddNumberToObject(j, "neigh_ms_max", 1e3 * p->timing.neigh_max);
@@ -415,18 +490,6 @@ int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
                                  out->consts_source, cs->name, cs->unit};
     if ((st = hg_export_lammps_model(&in, &out->text, &e)))
         return cli_fail(&e, st, 0);
-    /* the settings: the lines that are not comments */
-    char *copy = strdup(out->text);
-    if (!copy) {
-        cli_error("out of memory");
-        return CLI_EDATA;
-    }
-    for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l;
-         l = strtok_r(NULL, "\n", &save))
-        if (l[0] != '#' && out->n_settings < CLI_LAMMPS_MAX_LINES)
-            snprintf(out->settings[out->n_settings++],
-                     sizeof out->settings[0], "%s", l);
-    free(copy);
     return CLI_OK;
 }
 

@@ -43,6 +43,22 @@ cJSON *lmp_point_json(const hg_lammps_point *p);
 /* One row under lmp_point_header; bin: the bin setting's seconds. */
 void lmp_print_point(FILE *f, const char *label, const hg_lammps_point *p,
                      double bin);
+/* A setting as JSON {style, collections, cutoffs} and in words ("bin",
+ * "multi with 2 collections (cutoffs 11.9, 40)"). */
+cJSON *lmp_setting_json(const hg_lammps_setting *s);
+void lmp_setting_text(const hg_lammps_setting *s, char *buf, size_t len);
+/* The system lines of the lammps engine's tables (engine and constants,
+ * distribution, radii, dim, nu, atoms, ranks, skin, structure), and the
+ * same as the opening keys of its JSON documents (engine "lammps"). */
+void lmp_print_system(FILE *out, const cli_system *cs,
+                      const hg_lammps_system *sys, const char *consts_source);
+cJSON *lmp_json_document(const char *schema, const cli_system *cs,
+                         const hg_lammps_system *sys,
+                         const char *consts_source);
+/* The lines of text that are not comments (#): printed, or as a string
+ * array under key. */
+void lmp_print_lines(FILE *out, const char *text);
+void lmp_json_add_lines(cJSON *obj, const char *key, const char *text);
 /* Model constants: the stored calibration, else the shipped defaults. */
 int lmp_load_consts(hg_lammps_consts *c, const char **source);
 

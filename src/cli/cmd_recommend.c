@@ -3,6 +3,7 @@
  * predicted work, KOL 2014). Parsing here, maths in hg_recommend, and
  * one writer function per output format (rec_writers below). */
 #include "cli.h"
+#include "cmd_lammps.h"
 #include "hg_figure.h"
 #include "hg_export.h"
 
@@ -337,42 +338,13 @@ typedef struct lammps_result {
     const cli_lammps_result *a;
 } lammps_result;
 
-static void lammps_setting_text(const hg_lammps_setting *s, char *buf,
-                                size_t len)
-{
-    if (s->ncoll == 0) {
-        snprintf(buf, len, "bin");
-        return;
-    }
-    size_t n = (size_t)snprintf(buf, len, "multi with %d collection%s",
-                                s->ncoll, s->ncoll == 1 ? "" : "s");
-    for (int i = 0; i < s->ncoll && n < len; i++)
-        n += (size_t)snprintf(buf + n, len - n, "%s%.6g",
-                              i ? ", " : " (cutoffs ", s->cut[i]);
-    if (n < len)
-        snprintf(buf + n, len - n, ")");
-}
-
 static int write_lammps_table(FILE *out, const cli_system *cs,
                               const cli_lammps_result *a)
 {
     const hg_lammps_optimum *o = &a->opt;
-    const char *u = cs->unit ? cs->unit : "";
     char what[512];
-    lammps_setting_text(&o->best, what, sizeof what);
-    fprintf(out, "engine:         lammps (LAMMPS' neighbor build, model "
-                 "constants: %s)\n", a->consts_source);
-    if (cs->name)
-        fprintf(out, "system:         %s\n", cs->name);
-    fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
-    fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
-            hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
-            hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
-    fprintf(out, "dim %d, nu = %.6g, %.6g atoms per rank, %d rank%s, "
-                 "skin %.6g\n",
-            a->sys.dim, a->sys.nu, a->sys.atoms, a->sys.nprocs,
-            a->sys.nprocs == 1 ? "" : "s", a->sys.skin);
-    cli_print_structure(out, cs);
+    lmp_setting_text(&o->best, what, sizeof what);
+    lmp_print_system(out, cs, &a->sys, a->consts_source);
     if (o->best.ncoll)
         fprintf(out, "\ndecision:       use %s: predicted Neigh time %.4g ms "
                      "per build, %.3g of bin\n",
@@ -391,41 +363,17 @@ static int write_lammps_table(FILE *out, const cli_system *cs,
         fprintf(out, "  %-10s %10.4g\n", lab, 1e3 * o->by_n_seconds[n]);
     }
     fprintf(out, "\nsettings (the lines of --format lammps):\n");
-    for (int i = 0; i < a->n_settings; i++)
-        fprintf(out, "%s\n", a->settings[i]);
+    lmp_print_lines(out, a->text);
     return CLI_OK;
-}
-
-static cJSON *lammps_setting_json(const hg_lammps_setting *s)
-{
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "style", s->ncoll ? "multi" : "bin");
-    cJSON_AddNumberToObject(j, "collections", s->ncoll);
-    if (s->ncoll)
-        cli_json_add_array(j, "cutoffs", s->cut, s->ncoll);
-    return j;
 }
 
 static int write_lammps_json(FILE *out, const cli_system *cs,
                              const cli_lammps_result *a)
 {
     const hg_lammps_optimum *o = &a->opt;
-    cJSON *j = cli_json_document("hgridopt.lammps-recommendation/1", cs);
-    cJSON_AddStringToObject(j, "engine", "lammps");
-    if (cs->name)
-        cJSON_AddStringToObject(j, "name", cs->name);
-    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
-    cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
-    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
-    cJSON_AddNumberToObject(j, "dim", a->sys.dim);
-    cJSON_AddNumberToObject(j, "nu", a->sys.nu);
-    cJSON_AddStringToObject(j, "structure",
-                            hg_structure_name(cs->sys.structure));
-    cJSON_AddNumberToObject(j, "atoms_per_rank", a->sys.atoms);
-    cJSON_AddNumberToObject(j, "ranks", a->sys.nprocs);
-    cJSON_AddNumberToObject(j, "skin", a->sys.skin);
-    cJSON_AddStringToObject(j, "constants", a->consts_source);
-    cJSON_AddItemToObject(j, "answer", lammps_setting_json(&o->best));
+    cJSON *j = lmp_json_document("hgridopt.lammps-recommendation/1", cs,
+                                 &a->sys, a->consts_source);
+    cJSON_AddItemToObject(j, "answer", lmp_setting_json(&o->best));
     cJSON_AddNumberToObject(j, "predicted_neigh_ms", 1e3 * o->seconds);
     cJSON_AddNumberToObject(j, "bin_neigh_ms", 1e3 * o->bin_seconds);
     cJSON_AddNumberToObject(j, "ratio_to_bin", o->seconds / o->bin_seconds);
@@ -433,14 +381,12 @@ static int write_lammps_json(FILE *out, const cli_system *cs,
     for (int n = 1; n <= o->max_coll; n++) {
         if (!isfinite(o->by_n_seconds[n]))
             continue;
-        cJSON *r = lammps_setting_json(&o->by_n[n]);
+        cJSON *r = lmp_setting_json(&o->by_n[n]);
         cJSON_AddNumberToObject(r, "predicted_neigh_ms",
                                 1e3 * o->by_n_seconds[n]);
         cJSON_AddItemToArray(by, r);
     }
-    cJSON *set = cJSON_AddArrayToObject(j, "settings");
-    for (int i = 0; i < a->n_settings; i++)
-        cJSON_AddItemToArray(set, cJSON_CreateString(a->settings[i]));
+    lmp_json_add_lines(j, "settings", a->text);
     return cli_json_print(out, j);
 }
 
