@@ -138,6 +138,31 @@ static int create(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
         free(l);
         return st;
     }
+    /* A window wholly in one tail: the truncated law is then close to an
+     * exponential in ln r next to the near edge, of width sigma / |z| in
+     * ln r. Narrower than ln r resolves there (its rounding, as above,
+     * times 1e6), the mass sits on a few representable radii at the edge
+     * and the quantile and CDF are rounding noise (median 2e112, sigma
+     * 1e-65, window [1, 6e84] gave T = 2.8e255): refuse. */
+    double zn = l->zmin > 0.0 ? l->zmin : l->zmax < 0.0 ? -l->zmax : 0.0;
+    if (zn > 0.0) {
+        double edge = l->zmin > 0.0 ? l->rmin : l->rmax;
+        double width = sigma / fmax(zn, 1.0);
+        double ulp = DBL_EPSILON * fmax(fmax(fabs(l->mu), fabs(log(edge))),
+                                        1.0);
+        if (!(width > 1e6 * ulp)) {
+            st = hg_fail(e, HG_EINVAL,
+                         "%s: median %g, sigma %g, window [%g, %g]: the "
+                         "window lies %.3g standard deviations %s the "
+                         "median, its mass within a relative %.2g of %g, "
+                         "which double precision cannot resolve (widen "
+                         "sigma or move the window towards the median)",
+                         what, exp(l->mu), sigma, l->rmin, l->rmax, zn,
+                         l->zmin > 0.0 ? "above" : "below", width, edge);
+            free(l);
+            return st;
+        }
+    }
     *state = l;
     return HG_OK;
 }

@@ -21,6 +21,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_sf_gamma.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -294,6 +295,28 @@ static int create_as(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
                      "probability (scale %g, shape %g)",
                      what, w->rmin, w->rmax, w->lambda, k);
         goto fail;
+    }
+    /* The log density's slope in ln r, (k - 1 - s) - k x, falls with r.
+     * Of one sign over the whole window, the mass lies next to one edge,
+     * within about 1 / |slope| there in ln r; narrower than ln r resolves
+     * (times 1e6, as for the log-normal), the window is far in a tail and
+     * the law is rounding noise: refuse. */
+    double g0 = (k - 1.0 - w->s) - k * w->xmin,
+           g1 = (k - 1.0 - w->s) - k * w->xmax;
+    if ((g0 < 0.0 && g1 < 0.0) || (g0 > 0.0 && g1 > 0.0)) {
+        double edge = g0 < 0.0 ? w->rmin : w->rmax;
+        double width = 1.0 / fmin(fabs(g0), fabs(g1));
+        double ulp = DBL_EPSILON *
+                     fmax(fmax(fabs(log(w->lambda)), fabs(log(edge))), 1.0);
+        if (!(width > 1e6 * ulp)) {
+            st = hg_fail(e, HG_EINVAL,
+                         "%s: scale %g, shape %g, window [%g, %g]: its mass "
+                         "lies within a relative %.2g of %g, which double "
+                         "precision cannot resolve (move the window towards "
+                         "the scale or lower the shape)",
+                         what, w->lambda, k, w->rmin, w->rmax, width, edge);
+            goto fail;
+        }
     }
     if (w->s > 0.0) {
         double t0 = log(w->rmin), t1 = log(w->rmax);

@@ -29,6 +29,23 @@ expect_ok "\"model\":.*\"linked-cell\"" -- $HG scan $P --model linked-cell --for
 expect_fail 2 "unknown option '--model'" -- $HG pack $P --n 10 --model linked-cell
 # help models lists every registered model with its help
 out=$("$HG" help models)
+# help engines: every engine with its models, settings and constants
+# with their source (the K the commands use)
+out=$(HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json" "$HG" help engines)
+printf '%s\n' "$out" | grep -Eq "^  hgrid +the bundled HGrid.*\(default\)$" && ok || bad "help engines: hgrid"
+printf '%s\n' "$out" | grep -Eq "^  lammps +LAMMPS" && ok || bad "help engines: lammps"
+printf '%s\n' "$out" | grep -Fxq "           models: hgrid-top-down, hgrid-bottom-up, linked-cell, bin" && ok || bad "help engines: hgrid models"
+printf '%s\n' "$out" | grep -Fxq "           models: lammps-multi, lammps-bin" && ok || bad "help engines: lammps models"
+printf '%s\n' "$out" | grep -Fxq "           settings: --format lammps" && ok || bad "help engines: lammps settings"
+k3=$("$HG" evaluate --psd mono:r=1 --dim 3 --nu 0.3 --model linked-cell --format json | jq '.K')
+printf '%s\n' "$out" | grep -Fq "constants 3D: K = $k3 (shipped-default: shipped default for the bundled HGrid in 3D" && ok || bad "help engines: K 3D is not $k3"
+printf '%s\n' "$out" | grep -Eq "constants 3D: ns per unit: checks [0-9.]+ .*\(shipped defaults\)$" && ok || bad "help engines: LAMMPS constants"
+"$HG" --help | grep -q "hgridopt help engines" && ok || bad "usage: no help engines"
+out=$("$HG" help models)
+# ... and which of them validate measures: exactly those validate accepts
+printf '%s\n' "$out" | grep -qx "validate --model measures the models of the bundled grid: hgrid-top-down, hgrid-bottom-up, linked-cell" && ok || bad "help models: validate's models"
+expect_fail 2 "model: bin describes no grid of hgridopt to measure" -- $HG validate $P --n 2000 --model bin
+grep -q "^use); \`validate --model\` takes the models it can measure" "$SRC/README.md" && ok || bad "README: validate --model"
 for m in hgrid-top-down hgrid-bottom-up linked-cell; do
     printf '%s\n' "$out" | grep -Eq "^  $m +[a-zA-Z]" && ok || bad "help models: no line for $m"
 done

@@ -108,4 +108,17 @@ expect_fail 2 "--dim: 2 contradicts the 3D particle file" -- $HG recommend --pac
 expect_fail 1 "missing.csv: cannot open" -- $HG recommend --packing "$TMP/missing.csv"
 printf 'x,y,z,r\n1,1,1,-1\n' > "$TMP/badr.csv"
 expect_fail 1 "badr.csv:2: " -- $HG recommend --packing "$TMP/badr.csv"
+# a truncated law without resolvable mass in its window (found by fuzzing:
+# accepted, it gave T = 2.8e255): one line naming the parameters
+expect_fail 2 "^hgridopt: lognormal: median 2e\+112, sigma 1e-65, window \[1, 6e\+84\]: the window lies .* standard deviations below the median" -- $HG recommend --dim 3 --nu 0.4 --psd "lognormal:median=2e112,sigma=1e-65,rmin=1,rmax=6e84"
+expect_fail 2 "^hgridopt: lognormal: median 1e-50, sigma 1e-20, window \[1, 2\]: the window lies .* above the median" -- $HG evaluate --dim 3 --nu 0.4 --sizes 4 --psd "lognormal:median=1e-50,sigma=1e-20,rmin=1,rmax=2"
+printf '{"schema": "hgridopt.system/1", "dim": 3, "nu": 0.4, "distribution": "lognormal:median=1e10,sigma=1e-9,rmin=1,rmax=2"}' > "$TMP/tail.json"
+expect_fail 1 "lognormal: median 1e\+10, sigma 1e-09, window \[1, 2\]" -- $HG recommend --system "$TMP/tail.json"
+# --psd naming a file: the spec's own parameters are usage errors (2), the
+# file and its content data errors (1)
+printf 'd,passing\n1,abc\n' > "$TMP/badt.csv"
+expect_fail 2 "^hgridopt: table: missing parameter 'size'" -- $HG recommend --dim 3 --nu 0.3 --psd "table:file=$TMP/badt.csv"
+expect_fail 2 "^hgridopt: table size: 'bogus' is not radius or diameter" -- $HG recommend --dim 3 --nu 0.3 --psd "table:file=$TMP/badt.csv,size=bogus,basis=mass"
+expect_fail 1 "badt.csv:2: 'abc' is not a number" -- $HG recommend --dim 3 --nu 0.3 --psd "table:file=$TMP/badt.csv,size=diameter,basis=mass"
+expect_fail 1 "cannot open" -- $HG recommend --dim 3 --nu 0.3 --psd "sample:file=$TMP/missing.csv"
 finish

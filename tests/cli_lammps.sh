@@ -57,11 +57,69 @@ expect_fail 2 "--atoms" -- "$HG" recommend $SYS --format lammps --atoms x
 expect_fail 2 "--mpi: 0 is outside" -- "$HG" validate --engine lammps $SYS --mpi 0
 expect_fail 2 "--budget: -1 must be > 0" -- "$HG" tune --engine lammps $SYS --budget -1
 expect_fail 2 "--skin" -- "$HG" tune --engine lammps $SYS --skin 0
-expect_fail 2 "--engine: 'gromacs' is not lammps" -- "$HG" tune --engine gromacs $SYS
+# --engine: an unknown name is named with the list, on every command and
+# whatever the position; an engine a command has no form for is refused
+for cmd in tune validate calibrate recommend evaluate scan bench pack; do
+    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'lmp' \(one of: hgrid, lammps\)$" -- "$HG" $cmd --engine lmp
+    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'gromacs' \(one of: hgrid, lammps\)$" -- "$HG" $cmd $SYS --engine=gromacs
+done
+expect_fail 2 "tune --engine: 'hgrid' is not available for tune \(it runs: lammps\)" -- "$HG" tune --engine hgrid $SYS
+expect_fail 2 "scan --engine: 'lammps' is not available for scan \(it runs: hgrid\)" -- "$HG" scan --engine lammps $SYS
+expect_ok "^recommended: " -- "$HG" recommend --engine hgrid $SYS
+# an option given twice is refused, not silently replaced
+expect_fail 2 "^hgridopt: calibrate: option '--packing' given twice \(give it once; several files: --packing a.data,b.data\)$" -- "$HG" calibrate --engine lammps --packing a.data --packing b.data
+expect_fail 2 "^hgridopt: recommend: option '--K' given twice \(give it once\)$" -- "$HG" recommend $SYS --K 1 --K 2
+expect_fail 2 "^hgridopt: validate: option '--steps' given twice" -- "$HG" validate --engine lammps $SYS --steps 2 --steps=3
+# help texts print no printf escapes
+for h in "tune --help" "validate --engine lammps --help" "calibrate --engine lammps --help" "recommend --help" "help models" "help psd" "--help"; do
+    "$HG" $h | grep -q '%%' && bad "$h prints '%%'" || ok
+done
 expect_fail 2 "unknown option '--budget'" -- "$HG" validate --engine lammps $SYS --budget 3
 expect_fail 1 "not an executable.*apt-get install lammps" -- "$HG" tune --engine lammps $SYS --lmp /nonexistent/lmp
 expect_fail 1 "not an executable.*apt-get install lammps" -- "$HG" calibrate --engine lammps --lmp /nonexistent/lmp
 mkdir -p "$TMP/bin"
 for t in cat wc grep; do ln -s "$(command -v $t)" "$TMP/bin/$t"; done
 PATH="$TMP/bin" expect_fail 1 "not found on PATH.*apt-get install lammps" -- "$HG" validate --engine lammps $SYS
+# ---- recommend --engine lammps: one answer in table, json and lammps ----
+E="--psd powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4"
+lines=$("$HG" recommend $E --format lammps | grep -v '^#')   # implies lammps
+[ -n "$lines" ] && ok || bad "recommend --format lammps printed no settings"
+[ "$("$HG" recommend --engine lammps $E --format lammps | grep -v '^#')" = "$lines" ] && ok || bad "--engine lammps --format lammps differs from --format lammps"
+json=$("$HG" recommend --engine lammps $E --format json)
+[ "$(jq -r '.settings[]' <<<"$json")" = "$lines" ] && ok || bad "json settings '$(jq -c .settings <<<"$json")' are not the lammps lines '$lines'"
+jq -e '.engine == "lammps" and .schema == "hgridopt.lammps-recommendation/1" and (.version | length > 0) and .predicted_neigh_ms <= .bin_neigh_ms and .ratio_to_bin <= 1' <<<"$json" >/dev/null && ok || bad "lammps json: $json"
+table=$("$HG" recommend --engine lammps $E)
+[ "$(sed -n '/^settings (the lines of --format lammps):$/,$p' <<<"$table" | tail -n +2)" = "$lines" ] && ok || bad "table settings differ from the lammps lines: $table"
+grep -q "^engine: *lammps" <<<"$table" && ok || bad "table: no engine line"
+# the table's decision is the JSON's answer
+ncoll=$(jq '.answer.collections' <<<"$json")
+if [ "$ncoll" = 0 ]; then grep -q "^decision: *use bin:" <<<"$table"; else grep -q "^decision: *use multi with $ncoll collection" <<<"$table"; fi && ok || bad "table decision is not $ncoll collections"
+# a LAMMPS model named by --model is the lammps engine: the same answer
+[ "$("$HG" recommend --model lammps-multi $E --format json | jq -r '.settings[]')" = "$lines" ] && ok || bad "--model lammps-multi is not the lammps engine's answer"
+[ "$("$HG" recommend --model lammps $E | sed -n '/^settings/,$p' | tail -n +2)" = "$lines" ] && ok || bad "--model lammps table is not the lammps engine's answer"
+# --atoms reaches the model in every format (was ignored outside --format lammps)
+a=$("$HG" recommend --engine lammps $E --format json --atoms 1000 | jq '.predicted_neigh_ms')
+b=$("$HG" recommend --engine lammps $E --format json --atoms 1000000 | jq '.predicted_neigh_ms')
+[ "$a" != "$b" ] && ok || bad "--atoms 1e3 and 1e6 give the same prediction ($a)"
+# the hgrid engine says so; its LAMMPS export is the KOL levels
+"$HG" recommend $E --format json | jq -e '.engine == "hgrid"' >/dev/null && ok || bad "hgrid json: no engine"
+expect_ok "^# dim 3, nu 0.4, K [0-9.]+; HGrid top-down" -- "$HG" recommend --engine hgrid $E --format lammps
+# contradictions are refused
+expect_fail 2 "recommend --engine lammps: --model hgrid-top-down is not a model of the lammps engine" -- "$HG" recommend --engine lammps $E --model hgrid-top-down
+expect_fail 2 "recommend --engine lammps: --model kol is not a model of the lammps engine" -- "$HG" recommend --engine lammps $E --model kol
+expect_fail 2 "recommend --engine hgrid: --model lammps-multi is not a model of the hgrid engine" -- "$HG" recommend --engine hgrid $E --model lammps-multi
+expect_fail 2 "recommend --engine lammps: --format mercurydpm" -- "$HG" recommend --engine lammps $E --format mercurydpm
+# ---- evaluate --engine lammps: the model for given cutoffs ----
+cuts=$(jq -r '.answer.cutoffs | map(tostring) | join(",")' <<<"$json")
+ev=$("$HG" evaluate --engine lammps $E --sizes "$cuts" --format json)
+# the same prediction as recommend's for its own answer
+jq -e -n --argjson r "$json" --argjson v "$ev" '(($r.predicted_neigh_ms - $v.predicted_neigh_ms) | fabs) <= 1e-9 * $r.predicted_neigh_ms and $r.bin_neigh_ms == $v.bin_neigh_ms and $v.setting.collections == $r.answer.collections' >/dev/null && ok || bad "evaluate --engine lammps --sizes $cuts does not predict recommend's time: $ev"
+evl=$("$HG" evaluate --engine lammps $E --sizes "$cuts" --format lammps | grep -v '^#')
+[ "$(jq -r '.settings[]' <<<"$ev")" = "$evl" ] && ok || bad "evaluate lammps: json settings differ from the lines"
+[ "$("$HG" evaluate --engine lammps $E --sizes "$cuts" | sed -n '/^settings (the lines of --format lammps):$/,$p' | tail -n +2)" = "$evl" ] && ok || bad "evaluate lammps: table settings differ from the lines"
+expect_ok "^neighbor 0\.2 bin$" -- "$HG" evaluate --engine lammps $E --format lammps
+expect_ok "^setting: +multi with 1 collection \(cutoffs 40\)$" -- "$HG" evaluate --engine lammps $E --sizes 40
+expect_fail 2 "evaluate --engine lammps: --model is for the hgrid engine" -- "$HG" evaluate --engine lammps $E --sizes 40 --model hgrid-top-down
+expect_fail 2 "evaluate --engine lammps: --format mercurydpm" -- "$HG" evaluate --engine lammps $E --sizes 40 --format mercurydpm
+expect_fail 2 "--sizes: .*below the largest|--sizes" -- "$HG" evaluate --engine lammps $E --sizes 10
 finish

@@ -48,6 +48,22 @@ expect_ok "^best single-level method: bin$" -- $R $M --K 0.05
 expect_ok "^decision: +use a single-level linked cell \(cell size 2\): a hierarchical grid gains less than 1 %; 2\.4 times less work than bin$" -- $R $M
 if $R $M --K 0.05 --format json | jq -e '.model == "bin" and .algorithm == "bin" and .linked_cell == false and .single_level.best == "bin" and .single_level.recommended and .levels == 1 and .bin_width == 1 and .speedup_vs_bin == 1 and ((.speedup_vs_linked_cell - 1.281) | fabs) < 1e-3' >/dev/null; then ok; else bad "bin recommendation json"; fi
 if printf '%s\n' "$json" | jq -e '.single_level.best == "bin" and (.single_level.recommended | not) and ((.speedup_vs_bin * .work_per_particle - .bin_work_per_particle) | fabs) < 1e-9 * .bin_work_per_particle and .bin_work_per_particle < .linked_cell_work_per_particle' >/dev/null; then ok; else bad "json: bin baseline of $P2"; fi
+# --model bin: cell_sizes is the cutoff everywhere (as --sizes takes it),
+# the bins are half of it (bin_width, the per-level cell size), in
+# recommend and evaluate alike, and the decision names both
+B10="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.4"
+expect_ok "^decision: +use a single-level grid with cells of half the cutoff \(bin, cutoff 20\); 1\.53 times less work than a linked cell$" -- $R $B10 --model bin
+expect_ok "^recommended: +bin, one grid of bins of half the cutoff \(--model bin\)$" -- $R $B10 --model bin
+expect_ok "^\(the size is the cutoff; the bins are half of it, 10," -- $R $B10 --model bin
+rj=$($R $B10 --model bin --format json); ej=$($HG evaluate $B10 --model bin --format json)
+if jq -e -n --argjson r "$rj" --argjson e "$ej" '$r.cell_sizes == [20] and $e.cell_sizes == [20] and $r.bin_width == 10 and $e.bin_width == 10 and $r.per_level[0].cell_size == 10 and $e.per_level[0].cell_size == 10' >/dev/null; then ok; else bad "bin: recommend and evaluate disagree on cell_sizes/bin_width"; fi
+$HG evaluate $B10 --model linked-cell --format json | jq -e '.cell_sizes == [20] and (has("bin_width") | not)' >/dev/null && ok || bad "evaluate linked-cell: bin_width or cell_sizes"
+# one level is "1 level", never "1 levels", in every output
+for out in "$($R $B10 --model bin)" "$($R $B10 --model bin --format json)" "$($HG evaluate $B10 --sizes 20 --format lammps)" "$($HG evaluate $B10 --sizes 20 --format mercurydpm)" "$($HG evaluate $B10 --sizes 20)"; do
+    printf '%s\n' "$out" | grep -q '\b1 levels' && bad "'1 levels' in: $(printf '%s\n' "$out" | grep -m1 '1 levels')" || ok
+done
+expect_ok "HGrid top-down, 1 level$" -- $HG evaluate $B10 --sizes 20 --format lammps
+expect_ok "^algorithm: +top-down, 1 level \(1 non-empty\)$" -- $HG evaluate $B10 --sizes 20
 # the exports stay a grid of the candidates (MercuryDPM has no bin)
 expect_ok "setHGridMaxLevels\(1\)" -- $R $M --K 0.05 --format mercurydpm
 expect_ok "^bin \(bins of half the cutoff, 20\): T = [0-9.]+  -> predicted speed-up [0-9.]+$" -- $HG evaluate $P2 --sizes 4,8,16,40

@@ -35,6 +35,13 @@ for f in examples/*.json; do
     check "$TMP/rec.json" "$S/recommendation.schema.json"
     check "$f" "$S/system.schema.json"
 done
+# the lammps engine's recommendation (the model only, no lmp)
+run reclmp.json "$HG" recommend --engine lammps $P --format json
+check "$TMP/reclmp.json" "$S/lammps-recommendation.schema.json"
+run reclmpbin.json "$HG" recommend --engine lammps --psd mono:r=1 --dim 3 --nu 0.4 --format json
+check "$TMP/reclmpbin.json" "$S/lammps-recommendation.schema.json"
+run evlmp.json "$HG" evaluate --engine lammps $P --sizes 5,20 --format json
+check "$TMP/evlmp.json" "$S/lammps-evaluation.schema.json"
 # bin recommended (equal spheres, cheap cell accesses)
 run recbin.json "$HG" recommend --psd mono:r=1 --dim 3 --nu 0.5 --K 0.05 --format json
 check "$TMP/recbin.json" "$S/recommendation.schema.json"
@@ -76,6 +83,35 @@ run bench.json "$HG" bench $P --n 1500 --steps 2 --repeats 1 --format json
 check "$TMP/bench.json" "$S/bench.schema.json"
 # the cell sizes of bench are arrays of numbers, as everywhere
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[m["cell_sizes"] for m in d["methods"] if "cell_sizes" in m]; assert s and all(isinstance(x, list) and all(isinstance(v, (int, float)) for v in x) for x in s)' "$TMP/bench.json" && ok || bad "bench cell_sizes are not arrays"
+# the LAMMPS forms (--engine lammps; tiny runs of lmp when it is there):
+# schema, version and their schema files
+if command -v lmp >/dev/null 2>&1; then
+    export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json"
+    L="--steps 2 --repeats 1 --max-collections 2"
+    "$HG" pack --psd powerlaw:alpha=-3,omega=4 --dim 3 --nu 0.3 --n 1500 \
+        --generator rsa --seed 1 --output "$TMP/l.data" 2>/dev/null || bad "pack for lmp"
+    run lval.json "$HG" validate --engine lammps --packing "$TMP/l.data" $L --format json
+    check "$TMP/lval.json" "$S/lammps-validation.schema.json"
+    run ltune.json "$HG" tune --engine lammps --packing "$TMP/l.data" $L --budget 2 --format json
+    check "$TMP/ltune.json" "$S/lammps-tune.schema.json"
+    # the fit may fail on so few, noisy points: only its document is checked
+    if "$HG" calibrate --engine lammps --packing "$TMP/l.data" --steps 2 --repeats 1 \
+        --format json > "$TMP/lfit.json" 2>"$TMP/err"; then
+        check "$TMP/lfit.json" "$S/lammps-fit.schema.json"
+    else
+        echo "note: calibrate --engine lammps failed ($(tail -1 "$TMP/err")); its schema not checked"
+    fi
+    v=$("$HG" --version | awk '{print $2}')
+    for f in lval ltune; do
+        jq -e --arg v "$v" '.version == $v' "$TMP/$f.json" >/dev/null && ok || bad "$f.json: version is not $v"
+    done
+else
+    echo "lmp not found: the --engine lammps documents are not checked"
+fi
+# every schema file is used by a test above (none is left unchecked)
+for f in "$S"/*.schema.json; do
+    grep -q "$(basename "$f")" "$0" && ok || bad "$(basename "$f") is checked by no test"
+done
 # a document with a length unit carries it
 grep -q '"length_unit":.*"mm"' "$TMP/rec.json" || grep -q '"length_unit"' "$TMP/ev.json" && ok || bad "no length_unit"
 # a wrong document is rejected (the check can fail)

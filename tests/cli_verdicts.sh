@@ -58,10 +58,10 @@ else bad "calibrate exit $rc: $(cat "$TMP/err")"; fi
 
 # item 8b: K follows the target, every output says which and from where
 R="$HG recommend --system examples/paper-2d-free-cooling.json"
-expect_ok "K from paper: paper value .*MercuryDPM" -- $R --format mercurydpm
+expect_ok "K from paper, for MercuryDPM: paper value .*MercuryDPM" -- $R --format mercurydpm
 # LAMMPS output from the KOL HGrid model (--model kol; by default LAMMPS' own
 # model, which has no K) uses K like the bundled HGrid
-expect_ok "K from shipped-default: shipped default for the bundled HGrid in 2D" -- $R --format lammps --model kol
+expect_ok "K from shipped-default, for LAMMPS: shipped default for the bundled HGrid in 2D" -- $R --format lammps --model kol
 expect_ok "K = [0-9.]+ \(shipped-default, for the bundled HGrid\)" -- $R --format table
 expect_ok "K from: +shipped default" -- $R --format table
 out=$($R --format json)

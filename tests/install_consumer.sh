@@ -6,6 +6,8 @@
 # bash completion completes commands, options and --format values.
 set -euo pipefail
 src=$1 build=$2
+# hermetic: no calibration file of the user's changes the default K
+export HGRIDOPT_CALIBRATION=/nonexistent/hgridopt-calibration.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -50,7 +52,20 @@ cmake -S "$src/examples/consumer" -B "$tmp/cb" -DCMAKE_PREFIX_PATH="$p" \
 cmake --build "$tmp/cb" >>"$tmp/cb.log" 2>&1 || fail "consumer build: $(tail -5 "$tmp/cb.log")"
 out=$(LD_LIBRARY_PATH="$lib" "$tmp/cb/consumer") || fail "consumer (find_package) failed"
 echo "find_package: $out"
-[[ $out == *levels:* ]] || fail "consumer output '$out'"
+[[ $out == *level*:* ]] || fail "consumer output '$out'"
+# the library call gives the CLI's answer: the same K and cell sizes
+cli=$("$p/bin/hgridopt" recommend --psd powerlaw:alpha=-3,omega=20 --dim 2 --nu 0.4 --format json |
+    jq -r '"K \(.K) (\(.K_choice.source)), \(.levels) level\(if .levels == 1 then "" else "s" end):" + ([.cell_sizes[] | " \(.)"] | add)')
+ans=$(sed 's/^hgridopt [^:]*: //' <<<"$out")
+python3 - "$ans" "$cli" <<'PY' || fail "consumer '$ans' is not the CLI's answer '$cli'"
+import re, sys
+a, b = sys.argv[1], sys.argv[2]
+na = [float(x) for x in re.findall(r"[0-9.]+(?:e[-+]?[0-9]+)?", a)]
+nb = [float(x) for x in re.findall(r"[0-9.]+(?:e[-+]?[0-9]+)?", b)]
+assert re.sub(r"[0-9.]+(e[-+]?[0-9]+)?", "#", a) == re.sub(r"[0-9.]+(e[-+]?[0-9]+)?", "#", b), (a, b)
+assert len(na) == len(nb) and all(abs(x - y) <= 1e-5 * abs(y) for x, y in zip(na, nb)), (na, nb)
+PY
+echo "consumer agrees with the CLI: $ans"
 
 # pkg-config, shared and static
 export PKG_CONFIG_PATH="$lib/pkgconfig"
@@ -67,8 +82,35 @@ out3=$("$tmp/consumer-static") || fail "static consumer failed"
 ldd "$tmp/consumer-static" | grep libhgridopt >/dev/null && fail "static consumer loads libhgridopt.so"
 echo "pkg-config: shared and static give the same answer"
 
+# both include forms, <hgridopt/hgridopt.h> and <hgridopt.h>, with
+# pkg-config and with find_package
+for form in hgridopt/hgridopt.h hgridopt.h; do
+    sed "s|#include <hgridopt/hgridopt.h>|#include <$form>|" \
+        "$src/examples/consumer/consumer.c" >"$tmp/inc.c"
+    grep -qF "#include <$form>" "$tmp/inc.c" || fail "consumer.c: no include line to replace"
+    cc -std=c11 "${san[@]}" "$tmp/inc.c" -o "$tmp/inc" \
+        $(pkg-config --cflags --libs hgridopt) || fail "pkg-config: #include <$form>"
+    mkdir -p "$tmp/incb-src"
+    cp "$tmp/inc.c" "$tmp/incb-src/consumer.c"
+    cp "$src/examples/consumer/CMakeLists.txt" "$tmp/incb-src/"
+    rm -rf "$tmp/incb"
+    cmake -S "$tmp/incb-src" -B "$tmp/incb" -DCMAKE_PREFIX_PATH="$p" \
+        -DCMAKE_C_FLAGS="${san[*]}" >"$tmp/incb.log" 2>&1 &&
+        cmake --build "$tmp/incb" >>"$tmp/incb.log" 2>&1 ||
+        fail "find_package: #include <$form>: $(tail -5 "$tmp/incb.log")"
+done
+echo "include forms: <hgridopt/hgridopt.h> and <hgridopt.h>"
+
 # the installed binary runs from the prefix
 "$p/bin/hgridopt" --version | grep -q '^hgridopt ' || fail "--version"
+# every installed example system runs from the installed tree (its data
+# files resolved next to it), from an unrelated working directory
+for f in "$p"/share/hgridopt/examples/*.json; do
+    (cd "$tmp" && "$p/bin/hgridopt" recommend --system "$f" >/dev/null 2>"$tmp/ex.err") ||
+        fail "installed example $(basename "$f"): $(cat "$tmp/ex.err")"
+done
+[ -e "$p/share/hgridopt/examples/sieve-astm-c33.json" ] || fail "sieve example not installed"
+echo "installed examples run"
 
 # man page: renders, and lists every option of every command's --help
 man_txt=$(MANWIDTH=100 man -l "$p/share/man/man1/hgridopt.1" 2>/dev/null | col -b) ||
@@ -100,5 +142,36 @@ comp "$bin" recommend --format "" | has table json lammps mercurydpm ||
     fail "completion: --format values"
 comp "$bin" pack --generator "" | has poisson rsa dense ||
     fail "completion: --generator values"
+comp "$bin" recommend --model "" | has auto hgrid-top-down hgrid-bottom-up linked-cell bin ||
+    fail "completion: recommend --model values"
+comp "$bin" scan --algorithm "" | has all top-down bottom-up ||
+    fail "completion: scan --algorithm values"
+comp "$bin" validate --engine "" | has hgrid lammps || fail "completion: --engine values"
+comp "$bin" recommend --psd "" | has powerlaw: lognormal: weibull: discrete: table: ||
+    fail "completion: --psd families"
+comp "$bin" bench --methods "" | has lc hgrid sap verlet || fail "completion: --methods"
+# exactly the accepted values, never words of the help texts ("the",
+# "poisson or", "dimension"): every command, every option with values
+checked=0
+for c in $cmds; do
+    h=$("$bin" "$c" --help)
+    for o in --format --model --generator --method --algorithm --engine \
+        --structure --methods --dim --psd; do
+        grep -qE "^ +$o " <<<"$h" || continue
+        checked=$((checked + 1))
+        got=$(comp "$bin" "$c" "$o" "")
+        [ -n "$got" ] || fail "completion: $c $o offers nothing"
+        bad=$(grep -vxE '[a-z0-9][a-z0-9-]*:?' <<<"$got" |
+            tr '\n' ' ' || true)
+        [ -z "$bad" ] || fail "completion: $c $o offers '$bad'"
+        for w in the or of from dimension given shorthand comma-separated; do
+            grep -qxF -- "$w" <<<"$got" && fail "completion: $c $o offers '$w'"
+        done
+    done
+done
+[ "$checked" -ge 30 ] || fail "completion: only $checked command options checked"
+comp "$bin" evaluate --structure "" | sort | tr '\n' ' ' | grep -qx 'hard-spheres poisson ' ||
+    fail "completion: --structure values: $(comp "$bin" evaluate --structure "" | tr '\n' ' ')"
+comp "$bin" evaluate --dim "" | tr '\n' ' ' | grep -qx '2 3 ' || fail "completion: --dim values"
 echo "bash completion: commands, options, values"
 echo "install test passed"

@@ -67,6 +67,21 @@ static void test_resolve(const char *path)
     CHECK(hg_K_resolve(NULL, &k, &e) == HG_EINVAL);
     CHECK(!strcmp(hg_K_source_name(HG_K_SOURCE_SHIPPED), "shipped-default"));
     CHECK(!strcmp(hg_K_target_name(HG_K_TARGET_MERCURYDPM), "MercuryDPM"));
+    /* the target of an output format, for every command alike */
+    CHECK(hg_K_target_for_format("mercurydpm") == HG_K_TARGET_MERCURYDPM);
+    CHECK(hg_K_target_for_format("lammps") == HG_K_TARGET_LAMMPS);
+    CHECK(hg_K_target_for_format("table") == HG_K_TARGET_HGRID);
+    CHECK(hg_K_target_for_format("json") == HG_K_TARGET_HGRID);
+    CHECK(hg_K_target_for_format(NULL) == HG_K_TARGET_HGRID);
+    hg_K_request mq = {HG_K_TARGET_MERCURYDPM, 3, NULL, 0, 0.0, NULL, NULL};
+    char line[700];
+    CHECK(hg_K_resolve(&mq, &k, &e) == HG_OK && k.K == HG_K_PAPER);
+    hg_K_choice_describe(&k, line, sizeof line);
+    CHECK(!strncmp(line, "paper, for MercuryDPM: paper value", 34));
+    k.target = HG_K_TARGET_HGRID;
+    CHECK(!strncmp(hg_K_choice_describe(&k, line, sizeof line),
+                   "paper, for the bundled HGrid: ", 30));
+    CHECK(strlen(hg_K_choice_describe(&k, line, 12)) == 11);
 }
 
 /* A 3D-only calibration file is never used for a 2D system: the shipped 2D

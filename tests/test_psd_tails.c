@@ -148,6 +148,49 @@ static void test_lognormal_degenerate(void)
     }
 }
 
+/* Issue 25 (fuzzing): a window wholly in one tail whose mass is narrower
+ * than ln r resolves at the edge is refused with one message naming the
+ * parameters; windows in a tail with resolvable mass are kept. */
+static void test_tail_windows(void)
+{
+    const char *refused[] = {
+        "lognormal:median=2e112,sigma=1e-65,rmin=1,rmax=6e84",
+        "lognormal:median=1e-50,sigma=1e-20,rmin=1,rmax=2",
+        "lognormal:median=1e10,sigma=1e-9,rmin=1,rmax=2",
+        "lognormal:median=1e10,sigma=1e-9,rmin=1,rmax=2,basis=volume",
+        "weibull:scale=1,shape=50,rmin=10,rmax=20",
+        "weibull:scale=1,shape=1e10,rmin=0.99999995,rmax=0.99999999"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        hg_psd_ctx ctx = {3, NULL};
+        hg_psd *p = NULL;
+        hg_err e = {0};
+        int st = hg_psd_parse(refused[i], &ctx, &p, &e);
+        /* the message names the family's parameters and the window */
+        const char *par = strstr(refused[i], "lognormal") ? "sigma"
+                                                           : "shape";
+        int named = strstr(e.msg, par) && strstr(e.msg, "window [") &&
+                    !strchr(e.msg, '\n');
+        if (st == HG_OK || !named)
+            fprintf(stderr, "%s: status %d, '%s'\n", refused[i], st, e.msg);
+        CHECK(st == HG_EINVAL && p == NULL);
+        CHECK(named);
+        hg_psd_free(p);
+    }
+    const char *kept[] = {"lognormal:median=2e112,sigma=1,rmin=1,rmax=6e60",
+                          "lognormal:median=1e10,sigma=0.1,rmin=1,rmax=2",
+                          "lognormal:median=1e-3,sigma=0.5,rmin=1,rmax=2",
+                          "weibull:scale=1e-3,shape=1,rmin=10,rmax=20",
+                          "weibull:scale=1,shape=60,rmin=0.5,rmax=0.9"};
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
+        hg_psd *p = make(kept[i], 3);
+        CHECK(p != NULL);
+        if (!p)
+            continue;
+        check_finite(p, kept[i], 1);
+        hg_psd_free(p);
+    }
+}
+
 /* Item 4: fractions whose sum overflows are normalised. */
 static void test_discrete_overflow(void)
 {
@@ -173,5 +216,6 @@ int main(void)
     test_lognormal_degenerate();
     test_weibull_tails();
     test_discrete_overflow();
+    test_tail_windows();
     return hg_test_summary("test_psd_tails");
 }

@@ -2,7 +2,7 @@
  * it for HGrid cell sizes (e.g. from a DEM code whose size distribution
  * evolves). Build: see CMakeLists.txt (find_package) or
  *   cc consumer.c $(pkg-config --cflags --libs hgridopt) */
-#include <hgridopt.h>
+#include <hgridopt/hgridopt.h>
 #include <stdio.h>
 
 int main(void)
@@ -17,10 +17,24 @@ int main(void)
     hg_system sys = {.dim = 2, .nu = 0.4};
     hg_recommend_options opt;
     hg_recommend_options_default(&opt);
+    /* K as `hgridopt recommend` chooses it for the bundled HGrid: this
+     * machine's calibration file for the dimension, else the shipped
+     * default (passing no values would use the models' library default,
+     * the papers' 0.2) */
+    hg_K_request kr = {hg_K_target_for_format("table"), sys.dim, NULL, 0,
+                       0.0, NULL, NULL};
+    hg_K_choice kc;
+    hg_model_values v = {0};
+    int rc = hg_K_resolve(&kr, &kc, &e);
+    if (rc == HG_OK)
+        rc = hg_model_values_set(&v, "K", kc.K, &e);
     hg_recommendation rec;
-    int rc = hg_recommend(psd, &sys, NULL, &opt, &rec, &e); /* K: default */
+    if (rc == HG_OK)
+        rc = hg_recommend(psd, &sys, &v, &opt, &rec, &e);
     if (rc == HG_OK) {
-        printf("hgridopt %s: %d levels:", hg_version_string(), rec.levels);
+        printf("hgridopt %s: K %g (%s), %d level%s:", hg_version_string(),
+               kc.K, hg_K_source_name(kc.source), rec.levels,
+               rec.levels == 1 ? "" : "s");
         for (int h = 0; h < rec.levels; h++)
             printf(" %.6g", rec.cell_sizes[h]);
         printf("\n");

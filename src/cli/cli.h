@@ -17,7 +17,9 @@
 #include <stdio.h>
 
 #include "hgridopt.h"
+#include "hg_engine.h"
 #include "hg_io.h"
+#include "hg_lammps.h"
 #include "hg_sysfile.h"
 
 /* Exit codes, the same for every command. */
@@ -41,6 +43,7 @@ typedef struct cli_opts {
     const char *model_text, *algorithm_text;
     const char *format, *output;
     const char *plot; /* --plot FILE (.svg, .png, .pdf) */
+    const char *engine; /* --engine NAME (every command; NULL: default) */
     int help;
 } cli_opts;
 
@@ -50,7 +53,12 @@ enum {
     CLI_MODEL = 2,  /* --model and its shorthand --algorithm */
     CLI_FORMAT = 4, /* --format */
     CLI_OUTPUT = 8, /* --output */
-    CLI_PLOT = 16   /* --plot */
+    CLI_PLOT = 16,  /* --plot */
+    /* --engine NAME (every command; the names of the engine registry,
+     * hg_engine.h): a command form runs the default engine (hgrid), or
+     * lammps (CLI_LAMMPS), or any engine and checks itself (CLI_ENGINES) */
+    CLI_LAMMPS = 32,
+    CLI_ENGINES = 64
 };
 
 typedef enum cli_type {
@@ -96,7 +104,9 @@ typedef struct cli_spec {
 
 /* Parse argv (argv[0] = command name) into o (common options) and cmd
  * (the command's struct, prefilled with defaults). Prints the help for
- * --help, and one error line for a bad option or value. Returns 1 when the
+ * --help, and one error line for a bad option or value, an option given
+ * twice, or an --engine that is unknown or not the one of this command
+ * form (hgrid, or lammps with CLI_LAMMPS). Returns 1 when the
  * command must stop now with exit code *rc, else 0; o->format is then set
  * (to the default format when not given). */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
@@ -131,8 +141,8 @@ typedef struct cli_system {
     double K;           /* weight of cell accesses (model parameter "K") */
     hg_model_values values; /* model parameters as given (K) */
     int K_auto;         /* K came from a calibration file */
-    hg_K_target K_target; /* the code the output describes (set before
-                             cli_system_resolve; default bundled HGrid) */
+    hg_K_target K_target; /* the code the output describes (set by
+                             cli_system_resolve from --format) */
     hg_K_choice Kc;     /* K and where it came from (hg_K_resolve) */
     char *name;         /* system name or NULL */
     char *unit;         /* length unit or NULL */
@@ -249,9 +259,19 @@ int cmd_tune(int argc, char **argv);
 int cli_engine_is_lammps(int argc, char **argv);
 int cmd_calibrate_lammps(int argc, char **argv);
 int cmd_validate_lammps(int argc, char **argv);
-/* recommend --format lammps with the LAMMPS model: atoms per system
- * (<= 0: packing, system file or 50000), MPI ranks, most collections. */
-int cli_recommend_lammps(const cli_system *cs, long atoms, long ranks,
-                         long max_coll, FILE *out);
+/* recommend with the lammps engine: the LAMMPS model's optimum for cs
+ * with atoms per rank (<= 0: packing, system file or 50000), MPI ranks and
+ * at most max_coll collections; text is the --format lammps output (its
+ * non-comment lines: the settings). Prints errors; returns an exit code. */
+typedef struct cli_lammps_result {
+    hg_lammps_consts consts;
+    const char *consts_source; /* "stored calibration" / "shipped defaults" */
+    hg_lammps_system sys;
+    hg_lammps_optimum opt;
+    char *text; /* owned */
+} cli_lammps_result;
+int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
+                      long max_coll, cli_lammps_result *out);
+void cli_lammps_result_clear(cli_lammps_result *r);
 
 #endif

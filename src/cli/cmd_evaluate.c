@@ -1,5 +1,6 @@
 /* cmd_evaluate.c - `hgridopt evaluate`: the cost model for given sizes. */
 #include "cli.h"
+#include "cmd_lammps.h"
 #include "hg_export.h"
 
 #include <stdlib.h>
@@ -29,6 +30,13 @@ static void help(FILE *out)
             "  --format F       table (default), json, or lammps / "
             "mercurydpm (the given\n"
             "                   sizes as input-script lines / C++ snippet)\n"
+            "  --engine E       hgrid (default): the KOL 2014 model; lammps: "
+            "the model of\n"
+            "                   LAMMPS' neighbor build, --sizes the collection "
+            "cutoffs\n"
+            "                   (none: bin), its predicted Neigh time per "
+            "build (format\n"
+            "                   table, json or lammps)\n"
             "%s\n%s\n"
             "%s\n"
             "Example:\n"
@@ -37,8 +45,12 @@ static void help(FILE *out)
             cli_output_help, cli_model_help, cli_system_help, cli_exit_help);
 }
 
+/* cell_sizes: the sizes the model was given (as --sizes and recommend's
+ * cell_sizes: for a single-level model the cutoff, 2 r_max by default);
+ * per_level[].cell_size: the cells it uses, bin_width when they differ. */
 static cJSON *to_json(const cli_system *cs, const hg_model *m,
-                      const hg_cost *c, const hg_cost *lc, double T_bin)
+                      const hg_cost *c, const hg_cost *lc, double T_bin,
+                      const double *given, int n_given)
 {
     cJSON *j = cli_json_document("hgridopt.evaluation/1", cs);
     if (cs->name)
@@ -57,10 +69,20 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cli_json_add_K(j, cs);
     cJSON_AddNumberToObject(j, "levels", c->levels);
     cJSON_AddNumberToObject(j, "nonempty_levels", c->nonempty_levels);
-    cJSON *sizes = cJSON_AddArrayToObject(j, "cell_sizes");
-    for (int h = 0; h < c->levels; h++)
-        cJSON_AddItemToArray(sizes,
-                             cJSON_CreateNumber(c->per_level[h].cell_size));
+    double cutoff = 2.0 * hg_psd_rmax(cs->psd);
+    if (given)
+        cli_json_add_array(j, "cell_sizes", given, n_given);
+    else if (m->max_levels == 1)
+        cli_json_add_array(j, "cell_sizes", &cutoff, 1);
+    else {
+        cJSON *sizes = cJSON_AddArrayToObject(j, "cell_sizes");
+        for (int h = 0; h < c->levels; h++)
+            cJSON_AddItemToArray(
+                sizes, cJSON_CreateNumber(c->per_level[h].cell_size));
+    }
+    if (m->max_levels == 1 && c->levels == 1 &&
+        c->per_level[0].cell_size != (given ? given[n_given - 1] : cutoff))
+        cJSON_AddNumberToObject(j, "bin_width", c->per_level[0].cell_size);
     cli_json_add_per_level(j, c);
     cJSON_AddNumberToObject(j, "T_cd", c->T_cd);
     cJSON_AddNumberToObject(j, "T_ca", c->T_ca);
@@ -79,6 +101,8 @@ typedef struct evaluate_result {
     double T_bin; /* the single-level `bin` */
     const double *sizes; /* NULL for a one-level model */
     int L;
+    const double *given; /* --sizes as given (NULL: none) */
+    int n_given;
 } evaluate_result;
 
 /* --format lammps|mercurydpm: the given sizes as settings for that code. */
@@ -100,7 +124,10 @@ static int write_export(FILE *out, const evaluate_result *r)
                           r->lc->T,
                           cs->name,
                           cs->unit,
-                          cs->export_skin};
+                          cs->export_skin,
+                          NULL};
+    char kn[640];
+    in.K_note = hg_K_choice_describe(&cs->Kc, kn, sizeof kn);
     char *text = NULL;
     hg_err e = {0};
     int st = !strcmp(cs->opt.format, "lammps")
@@ -120,15 +147,16 @@ static int write_result(FILE *out, const void *ctx)
     const hg_cost *cost = r->cost;
     if (!strcmp(cs->opt.format, "json"))
         return cli_json_print(out,
-                              to_json(cs, r->model, cost, r->lc, r->T_bin));
+                              to_json(cs, r->model, cost, r->lc, r->T_bin,
+                                      r->given, r->n_given));
     if (!strcmp(cs->opt.format, "lammps") ||
         !strcmp(cs->opt.format, "mercurydpm"))
         return write_export(out, r);
     cli_print_system(out, cs);
     if (r->model->max_levels != 1)
-        fprintf(out, "algorithm:      %s, %d levels (%d non-empty)\n\n",
+        fprintf(out, "algorithm:      %s, %d level%s (%d non-empty)\n\n",
                 hg_algorithm_name(r->model->grid_algorithm), cost->levels,
-                cost->nonempty_levels);
+                cost->levels == 1 ? "" : "s", cost->nonempty_levels);
     else
         fprintf(out, "model:          %s\n\n", r->model->name);
     cli_print_levels(out, cost, hg_psd_rmin(cs->psd));
@@ -141,10 +169,109 @@ static int write_result(FILE *out, const void *ctx)
     return CLI_OK;
 }
 
+/* ---- the lammps engine: the LAMMPS model for given cutoffs ---- */
+
+typedef struct lammps_eval {
+    const cli_system *cs;
+    const char *consts_source;
+    hg_lammps_system sys;
+    hg_lammps_setting set;
+    double seconds, bin_seconds;
+    char *lines; /* the settings, as --format lammps prints them */
+} lammps_eval;
+
+static int write_lammps_eval(FILE *out, const void *ctx)
+{
+    const lammps_eval *l = ctx;
+    const cli_system *cs = l->cs;
+    const char *fmt = cs->opt.format;
+    char what[512];
+    lmp_setting_text(&l->set, what, sizeof what);
+    if (!strcmp(fmt, "json")) {
+        cJSON *j = lmp_json_document("hgridopt.lammps-evaluation/1", cs,
+                                     &l->sys, l->consts_source);
+        cJSON_AddItemToObject(j, "setting", lmp_setting_json(&l->set));
+        cJSON_AddNumberToObject(j, "predicted_neigh_ms", 1e3 * l->seconds);
+        cJSON_AddNumberToObject(j, "bin_neigh_ms", 1e3 * l->bin_seconds);
+        cJSON_AddNumberToObject(j, "ratio_to_bin",
+                                l->seconds / l->bin_seconds);
+        lmp_json_add_lines(j, "settings", l->lines);
+        return cli_json_print(out, j);
+    }
+    if (!strcmp(fmt, "lammps")) {
+        fprintf(out, "# --- neighbor settings by hgridopt (evaluate --engine "
+                     "lammps) ---\n");
+        fprintf(out, "# distribution: %s (r_min %.6g, r_max %.6g)\n",
+                hg_psd_spec(cs->psd), hg_psd_rmin(cs->psd),
+                hg_psd_rmax(cs->psd));
+        fprintf(out, "# dim %d, nu %.4g; LAMMPS model of the neighbor build "
+                     "for %.6g atoms per rank\n# (%d rank%s), constants: "
+                     "%s\n",
+                l->sys.dim, l->sys.nu, l->sys.atoms, l->sys.nprocs,
+                l->sys.nprocs == 1 ? "" : "s", l->consts_source);
+        fprintf(out, "# %s: predicted Neigh time per build %.4g ms (bin "
+                     "%.4g ms, ratio %.3g)\n",
+                what, 1e3 * l->seconds, 1e3 * l->bin_seconds,
+                l->seconds / l->bin_seconds);
+        fputs(l->lines, out);
+        return CLI_OK;
+    }
+    lmp_print_system(out, cs, &l->sys, l->consts_source);
+    fprintf(out, "\nsetting:        %s\n", what);
+    fprintf(out, "predicted Neigh time per build: %.4g ms (bin %.4g ms, "
+                 "ratio %.3g)\n",
+            1e3 * l->seconds, 1e3 * l->bin_seconds,
+            l->seconds / l->bin_seconds);
+    fprintf(out, "\nsettings (the lines of --format lammps):\n%s", l->lines);
+    return CLI_OK;
+}
+
+/* evaluate --engine lammps: --sizes are the collection cutoffs (as the
+ * cell sizes of the KOL export: the largest diameter of each collection;
+ * none: bin); the LAMMPS model's predicted Neigh time per build. */
+static int evaluate_lammps(cli_system *cs, const double *sizes, int L)
+{
+    lammps_eval l = {cs, "", {0}, {0}, 0.0, 0.0, NULL};
+    hg_lammps_consts k;
+    int rc = lmp_load_consts(&k, &l.consts_source);
+    if (rc)
+        return rc;
+    hg_err e = {0};
+    int st = HG_OK;
+    if (L > 0 && (st = hg_sizes_check(cs->psd, L, sizes, 0, &e)) == HG_OK)
+        st = hg_lammps_setting_from_sizes(cs->psd, L, sizes, &l.set, &e);
+    if (st) {
+        cli_error("--%s", e.msg);
+        return CLI_EUSAGE;
+    }
+    l.sys.dim = cs->sys.dim;
+    l.sys.nu = cs->sys.nu;
+    l.sys.atoms = cs->has_packing      ? (double)cs->packing.n
+                  : cs->particles > 0  ? (double)cs->particles
+                                       : 50000.0;
+    l.sys.skin = hg_export_default_skin(cs->psd);
+    l.sys.nprocs = 1;
+    l.sys.structure = cs->sys.structure;
+    l.sys.snapshot = cs->sys.snapshot;
+    hg_lammps_setting bin = {0};
+    hg_lammps_work w, wb;
+    if ((st = hg_lammps_work_eval(cs->psd, &l.sys, &l.set, &w, &e)) ||
+        (st = hg_lammps_work_eval(cs->psd, &l.sys, &bin, &wb, &e)) ||
+        (st = hg_lammps_lines(&l.set, l.sys.skin, 2.0 * hg_psd_rmax(cs->psd),
+                              &l.lines, &e)))
+        return cli_fail(&e, st, 0);
+    l.seconds = hg_lammps_predict(&k, &w);
+    l.bin_seconds = hg_lammps_predict(&k, &wb);
+    rc = cli_write(cs->opt.output, write_lammps_eval, &l);
+    free(l.lines);
+    return rc;
+}
+
 static const char *const formats[] = {"table", "json", "lammps",
                                       "mercurydpm", NULL};
 static const cli_spec spec = {"evaluate", help,
-                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT,
+                              CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
+                                  CLI_ENGINES,
                               options, sizeof options / sizeof options[0],
                               formats};
 
@@ -157,6 +284,34 @@ int cmd_evaluate(int argc, char **argv)
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
+    if (cs.opt.engine && !strcmp(cs.opt.engine, "lammps")) {
+        if (cs.opt.model_text || cs.opt.algorithm_text) {
+            cli_error("evaluate --engine lammps: --%s is for the hgrid "
+                      "engine (the lammps engine evaluates LAMMPS' neighbor "
+                      "build for --sizes as collection cutoffs)",
+                      cs.opt.model_text ? "model" : "algorithm");
+            return CLI_EUSAGE;
+        }
+        if (!strcmp(cs.opt.format, "mercurydpm")) {
+            cli_error("evaluate --engine lammps: --format mercurydpm writes "
+                      "MercuryDPM settings (the lammps engine: table, json "
+                      "or lammps)");
+            return CLI_EUSAGE;
+        }
+        hg_err e = {0};
+        double *cut = NULL;
+        size_t n = 0;
+        int st = o.sizes ? hg_parse_list(o.sizes, ',', "--sizes", &cut, &n,
+                                         &e)
+                         : HG_OK;
+        if (st)
+            return cli_fail(&e, st, 0);
+        if (!(rc = cli_system_resolve(&cs, 1)))
+            rc = evaluate_lammps(&cs, cut, (int)n);
+        free(cut);
+        cli_system_clear(&cs);
+        return rc;
+    }
     if ((rc = cli_model_resolve(&cs.opt, NULL,
                                 hg_model_find("hgrid-top-down"), &model,
                                 &word)))
@@ -204,7 +359,7 @@ int cmd_evaluate(int argc, char **argv)
         goto done;
     }
     evaluate_result res = {&cs, model, &cost, &lc, bin.T,
-                           hgrid ? sizes : NULL, (int)L};
+                           hgrid ? sizes : NULL, (int)L, sizes, (int)L};
     rc = cli_write(cs.opt.output, write_result, &res);
     hg_cost_clear(&cost);
     hg_cost_clear(&lc);

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 const char lmp_run_help[] =
+    "  --engine E       lammps: this form (hgrid, the default: the bundled "
+    "HGrid's form)\n"
     "  --lmp PATH       LAMMPS executable (default: lmp on PATH)\n"
     "  --mpi N          run under mpirun -np N (default 1: plain lmp)\n"
     "  --keep DIR       keep data file, input script and log in DIR\n"
@@ -23,10 +25,11 @@ const char lmp_run_help[] =
     "  --repeats R      alternating repeats; medians reported (default 3)\n"
     "  --n N            atoms of a generated packing (default 50000)\n"
     "  --seed S         packing seed (default 1)\n"
-    "  --skin X         neighbor skin (default 10 %% of the smallest "
+    "  --skin X         neighbor skin (default 10 % of the smallest "
     "diameter)\n";
 
-/* 1 if argv asks for --engine lammps (the caller then hands over). */
+/* 1 if argv asks for --engine lammps (the caller then hands over; any
+ * other value is checked by cli_parse of the command's own form). */
 int cli_engine_is_lammps(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -38,15 +41,6 @@ int cli_engine_is_lammps(int argc, char **argv)
     return 0;
 }
 
-/* --engine must say lammps (the caller dispatched on it). */
-int lmp_check_engine(const lmp_opts *o)
-{
-    if (o->engine && strcmp(o->engine, "lammps")) {
-        cli_error("--engine: '%s' is not lammps", o->engine);
-        return CLI_EUSAGE;
-    }
-    return CLI_OK;
-}
 
 static void progress(int done, int total, void *params)
 {
@@ -109,22 +103,97 @@ static void print_setting(FILE *f, const hg_lammps_setting *s)
         fprintf(f, " %.4g", s->cut[i]);
 }
 
-static cJSON *setting_json(const hg_lammps_setting *s)
+cJSON *lmp_setting_json(const hg_lammps_setting *s)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "style", s->ncoll ? "multi" : "bin");
-    if (s->ncoll) {
-        cJSON *a = cJSON_AddArrayToObject(j, "cutoffs");
-        for (int i = 0; i < s->ncoll; i++)
-            cJSON_AddItemToArray(a, cJSON_CreateNumber(s->cut[i]));
-    }
+    cJSON_AddNumberToObject(j, "collections", s->ncoll);
+    if (s->ncoll)
+        cli_json_add_array(j, "cutoffs", s->cut, s->ncoll);
     return j;
+}
+
+void lmp_setting_text(const hg_lammps_setting *s, char *buf, size_t len)
+{
+    if (s->ncoll == 0) {
+        snprintf(buf, len, "bin");
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, len, "multi with %d collection%s",
+                                s->ncoll, s->ncoll == 1 ? "" : "s");
+    for (int i = 0; i < s->ncoll && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%.6g",
+                              i ? ", " : " (cutoffs ", s->cut[i]);
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
+void lmp_print_system(FILE *out, const cli_system *cs,
+                      const hg_lammps_system *sys, const char *consts_source)
+{
+    const char *u = cs->unit ? cs->unit : "";
+    fprintf(out, "engine:         lammps (LAMMPS' neighbor build, model "
+                 "constants: %s)\n", consts_source);
+    if (cs->name)
+        fprintf(out, "system:         %s\n", cs->name);
+    fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
+    fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
+            hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
+            hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
+    fprintf(out, "dim %d, nu = %.6g, %.6g atoms per rank, %d rank%s, skin "
+                 "%.6g\n",
+            sys->dim, sys->nu, sys->atoms, sys->nprocs,
+            sys->nprocs == 1 ? "" : "s", sys->skin);
+    cli_print_structure(out, cs);
+}
+
+cJSON *lmp_json_document(const char *schema, const cli_system *cs,
+                         const hg_lammps_system *sys,
+                         const char *consts_source)
+{
+    cJSON *j = cli_json_document(schema, cs);
+    cJSON_AddStringToObject(j, "engine", "lammps");
+    if (cs->name)
+        cJSON_AddStringToObject(j, "name", cs->name);
+    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
+    cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
+    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
+    cJSON_AddNumberToObject(j, "dim", sys->dim);
+    cJSON_AddNumberToObject(j, "nu", sys->nu);
+    cJSON_AddStringToObject(j, "structure",
+                            hg_structure_name(cs->sys.structure));
+    cJSON_AddNumberToObject(j, "atoms_per_rank", sys->atoms);
+    cJSON_AddNumberToObject(j, "ranks", sys->nprocs);
+    cJSON_AddNumberToObject(j, "skin", sys->skin);
+    cJSON_AddStringToObject(j, "constants", consts_source);
+    return j;
+}
+
+void lmp_print_lines(FILE *out, const char *text)
+{
+    for (const char *l = text; l && *l;) {
+        size_t n = strcspn(l, "\n");
+        if (l[0] != '#')
+            fprintf(out, "%.*s\n", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+}
+
+void lmp_json_add_lines(cJSON *obj, const char *key, const char *text)
+{
+    cJSON *a = cJSON_AddArrayToObject(obj, key);
+    char *copy = strdup(text);
+    for (char *sv = NULL, *t = copy ? strtok_r(copy, "\n", &sv) : NULL; t;
+         t = strtok_r(NULL, "\n", &sv))
+        if (t[0] != '#')
+            cJSON_AddItemToArray(a, cJSON_CreateString(t));
+    free(copy);
 }
 
 cJSON *lmp_point_json(const hg_lammps_point *p)
 {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddItemToObject(j, "setting", setting_json(&p->setting));
+    cJSON_AddItemToObject(j, "setting", lmp_setting_json(&p->setting));
     cJSON_AddNumberToObject(j, "neigh_ms_per_build", 1e3 * p->timing.neigh);
     cJSON_AddNumberToObject(j, "neigh_ms_min", 1e3 * p->timing.neigh_min);
     cJSON_AddNumberToObject(j, "neigh_ms_max", 1e3 * p->timing.neigh_max);
@@ -203,7 +272,7 @@ static const cli_option calibrate_options[] = {
 };
 const char *const lmp_table_json[] = {"table", "json", NULL};
 static const cli_spec calibrate_spec = {
-    "calibrate", calibrate_help, CLI_FORMAT, calibrate_options,
+    "calibrate", calibrate_help, CLI_FORMAT | CLI_LAMMPS, calibrate_options,
     sizeof calibrate_options / sizeof calibrate_options[0], lmp_table_json};
 
 int cmd_calibrate_lammps(int argc, char **argv)
@@ -214,8 +283,6 @@ int cmd_calibrate_lammps(int argc, char **argv)
     hg_err e = {0};
     int st, rc0;
     if (cli_parse(&calibrate_spec, argc, argv, &co, &lo, &rc0))
-        return rc0;
-    if ((rc0 = lmp_check_engine(&lo)))
         return rc0;
     const char *format = co.format;
     int save = lo.save;
@@ -332,8 +399,7 @@ int cmd_calibrate_lammps(int argc, char **argv)
     for (int i = 0; i < npts; i++)
         pts[i].predicted = hg_lammps_predict(&k, &pts[i].work);
     if (!strcmp(format, "json")) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-fit/1");
+        cJSON *j = cli_json_document("hgridopt.lammps-fit/1", NULL);
         cJSON_AddStringToObject(j, "lammps", k.lammps);
         cJSON_AddStringToObject(j, "machine", k.machine);
         cJSON *cs = cJSON_AddObjectToObject(j, "constants_ns");
@@ -395,40 +461,41 @@ done:
 }
 
 
-/* ---- recommend --format lammps with the LAMMPS model ---- */
+/* ---- recommend --engine lammps: the LAMMPS model's answer ---- */
 
-int cli_recommend_lammps(const cli_system *cs, long atoms, long ranks,
-                         long max_coll, FILE *out)
+int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
+                      long max_coll, cli_lammps_result *out)
 {
-    hg_lammps_consts k;
-    const char *source = "";
-    int rc = lmp_load_consts(&k, &source);
+    memset(out, 0, sizeof *out);
+    int rc = lmp_load_consts(&out->consts, &out->consts_source);
     if (rc)
         return rc;
-    hg_lammps_system sys;
-    sys.dim = cs->sys.dim;
-    sys.nu = cs->sys.nu;
-    sys.atoms = atoms > 0                ? (double)atoms
-                : cs->has_packing        ? (double)cs->packing.n
-                : cs->particles > 0      ? (double)cs->particles
-                                         : 50000.0;
-    sys.skin = cs->export_skin > 0.0 ? cs->export_skin
-                                     : default_skin(cs->psd);
-    sys.nprocs = (int)ranks;
-    sys.structure = cs->sys.structure;
-    sys.snapshot = cs->sys.snapshot;
-    hg_lammps_optimum opt;
+    hg_lammps_system *sys = &out->sys;
+    sys->dim = cs->sys.dim;
+    sys->nu = cs->sys.nu;
+    sys->atoms = atoms > 0                ? (double)atoms
+                 : cs->has_packing        ? (double)cs->packing.n
+                 : cs->particles > 0      ? (double)cs->particles
+                                          : 50000.0;
+    sys->skin = cs->export_skin > 0.0 ? cs->export_skin
+                                      : default_skin(cs->psd);
+    sys->nprocs = (int)ranks;
+    sys->structure = cs->sys.structure;
+    sys->snapshot = cs->sys.snapshot;
     hg_err e = {0};
-    int st = hg_lammps_optimise(cs->psd, &sys, &k, (int)max_coll, 0.01, &opt,
-                                &e);
+    int st = hg_lammps_optimise(cs->psd, sys, &out->consts, (int)max_coll,
+                                0.01, &out->opt, &e);
     if (st)
         return cli_fail(&e, st, 0);
-    hg_export_lammps_input in = {cs->psd, &sys, &opt, source, cs->name,
-                                 cs->unit};
-    char *text = NULL;
-    if ((st = hg_export_lammps_model(&in, &text, &e)))
+    hg_export_lammps_input in = {cs->psd, sys, &out->opt,
+                                 out->consts_source, cs->name, cs->unit};
+    if ((st = hg_export_lammps_model(&in, &out->text, &e)))
         return cli_fail(&e, st, 0);
-    fputs(text, out);
-    free(text);
     return CLI_OK;
+}
+
+void cli_lammps_result_clear(cli_lammps_result *r)
+{
+    free(r->text);
+    r->text = NULL;
 }

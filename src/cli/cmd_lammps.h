@@ -7,7 +7,7 @@
 #include "hg_lammps.h"
 
 typedef struct lmp_opts {
-    const char *engine, *lmp, *keep;
+    const char *lmp, *keep;
     long mpi, steps, repeats, n, seed, max_coll;
     double skin, budget;
     const char *packings, *file; /* calibrate */
@@ -15,7 +15,7 @@ typedef struct lmp_opts {
 } lmp_opts;
 
 #define LMP_RUN_OPTIONS                                                     \
-    CLI_STR("engine", lmp_opts, engine), CLI_STR("lmp", lmp_opts, lmp),     \
+    CLI_STR("lmp", lmp_opts, lmp),                                          \
         CLI_LONG("mpi", lmp_opts, mpi, 1, 1024),                            \
         CLI_STR("keep", lmp_opts, keep),                                    \
         CLI_LONG("steps", lmp_opts, steps, 1, 100000),                      \
@@ -32,8 +32,6 @@ extern const char *const lmp_table_json[];
 /* Column header of lmp_print_point. */
 extern const char lmp_point_header[];
 
-/* --engine must say lammps (the caller dispatched on it). */
-int lmp_check_engine(const lmp_opts *o);
 /* Run options of lo with neighbor skin skin (progress on a tty). */
 void lmp_run_options(const lmp_opts *lo, double skin,
                      hg_lammps_run_options *o);
@@ -45,6 +43,22 @@ cJSON *lmp_point_json(const hg_lammps_point *p);
 /* One row under lmp_point_header; bin: the bin setting's seconds. */
 void lmp_print_point(FILE *f, const char *label, const hg_lammps_point *p,
                      double bin);
+/* A setting as JSON {style, collections, cutoffs} and in words ("bin",
+ * "multi with 2 collections (cutoffs 11.9, 40)"). */
+cJSON *lmp_setting_json(const hg_lammps_setting *s);
+void lmp_setting_text(const hg_lammps_setting *s, char *buf, size_t len);
+/* The system lines of the lammps engine's tables (engine and constants,
+ * distribution, radii, dim, nu, atoms, ranks, skin, structure), and the
+ * same as the opening keys of its JSON documents (engine "lammps"). */
+void lmp_print_system(FILE *out, const cli_system *cs,
+                      const hg_lammps_system *sys, const char *consts_source);
+cJSON *lmp_json_document(const char *schema, const cli_system *cs,
+                         const hg_lammps_system *sys,
+                         const char *consts_source);
+/* The lines of text that are not comments (#): printed, or as a string
+ * array under key. */
+void lmp_print_lines(FILE *out, const char *text);
+void lmp_json_add_lines(cJSON *obj, const char *key, const char *text);
 /* Model constants: the stored calibration, else the shipped defaults. */
 int lmp_load_consts(hg_lammps_consts *c, const char **source);
 

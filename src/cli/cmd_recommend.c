@@ -3,11 +3,13 @@
  * predicted work, KOL 2014). Parsing here, maths in hg_recommend, and
  * one writer function per output format (rec_writers below). */
 #include "cli.h"
+#include "cmd_lammps.h"
 
 #include <math.h>
 #include "hg_figure.h"
 #include "hg_export.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,13 +62,18 @@ static void help(FILE *out)
             "  --skin X         LAMMPS neighbor skin (format lammps; default "
             "10 %% of the\n"
             "                   smallest diameter)\n"
-            "  With --format lammps the answer comes from the model of "
-            "LAMMPS' own neighbor\n"
-            "  build (lammps-multi / lammps-bin; it may be plain bin) unless "
-            "--model names\n"
-            "  an HGrid model or 'kol' (the KOL levels exported); "
-            "--model lammps elsewhere\n"
-            "  optimises lammps-multi.\n"
+            "  --engine E       hgrid (default): the bundled HGrid's cost "
+            "model; lammps:\n"
+            "                   the model of LAMMPS' own neighbor build "
+            "(lammps-multi /\n"
+            "                   lammps-bin; it may be plain bin), the same "
+            "answer in table,\n"
+            "                   json and lammps. --format lammps and --model "
+            "lammps|lammps-multi|\n"
+            "                   lammps-bin imply lammps unless --model names "
+            "an HGrid model\n"
+            "                   or 'kol' (the KOL levels exported as LAMMPS "
+            "collections)\n"
             "  --atoms N        atoms in the simulation for the LAMMPS model "
             "(default: the\n"
             "                   packing's, the system file's particles, else "
@@ -117,12 +124,16 @@ static int write_table(FILE *out, const cli_system *cs,
                 model_label(o->models[i]));
     fprintf(out, ", L = 1..%d, tolerance %g %%\n", o->max_levels,
             100.0 * o->tolerance);
+    int bin = r->model == hg_model_find("bin");
     fprintf(out, "\ndecision:       %s\n", r->decision);
-    if (r->single_level && !r->linked_cell)
+    if (bin && r->single_level)
         fprintf(out,
                 "recommended:    bin, one grid of bins of half the cutoff "
                 "(no hierarchical grid\n                beats it by %g %%)\n",
                 100.0 * o->tolerance);
+    else if (bin)
+        fprintf(out, "recommended:    bin, one grid of bins of half the "
+                     "cutoff (--model bin)\n");
     else
         fprintf(out,
                 "recommended:    %s, %d level%s (the fewest within %g %% of "
@@ -150,9 +161,10 @@ static int write_table(FILE *out, const cli_system *cs,
     fprintf(out, "\ncell sizes / r_min:");
     for (int h = 0; h < r->levels; h++)
         fprintf(out, " %.4g", r->cell_sizes[h] / rmin);
-    if (r->single_level && !r->linked_cell)
+    if (bin)
         fprintf(out, "\n(the size is the cutoff; the bins are half of it, "
-                "the stencil only the bins within reach)");
+                "%.6g, the stencil only the bins within reach)",
+                r->cost.per_level[0].cell_size);
     fprintf(out, "\n\n");
     cli_print_levels(out, &r->cost, rmin);
     fprintf(out,
@@ -185,6 +197,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     const hg_recommend_options *o = &r->options;
     double rmin = hg_psd_rmin(cs->psd);
     cJSON *j = cli_json_document("hgridopt.recommendation/1", cs);
+    cJSON_AddStringToObject(j, "engine", "hgrid");
     if (cs->name)
         cJSON_AddStringToObject(j, "name", cs->name);
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
@@ -226,7 +239,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddStringToObject(sl, "best", r->single_model->name);
     cJSON_AddNumberToObject(sl, "work_per_particle", r->single_T);
     cJSON_AddBoolToObject(sl, "recommended", r->single_level);
-    if (r->single_level && !r->linked_cell)
+    if (r->model == hg_model_find("bin"))
         cJSON_AddNumberToObject(j, "bin_width", r->cost.per_level[0].cell_size);
     cJSON *best = cJSON_AddObjectToObject(j, "best");
     cJSON_AddStringToObject(best, "algorithm",
@@ -291,9 +304,7 @@ static int write_export(FILE *out, const cli_system *cs,
                           cs->export_skin,
                           NULL};
     char kn[640];
-    snprintf(kn, sizeof kn, "%s: %s", hg_K_source_name(cs->Kc.source),
-             cs->Kc.detail);
-    in.K_note = kn;
+    in.K_note = hg_K_choice_describe(&cs->Kc, kn, sizeof kn);
     char *text = NULL;
     hg_err e = {0};
     int st = lammps ? hg_export_lammps(&in, &text, &e)
@@ -339,22 +350,81 @@ static int write_result(FILE *out, const void *ctx)
     return CLI_EUSAGE;
 }
 
+/* ---- the lammps engine: the LAMMPS model's answer in every format ---- */
+
 typedef struct lammps_result {
     const cli_system *cs;
-    long atoms, mpi;
+    const cli_lammps_result *a;
 } lammps_result;
 
-static int write_lammps_model(FILE *out, const void *ctx)
+static int write_lammps_table(FILE *out, const cli_system *cs,
+                              const cli_lammps_result *a)
+{
+    const hg_lammps_optimum *o = &a->opt;
+    char what[512];
+    lmp_setting_text(&o->best, what, sizeof what);
+    lmp_print_system(out, cs, &a->sys, a->consts_source);
+    if (o->best.ncoll)
+        fprintf(out, "\ndecision:       use %s: predicted Neigh time %.4g ms "
+                     "per build, %.3g of bin\n",
+                what, 1e3 * o->seconds, o->seconds / o->bin_seconds);
+    else
+        fprintf(out, "\ndecision:       use bin: predicted Neigh time %.4g ms "
+                     "per build (no set of collections 1 %% faster)\n",
+                1e3 * o->seconds);
+    fprintf(out, "\npredicted Neigh time per build (ms):\n  %-10s %10.4g\n",
+            "bin", 1e3 * o->bin_seconds);
+    for (int n = 1; n <= o->max_coll; n++) {
+        if (!isfinite(o->by_n_seconds[n])) /* not possible (one size) */
+            continue;
+        char lab[32];
+        snprintf(lab, sizeof lab, "multi %d", n);
+        fprintf(out, "  %-10s %10.4g\n", lab, 1e3 * o->by_n_seconds[n]);
+    }
+    fprintf(out, "\nsettings (the lines of --format lammps):\n");
+    lmp_print_lines(out, a->text);
+    return CLI_OK;
+}
+
+static int write_lammps_json(FILE *out, const cli_system *cs,
+                             const cli_lammps_result *a)
+{
+    const hg_lammps_optimum *o = &a->opt;
+    cJSON *j = lmp_json_document("hgridopt.lammps-recommendation/1", cs,
+                                 &a->sys, a->consts_source);
+    cJSON_AddItemToObject(j, "answer", lmp_setting_json(&o->best));
+    cJSON_AddNumberToObject(j, "predicted_neigh_ms", 1e3 * o->seconds);
+    cJSON_AddNumberToObject(j, "bin_neigh_ms", 1e3 * o->bin_seconds);
+    cJSON_AddNumberToObject(j, "ratio_to_bin", o->seconds / o->bin_seconds);
+    cJSON *by = cJSON_AddArrayToObject(j, "by_collections");
+    for (int n = 1; n <= o->max_coll; n++) {
+        if (!isfinite(o->by_n_seconds[n]))
+            continue;
+        cJSON *r = lmp_setting_json(&o->by_n[n]);
+        cJSON_AddNumberToObject(r, "predicted_neigh_ms",
+                                1e3 * o->by_n_seconds[n]);
+        cJSON_AddItemToArray(by, r);
+    }
+    lmp_json_add_lines(j, "settings", a->text);
+    return cli_json_print(out, j);
+}
+
+static int write_lammps_engine(FILE *out, const void *ctx)
 {
     const lammps_result *l = ctx;
-    return cli_recommend_lammps(l->cs, l->atoms, l->mpi, 6, out);
+    if (!strcmp(l->cs->opt.format, "table"))
+        return write_lammps_table(out, l->cs, l->a);
+    if (!strcmp(l->cs->opt.format, "json"))
+        return write_lammps_json(out, l->cs, l->a);
+    fputs(l->a->text, out);
+    return CLI_OK;
 }
 
 static const char *const formats[] = {"table", "json", "lammps",
                                      "mercurydpm", NULL};
 static const cli_spec spec = {"recommend", help,
                               CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
-                                  CLI_PLOT,
+                                  CLI_PLOT | CLI_ENGINES,
                               options, sizeof options / sizeof options[0],
                               formats};
 
@@ -372,13 +442,35 @@ int cmd_recommend(int argc, char **argv)
     const char *word;
     if ((rc = cli_model_resolve(&cs.opt, words, NULL, &model, &word)))
         return rc;
-    /* --format lammps: LAMMPS' own model unless an HGrid model is asked */
-    int lammps_model =
-        (word && !strcmp(word, "lammps")) ||
-        (model && !strncmp(model->name, "lammps-", 7)) ||
-        (!model && !word && !strcmp(cs.opt.format, "lammps"));
-    if (lammps_model && strcmp(cs.opt.format, "lammps") && !model)
-        model = hg_model_find("lammps-multi");
+    /* the engine: --engine, else lammps for a LAMMPS model (--model
+     * lammps, lammps-multi, lammps-bin) or --format lammps without an HGrid
+     * model or kol, else the bundled HGrid */
+    int lammps_named = (word && !strcmp(word, "lammps")) ||
+                       (model && !strncmp(model->name, "lammps-", 7));
+    const hg_engine *engine =
+        cs.opt.engine ? hg_engine_find(cs.opt.engine)
+        : lammps_named || (!model && !word && !strcmp(cs.opt.format, "lammps"))
+            ? hg_engine_find("lammps")
+            : hg_engine_at(0);
+    int lammps_engine = !strcmp(engine->name, "lammps");
+    const char *named = model ? model->name : word;
+    if (named && strcmp(named, "auto") && lammps_engine != lammps_named) {
+        cli_error("recommend --engine %s: --model %s is not a model of the "
+                  "%s engine (see 'hgridopt help engines')",
+                  engine->name, named, engine->name);
+        return CLI_EUSAGE;
+    }
+    if (lammps_engine && !strcmp(cs.opt.format, "mercurydpm")) {
+        cli_error("recommend --engine lammps: --format mercurydpm writes "
+                  "MercuryDPM settings (the lammps engine: table, json or "
+                  "lammps)");
+        return CLI_EUSAGE;
+    }
+    if (lammps_engine && cs.opt.plot) {
+        cli_error("recommend --engine lammps: --plot draws the HGrid "
+                  "recommendation only");
+        return CLI_EUSAGE;
+    }
     if (model) {
         ro.n_models = 1;
         ro.models[0] = model;
@@ -396,15 +488,15 @@ int cmd_recommend(int argc, char **argv)
                    strcmp(cs.opt.format, "json");
     ro.q = o.q;
     cs.export_skin = o.skin;
-    /* K follows the code the output is for */
-    cs.K_target = !strcmp(cs.opt.format, "mercurydpm") ? HG_K_TARGET_MERCURYDPM
-                  : !strcmp(cs.opt.format, "lammps")   ? HG_K_TARGET_LAMMPS
-                                                       : HG_K_TARGET_HGRID;
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
-    if (lammps_model && !strcmp(cs.opt.format, "lammps")) {
-        lammps_result lr = {&cs, o.atoms, o.mpi};
-        rc = cli_write(cs.opt.output, write_lammps_model, &lr);
+    if (lammps_engine) {
+        cli_lammps_result a;
+        if (!(rc = cli_lammps_answer(&cs, o.atoms, o.mpi, 6, &a))) {
+            lammps_result lr = {&cs, &a};
+            rc = cli_write(cs.opt.output, write_lammps_engine, &lr);
+        }
+        cli_lammps_result_clear(&a);
         goto done;
     }
     hg_recommendation r;

@@ -75,10 +75,11 @@ static const cli_option tune_options[] = {
 };
 static const char *const tune_formats[] = {"table", "json", "lammps", NULL};
 static const cli_spec validate_spec = {
-    "validate", validate_help, CLI_SYSTEM | CLI_FORMAT, validate_options,
+    "validate", validate_help, CLI_SYSTEM | CLI_FORMAT | CLI_LAMMPS,
+    validate_options,
     sizeof validate_options / sizeof validate_options[0], lmp_table_json};
 static const cli_spec tune_spec = {
-    "tune", tune_help, CLI_SYSTEM | CLI_FORMAT, tune_options,
+    "tune", tune_help, CLI_SYSTEM | CLI_FORMAT | CLI_LAMMPS, tune_options,
     sizeof tune_options / sizeof tune_options[0], tune_formats};
 
 static int lammps_measured_command(int argc, char **argv, int tune)
@@ -90,8 +91,6 @@ static int lammps_measured_command(int argc, char **argv, int tune)
     int st, rc;
     if (cli_parse(tune ? &tune_spec : &validate_spec, argc, argv, &cs.opt,
                   &lo, &rc))
-        return rc;
-    if ((rc = lmp_check_engine(&lo)))
         return rc;
     const char *format = cs.opt.format;
     double budget = lo.budget;
@@ -155,8 +154,7 @@ static int lammps_measured_command(int argc, char **argv, int tune)
                    text);
             free(text);
         } else if (!strcmp(format, "json")) {
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-tune/1");
+            cJSON *j = cli_json_document("hgridopt.lammps-tune/1", &cs);
             cJSON_AddStringToObject(j, "structure",
                                     hg_structure_name(cs.sys.structure));
             cJSON_AddItemToObject(j, "best", lmp_point_json(&tr.best));
@@ -226,8 +224,7 @@ static int lammps_measured_command(int argc, char **argv, int tune)
         if (pts[i].timing.neigh < pts[fastest].timing.neigh)
             fastest = i;
     if (!strcmp(format, "json")) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-validation/1");
+        cJSON *j = cli_json_document("hgridopt.lammps-validation/1", &cs);
         cJSON_AddNumberToObject(j, "atoms", (double)p.n);
         cJSON_AddNumberToObject(j, "dim", sys.dim);
         cJSON_AddNumberToObject(j, "nu", sys.nu);

@@ -1,32 +1,36 @@
-# bash completion for hgridopt. Commands, options and option values are read
-# from hgridopt's own --help texts (and `hgridopt help models`), so they
-# follow the installed binary.
+# bash completion for hgridopt. Commands, options and option values come
+# from the installed binary itself, so they follow it: commands and options
+# from the --help texts, the values of an option from the list the command
+# prints when it refuses a value ("--model: unknown value '@' (one of: auto,
+# hgrid-top-down, ...)"), distribution families from `hgridopt help psd`.
 
 _hgridopt_values()
 {
-    # $1 binary, $2 command, $3 option: the words listed for the option in
-    # the command's --help ("--format F   table (default), json or lammps").
+    # $1 binary, $2 command, $3 option: the values the command accepts.
     local bin=$1 cmd=$2 opt=$3
-    if [[ $opt == --model ]]; then
-        "$bin" help models 2>/dev/null | awk '/^  [a-z]/{print $1}'
+    case $opt in
+    --dim) echo 2 3; return ;;
+    --psd)
+        "$bin" help psd 2>/dev/null | awk '/^  [a-z][a-z0-9-]* /{print $1 ":"}'
         return
-    fi
-    # The option's description: its line and the continuation lines. Values
-    # are either listed as "name: ..." / "name (default): ..." at the start
-    # of lines, or as "a (default), b, c or d" on the option's line.
-    "$bin" "$cmd" --help 2>/dev/null | awk -v o="$opt" '
-        on && (/^ *--/ || /^$/ || /^[^ ]/) { exit }
-        on { print; next }
-        $1 == o { on = 1; sub(/^ *[^ ]+ +[^ ]+ +/, ""); print }' |
-        awk '{ lines[NR] = $0 }
-             $0 ~ /^ *[a-z][a-z0-9-]*( \(default\))?:/ {
-                 w = $1; sub(/:$/, "", w); named[++n] = w }
-             END {
-                 if (n) { for (i = 1; i <= n; i++) print named[i]; exit }
-                 t = lines[1]; gsub(/\([^)]*\)/, "", t); gsub(/[,|]/, " ", t)
-                 gsub(/ or /, " ", t); m = split(t, a, " ")
-                 for (i = 1; i <= m; i++) if (a[i] ~ /^[a-z0-9][a-z0-9-]*$/) print a[i]
-             }'
+        ;;
+    --methods)
+        # "comma-separated, from: brute,sap,..." in the command's --help
+        "$bin" "$cmd" --help 2>/dev/null |
+            sed -n 's/^ *--methods .*from: *\([a-z0-9,-]*\).*/\1/p' | tr ',' ' '
+        return
+        ;;
+    esac
+    # The command refuses the value '@' (never valid) with one line ending
+    # in the list of valid ones: "(one of: a, b, c)" or "(a, b or c)". The
+    # system options make commands that need one reach the check; nothing
+    # runs, the value is refused while the options are read. --structure
+    # and --engine mean the same on every command: asked of recommend,
+    # which checks them before needing anything else.
+    case $opt in --structure | --engine) cmd=recommend ;; esac
+    "$bin" "$cmd" --psd mono:r=1 --dim 3 --nu 0.5 "$opt" @ 2>&1 >/dev/null |
+        sed -n "s/.*unknown [a-z]* '@' (\(.*\))\$/\1/p" | head -1 |
+        sed 's/^one of: //; s/, / /g; s/ or / /g'
 }
 
 _hgridopt()
@@ -57,7 +61,15 @@ _hgridopt()
         COMPREPLY=($(compgen -d -- "$cur"))
         return
         ;;
-    --format | --model | --generator | --method | --recipe | --algorithm | \
+    --psd)
+        COMPREPLY=($(compgen -W "$(_hgridopt_values "$bin" "$cmd" "$prev")" \
+            -- "$cur"))
+        # a family name goes on with its parameters
+        [[ ${#COMPREPLY[@]} == 1 ]] && type compopt >/dev/null 2>&1 &&
+            compopt -o nospace 2>/dev/null
+        return
+        ;;
+    --format | --model | --generator | --method | --algorithm | \
         --engine | --structure | --methods | --dim)
         COMPREPLY=($(compgen -W "$(_hgridopt_values "$bin" "$cmd" "$prev")" \
             -- "$cur"))

@@ -32,7 +32,13 @@ static void usage(FILE *out)
             "Usage: hgridopt <command> [options]   (hgridopt <command> --help)\n"
             "       hgridopt help psd               distribution families\n"
             "       hgridopt help models            cost models (--model)\n"
+            "       hgridopt help engines           engines (--engine): "
+            "models, constants\n"
             "       hgridopt --version\n"
+            "       hgridopt <command> --engine NAME ...   the code advised: "
+            "hgrid (the\n"
+            "               bundled HGrid, default) or lammps (validate, "
+            "calibrate, tune)\n"
             "       hgridopt --max-input SIZE <command> ...   read input "
             "files up to SIZE\n"
             "               bytes (default 1G; suffix K, M, G; also the "
@@ -134,9 +140,44 @@ static void models_help(FILE *out)
             else
                 fprintf(out, "    %dD: none: %s\n", 3 - d, u.err[t][d]);
     }
+    fprintf(out, "\nvalidate --model measures the models of the bundled "
+                 "grid:");
+    for (size_t i = 0, n = 0; i < hg_model_count(); i++)
+        if (hg_model_at(i)->grid_algorithm != HG_GRID_NONE)
+            fprintf(out, "%s %s", n++ ? "," : "", hg_model_at(i)->name);
+    fprintf(out, "\n(bin is measured next to them as a baseline; the LAMMPS "
+                 "models by validate\n--engine lammps).\n");
     fprintf(out, "\n--algorithm top-down and --algorithm bottom-up are "
                  "shorthands for\n--model hgrid-top-down and --model "
                  "hgrid-bottom-up.\n");
+}
+
+static void engines_help(FILE *out)
+{
+    fprintf(out, "Engines: --engine NAME, the code whose contact detection "
+                 "is advised\n\n");
+    for (size_t i = 0; i < hg_engine_count(); i++) {
+        const hg_engine *g = hg_engine_at(i);
+        fprintf(out, "  %-8s %s%s\n", g->name, g->help,
+                i == 0 ? " (default)" : "");
+        fprintf(out, "  %8s models:", "");
+        for (size_t m = 0; g->models[m]; m++)
+            fprintf(out, "%s %s", m ? "," : "", g->models[m]);
+        if (g->settings_format)
+            fprintf(out, "\n  %8s settings: --format %s\n", "",
+                    g->settings_format);
+        else
+            fprintf(out, "\n  %8s settings: the cell sizes of the table "
+                         "and JSON outputs\n", "");
+        for (int d = 3; d >= 2; d--) {
+            char buf[1024];
+            hg_err e = {0};
+            if (g->constants(d, buf, sizeof buf, &e) == HG_OK)
+                fprintf(out, "  %8s constants %dD: %s\n", "", d, buf);
+            else
+                fprintf(out, "  %8s constants %dD: none: %s\n", "", d, e.msg);
+        }
+    }
 }
 
 static void psd_help(FILE *out)
@@ -203,6 +244,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(argv[2], "models")) {
             models_help(stdout);
+            return CLI_OK;
+        }
+        if (!strcmp(argv[2], "engines")) {
+            engines_help(stdout);
             return CLI_OK;
         }
         for (size_t i = 0; i < ncommands; i++)

@@ -78,6 +78,7 @@ static const cli_option format_option = COMMON("format", CLI_T_STRING, format);
 static const cli_option output_option = COMMON("output", CLI_T_STRING, output);
 static const cli_option plot_option = COMMON("plot", CLI_T_STRING, plot);
 static const cli_option help_option = COMMON("help", CLI_T_FLAG, help);
+static const cli_option engine_option = COMMON("engine", CLI_T_STRING, engine);
 
 #define N_OF(a) (sizeof a / sizeof a[0])
 #define MAX_OPTIONS 64
@@ -105,6 +106,7 @@ static size_t compose(const cli_spec *spec, slot *v)
     if (spec->groups & CLI_PLOT)
         v[n++] = (slot){&plot_option, 1};
     v[n++] = (slot){&help_option, 1};
+    v[n++] = (slot){&engine_option, 1};
     for (size_t i = 0; i < spec->n_options && n < MAX_OPTIONS; i++)
         v[n++] = (slot){&spec->options[i], 0};
     return n;
@@ -179,6 +181,33 @@ static int check_format(const char *cmd, const char *format,
     return CLI_EUSAGE;
 }
 
+/* --engine NAME: a known engine, and the one this command form runs (the
+ * commands with a LAMMPS form dispatch on --engine lammps before parsing). */
+static int check_engine(const cli_spec *spec, const char *name)
+{
+    char list[256] = "";
+    for (size_t i = 0; i < hg_engine_count(); i++) {
+        if (i)
+            strncat(list, ", ", sizeof list - strlen(list) - 1);
+        strncat(list, hg_engine_at(i)->name, sizeof list - strlen(list) - 1);
+    }
+    if (!hg_engine_find(name)) {
+        cli_error("%s --engine: unknown engine '%s' (one of: %s)", spec->name,
+                  name, list);
+        return CLI_EUSAGE;
+    }
+    if (spec->groups & CLI_ENGINES)
+        return CLI_OK;
+    const char *mine = spec->groups & CLI_LAMMPS ? "lammps"
+                                                 : hg_engine_at(0)->name;
+    if (strcmp(name, mine)) {
+        cli_error("%s --engine: '%s' is not available for %s (it runs: %s)",
+                  spec->name, name, spec->name, mine);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
 /* --plot FILE: a known extension, and a build that can plot. */
 static int check_plot(const char *cmd, const char *path)
 {
@@ -211,6 +240,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
                                 NULL, (int)i + 1000};
     lo[n] = (struct option){NULL, 0, NULL, 0};
     int c;
+    unsigned char given[MAX_OPTIONS] = {0};
     *rc = CLI_OK;
     optind = 1;
     opterr = 0;
@@ -229,6 +259,24 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
             return 1;
         }
         const slot *s = &v[c - 1000];
+        /* a value given twice is refused, not silently replaced (aliases
+         * share their field: the first slot with it stands for all) */
+        size_t first = (size_t)(c - 1000);
+        for (size_t i = 0; i < n; i++)
+            if (v[i].common == s->common &&
+                v[i].opt->offset == s->opt->offset) {
+                first = i;
+                break;
+            }
+        if (s->opt->type != CLI_T_FLAG && given[first]++) {
+            cli_error("%s: option '--%s' given twice (give it once%s)",
+                      spec->name, s->opt->name,
+                      !strcmp(s->opt->name, "packing") && !s->common
+                          ? "; several files: --packing a.data,b.data"
+                          : "");
+            *rc = CLI_EUSAGE;
+            return 1;
+        }
         if ((*rc = store(s->opt, optarg, s->common ? (char *)o : cmd)))
             return 1;
     }
@@ -241,6 +289,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
         *rc = CLI_EUSAGE;
         return 1;
     }
+    if (o->engine && (*rc = check_engine(spec, o->engine)))
+        return 1;
     if (o->plot && (*rc = check_plot(spec->name, o->plot)))
         return 1;
     if (spec->formats) {

@@ -29,6 +29,21 @@ int cli_fail(const hg_err *e, int status, int from_file)
     return CLI_EUSAGE;
 }
 
+/* A --psd spec naming a file (table, sample): an error about the file's
+ * content names the file and is a data error; one about the spec's own
+ * parameters (a missing size=, a bad basis=) is a usage error. */
+static int psd_error_names_file(const char *spec, const char *msg)
+{
+    const char *f = strstr(spec, "file=");
+    if (!f)
+        return 0;
+    f += 5;
+    size_t n = strcspn(f, ",");
+    char path[4096];
+    snprintf(path, sizeof path, "%.*s", (int)n, f);
+    return n > 0 && strstr(msg, path) != NULL;
+}
+
 void cli_system_clear(cli_system *cs)
 {
     if (!cs)
@@ -169,7 +184,9 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         snprintf(cs->structure_why, sizeof cs->structure_why, "default");
     }
     /* K: one resolver decides (command line, system file, calibration
-     * file, shipped default or paper value, by target) */
+     * file, shipped default or paper value, by the target the output
+     * format describes) */
+    cs->K_target = hg_K_target_for_format(cs->opt.format);
     const char *kt = cs->opt.K_text ? cs->opt.K_text
                      : cs->file.K_auto ? "auto" /* "K": "auto" in the file */
                                        : NULL;
@@ -198,8 +215,8 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     } else if (cs->opt.psd_spec) {
         st = hg_psd_parse(cs->opt.psd_spec, &ctx, &cs->psd, &e);
         if (st)
-            return cli_fail(&e, st, strstr(cs->opt.psd_spec, "file=") != NULL &&
-                                        st != HG_EUNKNOWN);
+            return cli_fail(&e, st,
+                            psd_error_names_file(cs->opt.psd_spec, e.msg));
     } else if (cs->file.family) {
         ctx.base_dir = cs->file.base_dir;
         st = hg_psd_create(cs->file.family, &cs->file.params, &ctx, &cs->psd,

@@ -75,9 +75,10 @@ install(FILES ${PROJECT_SOURCE_DIR}/src/cli/completion.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME hgridopt)
 
-# Shipped data: tabulated distributions and the example systems.
+# Shipped data: tabulated distributions and the example systems, in the
+# source tree's layout (examples/*.json name ../distributions/data/...).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/distributions/data/
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/hgridopt/distributions)
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/hgridopt/distributions/data)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/hgridopt/examples
         PATTERN "*.sh" EXCLUDE)

@@ -62,9 +62,10 @@ static void prediction_comment(FILE *f, const hg_export_input *in,
     fprintf(f, "%s distribution: %s (r_min %.6g, r_max %.6g%s%s)\n", c,
             hg_psd_spec(in->psd), hg_psd_rmin(in->psd), hg_psd_rmax(in->psd),
             in->unit ? " " : "", in->unit ? in->unit : "");
-    fprintf(f, "%s dim %d, nu %.4g, K %.4g; HGrid %s, %d levels\n", c,
+    fprintf(f, "%s dim %d, nu %.4g, K %.4g; HGrid %s, %d level%s\n", c,
             in->sys->dim, in->sys->nu, in->K,
-            hg_algorithm_name(in->algorithm), in->levels);
+            hg_algorithm_name(in->algorithm), in->levels,
+            in->levels == 1 ? "" : "s");
     if (in->K_note)
         fprintf(f, "%s K from %s\n", c, in->K_note);
     fprintf(f,

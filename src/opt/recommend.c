@@ -97,32 +97,36 @@ static void decide(hg_recommendation *out, const hg_recommend_options *o)
     char *d = out->decision;
     size_t n = sizeof out->decision;
     double tol = 100.0 * o->tolerance;
-    if (out->single_level && !out->linked_cell)
+    char why[96] = ""; /* only when the HGrid was compared */
+    if (out->single_level)
+        snprintf(why, sizeof why,
+                 ": a hierarchical grid gains less than %g %%", tol);
+    if (out->model == hg_model_find("bin"))
         snprintf(d, n,
                  "use a single-level grid with cells of half the cutoff "
-                 "(bin, cutoff %g): a hierarchical grid gains less than %g "
-                 "%%; %.3g times less work than a linked cell",
-                 out->cell_sizes[0], tol, out->speedup);
+                 "(bin, cutoff %g)%s; %.3g times less work than a linked "
+                 "cell",
+                 out->cell_sizes[0], why, out->speedup);
     else if (out->linked_cell)
         snprintf(d, n,
-                 "use a single-level linked cell (cell size %g): a "
-                 "hierarchical grid gains less than %g %%; %.3g times less "
-                 "work than bin",
-                 out->cell_sizes[0], tol, out->speedup_bin);
+                 "use a single-level linked cell (cell size %g)%s; %.3g "
+                 "times less work than bin",
+                 out->cell_sizes[0], why, out->speedup_bin);
     else if (out->model->grid_algorithm != HG_GRID_NONE)
         snprintf(d, n,
-                 "use a %s hierarchical grid with %d levels (%s cell sizes): "
-                 "T = %.6g per particle, %.3g times less work than a "
+                 "use a %s hierarchical grid with %d level%s (%s cell "
+                 "sizes): T = %.6g per particle, %.3g times less work than a "
                  "linked cell, %.3g times less than bin",
                  hg_algorithm_name(out->model->grid_algorithm), out->levels,
-                 hg_recipe_name(o->recipe), out->cost.T, out->speedup,
+                 out->levels == 1 ? "" : "s", hg_recipe_name(o->recipe), out->cost.T, out->speedup,
                  out->speedup_bin);
     else
         snprintf(d, n,
-                 "use %s with %d levels (%s cell sizes): T = %.6g per "
+                 "use %s with %d level%s (%s cell sizes): T = %.6g per "
                  "particle, %.3g times less work than a linked cell, %.3g "
                  "times less than bin",
-                 out->model->name, out->levels, hg_recipe_name(o->recipe),
+                 out->model->name, out->levels, out->levels == 1 ? "" : "s",
+                 hg_recipe_name(o->recipe),
                  out->cost.T, out->speedup, out->speedup_bin);
 }
 

@@ -181,8 +181,8 @@ int hg_figure_recommendation(const char *path, const hg_recommendation *r,
     hg_plot_series s3 = {r->model ? r->model->name : "T(L)", cb, cb + nc, nc,
                          HG_PLOT_LINE_POINTS};
     char mtext[64], title[160];
-    snprintf(mtext, sizeof mtext, "recommended: %d levels, T = %.4g",
-             r->levels, c->T);
+    snprintf(mtext, sizeof mtext, "recommended: %d level%s, T = %.4g",
+             r->levels, r->levels == 1 ? "" : "s", c->T);
     hg_plot_mark mk = {r->levels, c->T, mtext};
     snprintf(title, sizeof title, "Work per particle around the "
              "recommendation (%s)", r->model ? r->model->name : "");

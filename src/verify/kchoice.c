@@ -61,6 +61,24 @@ const char *hg_K_target_name(hg_K_target t)
     return "?";
 }
 
+hg_K_target hg_K_target_for_format(const char *format)
+{
+    if (format && !strcmp(format, "mercurydpm"))
+        return HG_K_TARGET_MERCURYDPM;
+    if (format && !strcmp(format, "lammps"))
+        return HG_K_TARGET_LAMMPS;
+    return HG_K_TARGET_HGRID;
+}
+
+char *hg_K_choice_describe(const hg_K_choice *c, char *buf, size_t len)
+{
+    if (buf && len)
+        snprintf(buf, len, "%s, for %s%s: %s", hg_K_source_name(c->source),
+                 c->target == HG_K_TARGET_HGRID ? "the " : "",
+                 hg_K_target_name(c->target), c->detail);
+    return buf;
+}
+
 static void set(hg_K_choice *o, double K, hg_K_source s, const char *fmt,
                 const char *a, const char *b)
 {

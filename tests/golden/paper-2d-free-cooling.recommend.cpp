@@ -1,7 +1,7 @@
 // --- HGrid settings by hgridopt for KOL 2014 reference: 2D free cooling, omega = 20, nu = 0.4 ---
 // distribution: powerlaw:alpha=-3,omega=20 (r_min 1, r_max 20 r_min)
 // dim 2, nu 0.4, K 0.2; HGrid top-down, 4 levels
-// K from paper: paper value (KOL 2014; Ogarko & Luding 2012 measured 0.2-0.45), the value for MercuryDPM (the papers' code)
+// K from paper, for MercuryDPM: paper value (KOL 2014; Ogarko & Luding 2012 measured 0.2-0.45), the value for MercuryDPM (the papers' code)
 // predicted work per particle (KOL 2014 model): T = 4.41093 (T_cd 2.43775 pair checks + K x 9.86593 cell accesses)
 // single-level linked cell: T = 153.624 -> predicted speed-up 34.8
 // Derive your driver class from HGridOptimised (or paste the override and the

@@ -1,7 +1,7 @@
 // --- HGrid settings by hgridopt for Concrete sand: ASTM C33 fine aggregate, mid-band grading ---
 // distribution: table:file=../distributions/data/astm-c33-fine.csv,size=diameter,basis=mass (r_min 0.0375, r_max 4.75 mm)
 // dim 3, nu 0.6, K 0.2; HGrid top-down, 6 levels
-// K from paper: paper value (KOL 2014; Ogarko & Luding 2012 measured 0.2-0.45), the value for MercuryDPM (the papers' code)
+// K from paper, for MercuryDPM: paper value (KOL 2014; Ogarko & Luding 2012 measured 0.2-0.45), the value for MercuryDPM (the papers' code)
 // predicted work per particle (KOL 2014 model): T = 15.712 (T_cd 8.92767 pair checks + K x 33.9219 cell accesses)
 // single-level linked cell: T = 826357 -> predicted speed-up 5.26e+04
 // Derive your driver class from HGridOptimised (or paste the override and the

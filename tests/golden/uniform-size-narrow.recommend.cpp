@@ -1,7 +1,7 @@
 // --- HGrid settings by hgridopt for Narrow uniform-size glass beads (+-5 %): the linked cell wins ---
 // distribution: uniform-size:rmin=0.95,rmax=1.05 (r_min 0.95, r_max 1.05 mm)
-// dim 3, nu 0.6, K 0.2; HGrid top-down, 1 levels
-// K from paper: paper value (KOL 2014; Ogarko & Luding 2012 measured 0.2-0.45), the value for MercuryDPM (the papers' code)
+// dim 3, nu 0.6, K 0.2; HGrid top-down, 1 level
+// K from paper, for MercuryDPM: paper value (KOL 2014; Ogarko & Luding 2012 measured 0.2-0.45), the value for MercuryDPM (the papers' code)
 // predicted work per particle (KOL 2014 model): T = 20.6636 (T_cd 17.8636 pair checks + K x 14 cell accesses)
 // single-level linked cell: T = 20.6636 -> predicted speed-up 1
 // Derive your driver class from HGridOptimised (or paste the override and the

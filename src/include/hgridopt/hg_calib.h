@@ -178,6 +178,17 @@ typedef struct hg_K_request {
  * dim, a calibration file that exists but is malformed. */
 int hg_K_resolve(const hg_K_request *rq, hg_K_choice *out, hg_err *e);
 
+/* The code an output format describes: "mercurydpm" the MercuryDPM
+ * export, "lammps" the LAMMPS export, anything else (NULL, "table",
+ * "json", "csv") the bundled HGrid. Every command resolves K for this
+ * target, so one format gets the same K from every command. */
+hg_K_target hg_K_target_for_format(const char *format);
+
+/* One line for an output: "SOURCE, for TARGET: DETAIL" ("for the bundled
+ * HGrid", "for MercuryDPM", "for LAMMPS"; truncated to
+ * len - 1 characters; returns buf). */
+char *hg_K_choice_describe(const hg_K_choice *c, char *buf, size_t len);
+
 /* "paper", "shipped-default", "calibration-file", "system-file",
  * "command-line". */
 const char *hg_K_source_name(hg_K_source s);

@@ -10,6 +10,7 @@
 #include "hg_io.h"
 #include "hg_grid.h"
 #include "hg_detector.h"
+#include "hg_engine.h"
 #include "hg_lammps.h"
 #include "hg_model.h"
 #include "hg_pack.h"
