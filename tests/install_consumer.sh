@@ -170,7 +170,7 @@ for c in $cmds; do
     done
 done
 [ "$checked" -ge 30 ] || fail "completion: only $checked command options checked"
-comp "$bin" evaluate --structure "" | sort | tr '\n' ' ' | grep -qx 'hard-spheres poisson ' ||
+comp "$bin" evaluate --structure "" | sort | tr '\n' ' ' | grep -qx 'hard-spheres measured poisson ' ||
     fail "completion: --structure values: $(comp "$bin" evaluate --structure "" | tr '\n' ' ')"
 comp "$bin" evaluate --dim "" | tr '\n' ' ' | grep -qx '2 3 ' || fail "completion: --dim values"
 echo "bash completion: commands, options, values"

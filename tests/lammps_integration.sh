@@ -157,13 +157,13 @@ else
     bad "tune --engine lammps --budget 8: $(cat "$TMP/tune.err")"
 fi
 # --packing of a non-overlapping file: the LAMMPS model predicts with the
-# detected hard-spheres structure (printed with its reason, as the HGrid
-# commands print it); --structure poisson gives other predicted times
+# file's measured pair statistics (printed with their figures, as the HGrid
+# commands print them); --structure poisson gives other predicted times
 "$HG" pack --psd powerlaw:alpha=-3,omega=5 --dim 3 --nu 0.5 --n 2000 \
     --generator dense --seed 3 --output "$TMP/dense.data" 2> /dev/null
 VS="--engine lammps --packing $TMP/dense.data --steps 10 --repeats 1"
 if timeout 300 "$HG" validate $VS > "$TMP/hs" 2> "$TMP/hs.err" &&
-    grep -q "^structure: *hard-spheres (detected: largest overlap" "$TMP/hs"; then
+    grep -q "^structure: *measured (measured from the particle file: .* largest overlap" "$TMP/hs"; then
     ok
 else
     bad "validate --packing dense: $(cat "$TMP/hs" "$TMP/hs.err")"
@@ -174,11 +174,11 @@ pred() { # the predicted ms of the first setting (structure given by $1)
             END { gsub(/[ \t"]/, "", s); gsub(/[ \t]/, "", p); print s, p }'
 }
 a=$(pred "") b=$(pred "--structure poisson")
-if [ "${a%% *}" = hard-spheres ] && [ "${b%% *}" = poisson ] &&
+if [ "${a%% *}" = measured ] && [ "${b%% *}" = poisson ] &&
     [ "${a#* }" != "${b#* }" ] && [ -n "${a#* }" ]; then
     ok
 else
-    bad "predicted with hard-spheres '$a' and poisson '$b'"
+    bad "predicted with measured '$a' and poisson '$b'"
 fi
 # a missing lmp is reported with install advice
 if ! "$HG" validate --engine lammps $PL --lmp /nonexistent/lmp > /dev/null 2> "$TMP/err" &&
