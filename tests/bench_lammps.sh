@@ -43,6 +43,7 @@ lognormal 3 0.4 lognormal:median=1,sigma=0.5,qmin=0.001,qmax=0.999
 bidisperse 3 0.4 discrete:r=1;5,frac=0.5;0.5,basis=volume
 pl2-20 2 0.4 powerlaw:alpha=-3,omega=20"
 
+. "$(dirname "$0")/lmp_neigh.sh"
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 # lmp_neigh DIR DIM SETTINGS_FILE -> ms per build (median of RUNS runs)
@@ -70,12 +71,7 @@ lmp_neigh() {
         } > "$d/in.bench"
         (cd "$d" && lmp -in in.bench -log none -screen out.txt > /dev/null 2>&1) ||
             { echo "bench_lammps: lmp failed in $d: $(grep -m1 ERROR "$d/out.txt")" >&2; exit 1; }
-        local neigh builds
-        # CPU seconds of the section: avg wall time x %CPU (timer full)
-        neigh=$(awk -F'|' '/^Neigh +\|/ {v = $3 * $6 / 100} END {print v + 0}' "$d/out.txt")
-        builds=$(awk '/Neighbor list builds =/ {v = $NF} END {print v + 0}' "$d/out.txt")
-        [ "$builds" -gt 0 ] || { echo "bench_lammps: no builds in $d" >&2; exit 1; }
-        awk -v t="$neigh" -v b="$builds" 'BEGIN {print 1000 * t / b}'
+        lmp_neigh_ms "$d/out.txt" bench_lammps
     done | median
 }
 

@@ -620,16 +620,9 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
             }
         in->coordination_poisson = n * acc;
     }
-    cells_free(&cl);
-    free(cnt);
-    free(xs);
-    free(rs);
-    free(vs);
-    free(cs);
-    free(cls);
-    free(use);
     *out = s;
-    return HG_OK;
+    s = NULL;
+    st = HG_OK;
 fail:
     cells_free(&cl);
     free(cnt);
