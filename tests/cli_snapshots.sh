@@ -26,7 +26,13 @@ expect_fail 2 "--boundary: .*'p q f' is not LAMMPS' boundary letters" -- "$HG" r
 
 # pack --input takes a boundary the particle files can carry
 "$HG" pack --input "$D/bed3d_walls.data" --boundary "f f f" --output "$TMP/w.csv" 2>/dev/null && grep -Eq '^# box .* walls$' "$TMP/w.csv" && ok || bad "pack --input --boundary 'f f f' did not write a walled box"
-expect_fail 2 "--boundary: 'p p f' mixes periodic and non-periodic axes" -- "$HG" pack --input "$D/bed3d_d1-4.data" --boundary "p p f" --output "$TMP/w.csv"
+expect_fail 2 "pack --input: boundary p p f mixes periodic and non-periodic axes" -- "$HG" pack --input "$D/bed3d_d1-4.data" --boundary "p p f" --output "$TMP/w.csv"
+# xyz carries a boundary per axis (pbc): converted and read back, the same
+# answer as the LAMMPS file with --boundary
+"$HG" pack --input "$D/bed3d_d1-4.data" --boundary "p p f" --output "$TMP/b.xyz" 2>/dev/null && grep -q 'pbc="T T F"' "$TMP/b.xyz" && ok || bad "pack --input --boundary 'p p f' to xyz: no pbc T T F"
+a=$("$HG" recommend --packing "$D/bed3d_d1-4.data" --boundary "p p f" --format json | jq -c '[.cell_sizes, .work_per_particle, .snapshot.boundary]')
+b=$("$HG" recommend --packing "$TMP/b.xyz" --format json | jq -c '[.cell_sizes, .work_per_particle, .snapshot.boundary]')
+[ "$a" = "$b" ] && ok || bad "xyz with pbc T T F: $b, LAMMPS file with --boundary 'p p f': $a"
 
 for entry in "bed3d_d1-4:p p f" "bed3d_d1-8:p p f" "bed2d_d1-6:p f p" \
     "bed3d_strat:p p f" "bed3d_walls:f f f"; do

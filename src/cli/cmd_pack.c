@@ -83,26 +83,27 @@ static int convert(const char *in, const char *out, hg_io_format fmt,
     hg_err e = {0};
     const char *name = strcmp(in, "-") ? in : "(stdin)";
     int st = hg_io_read(in, HG_IO_AUTO, &p, &e);
-    if (st == HG_OK && boundary) {
-        if ((st = hg_particles_set_boundary(&p, boundary, &e))) {
-            hg_particles_clear(&p);
-            cli_error("--boundary: %s", e.msg);
-            return CLI_EUSAGE;
-        }
-        int np = 0;
-        for (int a = 0; a < p.dim; a++)
-            np += hg_particles_axis_periodic(&p, a);
-        if (np != 0 && np != p.dim) {
-            hg_particles_clear(&p);
-            cli_error("--boundary: '%s' mixes periodic and non-periodic "
-                      "axes; the particle files carry periodic or walls "
-                      "only: give --boundary to the command that reads the "
-                      "converted file",
-                      boundary);
-            return CLI_EUSAGE;
-        }
-        memset(p.boundary, 0, sizeof p.boundary);
+    if (st == HG_OK && boundary &&
+        (st = hg_particles_set_boundary(&p, boundary, &e))) {
+        hg_particles_clear(&p);
+        cli_error("--boundary: %s", e.msg);
+        return CLI_EUSAGE;
     }
+    int np = 0;
+    for (int a = 0; st == HG_OK && a < p.dim; a++)
+        np += hg_particles_axis_periodic(&p, a);
+    if (st == HG_OK && np != 0 && np != p.dim && fmt != HG_IO_XYZ) {
+        char b[8];
+        cli_error("pack --input: boundary %s mixes periodic and "
+                  "non-periodic axes; of the particle files only xyz "
+                  "(pbc) carries that: write xyz, or give --boundary to "
+                  "the command that reads the converted file",
+                  hg_particles_boundary_text(&p, b));
+        hg_particles_clear(&p);
+        return CLI_EUSAGE;
+    }
+    if (st == HG_OK && np == 0)
+        memset(p.boundary, 0, sizeof p.boundary);
     if (st == HG_OK)
         st = hg_particles_check(&p, &e);
     if (st) {

@@ -240,14 +240,14 @@ int io_check_particle(const io_text *t, const io_box *box, int dim,
     if (!box->has_box)
         return HG_OK;
     for (int c = 0; c < dim; c++) {
-        int out = box->periodic ? (x[c] < box->lo[c] || x[c] >= box->hi[c])
-                                : (x[c] < box->lo[c] || x[c] > box->hi[c]);
+        int per = box->boundary[c] ? box->boundary[c] == 'p' : box->periodic;
+        int out = per ? (x[c] < box->lo[c] || x[c] >= box->hi[c])
+                      : (x[c] < box->lo[c] || x[c] > box->hi[c]);
         if (out)
             return io_fail(t, e, HG_EPARSE,
                            "%c = %.17g is outside the %s box [%.17g, %.17g%c",
-                           axis_name[c], x[c],
-                           box->periodic ? "periodic" : "walled", box->lo[c],
-                           box->hi[c], box->periodic ? ')' : ']');
+                           axis_name[c], x[c], per ? "periodic" : "walled",
+                           box->lo[c], box->hi[c], per ? ')' : ']');
     }
     return HG_OK;
 }
@@ -281,6 +281,7 @@ int io_build_finish(io_build *b, io_text *t, const io_box *box,
             p->hi[c] = c < dim ? box->hi[c] : 0.0;
         }
         p->periodic = box->periodic;
+        memcpy(p->boundary, box->boundary, sizeof p->boundary);
         return HG_OK;
     }
     p->periodic = 0;

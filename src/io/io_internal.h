@@ -55,7 +55,9 @@ void io_build_free(io_build *b);
 typedef struct io_box {
     int has_box;
     double lo[3], hi[3];
-    int periodic;
+    int periodic;      /* every axis periodic */
+    char boundary[3];  /* per axis 'p'/'f' when the file says (XYZ pbc);
+                          0: from periodic */
 } io_box;
 
 /* Check radius > 0 and, when the box is known, that the centre lies in the

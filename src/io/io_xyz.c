@@ -185,11 +185,13 @@ int io_xyz_read(io_text *t, hg_particles *p, hg_err *e)
                 if (c < dim)
                     np += on;
             }
-            if (np != 0 && np != dim)
-                return io_fail(t, e, HG_EPARSE,
-                               "pbc: mixed periodic and open axes are not "
-                               "supported");
             box.periodic = np == dim;
+            if (np != 0 && np != dim) /* mixed: the boundary per axis */
+                for (int c = 0; c < 3; c++)
+                    box.boundary[c] = c >= dim || strcasecmp(pt[c], "T") == 0 ||
+                                              strcasecmp(pt[c], "true") == 0
+                                          ? 'p'
+                                          : 'f';
         }
         /* exact box as written by hgridopt (Origin + Lattice rounds) */
         if (find_key(line, "hgridopt_box", val, sizeof val)) {
@@ -271,14 +273,16 @@ void io_xyz_write(FILE *f, const hg_particles *p)
         lo[2] = -h;
         len[2] = 2.0 * h;
     }
-    const char *pb = p->periodic ? "T" : "F";
+    const char *pb[3];
+    for (int c = 0; c < 3; c++)
+        pb[c] = c < d && hg_particles_axis_periodic(p, c) ? "T" : "F";
     fprintf(f, "%zu\n", p->n);
     fprintf(f,
             "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" "
             "Origin=\"%.17g %.17g %.17g\" "
             "Properties=species:S:1:pos:R:3:radius:R:1 pbc=\"%s %s %s\"",
-            len[0], len[1], len[2], lo[0], lo[1], lo[2], pb, pb,
-            d == 3 ? pb : "F");
+            len[0], len[1], len[2], lo[0], lo[1], lo[2], pb[0], pb[1],
+            pb[2]);
     fprintf(f, " hgridopt_box=\"");
     for (int c = 0; c < d; c++)
         fprintf(f, "%s%.17g %.17g", c ? " " : "", p->lo[c], p->hi[c]);
