@@ -25,7 +25,9 @@
  *  xyz     Extended XYZ (OVITO, ASE): count line, comment line with
  *          Lattice="ax ay az bx by bz cx cy cz" (orthogonal only),
  *          Origin="x0 y0 z0", Properties=species:S:1:pos:R:3:radius:R:1,
- *          pbc="T T T", and for 2D dim=2 (z written as 0, pbc="T T F").
+ *          pbc="T T T" (per axis: "T T F" is a boundary p p f, read into
+ *          hg_particles.boundary), and for 2D dim=2 (z written as 0,
+ *          pbc="T T F").
  *          Reading finds pos and radius among any listed properties;
  *          without Lattice the box is the bounding box, with walls.
  *  vtk     Legacy VTK polydata, ASCII: POINTS, one VERTICES cell per point
