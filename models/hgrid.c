@@ -55,8 +55,13 @@
  *   within: A m_h P_h F(3 s_h; h, h)
  *   cross:  m_j B(j,h) F(2 rbar_h + 2 s_j; h, j)
  * (the own-level window is 3 s_h wide; a cross search covers the cells
- * within r + s_j/2 of the centre, 2r + 2 s_j in the mean). T_ca does not
- * change. The gradient is the central difference of the same T (relative
+ * within r + s_j/2 of the centre, 2r + 2 s_j in the mean). T_ca changes
+ * only where the snapshot's periodic box is short: a periodic level of
+ * fewer than 3 cells along an axis is visited cell by cell once (the
+ * bundled grid's deduplicated stencil), so the own level costs
+ * 1 + (prod_a min(3, n_a) - 1)/2 accesses and a cross box at most n_a
+ * cells along that axis (per class of the scanning level, its mean
+ * radius standing for it). The gradient is the central difference of the same T (relative
  * step in->smooth for a discrete distribution, else 1e-5).
  */
 #include "hg_model.h"
@@ -78,6 +83,7 @@ typedef struct level {
     double cd, ca; /* this level's share of T_cd and T_ca */
     double dT_dm, dT_dq[4], dT_ds; /* gradient accumulators */
     double rbar;   /* mean radius Q_{h,1} / Q_{h,0} */
+    double r_top;  /* the level's largest radius bound */
 } level;
 
 /* Measured terms (structure measured): each level's class weights. */
@@ -86,6 +92,9 @@ typedef struct meas_terms {
     int nc;
     double nu, Vp;
     double *w; /* w[h * nc + c]: share of level h's particles in class c */
+    double *rc; /* rc[h * nc + c]: mean radius of class c on level h */
+    int dim;
+    double plen[3]; /* periodic edge per axis, 0 when not periodic */
 } meas_terms;
 
 /* Hard-sphere terms (hard_spheres.c); on = 0 for the Poisson structure. */
@@ -123,6 +132,7 @@ static void fill_levels(const hg_model_input *in, level *lv, int cumulative)
         memset(l, 0, sizeof *l);
         double lo = h == 0 ? 0.0 : 0.5 * s[h - 1];
         double hi = h == L - 1 ? fmax(0.5 * s[h], rmax) : 0.5 * s[h];
+        l->r_top = hi;
         if (cumulative) {
             double sd = d == 2 ? s[h] * s[h] : s[h] * s[h] * s[h];
             for (int k = 0; k <= d; k++) {
@@ -250,7 +260,7 @@ static double hs_crowd(const hs_terms *hs, int j, double s, double rp,
 static void meas_free(meas_terms *ms)
 {
     free(ms->w);
-    ms->w = NULL;
+    ms->w = ms->rc = NULL;
     ms->snap = NULL;
 }
 
@@ -264,9 +274,16 @@ static int meas_init(const hg_model_input *in, const level *lv,
         return HG_OK;
     const hg_snapshot *snap = in->sys->snapshot;
     int L = in->L, nc = hg_snapshot_classes(snap), d = in->sys->dim;
-    if (!(ms->w = calloc((size_t)L * (size_t)nc, sizeof *ms->w)))
+    if (!(ms->w = calloc(2 * (size_t)L * (size_t)nc, sizeof *ms->w)))
         return hg_fail(e, HG_ENOMEM, "out of memory");
+    ms->rc = ms->w + (size_t)L * (size_t)nc;
     ms->snap = snap;
+    ms->dim = d;
+    const hg_snapshot_info *si = hg_snapshot_get_info(snap);
+    for (int a = 0; a < d; a++)
+        ms->plen[a] = si->boundary[2 * a] == 'p'
+                          ? si->box_hi[a] - si->box_lo[a]
+                          : 0.0;
     ms->nc = nc;
     ms->nu = in->sys->nu;
     ms->Vp = hg_psd_mean_volume(in->psd, d);
@@ -284,11 +301,81 @@ static int meas_init(const hg_model_input *in, const level *lv,
             if (c == nc - 1)
                 chi = fmax(chi, hi);
             double a = fmax(lo, clo), b = fmin(hi, chi);
-            if (b > a)
-                ms->w[h * nc + c] = hg_psd_moment(in->psd, 0, a, b) / P;
+            if (!(b > a))
+                continue;
+            double q0 = hg_psd_moment(in->psd, 0, a, b);
+            ms->w[h * nc + c] = q0 / P;
+            ms->rc[h * nc + c] =
+                q0 > 0.0 ? hg_psd_moment(in->psd, 1, a, b) / q0 : 0.0;
         }
     }
     return HG_OK;
+}
+
+/* Cells of size >= s a periodic edge A holds (the grid stretches them to
+ * A / n); 0 for a non-periodic axis (no bound). */
+static double edge_cells(double A, double s)
+{
+    if (!(A > 0.0))
+        return 0.0;
+    double k = floor(A / s);
+    while (k > 1.0 && A / k < s)
+        k -= 1.0;
+    return k < 1.0 ? 1.0 : k;
+}
+
+/* A periodic level of fewer than 3 cells along an axis: the grid visits
+ * every cell once, so its own neighbourhood holds prod min(3, n_a) cells
+ * and a cross-level box at most n_a along that axis. Own level: the own
+ * cell and half of the others. */
+static double small_own_cells(const meas_terms *ms, double s, int *small)
+{
+    double cells = 1.0;
+    *small = 0;
+    for (int a = 0; a < ms->dim; a++) {
+        double n = edge_cells(ms->plen[a], s);
+        if (n > 0.0 && n < 3.0) {
+            *small = 1;
+            cells *= n;
+        } else {
+            cells *= 3.0;
+        }
+    }
+    return 1.0 + 0.5 * (cells - 1.0);
+}
+
+/* Mean cells of level j (size s) in the box of a level-h particle, when a
+ * periodic axis of level j is short enough to clip it (else -1): per axis
+ * the cells covering [x - beta, x + beta], beta = r + s/2, are k + 1 or
+ * k + 2 (k = floor(2 beta / s), the second with probability
+ * 2 beta / s - k), at most the n_a cells of a periodic axis; the radius
+ * of each class on level h stands for its particles. */
+static double clipped_box_cells(const meas_terms *ms, int h, double s,
+                                double rmax_h)
+{
+    int clip = 0;
+    for (int a = 0; a < ms->dim; a++) {
+        double n = edge_cells(ms->plen[a], s);
+        clip |= n > 0.0 && n < 2.0 * rmax_h / s + 3.0;
+    }
+    if (!clip)
+        return -1.0;
+    double acc = 0.0;
+    for (int c = 0; c < ms->nc; c++) {
+        double w = ms->w[h * ms->nc + c];
+        if (!(w > 0.0))
+            continue;
+        double u = (2.0 * ms->rc[h * ms->nc + c] + s) / s, k = floor(u),
+               f = u - k, prod = 1.0;
+        for (int a = 0; a < ms->dim; a++) {
+            double n = edge_cells(ms->plen[a], s);
+            prod *= n > 0.0 ? (1.0 - f) * fmin(k + 1.0, n) +
+                                  f * fmin(k + 2.0, n)
+                            : u + 1.0;
+        }
+        acc += w * prod;
+    }
+    return acc;
 }
 
 /* F(a; h, j): the measured factor of the pairs of levels h and j. */
@@ -340,6 +427,12 @@ static int level_terms(const hg_model_input *in, level *lv,
         if (ms && ms->snap)
             l->cd *= meas_factor(ms, 3.0 * s[h], h, h);
         l->ca = (1.0 + nc) * P;
+        if (ms && ms->snap) {
+            int small;
+            double own = small_own_cells(ms, s[h], &small);
+            if (small)
+                l->ca = own * P;
+        }
         double G = 1.0, g[4];
         if (hs->on) {
             double r_in = (1.0 + hs->c.kap) * l->rbar;
@@ -409,7 +502,10 @@ static int level_terms(const hg_model_input *in, level *lv,
             } else {
                 l->cd += lj->m * B;
             }
-            l->ca += B;
+            double box = ms && ms->snap
+                             ? clipped_box_cells(ms, h, s[j], l->r_top)
+                             : -1.0;
+            l->ca += box >= 0.0 ? P * box : B;
             if (!grad)
                 continue;
             total += (lj->m + K) * B;

@@ -87,4 +87,15 @@ expect_fail 1 "--K auto: calibration file .*run .hgridopt calibrate" -- env HGRI
 expect_ok "note: +the box is not periodic on every axis" -- "$HG" validate --packing "$TMP/walls.csv" --no-baseline
 out=$("$HG" validate --packing "$TMP/walls.csv" --repeats 1 --format json 2>"$TMP/err") || bad "validate walls: $(cat "$TMP/err")"
 if echo "$out" | jq -e '.boundary == "f f f" and (.note | test("padded")) and (.ratio.T_cd - 1 | fabs) < 0.05 and (.ratio.T_ca - 1 | fabs) < 0.01 and (.linked_cell.ratio.T_cd - 1 | fabs) < 0.05' >/dev/null; then ok; else bad "validate walls: $(echo "$out" | jq -c '[.boundary, .ratio, .linked_cell.ratio]')"; fi
+# a particle file whose periodic box holds fewer than 3 top cells is
+# measured as it is: the measured structure counts the short periodic
+# levels as the grid visits them (each cell once)
+"$HG" pack --psd powerlaw:alpha=-3,omega=8 --dim 3 --nu 0.3 --n 300 --seed 2 --output "$TMP/small.data" 2>/dev/null
+for m in hgrid-top-down hgrid-bottom-up; do
+    out=$("$HG" validate --packing "$TMP/small.data" --model $m --repeats 1 --format json 2>"$TMP/err") || bad "validate small box $m: $(cat "$TMP/err")"
+    if echo "$out" | jq -e '(.linked_cell.cell_sizes[0] > .box_edge / 3) and (.ratio.T_cd - 1 | fabs) < 0.03 and (.ratio.T_ca - 1 | fabs) < 0.02 and (.linked_cell.ratio.T_cd - 1 | fabs) < 0.03 and (.linked_cell.ratio.T_ca - 1 | fabs) < 0.02' >/dev/null; then ok; else bad "validate small box $m: $(echo "$out" | jq -c '[.box_edge, .cell_sizes, .ratio, .linked_cell.ratio]')"; fi
+done
+# generated packings keep the refusal (their analytic structures do not
+# describe a short periodic level)
+expect_fail 2 "holds 2 cell\(s\) of size .*use --n" -- "$HG" validate --psd powerlaw:alpha=-3,omega=8 --dim 3 --nu 0.3 --n 300
 finish

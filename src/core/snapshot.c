@@ -393,8 +393,13 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
         goto fail;
     /* widths from below the finest search (3 s_1 >= 6 r_min) to above the
      * coarsest (3 s_L = 6 r_max; 9 r_max when a periodic box stretches
-     * the top cells by up to 1.5 to whole cells) */
+     * the top cells by up to 1.5 to whole cells, 3 A when a short periodic
+     * edge A holds a single cell) */
     double a0 = 5.0 * rmin, a1 = 9.5 * rmax;
+    /* a periodic edge of fewer than 3 top cells: a cell may span it */
+    for (int c = 0; c < d; c++)
+        if (g.per[c] && g.len[c] < 6.5 * rmax)
+            a1 = fmax(a1, 3.05 * g.len[c]);
     /* log-spaced, plus where a periodic edge A bends the count: the
      * window meets its image from 3A/4 and covers the edge from A */
     int na = 0;
