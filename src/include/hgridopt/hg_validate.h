@@ -172,8 +172,10 @@ void hg_validation_clear(hg_validation *v); /* accepts NULL */
 /* Smallest particle count N whose Poisson box (hg_pack_box_edge) holds at
  * least 3 cells per edge of the largest of sizes[0..L-1] and 2 r_max after
  * rounding. With fewer cells a periodic level's 3^d stencil would meet
- * cells twice: the bundled HGrid visits each cell once, which the cost
- * model does not describe, so hg_validate refuses such boxes. */
+ * cells twice: the bundled HGrid visits each cell once, which the Poisson
+ * and hard-sphere models do not describe, so hg_validate refuses such
+ * boxes (hg_validate_particles with the measured structure measures them:
+ * models/hgrid.c counts a short periodic level as the grid visits it). */
 int hg_validate_min_particles(const hg_psd *psd, const hg_system *sys,
                               int L, const double *sizes, size_t *nmin,
                               hg_err *e);
@@ -205,7 +207,9 @@ int hg_validate(const hg_psd *psd, const hg_validate_params *prm,
  * whole cells when every box edge is a whole multiple of the shortest
  * (a cube; padded edges are made so when the periodic edges are equal);
  * otherwise they are used as given (the grid fits whole cells per axis,
- * slightly larger: the prediction is approximate). The model predicts the
+ * slightly larger: the prediction is approximate). A periodic box of
+ * fewer than 3 top cells per edge is measured when the structure is
+ * measured (refused otherwise, as by hg_validate). The model predicts the
  * mean over where the cells start relative to walls and free surfaces, so
  * a padded box is counted at HG_VALIDATE_OFFSETS offsets of the grid
  * (steps of s_L / HG_VALIDATE_OFFSETS along the padded axes) and the
