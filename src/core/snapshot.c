@@ -423,10 +423,9 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
             s->log_a[u - 1] = x;
         }
     s->na = na;
-    double amax = exp(s->log_a[na - 1]), reach = 2.0 * amax / 3.0;
-    /* cells of the contact reach 2 r_max, or of about 8 particles of the
-     * occupied region when they are smaller: a centre scans as far as
-     * its own widths reach */
+    /* cells of about 8 particles of the occupied region (at most about 4
+     * cells per particle): a centre scans as far as its own widths and
+     * its contacts reach */
     double cw;
     {
         double vocc = in->nu_box / in->nu_occupied;
@@ -442,7 +441,6 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
             cw *= 1.25;
         }
     }
-    (void)reach;
     if ((st = cells_build(p, &g, cw, &cl, e)))
         goto fail;
     /* the particles in cell order: a cell's neighbours are read in one
