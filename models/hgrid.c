@@ -669,14 +669,14 @@ static int measured_gradient(const hg_model_input *in, double *T,
         double s0 = s[h], step = rel * s0;
         double up = fmin(s0 + step, s[h + 1]);
         double dn = h > 0 ? fmax(s0 - step, s[h - 1]) : s0 - step;
-        double tp, tm;
+        double tp = 0.0, tm = 0.0;
         s[h] = up;
         st = measured_T(in, s, &tp, e);
         s[h] = dn;
         if (!st)
             st = measured_T(in, s, &tm, e);
         s[h] = s0;
-        dT_ds[h] = up > dn ? (tp - tm) / (up - dn) : 0.0;
+        dT_ds[h] = !st && up > dn ? (tp - tm) / (up - dn) : 0.0;
     }
     dT_ds[L - 1] = 0.0;
     if (s != stack)
