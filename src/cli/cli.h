@@ -139,7 +139,12 @@ typedef struct cli_system {
     hg_psd *psd;
     hg_system sys;
     double K;           /* weight of cell accesses (model parameter "K") */
-    hg_model_values values; /* model parameters as given (K) */
+    hg_model_values values; /* model parameters as given (K); .consts
+                               points at consts */
+    void *consts;       /* the constants of the engine of --engine or of
+                           --model (hg_engine.consts_resolve), resolved
+                           once; owned; NULL when it has none */
+    char consts_source[4200]; /* where they come from ("" when none) */
     int K_auto;         /* K came from a calibration file */
     hg_K_target K_target; /* the code the output describes (set by
                              cli_system_resolve from --format) */

@@ -56,6 +56,34 @@ void cli_system_clear(cli_system *cs)
     cs->snapshot = NULL;
     hg_psd_free(cs->psd);
     cs->psd = NULL;
+    free(cs->consts);
+    cs->consts = NULL;
+    cs->values.consts = NULL;
+}
+
+/* The constants of the engine the command describes (--engine, else the
+ * one declaring --model's model), resolved once here and handed to every
+ * model evaluation as cs->values.consts: no model reads a file. */
+static int resolve_engine_consts(cli_system *cs)
+{
+    const hg_engine *eng = cs->opt.engine ? hg_engine_find(cs->opt.engine)
+                           : cs->opt.model_text
+                               ? hg_engine_of_model(cs->opt.model_text)
+                               : NULL;
+    cs->consts_source[0] = '\0';
+    if (!eng || !eng->consts_resolve || !eng->consts_size)
+        return CLI_OK;
+    if (!(cs->consts = calloc(1, eng->consts_size))) {
+        cli_error("out of memory");
+        return CLI_EDATA;
+    }
+    hg_err e = {0};
+    int st = eng->consts_resolve(cs->sys.dim, cs->consts, cs->consts_source,
+                                 sizeof cs->consts_source, &e);
+    if (st)
+        return cli_fail(&e, st, 1);
+    cs->values.consts = cs->consts;
+    return CLI_OK;
 }
 
 int cli_system_resolve(cli_system *cs, int need_nu)
@@ -206,6 +234,8 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     memset(&cs->values, 0, sizeof cs->values);
     if ((st = hg_model_values_set(&cs->values, "K", cs->K, &e)))
         return cli_fail(&e, st, 0);
+    if ((st = resolve_engine_consts(cs)))
+        return st;
     /* distribution */
     hg_psd_ctx ctx = {cs->sys.dim, NULL};
     if (cs->opt.psd_spec)

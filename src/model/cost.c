@@ -61,6 +61,7 @@ int hg_model_prepare(const hg_model *m, const hg_psd *psd,
     int st = hg_system_check(sys, e);
     if (st)
         return st;
+    in->consts = v ? v->consts : NULL;
     if (m->n_params < 0 || m->n_params > HG_MODEL_MAX_PARAMS)
         return hg_fail(e, HG_EINVAL, "model %s: %d parameters (at most %d)",
                        m->name, m->n_params, HG_MODEL_MAX_PARAMS);

@@ -58,6 +58,12 @@ typedef struct hg_model_values {
     int n;
     char name[HG_MODEL_MAX_PARAMS][32];
     double value[HG_MODEL_MAX_PARAMS];
+    /* The constants of an engine's models beyond their parameters,
+     * resolved once by the caller (hg_engine.consts_resolve; for
+     * lammps-multi and lammps-bin a const hg_lammps_consts *); not owned,
+     * must outlive every evaluation. NULL: the model's shipped defaults.
+     * No model reads a file. */
+    const void *consts;
 } hg_model_values;
 
 /* Set (or replace) the value of name. HG_ELIMIT when full, HG_EINVAL for a
@@ -82,6 +88,8 @@ typedef struct hg_model_input {
     const double *sizes;
     double params[HG_MODEL_MAX_PARAMS]; /* the model's parameters, in the
                                            order of its table */
+    const void *consts; /* hg_model_values.consts (NULL: the model's
+                           shipped defaults) */
     double smooth; /* gradient only: for a discrete distribution (no pdf)
                       the density at a level boundary b is the mass in
                       b (1 -+ smooth) per length (hg_model_density);
