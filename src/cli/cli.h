@@ -235,11 +235,11 @@ void cli_print_system(FILE *out, const cli_system *cs);
 /* The structure line (and the note above the fluid range) of
  * cli_print_system, for commands that print their own system line. */
 void cli_print_structure(FILE *out, const cli_system *cs);
-/* The single-level baselines next to work T: the linked cell (cells of the
- * cutoff 2 r_max) and bin (bins of half of it), each with the predicted
- * speed-up, and which is cheaper. */
-void cli_print_single_level(FILE *out, double cutoff, double T_lc,
-                            double T_bin, double T);
+/* The single-level baselines (hg_single_level_evaluate) next to work T:
+ * the linked cell (cells of the cutoff 2 r_max) and bin (bins of half of
+ * it), each with the predicted speed-up, and which is cheaper. */
+void cli_print_single_level(FILE *out, double cutoff,
+                            const hg_single_level *sl, double T);
 /* Per-level table of a cost breakdown. */
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin);
 /* A byte count with a fitting unit ("512 B", "1.53 kB", "2.1 MB"). */

@@ -49,7 +49,7 @@ static void help(FILE *out)
  * cell_sizes: for a single-level model the cutoff, 2 r_max by default);
  * per_level[].cell_size: the cells it uses, bin_width when they differ. */
 static cJSON *to_json(const cli_system *cs, const hg_model *m,
-                      const hg_cost *c, const hg_cost *lc, double T_bin,
+                      const hg_cost *c, const hg_single_level *sl,
                       const double *given, int n_given)
 {
     cJSON *j = cli_json_document("hgridopt.evaluation/1", cs);
@@ -87,18 +87,20 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddNumberToObject(j, "T_cd", c->T_cd);
     cJSON_AddNumberToObject(j, "T_ca", c->T_ca);
     cJSON_AddNumberToObject(j, "work_per_particle", c->T);
-    cJSON_AddNumberToObject(j, "linked_cell_work_per_particle", lc->T);
-    cJSON_AddNumberToObject(j, "speedup_vs_linked_cell", lc->T / c->T);
-    cJSON_AddNumberToObject(j, "bin_work_per_particle", T_bin);
-    cJSON_AddNumberToObject(j, "speedup_vs_bin", T_bin / c->T);
+    cJSON_AddNumberToObject(j, "linked_cell_work_per_particle",
+                            sl->linked_cell.T);
+    cJSON_AddNumberToObject(j, "speedup_vs_linked_cell",
+                            sl->linked_cell.T / c->T);
+    cJSON_AddNumberToObject(j, "bin_work_per_particle", sl->bin.T);
+    cJSON_AddNumberToObject(j, "speedup_vs_bin", sl->bin.T / c->T);
     return j;
 }
 
 typedef struct evaluate_result {
     const cli_system *cs;
     const hg_model *model;
-    const hg_cost *cost, *lc;
-    double T_bin; /* the single-level `bin` */
+    const hg_cost *cost;
+    const hg_single_level *sl; /* the linked cell and `bin` */
     const double *sizes; /* NULL for a one-level model */
     int L;
     const double *given; /* --sizes as given (NULL: none) */
@@ -121,7 +123,7 @@ static int write_export(FILE *out, const evaluate_result *r)
                           r->cost->T_cd,
                           r->cost->T_ca,
                           r->cost->K,
-                          r->lc->T,
+                          r->sl->linked_cell.T,
                           cs->name,
                           cs->unit,
                           cs->export_skin,
@@ -147,7 +149,7 @@ static int write_result(FILE *out, const void *ctx)
     const hg_cost *cost = r->cost;
     if (!strcmp(cs->opt.format, "json"))
         return cli_json_print(out,
-                              to_json(cs, r->model, cost, r->lc, r->T_bin,
+                              to_json(cs, r->model, cost, r->sl,
                                       r->given, r->n_given));
     if (!strcmp(cs->opt.format, "lammps") ||
         !strcmp(cs->opt.format, "mercurydpm"))
@@ -164,8 +166,7 @@ static int write_result(FILE *out, const void *ctx)
             "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
             "%.6g\n",
             cost->T_cd, cost->K, cost->T_ca, cost->T);
-    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->lc->T,
-                           r->T_bin, cost->T);
+    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->sl, cost->T);
     return CLI_OK;
 }
 
@@ -343,26 +344,21 @@ int cmd_evaluate(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto done;
     }
-    hg_cost cost = {0}, lc = {0};
-    hg_work bin;
+    hg_cost cost = {0};
+    hg_single_level sl;
     st = hg_cost_evaluate(model, cs.psd, &cs.sys, &cs.values, (int)L, sizes,
                           &cost, NULL, &e);
     if (!st)
-        st = hg_cost_evaluate(hg_model_find("linked-cell"), cs.psd, &cs.sys,
-                              &cs.values, 1, NULL, &lc, NULL, &e);
-    if (!st)
-        st = hg_cost_evaluate(hg_model_find("bin"), cs.psd, &cs.sys,
-                              &cs.values, 1, NULL, NULL, &bin, &e);
+        st = hg_single_level_evaluate(cs.psd, &cs.sys, &cs.values, &sl, &e);
     if (st) {
         rc = cli_fail(&e, st, 1);
         hg_cost_clear(&cost);
         goto done;
     }
-    evaluate_result res = {&cs, model, &cost, &lc, bin.T,
+    evaluate_result res = {&cs, model, &cost, &sl,
                            hgrid ? sizes : NULL, (int)L, sizes, (int)L};
     rc = cli_write(cs.opt.output, write_result, &res);
     hg_cost_clear(&cost);
-    hg_cost_clear(&lc);
 done:
     free(sizes);
     cli_system_clear(&cs);

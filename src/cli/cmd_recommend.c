@@ -171,8 +171,8 @@ static int write_table(FILE *out, const cli_system *cs,
             "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
             "%.6g\n",
             r->cost.T_cd, r->cost.K, r->cost.T_ca, r->cost.T);
-    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->linked_cell_T,
-                           r->bin_T, r->cost.T);
+    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), &r->baselines,
+                           r->cost.T);
     double hq;
     if (cli_homogeneous_check(cs, r->model, r->levels, r->cell_sizes, &hq))
         fprintf(out,

@@ -191,6 +191,21 @@ int hg_cost_evaluate(const hg_model *m, const hg_psd *psd,
                      const hg_system *sys, const hg_model_values *v, int L,
                      const double *sizes, hg_cost *out, hg_work *w,
                      hg_err *e);
+/* The single-level baselines every grid is compared with, evaluated in
+ * this one place: the linked cell (model "linked-cell", one level of cell
+ * size 2 r_max) and LAMMPS-style `bin` (model "bin", bins of half the
+ * cutoff, stencil pruned to reach), under the same system and parameter
+ * values v (may be NULL: defaults), and the cheaper of the two. */
+typedef struct hg_single_level {
+    hg_work linked_cell, bin; /* work per particle of each */
+    const hg_model *cheaper;  /* "bin" when its T is lower, else
+                                 "linked-cell" (ties: the linked cell) */
+    double T;                 /* the cheaper's T */
+} hg_single_level;
+int hg_single_level_evaluate(const hg_psd *psd, const hg_system *sys,
+                             const hg_model_values *v, hg_single_level *out,
+                             hg_err *e);
+
 /* Check a list of cell sizes against psd: finite, > 0, non-decreasing
  * (strictly increasing when strict != 0), last >= 2 r_max. */
 int hg_sizes_check(const hg_psd *psd, int L, const double *sizes, int strict,
