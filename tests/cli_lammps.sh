@@ -149,4 +149,32 @@ done
 # nor calls what reads a file (the stored constants are the engine's job)
 calls=$(grep -HnE '\b(fopen|hg_lammps_consts_(auto|load|default_path)|hg_calib[a-z_]*load|getenv)\b' "$SRC"/models/*.c || true)
 [ -z "$calls" ] && ok || bad "a cost model reads files: $calls"
+
+# evaluate never calls a ratio of LAMMPS' Neigh time (distance checks) to
+# KOL pair checks a speed-up: a LAMMPS model gets no linked cell or bin
+# speed-up, only its own engine's one-level model in the same units
+# (issue 25)
+LM="evaluate --psd powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4"
+out=$("$HG" $LM --model lammps-multi --sizes 4,12,40)
+grep -q '^no speed-up over the linked cell or bin: lammps-multi counts in other units' <<<"$out" &&
+    ! grep -qE '^(linked cell|bin) .*speed-up|best single-level' <<<"$out" && ok ||
+    bad "evaluate --model lammps-multi compares with KOL baselines: $out"
+j=$("$HG" $LM --model lammps-multi --sizes 4,12,40 --format json)
+tb=$("$HG" $LM --model lammps-bin --format json | jq .work_per_particle)
+jq -e --argjson tb "$tb" 'has("speedup_vs_bin") == false and has("speedup_vs_linked_cell") == false and has("linked_cell_work_per_particle") == false
+    and (.single_level_baselines | length) == 1 and .single_level_baselines[0].model == "lammps-bin"
+    and .single_level_baselines[0].work_per_particle == $tb
+    and ((.single_level_baselines[0].speedup - $tb / .work_per_particle) | fabs) < 1e-9 * .single_level_baselines[0].speedup' <<<"$j" >/dev/null &&
+    ok || bad "evaluate --model lammps-multi json: $(jq -c 'del(.per_level, .K_choice)' <<<"$j")"
+line=$(grep '^lammps-bin (one level, same units): T = ' <<<"$out")
+[ -n "$line" ] && ok || bad "evaluate --model lammps-multi: no lammps-bin line: $out"
+out=$("$HG" $LM --model lammps-bin)
+grep -q '^no speed-up over the linked cell or bin: lammps-bin' <<<"$out" && ! grep -q 'same units' <<<"$out" && ok ||
+    bad "evaluate --model lammps-bin: $out"
+# the MercuryDPM export of a LAMMPS model has no linked-cell speed-up line
+"$HG" $LM --model lammps-multi --sizes 4,12,40 --format mercurydpm | grep -q 'linked cell' &&
+    bad "evaluate --model lammps-multi --format mercurydpm: a linked-cell speed-up" || ok
+# the KOL models keep their baselines
+"$HG" $LM --sizes 4,12,40 --format json | jq -e '.speedup_vs_bin > 0 and .speedup_vs_linked_cell > 0 and has("single_level_baselines") == false' >/dev/null &&
+    ok || bad "evaluate (hgrid): baselines missing"
 finish
