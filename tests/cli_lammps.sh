@@ -177,4 +177,36 @@ grep -q '^no speed-up over the linked cell or bin: lammps-bin' <<<"$out" && ! gr
 # the KOL models keep their baselines
 "$HG" $LM --sizes 4,12,40 --format json | jq -e '.speedup_vs_bin > 0 and .speedup_vs_linked_cell > 0 and has("single_level_baselines") == false' >/dev/null &&
     ok || bad "evaluate (hgrid): baselines missing"
+
+# --param NAME=VALUE,...: parameters the evaluated models declare (issue 25:
+# recommend --model lammps-multi --format json was the same for 1e3 and
+# 1e6 atoms); --atoms is --param atoms=N
+PE="--psd powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4"
+w3=$("$HG" evaluate $PE --model lammps-multi --sizes 4,12,40 --param atoms=1e3 --format json | jq .work_per_particle)
+w6=$("$HG" evaluate $PE --model lammps-multi --sizes 4,12,40 --param atoms=1e6,ranks=4 --format json | jq .work_per_particle)
+[ -n "$w3" ] && [ -n "$w6" ] && [ "$w3" != "$w6" ] && ok || bad "evaluate --param atoms: T $w3 (1e3) vs $w6 (1e6, 4 ranks)"
+a3=$("$HG" recommend $PE --engine lammps --param atoms=1000 --format json | jq -c '[.atoms_per_rank, .settings]')
+a6=$("$HG" recommend $PE --engine lammps --param atoms=1e6 --format json | jq -c '[.atoms_per_rank, .settings]')
+al=$("$HG" recommend $PE --engine lammps --atoms 1000000 --format json | jq -c '[.atoms_per_rank, .settings]')
+[[ $a3 == '[1000,'* ]] && [[ $a6 == '[1000000,'* ]] && [ "$a6" = "$al" ] && ok ||
+    bad "recommend --engine lammps --param atoms: $a3 / $a6 / --atoms: $al"
+r1=$("$HG" recommend $PE --model lammps-multi --param atoms=1e6 --format json | jq -c '[.ranks, .bin_neigh_ms]')
+r4=$("$HG" recommend $PE --model lammps-multi --param atoms=1e6,ranks=4 --format json | jq -c '[.ranks, .bin_neigh_ms]')
+[[ $r1 == '[1,'* ]] && [[ $r4 == '[4,'* ]] && [ "${r1#*,}" != "${r4#*,}" ] && ok || bad "recommend --param ranks=4: $r4 (1 rank: $r1)"
+expect_ok "atoms per rank" -- "$HG" evaluate --engine lammps $PE --sizes 40 --param atoms=2e5,skin=0.2
+# errors name the parameter and list the declared ones
+expect_fail 2 "^hgridopt: --param foo: not a parameter of lammps-multi \(declared: atoms, skin, ranks\)$" -- "$HG" evaluate $PE --model lammps-multi --sizes 4,12,40 --param foo=1
+expect_fail 2 "^hgridopt: --param atoms: not a parameter of hgrid-top-down \(declared: K\)$" -- "$HG" evaluate $PE --sizes 4,12,40 --param atoms=1e6
+expect_fail 2 "^hgridopt: --param atoms: not a parameter of the models evaluated \(declared: K\)$" -- "$HG" recommend $PE --param atoms=1e6
+expect_fail 2 "^hgridopt: --param K: give K with --K" -- "$HG" evaluate $PE --sizes 4,12,40 --param K=0.3
+expect_fail 2 "^hgridopt: --param atoms: 'many' is not a number$" -- "$HG" recommend $PE --engine lammps --param atoms=many
+expect_fail 2 "^hgridopt: --param atoms: 0 must be >= 1 \(atoms in the simulation\)$" -- "$HG" recommend $PE --engine lammps --param atoms=0
+expect_fail 2 "^hgridopt: --param ranks: 5000 must be <= 4096 \(MPI ranks\)$" -- "$HG" recommend $PE --engine lammps --param ranks=5000
+expect_fail 2 "^hgridopt: --param: 'atoms' is not NAME=VALUE" -- "$HG" recommend $PE --engine lammps --param atoms
+expect_fail 2 "^hgridopt: --param atoms: given twice$" -- "$HG" recommend $PE --engine lammps --param atoms=1,atoms=2
+expect_fail 2 "^hgridopt: --atoms: the same as --param atoms=N; give one$" -- "$HG" recommend $PE --engine lammps --param atoms=1e6 --atoms 5
+b1=$("$HG" evaluate $PE --model bin --format json | jq .work_per_particle)
+b5=$("$HG" evaluate $PE --model bin --param bin=0.5 --format json | jq .work_per_particle)
+[ -n "$b5" ] && [ "$b1" != "$b5" ] && ok || bad "evaluate --model bin --param bin=0.5: T $b5 (default $b1)"
+expect_fail 2 "^hgridopt: --skin: --param skin=X sets it too" -- "$HG" recommend $PE --engine lammps --param skin=0.2 --skin 0.3
 finish

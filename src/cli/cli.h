@@ -192,6 +192,17 @@ int cli_model_resolve(const cli_opts *o, const char *const *words,
                       const hg_model *dflt, const hg_model **model,
                       const char **word);
 
+/* --param NAME=VALUE[,NAME=VALUE...]: set parameters of the models the
+ * command evaluates (models[0..n-1]) into cs->values, after
+ * cli_system_resolve. Each name must be declared by one of them and each
+ * value a finite number in its range; K has its own option (--K, whose
+ * source is reported) and is refused here. One error line naming the
+ * parameter (and listing the declared ones); returns an exit code. */
+int cli_params_apply(cli_system *cs, const char *text,
+                     const hg_model *const *models, size_t n);
+/* The help line of --param, for the commands taking it. */
+extern const char cli_param_help[];
+
 /* Write the result with write(out, ctx) (returns an exit code) to path
  * (--output) or standard output (path NULL or "-"). A file is written
  * atomically: a temporary file in the same folder, renamed over path only

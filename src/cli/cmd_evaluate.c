@@ -8,11 +8,12 @@
 #include <string.h>
 
 typedef struct evaluate_opts {
-    const char *sizes;
+    const char *sizes, *param;
 } evaluate_opts;
 
 static const cli_option options[] = {
     CLI_STR("sizes", evaluate_opts, sizes),
+    CLI_STR("param", evaluate_opts, param),
 };
 
 static void help(FILE *out)
@@ -38,12 +39,13 @@ static void help(FILE *out)
             "                   (none: bin), its predicted Neigh time per "
             "build (format\n"
             "                   table, json or lammps)\n"
-            "%s\n%s\n"
+            "%s\n%s%s\n"
             "%s\n"
             "Example:\n"
             "  hgridopt evaluate --psd powerlaw:alpha=-3,omega=20 --dim 2 "
             "--nu 0.4 \\\n      --sizes 4.0,7.9,15.1,27.2,40\n\n%s",
-            cli_output_help, cli_model_help, cli_system_help, cli_exit_help);
+            cli_output_help, cli_model_help, cli_param_help, cli_system_help,
+            cli_exit_help);
 }
 
 /* cell_sizes: the sizes the model was given (as --sizes and recommend's
@@ -288,6 +290,7 @@ static int evaluate_lammps(cli_system *cs, const double *sizes, int L)
     l.sys.nprocs = 1;
     l.sys.structure = cs->sys.structure;
     l.sys.snapshot = cs->sys.snapshot;
+    lmp_system_params(cs, &l.sys);
     hg_lammps_setting bin = {0};
     hg_lammps_work w, wb;
     if ((st = hg_lammps_work_eval(cs->psd, &l.sys, &l.set, &w, &e)) ||
@@ -341,7 +344,13 @@ int cmd_evaluate(int argc, char **argv)
                          : HG_OK;
         if (st)
             return cli_fail(&e, st, 0);
-        if (!(rc = cli_system_resolve(&cs, 1)))
+        const hg_engine *lmp = hg_engine_find("lammps");
+        const hg_model *lm[4];
+        size_t nlm = 0;
+        for (; lmp->models[nlm] && nlm < 4; nlm++)
+            lm[nlm] = hg_model_find(lmp->models[nlm]);
+        if (!(rc = cli_system_resolve(&cs, 1)) &&
+            !(rc = cli_params_apply(&cs, o.param, lm, nlm)))
             rc = evaluate_lammps(&cs, cut, (int)n);
         free(cut);
         cli_system_clear(&cs);
@@ -364,7 +373,8 @@ int cmd_evaluate(int argc, char **argv)
                      : HG_OK;
     if (st)
         return cli_fail(&e, st, 0);
-    if ((rc = cli_system_resolve(&cs, 1)))
+    if ((rc = cli_system_resolve(&cs, 1)) ||
+        (rc = cli_params_apply(&cs, o.param, &model, 1)))
         goto done;
     st = hgrid ? hg_sizes_check(cs.psd, (int)L, sizes, 1, &e) : HG_OK;
     if (st) {
