@@ -6,9 +6,11 @@
  * T is the predicted Neigh time per atom and build in units of one distance
  * check: T_cd = distance checks per atom, T_ca = everything else (bin
  * visits, bins cleared, binned atoms, collection loops, stored neighbours)
- * as the time of that many checks, weighted by K = 1. The constants are the
- * stored calibration (calibrate --engine lammps --save) if there is one,
- * else the shipped ones; they are read once per process.
+ * as the time of that many checks, weighted by K = 1. The constants are
+ * a value the caller resolves once and passes in (hg_model_values.consts:
+ * the lammps engine's consts_resolve gives the stored calibration of
+ * `calibrate --engine lammps --save` or the shipped ones); without them
+ * the shipped constants. The model reads no file.
  *
  * Gradient: central finite differences in each cell size (relative step
  * 1e-4). The model is piecewise smooth only: stencil sizes and bin counts
@@ -33,23 +35,15 @@ static const hg_model_param params[] = {
     {"ranks", 1.0, 1.0, 4096.0, 0, "MPI ranks"},
 };
 
-static const hg_lammps_consts *consts(void)
-{
-    static hg_lammps_consts c;
-    static int loaded;
-    if (!loaded) {
-        int from_file;
-        if (hg_lammps_consts_auto(&c, &from_file, NULL))
-            hg_lammps_consts_default(&c);
-        loaded = 1;
-    }
-    return &c;
-}
-
 static int evaluate_style(const hg_model_input *in, int bin, hg_cost *out,
                           hg_work *wk, hg_err *e)
 {
-    const hg_lammps_consts *c = consts();
+    hg_lammps_consts shipped;
+    const hg_lammps_consts *c = in->consts;
+    if (!c) {
+        hg_lammps_consts_default(&shipped);
+        c = &shipped;
+    }
     hg_lammps_system sys = {in->sys->dim,
                             in->sys->nu,
                             in->params[0],

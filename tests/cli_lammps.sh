@@ -122,4 +122,91 @@ expect_ok "^setting: +multi with 1 collection \(cutoffs 40\)$" -- "$HG" evaluate
 expect_fail 2 "evaluate --engine lammps: --model is for the hgrid engine" -- "$HG" evaluate --engine lammps $E --sizes 40 --model hgrid-top-down
 expect_fail 2 "evaluate --engine lammps: --format mercurydpm" -- "$HG" evaluate --engine lammps $E --sizes 40 --format mercurydpm
 expect_fail 2 "--sizes: .*below the largest|--sizes" -- "$HG" evaluate --engine lammps $E --sizes 10
+
+# The LAMMPS model's constants are resolved once by the engine (the stored
+# calibration, else the shipped ones) and passed to the model: evaluate
+# --model lammps-multi follows the stored file; no cost model reads a file
+# or includes anything of src/verify/ or src/cli/ (issue 25).
+cal() { # cal FILE BINS: constants 1 ns per unit, BINS ns per bin
+    printf '{"schema": "hgridopt.lammps-calibration/1", "unit": "seconds per unit of each count", "constants": {"checks": 1e-9, "visits": 1e-9, "bins": %s, "binned": 1e-9, "coll_loops": 1e-9, "neighbours": 1e-9}, "standard_errors": {"checks": 0, "visits": 0, "bins": 0, "binned": 0, "coll_loops": 0, "neighbours": 0}, "r2": 1, "points": 10, "machine": "test", "lammps": "test", "created": "2026-01-01T00:00:00Z"}\n' "$2" >"$1"
+}
+cal "$TMP/cheap.json" 1e-9
+cal "$TMP/dear.json" 1e-7
+LE="evaluate --model lammps-multi --psd powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4 --sizes 4,12,40 --format json"
+t_cheap=$(HGRIDOPT_LAMMPS_CALIBRATION="$TMP/cheap.json" "$HG" $LE | jq .work_per_particle)
+t_dear=$(HGRIDOPT_LAMMPS_CALIBRATION="$TMP/dear.json" "$HG" $LE | jq .work_per_particle)
+t_none=$("$HG" $LE | jq .work_per_particle)
+python3 -c "import sys; c, d, n = map(float, sys.argv[1:]); assert 0 < c < d and n not in (c, d)" "$t_cheap" "$t_dear" "$t_none" &&
+    ok || bad "evaluate --model lammps-multi: T $t_cheap (cheap bins), $t_dear (dear bins), $t_none (shipped): the stored constants are not used"
+expect_fail 1 "README.md: not valid JSON" -- env HGRIDOPT_LAMMPS_CALIBRATION="$SRC/README.md" "$HG" $LE
+inc=$(grep -HnE '#include *"(verify_internal|cli|cmd_[a-z]*)\.h"|#include *"[^"]*(src/)?(verify|cli)/' "$SRC"/models/*.[ch] || true)
+[ -z "$inc" ] && ok || bad "a cost model includes from src/verify/ or src/cli/: $inc"
+for h in "$SRC"/src/verify/*.h "$SRC"/src/cli/*.h; do
+    if grep -qE "#include *[\"<]([^\">]*/)?$(basename "$h")[\">]" "$SRC"/models/*.[ch]; then
+        bad "a cost model includes $(basename "$h")"
+    else ok; fi
+done
+# nor calls what reads a file (the stored constants are the engine's job)
+calls=$(grep -HnE '\b(fopen|hg_lammps_consts_(auto|load|default_path)|hg_calib[a-z_]*load|getenv)\b' "$SRC"/models/*.c || true)
+[ -z "$calls" ] && ok || bad "a cost model reads files: $calls"
+
+# evaluate never calls a ratio of LAMMPS' Neigh time (distance checks) to
+# KOL pair checks a speed-up: a LAMMPS model gets no linked cell or bin
+# speed-up, only its own engine's one-level model in the same units
+# (issue 25)
+LM="evaluate --psd powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4"
+out=$("$HG" $LM --model lammps-multi --sizes 4,12,40)
+grep -q '^no speed-up over the linked cell or bin: lammps-multi counts in other units' <<<"$out" &&
+    ! grep -qE '^(linked cell|bin) .*speed-up|best single-level' <<<"$out" && ok ||
+    bad "evaluate --model lammps-multi compares with KOL baselines: $out"
+j=$("$HG" $LM --model lammps-multi --sizes 4,12,40 --format json)
+tb=$("$HG" $LM --model lammps-bin --format json | jq .work_per_particle)
+jq -e --argjson tb "$tb" 'has("speedup_vs_bin") == false and has("speedup_vs_linked_cell") == false and has("linked_cell_work_per_particle") == false
+    and (.single_level_baselines | length) == 1 and .single_level_baselines[0].model == "lammps-bin"
+    and .single_level_baselines[0].work_per_particle == $tb
+    and ((.single_level_baselines[0].speedup - $tb / .work_per_particle) | fabs) < 1e-9 * .single_level_baselines[0].speedup' <<<"$j" >/dev/null &&
+    ok || bad "evaluate --model lammps-multi json: $(jq -c 'del(.per_level, .K_choice)' <<<"$j")"
+line=$(grep '^lammps-bin (one level, same units): T = ' <<<"$out")
+[ -n "$line" ] && ok || bad "evaluate --model lammps-multi: no lammps-bin line: $out"
+out=$("$HG" $LM --model lammps-bin)
+grep -q '^no speed-up over the linked cell or bin: lammps-bin' <<<"$out" && ! grep -q 'same units' <<<"$out" && ok ||
+    bad "evaluate --model lammps-bin: $out"
+# the MercuryDPM export of a LAMMPS model has no linked-cell speed-up line
+"$HG" $LM --model lammps-multi --sizes 4,12,40 --format mercurydpm | grep -q 'linked cell' &&
+    bad "evaluate --model lammps-multi --format mercurydpm: a linked-cell speed-up" || ok
+# the KOL models keep their baselines
+"$HG" $LM --sizes 4,12,40 --format json | jq -e '.speedup_vs_bin > 0 and .speedup_vs_linked_cell > 0 and has("single_level_baselines") == false' >/dev/null &&
+    ok || bad "evaluate (hgrid): baselines missing"
+
+# --param NAME=VALUE,...: parameters the evaluated models declare (issue 25:
+# recommend --model lammps-multi --format json was the same for 1e3 and
+# 1e6 atoms); --atoms is --param atoms=N
+PE="--psd powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4"
+w3=$("$HG" evaluate $PE --model lammps-multi --sizes 4,12,40 --param atoms=1e3 --format json | jq .work_per_particle)
+w6=$("$HG" evaluate $PE --model lammps-multi --sizes 4,12,40 --param atoms=1e6,ranks=4 --format json | jq .work_per_particle)
+[ -n "$w3" ] && [ -n "$w6" ] && [ "$w3" != "$w6" ] && ok || bad "evaluate --param atoms: T $w3 (1e3) vs $w6 (1e6, 4 ranks)"
+a3=$("$HG" recommend $PE --engine lammps --param atoms=1000 --format json | jq -c '[.atoms_per_rank, .settings]')
+a6=$("$HG" recommend $PE --engine lammps --param atoms=1e6 --format json | jq -c '[.atoms_per_rank, .settings]')
+al=$("$HG" recommend $PE --engine lammps --atoms 1000000 --format json | jq -c '[.atoms_per_rank, .settings]')
+[[ $a3 == '[1000,'* ]] && [[ $a6 == '[1000000,'* ]] && [ "$a6" = "$al" ] && ok ||
+    bad "recommend --engine lammps --param atoms: $a3 / $a6 / --atoms: $al"
+r1=$("$HG" recommend $PE --model lammps-multi --param atoms=1e6 --format json | jq -c '[.ranks, .bin_neigh_ms]')
+r4=$("$HG" recommend $PE --model lammps-multi --param atoms=1e6,ranks=4 --format json | jq -c '[.ranks, .bin_neigh_ms]')
+[[ $r1 == '[1,'* ]] && [[ $r4 == '[4,'* ]] && [ "${r1#*,}" != "${r4#*,}" ] && ok || bad "recommend --param ranks=4: $r4 (1 rank: $r1)"
+expect_ok "atoms per rank" -- "$HG" evaluate --engine lammps $PE --sizes 40 --param atoms=2e5,skin=0.2
+# errors name the parameter and list the declared ones
+expect_fail 2 "^hgridopt: --param foo: not a parameter of lammps-multi \(declared: atoms, skin, ranks\)$" -- "$HG" evaluate $PE --model lammps-multi --sizes 4,12,40 --param foo=1
+expect_fail 2 "^hgridopt: --param atoms: not a parameter of hgrid-top-down \(declared: K\)$" -- "$HG" evaluate $PE --sizes 4,12,40 --param atoms=1e6
+expect_fail 2 "^hgridopt: --param atoms: not a parameter of the models evaluated \(declared: K\)$" -- "$HG" recommend $PE --param atoms=1e6
+expect_fail 2 "^hgridopt: --param K: give K with --K" -- "$HG" evaluate $PE --sizes 4,12,40 --param K=0.3
+expect_fail 2 "^hgridopt: --param atoms: 'many' is not a number$" -- "$HG" recommend $PE --engine lammps --param atoms=many
+expect_fail 2 "^hgridopt: --param atoms: 0 must be >= 1 \(atoms in the simulation\)$" -- "$HG" recommend $PE --engine lammps --param atoms=0
+expect_fail 2 "^hgridopt: --param ranks: 5000 must be <= 4096 \(MPI ranks\)$" -- "$HG" recommend $PE --engine lammps --param ranks=5000
+expect_fail 2 "^hgridopt: --param: 'atoms' is not NAME=VALUE" -- "$HG" recommend $PE --engine lammps --param atoms
+expect_fail 2 "^hgridopt: --param atoms: given twice$" -- "$HG" recommend $PE --engine lammps --param atoms=1,atoms=2
+expect_fail 2 "^hgridopt: --atoms: the same as --param atoms=N; give one$" -- "$HG" recommend $PE --engine lammps --param atoms=1e6 --atoms 5
+b1=$("$HG" evaluate $PE --model bin --format json | jq .work_per_particle)
+b5=$("$HG" evaluate $PE --model bin --param bin=0.5 --format json | jq .work_per_particle)
+[ -n "$b5" ] && [ "$b1" != "$b5" ] && ok || bad "evaluate --model bin --param bin=0.5: T $b5 (default $b1)"
+expect_fail 2 "^hgridopt: --skin: --param skin=X sets it too" -- "$HG" recommend $PE --engine lammps --param skin=0.2 --skin 0.3
 finish

@@ -30,6 +30,8 @@ run ev.json "$HG" evaluate --system examples/paper-3d-uniform-volume.json --size
 check "$TMP/ev.json" "$S/evaluation.schema.json"
 run evlc.json "$HG" evaluate $P --model linked-cell --format json
 check "$TMP/evlc.json" "$S/evaluation.schema.json"
+run evlm.json "$HG" evaluate $P --model lammps-multi --sizes 5,20 --format json
+check "$TMP/evlm.json" "$S/evaluation.schema.json"
 for f in examples/*.json; do
     run rec.json "$HG" recommend --system "$f" --format json
     check "$TMP/rec.json" "$S/recommendation.schema.json"

@@ -1,13 +1,15 @@
 /* test_engine.c - the engine registry (hg_engine.h): names unique and
  * found, the default first, every engine's models registered cost models,
  * its constants stated with their source in 2D and 3D, its settings format
- * one the exports know. */
+ * one the exports know; the constants are a value the engine resolves and
+ * the caller passes in (hg_model_values.consts): a model reads no file. */
 #include "hgridopt.h"
 #include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(void)
 {
@@ -54,5 +56,61 @@ int main(void)
     char want[64];
     snprintf(want, sizeof want, "K = %g (shipped-default", hg_K_shipped(2, NULL));
     CHECK(!strncmp(buf, want, strlen(want)));
+    /* every engine's models belong to it */
+    for (size_t i = 0; i < n; i++)
+        for (size_t m = 0; hg_engine_at(i)->models[m]; m++)
+            CHECK(hg_engine_of_model(hg_engine_at(i)->models[m]) ==
+                  hg_engine_at(i));
+    CHECK(hg_engine_of_model("nope") == NULL && !hg_engine_of_model(NULL));
+    CHECK(hg_engine_find("hgrid")->consts_resolve == NULL);
+    const hg_engine *lmp = hg_engine_find("lammps");
+    CHECK(lmp->consts_resolve && lmp->consts_size == sizeof(hg_lammps_consts));
+
+    /* lammps-multi: the same answer with the shipped constants passed
+     * explicitly as without any; other constants (a stored calibration
+     * resolved by the engine) move it, and only when passed */
+    hg_psd *psd = NULL;
+    hg_psd_ctx ctx = {3, NULL};
+    CHECK(hg_psd_parse("powerlaw:alpha=-3,omega=20", &ctx, &psd, &e) == HG_OK);
+    hg_system sys = {3, 0.4};
+    const double sizes[3] = {4.0, 12.0, 40.0};
+    const hg_model *mm = hg_model_find("lammps-multi");
+    hg_lammps_consts shipped, resolved;
+    hg_lammps_consts_default(&shipped);
+    hg_model_values v = {0};
+    hg_work w0, w1, w2, w3;
+    CHECK(hg_cost_evaluate(mm, psd, &sys, NULL, 3, sizes, NULL, &w0, &e) ==
+          HG_OK);
+    v.consts = &shipped;
+    CHECK(hg_cost_evaluate(mm, psd, &sys, &v, 3, sizes, NULL, &w1, &e) ==
+          HG_OK);
+    CHECK(w0.T == w1.T && w0.T_cd == w1.T_cd && w0.T > 0.0);
+    /* a stored calibration with 10x dearer bins */
+    char path[] = "/tmp/hg-test-engine-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    hg_lammps_consts dear = shipped;
+    dear.c[2] *= 10.0;
+    CHECK(hg_lammps_consts_save(&dear, path, &e) == HG_OK);
+    setenv("HGRIDOPT_LAMMPS_CALIBRATION", path, 1);
+    char source[4200];
+    CHECK(lmp->consts_resolve(3, &resolved, source, sizeof source, &e) ==
+          HG_OK);
+    CHECK(strstr(source, "stored calibration") && strstr(source, path));
+    CHECK(resolved.c[2] == dear.c[2]);
+    /* without constants passed, the model ignores the file */
+    CHECK(hg_cost_evaluate(mm, psd, &sys, NULL, 3, sizes, NULL, &w2, &e) ==
+          HG_OK);
+    CHECK(w2.T == w0.T);
+    v.consts = &resolved;
+    CHECK(hg_cost_evaluate(mm, psd, &sys, &v, 3, sizes, NULL, &w3, &e) ==
+          HG_OK);
+    CHECK(w3.T > w0.T && w3.T_cd == w0.T_cd);
+    unlink(path);
+    setenv("HGRIDOPT_LAMMPS_CALIBRATION", "/nonexistent/hg-test-lammps.json",
+           1);
+    hg_psd_free(psd);
     return hg_test_summary("test_engine");
 }

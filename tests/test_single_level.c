@@ -1,7 +1,9 @@
 /* test_single_level.c - the single-level baseline of the recommendation:
  * the cheaper of the linked cell and `bin` under the same K, recommended
  * exactly when the best HGrid does not beat it by the tolerance; the
- * speed-ups against both; grid_only keeps the candidates' own grid. */
+ * speed-ups against both; grid_only keeps the candidates' own grid. Both
+ * baselines come from one function, hg_single_level_evaluate, which the
+ * recommendation repeats. */
 #include "hgridopt.h"
 #include "testutil.h"
 
@@ -63,6 +65,13 @@ static void test_cases(void)
         CHECK_CLOSE(r.bin_T, bin, 1e-12, 0.0);
         CHECK_CLOSE(r.single_T, fmin(lc, bin), 1e-12, 0.0);
         CHECK(!strcmp(r.single_model->name, cases[k].single));
+        hg_single_level sl;
+        CHECK(hg_single_level_evaluate(p, &sys, &kv, &sl, NULL) == HG_OK);
+        CHECK(sl.linked_cell.T == lc && sl.bin.T == bin);
+        CHECK(sl.cheaper == r.single_model && sl.T == r.single_T);
+        CHECK(r.baselines.T == sl.T && r.baselines.cheaper == sl.cheaper &&
+              r.baselines.bin.T_cd == r.bin_T_cd &&
+              r.baselines.linked_cell.T_ca == r.linked_cell_T_ca);
         CHECK(r.single_level == cases[k].single_level);
         CHECK(r.single_level == !(r.best_T * 1.01 < r.single_T));
         CHECK_CLOSE(r.speedup, lc / r.cost.T, 1e-12, 0.0);

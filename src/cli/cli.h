@@ -139,7 +139,12 @@ typedef struct cli_system {
     hg_psd *psd;
     hg_system sys;
     double K;           /* weight of cell accesses (model parameter "K") */
-    hg_model_values values; /* model parameters as given (K) */
+    hg_model_values values; /* model parameters as given (K); .consts
+                               points at consts */
+    void *consts;       /* the constants of the engine of --engine or of
+                           --model (hg_engine.consts_resolve), resolved
+                           once; owned; NULL when it has none */
+    char consts_source[4200]; /* where they come from ("" when none) */
     int K_auto;         /* K came from a calibration file */
     hg_K_target K_target; /* the code the output describes (set by
                              cli_system_resolve from --format) */
@@ -187,6 +192,17 @@ int cli_model_resolve(const cli_opts *o, const char *const *words,
                       const hg_model *dflt, const hg_model **model,
                       const char **word);
 
+/* --param NAME=VALUE[,NAME=VALUE...]: set parameters of the models the
+ * command evaluates (models[0..n-1]) into cs->values, after
+ * cli_system_resolve. Each name must be declared by one of them and each
+ * value a finite number in its range; K has its own option (--K, whose
+ * source is reported) and is refused here. One error line naming the
+ * parameter (and listing the declared ones); returns an exit code. */
+int cli_params_apply(cli_system *cs, const char *text,
+                     const hg_model *const *models, size_t n);
+/* The help line of --param, for the commands taking it. */
+extern const char cli_param_help[];
+
 /* Write the result with write(out, ctx) (returns an exit code) to path
  * (--output) or standard output (path NULL or "-"). A file is written
  * atomically: a temporary file in the same folder, renamed over path only
@@ -230,11 +246,11 @@ void cli_print_system(FILE *out, const cli_system *cs);
 /* The structure line (and the note above the fluid range) of
  * cli_print_system, for commands that print their own system line. */
 void cli_print_structure(FILE *out, const cli_system *cs);
-/* The single-level baselines next to work T: the linked cell (cells of the
- * cutoff 2 r_max) and bin (bins of half of it), each with the predicted
- * speed-up, and which is cheaper. */
-void cli_print_single_level(FILE *out, double cutoff, double T_lc,
-                            double T_bin, double T);
+/* The single-level baselines (hg_single_level_evaluate) next to work T:
+ * the linked cell (cells of the cutoff 2 r_max) and bin (bins of half of
+ * it), each with the predicted speed-up, and which is cheaper. */
+void cli_print_single_level(FILE *out, double cutoff,
+                            const hg_single_level *sl, double T);
 /* Per-level table of a cost breakdown. */
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin);
 /* A byte count with a fitting unit ("512 B", "1.53 kB", "2.1 MB"). */

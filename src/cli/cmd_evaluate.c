@@ -3,15 +3,17 @@
 #include "cmd_lammps.h"
 #include "hg_export.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct evaluate_opts {
-    const char *sizes;
+    const char *sizes, *param;
 } evaluate_opts;
 
 static const cli_option options[] = {
     CLI_STR("sizes", evaluate_opts, sizes),
+    CLI_STR("param", evaluate_opts, param),
 };
 
 static void help(FILE *out)
@@ -37,19 +39,28 @@ static void help(FILE *out)
             "                   (none: bin), its predicted Neigh time per "
             "build (format\n"
             "                   table, json or lammps)\n"
-            "%s\n%s\n"
+            "%s\n%s%s\n"
             "%s\n"
             "Example:\n"
             "  hgridopt evaluate --psd powerlaw:alpha=-3,omega=20 --dim 2 "
             "--nu 0.4 \\\n      --sizes 4.0,7.9,15.1,27.2,40\n\n%s",
-            cli_output_help, cli_model_help, cli_system_help, cli_exit_help);
+            cli_output_help, cli_model_help, cli_param_help, cli_system_help,
+            cli_exit_help);
 }
 
 /* cell_sizes: the sizes the model was given (as --sizes and recommend's
  * cell_sizes: for a single-level model the cutoff, 2 r_max by default);
  * per_level[].cell_size: the cells it uses, bin_width when they differ. */
+/* A one-level model of the evaluated model's own engine, in its units. */
+typedef struct own_baseline {
+    const hg_model *model;
+    double T;
+} own_baseline;
+#define MAX_OWN 4
+
 static cJSON *to_json(const cli_system *cs, const hg_model *m,
-                      const hg_cost *c, const hg_cost *lc, double T_bin,
+                      const hg_cost *c, const hg_single_level *sl,
+                      const own_baseline *own, int n_own,
                       const double *given, int n_given)
 {
     cJSON *j = cli_json_document("hgridopt.evaluation/1", cs);
@@ -87,18 +98,35 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_AddNumberToObject(j, "T_cd", c->T_cd);
     cJSON_AddNumberToObject(j, "T_ca", c->T_ca);
     cJSON_AddNumberToObject(j, "work_per_particle", c->T);
-    cJSON_AddNumberToObject(j, "linked_cell_work_per_particle", lc->T);
-    cJSON_AddNumberToObject(j, "speedup_vs_linked_cell", lc->T / c->T);
-    cJSON_AddNumberToObject(j, "bin_work_per_particle", T_bin);
-    cJSON_AddNumberToObject(j, "speedup_vs_bin", T_bin / c->T);
+    if (sl) {
+        cJSON_AddNumberToObject(j, "linked_cell_work_per_particle",
+                                sl->linked_cell.T);
+        cJSON_AddNumberToObject(j, "speedup_vs_linked_cell",
+                                sl->linked_cell.T / c->T);
+        cJSON_AddNumberToObject(j, "bin_work_per_particle", sl->bin.T);
+        cJSON_AddNumberToObject(j, "speedup_vs_bin", sl->bin.T / c->T);
+    }
+    if (n_own) {
+        cJSON *a = cJSON_AddArrayToObject(j, "single_level_baselines");
+        for (int i = 0; i < n_own; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "model", own[i].model->name);
+            cJSON_AddNumberToObject(o, "work_per_particle", own[i].T);
+            cJSON_AddNumberToObject(o, "speedup", own[i].T / c->T);
+            cJSON_AddItemToArray(a, o);
+        }
+    }
     return j;
 }
 
 typedef struct evaluate_result {
     const cli_system *cs;
     const hg_model *model;
-    const hg_cost *cost, *lc;
-    double T_bin; /* the single-level `bin` */
+    const hg_cost *cost;
+    const hg_single_level *sl; /* the linked cell and `bin` (KOL pair
+                                  checks); NULL for a model in other units */
+    const own_baseline *own; /* else its engine's one-level models */
+    int n_own;
     const double *sizes; /* NULL for a one-level model */
     int L;
     const double *given; /* --sizes as given (NULL: none) */
@@ -121,7 +149,7 @@ static int write_export(FILE *out, const evaluate_result *r)
                           r->cost->T_cd,
                           r->cost->T_ca,
                           r->cost->K,
-                          r->lc->T,
+                          r->sl ? r->sl->linked_cell.T : NAN,
                           cs->name,
                           cs->unit,
                           cs->export_skin,
@@ -147,7 +175,7 @@ static int write_result(FILE *out, const void *ctx)
     const hg_cost *cost = r->cost;
     if (!strcmp(cs->opt.format, "json"))
         return cli_json_print(out,
-                              to_json(cs, r->model, cost, r->lc, r->T_bin,
+                              to_json(cs, r->model, cost, r->sl, r->own, r->n_own,
                                       r->given, r->n_given));
     if (!strcmp(cs->opt.format, "lammps") ||
         !strcmp(cs->opt.format, "mercurydpm"))
@@ -164,8 +192,17 @@ static int write_result(FILE *out, const void *ctx)
             "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
             "%.6g\n",
             cost->T_cd, cost->K, cost->T_ca, cost->T);
-    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->lc->T,
-                           r->T_bin, cost->T);
+    if (r->sl)
+        cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->sl,
+                               cost->T);
+    else
+        fprintf(out, "no speed-up over the linked cell or bin: %s counts "
+                     "in other units than their KOL pair checks\n",
+                r->model->name);
+    for (int i = 0; i < r->n_own; i++)
+        fprintf(out, "%s (one level, same units): T = %.6g  -> predicted "
+                     "speed-up %.4g\n",
+                r->own[i].model->name, r->own[i].T, r->own[i].T / cost->T);
     return CLI_OK;
 }
 
@@ -253,6 +290,7 @@ static int evaluate_lammps(cli_system *cs, const double *sizes, int L)
     l.sys.nprocs = 1;
     l.sys.structure = cs->sys.structure;
     l.sys.snapshot = cs->sys.snapshot;
+    lmp_system_params(cs, &l.sys);
     hg_lammps_setting bin = {0};
     hg_lammps_work w, wb;
     if ((st = hg_lammps_work_eval(cs->psd, &l.sys, &l.set, &w, &e)) ||
@@ -306,7 +344,13 @@ int cmd_evaluate(int argc, char **argv)
                          : HG_OK;
         if (st)
             return cli_fail(&e, st, 0);
-        if (!(rc = cli_system_resolve(&cs, 1)))
+        const hg_engine *lmp = hg_engine_find("lammps");
+        const hg_model *lm[4];
+        size_t nlm = 0;
+        for (; lmp->models[nlm] && nlm < 4; nlm++)
+            lm[nlm] = hg_model_find(lmp->models[nlm]);
+        if (!(rc = cli_system_resolve(&cs, 1)) &&
+            !(rc = cli_params_apply(&cs, o.param, lm, nlm)))
             rc = evaluate_lammps(&cs, cut, (int)n);
         free(cut);
         cli_system_clear(&cs);
@@ -329,7 +373,8 @@ int cmd_evaluate(int argc, char **argv)
                      : HG_OK;
     if (st)
         return cli_fail(&e, st, 0);
-    if ((rc = cli_system_resolve(&cs, 1)))
+    if ((rc = cli_system_resolve(&cs, 1)) ||
+        (rc = cli_params_apply(&cs, o.param, &model, 1)))
         goto done;
     st = hgrid ? hg_sizes_check(cs.psd, (int)L, sizes, 1, &e) : HG_OK;
     if (st) {
@@ -343,26 +388,38 @@ int cmd_evaluate(int argc, char **argv)
         rc = CLI_EUSAGE;
         goto done;
     }
-    hg_cost cost = {0}, lc = {0};
-    hg_work bin;
+    hg_cost cost = {0};
+    hg_single_level sl;
+    /* speed-ups only in like units: the linked cell and bin count KOL
+     * pair checks of the bundled HGrid; a model of another engine (LAMMPS'
+     * Neigh time in distance checks) is compared with its own engine's
+     * one-level models instead */
+    const hg_engine *eng = hg_engine_of_model(model->name);
+    int kol = eng && eng == hg_engine_of_model("linked-cell");
+    own_baseline own[MAX_OWN];
+    int n_own = 0;
     st = hg_cost_evaluate(model, cs.psd, &cs.sys, &cs.values, (int)L, sizes,
                           &cost, NULL, &e);
-    if (!st)
-        st = hg_cost_evaluate(hg_model_find("linked-cell"), cs.psd, &cs.sys,
-                              &cs.values, 1, NULL, &lc, NULL, &e);
-    if (!st)
-        st = hg_cost_evaluate(hg_model_find("bin"), cs.psd, &cs.sys,
-                              &cs.values, 1, NULL, NULL, &bin, &e);
+    if (!st && kol)
+        st = hg_single_level_evaluate(cs.psd, &cs.sys, &cs.values, &sl, &e);
+    for (size_t i = 0; !st && !kol && eng && eng->models[i]; i++) {
+        const hg_model *m1 = hg_model_find(eng->models[i]);
+        hg_work w1;
+        if (!m1 || m1 == model || m1->max_levels != 1 || n_own == MAX_OWN)
+            continue;
+        if (!(st = hg_cost_evaluate(m1, cs.psd, &cs.sys, &cs.values, 1, NULL,
+                                    NULL, &w1, &e)))
+            own[n_own++] = (own_baseline){m1, w1.T};
+    }
     if (st) {
         rc = cli_fail(&e, st, 1);
         hg_cost_clear(&cost);
         goto done;
     }
-    evaluate_result res = {&cs, model, &cost, &lc, bin.T,
+    evaluate_result res = {&cs, model, &cost, kol ? &sl : NULL, own, n_own,
                            hgrid ? sizes : NULL, (int)L, sizes, (int)L};
     rc = cli_write(cs.opt.output, write_result, &res);
     hg_cost_clear(&cost);
-    hg_cost_clear(&lc);
 done:
     free(sizes);
     cli_system_clear(&cs);

@@ -224,6 +224,17 @@ static double default_skin(const hg_psd *psd)
     return 0.1 * 2.0 * hg_psd_rmin(psd);
 }
 
+void lmp_system_params(const cli_system *cs, hg_lammps_system *sys)
+{
+    double v;
+    if (hg_model_values_get(&cs->values, "atoms", &v))
+        sys->atoms = v;
+    if (hg_model_values_get(&cs->values, "ranks", &v))
+        sys->nprocs = (int)v;
+    if (hg_model_values_get(&cs->values, "skin", &v))
+        sys->skin = v * 2.0 * hg_psd_rmin(cs->psd);
+}
+
 int lmp_load_consts(hg_lammps_consts *c, const char **source)
 {
     hg_err e = {0};
@@ -482,6 +493,7 @@ int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
     sys->nprocs = (int)ranks;
     sys->structure = cs->sys.structure;
     sys->snapshot = cs->sys.snapshot;
+    lmp_system_params(cs, sys);
     hg_err e = {0};
     int st = hg_lammps_optimise(cs->psd, sys, &out->consts, (int)max_coll,
                                 0.01, &out->opt, &e);

@@ -59,6 +59,9 @@ cJSON *lmp_json_document(const char *schema, const cli_system *cs,
  * array under key. */
 void lmp_print_lines(FILE *out, const char *text);
 void lmp_json_add_lines(cJSON *obj, const char *key, const char *text);
+/* The LAMMPS model's parameters given with --param (cs->values: atoms,
+ * ranks, skin in units of the smallest diameter) over what sys holds. */
+void lmp_system_params(const cli_system *cs, hg_lammps_system *sys);
 /* Model constants: the stored calibration, else the shipped defaults. */
 int lmp_load_consts(hg_lammps_consts *c, const char **source);
 

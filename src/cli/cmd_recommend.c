@@ -19,6 +19,7 @@ typedef struct recommend_opts {
     long max_levels;
     double tolerance, q, skin;
     long atoms, mpi;
+    const char *param;
 } recommend_opts;
 
 static const cli_option options[] = {
@@ -29,6 +30,7 @@ static const cli_option options[] = {
     CLI_DOUBLE("skin", recommend_opts, skin, CLI_POSITIVE),
     CLI_LONG("atoms", recommend_opts, atoms, 1, 1000000000000L),
     CLI_LONG("mpi", recommend_opts, mpi, 1, 4096),
+    CLI_STR("param", recommend_opts, param),
 };
 
 static void help(FILE *out)
@@ -77,13 +79,17 @@ static void help(FILE *out)
             "  --atoms N        atoms in the simulation for the LAMMPS model "
             "(default: the\n"
             "                   packing's, the system file's particles, else "
-            "50000)\n"
-            "  --mpi N          MPI ranks for the LAMMPS model (default 1)\n"
-            "%s%s\n%s\n"
+            "50000;\n"
+            "                   the same as --param atoms=N)\n"
+            "  --mpi N          MPI ranks for the LAMMPS model (default 1; "
+            "--param ranks=N\n"
+            "                   wins)\n"
+            "%s%s%s\n%s\n"
             "Example:\n"
             "  hgridopt recommend --psd powerlaw:alpha=-3,omega=100 --dim 3 "
             "--nu 0.7\n\n%s",
-            cli_output_help, cli_plot_help, cli_system_help, cli_exit_help);
+            cli_param_help, cli_output_help, cli_plot_help, cli_system_help,
+            cli_exit_help);
 }
 
 /* Best point of one algorithm's curve. */
@@ -171,8 +177,8 @@ static int write_table(FILE *out, const cli_system *cs,
             "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
             "%.6g\n",
             r->cost.T_cd, r->cost.K, r->cost.T_ca, r->cost.T);
-    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->linked_cell_T,
-                           r->bin_T, r->cost.T);
+    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), &r->baselines,
+                           r->cost.T);
     double hq;
     if (cli_homogeneous_check(cs, r->model, r->levels, r->cell_sizes, &hq))
         fprintf(out,
@@ -432,7 +438,8 @@ int cmd_recommend(int argc, char **argv)
 {
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
-    recommend_opts o = {NULL, ro.max_levels, ro.tolerance, ro.q, 0.0, 0, 1};
+    recommend_opts o = {NULL, ro.max_levels, ro.tolerance, ro.q, 0.0, 0, 1,
+                        NULL};
     cli_system cs = {0};
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
@@ -490,6 +497,36 @@ int cmd_recommend(int argc, char **argv)
     cs.export_skin = o.skin;
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
+    /* --param for the models answering: the engine's, or the candidates */
+    {
+        const hg_model *pm[HG_RECOMMEND_MAX_MODELS + 4];
+        size_t npm = 0;
+        if (lammps_engine)
+            for (; engine->models[npm] && npm < 4; npm++)
+                pm[npm] = hg_model_find(engine->models[npm]);
+        else if (ro.n_models)
+            for (; npm < (size_t)ro.n_models; npm++)
+                pm[npm] = ro.models[npm];
+        else {
+            pm[npm++] = hg_model_find("hgrid-top-down");
+            pm[npm++] = hg_model_find("hgrid-bottom-up");
+        }
+        double given;
+        if ((rc = cli_params_apply(&cs, o.param, pm, npm)))
+            goto done;
+        /* --atoms N is --param atoms=N */
+        if (o.atoms > 0 && hg_model_values_get(&cs.values, "atoms", &given)) {
+            cli_error("--atoms: the same as --param atoms=N; give one");
+            rc = CLI_EUSAGE;
+            goto done;
+        }
+        if (o.skin > 0.0 && hg_model_values_get(&cs.values, "skin", &given)) {
+            cli_error("--skin: --param skin=X sets it too (in units of the "
+                      "smallest diameter); give one");
+            rc = CLI_EUSAGE;
+            goto done;
+        }
+    }
     if (lammps_engine) {
         cli_lammps_result a;
         if (!(rc = cli_lammps_answer(&cs, o.atoms, o.mpi, 6, &a))) {

@@ -284,16 +284,12 @@ static int run_sweep(const cli_system *cs, const hg_model *const *models,
                      hg_fmt_double(va, alphas[ia]),
                      hg_fmt_double(vo, omegas[io]));
             hg_psd *psd = NULL;
-            hg_work lc = {0}, bin = {0};
+            hg_single_level sl = {0};
             hg_err e = {0};
             int st = hg_psd_parse(spec, &ctx, &psd, &e);
             if (!st)
-                st = hg_cost_evaluate(hg_model_find("linked-cell"), psd,
-                                      &cs->sys, &cs->values, 1, NULL, NULL,
-                                      &lc, &e);
-            if (!st)
-                st = hg_cost_evaluate(hg_model_find("bin"), psd, &cs->sys,
-                                      &cs->values, 1, NULL, NULL, &bin, &e);
+                st = hg_single_level_evaluate(psd, &cs->sys, &cs->values,
+                                              &sl, &e);
             for (int im = 0; im < nm && !st; im++)
                 for (int a = 0; a < nalg && !st; a++) {
                     hg_curve cv;
@@ -309,8 +305,8 @@ static int run_sweep(const cli_system *cs, const hg_model *const *models,
                     sweep_row *r = &rows[k++];
                     r->alpha = alphas[ia];
                     r->omega = omegas[io];
-                    r->T_lc = lc.T;
-                    r->T_bin = bin.T;
+                    r->T_lc = sl.linked_cell.T;
+                    r->T_bin = sl.bin.T;
                     r->method = (hg_recipe)methods[im];
                     r->model = models[a];
                     r->best = cv.points[b];

@@ -109,7 +109,8 @@ static void models_help(FILE *out)
     K_used u;
     K_resolve_all(&u);
     fprintf(out, "Cost models: --model NAME (evaluate, recommend, scan, "
-                 "validate)\n\n");
+                 "validate); their\nparameters below: --param "
+                 "NAME=VALUE,... (evaluate, recommend; K: --K)\n\n");
     for (size_t i = 0; i < hg_model_count(); i++) {
         const hg_model *m = hg_model_at(i);
         fprintf(out, "  %-16s %s\n", m->name, m->help);

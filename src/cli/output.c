@@ -271,19 +271,19 @@ void cli_print_levels(FILE *out, const hg_cost *c, double rmin)
             "", "", 1.0, "", c->T_cd, c->T_ca, c->T);
 }
 
-void cli_print_single_level(FILE *out, double cutoff, double T_lc,
-                            double T_bin, double T)
+void cli_print_single_level(FILE *out, double cutoff,
+                            const hg_single_level *sl, double T)
 {
     fprintf(out,
             "linked cell (one level, s = %.6g): T = %.6g  -> predicted "
             "speed-up %.4g\n",
-            cutoff, T_lc, T_lc / T);
+            cutoff, sl->linked_cell.T, sl->linked_cell.T / T);
     fprintf(out,
             "bin (bins of half the cutoff, %.6g): T = %.6g  -> predicted "
             "speed-up %.4g\n",
-            0.5 * cutoff, T_bin, T_bin / T);
+            0.5 * cutoff, sl->bin.T, sl->bin.T / T);
     fprintf(out, "best single-level method: %s\n",
-            T_bin < T_lc ? "bin" : "linked cell");
+            sl->cheaper == hg_model_find("bin") ? "bin" : "linked cell");
 }
 
 static void on_progress(const char *stage, double f, void *params)

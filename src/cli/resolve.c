@@ -56,6 +56,34 @@ void cli_system_clear(cli_system *cs)
     cs->snapshot = NULL;
     hg_psd_free(cs->psd);
     cs->psd = NULL;
+    free(cs->consts);
+    cs->consts = NULL;
+    cs->values.consts = NULL;
+}
+
+/* The constants of the engine the command describes (--engine, else the
+ * one declaring --model's model), resolved once here and handed to every
+ * model evaluation as cs->values.consts: no model reads a file. */
+static int resolve_engine_consts(cli_system *cs)
+{
+    const hg_engine *eng = cs->opt.engine ? hg_engine_find(cs->opt.engine)
+                           : cs->opt.model_text
+                               ? hg_engine_of_model(cs->opt.model_text)
+                               : NULL;
+    cs->consts_source[0] = '\0';
+    if (!eng || !eng->consts_resolve || !eng->consts_size)
+        return CLI_OK;
+    if (!(cs->consts = calloc(1, eng->consts_size))) {
+        cli_error("out of memory");
+        return CLI_EDATA;
+    }
+    hg_err e = {0};
+    int st = eng->consts_resolve(cs->sys.dim, cs->consts, cs->consts_source,
+                                 sizeof cs->consts_source, &e);
+    if (st)
+        return cli_fail(&e, st, 1);
+    cs->values.consts = cs->consts;
+    return CLI_OK;
 }
 
 int cli_system_resolve(cli_system *cs, int need_nu)
@@ -206,6 +234,8 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     memset(&cs->values, 0, sizeof cs->values);
     if ((st = hg_model_values_set(&cs->values, "K", cs->K, &e)))
         return cli_fail(&e, st, 0);
+    if ((st = resolve_engine_consts(cs)))
+        return st;
     /* distribution */
     hg_psd_ctx ctx = {cs->sys.dim, NULL};
     if (cs->opt.psd_spec)
@@ -238,6 +268,93 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     return CLI_OK;
 }
 
+
+const char cli_param_help[] =
+    "  --param N=V,...  set parameters the model declares, e.g. "
+    "atoms=1e6,ranks=4\n"
+    "                   for lammps-multi (see 'hgridopt help models'; K: "
+    "--K)\n";
+
+int cli_params_apply(cli_system *cs, const char *text,
+                     const hg_model *const *models, size_t n)
+{
+    if (!text)
+        return CLI_OK;
+    /* the declared names, for the messages */
+    char names[256] = "";
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; models[i] && k < models[i]->n_params; k++) {
+            const char *p = models[i]->params[k].name;
+            int seen = 0;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = hg_model_param_index(models[j], p) >= 0;
+            if (!seen)
+                snprintf(names + strlen(names), sizeof names - strlen(names),
+                         "%s%s", names[0] ? ", " : "", p);
+        }
+    char *copy = strdup(text);
+    if (!copy) {
+        cli_error("out of memory");
+        return CLI_EDATA;
+    }
+    hg_model_values given = {0};
+    int rc = CLI_OK;
+    char *save = NULL;
+    for (char *item = strtok_r(copy, ",", &save); item && !rc;
+         item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        if (!eq || eq == item || !eq[1]) {
+            cli_error("--param: '%s' is not NAME=VALUE (e.g. atoms=1e6)",
+                      item);
+            rc = CLI_EUSAGE;
+            break;
+        }
+        *eq = '\0';
+        const char *name = item, *val = eq + 1;
+        char *end;
+        double x = strtod(val, &end);
+        const hg_model_param *decl = NULL;
+        for (size_t i = 0; i < n && !decl; i++) {
+            int k = hg_model_param_index(models[i], name);
+            if (k >= 0)
+                decl = &models[i]->params[k];
+        }
+        double old;
+        if (!strcmp(name, "K")) {
+            cli_error("--param K: give K with --K (its source is reported)");
+            rc = CLI_EUSAGE;
+        } else if (!decl) {
+            cli_error("--param %s: not a parameter of %s%s (%s: %s)", name,
+                      n == 1 ? "" : "the models ",
+                      n == 1 && models[0] ? models[0]->name : "evaluated",
+                      "declared", names[0] ? names : "none");
+            rc = CLI_EUSAGE;
+        } else if (*end || end == val || !isfinite(x)) {
+            cli_error("--param %s: '%s' is not a number", name, val);
+            rc = CLI_EUSAGE;
+        } else if (hg_model_values_get(&given, name, &old)) {
+            cli_error("--param %s: given twice", name);
+            rc = CLI_EUSAGE;
+        } else if (decl->open_min ? !(x > decl->min) : !(x >= decl->min)) {
+            cli_error("--param %s: %g must be %s %g (%s)", name, x,
+                      decl->open_min ? ">" : ">=", decl->min, decl->help);
+            rc = CLI_EUSAGE;
+        } else if (!(x <= decl->max)) {
+            cli_error("--param %s: %g must be <= %g (%s)", name, x,
+                      decl->max, decl->help);
+            rc = CLI_EUSAGE;
+        } else {
+            hg_err e = {0};
+            int st = hg_model_values_set(&given, name, x, &e);
+            if (!st)
+                st = hg_model_values_set(&cs->values, name, x, &e);
+            if (st)
+                rc = cli_fail(&e, st, 0);
+        }
+    }
+    free(copy);
+    return rc;
+}
 
 int cli_model_resolve(const cli_opts *o, const char *const *words,
                       const hg_model *dflt, const hg_model **model,

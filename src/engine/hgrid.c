@@ -29,4 +29,6 @@ const hg_engine hg_engine_hgrid = {
     models,
     NULL,
     constants,
+    0,
+    NULL,
 };

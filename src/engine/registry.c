@@ -18,6 +18,15 @@ const hg_engine *hg_engine_at(size_t i)
     return i < N_ENGINES ? engines[i] : NULL;
 }
 
+const hg_engine *hg_engine_of_model(const char *model_name)
+{
+    for (size_t i = 0; model_name && i < N_ENGINES; i++)
+        for (const char *const *m = engines[i]->models; m && *m; m++)
+            if (!strcmp(*m, model_name))
+                return engines[i];
+    return NULL;
+}
+
 const hg_engine *hg_engine_find(const char *name)
 {
     for (size_t i = 0; name && i < N_ENGINES; i++)

@@ -72,10 +72,11 @@ static void prediction_comment(FILE *f, const hg_export_input *in,
             "%s predicted work per particle (KOL 2014 model): T = %.6g "
             "(T_cd %.6g pair checks + K x %.6g cell accesses)\n",
             c, in->T, in->T_cd, in->T_ca);
-    fprintf(f,
-            "%s single-level linked cell: T = %.6g -> predicted speed-up "
-            "%.3g\n",
-            c, in->T_linked_cell, in->T_linked_cell / in->T);
+    if (!isnan(in->T_linked_cell))
+        fprintf(f,
+                "%s single-level linked cell: T = %.6g -> predicted "
+                "speed-up %.3g\n",
+                c, in->T_linked_cell, in->T_linked_cell / in->T);
 }
 
 /* The text of a LAMMPS export: a memory stream opened with the heading

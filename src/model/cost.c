@@ -61,6 +61,7 @@ int hg_model_prepare(const hg_model *m, const hg_psd *psd,
     int st = hg_system_check(sys, e);
     if (st)
         return st;
+    in->consts = v ? v->consts : NULL;
     if (m->n_params < 0 || m->n_params > HG_MODEL_MAX_PARAMS)
         return hg_fail(e, HG_EINVAL, "model %s: %d parameters (at most %d)",
                        m->name, m->n_params, HG_MODEL_MAX_PARAMS);
@@ -168,6 +169,27 @@ int hg_cost_evaluate(const hg_model *m, const hg_psd *psd,
     in.L = L;
     in.sizes = sizes;
     return st ? st : hg_model_evaluate(m, &in, out, w, e);
+}
+
+int hg_single_level_evaluate(const hg_psd *psd, const hg_system *sys,
+                             const hg_model_values *v, hg_single_level *out,
+                             hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    const hg_model *lc = hg_model_find("linked-cell"),
+                   *bin = hg_model_find("bin");
+    if (!lc || !bin)
+        return hg_fail(e, HG_EINVAL, "the models linked-cell and bin are "
+                                     "not registered");
+    int st = hg_cost_evaluate(lc, psd, sys, v, 1, NULL, NULL,
+                              &out->linked_cell, e);
+    if (!st)
+        st = hg_cost_evaluate(bin, psd, sys, v, 1, NULL, NULL, &out->bin, e);
+    if (st)
+        return st;
+    out->cheaper = out->bin.T < out->linked_cell.T ? bin : lc;
+    out->T = fmin(out->bin.T, out->linked_cell.T);
+    return HG_OK;
 }
 
 int hg_sizes_check(const hg_psd *psd, int L, const double *sizes, int strict,

@@ -153,22 +153,18 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
     /* the single-level baselines: users of LAMMPS get `bin` (bins of half
      * the cutoff, stencil pruned to reach), often cheaper than the linked
      * cell; an HGrid is worth its levels only if it beats the better one */
-    hg_work lc, bn;
-    const hg_model *lc_model = hg_model_find("linked-cell"),
-                   *bin_model = hg_model_find("bin");
-    if ((st = hg_cost_evaluate(lc_model, psd, sys, v, 1, NULL, NULL, &lc,
-                               e)) ||
-        (st = hg_cost_evaluate(bin_model, psd, sys, v, 1, NULL, NULL, &bn,
-                               e)))
+    const hg_model *bin_model = hg_model_find("bin");
+    hg_single_level *sl = &out->baselines;
+    if ((st = hg_single_level_evaluate(psd, sys, v, sl, e)))
         return st;
-    out->linked_cell_T = lc.T;
-    out->linked_cell_T_cd = lc.T_cd;
-    out->linked_cell_T_ca = lc.T_ca;
-    out->bin_T = bn.T;
-    out->bin_T_cd = bn.T_cd;
-    out->bin_T_ca = bn.T_ca;
-    out->single_model = bn.T < lc.T ? bin_model : lc_model;
-    out->single_T = fmin(bn.T, lc.T);
+    out->linked_cell_T = sl->linked_cell.T;
+    out->linked_cell_T_cd = sl->linked_cell.T_cd;
+    out->linked_cell_T_ca = sl->linked_cell.T_ca;
+    out->bin_T = sl->bin.T;
+    out->bin_T_cd = sl->bin.T_cd;
+    out->bin_T_ca = sl->bin.T_ca;
+    out->single_model = sl->cheaper;
+    out->single_T = sl->T;
     /* the comparison needs T in the same units: the bundled HGrid's
      * multi-level models (the linked cell is their L = 1); a single-level
      * candidate asked for by name is answered as such */

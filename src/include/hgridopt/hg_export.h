@@ -24,7 +24,8 @@ typedef struct hg_export_input {
     const double *sizes;  /* s_1..s_L (non-decreasing, s_L >= 2 r_max) */
     double T, T_cd, T_ca; /* predicted work per particle */
     double K;             /* weight of T_ca in T (the model's K) */
-    double T_linked_cell; /* predicted work of the single-level linked cell */
+    double T_linked_cell; /* predicted work of the single-level linked cell
+                             (NaN: not in T's units, no speed-up line) */
     const char *name;     /* system name or NULL */
     const char *unit;     /* length unit or NULL */
     double skin;          /* LAMMPS neighbor skin; <= 0: default below */

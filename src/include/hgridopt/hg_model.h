@@ -58,6 +58,12 @@ typedef struct hg_model_values {
     int n;
     char name[HG_MODEL_MAX_PARAMS][32];
     double value[HG_MODEL_MAX_PARAMS];
+    /* The constants of an engine's models beyond their parameters,
+     * resolved once by the caller (hg_engine.consts_resolve; for
+     * lammps-multi and lammps-bin a const hg_lammps_consts *); not owned,
+     * must outlive every evaluation. NULL: the model's shipped defaults.
+     * No model reads a file. */
+    const void *consts;
 } hg_model_values;
 
 /* Set (or replace) the value of name. HG_ELIMIT when full, HG_EINVAL for a
@@ -82,6 +88,8 @@ typedef struct hg_model_input {
     const double *sizes;
     double params[HG_MODEL_MAX_PARAMS]; /* the model's parameters, in the
                                            order of its table */
+    const void *consts; /* hg_model_values.consts (NULL: the model's
+                           shipped defaults) */
     double smooth; /* gradient only: for a discrete distribution (no pdf)
                       the density at a level boundary b is the mass in
                       b (1 -+ smooth) per length (hg_model_density);
@@ -183,6 +191,21 @@ int hg_cost_evaluate(const hg_model *m, const hg_psd *psd,
                      const hg_system *sys, const hg_model_values *v, int L,
                      const double *sizes, hg_cost *out, hg_work *w,
                      hg_err *e);
+/* The single-level baselines every grid is compared with, evaluated in
+ * this one place: the linked cell (model "linked-cell", one level of cell
+ * size 2 r_max) and LAMMPS-style `bin` (model "bin", bins of half the
+ * cutoff, stencil pruned to reach), under the same system and parameter
+ * values v (may be NULL: defaults), and the cheaper of the two. */
+typedef struct hg_single_level {
+    hg_work linked_cell, bin; /* work per particle of each */
+    const hg_model *cheaper;  /* "bin" when its T is lower, else
+                                 "linked-cell" (ties: the linked cell) */
+    double T;                 /* the cheaper's T */
+} hg_single_level;
+int hg_single_level_evaluate(const hg_psd *psd, const hg_system *sys,
+                             const hg_model_values *v, hg_single_level *out,
+                             hg_err *e);
+
 /* Check a list of cell sizes against psd: finite, > 0, non-decreasing
  * (strictly increasing when strict != 0), last >= 2 r_max. */
 int hg_sizes_check(const hg_psd *psd, int L, const double *sizes, int strict,

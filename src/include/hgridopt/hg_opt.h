@@ -133,6 +133,8 @@ typedef struct hg_recommendation {
      * single_level = 1 and that method is recommended (linked_cell = 1 for
      * the linked cell; model = bin, 1 level of 2 r_max, for bin). */
     int single_level;
+    hg_single_level baselines; /* both, from hg_single_level_evaluate; the
+                                  fields below repeat it */
     const hg_model *single_model;
     double single_T;
     double bin_T, bin_T_cd, bin_T_ca;
