@@ -244,7 +244,8 @@ static int write_lammps_eval(FILE *out, const void *ctx)
         fprintf(out, "# dim %d, nu %.4g; LAMMPS model of the neighbor build "
                      "for %.6g atoms per rank\n# (%d rank%s), constants: "
                      "%s\n",
-                l->sys.dim, l->sys.nu, l->sys.atoms, l->sys.nprocs,
+                l->sys.dim, l->sys.nu, l->sys.atoms / l->sys.nprocs,
+                l->sys.nprocs,
                 l->sys.nprocs == 1 ? "" : "s", l->consts_source);
         fprintf(out, "# %s: predicted Neigh time per build %.4g ms (bin "
                      "%.4g ms, ratio %.3g)\n",

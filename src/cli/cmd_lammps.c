@@ -140,10 +140,10 @@ void lmp_print_system(FILE *out, const cli_system *cs,
     fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
             hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
-    fprintf(out, "dim %d, nu = %.6g, %.6g atoms per rank, %d rank%s, skin "
-                 "%.6g\n",
-            sys->dim, sys->nu, sys->atoms, sys->nprocs,
-            sys->nprocs == 1 ? "" : "s", sys->skin);
+    fprintf(out, "dim %d, nu = %.6g, %.6g atoms (%.6g per rank), %d "
+                 "rank%s, skin %.6g\n",
+            sys->dim, sys->nu, sys->atoms, sys->atoms / sys->nprocs,
+            sys->nprocs, sys->nprocs == 1 ? "" : "s", sys->skin);
     cli_print_structure(out, cs);
 }
 
@@ -162,7 +162,8 @@ cJSON *lmp_json_document(const char *schema, const cli_system *cs,
     cJSON_AddNumberToObject(j, "nu", sys->nu);
     cJSON_AddStringToObject(j, "structure",
                             hg_structure_name(cs->sys.structure));
-    cJSON_AddNumberToObject(j, "atoms_per_rank", sys->atoms);
+    cJSON_AddNumberToObject(j, "atoms", sys->atoms);
+    cJSON_AddNumberToObject(j, "atoms_per_rank", sys->atoms / sys->nprocs);
     cJSON_AddNumberToObject(j, "ranks", sys->nprocs);
     cJSON_AddNumberToObject(j, "skin", sys->skin);
     cJSON_AddStringToObject(j, "constants", consts_source);
