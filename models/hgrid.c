@@ -290,24 +290,12 @@ static int meas_init(const hg_model_input *in, const level *lv,
     const double *s = in->sizes;
     double rmax = hg_psd_rmax(in->psd);
     for (int h = 0; h < L; h++) {
+        if (!(lv[h].q[0] > 0.0))
+            continue;
         double lo = h == 0 ? 0.0 : 0.5 * s[h - 1];
         double hi = h == L - 1 ? fmax(0.5 * s[h], rmax) : 0.5 * s[h];
-        double P = lv[h].q[0];
-        if (!(P > 0.0) || !(hi > lo))
-            continue;
-        for (int c = 0; c < nc; c++) {
-            double clo, chi;
-            hg_snapshot_class_range(snap, c, &clo, &chi);
-            if (c == nc - 1)
-                chi = fmax(chi, hi);
-            double a = fmax(lo, clo), b = fmin(hi, chi);
-            if (!(b > a))
-                continue;
-            double q0 = hg_psd_moment(in->psd, 0, a, b);
-            ms->w[h * nc + c] = q0 / P;
-            ms->rc[h * nc + c] =
-                q0 > 0.0 ? hg_psd_moment(in->psd, 1, a, b) / q0 : 0.0;
-        }
+        hg_snapshot_class_weights(snap, in->psd, lo, hi, ms->w + h * nc,
+                                  ms->rc + h * nc);
     }
     return HG_OK;
 }
@@ -381,18 +369,9 @@ static double clipped_box_cells(const meas_terms *ms, int h, double s,
 /* F(a; h, j): the measured factor of the pairs of levels h and j. */
 static double meas_factor(const meas_terms *ms, double a, int h, int j)
 {
-    const double *wh = ms->w + (size_t)h * (size_t)ms->nc;
-    const double *wj = ms->w + (size_t)j * (size_t)ms->nc;
-    double acc = 0.0;
-    for (int ci = 0; ci < ms->nc; ci++) {
-        if (!(wh[ci] > 0.0))
-            continue;
-        for (int ck = 0; ck < ms->nc; ck++)
-            if (wj[ck] > 0.0)
-                acc += wh[ci] * wj[ck] *
-                       hg_snapshot_factor(ms->snap, ms->nu, ms->Vp, a, ci, ck);
-    }
-    return acc;
+    return hg_snapshot_factor_mix(ms->snap, ms->nu, ms->Vp, a,
+                                  ms->w + (size_t)h * (size_t)ms->nc,
+                                  ms->w + (size_t)j * (size_t)ms->nc);
 }
 
 /* c * d(rbar of level l)/dQ into its accumulators. */

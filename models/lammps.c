@@ -315,38 +315,17 @@ static void lmp_meas_init(const hg_psd *psd, const hg_snapshot *snap,
     m->snap = snap;
     m->nc = hg_snapshot_classes(snap);
     double rmax = hg_psd_rmax(psd);
-    for (int i = 0; i < n; i++) {
-        double lo = i == 0 ? 0.0 : 0.5 * cut[i - 1];
-        double hi = i == n - 1 ? rmax : 0.5 * cut[i];
-        double P = hg_psd_moment(psd, 0, lo, hi);
-        if (!(P > 0.0))
-            continue;
-        for (int c = 0; c < m->nc; c++) {
-            double clo, chi;
-            hg_snapshot_class_range(snap, c, &clo, &chi);
-            if (c == m->nc - 1)
-                chi = fmax(chi, hi);
-            double a = fmax(lo, clo), b = fmin(hi, chi);
-            if (b > a)
-                m->w[i][c] = hg_psd_moment(psd, 0, a, b) / P;
-        }
-    }
+    for (int i = 0; i < n; i++)
+        hg_snapshot_class_weights(snap, psd, i == 0 ? 0.0 : 0.5 * cut[i - 1],
+                                  i == n - 1 ? rmax : 0.5 * cut[i], m->w[i],
+                                  NULL);
 }
 
 /* Number density of collection j's class mix seen by collection i's in a
  * window of width a (all classes' density: times x_j for collection j). */
 static double lmp_meas_density(const lmp_meas *m, double a, int i, int j)
 {
-    double acc = 0.0;
-    for (int ci = 0; ci < m->nc; ci++) {
-        if (!(m->w[i][ci] > 0.0))
-            continue;
-        for (int ck = 0; ck < m->nc; ck++)
-            if (m->w[j][ck] > 0.0)
-                acc += m->w[i][ci] * m->w[j][ck] *
-                       hg_snapshot_factor(m->snap, 1.0, 1.0, a, ci, ck);
-    }
-    return acc;
+    return hg_snapshot_factor_mix(m->snap, 1.0, 1.0, a, m->w[i], m->w[j]);
 }
 
 int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,

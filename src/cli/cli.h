@@ -25,9 +25,6 @@
 /* Exit codes, the same for every command. */
 enum { CLI_OK = 0, CLI_EDATA = 1, CLI_EUSAGE = 2 };
 
-/* --packing: a file whose largest overlap is at most this fraction of the
- * smaller radius holds hard spheres (the dense generator's default). */
-#define CLI_OVERLAP_TOLERANCE 0.01
 
 /* The help text on exit codes, for every --help and the tool's usage. */
 extern const char cli_exit_help[];

@@ -282,16 +282,7 @@ static int evaluate_lammps(cli_system *cs, const double *sizes, int L)
         cli_error("--%s", e.msg);
         return CLI_EUSAGE;
     }
-    l.sys.dim = cs->sys.dim;
-    l.sys.nu = cs->sys.nu;
-    l.sys.atoms = cs->has_packing      ? (double)cs->packing.n
-                  : cs->particles > 0  ? (double)cs->particles
-                                       : 50000.0;
-    l.sys.skin = hg_export_default_skin(cs->psd);
-    l.sys.nprocs = 1;
-    l.sys.structure = cs->sys.structure;
-    l.sys.snapshot = cs->sys.snapshot;
-    lmp_system_params(cs, &l.sys);
+    lmp_system_from_cli(cs, 0, 1, &l.sys);
     hg_lammps_setting bin = {0};
     hg_lammps_work w, wb;
     if ((st = hg_lammps_work_eval(cs->psd, &l.sys, &l.set, &w, &e)) ||

@@ -220,9 +220,21 @@ const char lmp_point_header[] =
     "  setting        Neigh ms/build [min-max]  predicted  pred/meas  Pair "
     "ms  vs bin  cutoffs\n";
 
-static double default_skin(const hg_psd *psd)
+void lmp_system_from_cli(const cli_system *cs, long atoms, long ranks,
+                         hg_lammps_system *sys)
 {
-    return 0.1 * 2.0 * hg_psd_rmin(psd);
+    sys->dim = cs->sys.dim;
+    sys->nu = cs->sys.nu;
+    sys->atoms = atoms > 0           ? (double)atoms
+                 : cs->has_packing   ? (double)cs->packing.n
+                 : cs->particles > 0 ? (double)cs->particles
+                                     : 50000.0;
+    sys->skin = cs->export_skin > 0.0 ? cs->export_skin
+                                      : hg_export_default_skin(cs->psd);
+    sys->nprocs = (int)ranks;
+    sys->structure = cs->sys.structure;
+    sys->snapshot = cs->sys.snapshot;
+    lmp_system_params(cs, sys);
 }
 
 void lmp_system_params(const cli_system *cs, hg_lammps_system *sys)
@@ -355,7 +367,7 @@ int cmd_calibrate_lammps(int argc, char **argv)
         hg_lammps_setting set[PER];
         int n = st == HG_OK ? hg_lammps_calibration_settings(psd, set, PER)
                             : 0;
-        double skin = lo.skin > 0.0 ? lo.skin : (psd ? default_skin(psd) : 0);
+        double skin = lo.skin > 0.0 ? lo.skin : (psd ? hg_export_default_skin(psd) : 0);
         if (st == HG_OK) {
             fprintf(stderr, "calibrate: system %d of %d (%s, %zu atoms, %d "
                             "settings)\n",
@@ -483,18 +495,7 @@ int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
     if (rc)
         return rc;
     hg_lammps_system *sys = &out->sys;
-    sys->dim = cs->sys.dim;
-    sys->nu = cs->sys.nu;
-    sys->atoms = atoms > 0                ? (double)atoms
-                 : cs->has_packing        ? (double)cs->packing.n
-                 : cs->particles > 0      ? (double)cs->particles
-                                          : 50000.0;
-    sys->skin = cs->export_skin > 0.0 ? cs->export_skin
-                                      : default_skin(cs->psd);
-    sys->nprocs = (int)ranks;
-    sys->structure = cs->sys.structure;
-    sys->snapshot = cs->sys.snapshot;
-    lmp_system_params(cs, sys);
+    lmp_system_from_cli(cs, atoms, ranks, sys);
     hg_err e = {0};
     int st = hg_lammps_optimise(cs->psd, sys, &out->consts, (int)max_coll,
                                 0.01, &out->opt, &e);

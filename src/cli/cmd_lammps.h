@@ -62,6 +62,11 @@ void lmp_json_add_lines(cJSON *obj, const char *key, const char *text);
 /* The LAMMPS model's parameters given with --param (cs->values: atoms,
  * ranks, skin in units of the smallest diameter) over what sys holds. */
 void lmp_system_params(const cli_system *cs, hg_lammps_system *sys);
+/* The LAMMPS model's system for cs: dim, nu, structure and snapshot;
+ * atoms (> 0, else the packing's, the system file's, else 50000), ranks,
+ * skin (--skin, else hg_export_default_skin); then lmp_system_params. */
+void lmp_system_from_cli(const cli_system *cs, long atoms, long ranks,
+                         hg_lammps_system *sys);
 /* Model constants: the stored calibration, else the shipped defaults. */
 int lmp_load_consts(hg_lammps_consts *c, const char **source);
 

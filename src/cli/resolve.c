@@ -125,7 +125,7 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         if ((st = hg_snapshot_create(&cs->packing, &cs->snapshot, &e))) {
             hg_psd_free(packing_psd);
             cli_error("--packing: '%s': %s", cs->opt.packing_path, e.msg);
-            return st == HG_ENOMEM ? CLI_EDATA : CLI_EDATA;
+            return CLI_EDATA;
         }
         const hg_snapshot_info *si = hg_snapshot_get_info(cs->snapshot);
         if (si->nu_local > 0.0 && si->nu_local < 1.0)

@@ -659,22 +659,51 @@ int hg_snapshot_classes(const hg_snapshot *s)
     return s->nc;
 }
 
-void hg_snapshot_class_range(const hg_snapshot *s, int c, double *lo,
-                             double *hi)
+double hg_snapshot_factor_mix(const hg_snapshot *s, double nu, double Vp,
+                              double a, const double *wi, const double *wk)
 {
-    *lo = s->edge[c];
-    *hi = s->edge[c + 1];
+    double acc = 0.0;
+    for (int ci = 0; ci < s->nc; ci++) {
+        if (!(wi[ci] > 0.0))
+            continue;
+        for (int ck = 0; ck < s->nc; ck++)
+            if (wk[ck] > 0.0)
+                acc += wi[ci] * wk[ck] *
+                       hg_snapshot_factor(s, nu, Vp, a, ci, ck);
+    }
+    return acc;
 }
 
 double hg_snapshot_factor_all(const hg_snapshot *s, double nu, double Vp,
                               double a)
 {
-    double acc = 0.0;
-    for (int ci = 0; ci < s->nc; ci++)
-        for (int ck = 0; ck < s->nc; ck++)
-            acc += s->frac[ci] * s->frac[ck] *
-                   hg_snapshot_factor(s, nu, Vp, a, ci, ck);
-    return acc;
+    return hg_snapshot_factor_mix(s, nu, Vp, a, s->frac, s->frac);
+}
+
+double hg_snapshot_class_weights(const hg_snapshot *s, const hg_psd *psd,
+                                 double lo, double hi, double *w,
+                                 double *rmean)
+{
+    for (int c = 0; c < s->nc; c++) {
+        w[c] = 0.0;
+        if (rmean)
+            rmean[c] = 0.0;
+    }
+    double P = hi > lo ? hg_psd_moment(psd, 0, lo, hi) : 0.0;
+    if (!(P > 0.0))
+        return 0.0;
+    for (int c = 0; c < s->nc; c++) {
+        double a = fmax(lo, s->edge[c]);
+        double b = fmin(hi, c == s->nc - 1 ? fmax(s->edge[c + 1], hi)
+                                           : s->edge[c + 1]);
+        if (!(b > a))
+            continue;
+        double q0 = hg_psd_moment(psd, 0, a, b);
+        w[c] = q0 / P;
+        if (rmean && q0 > 0.0)
+            rmean[c] = hg_psd_moment(psd, 1, a, b) / q0;
+    }
+    return P;
 }
 
 double hg_snapshot_factor(const hg_snapshot *s, double nu, double Vp,

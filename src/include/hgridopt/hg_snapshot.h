@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include "hg_common.h"
 #include "hg_particles.h"
+#include "hg_psd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,11 +83,9 @@ void hg_snapshot_free(hg_snapshot *s); /* accepts NULL */
 const hg_snapshot_info *hg_snapshot_get_info(const hg_snapshot *s);
 int hg_snapshot_dim(const hg_snapshot *s);
 
-/* Radius classes: count and the radii (lo, hi] of class c (the first
- * class starts at 0, the last ends at r_max). */
+/* Radius classes: their count (two per factor of 2 in radius, at most
+ * HG_SNAPSHOT_MAX_CLASSES). */
 int hg_snapshot_classes(const hg_snapshot *s);
-void hg_snapshot_class_range(const hg_snapshot *s, int c, double *lo,
-                             double *hi);
 
 /* g(a; ci, ck) / n with n = nu / Vp (Vp the mean particle volume the
  * model uses): the factor by which the class-ck particles found in a
@@ -95,10 +94,23 @@ void hg_snapshot_class_range(const hg_snapshot *s, int c, double *lo,
  * against log a between the measured widths, constant beyond them. */
 double hg_snapshot_factor(const hg_snapshot *s, double nu, double Vp,
                           double a, int ci, int ck);
+/* The factor of two mixes of classes: sum over ci, ck of
+ * wi[ci] wk[ck] hg_snapshot_factor(s, nu, Vp, a, ci, ck) (wi, wk: one
+ * weight per class, e.g. from hg_snapshot_class_weights). */
+double hg_snapshot_factor_mix(const hg_snapshot *s, double nu, double Vp,
+                              double a, const double *wi, const double *wk);
 /* The same for all particles around all (classes weighted by their number
  * fractions). */
 double hg_snapshot_factor_all(const hg_snapshot *s, double nu, double Vp,
                               double a);
+/* The class mix of the radii (lo, hi] of psd (a grid level, a LAMMPS
+ * collection): w[c] = each class's share of them and, when rmean is not
+ * NULL, rmean[c] = its mean radius there (0 for an empty share); arrays
+ * of hg_snapshot_classes(s) entries. Returns their number fraction
+ * M_0(lo, hi); all zero when it is not > 0. */
+double hg_snapshot_class_weights(const hg_snapshot *s, const hg_psd *psd,
+                                 double lo, double hi, double *w,
+                                 double *rmean);
 
 #ifdef __cplusplus
 }
