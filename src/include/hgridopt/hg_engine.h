@@ -9,10 +9,107 @@
 #include <stddef.h>
 
 #include "hg_common.h"
+#include "hg_grid.h"
+#include "hg_particles.h"
+#include "hg_psd.h"
+#include "hg_system.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- running the code: validate, tune and calibrate --engine NAME ---- */
+
+/* What a run of the code is asked to do. The command line fills it from
+ * the same options for every engine. */
+typedef struct hg_engine_run {
+    /* the packings, as the code will read them (calibrate may take
+     * several; validate and tune use packings[0]) */
+    const hg_particles *const *packings;
+    int n_packings;
+    /* the system of packings[0] as the models see it (dim, nu, structure,
+     * snapshot) and its radii */
+    const hg_system *sys;
+    const hg_psd *psd;
+    const char *program; /* the code's executable (lmp, liggghts) or build
+                            folder (MercuryDPM); NULL: the engine's default
+                            search (PATH, $HG_MERCURYDPM_DIR) */
+    const char *keep;    /* folder to keep inputs and logs in; NULL: temp */
+    int nprocs;          /* MPI ranks (1: no mpirun) */
+    int steps, warmup, repeats; /* timed steps per setting, untimed steps
+                                   before, alternating repeats (medians) */
+    double skin;         /* neighbour skin of codes with Verlet lists
+                            (<= 0: the engine's default) */
+    double budget;       /* tune: wall-clock seconds to spend */
+    int max_levels;      /* largest number of levels (collections) tried */
+    const char *save;    /* calibrate: where to store the fitted constants
+                            (NULL: do not store) */
+    void (*progress)(int done, int total, void *params);
+    void *progress_params;
+} hg_engine_run;
+
+void hg_engine_run_default(hg_engine_run *r);
+
+/* One measured setting. */
+typedef struct hg_engine_point {
+    const char *role;    /* "recommended", "default", "tuned", ... */
+    char setting[256];   /* in words: "multi, 3 collections (cutoffs ...)" */
+    char *lines;         /* the settings as the code reads them (owned;
+                            may be NULL) */
+    int levels;          /* levels or collections (1: one grid) */
+    double sizes[16];    /* their cell sizes (cutoffs, bin size) */
+    double predicted;    /* the model's seconds per build or step (NaN:
+                            no prediction) */
+    double measured;     /* median measured seconds per build or step */
+    double measured_min, measured_max;
+    double other;        /* a second measured time the code reports (LAMMPS:
+                            Pair seconds per step); NaN: none */
+    double found;        /* neighbours or contacts found (the same for every
+                            setting of one packing); NaN: not reported */
+} hg_engine_point;
+
+/* What validate, tune or calibrate measured. */
+typedef struct hg_engine_report {
+    hg_engine_point *points; /* measured settings; validate: the
+                                recommended first */
+    int n;
+    int fastest;          /* index of the fastest point */
+    int recommended;      /* index of the model's recommendation (-1) */
+    int baseline;         /* index of the code's default setting (-1) */
+    const char *unit;     /* what measured means: "Neigh seconds per
+                             build", "seconds per step" */
+    char program[512];    /* the code run and its version */
+    char constants[512];  /* the constants predicting, with their source */
+    char fitted[512];     /* calibrate: the fitted constants in words */
+    char saved[4096];     /* calibrate: the file they were stored in */
+    double fit_median_error, fit_max_error; /* calibrate: relative */
+    double spearman;      /* rank correlation predicted/measured (NaN) */
+    int settings_measured, rounds;
+    double seconds;       /* wall time spent */
+} hg_engine_report;
+
+void hg_engine_report_clear(hg_engine_report *r);
+
+/* A grid the models chose (or the user gave), for the settings writer of
+ * an engine (--format of its code). */
+typedef struct hg_engine_settings {
+    const hg_psd *psd;
+    const hg_system *sys;
+    const char *model;      /* the model's name ("lammps-multi") */
+    hg_algorithm algorithm; /* HGrid: Top-Down or Bottom-Up */
+    int levels;             /* levels (collections; 1: one grid) */
+    const double *sizes;    /* their cell sizes (LAMMPS: cutoffs;
+                               LIGGGHTS: the bin size) */
+    double predicted;       /* the model's prediction, in unit */
+    const char *unit;       /* "pair checks per particle", "s per build" */
+    double skin;            /* neighbour skin (<= 0: the engine's default) */
+    double atoms;           /* atoms in the simulation (0: the packing's) */
+    int ranks;              /* MPI ranks (0: 1) */
+    const char *constants;  /* the constants and their source, one line */
+    const char *origin;     /* the command: "recommend", "evaluate" */
+    const char *name, *length_unit; /* system name and length unit, or
+                                       NULL */
+} hg_engine_settings;
 
 typedef struct hg_engine {
     const char *name;   /* "hgrid", "lammps": the value of --engine */
@@ -37,6 +134,20 @@ typedef struct hg_engine {
     size_t consts_size;
     int (*consts_resolve)(int dim, void *out, char *source, size_t len,
                           hg_err *e);
+    /* The settings text of settings_format (comments start with '#';
+     * caller frees *text). NULL when settings_format is NULL. */
+    int (*write_settings)(const hg_engine_settings *in, char **text,
+                          hg_err *e);
+    /* Where the code can be run here (NULL: it cannot). validate: the
+     * model's recommendation against the code's default and neighbouring
+     * settings; tune: a measured search from the model's optimum within
+     * run->budget; calibrate: measure a set of settings on each packing,
+     * fit the engine's constants and store them in run->save. */
+    int (*validate)(const hg_engine_run *run, hg_engine_report *out,
+                    hg_err *e);
+    int (*tune)(const hg_engine_run *run, hg_engine_report *out, hg_err *e);
+    int (*calibrate)(const hg_engine_run *run, hg_engine_report *out,
+                     hg_err *e);
 } hg_engine;
 
 /* The registered engines, in registry order (the first is the default). */
