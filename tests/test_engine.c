@@ -17,6 +17,8 @@ int main(void)
     setenv("HGRIDOPT_CALIBRATION", "/nonexistent/hg-test-calibration.json", 1);
     setenv("HGRIDOPT_LAMMPS_CALIBRATION", "/nonexistent/hg-test-lammps.json",
            1);
+    setenv("HGRIDOPT_LIGGGHTS_CALIBRATION", "/nonexistent/hg-test-lig.json",
+           1);
     size_t n = hg_engine_count();
     CHECK(n >= 2);
     CHECK(!strcmp(hg_engine_at(0)->name, "hgrid"));
@@ -37,7 +39,8 @@ int main(void)
                         g->name, g->models[m]);
             CHECK(hg_model_find(g->models[m]) != NULL);
         }
-        CHECK(!g->settings_format || !strcmp(g->settings_format, "lammps"));
+        CHECK(!g->settings_format || !strcmp(g->settings_format, "lammps") ||
+              !strcmp(g->settings_format, "liggghts"));
         for (int d = 2; d <= 3; d++) {
             char buf[1024] = "";
             hg_err e = {0};

@@ -11,7 +11,8 @@
     X(linked_cell)                                                         \
     X(bin)                                                                 \
     X(lammps_multi)                                                        \
-    X(lammps_bin)
+    X(lammps_bin)                                                          \
+    X(liggghts_bin)
 
 #define DECLARE(name) extern const hg_model hg_model_##name;
 HG_MODELS(DECLARE)

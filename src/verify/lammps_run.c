@@ -8,19 +8,19 @@
  * a short untimed one after the settings change. Neighbor lists are
  * rebuilt every step (neigh_modify every 1 delay 0 check no) with a
  * granular pair style (gran/hooke) and no time integration: the atoms stay
- * where the packing put them, so each build does the same work.
+ * where the packing put them, so each build does the same work. Finding
+ * lmp, the working folder, the process and reading the runs' summaries are
+ * shared with the LIGGGHTS runner (code_run.c).
  */
+#include "code_run.h"
 #include "hg_io.h"
 #include "hg_lammps.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 void hg_lammps_run_options_default(hg_lammps_run_options *o)
 {
@@ -38,85 +38,12 @@ static const char install_hint[] =
 
 int hg_lammps_find(const char *lmp, char *buf, size_t len, hg_err *e)
 {
-    const char *name = lmp ? lmp : "lmp";
-    if (strchr(name, '/')) {
-        if (access(name, X_OK) != 0)
-            return hg_fail(e, HG_EIO, "lmp: '%s' is not an executable: %s",
-                           name, install_hint);
-        snprintf(buf, len, "%s", name);
-        return HG_OK;
-    }
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/bin:/bin";
-    const char *p = path;
-    while (*p) {
-        const char *q = strchr(p, ':');
-        size_t n = q ? (size_t)(q - p) : strlen(p);
-        if (n > 0 && n + strlen(name) + 2 < len) {
-            snprintf(buf, len, "%.*s/%s", (int)n, p, name);
-            if (access(buf, X_OK) == 0)
-                return HG_OK;
-        }
-        p += n + (q ? 1 : 0);
-    }
-    return hg_fail(e, HG_EIO, "lmp: '%s' not found on PATH: %s", name,
-                   install_hint);
-}
-
-/* Append s to the command in single quotes (safe for any path). */
-static void quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++)
-        if (*s == '\'')
-            fputs("'\\''", f);
-        else
-            fputc(*s, f);
-    fputc('\'', f);
+    return hg_code_find(lmp, "lmp", "lmp", install_hint, buf, len, e);
 }
 
 int hg_lammps_version(const char *lmp, char *buf, size_t len, hg_err *e)
 {
-    char *cmd = NULL;
-    size_t clen = 0;
-    FILE *c = open_memstream(&cmd, &clen);
-    if (!c)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    quote(c, lmp);
-    fputs(" -h 2>/dev/null", c);
-    fclose(c);
-    FILE *p = popen(cmd, "r");
-    free(cmd);
-    if (!p)
-        return hg_fail(e, HG_EIO, "lmp: cannot run '%s': %s", lmp,
-                       strerror(errno));
-    char line[512];
-    int found = 0;
-    const char *key = "Simulator - ";
-    while (fgets(line, sizeof line, p)) {
-        char *k = strstr(line, key);
-        if (k && !found) {
-            k += strlen(key);
-            k[strcspn(k, "\r\n")] = '\0';
-            snprintf(buf, len, "%s", k);
-            found = 1;
-        }
-    }
-    pclose(p);
-    if (!found)
-        return hg_fail(e, HG_EIO, "lmp: '%s -h' printed no version line",
-                       lmp);
-    return HG_OK;
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-                    struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
+    return hg_code_version(lmp, "Simulator - ", "lmp", buf, len, e);
 }
 
 static int write_script(const char *path, const hg_particles *p,
@@ -165,12 +92,6 @@ static int write_script(const char *path, const hg_particles *p,
     return st;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Third number of a timing row "Neigh | min | avg | max | ...". */
 static int row_avg(const char *line, double *v)
 {
@@ -183,6 +104,13 @@ static int row_avg(const char *line, double *v)
     char *end;
     *v = strtod(bar + 1, &end);
     return end != bar + 1;
+}
+
+/* LAMMPS' timing rows: "Neigh | min | avg | max | ..." and "Pair ...". */
+static int timing_row(const char *line, int which, double *v)
+{
+    const char *name = which == 0 ? "Neigh " : "Pair ";
+    return !strncmp(line, name, strlen(name)) && row_avg(line, v);
 }
 
 int hg_lammps_run(const hg_particles *p, const hg_lammps_setting *s, int n,
@@ -210,137 +138,43 @@ int hg_lammps_run(const hg_particles *p, const hg_lammps_setting *s, int n,
     if ((st = hg_lammps_find(o.lmp, lmp, sizeof lmp, e)))
         return st;
 
-    char dir[4096];
-    int temp = !o.keep;
-    if (temp) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/hgridopt-lmp-XXXXXX",
-                 tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(dir))
-            return hg_fail(e, HG_EIO, "cannot create a folder in %s: %s",
-                           tmp && *tmp ? tmp : "/tmp", strerror(errno));
-    } else {
-        snprintf(dir, sizeof dir, "%s", o.keep);
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-            return hg_fail(e, HG_EIO, "--keep: cannot create '%s': %s", dir,
-                           strerror(errno));
-    }
+    hg_code_dir dir;
+    if ((st = hg_code_dir_open(o.keep, "lmp", &dir, e)))
+        return st;
     int nrun = n * o.repeats;
     int *order = malloc(sizeof *order * (size_t)nrun);
-    double *neigh = malloc(sizeof *neigh * (size_t)nrun);
-    double *pair = malloc(sizeof *pair * (size_t)nrun);
-    int *seen = calloc((size_t)n, sizeof *seen);
-    char *path = malloc(strlen(dir) + 64);
-    char *cmd = NULL;
-    FILE *pipe = NULL;
+    hg_code_timing *ct = malloc(sizeof *ct * (size_t)n);
+    char *path = malloc(strlen(dir.path) + 64);
     memset(t, 0, sizeof *t * (size_t)n);
-    if (!order || !neigh || !pair || !seen || !path) {
+    if (!order || !ct || !path) {
         st = hg_fail(e, HG_ENOMEM, "out of memory");
         goto done;
     }
-    for (int r = 0; r < o.repeats; r++)
-        for (int i = 0; i < n; i++)
-            order[r * n + i] = r % 2 ? n - 1 - i : i;
-    sprintf(path, "%s/data.lmp", dir);
+    hg_code_order(order, n, o.repeats);
+    sprintf(path, "%s/data.lmp", dir.path);
     if ((st = hg_io_write(path, HG_IO_LAMMPS, p, e)))
         goto done;
-    sprintf(path, "%s/in.hgridopt", dir);
+    sprintf(path, "%s/in.hgridopt", dir.path);
     if ((st = write_script(path, p, s, n, &o, order, nrun, e)))
         goto done;
-
-    size_t clen = 0;
-    FILE *c = open_memstream(&cmd, &clen);
-    if (!c) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    hg_code_job job = {"lmp",    lmp,       o.nprocs,
+                       "-in in.hgridopt -log log.lammps -echo none",
+                       n,        o.repeats, o.steps,
+                       timing_row, o.progress, o.progress_params};
+    if ((st = hg_code_collect(&dir, &job, ct, e)))
         goto done;
-    }
-    fputs("cd ", c);
-    quote(c, dir);
-    fputs(" && OMP_NUM_THREADS=1 ", c);
-    if (o.nprocs > 1)
-        fprintf(c, "mpirun %s--oversubscribe -np %d ",
-                geteuid() == 0 ? "--allow-run-as-root " : "", o.nprocs);
-    quote(c, lmp);
-    fputs(" -in in.hgridopt -log log.lammps -echo none 2>&1 "
-          "</dev/null",
-          c);
-    fclose(c);
-    pipe = popen(cmd, "r");
-    if (!pipe) {
-        st = hg_fail(e, HG_EIO, "cannot run lmp: %s", strerror(errno));
-        goto done;
-    }
-    char line[1024], first_error[512] = "";
-    int cur = -1, done_runs = 0;
-    double cur_neigh = NAN, cur_pair = NAN;
-    while (fgets(line, sizeof line, pipe)) {
-        if (!*first_error && !strncmp(line, "ERROR", 5)) {
-            line[strcspn(line, "\r\n")] = '\0';
-            snprintf(first_error, sizeof first_error, "%.200s", line);
-        }
-        int k;
-        if (sscanf(line, "HGRIDOPT timed %d", &k) == 1 && k >= 0 && k < n) {
-            cur = k;
-            cur_neigh = cur_pair = NAN;
-            continue;
-        }
-        if (cur < 0)
-            continue;
-        double v;
-        if (!strncmp(line, "Neigh ", 6) && row_avg(line, &v))
-            cur_neigh = v;
-        else if (!strncmp(line, "Pair ", 5) && row_avg(line, &v))
-            cur_pair = v;
-        else if (!strncmp(line, "Total # of neighbors =", 22))
-            t[cur].neighbours = strtod(line + 22, NULL);
-        else if (!strncmp(line, "Neighbor list builds =", 22)) {
-            long b = strtol(line + 22, NULL, 10);
-            if (b > 0 && isfinite(cur_neigh) && done_runs < nrun) {
-                int r = seen[cur]++;
-                neigh[cur * o.repeats + r] = cur_neigh / (double)b;
-                pair[cur * o.repeats + r] = cur_pair / (double)o.steps;
-                t[cur].builds = b;
-                done_runs++;
-                if (o.progress)
-                    o.progress(done_runs, nrun, o.progress_params);
-            }
-            cur = -1;
-        }
-    }
-    int rc = pclose(pipe);
-    pipe = NULL;
-    if (done_runs < nrun) {
-        if (*first_error)
-            st = hg_fail(e, HG_EIO, "lmp failed: %s (input and log in %s)",
-                         first_error, o.keep ? dir : "a removed folder");
-        else
-            st = hg_fail(e, HG_EIO,
-                         "lmp stopped after %d of %d timed runs (exit "
-                         "status %d)%s%s",
-                         done_runs, nrun, rc, o.keep ? "; log in " : "",
-                         o.keep ? dir : "");
-        goto done;
-    }
     for (int k = 0; k < n; k++) {
-        double *v = neigh + k * o.repeats, *q = pair + k * o.repeats;
-        qsort(v, (size_t)o.repeats, sizeof *v, cmp_double);
-        qsort(q, (size_t)o.repeats, sizeof *q, cmp_double);
-        int m = o.repeats;
-        t[k].neigh = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
-        t[k].pair = m % 2 ? q[m / 2] : 0.5 * (q[m / 2 - 1] + q[m / 2]);
-        t[k].neigh_min = v[0];
-        t[k].neigh_max = v[m - 1];
+        t[k].neigh = ct[k].neigh;
+        t[k].neigh_min = ct[k].neigh_min;
+        t[k].neigh_max = ct[k].neigh_max;
+        t[k].pair = ct[k].pair;
+        t[k].neighbours = ct[k].neighbours;
+        t[k].builds = ct[k].builds;
     }
 done:
-    if (pipe)
-        pclose(pipe);
-    if (temp)
-        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(cmd);
+    hg_code_dir_close(&dir);
     free(path);
     free(order);
-    free(neigh);
-    free(pair);
-    free(seen);
+    free(ct);
     return st;
 }

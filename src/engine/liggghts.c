@@ -1,0 +1,542 @@
+/* liggghts.c - LIGGGHTS as an engine: the model of its granular neighbour
+ * build (models/liggghts.c, `liggghts-bin`) with the fitted seconds per
+ * counted unit, resolved here once (the stored `calibrate --engine
+ * liggghts` constants, else the shipped ones); its settings are the input
+ * lines of --format liggghts (`neighbor SKIN bin`, `neigh_modify binsize
+ * X`: LIGGGHTS' `multi` builds no list for granular pair styles); and the
+ * runners validate, tune and calibrate, which run liggghts on a packing
+ * (src/verify/liggghts_run.c). */
+#include "hg_engine.h"
+#include "hg_export.h"
+#include "hg_io.h"
+#include "hg_liggghts.h"
+#include "hg_snapshot.h"
+
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const models[] = {"liggghts-bin", NULL};
+
+static int consts_resolve(int dim, void *out, char *source, size_t len,
+                          hg_err *e)
+{
+    (void)dim;
+    int from_file = 0;
+    int st = hg_liggghts_consts_auto(out, &from_file, e);
+    if (st || !source || !len)
+        return st;
+    char path[4096] = "";
+    if (from_file &&
+        hg_liggghts_consts_default_path(path, sizeof path, NULL) != HG_OK)
+        path[0] = '\0';
+    snprintf(source, len, "%s%s%s",
+             from_file ? "stored calibration" : "shipped defaults",
+             path[0] ? " " : "", path);
+    return HG_OK;
+}
+
+static int constants(int dim, char *buf, size_t len, hg_err *e)
+{
+    hg_liggghts_consts c;
+    char source[4200];
+    int st = consts_resolve(dim, &c, source, sizeof source, e);
+    if (st)
+        return st;
+    size_t n = (size_t)snprintf(buf, len, "ns per unit:");
+    for (int t = 0; t < HG_LIGGGHTS_NTERMS && n < len; t++)
+        n += (size_t)snprintf(buf + n, len - n, " %s %.3g",
+                              hg_liggghts_term_name(t), 1e9 * c.c[t]);
+    if (n < len)
+        snprintf(buf + n, len - n, " (%s)", source);
+    return HG_OK;
+}
+
+static int write_settings(const hg_engine_settings *in, char **text,
+                          hg_err *e)
+{
+    *text = NULL;
+    if (in->levels != 1 || !in->sizes)
+        return hg_fail(e, HG_EINVAL,
+                       "--format liggghts: LIGGGHTS takes one bin size "
+                       "(model liggghts-bin), not %d levels",
+                       in->levels);
+    double skin = in->skin > 0.0 ? in->skin : hg_export_default_skin(in->psd);
+    double b = in->sizes[0], cut = hg_liggghts_cutoff(in->psd, skin);
+    char *lines = NULL;
+    int st = hg_liggghts_lines(b, skin, &lines, e);
+    if (st)
+        return st;
+    size_t len = 0;
+    FILE *f = open_memstream(text, &len);
+    if (!f) {
+        free(lines);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    const char *u = in->length_unit ? in->length_unit : "";
+    fprintf(f, "# LIGGGHTS neighbour settings from hgridopt %s (model %s)%s%s\n",
+            in->origin ? in->origin : "", in->model ? in->model : "?",
+            in->name ? " for " : "", in->name ? in->name : "");
+    fprintf(f, "# bin size %.6g%s%s = %.3g x the cutoff %.6g (2 r_max + "
+               "skin); LIGGGHTS' default is half the cutoff, %.6g\n",
+            b, *u ? " " : "", u, b / cut, cut, 0.5 * cut);
+    if (isfinite(in->predicted))
+        fprintf(f, "# predicted: %.4g %s (%.0f atoms, %d rank%s)\n",
+                in->predicted, in->unit ? in->unit : "",
+                in->atoms, in->ranks > 1 ? in->ranks : 1,
+                in->ranks > 1 ? "s" : "");
+    if (in->constants)
+        fprintf(f, "# constants: %s\n", in->constants);
+    fputs("# not 'neighbor multi': in LIGGGHTS 3.8 it is a silent stub for "
+          "granular pair styles (an empty neighbour list, no error)\n"
+          "# keep 'newton off' in the input: granular tangential history "
+          "needs it\n",
+          f);
+    fputs(lines, f);
+    free(lines);
+    if (fclose(f) != 0 || !*text) {
+        free(*text);
+        *text = NULL;
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    return HG_OK;
+}
+
+/* ---- the runners ---- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static void report_free(hg_engine_report *r)
+{
+    for (int i = 0; r->points && i < r->n; i++)
+        free(r->points[i].lines);
+    free(r->points);
+    r->points = NULL;
+    r->n = 0;
+}
+
+/* What every runner needs about the first packing. */
+typedef struct lig_ctx {
+    const hg_particles *p;
+    hg_psd *own_psd;    /* when the run gave none */
+    const hg_psd *psd;
+    hg_liggghts_system sys;
+    hg_liggghts_consts c;
+    hg_liggghts_run_options o;
+    char source[4200];
+    double cut;
+} lig_ctx;
+
+static void lig_ctx_free(lig_ctx *x)
+{
+    hg_psd_free(x->own_psd);
+    x->own_psd = NULL;
+}
+
+static int lig_ctx_init(const hg_engine_run *run, lig_ctx *x,
+                        hg_engine_report *out, hg_err *e)
+{
+    memset(x, 0, sizeof *x);
+    memset(out, 0, sizeof *out);
+    out->fastest = out->recommended = out->baseline = -1;
+    out->spearman = NAN;
+    out->fit_median_error = out->fit_max_error = NAN;
+    out->unit = "Neigh seconds per build";
+    if (!run || !run->packings || run->n_packings < 1 || !run->packings[0])
+        return hg_fail(e, HG_EINVAL,
+                       "packing: LIGGGHTS runs need a particle file");
+    x->p = run->packings[0];
+    int st;
+    if (run->psd) {
+        x->psd = run->psd;
+    } else {
+        hg_system s = {0};
+        if ((st = hg_io_system_from_particles(x->p, &x->own_psd, &s, e)))
+            return st;
+        x->psd = x->own_psd;
+    }
+    double skin = run->skin > 0.0 ? run->skin
+                                  : hg_export_default_skin(x->psd);
+    int nprocs = run->nprocs > 0 ? run->nprocs : 1;
+    if ((st = hg_liggghts_system_of(x->p, run->sys, skin, nprocs, &x->sys,
+                                    e)) ||
+        (st = consts_resolve(3, &x->c, x->source, sizeof x->source, e)))
+        return st;
+    x->cut = hg_liggghts_cutoff(x->psd, skin);
+    hg_liggghts_run_options_default(&x->o);
+    x->o.program = run->program;
+    x->o.keep = run->keep;
+    x->o.nprocs = nprocs;
+    if (run->steps > 0) { /* else the runner's defaults */
+        x->o.steps = run->steps;
+        x->o.warmup = run->warmup > 0 ? run->warmup : 0;
+    }
+    if (run->repeats > 0)
+        x->o.repeats = run->repeats;
+    x->o.skin = skin;
+    x->o.progress = run->progress;
+    x->o.progress_params = run->progress_params;
+    char exe[4096], version[128] = "?";
+    if ((st = hg_liggghts_find(run->program, exe, sizeof exe, e)))
+        return st;
+    if (hg_liggghts_version(exe, version, sizeof version, NULL) != HG_OK)
+        snprintf(version, sizeof version, "version unknown");
+    snprintf(out->program, sizeof out->program, "%.380s (%.120s)", exe,
+             version);
+    constants(3, out->constants, sizeof out->constants, NULL);
+    return HG_OK;
+}
+
+/* Fill report point i from a measured bin size. */
+static int set_point(hg_engine_point *pt, const char *role,
+                     const hg_liggghts_point *m, double cut, double skin,
+                     hg_err *e)
+{
+    memset(pt, 0, sizeof *pt);
+    pt->role = role;
+    snprintf(pt->setting, sizeof pt->setting,
+             "bin, bin size %.6g (%.3g x cutoff), %d x %d x %d bins",
+             m->binsize, m->binsize / cut, m->work.nbin[0], m->work.nbin[1],
+             m->work.nbin[2]);
+    pt->levels = 1;
+    pt->sizes[0] = m->binsize;
+    pt->predicted = m->predicted > 0.0 ? m->predicted : NAN;
+    pt->measured = m->timing.neigh;
+    pt->measured_min = m->timing.neigh_min;
+    pt->measured_max = m->timing.neigh_max;
+    pt->other = m->timing.pair;
+    pt->found = m->timing.neighbours;
+    return hg_liggghts_lines(m->binsize, skin, &pt->lines, e);
+}
+
+static double spearman(const hg_engine_point *pt, int n)
+{
+    if (n < 3)
+        return NAN;
+    double *a = malloc(sizeof *a * 4 * (size_t)n);
+    if (!a)
+        return NAN;
+    for (int i = 0; i < n; i++) {
+        a[i] = pt[i].predicted;
+        a[n + i] = pt[i].measured;
+        if (!isfinite(a[i]) || !isfinite(a[n + i])) {
+            free(a);
+            return NAN;
+        }
+    }
+    double r = gsl_stats_spearman(a, 1, a + n, 1, (size_t)n, a + 2 * n);
+    free(a);
+    return r;
+}
+
+static int fastest_of(const hg_engine_point *pt, int n)
+{
+    int f = 0;
+    for (int i = 1; i < n; i++)
+        if (pt[i].measured < pt[f].measured)
+            f = i;
+    return f;
+}
+
+/* Add b to list unless a bin size within 1e-6 (relative) is there. */
+static void add_size(double *list, int *n, int cap, double b)
+{
+    for (int i = 0; i < *n; i++)
+        if (fabs(list[i] - b) <= 1e-6 * b)
+            return;
+    if (*n < cap)
+        list[(*n)++] = b;
+}
+
+/* Measure bin sizes b[0..n-1] and put them into out->points with roles
+ * (role of the i-th: roles[i] when i < nroles, else "scan"). */
+static int measure_into(lig_ctx *x, const double *b, int n,
+                        const char *const *roles, int nroles,
+                        hg_engine_report *out, hg_err *e)
+{
+    hg_liggghts_point *m = calloc((size_t)n, sizeof *m);
+    if (!m)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    int st = hg_liggghts_measure(x->p, x->psd, &x->sys, b, n, &x->o, &x->c,
+                                 m, e);
+    if (st == HG_OK && !(out->points = calloc((size_t)n, sizeof *out->points)))
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int i = 0; st == HG_OK && i < n; i++) {
+        st = set_point(&out->points[i], i < nroles ? roles[i] : "scan", &m[i],
+                       x->cut, x->o.skin, e);
+        out->n = i + 1;
+    }
+    free(m);
+    if (st)
+        return st;
+    out->fastest = fastest_of(out->points, out->n);
+    out->spearman = spearman(out->points, out->n);
+    out->settings_measured += n;
+    return HG_OK;
+}
+
+static int validate(const hg_engine_run *run, hg_engine_report *out,
+                    hg_err *e)
+{
+    double t0 = now_seconds();
+    lig_ctx x;
+    int st = lig_ctx_init(run, &x, out, e);
+    hg_liggghts_optimum opt;
+    if (st == HG_OK)
+        st = hg_liggghts_optimise(x.psd, &x.sys, &x.c, 0.01, &opt, e);
+    if (st == HG_OK) {
+        double b[16];
+        int n = 0;
+        add_size(b, &n, 16, opt.binsize);
+        add_size(b, &n, 16, opt.default_binsize);
+        double scan[16];
+        int ns = hg_liggghts_scan_sizes(x.cut, scan, 16);
+        for (int i = 0; i < ns; i++)
+            add_size(b, &n, 16, scan[i]);
+        static const char *const roles[] = {"recommended", "default"};
+        static const char *const same[] = {"recommended (= default)"};
+        st = opt.is_default ? measure_into(&x, b, n, same, 1, out, e)
+                            : measure_into(&x, b, n, roles, 2, out, e);
+        out->recommended = 0;
+        out->baseline = opt.is_default ? 0 : 1;
+        out->rounds = x.o.repeats;
+    }
+    lig_ctx_free(&x);
+    if (st)
+        report_free(out);
+    out->seconds = now_seconds() - t0;
+    return st;
+}
+
+static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
+{
+    double t0 = now_seconds();
+    if (!run || !(run->budget > 0.0))
+        return hg_fail(e, HG_EINVAL, "budget: %g seconds must be > 0",
+                       run ? run->budget : NAN);
+    lig_ctx x;
+    int st = lig_ctx_init(run, &x, out, e);
+    hg_liggghts_optimum opt = {0};
+    if (st == HG_OK)
+        st = hg_liggghts_optimise(x.psd, &x.sys, &x.c, 0.01, &opt, e);
+    double lo = HG_LIGGGHTS_BIN_MIN * x.cut, hi = HG_LIGGGHTS_BIN_MAX * x.cut;
+    double best = opt.binsize, best_t = INFINITY, f = 1.25;
+    hg_liggghts_point m[4];
+    /* first round: the model's optimum, the default and its neighbours */
+    if (st == HG_OK) {
+        double b[4];
+        int n = 0;
+        add_size(b, &n, 4, opt.binsize);
+        add_size(b, &n, 4, opt.default_binsize);
+        add_size(b, &n, 4, fmax(lo, opt.binsize / f));
+        add_size(b, &n, 4, fmin(hi, opt.binsize * f));
+        double b0 = now_seconds();
+        st = hg_liggghts_measure(x.p, x.psd, &x.sys, b, n, &x.o, &x.c, m, e);
+        double per = (now_seconds() - b0) / n;
+        out->settings_measured += n;
+        for (int i = 0; st == HG_OK && i < n; i++)
+            if (m[i].timing.neigh < best_t) {
+                best_t = m[i].timing.neigh;
+                best = m[i].binsize;
+            }
+        /* rounds: the incumbent and a step each way, while they fit */
+        while (st == HG_OK && f > 1.02 &&
+               now_seconds() - t0 + per * 6 <= run->budget) {
+            n = 0;
+            add_size(b, &n, 4, best);
+            add_size(b, &n, 4, fmax(lo, best / f));
+            add_size(b, &n, 4, fmin(hi, best * f));
+            if (n < 2) {
+                f = sqrt(f);
+                continue;
+            }
+            b0 = now_seconds();
+            st = hg_liggghts_measure(x.p, x.psd, &x.sys, b, n, &x.o, &x.c, m,
+                                     e);
+            if (st)
+                break;
+            per = (now_seconds() - b0) / n;
+            out->settings_measured += n;
+            out->rounds++;
+            int win = 0;
+            for (int i = 1; i < n; i++)
+                if (m[i].timing.neigh < m[win].timing.neigh)
+                    win = i;
+            if (win != 0 && m[win].timing.neigh < 0.98 * m[0].timing.neigh)
+                best = m[win].binsize;
+            else
+                f = sqrt(f);
+        }
+    }
+    /* the answer: tuned, the model's optimum and the default side by side */
+    if (st == HG_OK) {
+        double b[3];
+        int n = 0;
+        add_size(b, &n, 3, best);
+        add_size(b, &n, 3, opt.binsize);
+        add_size(b, &n, 3, opt.default_binsize);
+        const char *roles[3] = {"tuned", "recommended", "default"};
+        if (n == 2 && fabs(best - opt.binsize) <= 1e-6 * best)
+            roles[1] = "default";
+        st = measure_into(&x, b, n, roles, n, out, e);
+        if (st == HG_OK) {
+            out->recommended = -1;
+            out->baseline = -1;
+            for (int i = 0; i < n; i++) {
+                if (fabs(b[i] - opt.binsize) <= 1e-6 * b[i])
+                    out->recommended = i;
+                if (fabs(b[i] - opt.default_binsize) <= 1e-6 * b[i])
+                    out->baseline = i;
+            }
+        }
+    }
+    lig_ctx_free(&x);
+    if (st)
+        report_free(out);
+    out->seconds = now_seconds() - t0;
+    return st;
+}
+
+static int calibrate(const hg_engine_run *run, hg_engine_report *out,
+                     hg_err *e)
+{
+    double t0 = now_seconds();
+    lig_ctx x;
+    int st = lig_ctx_init(run, &x, out, e);
+    enum { PER = 16 };
+    int cap = run && run->n_packings > 0 ? run->n_packings * PER : 1, n = 0;
+    hg_liggghts_point *m = calloc((size_t)cap, sizeof *m);
+    hg_liggghts_work *w = calloc((size_t)cap, sizeof *w);
+    double *y = calloc((size_t)cap, sizeof *y);
+    if (st == HG_OK && (!m || !w || !y))
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int k = 0; st == HG_OK && k < run->n_packings; k++) {
+        const hg_particles *p = run->packings[k];
+        hg_psd *psd = NULL;
+        hg_snapshot *snap = NULL;
+        hg_system s = {0};
+        hg_liggghts_system sys;
+        if (k == 0) {
+            sys = x.sys;
+        } else if ((st = hg_io_system_from_particles(p, &psd, &s, e)) ==
+                   HG_OK) {
+            s.structure = run->sys ? run->sys->structure
+                                   : HG_STRUCTURE_POISSON;
+            if (s.structure == HG_STRUCTURE_MEASURED &&
+                (st = hg_snapshot_create(p, &snap, e)) == HG_OK) {
+                s.snapshot = snap;
+                double nu = hg_snapshot_get_info(snap)->nu_local;
+                if (nu > 0.0 && nu < 1.0)
+                    s.nu = nu;
+            }
+            if (st == HG_OK)
+                st = hg_liggghts_system_of(p, &s, x.o.skin, x.o.nprocs, &sys,
+                                           e);
+        }
+        const hg_psd *kp = k == 0 ? x.psd : psd;
+        double b[PER];
+        int nb = 0;
+        if (st == HG_OK) {
+            double cut = hg_liggghts_cutoff(kp, x.o.skin);
+            nb = hg_liggghts_scan_sizes(cut, b, PER);
+            add_size(b, &nb, PER, 0.5 * cut);
+            st = hg_liggghts_measure(p, kp, &sys, b, nb, &x.o, NULL, m + n,
+                                     e);
+        }
+        for (int i = 0; st == HG_OK && i < nb; i++) {
+            w[n] = m[n].work;
+            y[n] = m[n].timing.neigh;
+            n++;
+        }
+        hg_psd_free(psd);
+        hg_snapshot_free(snap);
+    }
+    hg_liggghts_consts c = x.c;
+    if (st == HG_OK)
+        st = hg_liggghts_fit(w, y, n, &c, e);
+    if (st == HG_OK) {
+        char host[64] = "?";
+        gethostname(host, sizeof host);
+        host[sizeof host - 1] = '\0';
+        snprintf(c.machine, sizeof c.machine, "%s, %ld CPUs, %d rank%s", host,
+                 sysconf(_SC_NPROCESSORS_ONLN), x.o.nprocs,
+                 x.o.nprocs > 1 ? "s" : "");
+        const char *v = strchr(out->program, '(');
+        snprintf(c.version, sizeof c.version, "%.*s",
+                 v ? (int)strcspn(v + 1, ")") : 1, v ? v + 1 : "?");
+        size_t k = (size_t)snprintf(out->fitted, sizeof out->fitted,
+                                    "ns per unit:");
+        for (int t = 0; t < HG_LIGGGHTS_NTERMS && k < sizeof out->fitted;
+             t++)
+            k += (size_t)snprintf(out->fitted + k, sizeof out->fitted - k,
+                                  " %s %.3g +- %.2g", hg_liggghts_term_name(t),
+                                  1e9 * c.c[t], 1e9 * c.se[t]);
+        if (k < sizeof out->fitted)
+            snprintf(out->fitted + k, sizeof out->fitted - k,
+                     "; R^2 %.3f over %d bin sizes", c.r2, n);
+        if (!(out->points = calloc((size_t)n, sizeof *out->points)))
+            st = hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    double *err = st == HG_OK ? malloc(sizeof *err * (size_t)n) : NULL;
+    if (st == HG_OK && !err)
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int i = 0; st == HG_OK && i < n; i++) {
+        m[i].predicted = hg_liggghts_predict(&c, &m[i].work);
+        st = set_point(&out->points[i], "calibration", &m[i],
+                       m[i].work.cutoff, x.o.skin, e);
+        out->n = i + 1;
+        err[i] = fabs(m[i].predicted - y[i]) / y[i];
+    }
+    if (st == HG_OK) {
+        out->fastest = fastest_of(out->points, n);
+        out->spearman = spearman(out->points, n);
+        out->settings_measured = n;
+        out->rounds = x.o.repeats;
+        double mx = 0.0;
+        for (int i = 0; i < n; i++)
+            mx = fmax(mx, err[i]);
+        gsl_sort(err, 1, (size_t)n);
+        out->fit_median_error = gsl_stats_median_from_sorted_data(err, 1,
+                                                                  (size_t)n);
+        out->fit_max_error = mx;
+        if (run->save) {
+            st = hg_liggghts_consts_save(&c, run->save, e);
+            if (st == HG_OK)
+                snprintf(out->saved, sizeof out->saved, "%s", run->save);
+        }
+    }
+    free(err);
+    free(m);
+    free(w);
+    free(y);
+    lig_ctx_free(&x);
+    if (st)
+        report_free(out);
+    out->seconds = now_seconds() - t0;
+    return st;
+}
+
+const hg_engine hg_engine_liggghts = {
+    "liggghts",
+    "LIGGGHTS' granular neighbor build: the bin size of neighbor bin "
+    "(validate, calibrate and tune --engine liggghts run liggghts)",
+    models,
+    "liggghts",
+    constants,
+    sizeof(hg_liggghts_consts),
+    consts_resolve,
+    write_settings,
+    validate,
+    tune,
+    calibrate,
+};

@@ -1,0 +1,251 @@
+/* code_run.c - the pieces every runner of a simulation code shares
+ * (code_run.h). */
+#include "code_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int hg_code_find(const char *given, const char *name, const char *label,
+                 const char *hint, char *buf, size_t len, hg_err *e)
+{
+    const char *exe = given ? given : name;
+    if (strchr(exe, '/')) {
+        if (access(exe, X_OK) != 0)
+            return hg_fail(e, HG_EIO, "%s: '%s' is not an executable: %s",
+                           label, exe, hint);
+        snprintf(buf, len, "%s", exe);
+        return HG_OK;
+    }
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        const char *q = strchr(p, ':');
+        size_t n = q ? (size_t)(q - p) : strlen(p);
+        if (n > 0 && n + strlen(exe) + 2 < len) {
+            snprintf(buf, len, "%.*s/%s", (int)n, p, exe);
+            if (access(buf, X_OK) == 0)
+                return HG_OK;
+        }
+        p += n + (q ? 1 : 0);
+    }
+    return hg_fail(e, HG_EIO, "%s: '%s' not found on PATH: %s", label, exe,
+                   hint);
+}
+
+/* Append s to the command in single quotes (safe for any path). */
+static void quote(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++)
+        if (*s == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*s, f);
+    fputc('\'', f);
+}
+
+int hg_code_version(const char *exe, const char *key, const char *label,
+                    char *buf, size_t len, hg_err *e)
+{
+    char *cmd = NULL;
+    size_t clen = 0;
+    FILE *c = open_memstream(&cmd, &clen);
+    if (!c)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    quote(c, exe);
+    fputs(" -h 2>/dev/null </dev/null", c);
+    fclose(c);
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    if (!p)
+        return hg_fail(e, HG_EIO, "%s: cannot run '%s': %s", label, exe,
+                       strerror(errno));
+    char line[512];
+    int found = 0;
+    while (fgets(line, sizeof line, p)) {
+        char *k = strstr(line, key);
+        if (k && !found) {
+            k += strlen(key);
+            k[strcspn(k, "\r\n")] = '\0';
+            snprintf(buf, len, "%s", k);
+            found = 1;
+        }
+    }
+    pclose(p);
+    if (!found)
+        return hg_fail(e, HG_EIO, "%s: '%s -h' printed no version line",
+                       label, exe);
+    return HG_OK;
+}
+
+int hg_code_dir_open(const char *keep, const char *prefix, hg_code_dir *d,
+                     hg_err *e)
+{
+    d->temp = !keep;
+    if (d->temp) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(d->path, sizeof d->path, "%s/hgridopt-%s-XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp", prefix);
+        if (!mkdtemp(d->path)) {
+            d->temp = 0;
+            return hg_fail(e, HG_EIO, "cannot create a folder in %s: %s",
+                           tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        }
+        return HG_OK;
+    }
+    snprintf(d->path, sizeof d->path, "%s", keep);
+    if (mkdir(d->path, 0777) != 0 && errno != EEXIST)
+        return hg_fail(e, HG_EIO, "--keep: cannot create '%s': %s", d->path,
+                       strerror(errno));
+    return HG_OK;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+                    struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+void hg_code_dir_close(hg_code_dir *d)
+{
+    if (d->temp)
+        nftw(d->path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    d->temp = 0;
+}
+
+int hg_code_spawn(const hg_code_dir *d, const char *exe, int nprocs,
+                  const char *args, const char *label, FILE **out, hg_err *e)
+{
+    *out = NULL;
+    char *cmd = NULL;
+    size_t clen = 0;
+    FILE *c = open_memstream(&cmd, &clen);
+    if (!c)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    fputs("cd ", c);
+    quote(c, d->path);
+    fputs(" && OMP_NUM_THREADS=1 ", c);
+    if (nprocs > 1)
+        fprintf(c, "mpirun %s--oversubscribe -np %d ",
+                geteuid() == 0 ? "--allow-run-as-root " : "", nprocs);
+    quote(c, exe);
+    fprintf(c, " %s 2>&1 </dev/null", args);
+    fclose(c);
+    *out = popen(cmd, "r");
+    free(cmd);
+    if (!*out)
+        return hg_fail(e, HG_EIO, "cannot run %s: %s", label,
+                       strerror(errno));
+    return HG_OK;
+}
+
+void hg_code_order(int *order, int n, int repeats)
+{
+    for (int r = 0; r < repeats; r++)
+        for (int i = 0; i < n; i++)
+            order[r * n + i] = r % 2 ? n - 1 - i : i;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double hg_code_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int hg_code_collect(const hg_code_dir *d, const hg_code_job *job,
+                    hg_code_timing *t, hg_err *e)
+{
+    int n = job->n, R = job->repeats, nrun = n * R;
+    memset(t, 0, sizeof *t * (size_t)n);
+    double *neigh = malloc(sizeof *neigh * (size_t)nrun);
+    double *pair = malloc(sizeof *pair * (size_t)nrun);
+    int *seen = calloc((size_t)n, sizeof *seen);
+    FILE *pipe = NULL;
+    int st = HG_OK;
+    if (!neigh || !pair || !seen) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((st = hg_code_spawn(d, job->exe, job->nprocs, job->args, job->label,
+                            &pipe, e)))
+        goto done;
+    char line[1024], first_error[512] = "";
+    int cur = -1, done_runs = 0;
+    double cur_neigh = NAN, cur_pair = NAN;
+    while (fgets(line, sizeof line, pipe)) {
+        if (!*first_error && !strncmp(line, "ERROR", 5)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            snprintf(first_error, sizeof first_error, "%.200s", line);
+        }
+        int k;
+        if (sscanf(line, "HGRIDOPT timed %d", &k) == 1 && k >= 0 && k < n) {
+            cur = k;
+            cur_neigh = cur_pair = NAN;
+            continue;
+        }
+        if (cur < 0)
+            continue;
+        double v;
+        if (job->row(line, 0, &v))
+            cur_neigh = v;
+        else if (job->row(line, 1, &v))
+            cur_pair = v;
+        else if (!strncmp(line, "Total # of neighbors =", 22))
+            t[cur].neighbours = strtod(line + 22, NULL);
+        else if (!strncmp(line, "Neighbor list builds =", 22)) {
+            long b = strtol(line + 22, NULL, 10);
+            if (b > 0 && isfinite(cur_neigh) && done_runs < nrun &&
+                seen[cur] < R) {
+                int r = seen[cur]++;
+                neigh[cur * R + r] = cur_neigh / (double)b;
+                pair[cur * R + r] = cur_pair / (double)job->steps;
+                t[cur].builds = b;
+                done_runs++;
+                if (job->progress)
+                    job->progress(done_runs, nrun, job->progress_params);
+            }
+            cur = -1;
+        }
+    }
+    int rc = pclose(pipe);
+    if (done_runs < nrun) {
+        if (*first_error)
+            st = hg_fail(e, HG_EIO, "%s failed: %s (input and log in %s)",
+                         job->label, first_error,
+                         d->temp ? "a removed folder" : d->path);
+        else
+            st = hg_fail(e, HG_EIO,
+                         "%s stopped after %d of %d timed runs (exit "
+                         "status %d)%s%s",
+                         job->label, done_runs, nrun, rc,
+                         d->temp ? "" : "; log in ", d->temp ? "" : d->path);
+        goto done;
+    }
+    for (int k = 0; k < n; k++) {
+        double *v = neigh + k * R, *q = pair + k * R;
+        t[k].neigh = hg_code_median(v, R);
+        t[k].pair = hg_code_median(q, R);
+        t[k].neigh_min = v[0];
+        t[k].neigh_max = v[R - 1];
+    }
+done:
+    free(neigh);
+    free(pair);
+    free(seen);
+    return st;
+}

@@ -1,0 +1,81 @@
+/* code_run.h - running a simulation code (LAMMPS' lmp, liggghts) on a
+ * packing: what the runners of every engine share (not part of the public
+ * API). Each runner writes its own input script and reads its own timing
+ * lines; these functions find the executable, make the working folder,
+ * start the process and order and summarise the repeated runs. */
+#ifndef HG_CODE_RUN_H
+#define HG_CODE_RUN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "hg_common.h"
+
+/* The executable: given (a path, or a name searched on PATH; NULL: name)
+ * into buf. label names the code in messages ("lmp"), hint says how to
+ * install it. HG_EIO when it is not found. */
+int hg_code_find(const char *given, const char *name, const char *label,
+                 const char *hint, char *buf, size_t len, hg_err *e);
+
+/* The text after key on the first line of `exe -h` containing key, up to
+ * the end of the line, into buf. */
+int hg_code_version(const char *exe, const char *key, const char *label,
+                    char *buf, size_t len, hg_err *e);
+
+/* A working folder: keep (created if missing, left in place) or a new
+ * folder $TMPDIR/hgridopt-<prefix>-XXXXXX removed by hg_code_dir_close. */
+typedef struct hg_code_dir {
+    char path[4096];
+    int temp;
+} hg_code_dir;
+
+int hg_code_dir_open(const char *keep, const char *prefix, hg_code_dir *d,
+                     hg_err *e);
+void hg_code_dir_close(hg_code_dir *d);
+
+/* Start `cd DIR && OMP_NUM_THREADS=1 [mpirun -np P] EXE ARGS 2>&1
+ * </dev/null` and return its output stream in *out (close with pclose). */
+int hg_code_spawn(const hg_code_dir *d, const char *exe, int nprocs,
+                  const char *args, const char *label, FILE **out,
+                  hg_err *e);
+
+/* One run of the code over n settings, each timed `repeats` times: the
+ * script prints "HGRIDOPT timed K" before the timed run of setting K;
+ * then the code's timing summary follows, read by row (which = 0: the
+ * Neigh seconds of the run, 1: the Pair seconds; returns 1 and *v when
+ * line is that row), "Total # of neighbors =" and "Neighbor list builds
+ * =" (which ends the run). */
+typedef struct hg_code_job {
+    const char *label;    /* "lmp", "liggghts" (messages) */
+    const char *exe;
+    int nprocs;
+    const char *args;     /* after the executable */
+    int n, repeats, steps;
+    int (*row)(const char *line, int which, double *v);
+    void (*progress)(int done, int total, void *params);
+    void *progress_params;
+} hg_code_job;
+
+/* Medians over the repeats of one setting. */
+typedef struct hg_code_timing {
+    double neigh;      /* Neigh seconds per build */
+    double neigh_min, neigh_max;
+    double pair;       /* Pair seconds per step */
+    double neighbours; /* Total # of neighbors */
+    long builds;       /* per run */
+} hg_code_timing;
+
+/* Run job in folder d and fill t[0..n-1]; fails with the code's first
+ * ERROR line (naming the kept folder) or the count of runs it finished. */
+int hg_code_collect(const hg_code_dir *d, const hg_code_job *job,
+                    hg_code_timing *t, hg_err *e);
+
+/* The run order of n settings repeated `repeats` times, alternating
+ * forward and backward (a drift of the machine's load spreads over all
+ * settings): order[r * n + i]. */
+void hg_code_order(int *order, int n, int repeats);
+
+/* Median of v[0..n-1] (n >= 1; v is sorted in place). */
+double hg_code_median(double *v, int n);
+
+#endif

@@ -1,0 +1,191 @@
+/* liggghts_run.c - run LIGGGHTS (liggghts, optionally under mpirun) on a
+ * packing with a list of bin sizes and read the Neigh seconds per build
+ * from the timing summary it prints after each run ("Neigh time (%) =
+ * SECONDS (PERCENT)").
+ *
+ * The input is what a granular LIGGGHTS simulation needs around the
+ * packing's data file (the LAMMPS sphere format: id type diameter density
+ * x y z): atom_style granular with an atom map, newton off (tangential
+ * history), ghost velocities, SI units, the four material properties, a
+ * Hertz pair style with tangential history and nve/sphere integration
+ * with a time step far below the contact time, so the atoms stay where
+ * the packing put them and every build does the same work. The list is
+ * rebuilt every step; one process runs every bin size in turn, the list
+ * repeated in alternating order, each timed run after a short untimed
+ * one. The process, folder and summary reading are code_run.c's, shared
+ * with the LAMMPS runner.
+ */
+#include "code_run.h"
+#include "hg_io.h"
+#include "hg_liggghts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hg_liggghts_run_options_default(hg_liggghts_run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->nprocs = 1;
+    o->steps = 30;
+    o->warmup = 3;
+    o->repeats = 3;
+}
+
+static const char install_hint[] =
+    "install LIGGGHTS (Debian/Ubuntu: apt-get install liggghts) or give "
+    "its path with --program PATH";
+
+int hg_liggghts_find(const char *program, char *buf, size_t len, hg_err *e)
+{
+    return hg_code_find(program, "liggghts", "liggghts", install_hint, buf,
+                        len, e);
+}
+
+int hg_liggghts_version(const char *program, char *buf, size_t len,
+                        hg_err *e)
+{
+    int st = hg_code_version(program, "(Version ", "liggghts", buf, len, e);
+    if (st == HG_OK)
+        buf[strcspn(buf, ",)")] = '\0';
+    return st;
+}
+
+static int write_script(const char *path, const hg_particles *p,
+                        const double *b, int n,
+                        const hg_liggghts_run_options *o, const int *order,
+                        int nrun, hg_err *e)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return hg_fail(e, HG_EIO, "%s: cannot write: %s", path,
+                       strerror(errno));
+    char bnd[8];
+    hg_particles_boundary_text(p, bnd);
+    fprintf(f,
+            "# written by hgridopt: Neigh time per build of %d bin sizes\n"
+            "atom_style granular\natom_modify map array\nboundary %s\n"
+            "newton off\ncommunicate single vel yes\nunits si\n"
+            "read_data data.liggghts\n",
+            n, bnd);
+    fputs("fix m1 all property/global youngsModulus peratomtype 5.e6\n"
+          "fix m2 all property/global poissonsRatio peratomtype 0.45\n"
+          "fix m3 all property/global coefficientRestitution "
+          "peratomtypepair 1 0.9\n"
+          "fix m4 all property/global coefficientFriction peratomtypepair "
+          "1 0.5\n"
+          "pair_style gran model hertz tangential history\npair_coeff * *\n"
+          "fix integrate all nve/sphere\ntimestep 1e-8\n"
+          "neigh_modify every 1 delay 0 check no\n",
+          f);
+    fprintf(f, "thermo %d\n", o->steps + o->warmup);
+    int st = HG_OK;
+    for (int r = 0; r < nrun && st == HG_OK; r++) {
+        int k = order[r];
+        char *lines = NULL;
+        if ((st = hg_liggghts_lines(b[k], o->skin, &lines, e)))
+            break;
+        fputs(lines, f);
+        free(lines);
+        if (o->warmup > 0)
+            fprintf(f, "run %d\n", o->warmup);
+        fprintf(f, "print \"HGRIDOPT timed %d\"\nrun %d\n", k, o->steps);
+    }
+    if (fclose(f) != 0 && st == HG_OK)
+        st = hg_fail(e, HG_EIO, "%s: write failed", path);
+    return st;
+}
+
+/* "Neigh time (%) = 0.0799 (94.4)" and "Pair  time (%) = ...". */
+static int timing_row(const char *line, int which, double *v)
+{
+    const char *name = which == 0 ? "Neigh" : "Pair";
+    size_t k = strlen(name);
+    if (strncmp(line, name, k) != 0)
+        return 0;
+    const char *q = line + k;
+    while (*q == ' ')
+        q++;
+    if (strncmp(q, "time (%) =", 10) != 0)
+        return 0;
+    char *end;
+    *v = strtod(q + 10, &end);
+    return end != q + 10 && isfinite(*v);
+}
+
+int hg_liggghts_run(const hg_particles *p, const double *b, int n,
+                    const hg_liggghts_run_options *opt,
+                    hg_liggghts_timing *t, hg_err *e)
+{
+    hg_liggghts_run_options o;
+    if (opt)
+        o = *opt;
+    else
+        hg_liggghts_run_options_default(&o);
+    if (n < 1)
+        return hg_fail(e, HG_EINVAL, "no bin size to run");
+    if (o.steps < 1 || o.warmup < 0 || o.repeats < 1 || o.nprocs < 1)
+        return hg_fail(e, HG_EINVAL,
+                       "run options: steps %d, warmup %d, repeats %d, "
+                       "nprocs %d must be >= 1, >= 0, >= 1, >= 1",
+                       o.steps, o.warmup, o.repeats, o.nprocs);
+    if (!(o.skin > 0.0) || !isfinite(o.skin))
+        return hg_fail(e, HG_EINVAL, "skin: %g must be > 0", o.skin);
+    for (int i = 0; i < n; i++)
+        if (!(b[i] > 0.0) || !isfinite(b[i]))
+            return hg_fail(e, HG_EINVAL, "binsize %d: %g must be > 0", i + 1,
+                           b[i]);
+    int st = hg_particles_check(p, e);
+    if (st)
+        return st;
+    if (p->dim != 3)
+        return hg_fail(e, HG_EINVAL,
+                       "dim: %d: the LIGGGHTS runner takes 3D packings",
+                       p->dim);
+    char exe[4096];
+    if ((st = hg_liggghts_find(o.program, exe, sizeof exe, e)))
+        return st;
+    hg_code_dir dir;
+    if ((st = hg_code_dir_open(o.keep, "liggghts", &dir, e)))
+        return st;
+    int nrun = n * o.repeats;
+    int *order = malloc(sizeof *order * (size_t)nrun);
+    hg_code_timing *ct = malloc(sizeof *ct * (size_t)n);
+    char *path = malloc(strlen(dir.path) + 64);
+    memset(t, 0, sizeof *t * (size_t)n);
+    if (!order || !ct || !path) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    hg_code_order(order, n, o.repeats);
+    sprintf(path, "%s/data.liggghts", dir.path);
+    if ((st = hg_io_write(path, HG_IO_LAMMPS, p, e)))
+        goto done;
+    sprintf(path, "%s/in.hgridopt", dir.path);
+    if ((st = write_script(path, p, b, n, &o, order, nrun, e)))
+        goto done;
+    hg_code_job job = {"liggghts", exe,
+                       o.nprocs,   "-in in.hgridopt -log log.liggghts "
+                                   "-echo none -nocite",
+                       n,          o.repeats,
+                       o.steps,    timing_row,
+                       o.progress, o.progress_params};
+    if ((st = hg_code_collect(&dir, &job, ct, e)))
+        goto done;
+    for (int k = 0; k < n; k++) {
+        t[k].neigh = ct[k].neigh;
+        t[k].neigh_min = ct[k].neigh_min;
+        t[k].neigh_max = ct[k].neigh_max;
+        t[k].pair = ct[k].pair;
+        t[k].neighbours = ct[k].neighbours;
+        t[k].builds = ct[k].builds;
+    }
+done:
+    hg_code_dir_close(&dir);
+    free(path);
+    free(order);
+    free(ct);
+    return st;
+}
