@@ -244,34 +244,41 @@ static void model_and_engine(void)
     hg_psd_free(psd);
 }
 
-/* The fit recovers constants from exact times; storage round trip; the
+/* The fit recovers constants from exact times (two stages: within
+ * systems, then across them); storage round trip; the
  * engine resolves a stored file before the shipped constants. */
 static void fit_and_store(void)
 {
-    hg_liggghts_work w[12];
-    double y[12];
+    /* four systems (binned atoms and neighbours fixed per system) of four
+     * bin sizes each */
+    hg_liggghts_work w[16];
+    double y[16];
     const double truth[HG_LIGGGHTS_NTERMS] = {2e-9, 5e-9, 3e-9, 1e-8, 0.0};
     memset(w, 0, sizeof w);
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < 16; i++) {
+        int sy = i / 4;
         w[i].checks = 1e5 * (1 + i % 4) + 3e4 * i;
         w[i].visits = 2e4 * (1 + (i * 7) % 5);
         w[i].bins = 1e3 * (1 + (i * 3) % 7);
-        w[i].binned = 1e4 * (1 + i / 4);
-        w[i].neighbours = 5e3 * (1 + (i * 5) % 3);
+        w[i].binned = 1e4 * (1 + sy) + 3e3 * sy * sy;
+        w[i].neighbours = 5e3 * (1 + (sy * 5) % 3);
         y[i] = truth[0] * w[i].checks + truth[1] * w[i].visits +
                truth[2] * w[i].bins + truth[3] * w[i].binned;
     }
     hg_liggghts_consts c;
     hg_liggghts_consts_default(&c);
     hg_err e = {0};
-    CHECK(hg_liggghts_fit(w, y, 12, &c, &e) == HG_OK);
+    CHECK(hg_liggghts_fit(w, y, 16, &c, &e) == HG_OK);
     for (int k = 0; k < 4; k++)
         CHECK_CLOSE(c.c[k], truth[k], 1e-6, 0);
     CHECK(c.c[4] >= 0.0 && c.c[4] < 1e-15);
-    CHECK(c.npoints == 12 && c.r2 > 0.999);
+    CHECK(c.npoints == 16 && c.r2 > 0.999);
+    /* two systems: the per-system work is priced by binned alone */
+    CHECK(hg_liggghts_fit(w, y, 8, &c, &e) == HG_OK);
+    CHECK_CLOSE(c.c[0], truth[0], 1e-6, 0);
     CHECK(hg_liggghts_fit(w, y, 5, &c, &e) == HG_EINVAL);
     y[3] = -1.0;
-    CHECK(hg_liggghts_fit(w, y, 12, &c, &e) == HG_EINVAL);
+    CHECK(hg_liggghts_fit(w, y, 16, &c, &e) == HG_EINVAL);
     CHECK(strstr(e.msg, "measured time 3") != NULL);
 
     char dir[] = "/tmp/hg-test-liggghts-XXXXXX";

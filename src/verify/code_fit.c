@@ -8,7 +8,8 @@
 #include <stdlib.h>
 
 /* One weighted fit over the active terms; 0 on success. */
-static int fit_active(const double *X, const double *y, int n, int m,
+static int fit_active(const double *X, const double *y, const double *w,
+                      int n, int m,
                       const int *active, double *coef, double *se,
                       double *r2)
 {
@@ -36,7 +37,7 @@ static int fit_active(const double *X, const double *y, int n, int m,
         for (int j = 0; j < k; j++)
             gsl_matrix_set(A, (size_t)i, (size_t)j, X[i * m + idx[j]]);
         gsl_vector_set(Y, (size_t)i, y[i]);
-        gsl_vector_set(W, (size_t)i, 1.0 / (y[i] * y[i]));
+        gsl_vector_set(W, (size_t)i, w ? w[i] : 1.0 / (y[i] * y[i]));
     }
     double chisq;
     if (gsl_multifit_wlinear(A, W, Y, beta, cov, &chisq, ws))
@@ -48,15 +49,16 @@ static int fit_active(const double *X, const double *y, int n, int m,
         coef[idx[j]] = gsl_vector_get(beta, (size_t)j);
         se[idx[j]] = sqrt(s2 * gsl_matrix_get(cov, (size_t)j, (size_t)j));
     }
-    /* R^2 of the relative residuals around the weighted mean */
+    /* R^2 of the weighted residuals around the weighted mean */
     double sw = 0.0, swy = 0.0;
     for (int i = 0; i < n; i++) {
-        sw += 1.0 / (y[i] * y[i]);
-        swy += 1.0 / y[i];
+        double wi = gsl_vector_get(W, (size_t)i);
+        sw += wi;
+        swy += wi * y[i];
     }
     double ybar = swy / sw, tss = 0.0;
     for (int i = 0; i < n; i++)
-        tss += (y[i] - ybar) * (y[i] - ybar) / (y[i] * y[i]);
+        tss += gsl_vector_get(W, (size_t)i) * (y[i] - ybar) * (y[i] - ybar);
     *r2 = tss > 0.0 ? 1.0 - chisq / tss : 0.0;
     rc = 0;
 done:
@@ -71,8 +73,8 @@ done:
     return rc;
 }
 
-int hg_fit_costs(const double *X, const double *y, int n, int m,
-                 double *coef, double *se, double *r2)
+int hg_fit_costs(const double *X, const double *y, const double *w, int n,
+                 int m, double *coef, double *se, double *r2)
 {
     hg_gsl_quiet();
     int *active = malloc(sizeof *active * (size_t)m), rc = 0;
@@ -81,7 +83,7 @@ int hg_fit_costs(const double *X, const double *y, int n, int m,
     for (int j = 0; j < m; j++)
         active[j] = 1;
     for (;;) {
-        if ((rc = fit_active(X, y, n, m, active, coef, se, r2)))
+        if ((rc = fit_active(X, y, w, n, m, active, coef, se, r2)))
             break;
         /* drop the most negative term and refit (constants are costs) */
         int worst = -1;

@@ -50,8 +50,8 @@ static void quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-int hg_code_version(const char *exe, const char *key, const char *label,
-                    char *buf, size_t len, hg_err *e)
+int hg_code_version(const char *exe, const char *args, const char *key,
+                    const char *label, char *buf, size_t len, hg_err *e)
 {
     char *cmd = NULL;
     size_t clen = 0;
@@ -59,7 +59,7 @@ int hg_code_version(const char *exe, const char *key, const char *label,
     if (!c)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     quote(c, exe);
-    fputs(" -h 2>/dev/null </dev/null", c);
+    fprintf(c, " %s 2>/dev/null </dev/null", args);
     fclose(c);
     FILE *p = popen(cmd, "r");
     free(cmd);
@@ -79,8 +79,8 @@ int hg_code_version(const char *exe, const char *key, const char *label,
     }
     pclose(p);
     if (!found)
-        return hg_fail(e, HG_EIO, "%s: '%s -h' printed no version line",
-                       label, exe);
+        return hg_fail(e, HG_EIO, "%s: '%s %s' printed no version line",
+                       label, exe, args);
     return HG_OK;
 }
 

@@ -17,10 +17,10 @@
 int hg_code_find(const char *given, const char *name, const char *label,
                  const char *hint, char *buf, size_t len, hg_err *e);
 
-/* The text after key on the first line of `exe -h` containing key, up to
- * the end of the line, into buf. */
-int hg_code_version(const char *exe, const char *key, const char *label,
-                    char *buf, size_t len, hg_err *e);
+/* The text after key on the first line of `exe ARGS` (the code's help,
+ * e.g. "-h") containing key, up to the end of the line, into buf. */
+int hg_code_version(const char *exe, const char *args, const char *key,
+                    const char *label, char *buf, size_t len, hg_err *e);
 
 /* A working folder: keep (created if missing, left in place) or a new
  * folder $TMPDIR/hgridopt-<prefix>-XXXXXX removed by hg_code_dir_close. */

@@ -43,7 +43,7 @@ int hg_lammps_find(const char *lmp, char *buf, size_t len, hg_err *e)
 
 int hg_lammps_version(const char *lmp, char *buf, size_t len, hg_err *e)
 {
-    return hg_code_version(lmp, "Simulator - ", "lmp", buf, len, e);
+    return hg_code_version(lmp, "-h", "Simulator - ", "lmp", buf, len, e);
 }
 
 static int write_script(const char *path, const hg_particles *p,

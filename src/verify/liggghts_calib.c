@@ -26,10 +26,18 @@ static void work_terms(const hg_liggghts_work *w, double *x)
     x[4] = w->neighbours;
 }
 
+/* Two stages, so that the noise between systems (whose per-system work,
+ * binned atoms and stored neighbours, does not change with the bin size)
+ * does not bend the constants that rank bin sizes:
+ *  1. within each system (the rows sharing binned and neighbours), the
+ *     deviations of the times from the system's mean against those of
+ *     checks, visits and bins, relative to the system's mean time;
+ *  2. what is left of each system's mean against binned and neighbours
+ *     (relative residuals; binned alone with fewer than three systems). */
 int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
                     hg_liggghts_consts *c, hg_err *e)
 {
-    enum { M = HG_LIGGGHTS_NTERMS };
+    enum { M = HG_LIGGGHTS_NTERMS, M1 = 3 };
     if (n < M + 2)
         return hg_fail(e, HG_EINVAL,
                        "LIGGGHTS fit: %d measurements, at least %d needed", n,
@@ -39,28 +47,113 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
             return hg_fail(e, HG_EINVAL,
                            "LIGGGHTS fit: measured time %d is %g, not > 0", i,
                            y[i]);
-    double *X = malloc(sizeof *X * (size_t)n * M);
-    if (!X)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    for (int i = 0; i < n; i++)
+    int *grp = malloc(sizeof *grp * (size_t)n), ng = 0;
+    double *X = malloc(sizeof *X * (size_t)n * M), *d = malloc(sizeof *d * (size_t)n);
+    double *wt = malloc(sizeof *wt * (size_t)n);
+    double *gm = calloc((size_t)n * (M + 2), sizeof *gm); /* per group: mean
+                                        terms, mean y, count */
+    int st = HG_OK;
+    if (!grp || !X || !d || !wt || !gm) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
         work_terms(&w[i], X + (size_t)i * M);
-    double coef[M], se[M], r2 = 0.0;
-    int rc = hg_fit_costs(X, y, n, M, coef, se, &r2);
-    free(X);
-    if (rc)
-        return hg_fail(e, HG_ENUMERIC, "LIGGGHTS fit: least squares failed "
-                                       "(degenerate bin sizes?)");
+        int g = 0;
+        for (; g < i; g++)
+            if (w[g].binned == w[i].binned &&
+                w[g].neighbours == w[i].neighbours)
+                break;
+        grp[i] = g < i ? grp[g] : ng++;
+        double *m = gm + (size_t)grp[i] * (M + 2);
+        for (int k = 0; k < M; k++)
+            m[k] += X[(size_t)i * M + k];
+        m[M] += y[i];
+        m[M + 1] += 1.0;
+    }
+    for (int g = 0; g < ng; g++) {
+        double *m = gm + (size_t)g * (M + 2);
+        for (int k = 0; k <= M; k++)
+            m[k] /= m[M + 1];
+    }
+    /* stage 1: deviations from the system means */
+    double *X1 = malloc(sizeof *X1 * (size_t)n * M1);
+    if (!X1) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        const double *m = gm + (size_t)grp[i] * (M + 2);
+        for (int k = 0; k < M1; k++)
+            X1[(size_t)i * M1 + k] = X[(size_t)i * M + k] - m[k];
+        d[i] = y[i] - m[M];
+        wt[i] = 1.0 / (m[M] * m[M]);
+    }
+    double coef[M] = {0}, se[M] = {0}, r2 = 0.0;
+    int rc = hg_fit_costs(X1, d, wt, n, M1, coef, se, &r2);
+    free(X1);
+    if (rc) {
+        st = hg_fail(e, HG_ENUMERIC, "LIGGGHTS fit: least squares failed "
+                                     "(degenerate bin sizes?)");
+        goto done;
+    }
+    /* stage 2: the systems' means less the bin-size terms */
+    double X2[2 * 64], r[64], c2[2] = {0, 0}, s2[2] = {0, 0}, r22 = 0.0;
+    int n2 = ng < 64 ? ng : 64;
+    for (int g = 0; g < n2; g++) {
+        const double *m = gm + (size_t)g * (M + 2);
+        double rest = m[M];
+        for (int k = 0; k < M1; k++)
+            rest -= coef[k] * m[k];
+        r[g] = fmax(rest, 1e-3 * m[M]);
+        X2[2 * g] = m[3];
+        X2[2 * g + 1] = m[4];
+    }
+    if (n2 >= 3) {
+        if (hg_fit_costs(X2, r, NULL, n2, 2, c2, s2, &r22))
+            n2 = -1;
+    }
+    if (n2 < 3) { /* binned alone */
+        double a = 0.0, b = 0.0;
+        for (int g = 0; g < ng && g < 64; g++) {
+            a += r[g] / X2[2 * g];
+            b += 1.0;
+        }
+        c2[0] = b > 0.0 ? a / b : 0.0;
+        c2[1] = 0.0;
+    }
+    coef[3] = c2[0];
+    coef[4] = c2[1];
+    se[3] = s2[0];
+    se[4] = s2[1];
     for (int k = 0; k < M; k++) {
         c->c[k] = coef[k];
         c->se[k] = se[k];
     }
-    c->r2 = r2;
+    /* R^2 of the whole prediction, relative residuals */
+    double sw = 0.0, swy = 0.0, tss = 0.0, rss = 0.0;
+    for (int i = 0; i < n; i++) {
+        sw += 1.0 / (y[i] * y[i]);
+        swy += 1.0 / y[i];
+    }
+    for (int i = 0; i < n; i++) {
+        double pr = hg_liggghts_predict(c, &w[i]);
+        tss += (y[i] - swy / sw) * (y[i] - swy / sw) / (y[i] * y[i]);
+        rss += (y[i] - pr) * (y[i] - pr) / (y[i] * y[i]);
+    }
+    c->r2 = tss > 0.0 ? 1.0 - rss / tss : 0.0;
     c->npoints = n;
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(c->created, sizeof c->created, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return HG_OK;
+done:
+    free(grp);
+    free(X);
+    free(d);
+    free(wt);
+    free(gm);
+    return st;
 }
 
 int hg_liggghts_consts_default_path(char *buf, size_t len, hg_err *e)

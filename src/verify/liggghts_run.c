@@ -47,7 +47,9 @@ int hg_liggghts_find(const char *program, char *buf, size_t len, hg_err *e)
 int hg_liggghts_version(const char *program, char *buf, size_t len,
                         hg_err *e)
 {
-    int st = hg_code_version(program, "(Version ", "liggghts", buf, len, e);
+    /* -log none: liggghts -h would write log.liggghts in the caller's folder */
+    int st = hg_code_version(program, "-log none -h", "(Version ", "liggghts",
+                             buf, len, e);
     if (st == HG_OK)
         buf[strcspn(buf, ",)")] = '\0';
     return st;
