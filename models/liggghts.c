@@ -53,7 +53,7 @@
 #include <string.h>
 
 static const char *const term_names[HG_LIGGGHTS_NTERMS] = {
-    "checks", "visits", "bins", "binned", "neighbours"};
+    "checks", "visits", "lines", "bins", "binned", "neighbours"};
 
 const char *hg_liggghts_term_name(int i)
 {
@@ -65,12 +65,12 @@ void hg_liggghts_consts_default(hg_liggghts_consts *c)
     memset(c, 0, sizeof *c);
     static const double def[HG_LIGGGHTS_NTERMS] = {
         HG_LIGGGHTS_DEFAULT_CHECK, HG_LIGGGHTS_DEFAULT_VISIT,
-        HG_LIGGGHTS_DEFAULT_BIN, HG_LIGGGHTS_DEFAULT_BINNED,
-        HG_LIGGGHTS_DEFAULT_NEIGH};
+        HG_LIGGGHTS_DEFAULT_LINE,  HG_LIGGGHTS_DEFAULT_BIN,
+        HG_LIGGGHTS_DEFAULT_BINNED, HG_LIGGGHTS_DEFAULT_NEIGH};
     static const double se[HG_LIGGGHTS_NTERMS] = {
         HG_LIGGGHTS_DEFAULT_CHECK_SE, HG_LIGGGHTS_DEFAULT_VISIT_SE,
-        HG_LIGGGHTS_DEFAULT_BIN_SE, HG_LIGGGHTS_DEFAULT_BINNED_SE,
-        HG_LIGGGHTS_DEFAULT_NEIGH_SE};
+        HG_LIGGGHTS_DEFAULT_LINE_SE,  HG_LIGGGHTS_DEFAULT_BIN_SE,
+        HG_LIGGGHTS_DEFAULT_BINNED_SE, HG_LIGGGHTS_DEFAULT_NEIGH_SE};
     for (int i = 0; i < HG_LIGGGHTS_NTERMS; i++) {
         c->c[i] = def[i];
         c->se[i] = se[i];
@@ -205,8 +205,9 @@ static double bins_axis(double len, double sub, double cutghost, double w)
     return (double)((hi + 1) - (lo - 1) + 1);
 }
 
-/* Bins of the full stencil (neigh_stencil.cpp) for bin widths w. */
-static int stencil_full(int d, double cut, const double *w)
+/* Bins of the full stencil (neigh_stencil.cpp) for bin widths w; *rows
+ * the stencil's lines of bins along x (those adjacent in memory). */
+static int stencil_full(int d, double cut, const double *w, int *rows)
 {
     int s[3] = {0, 0, 0};
     for (int c = 0; c < d; c++) {
@@ -216,8 +217,10 @@ static int stencil_full(int d, double cut, const double *w)
     }
     double cutsq = cut * cut;
     int n = 0;
+    *rows = 0;
     for (int k = -s[2]; k <= s[2]; k++)
-        for (int j = -s[1]; j <= s[1]; j++)
+        for (int j = -s[1]; j <= s[1]; j++) {
+            int before = n;
             for (int i = -s[0]; i <= s[0]; i++) {
                 int idx[3] = {i, j, k};
                 double r2 = 0.0;
@@ -230,6 +233,8 @@ static int stencil_full(int d, double cut, const double *w)
                 if (r2 < cutsq)
                     n++;
             }
+            *rows += n > before;
+        }
     return n;
 }
 
@@ -310,7 +315,7 @@ static int work_box(const hg_psd *psd, const hg_liggghts_system *sys,
                        "\"Too many neighbor bins\")",
                        binsize, bins);
     (void)vsub;
-    w->stencil = stencil_full(d, cut, w->width);
+    w->stencil = stencil_full(d, cut, w->width, &w->rows);
     double vs = w->stencil * vbin;
     double found; /* other atoms in an atom's stencil region */
     if (box->snap)
@@ -325,6 +330,7 @@ static int work_box(const hg_psd *psd, const hg_liggghts_system *sys,
     w->ghosts = nloc * (grow - 1.0);
     w->checks = nloc * (found + 1.0);
     w->visits = nloc * w->stencil;
+    w->lines = nloc * w->rows;
     w->bins = bins;
     w->binned = nloc + w->ghosts;
     double rho_near =
@@ -350,8 +356,9 @@ int hg_liggghts_work_eval(const hg_psd *psd, const hg_liggghts_system *sys,
 double hg_liggghts_predict(const hg_liggghts_consts *c,
                            const hg_liggghts_work *w)
 {
-    const double x[HG_LIGGGHTS_NTERMS] = {w->checks, w->visits, w->bins,
-                                          w->binned, w->neighbours};
+    const double x[HG_LIGGGHTS_NTERMS] = {w->checks, w->visits, w->lines,
+                                          w->bins,   w->binned,
+                                          w->neighbours};
     double t = 0.0;
     for (int i = 0; i < HG_LIGGGHTS_NTERMS; i++)
         t += c->c[i] * x[i];

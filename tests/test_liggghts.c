@@ -39,7 +39,8 @@ static void counts(void)
      * sqrt(3) x 10 < 20 away) */
     CHECK(w.nbin[0] == 10 && w.nbin[2] == 10);
     CHECK_CLOSE(w.width[0], 10.0, 1e-12, 0);
-    CHECK(w.stencil == 125);
+    CHECK(w.stencil == 125 && w.rows == 25);
+    CHECK_CLOSE(w.lines, 1e4 * 25, 1e-12, 0);
     /* cleared bins per axis: (-20 - slack) / 10 -> -3, (120 + slack) / 10
      * -> 12, one more each side: 18 */
     CHECK_CLOSE(w.bins, 18.0 * 18 * 18, 1e-12, 0);
@@ -55,7 +56,7 @@ static void counts(void)
     /* binsize = cutoff: one bin each way, 27 bins; 10.5 -> 9 bins of
      * 11.11 */
     CHECK(hg_liggghts_work_eval(psd, &sys, 20.0, &w, &e) == HG_OK);
-    CHECK(w.stencil == 27 && w.nbin[1] == 5);
+    CHECK(w.stencil == 27 && w.rows == 9 && w.nbin[1] == 5);
     CHECK(hg_liggghts_work_eval(psd, &sys, 10.5, &w, &e) == HG_OK);
     CHECK(w.nbin[0] == 9);
     CHECK_CLOSE(w.width[0], 100.0 / 9, 1e-12, 0);
@@ -182,7 +183,7 @@ static void model_and_engine(void)
     /* other constants passed as the value move T */
     hg_liggghts_consts c;
     hg_liggghts_consts_default(&c);
-    c.c[2] *= 10.0;
+    c.c[3] += 1e-6; /* bins cleared cost more */
     v.consts = &c;
     hg_work w3;
     CHECK(hg_cost_evaluate(m, psd, &sys, &v, 1, NULL, NULL, &w3, &e) ==
@@ -253,25 +254,28 @@ static void fit_and_store(void)
      * bin sizes each */
     hg_liggghts_work w[16];
     double y[16];
-    const double truth[HG_LIGGGHTS_NTERMS] = {2e-9, 5e-9, 3e-9, 1e-8, 0.0};
+    const double truth[HG_LIGGGHTS_NTERMS] = {2e-9, 5e-9, 2e-8,
+                                              3e-9, 1e-8, 0.0};
     memset(w, 0, sizeof w);
     for (int i = 0; i < 16; i++) {
         int sy = i / 4;
         w[i].checks = 1e5 * (1 + i % 4) + 3e4 * i;
         w[i].visits = 2e4 * (1 + (i * 7) % 5);
+        w[i].lines = 4e3 * (1 + (i * 5) % 3) + 1e3 * (i % 2);
         w[i].bins = 1e3 * (1 + (i * 3) % 7);
         w[i].binned = 1e4 * (1 + sy) + 3e3 * sy * sy;
         w[i].neighbours = 5e3 * (1 + (sy * 5) % 3);
         y[i] = truth[0] * w[i].checks + truth[1] * w[i].visits +
-               truth[2] * w[i].bins + truth[3] * w[i].binned;
+               truth[2] * w[i].lines + truth[3] * w[i].bins +
+               truth[4] * w[i].binned;
     }
     hg_liggghts_consts c;
     hg_liggghts_consts_default(&c);
     hg_err e = {0};
     CHECK(hg_liggghts_fit(w, y, 16, &c, &e) == HG_OK);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         CHECK_CLOSE(c.c[k], truth[k], 1e-6, 0);
-    CHECK(c.c[4] >= 0.0 && c.c[4] < 1e-15);
+    CHECK(c.c[5] >= 0.0 && c.c[5] < 1e-15);
     CHECK(c.npoints == 16 && c.r2 > 0.999);
     /* two systems: the per-system work is priced by binned alone */
     CHECK(hg_liggghts_fit(w, y, 8, &c, &e) == HG_OK);

@@ -21,9 +21,10 @@ static void work_terms(const hg_liggghts_work *w, double *x)
 {
     x[0] = w->checks;
     x[1] = w->visits;
-    x[2] = w->bins;
-    x[3] = w->binned;
-    x[4] = w->neighbours;
+    x[2] = w->lines;
+    x[3] = w->bins;
+    x[4] = w->binned;
+    x[5] = w->neighbours;
 }
 
 /* Two stages, so that the noise between systems (whose per-system work,
@@ -31,13 +32,13 @@ static void work_terms(const hg_liggghts_work *w, double *x)
  * does not bend the constants that rank bin sizes:
  *  1. within each system (the rows sharing binned and neighbours), the
  *     deviations of the times from the system's mean against those of
- *     checks, visits and bins, relative to the system's mean time;
+ *     checks, visits, lines and bins, relative to the system's mean time;
  *  2. what is left of each system's mean against binned and neighbours
  *     (relative residuals; binned alone with fewer than three systems). */
 int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
                     hg_liggghts_consts *c, hg_err *e)
 {
-    enum { M = HG_LIGGGHTS_NTERMS, M1 = 3 };
+    enum { M = HG_LIGGGHTS_NTERMS, M1 = 4 };
     if (n < M + 2)
         return hg_fail(e, HG_EINVAL,
                        "LIGGGHTS fit: %d measurements, at least %d needed", n,
@@ -106,8 +107,8 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
         for (int k = 0; k < M1; k++)
             rest -= coef[k] * m[k];
         r[g] = fmax(rest, 1e-3 * m[M]);
-        X2[2 * g] = m[3];
-        X2[2 * g + 1] = m[4];
+        X2[2 * g] = m[M1];
+        X2[2 * g + 1] = m[M1 + 1];
     }
     if (n2 >= 3) {
         if (hg_fit_costs(X2, r, NULL, n2, 2, c2, s2, &r22))
@@ -122,10 +123,10 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
         c2[0] = b > 0.0 ? a / b : 0.0;
         c2[1] = 0.0;
     }
-    coef[3] = c2[0];
-    coef[4] = c2[1];
-    se[3] = s2[0];
-    se[4] = s2[1];
+    coef[M1] = c2[0];
+    coef[M1 + 1] = c2[1];
+    se[M1] = s2[0];
+    se[M1 + 1] = s2[1];
     for (int k = 0; k < M; k++) {
         c->c[k] = coef[k];
         c->se[k] = se[k];

@@ -16,6 +16,9 @@
  *               taken, so about half of these are distance checks (a
  *               fixed share: one constant covers both)
  *   visits      stencil bins visited (owned atoms x stencil bins)
+ *   lines       the stencil's lines of bins along x visited (owned atoms
+ *               x lines): bins adjacent in memory, a new line is a new
+ *               cache line of bin heads
  *   bins        bins cleared per build: the rank's box grown by the ghost
  *               cutoff, one more bin each side
  *   binned      atoms binned (owned + ghost)
@@ -69,12 +72,13 @@ typedef struct hg_liggghts_work {
     int nbin[3];      /* bins across the box per axis */
     double width[3];  /* their widths, box / nbin */
     int stencil;      /* bins of the full stencil */
-    double checks, visits, bins, binned, neighbours;
+    int rows;         /* its lines of bins along x */
+    double checks, visits, lines, bins, binned, neighbours;
     double ghosts;    /* ghost atoms (part of binned) */
 } hg_liggghts_work;
 
-#define HG_LIGGGHTS_NTERMS 5
-/* Seconds per unit of each count: checks, visits, bins, binned,
+#define HG_LIGGGHTS_NTERMS 6
+/* Seconds per unit of each count: checks, visits, lines, bins, binned,
  * neighbours. */
 typedef struct hg_liggghts_consts {
     double c[HG_LIGGGHTS_NTERMS];
