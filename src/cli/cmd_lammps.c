@@ -152,8 +152,43 @@ int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
     hg_lammps_system *sys = &out->sys;
     lmp_system_from_cli(cs, atoms, ranks, sys);
     hg_err e = {0};
-    int st = hg_lammps_optimise(cs->psd, sys, &out->consts, (int)max_coll,
-                                0.01, &out->opt, &e);
+    /* hg_recommend over the engine's models, bin and multi (the model's
+     * own optimiser finds the cutoffs), in the terms of the export */
+    hg_model_values v = {0};
+    v.consts = &out->consts;
+    double rmin = hg_psd_rmin(cs->psd);
+    hg_recommend_options ro;
+    hg_recommend_options_default(&ro);
+    ro.n_models = 2;
+    ro.models[0] = hg_model_find("lammps-bin");
+    ro.models[1] = hg_model_find("lammps-multi");
+    ro.max_levels = (int)max_coll;
+    hg_recommendation r;
+    int st;
+    if ((st = hg_model_values_set(&v, "atoms", sys->atoms, &e)) ||
+        (st = hg_model_values_set(&v, "ranks", sys->nprocs, &e)) ||
+        (st = hg_model_values_set(&v, "skin", sys->skin / (2.0 * rmin), &e)) ||
+        (st = hg_recommend(cs->psd, &cs->sys, &v, &ro, &r, &e)))
+        return cli_fail(&e, st, 0);
+    hg_lammps_optimum *o = &out->opt;
+    memset(o, 0, sizeof *o);
+    double unit = out->consts.c[0] * sys->atoms / sys->nprocs;
+    o->max_coll = (int)max_coll;
+    o->bin_seconds = o->by_n_seconds[0] = r.curves[0].points[0].T * unit;
+    for (int L = 1; L <= o->max_coll && st == HG_OK; L++) {
+        const hg_curve_point *pt = &r.curves[1].points[L - 1];
+        hg_lammps_setting *s = &o->by_n[L];
+        o->by_n_seconds[L] = NAN;
+        if (hg_lammps_setting_from_sizes(cs->psd, L, pt->sizes, s, &e) ==
+                HG_OK &&
+            s->ncoll == L)
+            o->by_n_seconds[L] = pt->T * unit;
+    }
+    if (strcmp(r.model->name, "lammps-bin"))
+        st = hg_lammps_setting_from_sizes(cs->psd, r.levels, r.cell_sizes,
+                                          &o->best, &e);
+    o->seconds = r.cost.T * unit;
+    hg_recommendation_clear(&r);
     if (st)
         return cli_fail(&e, st, 0);
     hg_export_lammps_input in = {cs->psd, sys, &out->opt,
