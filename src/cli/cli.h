@@ -268,10 +268,12 @@ int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
-/* The LAMMPS engine (cmd_lammps.c, cmd_tune.c): `--engine lammps` in argv. */
-int cli_engine_is_lammps(int argc, char **argv);
-int cmd_calibrate_lammps(int argc, char **argv);
-int cmd_validate_lammps(int argc, char **argv);
+/* validate, tune and calibrate of an engine that runs a code
+ * (cmd_engine.c): kind 0 validate, 1 tune, 2 calibrate. */
+int cmd_engine_run(int kind, int argc, char **argv);
+/* The engine named by --engine in argv; NULL when none or unknown (the
+ * command's own parse then reports it). */
+const hg_engine *cli_engine_of_argv(int argc, char **argv);
 /* recommend with the lammps engine: the LAMMPS model's optimum for cs
  * with atoms per rank (<= 0: packing, system file or 50000), MPI ranks and
  * at most max_coll collections; text is the --format lammps output (its
