@@ -48,20 +48,12 @@ static int load(const char *path, hg_particles *p, hg_psd **psd,
 
 static void run_defaults(hg_engine_run *r)
 {
-    memset(r, 0, sizeof *r);
-    r->nprocs = 1;
+    hg_engine_run_default(r);
     const char *s = getenv("HG_LIGGGHTS_STEPS");
-    r->steps = s ? atoi(s) : 0;
+    r->steps = s ? atoi(s) : 30;
     r->warmup = 2;
     s = getenv("HG_LIGGGHTS_REPEATS");
-    r->repeats = s ? atoi(s) : 0;
-}
-
-static void report_free(hg_engine_report *r)
-{
-    for (int i = 0; r->points && i < r->n; i++)
-        free(r->points[i].lines);
-    free(r->points);
+    r->repeats = s ? atoi(s) : 5;
 }
 
 int main(int argc, char **argv)
@@ -146,7 +138,7 @@ int main(int argc, char **argv)
                             w->name);
                     rc = 1;
                 }
-            report_free(&rep);
+            hg_engine_report_clear(&rep);
         }
         hg_psd_free(psd);
         hg_snapshot_free(snap);
@@ -166,6 +158,7 @@ int main(int argc, char **argv)
         r.n_packings = nf;
         r.sys = &sys;
         r.psd = psd;
+        r.store = 1;
         r.save = argv[2];
         hg_engine_report rep;
         if (st || g->calibrate(&r, &rep, &e)) {
@@ -181,7 +174,7 @@ int main(int argc, char **argv)
                 printf("  %-60s %9.3f ms predicted %9.3f ms measured\n",
                        rep.points[i].setting, 1e3 * rep.points[i].predicted,
                        1e3 * rep.points[i].measured);
-            report_free(&rep);
+            hg_engine_report_clear(&rep);
         }
         hg_psd_free(psd);
         hg_snapshot_free(snap);

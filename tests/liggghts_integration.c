@@ -154,7 +154,7 @@ int main(int argc, char **argv)
     /* validate and tune through the hooks, a few steps each */
     const hg_particles *pk[1] = {&p};
     hg_engine_run run;
-    memset(&run, 0, sizeof run);
+    hg_engine_run_default(&run);
     run.packings = pk;
     run.n_packings = 1;
     run.sys = &sys;
@@ -178,9 +178,8 @@ int main(int argc, char **argv)
             CHECK(isfinite(rep.points[i].predicted));
             printf("  %-24s %-56s %8.3f ms\n", rep.points[i].role,
                    rep.points[i].setting, 1e3 * rep.points[i].measured);
-            free(rep.points[i].lines);
         }
-        free(rep.points);
+        hg_engine_report_clear(&rep);
     }
     run.budget = 6.0;
     st = g->tune(&run, &rep, &e);
@@ -190,9 +189,7 @@ int main(int argc, char **argv)
     if (st == HG_OK) {
         CHECK(rep.n >= 1 && rep.n <= 3 && !strcmp(rep.points[0].role, "tuned"));
         CHECK(rep.seconds < 60.0 && rep.settings_measured >= rep.n);
-        for (int i = 0; i < rep.n; i++)
-            free(rep.points[i].lines);
-        free(rep.points);
+        hg_engine_report_clear(&rep);
     }
     hg_snapshot_free(snap);
     hg_psd_free(psd);

@@ -361,12 +361,17 @@ static void runner_refusals(void)
     /* the engine's runners need a packing */
     const hg_engine *g = hg_engine_find("liggghts");
     hg_engine_run run;
-    memset(&run, 0, sizeof run);
+    hg_engine_run_default(&run);
+    run.budget = 0.0;
     hg_engine_report rep;
     CHECK(g && g->validate(&run, &rep, &e) == HG_EINVAL);
     CHECK(strstr(e.msg, "packing") != NULL);
     CHECK(g && g->tune(&run, &rep, &e) == HG_EINVAL);
     CHECK(strstr(e.msg, "budget") != NULL);
+    /* calibrate without packings packs its own, of run.atoms spheres */
+    run.atoms = 10;
+    CHECK(g && g->calibrate(&run, &rep, &e) == HG_EINVAL);
+    CHECK(strstr(e.msg, "atoms") != NULL);
 }
 
 int main(void)

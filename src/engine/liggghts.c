@@ -9,11 +9,13 @@
 #include "hg_engine.h"
 #include "hg_export.h"
 #include "hg_io.h"
+#include "hg_pack_gen.h"
 #include "hg_liggghts.h"
 #include "hg_snapshot.h"
 
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,15 +118,6 @@ static double now_seconds(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-static void report_free(hg_engine_report *r)
-{
-    for (int i = 0; r->points && i < r->n; i++)
-        free(r->points[i].lines);
-    free(r->points);
-    r->points = NULL;
-    r->n = 0;
-}
-
 /* What every runner needs about the first packing. */
 typedef struct lig_ctx {
     const hg_particles *p;
@@ -219,35 +212,6 @@ static int set_point(hg_engine_point *pt, const char *role,
     return hg_liggghts_lines(m->binsize, skin, &pt->lines, e);
 }
 
-static double spearman(const hg_engine_point *pt, int n)
-{
-    if (n < 3)
-        return NAN;
-    double *a = malloc(sizeof *a * 4 * (size_t)n);
-    if (!a)
-        return NAN;
-    for (int i = 0; i < n; i++) {
-        a[i] = pt[i].predicted;
-        a[n + i] = pt[i].measured;
-        if (!isfinite(a[i]) || !isfinite(a[n + i])) {
-            free(a);
-            return NAN;
-        }
-    }
-    double r = gsl_stats_spearman(a, 1, a + n, 1, (size_t)n, a + 2 * n);
-    free(a);
-    return r;
-}
-
-static int fastest_of(const hg_engine_point *pt, int n)
-{
-    int f = 0;
-    for (int i = 1; i < n; i++)
-        if (pt[i].measured < pt[f].measured)
-            f = i;
-    return f;
-}
-
 /* Add b to list unless a bin size within 1e-6 (relative) is there. */
 static void add_size(double *list, int *n, int cap, double b)
 {
@@ -279,8 +243,7 @@ static int measure_into(lig_ctx *x, const double *b, int n,
     free(m);
     if (st)
         return st;
-    out->fastest = fastest_of(out->points, out->n);
-    out->spearman = spearman(out->points, out->n);
+    hg_engine_report_finish(out);
     out->settings_measured += n;
     return HG_OK;
 }
@@ -313,7 +276,7 @@ static int validate(const hg_engine_run *run, hg_engine_report *out,
     }
     lig_ctx_free(&x);
     if (st)
-        report_free(out);
+        hg_engine_report_clear(out);
     out->seconds = now_seconds() - t0;
     return st;
 }
@@ -402,13 +365,13 @@ static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
     }
     lig_ctx_free(&x);
     if (st)
-        report_free(out);
+        hg_engine_report_clear(out);
     out->seconds = now_seconds() - t0;
     return st;
 }
 
-static int calibrate(const hg_engine_run *run, hg_engine_report *out,
-                     hg_err *e)
+static int calibrate_packings(const hg_engine_run *run,
+                              hg_engine_report *out, hg_err *e)
 {
     double t0 = now_seconds();
     lig_ctx x;
@@ -498,8 +461,7 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *out,
         err[i] = fabs(m[i].predicted - y[i]) / y[i];
     }
     if (st == HG_OK) {
-        out->fastest = fastest_of(out->points, n);
-        out->spearman = spearman(out->points, n);
+        hg_engine_report_finish(out);
         out->settings_measured = n;
         out->rounds = x.o.repeats;
         double mx = 0.0;
@@ -509,11 +471,14 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *out,
         out->fit_median_error = gsl_stats_median_from_sorted_data(err, 1,
                                                                   (size_t)n);
         out->fit_max_error = mx;
-        if (run->save) {
-            st = hg_liggghts_consts_save(&c, run->save, e);
-            if (st == HG_OK)
-                snprintf(out->saved, sizeof out->saved, "%s", run->save);
-        }
+        char path[4096];
+        if (run->store && run->save)
+            snprintf(path, sizeof path, "%s", run->save);
+        else if (run->store)
+            st = hg_liggghts_consts_default_path(path, sizeof path, e);
+        if (st == HG_OK && run->store &&
+            (st = hg_liggghts_consts_save(&c, path, e)) == HG_OK)
+            snprintf(out->saved, sizeof out->saved, "%s", path);
     }
     free(err);
     free(m);
@@ -521,8 +486,60 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *out,
     free(y);
     lig_ctx_free(&x);
     if (st)
-        report_free(out);
+        hg_engine_report_clear(out);
     out->seconds = now_seconds() - t0;
+    return st;
+}
+
+/* calibrate without packings: RSA packings of three systems of its own
+ * (run->atoms spheres each, run->seed), measured as if they were given. */
+static const struct {
+    const char *psd;
+    double nu;
+} own_systems[] = {
+    {"powerlaw:alpha=-3,rmin=1,omega=4", 0.35},
+    {"uniform-size:rmin=1,rmax=8", 0.3},
+    {"lognormal:median=1,sigma=0.5,rmin=0.5,rmax=4", 0.35},
+};
+enum { N_OWN = sizeof own_systems / sizeof own_systems[0] };
+
+static int calibrate(const hg_engine_run *run, hg_engine_report *out,
+                     hg_err *e)
+{
+    if (!run)
+        return hg_fail(e, HG_EINVAL, "calibrate: no request");
+    if (run->n_packings > 0)
+        return calibrate_packings(run, out, e);
+    if (run->atoms < 100)
+        return hg_fail(e, HG_EINVAL,
+                       "atoms: %ld: calibrate's own packings need >= 100",
+                       run->atoms);
+    hg_particles own[N_OWN];
+    const hg_particles *pk[N_OWN];
+    memset(own, 0, sizeof own);
+    int st = HG_OK;
+    for (int s = 0; st == HG_OK && s < N_OWN; s++) {
+        hg_psd *psd = NULL;
+        hg_psd_ctx ctx = {3, NULL};
+        hg_pack_params prm = {3, (size_t)run->atoms, own_systems[s].nu,
+                              (uint64_t)run->seed, 1};
+        hg_pack_report rep;
+        st = hg_psd_parse(own_systems[s].psd, &ctx, &psd, e);
+        if (st == HG_OK)
+            st = hg_pack_rsa_run(psd, &prm, NULL, &own[s], &rep, e);
+        hg_psd_free(psd);
+        pk[s] = &own[s];
+    }
+    if (st == HG_OK) {
+        hg_engine_run r = *run;
+        r.packings = pk;
+        r.n_packings = N_OWN;
+        r.sys = NULL;
+        r.psd = NULL;
+        st = calibrate_packings(&r, out, e);
+    }
+    for (int s = 0; s < N_OWN; s++)
+        hg_particles_clear(&own[s]);
     return st;
 }
 
