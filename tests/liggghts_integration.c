@@ -7,7 +7,8 @@
  *  - validate measures the recommendation, the default and the scan, with
  *    the same neighbour count everywhere;
  *  - tune returns within its budget with the tuned, recommended and
- *    default bin sizes measured side by side.
+ *    default bin sizes measured side by side;
+ *  - calibrate without packings fits and stores constants.
  * usage: liggghts_integration PACKING (3D; tests/liggghts_integration.sh
  * writes one with hgridopt pack). */
 #include "hgridopt.h"
@@ -191,6 +192,34 @@ int main(int argc, char **argv)
         CHECK(rep.seconds < 60.0 && rep.settings_measured >= rep.n);
         hg_engine_report_clear(&rep);
     }
+    /* calibrate without packings: three small packings of its own, the
+     * constants stored where asked and readable */
+    hg_engine_run_default(&run);
+    run.atoms = 3000;
+    run.steps = 5;
+    run.warmup = 1;
+    run.repeats = 1;
+    run.store = 1;
+    char saved[] = "/tmp/hg-liggghts-cal-XXXXXX";
+    int fd = mkstemp(saved);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    run.save = saved;
+    st = g->calibrate(&run, &rep, &e);
+    CHECK(st == HG_OK);
+    if (st)
+        fprintf(stderr, "calibrate: %s\n", e.msg);
+    if (st == HG_OK) {
+        printf("calibrate: %s; median error %.2f\n", rep.fitted,
+               rep.fit_median_error);
+        CHECK(rep.n == 21 && !strcmp(rep.saved, saved));
+        hg_liggghts_consts back;
+        CHECK(hg_liggghts_consts_load(saved, &back, &e) == HG_OK);
+        CHECK(back.npoints == 21 && back.c[0] > 0.0);
+        hg_engine_report_clear(&rep);
+    }
+    remove(saved);
     hg_snapshot_free(snap);
     hg_psd_free(psd);
     hg_particles_clear(&p);

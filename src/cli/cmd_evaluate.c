@@ -314,6 +314,13 @@ int cmd_evaluate(int argc, char **argv)
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
+    if (cs.opt.engine && strcmp(cs.opt.engine, "lammps") &&
+        hg_engine_find(cs.opt.engine) != hg_engine_at(0)) {
+        cli_error("evaluate --engine %s: not answered by evaluate; give its "
+                  "model (--model, 'hgridopt help engines')",
+                  cs.opt.engine);
+        return CLI_EUSAGE;
+    }
     if (cs.opt.engine && !strcmp(cs.opt.engine, "lammps")) {
         if (cs.opt.model_text || cs.opt.algorithm_text) {
             cli_error("evaluate --engine lammps: --%s is for the hgrid "

@@ -460,6 +460,13 @@ int cmd_recommend(int argc, char **argv)
             ? hg_engine_find("lammps")
             : hg_engine_at(0);
     int lammps_engine = !strcmp(engine->name, "lammps");
+    if (!lammps_engine && engine != hg_engine_at(0)) {
+        cli_error("recommend --engine %s: not answered by recommend; "
+                  "'validate --engine %s --packing FILE' measures its "
+                  "recommendation and prints its settings",
+                  engine->name, engine->name);
+        return CLI_EUSAGE;
+    }
     const char *named = model ? model->name : word;
     if (named && strcmp(named, "auto") && lammps_engine != lammps_named) {
         cli_error("recommend --engine %s: --model %s is not a model of the "

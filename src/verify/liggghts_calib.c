@@ -123,6 +123,12 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
         c2[0] = b > 0.0 ? a / b : 0.0;
         c2[1] = 0.0;
     }
+    if (!(coef[0] > 0.0)) {
+        st = hg_fail(e, HG_ENUMERIC,
+                     "LIGGGHTS fit: the fetched atoms got no cost (too few "
+                     "or too noisy measurements: more steps or repeats)");
+        goto done;
+    }
     coef[M1] = c2[0];
     coef[M1 + 1] = c2[1];
     se[M1] = s2[0];
