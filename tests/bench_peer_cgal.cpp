@@ -11,7 +11,7 @@
  * images. The pair sets are compared (count and an order-free checksum);
  * any difference is an error (exit 1).
  * Timed (process CPU time, medians over rounds in which the methods
- * alternate): HGrid = grid created, built and searched (pair list) with
+ * alternate; a ratio is the median of the rounds' ratios): HGrid = grid created, built and searched (pair list) with
  * the recommended sizes (shipped K); CGAL = boxes made from the particles and the
  * self-intersection; R-tree = bulk load and the queries. The sizes come
  * from hg_recommend for the packing's radii and packing fraction.
@@ -249,13 +249,19 @@ int compare(const char *name, const hg_particles *p, double skin,
                      (unsigned long long)pr.sum);
         return 1;
     }
+    std::vector<double> qc, qr; /* ratios within a round: robust to a
+                                   machine whose speed drifts */
+    for (int k = 0; k < repeats; k++) {
+        qc.push_back(tc[k] / th[k]);
+        qr.push_back(tr[k] / th[k]);
+    }
     double h = median(th), c = median(tc), r = median(tr);
     double omega = hg_particles_rmax(p) / hg_particles_rmin(p);
     std::printf("%-28s %2dD %8zu %6.1f %2zu %9zu %016llx %9.2f %9.2f "
                 "%9.2f %7.1f %7.1f\n",
                 name, p->dim, p->n, omega, sz.s.size(), ph.n,
-                (unsigned long long)ph.sum, 1e3 * h, 1e3 * c, 1e3 * r, c / h,
-                r / h);
+                (unsigned long long)ph.sum, 1e3 * h, 1e3 * c, 1e3 * r,
+                median(qc), median(qr));
     std::fflush(stdout);
     return 0;
 }
@@ -263,7 +269,8 @@ int compare(const char *name, const hg_particles *p, double skin,
 void header(double skin, int repeats)
 {
     std::printf("# one thread; CPU ms, medians of %d alternating rounds; "
-                "skin %g; HGrid = create + build + search\n",
+                "skin %g; HGrid = create + build + search; ratios: "
+                "median of the rounds' ratios\n",
                 repeats, skin);
     std::printf("%-28s %3s %8s %6s %2s %9s %16s %9s %9s %9s %7s %7s\n",
                 "packing", "dim", "N", "omega", "L", "pairs", "checksum",
