@@ -34,7 +34,7 @@
 #include "hg_psd.h"
 
 #include <CGAL/box_intersection_d.h>
-#include <boost/function_output_iterator.hpp>
+#include <boost/iterator/function_output_iterator.hpp>
 #include <boost/geometry.hpp>
 #include <boost/geometry/index/rtree.hpp>
 
@@ -96,7 +96,7 @@ struct Sizes {
 int recommend_sizes(const hg_particles *p, Sizes *out, hg_err *e)
 {
     hg_psd *sample = nullptr;
-    hg_system sys = {0, 0.0};
+    hg_system sys = {};
     int st = hg_io_system_from_particles(p, &sample, &sys, e);
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
@@ -257,7 +257,7 @@ int compare(const char *name, const hg_particles *p, double skin,
     }
     double h = median(th), c = median(tc), r = median(tr);
     double omega = hg_particles_rmax(p) / hg_particles_rmin(p);
-    std::printf("%-28s %2dD %8zu %6.1f %2zu %9zu %016llx %9.2f %9.2f "
+    std::printf("%-28s %2dD %8zu %9.1f %2zu %9zu %016llx %9.2f %9.2f "
                 "%9.2f %7.1f %7.1f\n",
                 name, p->dim, p->n, omega, sz.s.size(), ph.n,
                 (unsigned long long)ph.sum, 1e3 * h, 1e3 * c, 1e3 * r,
@@ -272,8 +272,8 @@ void header(double skin, int repeats)
                 "skin %g; HGrid = create + build + search; ratios: "
                 "median of the rounds' ratios\n",
                 repeats, skin);
-    std::printf("%-28s %3s %8s %6s %2s %9s %16s %9s %9s %9s %7s %7s\n",
-                "packing", "dim", "N", "omega", "L", "pairs", "checksum",
+    std::printf("%-28s %3s %8s %9s %2s %9s %16s %9s %9s %9s %7s %7s\n",
+                "packing", "dim", "N", "rmax/rmin", "L", "pairs", "checksum",
                 "HGrid", "CGAL", "R-tree", "CGAL/H", "Rtree/H");
 }
 
