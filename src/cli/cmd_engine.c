@@ -125,8 +125,8 @@ static void calibrate_help(FILE *out)
 static const char *const table_json[] = {"table", "json", NULL};
 /* tune: table, json, or an engine's settings format (checked against the
  * engine after parsing) */
-static const char *const tune_formats[] = {"table", "json", "lammps",
-                                           NULL};
+static const char *const tune_formats[] = {"table", "json",
+                                           CLI_ENGINE_FORMATS, NULL};
 static const cli_spec specs[] = {
     {"validate", validate_help, CLI_SYSTEM | CLI_FORMAT | CLI_ENGINES,
      validate_options, sizeof validate_options / sizeof validate_options[0],
