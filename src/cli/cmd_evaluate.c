@@ -228,7 +228,7 @@ static int write_lammps_eval(FILE *out, const void *ctx)
     const cli_system *cs = l->cs;
     const char *fmt = cs->opt.format;
     char what[512];
-    lmp_setting_text(&l->set, what, sizeof what);
+    hg_lammps_setting_text(&l->set, what, sizeof what);
     if (!strcmp(fmt, "json")) {
         cJSON *j = lmp_json_document("hgridopt.lammps-evaluation/1", cs,
                                      &l->sys, l->consts_source);

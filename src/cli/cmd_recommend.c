@@ -368,7 +368,7 @@ static int write_lammps_table(FILE *out, const cli_system *cs,
 {
     const hg_lammps_optimum *o = &a->opt;
     char what[512];
-    lmp_setting_text(&o->best, what, sizeof what);
+    hg_lammps_setting_text(&o->best, what, sizeof what);
     lmp_print_system(out, cs, &a->sys, a->consts_source);
     if (o->best.ncoll)
         fprintf(out, "\ndecision:       use %s: predicted Neigh time %.4g ms "
