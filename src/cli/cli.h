@@ -88,6 +88,10 @@ typedef struct cli_option {
 #define CLI_LONG(name, st, field, lo, hi) {name, CLI_T_LONG, offsetof(st, field), lo, hi, CLI_ANY}
 #define CLI_DOUBLE(name, st, field, check) {name, CLI_T_DOUBLE, offsetof(st, field), 0, 0, check}
 
+/* In a command's format list: every engine's settings format
+ * (hg_engine.settings_format: lammps, ...). */
+#define CLI_ENGINE_FORMATS "@engines"
+
 /* A command: its name, help, common groups, own options and formats. */
 typedef struct cli_spec {
     const char *name;
@@ -142,6 +146,8 @@ typedef struct cli_system {
                            --model (hg_engine.consts_resolve), resolved
                            once; owned; NULL when it has none */
     char consts_source[4200]; /* where they come from ("" when none) */
+    int no_K;           /* the answering model has no K (another engine's
+                           model): cli_print_system shows its constants */
     int K_auto;         /* K came from a calibration file */
     hg_K_target K_target; /* the code the output describes (set by
                              cli_system_resolve from --format) */
@@ -162,6 +168,10 @@ typedef struct cli_system {
  * code (CLI_OK on success); prints the error itself. */
 int cli_system_resolve(cli_system *cs, int need_nu);
 void cli_system_clear(cli_system *cs);
+/* The engine a command's output describes: --engine, else the engine
+ * declaring --model's model, else the engine whose settings format is
+ * --format; NULL: none named (the default engine). */
+const hg_engine *cli_engine_of(const cli_opts *o);
 
 /* The "snapshot" object of a JSON output (nothing without --packing). */
 void cli_json_add_snapshot(cJSON *obj, const cli_system *cs);
