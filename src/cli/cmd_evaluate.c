@@ -319,10 +319,14 @@ int cmd_evaluate(int argc, char **argv)
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
-    if (cs.opt.engine && strcmp(cs.opt.engine, "lammps") &&
-        hg_engine_find(cs.opt.engine) != hg_engine_at(0)) {
-        cli_error("evaluate --engine %s: not answered by evaluate; give its "
-                  "model (--model, 'hgridopt help engines')",
+    const hg_engine *eng1 = cs.opt.engine ? hg_engine_find(cs.opt.engine)
+                                          : NULL;
+    if (eng1 && strcmp(eng1->name, "lammps") && eng1->models &&
+        eng1->models[0] && hg_model_find(eng1->models[0])->max_levels == 1 &&
+        hg_model_find(eng1->models[0])->grid_algorithm == HG_GRID_NONE) {
+        cli_error("evaluate --engine %s: its setting is a model parameter, "
+                  "not --sizes; give its model (--model, 'hgridopt help "
+                  "engines') and --param",
                   cs.opt.engine);
         return CLI_EUSAGE;
     }

@@ -587,10 +587,12 @@ int cmd_recommend(int argc, char **argv)
                      strcmp(engine->name, "lammps") &&
                      engine != hg_engine_at(0);
     int lammps_engine = !strcmp(engine->name, "lammps");
-    if (!lammps_engine && engine != hg_engine_at(0)) {
-        cli_error("recommend --engine %s: not answered by recommend; "
-                  "'validate --engine %s --packing FILE' measures its "
-                  "recommendation and prints its settings",
+    /* an engine whose one model takes its setting as a parameter (one
+     * level of 2 r_max: liggghts' bin size) has no cell sizes to answer */
+    if (own_models && hg_model_find(engine->models[0])->max_levels == 1) {
+        cli_error("recommend --engine %s: its setting is a model parameter, "
+                  "not cell sizes; 'validate --engine %s --packing FILE' "
+                  "measures its recommendation and prints its settings",
                   engine->name, engine->name);
         return CLI_EUSAGE;
     }
