@@ -60,8 +60,8 @@ expect_fail 2 "--skin" -- "$HG" tune --engine lammps $SYS --skin 0
 # --engine: an unknown name is named with the list, on every command and
 # whatever the position; an engine a command has no form for is refused
 for cmd in tune validate calibrate recommend evaluate scan bench pack; do
-    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'lmp' \(one of: hgrid, lammps\)$" -- "$HG" $cmd --engine lmp
-    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'gromacs' \(one of: hgrid, lammps\)$" -- "$HG" $cmd $SYS --engine=gromacs
+    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'lmp' \(one of: hgrid, lammps, mercurydpm\)$" -- "$HG" $cmd --engine lmp
+    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'gromacs' \(one of: hgrid, lammps, mercurydpm\)$" -- "$HG" $cmd $SYS --engine=gromacs
 done
 expect_fail 2 "tune --engine: 'hgrid' is not available for tune \(it runs: lammps\)" -- "$HG" tune --engine hgrid $SYS
 expect_fail 2 "scan --engine: 'lammps' is not available for scan \(it runs: hgrid\)" -- "$HG" scan --engine lammps $SYS
