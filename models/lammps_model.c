@@ -186,6 +186,42 @@ static int gradient_bin(const hg_model_input *in, double *T, double *dT_ds,
     return gradient_style(in, 1, T, dT_ds, e);
 }
 
+/* The LAMMPS optimiser (models/lammps_opt.c: derivative-free over the
+ * cutoffs of each number of collections) as the model's optimiser. */
+static int optimise_multi(const hg_model_input *in, int max_levels,
+                          double *T, double *sizes, hg_err *e)
+{
+    hg_lammps_consts shipped;
+    const hg_lammps_consts *c = in->consts;
+    if (!c) {
+        hg_lammps_consts_default(&shipped);
+        c = &shipped;
+    }
+    hg_lammps_system sys = {in->sys->dim,
+                            in->sys->nu,
+                            in->params[0],
+                            in->params[1] * 2.0 * hg_psd_rmin(in->psd),
+                            (int)in->params[2],
+                            in->sys->structure,
+                            in->sys->snapshot};
+    int n = max_levels < HG_LAMMPS_MAX_COLLECTIONS ? max_levels
+                                                   : HG_LAMMPS_MAX_COLLECTIONS;
+    hg_lammps_optimum o;
+    int st = hg_lammps_optimise(in->psd, &sys, c, n, 0.0, &o, e);
+    if (st)
+        return st;
+    double unit = c->c[0] * sys.atoms / sys.nprocs; /* as evaluate_style */
+    for (int L = 1; L <= max_levels; L++) {
+        T[L - 1] = L <= n && isfinite(o.by_n_seconds[L])
+                       ? o.by_n_seconds[L] / unit
+                       : INFINITY;
+        for (int h = 0; h < L; h++)
+            sizes[(size_t)(L - 1) * (size_t)max_levels + (size_t)h] =
+                L <= n ? o.by_n[L].cut[h] : 0.0;
+    }
+    return HG_OK;
+}
+
 const hg_model hg_model_lammps_multi = {
     "lammps-multi",
     "LAMMPS neighbor multi (collection/interval from the levels): Neigh "
@@ -195,7 +231,8 @@ const hg_model hg_model_lammps_multi = {
     params,
     (int)(sizeof params / sizeof params[0]),
     evaluate_multi,
-    gradient_multi};
+    gradient_multi,
+    optimise_multi};
 
 const hg_model hg_model_lammps_bin = {
     "lammps-bin",

@@ -63,7 +63,13 @@ for cmd in tune validate calibrate recommend evaluate scan bench pack; do
     expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'lmp' \(one of: hgrid, lammps, mercurydpm\)$" -- "$HG" $cmd --engine lmp
     expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'gromacs' \(one of: hgrid, lammps, mercurydpm\)$" -- "$HG" $cmd $SYS --engine=gromacs
 done
-expect_fail 2 "tune --engine: 'hgrid' is not available for tune \(it runs: lammps\)" -- "$HG" tune --engine hgrid $SYS
+# tune of the bundled HGrid runs in this process: the code's default (one
+# level), the model's optimum and the fastest found, each measured; the
+# tuned one is the fastest of the final side-by-side run
+t=$("$HG" tune --engine hgrid $SYS --n 3000 --steps 1 --repeats 3 --budget 3 --format json)
+echo "$t" | jq -e '.engine == "hgrid" and ([.points[].role] == ["default", "model optimum", "tuned"]) and (.points[2].measured_ms <= ([.points[].measured_ms] | min)) and (.points[0].levels == 1) and (.settings_measured >= 9)' > /dev/null && ok || bad "tune --engine hgrid: $t"
+expect_fail 2 "^hgridopt: tune --format: 'lammps' is not a format of tune --engine hgrid \(one of: table, json\)$" -- "$HG" tune $SYS --format lammps
+expect_fail 2 "^hgridopt: calibrate --file: 'x.json' is where --save stores the constants; give --save too$" -- "$HG" calibrate --engine lammps --file x.json
 expect_fail 2 "scan --engine: 'lammps' is not available for scan \(it runs: hgrid\)" -- "$HG" scan --engine lammps $SYS
 expect_ok "^recommended: " -- "$HG" recommend --engine hgrid $SYS
 # an option given twice is refused, not silently replaced

@@ -85,7 +85,13 @@ run bench.json "$HG" bench $P --n 1500 --steps 2 --repeats 1 --format json
 check "$TMP/bench.json" "$S/bench.schema.json"
 # the cell sizes of bench are arrays of numbers, as everywhere
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[m["cell_sizes"] for m in d["methods"] if "cell_sizes" in m]; assert s and all(isinstance(x, list) and all(isinstance(v, (int, float)) for v in x) for x in s)' "$TMP/bench.json" && ok || bad "bench cell_sizes are not arrays"
-# the LAMMPS forms (--engine lammps; tiny runs of lmp when it is there):
+# tune of the bundled HGrid (in this process) and the LAMMPS forms
+# (--engine lammps; tiny runs of lmp when it is there): one schema
+"$HG" pack --psd powerlaw:alpha=-3,omega=4 --dim 3 --nu 0.3 --n 1500 \
+    --generator rsa --seed 1 --output "$TMP/h.data" 2>/dev/null || bad "pack for tune"
+run htune.json "$HG" tune --packing "$TMP/h.data" --steps 1 --repeats 1 --budget 1 --format json
+check "$TMP/htune.json" "$S/engine-run.schema.json"
+# the LAMMPS forms:
 # schema, version and their schema files
 if command -v lmp >/dev/null 2>&1; then
     export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json"
@@ -93,13 +99,13 @@ if command -v lmp >/dev/null 2>&1; then
     "$HG" pack --psd powerlaw:alpha=-3,omega=4 --dim 3 --nu 0.3 --n 1500 \
         --generator rsa --seed 1 --output "$TMP/l.data" 2>/dev/null || bad "pack for lmp"
     run lval.json "$HG" validate --engine lammps --packing "$TMP/l.data" $L --format json
-    check "$TMP/lval.json" "$S/lammps-validation.schema.json"
+    check "$TMP/lval.json" "$S/engine-run.schema.json"
     run ltune.json "$HG" tune --engine lammps --packing "$TMP/l.data" $L --budget 2 --format json
-    check "$TMP/ltune.json" "$S/lammps-tune.schema.json"
+    check "$TMP/ltune.json" "$S/engine-run.schema.json"
     # the fit may fail on so few, noisy points: only its document is checked
     if "$HG" calibrate --engine lammps --packing "$TMP/l.data" --steps 2 --repeats 1 \
         --format json > "$TMP/lfit.json" 2>"$TMP/err"; then
-        check "$TMP/lfit.json" "$S/lammps-fit.schema.json"
+        check "$TMP/lfit.json" "$S/engine-run.schema.json"
     else
         echo "note: calibrate --engine lammps failed ($(tail -1 "$TMP/err")); its schema not checked"
     fi

@@ -150,7 +150,7 @@ else
 fi
 if timeout 300 "$HG" tune --engine lammps $PL --budget 8 --format lammps > "$TMP/tune" 2> "$TMP/tune.err" &&
     grep -Eq "^neighbor [0-9.e-]+ (bin|multi)$" "$TMP/tune" &&
-    grep -q "measured Neigh" "$TMP/tune"; then
+    grep -q "^# measured [0-9.e+-]* ms (Neigh seconds per build)" "$TMP/tune"; then
     ok
     cat "$TMP/tune"
 else

@@ -88,6 +88,10 @@ typedef struct cli_option {
 #define CLI_LONG(name, st, field, lo, hi) {name, CLI_T_LONG, offsetof(st, field), lo, hi, CLI_ANY}
 #define CLI_DOUBLE(name, st, field, check) {name, CLI_T_DOUBLE, offsetof(st, field), 0, 0, check}
 
+/* In a command's format list: every engine's settings format
+ * (hg_engine.settings_format: lammps, ...). */
+#define CLI_ENGINE_FORMATS "@engines"
+
 /* A command: its name, help, common groups, own options and formats. */
 typedef struct cli_spec {
     const char *name;
@@ -162,6 +166,10 @@ typedef struct cli_system {
  * code (CLI_OK on success); prints the error itself. */
 int cli_system_resolve(cli_system *cs, int need_nu);
 void cli_system_clear(cli_system *cs);
+/* The engine a command's output describes: --engine, else the engine
+ * declaring --model's model, else the engine whose settings format is
+ * --format; NULL: none named (the default engine). */
+const hg_engine *cli_engine_of(const cli_opts *o);
 
 /* The "snapshot" object of a JSON output (nothing without --packing). */
 void cli_json_add_snapshot(cJSON *obj, const cli_system *cs);
@@ -268,10 +276,12 @@ int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
-/* The LAMMPS engine (cmd_lammps.c, cmd_tune.c): `--engine lammps` in argv. */
-int cli_engine_is_lammps(int argc, char **argv);
-int cmd_calibrate_lammps(int argc, char **argv);
-int cmd_validate_lammps(int argc, char **argv);
+/* validate, tune and calibrate of an engine that runs a code
+ * (cmd_engine.c): kind 0 validate, 1 tune, 2 calibrate. */
+int cmd_engine_run(int kind, int argc, char **argv);
+/* The engine named by --engine in argv; NULL when none or unknown (the
+ * command's own parse then reports it). */
+const hg_engine *cli_engine_of_argv(int argc, char **argv);
 /* recommend with the lammps engine: the LAMMPS model's optimum for cs
  * with atoms per rank (<= 0: packing, system file or 50000), MPI ranks and
  * at most max_coll collections; text is the --format lammps output (its

@@ -132,8 +132,9 @@ static const cli_spec spec = {"calibrate", help,
 
 int cmd_calibrate(int argc, char **argv)
 {
-    if (cli_engine_is_lammps(argc, argv))
-        return cmd_calibrate_lammps(argc, argv);
+    const hg_engine *eng = cli_engine_of_argv(argc, argv);
+    if (eng && eng != hg_engine_at(0))
+        return cmd_engine_run(2, argc, argv);
     calibrate_opts o = {200000, 1, 5, 3, 5e8, 0, NULL};
     cli_system cs = {0};
     int rc, st;

@@ -298,7 +298,7 @@ static int evaluate_lammps(cli_system *cs, const double *sizes, int L)
 }
 
 static const char *const formats[] = {"table", "json", "lammps",
-                                      "mercurydpm", NULL};
+                                      "mercurydpm", CLI_ENGINE_FORMATS, NULL};
 static const cli_spec spec = {"evaluate", help,
                               CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
                                   CLI_ENGINES,

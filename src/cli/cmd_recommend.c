@@ -426,8 +426,124 @@ static int write_lammps_engine(FILE *out, const void *ctx)
     return CLI_OK;
 }
 
+/* ---- an engine with models of its own (not the bundled HGrid's, not
+ * lammps'): hg_recommend over its models, its settings writer ---- */
+
+typedef struct engine_result {
+    const cli_system *cs;
+    const hg_engine *engine;
+    const hg_recommendation *r;
+    const char *text; /* the settings writer's text */
+} engine_result;
+
+static int write_engine(FILE *out, const void *ctx)
+{
+    const engine_result *x = ctx;
+    const cli_system *cs = x->cs;
+    const hg_recommendation *r = x->r;
+    const char *fmt = cs->opt.format;
+    if (!strcmp(fmt, "json")) {
+        cJSON *j = cli_json_document("hgridopt.engine-recommendation/1", cs);
+        cJSON_AddStringToObject(j, "engine", x->engine->name);
+        cJSON_AddStringToObject(j, "constants", cs->consts_source);
+        cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
+        cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
+        cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+        cJSON_AddStringToObject(j, "structure",
+                                hg_structure_name(cs->sys.structure));
+        cJSON_AddStringToObject(j, "model", r->model->name);
+        cJSON_AddNumberToObject(j, "levels", r->levels);
+        cli_json_add_array(j, "sizes", r->cell_sizes, r->levels);
+        cJSON_AddNumberToObject(j, "T", r->cost.T);
+        cJSON *c = cJSON_AddArrayToObject(j, "by_model");
+        for (int a = 0; a < r->n_curves; a++) {
+            const hg_curve *cv = &r->curves[a];
+            for (int i = 0; i < cv->n; i++) {
+                const hg_curve_point *p = &cv->points[i];
+                if (p->nonempty_levels != p->levels)
+                    continue; /* no gain from another level */
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "model", cv->model->name);
+                cJSON_AddNumberToObject(o, "levels", p->levels);
+                cli_json_add_array(o, "sizes", p->sizes, p->levels);
+                cJSON_AddNumberToObject(o, "T", p->T);
+                cJSON_AddItemToArray(c, o);
+            }
+        }
+        lmp_json_add_lines(j, "settings", x->text);
+        return cli_json_print(out, j);
+    }
+    if (strcmp(fmt, "table")) {
+        fputs(x->text, out);
+        return CLI_OK;
+    }
+    fprintf(out, "engine:         %s (%s)\n", x->engine->name,
+            x->engine->help);
+    fprintf(out, "constants:      %s\n", cs->consts_source);
+    cli_print_system(out, cs);
+    fprintf(out, "\ndecision:       %s, %d level%s (sizes", r->model->name,
+            r->levels, r->levels == 1 ? "" : "s");
+    for (int i = 0; i < r->levels; i++)
+        fprintf(out, " %.6g", r->cell_sizes[i]);
+    fprintf(out, "): predicted %.6g\n                (%s)\n", r->cost.T,
+            r->model->help);
+    fprintf(out, "\npredicted by model and levels:\n");
+    for (int a = 0; a < r->n_curves; a++)
+        for (int i = 0; i < r->curves[a].n; i++) {
+            const hg_curve_point *p = &r->curves[a].points[i];
+            if (p->nonempty_levels == p->levels)
+                fprintf(out, "  %-16s L=%-3d %12.6g\n",
+                        r->curves[a].model->name, p->levels, p->T);
+        }
+    fprintf(out, "\nsettings (the lines of --format %s):\n",
+            x->engine->settings_format);
+    lmp_print_lines(out, x->text);
+    return CLI_OK;
+}
+
+static int engine_answer(cli_system *cs, const hg_engine *eng,
+                         const hg_recommend_options *opt, double atoms,
+                         long ranks)
+{
+    hg_recommend_options ro = *opt;
+    for (const char *const *m = eng->models; !opt->n_models && m && *m; m++)
+        if (ro.n_models < HG_RECOMMEND_MAX_MODELS)
+            ro.models[ro.n_models++] = hg_model_find(*m);
+    hg_recommendation r;
+    hg_err e = {0};
+    int st = hg_recommend(cs->psd, &cs->sys, &cs->values, &ro, &r, &e);
+    if (st)
+        return cli_fail(&e, st, 1);
+    hg_engine_settings in = {cs->psd,
+                             &cs->sys,
+                             r.model->name,
+                             r.model->grid_algorithm,
+                             r.levels,
+                             r.cell_sizes,
+                             r.cost.T,
+                             r.model->help,
+                             cs->export_skin,
+                             atoms,
+                             (int)ranks,
+                             cs->consts_source,
+                             "recommend",
+                             cs->name,
+                             cs->unit};
+    char *text = NULL;
+    int rc = CLI_OK;
+    if ((st = eng->write_settings(&in, &text, &e)))
+        rc = cli_fail(&e, st, 0);
+    else {
+        engine_result x = {cs, eng, &r, text};
+        rc = cli_write(cs->opt.output, write_engine, &x);
+    }
+    free(text);
+    hg_recommendation_clear(&r);
+    return rc;
+}
+
 static const char *const formats[] = {"table", "json", "lammps",
-                                     "mercurydpm", NULL};
+                                     "mercurydpm", CLI_ENGINE_FORMATS, NULL};
 static const cli_spec spec = {"recommend", help,
                               CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
                                   CLI_PLOT | CLI_ENGINES,
@@ -454,14 +570,27 @@ int cmd_recommend(int argc, char **argv)
      * model or kol, else the bundled HGrid */
     int lammps_named = (word && !strcmp(word, "lammps")) ||
                        (model && !strncmp(model->name, "lammps-", 7));
+    const hg_engine *fmt_engine = cli_engine_of(&(cli_opts){
+        .format = cs.opt.format}); /* the engine writing --format */
     const hg_engine *engine =
         cs.opt.engine ? hg_engine_find(cs.opt.engine)
         : lammps_named || (!model && !word && !strcmp(cs.opt.format, "lammps"))
             ? hg_engine_find("lammps")
-            : hg_engine_at(0);
+        : fmt_engine && !model && !word ? fmt_engine
+                                        : hg_engine_at(0);
+    /* an engine whose models are its own answers with them and its
+     * settings writer (the lammps engine has its own tables below) */
+    int own_models = engine->models && engine->models[0] &&
+                     hg_model_find(engine->models[0])->grid_algorithm ==
+                         HG_GRID_NONE &&
+                     engine->write_settings &&
+                     strcmp(engine->name, "lammps") &&
+                     engine != hg_engine_at(0);
     int lammps_engine = !strcmp(engine->name, "lammps");
     const char *named = model ? model->name : word;
-    if (named && strcmp(named, "auto") && lammps_engine != lammps_named) {
+    if (named && strcmp(named, "auto") &&
+        (own_models ? hg_engine_of_model(named) != engine
+                    : lammps_engine != lammps_named)) {
         cli_error("recommend --engine %s: --model %s is not a model of the "
                   "%s engine (see 'hgridopt help engines')",
                   engine->name, named, engine->name);
@@ -501,7 +630,7 @@ int cmd_recommend(int argc, char **argv)
     {
         const hg_model *pm[HG_RECOMMEND_MAX_MODELS + 4];
         size_t npm = 0;
-        if (lammps_engine)
+        if (lammps_engine || own_models)
             for (; engine->models[npm] && npm < 4; npm++)
                 pm[npm] = hg_model_find(engine->models[npm]);
         else if (ro.n_models)
@@ -526,6 +655,29 @@ int cmd_recommend(int argc, char **argv)
             rc = CLI_EUSAGE;
             goto done;
         }
+    }
+    if (own_models) {
+        if (cs.opt.plot || (strcmp(cs.opt.format, "table") &&
+                            strcmp(cs.opt.format, "json") &&
+                            strcmp(cs.opt.format, engine->settings_format))) {
+            cli_error("recommend --engine %s: %s", engine->name,
+                      cs.opt.plot ? "--plot draws the HGrid recommendation "
+                                    "only"
+                                  : "--format: table, json or the engine's "
+                                    "settings");
+            rc = CLI_EUSAGE;
+            goto done;
+        }
+        if (model) {
+            ro.n_models = 1;
+            ro.models[0] = model;
+        }
+        double atoms = 0.0;
+        hg_model_values_get(&cs.values, "atoms", &atoms);
+        rc = engine_answer(&cs, engine, &ro, o.atoms > 0 ? (double)o.atoms
+                                                         : atoms,
+                           o.mpi);
+        goto done;
     }
     if (lammps_engine) {
         cli_lammps_result a;

@@ -393,8 +393,9 @@ static const cli_spec spec = {"validate", help,
 
 int cmd_validate(int argc, char **argv)
 {
-    if (cli_engine_is_lammps(argc, argv))
-        return cmd_validate_lammps(argc, argv);
+    const hg_engine *eng = cli_engine_of_argv(argc, argv);
+    if (eng && eng != hg_engine_at(0))
+        return cmd_engine_run(0, argc, argv);
     validate_opts o = {NULL, 0, 1, 5, 0, 2e8};
     cli_system cs = {0};
     int rc;

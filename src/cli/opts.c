@@ -164,14 +164,40 @@ static int store(const cli_option *o, const char *text, char *base)
     return CLI_OK;
 }
 
-static int check_format(const char *cmd, const char *format,
-                        const char *const *allowed)
+/* The formats of a command's list; the entry CLI_ENGINE_FORMATS stands
+ * for every engine's settings format. Returns the count (<= cap). */
+static size_t expand_formats(const char *const *allowed, const char **out,
+                             size_t cap)
 {
-    for (size_t i = 0; allowed[i]; i++)
+    size_t n = 0;
+    for (size_t i = 0; allowed[i]; i++) {
+        if (strcmp(allowed[i], CLI_ENGINE_FORMATS)) {
+            if (n < cap)
+                out[n++] = allowed[i];
+            continue;
+        }
+        for (size_t k = 0; k < hg_engine_count(); k++) {
+            const char *f = hg_engine_at(k)->settings_format;
+            int seen = !f;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = !strcmp(out[j], f);
+            if (!seen && n < cap)
+                out[n++] = f;
+        }
+    }
+    return n;
+}
+
+static int check_format(const char *cmd, const char *format,
+                        const char *const *allowed_list)
+{
+    const char *allowed[32];
+    size_t n = expand_formats(allowed_list, allowed, 32);
+    for (size_t i = 0; i < n; i++)
         if (strcmp(format, allowed[i]) == 0)
             return CLI_OK;
     char list[256] = "";
-    for (size_t i = 0; allowed[i]; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (i)
             strncat(list, ", ", sizeof list - strlen(list) - 1);
         strncat(list, allowed[i], sizeof list - strlen(list) - 1);

@@ -64,12 +64,23 @@ void cli_system_clear(cli_system *cs)
 /* The constants of the engine the command describes (--engine, else the
  * one declaring --model's model), resolved once here and handed to every
  * model evaluation as cs->values.consts: no model reads a file. */
+const hg_engine *cli_engine_of(const cli_opts *o)
+{
+    if (o->engine)
+        return hg_engine_find(o->engine);
+    if (o->model_text && hg_engine_of_model(o->model_text))
+        return hg_engine_of_model(o->model_text);
+    for (size_t i = 0; o->format && i < hg_engine_count(); i++) {
+        const hg_engine *g = hg_engine_at(i);
+        if (g->settings_format && !strcmp(g->settings_format, o->format))
+            return g;
+    }
+    return NULL;
+}
+
 static int resolve_engine_consts(cli_system *cs)
 {
-    const hg_engine *eng = cs->opt.engine ? hg_engine_find(cs->opt.engine)
-                           : cs->opt.model_text
-                               ? hg_engine_of_model(cs->opt.model_text)
-                               : NULL;
+    const hg_engine *eng = cli_engine_of(&cs->opt);
     cs->consts_source[0] = '\0';
     if (!eng || !eng->consts_resolve || !eng->consts_size)
         return CLI_OK;
@@ -214,7 +225,14 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     /* K: one resolver decides (command line, system file, calibration
      * file, shipped default or paper value, by the target the output
      * format describes) */
-    cs->K_target = hg_K_target_for_format(cs->opt.format);
+    /* (table and json of an engine given by --engine describe its code) */
+    const hg_engine *eng = cs->opt.engine ? hg_engine_find(cs->opt.engine)
+                                          : NULL;
+    int plain = !cs->opt.format || !strcmp(cs->opt.format, "table") ||
+                !strcmp(cs->opt.format, "json");
+    cs->K_target = hg_K_target_for_format(
+        plain && eng && eng->settings_format ? eng->settings_format
+                                             : cs->opt.format);
     const char *kt = cs->opt.K_text ? cs->opt.K_text
                      : cs->file.K_auto ? "auto" /* "K": "auto" in the file */
                                        : NULL;

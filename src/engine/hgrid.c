@@ -25,10 +25,15 @@ static int constants(int dim, char *buf, size_t len, hg_err *e)
 
 const hg_engine hg_engine_hgrid = {
     "hgrid",
-    "the bundled HGrid (validate, calibrate and bench measure it)",
+    "the bundled HGrid (validate, calibrate, bench and tune measure it "
+    "in this process)",
     models,
     NULL,
     constants,
     0,
     NULL,
+    NULL,          /* settings: the cell sizes of the table and JSON */
+    NULL,          /* validate: the hgrid form of `validate` */
+    hg_hgrid_tune,
+    NULL,          /* calibrate: the hgrid form of `calibrate` (K) */
 };

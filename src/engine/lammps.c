@@ -5,10 +5,18 @@
  * constants, else the shipped ones) and passed to the models as a value;
  * its settings are the input-script lines of --format lammps. */
 #include "hg_engine.h"
+#include "hg_export.h"
+#include "hg_io.h"
 #include "hg_lammps.h"
+#include "hg_pack_gen.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const models[] = {"lammps-multi", "lammps-bin", NULL};
 
@@ -47,6 +55,376 @@ static int constants(int dim, char *buf, size_t len, hg_err *e)
     return HG_OK;
 }
 
+/* ---- the settings writer: --format lammps ---- */
+
+static int write_settings(const hg_engine_settings *in, char **text,
+                          hg_err *e)
+{
+    hg_lammps_setting s = {0};
+    double dmax = 2.0 * hg_psd_rmax(in->psd);
+    if (in->levels > 1 || (in->levels == 1 && in->model &&
+                           strcmp(in->model, "lammps-bin") != 0)) {
+        s.ncoll = in->levels;
+        for (int i = 0; i < in->levels && i < HG_LAMMPS_MAX_COLLECTIONS; i++)
+            s.cut[i] = in->sizes[i];
+    }
+    int st = hg_lammps_setting_check(&s, dmax, e);
+    if (st)
+        return st;
+    double skin = in->skin > 0.0 ? in->skin : hg_export_default_skin(in->psd);
+    return hg_lammps_lines(&s, skin, dmax, text, e);
+}
+
+/* ---- running lmp ---- */
+
+/* The model's view of p for the run: radii, dim, nu, atoms, ranks, skin
+ * (run->skin, else the default of the exports), and the structure of
+ * run->sys (measured: its pair statistics and the density they see). */
+static int prepare(const hg_engine_run *run, const hg_particles *p,
+                   const hg_system *given, hg_psd **psd,
+                   hg_lammps_system *sys, hg_lammps_run_options *ro,
+                   hg_err *e)
+{
+    double rmin = p->n ? p->r[0] : 1.0;
+    for (size_t i = 1; i < p->n; i++)
+        rmin = fmin(rmin, p->r[i]);
+    double skin = run->skin > 0.0 ? run->skin : 0.2 * rmin;
+    int st = hg_lammps_system_of(p, skin, run->nprocs, psd, sys, e);
+    if (st)
+        return st;
+    if (given) {
+        sys->structure = given->structure;
+        sys->snapshot = given->snapshot;
+        if (given->snapshot && given->structure == HG_STRUCTURE_MEASURED)
+            sys->nu = given->nu;
+    }
+    hg_lammps_run_options_default(ro);
+    ro->lmp = run->program;
+    ro->nprocs = run->nprocs;
+    ro->keep = run->keep;
+    ro->steps = run->steps;
+    ro->warmup = run->warmup;
+    ro->repeats = run->repeats;
+    ro->skin = skin;
+    ro->structure = sys->structure;
+    ro->progress = run->progress;
+    ro->progress_params = run->progress_params;
+    return HG_OK;
+}
+
+static void setting_text(const hg_lammps_setting *s, char *buf, size_t len)
+{
+    if (s->ncoll == 0) {
+        snprintf(buf, len, "bin");
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, len, "multi, %d collection%s",
+                                s->ncoll, s->ncoll == 1 ? "" : "s");
+    for (int i = 0; i < s->ncoll && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%.6g",
+                              i ? ", " : " (cutoffs ", s->cut[i]);
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
+static int add_point(hg_engine_report *r, const char *role,
+                     const hg_lammps_point *lp, double skin, double dmax,
+                     hg_err *e)
+{
+    hg_engine_point *q = hg_engine_report_add(r, role, e);
+    if (!q)
+        return HG_ENOMEM;
+    setting_text(&lp->setting, q->setting, sizeof q->setting);
+    q->levels = lp->setting.ncoll ? lp->setting.ncoll : 1;
+    if (lp->setting.ncoll)
+        for (int i = 0; i < lp->setting.ncoll && i < 16; i++)
+            q->sizes[i] = lp->setting.cut[i];
+    else
+        q->sizes[0] = dmax; /* bin: one cutoff, the largest diameter */
+    int st = hg_lammps_lines(&lp->setting, skin, dmax, &q->lines, e);
+    if (st)
+        return st;
+    q->predicted = lp->predicted > 0.0 ? lp->predicted : NAN;
+    q->measured = lp->timing.neigh;
+    q->measured_min = lp->timing.neigh_min;
+    q->measured_max = lp->timing.neigh_max;
+    q->other = lp->timing.pair;
+    q->found = lp->timing.neighbours;
+    return HG_OK;
+}
+
+static int program_text(const hg_engine_run *run, hg_engine_report *r,
+                        char *version, size_t vlen, hg_err *e)
+{
+    char lmp[4096];
+    int st = hg_lammps_find(run->program, lmp, sizeof lmp, e);
+    if (!st)
+        st = hg_lammps_version(lmp, version, vlen, e);
+    if (!st)
+        snprintf(r->program, sizeof r->program, "%.400s (LAMMPS %.60s)", lmp,
+                 version);
+    return st;
+}
+
+static void report_start(hg_engine_report *r)
+{
+    hg_engine_report_clear(r);
+    r->unit = "Neigh seconds per build";
+}
+
+static int constants_text(hg_lammps_consts *k, hg_engine_report *r,
+                          hg_err *e)
+{
+    int st = constants(3, r->constants, sizeof r->constants, e);
+    return st ? st : consts_resolve(3, k, NULL, 0, e);
+}
+
+/* validate: the model's recommendation, bin, and the model's best
+ * settings with one collection fewer and one more, in one lmp run. */
+static int validate(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
+{
+    report_start(r);
+    if (run->n_packings < 1)
+        return hg_fail(e, HG_EINVAL, "validate --engine lammps: no packing");
+    char version[64];
+    hg_lammps_consts k;
+    int st = program_text(run, r, version, sizeof version, e);
+    if (st || (st = constants_text(&k, r, e)))
+        return st;
+    const hg_particles *p = run->packings[0];
+    hg_psd *psd = NULL;
+    hg_lammps_system sys;
+    hg_lammps_run_options ro;
+    hg_lammps_optimum opt;
+    if ((st = prepare(run, p, run->sys, &psd, &sys, &ro, e)) ||
+        (st = hg_lammps_optimise(psd, &sys, &k, run->max_levels, 0.01, &opt,
+                                 e))) {
+        hg_psd_free(psd);
+        return st;
+    }
+    hg_lammps_setting set[4];
+    const char *role[4];
+    int n = 0, nb = opt.best.ncoll;
+    set[n] = opt.best;
+    role[n++] = "recommended";
+    if (nb != 0) {
+        set[n] = opt.by_n[0];
+        role[n++] = "bin";
+    }
+    if (nb >= 2) {
+        set[n] = opt.by_n[nb - 1];
+        role[n++] = "one fewer";
+    }
+    int up = nb == 0 ? 2 : nb + 1;
+    if (up <= run->max_levels && isfinite(opt.by_n_seconds[up])) {
+        set[n] = opt.by_n[up];
+        role[n++] = nb == 0 ? "multi 2" : "one more";
+    }
+    hg_lammps_point pts[4];
+    double dmax = 2.0 * hg_psd_rmax(psd);
+    st = hg_lammps_measure(p, set, n, &ro, &k, pts, e);
+    for (int i = 0; st == HG_OK && i < n; i++)
+        st = add_point(r, role[i], &pts[i], ro.skin, dmax, e);
+    r->recommended = 0;
+    r->baseline = 0;
+    for (int i = 0; i < n; i++)
+        if (set[i].ncoll == 0)
+            r->baseline = i;
+    r->settings_measured = n * ro.repeats;
+    hg_engine_report_finish(r);
+    hg_psd_free(psd);
+    return st;
+}
+
+/* tune: hg_lammps_tune's measured search; points bin, the model's
+ * optimum and the fastest found. */
+static int tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
+{
+    report_start(r);
+    if (run->n_packings < 1)
+        return hg_fail(e, HG_EINVAL, "tune --engine lammps: no packing");
+    char version[64];
+    hg_lammps_consts k;
+    int st = program_text(run, r, version, sizeof version, e);
+    if (st || (st = constants_text(&k, r, e)))
+        return st;
+    const hg_particles *p = run->packings[0];
+    hg_psd *psd = NULL;
+    hg_lammps_system sys;
+    hg_lammps_run_options ro;
+    hg_lammps_tune_result tr;
+    if ((st = prepare(run, p, run->sys, &psd, &sys, &ro, e)) ||
+        (st = hg_lammps_tune(p, &k, &ro, run->budget, run->max_levels, &tr,
+                             e))) {
+        hg_psd_free(psd);
+        return st;
+    }
+    double dmax = 2.0 * hg_psd_rmax(psd);
+    if (!(st = add_point(r, "default", &tr.bin, ro.skin, dmax, e)) &&
+        !(st = add_point(r, "model optimum", &tr.model, ro.skin, dmax, e)))
+        st = add_point(r, "tuned", &tr.best, ro.skin, dmax, e);
+    r->baseline = 0;
+    r->recommended = 1;
+    r->settings_measured = tr.settings;
+    r->rounds = tr.rounds;
+    r->seconds = tr.seconds;
+    hg_engine_report_finish(r);
+    hg_psd_free(psd);
+    return st;
+}
+
+/* calibrate: the calibration grid on each packing (or on RSA packings of
+ * three systems of its own), one weighted least-squares fit. */
+static const struct {
+    const char *psd;
+    int dim;
+    double nu;
+} own_systems[] = {
+    {"powerlaw:alpha=-3,omega=20", 3, 0.4},
+    {"lognormal:median=1,sigma=0.5,qmin=0.01,qmax=0.99", 3, 0.4},
+    {"powerlaw:alpha=-3,omega=20", 2, 0.4},
+};
+
+static const char *const system_role[16] = {
+    "system 1",  "system 2",  "system 3",  "system 4",  "system 5",
+    "system 6",  "system 7",  "system 8",  "system 9",  "system 10",
+    "system 11", "system 12", "system 13", "system 14", "system 15",
+    "system 16"};
+
+static int calibrate(const hg_engine_run *run, hg_engine_report *r,
+                     hg_err *e)
+{
+    report_start(r);
+    char version[64];
+    int st = program_text(run, r, version, sizeof version, e);
+    if (st)
+        return st;
+    int nsys = run->n_packings ? run->n_packings
+                               : (int)(sizeof own_systems /
+                                       sizeof own_systems[0]);
+    enum { PER = 10 };
+    hg_lammps_point *pts = calloc((size_t)nsys * PER, sizeof *pts);
+    double *skins = calloc((size_t)nsys * PER, sizeof *skins);
+    double *dmaxs = calloc((size_t)nsys * PER, sizeof *dmaxs);
+    const char **names = calloc((size_t)nsys * PER, sizeof *names);
+    int npts = 0;
+    if (!pts || !skins || !dmaxs || !names)
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int s = 0; st == HG_OK && s < nsys; s++) {
+        hg_particles own = {0};
+        const hg_particles *p = run->n_packings ? run->packings[s] : &own;
+        hg_psd *psd = NULL;
+        if (!run->n_packings) {
+            hg_psd_ctx ctx = {own_systems[s].dim, NULL};
+            hg_pack_params prm = {own_systems[s].dim, (size_t)run->atoms,
+                                  own_systems[s].nu, (uint64_t)run->seed, 1};
+            hg_pack_report rep;
+            st = hg_psd_parse(own_systems[s].psd, &ctx, &psd, e);
+            if (st == HG_OK)
+                st = hg_pack_rsa_run(psd, &prm, NULL, &own, &rep, e);
+            hg_psd_free(psd);
+            psd = NULL;
+        }
+        hg_lammps_system sys;
+        hg_lammps_run_options ro;
+        if (st == HG_OK)
+            st = prepare(run, p, NULL, &psd, &sys, &ro, e);
+        char keep[4096];
+        if (st == HG_OK && run->keep) { /* one folder per system */
+            if (mkdir(run->keep, 0777) != 0 && errno != EEXIST)
+                st = hg_fail(e, HG_EIO, "--keep: cannot create '%s': %s",
+                             run->keep, strerror(errno));
+            snprintf(keep, sizeof keep, "%s/system%d", run->keep, s + 1);
+            ro.keep = keep;
+        }
+        hg_lammps_setting set[PER];
+        int n = st == HG_OK ? hg_lammps_calibration_settings(psd, set, PER)
+                            : 0;
+        if (st == HG_OK)
+            st = hg_lammps_measure(p, set, n, &ro, NULL, pts + npts, e);
+        for (int i = 0; st == HG_OK && i < n; i++) {
+            skins[npts] = ro.skin;
+            dmaxs[npts] = 2.0 * hg_psd_rmax(psd);
+            names[npts++] = system_role[s < 16 ? s : 15];
+        }
+        hg_particles_clear(&own);
+        hg_psd_free(psd);
+    }
+    hg_lammps_work *w = st ? NULL : malloc(sizeof *w * (size_t)npts);
+    double *y = st ? NULL : malloc(sizeof *y * (size_t)npts);
+    hg_lammps_consts k = {0};
+    if (st == HG_OK && (!w || !y))
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int i = 0; st == HG_OK && i < npts; i++) {
+        w[i] = pts[i].work;
+        y[i] = pts[i].timing.neigh;
+    }
+    if (st == HG_OK)
+        st = hg_lammps_fit(w, y, npts, &k, e);
+    free(w);
+    free(y);
+    if (st == HG_OK) {
+        char host[64] = "";
+        gethostname(host, sizeof host - 1);
+        snprintf(k.machine, sizeof k.machine,
+                 "%s, %ld online CPUs, %d rank%s", host,
+                 sysconf(_SC_NPROCESSORS_ONLN), run->nprocs,
+                 run->nprocs == 1 ? "" : "s");
+        snprintf(k.lammps, sizeof k.lammps, "%s", version);
+        size_t m = (size_t)snprintf(r->fitted, sizeof r->fitted,
+                                    "ns per unit:");
+        for (int t = 0; t < HG_LAMMPS_NTERMS && m < sizeof r->fitted; t++)
+            m += (size_t)snprintf(r->fitted + m, sizeof r->fitted - m,
+                                  " %s %.4g +- %.2g%s", hg_lammps_term_name(t),
+                                  1e9 * k.c[t], 1e9 * k.se[t],
+                                  k.c[t] == 0.0 ? " (dropped: not > 0)" : "");
+        if (m < sizeof r->fitted)
+            snprintf(r->fitted + m, sizeof r->fitted - m,
+                     "; R^2 %.4f over %d measurements", k.r2, npts);
+        snprintf(r->constants, sizeof r->constants, "fitted here (%s)",
+                 k.machine);
+    }
+    double med[1024];
+    int nm = 0;
+    for (int i = 0; st == HG_OK && i < npts; i++) {
+        pts[i].predicted = hg_lammps_predict(&k, &pts[i].work);
+        st = add_point(r, names[i], &pts[i], skins[i], dmaxs[i], e);
+        double rel = fabs(pts[i].predicted / pts[i].timing.neigh - 1.0);
+        if (nm < 1024)
+            med[nm++] = rel;
+        r->fit_max_error = fmax(r->fit_max_error, rel);
+    }
+    if (st == HG_OK && nm) {
+        for (int i = 1; i < nm; i++) /* insertion sort: nm is small */
+            for (int j = i; j > 0 && med[j] < med[j - 1]; j--) {
+                double t = med[j];
+                med[j] = med[j - 1];
+                med[j - 1] = t;
+            }
+        r->fit_median_error = nm % 2 ? med[nm / 2]
+                                     : 0.5 * (med[nm / 2 - 1] + med[nm / 2]);
+    }
+    r->settings_measured = npts * run->repeats;
+    if (st == HG_OK && run->store) {
+        char path[4096];
+        if (run->save)
+            snprintf(path, sizeof path, "%s", run->save);
+        else
+            st = hg_lammps_consts_default_path(path, sizeof path, e);
+        if (st == HG_OK)
+            st = hg_lammps_consts_save(&k, path, e);
+        if (st == HG_OK)
+            snprintf(r->saved, sizeof r->saved, "%s", path);
+    }
+    hg_engine_report_finish(r);
+    r->recommended = -1;
+    free(pts);
+    free(skins);
+    free(dmaxs);
+    free(names);
+    return st;
+}
+
 const hg_engine hg_engine_lammps = {
     "lammps",
     "LAMMPS' neighbor build, multi or bin (validate, calibrate and tune "
@@ -56,4 +434,8 @@ const hg_engine hg_engine_lammps = {
     constants,
     sizeof(hg_lammps_consts),
     consts_resolve,
+    write_settings,
+    validate,
+    tune,
+    calibrate,
 };

@@ -346,6 +346,23 @@ int hg_curve_compute(const hg_model *m, const hg_psd *psd,
     }
     out->n = max_levels;
     int stale = 0;
+    /* a model with its own optimiser: every L at once */
+    double *own_T = NULL, *own_s = NULL;
+    if (recipe == HG_RECIPE_OPTIMAL && m->optimise) {
+        own_T = malloc(sizeof *own_T * (size_t)max_levels);
+        own_s = malloc(sizeof *own_s * (size_t)max_levels *
+                       (size_t)max_levels);
+        st = !own_T || !own_s
+                 ? hg_fail(e, HG_ENOMEM, "out of memory")
+                 : m->optimise(&in, max_levels, own_T, own_s, e);
+        if (st) {
+            free(own_T);
+            free(own_s);
+            free(tmp);
+            hg_curve_clear(out);
+            return st;
+        }
+    }
     for (int L = 1; L <= max_levels; L++) {
         hg_curve_point *pt = &out->points[L - 1];
         pt->levels = L;
@@ -366,6 +383,22 @@ int hg_curve_compute(const hg_model *m, const hg_psd *psd,
             break;
         case HG_RECIPE_OPTIMAL: {
             double *split = NULL, T = HUGE_VAL;
+            if (own_T) {
+                /* L levels only where they beat fewer (else collapsed
+                 * levels, as below) */
+                if (L == 1 || (isfinite(own_T[L - 1]) &&
+                               own_T[L - 1] < out->points[L - 2].T *
+                                                  (1.0 - MIN_GAIN))) {
+                    memcpy(pt->sizes, own_s + (size_t)(L - 1) * max_levels,
+                           sizeof *pt->sizes * (size_t)L);
+                } else {
+                    const hg_curve_point *pv = &out->points[L - 2];
+                    memcpy(pt->sizes, pv->sizes,
+                           sizeof *pt->sizes * (size_t)(L - 1));
+                    pt->sizes[L - 1] = pv->sizes[L - 2];
+                }
+                break;
+            }
             if (stale >= 2) {
                 /* Two successive L did not beat fewer levels: the interior
                  * optima have turned into collapsing levels; keep padding. */
@@ -400,9 +433,13 @@ int hg_curve_compute(const hg_model *m, const hg_psd *psd,
         if (st || (st = fill_point(m, &in, pt, e)))
             goto fail;
     }
+    free(own_T);
+    free(own_s);
     free(tmp);
     return HG_OK;
 fail:
+    free(own_T);
+    free(own_s);
     free(tmp);
     hg_curve_clear(out);
     return st;

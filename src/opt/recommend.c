@@ -206,8 +206,13 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
             const hg_curve_point *p = &out->curves[a].points[i];
             if (!(p->T <= limit))
                 continue;
+            /* fewer levels, then a one-level model (LAMMPS' bin before
+             * multi with one collection), then the lower T */
+            int one = o.models[a]->max_levels == 1,
+                rec_one = rec && o.models[rec_a]->max_levels == 1;
             if (!rec || p->nonempty_levels < rec->nonempty_levels ||
-                (p->nonempty_levels == rec->nonempty_levels && p->T < rec->T)) {
+                (p->nonempty_levels == rec->nonempty_levels &&
+                 (one > rec_one || (one == rec_one && p->T < rec->T)))) {
                 rec = p;
                 rec_a = a;
             }

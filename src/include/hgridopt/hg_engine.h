@@ -42,8 +42,12 @@ typedef struct hg_engine_run {
                             (<= 0: the engine's default) */
     double budget;       /* tune: wall-clock seconds to spend */
     int max_levels;      /* largest number of levels (collections) tried */
-    const char *save;    /* calibrate: where to store the fitted constants
-                            (NULL: do not store) */
+    int store;           /* calibrate: store the fitted constants ... */
+    const char *save;    /* ... in this file (NULL: the engine's default
+                            calibration file) */
+    long atoms;          /* calibrate without packings: atoms of the
+                            packings it generates for its own systems */
+    long seed;           /* and their seed */
     void (*progress)(int done, int total, void *params);
     void *progress_params;
 } hg_engine_run;
@@ -81,7 +85,8 @@ typedef struct hg_engine_report {
     char program[512];    /* the code run and its version */
     char constants[512];  /* the constants predicting, with their source */
     char fitted[512];     /* calibrate: the fitted constants in words */
-    char saved[4096];     /* calibrate: the file they were stored in */
+    char saved[4096];     /* calibrate: the file they were stored in ("":
+                             not stored) */
     double fit_median_error, fit_max_error; /* calibrate: relative */
     double spearman;      /* rank correlation predicted/measured (NaN) */
     int settings_measured, rounds;
@@ -89,6 +94,13 @@ typedef struct hg_engine_report {
 } hg_engine_report;
 
 void hg_engine_report_clear(hg_engine_report *r);
+/* A new zeroed point at the end of r (predicted, other, found NaN);
+ * NULL when out of memory (e set). */
+hg_engine_point *hg_engine_report_add(hg_engine_report *r, const char *role,
+                                      hg_err *e);
+/* Sets r->fastest and r->spearman (rank correlation of the predicted with
+ * the measured times over the points that have both; NaN below 3). */
+void hg_engine_report_finish(hg_engine_report *r);
 
 /* A grid the models chose (or the user gave), for the settings writer of
  * an engine (--format of its code). */
@@ -149,6 +161,17 @@ typedef struct hg_engine {
     int (*calibrate)(const hg_engine_run *run, hg_engine_report *out,
                      hg_err *e);
 } hg_engine;
+
+/* tune of the bundled HGrid (the hgrid engine's hook): from the KOL
+ * model's optimum over both algorithms and 1..run->max_levels levels, a
+ * measured search in this process (grid build plus detection of
+ * packings[0] per run->steps detections, candidates alternated over
+ * run->repeats): each cell size moved by a factor (1.3, shrinking when no
+ * candidate is 2 % faster), the other algorithm, a level added in the
+ * widest gap or the smallest dropped, while run->budget lasts; then the
+ * one-level grid, the model's optimum and the fastest side by side. */
+int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *out,
+                  hg_err *e);
 
 /* The registered engines, in registry order (the first is the default). */
 size_t hg_engine_count(void);

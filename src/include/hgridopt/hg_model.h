@@ -148,6 +148,15 @@ struct hg_model {
      * fixed at 2 r_max). dT_ds may be NULL. */
     int (*gradient)(const hg_model_input *in, double *T, double *dT_ds,
                     hg_err *e);
+    /* Optional (NULL: the gradient search of hg_opt_sizes): the model's
+     * own optimiser, for a model the gradient cannot steer (LAMMPS'
+     * stencils and bin counts make T piecewise constant in the sizes).
+     * For L = 1..max_levels: T[L-1] of the best grid of L levels and its
+     * sizes at sizes[(L-1) * max_levels + h], h < L; T[L-1] = INFINITY
+     * where L levels are not possible. hg_curve_compute (and so
+     * hg_recommend) uses it for the optimal recipe. */
+    int (*optimise)(const hg_model_input *in, int max_levels, double *T,
+                    double *sizes, hg_err *e);
 };
 
 /* ---- the registry (src/model/model_registry.c) ---- */

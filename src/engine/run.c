@@ -1,0 +1,74 @@
+/* run.c - what every engine's runner shares: the request's defaults and
+ * the report (hg_engine.h). */
+#include "hg_engine.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
+
+void hg_engine_run_default(hg_engine_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->nprocs = 1;
+    r->steps = 50;
+    r->warmup = 5;
+    r->repeats = 3;
+    r->budget = 120.0;
+    r->max_levels = 6;
+    r->atoms = 50000;
+    r->seed = 1;
+}
+
+void hg_engine_report_clear(hg_engine_report *r)
+{
+    for (int i = 0; r->points && i < r->n; i++)
+        free(r->points[i].lines);
+    free(r->points);
+    memset(r, 0, sizeof *r);
+    r->recommended = r->baseline = -1;
+}
+
+hg_engine_point *hg_engine_report_add(hg_engine_report *r, const char *role,
+                                      hg_err *e)
+{
+    hg_engine_point *pts = realloc(r->points, sizeof *pts * (size_t)(r->n + 1));
+    if (!pts) {
+        hg_fail(e, HG_ENOMEM, "out of memory");
+        return NULL;
+    }
+    r->points = pts;
+    hg_engine_point *p = &pts[r->n++];
+    memset(p, 0, sizeof *p);
+    p->role = role ? role : "";
+    p->predicted = p->other = p->found = NAN;
+    return p;
+}
+
+void hg_engine_report_finish(hg_engine_report *r)
+{
+    r->fastest = 0;
+    for (int i = 1; i < r->n; i++)
+        if (r->points[i].measured < r->points[r->fastest].measured)
+            r->fastest = i;
+    r->spearman = NAN;
+    double *x = malloc(sizeof *x * 2 * (size_t)(r->n + 1));
+    if (!x)
+        return;
+    double *y = x + r->n + 1;
+    size_t m = 0;
+    for (int i = 0; i < r->n; i++)
+        if (isfinite(r->points[i].predicted) &&
+            isfinite(r->points[i].measured)) {
+            x[m] = r->points[i].predicted;
+            y[m++] = r->points[i].measured;
+        }
+    if (m >= 3) {
+        double *w2 = malloc(sizeof *w2 * 2 * m);
+        if (w2)
+            r->spearman = gsl_stats_spearman(x, 1, y, 1, m, w2);
+        free(w2);
+    }
+    free(x);
+}

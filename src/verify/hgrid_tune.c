@@ -1,0 +1,380 @@
+/* hgrid_tune.c - `tune` of the bundled HGrid (the hgrid engine's tune
+ * hook): a measured search from the model's optimum, timing grid build
+ * plus detection in this process (hg_bench_run), candidates alternated
+ * within each round and repeated, medians compared. */
+#include "hg_bench.h"
+#include "hg_calib.h"
+#include "hg_engine.h"
+#include "hg_opt.h"
+#include "hg_version.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_CAND = 24, MAX_L = 16, MAX_REP = 99 };
+
+typedef struct cand {
+    hg_algorithm alg;
+    int L;
+    double sizes[MAX_L];
+    double T;             /* the model's work per particle */
+    double t[MAX_REP];    /* measured seconds, one per repeat */
+    int nt;
+    double median, lo, hi;
+} cand;
+
+typedef struct tune_ctx {
+    const hg_engine_run *run;
+    const hg_particles *p;
+    const hg_psd *psd;
+    hg_system sys;
+    hg_model_values values;
+    double dmax;
+    int measured;         /* candidate timings done */
+} tune_ctx;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static const hg_model *model_of(hg_algorithm a)
+{
+    return hg_model_for_grid(a);
+}
+
+/* The model's T of c (sizes sorted, top level at least dmax). */
+static int settle(tune_ctx *x, cand *c, hg_err *e)
+{
+    for (int i = 1; i < c->L; i++) /* insertion sort */
+        for (int j = i; j > 0 && c->sizes[j] < c->sizes[j - 1]; j--) {
+            double t = c->sizes[j];
+            c->sizes[j] = c->sizes[j - 1];
+            c->sizes[j - 1] = t;
+        }
+    if (c->sizes[c->L - 1] < x->dmax)
+        c->sizes[c->L - 1] = x->dmax;
+    hg_cost cost = {0};
+    int st = hg_cost_evaluate(model_of(c->alg), x->psd, &x->sys, &x->values,
+                              c->L, c->sizes, &cost, NULL, e);
+    c->T = st ? NAN : cost.T;
+    hg_cost_clear(&cost);
+    return st;
+}
+
+static int same(const cand *a, const cand *b)
+{
+    if (a->alg != b->alg || a->L != b->L)
+        return 0;
+    for (int i = 0; i < a->L; i++)
+        if (fabs(a->sizes[i] - b->sizes[i]) > 1e-9 * b->sizes[i])
+            return 0;
+    return 1;
+}
+
+/* Add c to list (n of cap) unless it is there or invalid. */
+static void push(tune_ctx *x, cand *list, int *n, int cap, cand c)
+{
+    hg_err e = {0};
+    if (*n >= cap || c.L < 1 || c.L > MAX_L || settle(x, &c, &e) ||
+        !isfinite(c.T))
+        return;
+    for (int i = 0; i < *n; i++)
+        if (same(&list[i], &c))
+            return;
+    c.nt = 0;
+    list[(*n)++] = c;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Time every candidate run->repeats times, rotating the order each
+ * repeat; medians into the candidates. */
+static int measure(tune_ctx *x, cand *list, int n, hg_err *e)
+{
+    const hg_engine_run *run = x->run;
+    int reps = run->repeats < MAX_REP ? run->repeats : MAX_REP;
+    for (int i = 0; i < n; i++)
+        list[i].nt = 0;
+    for (int r = 0; r < reps; r++)
+        for (int k = 0; k < n; k++) {
+            cand *c = &list[(k + r) % n];
+            hg_bench_config bc;
+            hg_bench_config_default(&bc);
+            const char *name = c->alg == HG_TOP_DOWN ? "hgrid" : "hgrid-bu";
+            bc.particles = x->p;
+            bc.methods = &name;
+            bc.n_methods = 1;
+            bc.L = c->L;
+            bc.sizes = c->sizes;
+            bc.psd = x->psd;
+            bc.sys = x->sys;
+            bc.values = &x->values;
+            bc.repeats = run->steps > 0 ? run->steps : 1;
+            bc.budget = 0.0;
+            hg_bench_result br = {0};
+            int st = hg_bench_run(&bc, &br, e);
+            if (st == HG_OK && br.n_methods != 1)
+                st = hg_fail(e, HG_EINVAL, "tune --engine hgrid: the "
+                             "bundled HGrid cannot run this packing");
+            if (st) {
+                hg_bench_result_clear(&br);
+                return st;
+            }
+            c->t[c->nt++] = br.methods[0].time;
+            hg_bench_result_clear(&br);
+            x->measured++;
+            if (run->progress)
+                run->progress(r * n + k + 1, reps * n, run->progress_params);
+        }
+    for (int i = 0; i < n; i++) {
+        cand *c = &list[i];
+        qsort(c->t, (size_t)c->nt, sizeof c->t[0], cmp_double);
+        c->lo = c->t[0];
+        c->hi = c->t[c->nt - 1];
+        c->median = c->nt % 2 ? c->t[c->nt / 2]
+                              : 0.5 * (c->t[c->nt / 2 - 1] + c->t[c->nt / 2]);
+    }
+    return HG_OK;
+}
+
+/* The model's optimum with L levels for algorithm a (warm start from
+ * geometric sizes). */
+static int optimum(tune_ctx *x, hg_algorithm a, int L, cand *c, hg_err *e)
+{
+    double start[MAX_L];
+    memset(c, 0, sizeof *c);
+    c->alg = a;
+    c->L = L;
+    int st = hg_sizes_exponential(x->psd, L, start, e);
+    if (st == HG_OK)
+        st = hg_opt_sizes(model_of(a), x->psd, &x->sys, &x->values, L, start,
+                          c->sizes, &c->T, e);
+    return st;
+}
+
+static void describe(const cand *c, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s, %d level%s (sizes",
+                                c->alg == HG_TOP_DOWN ? "top-down"
+                                                      : "bottom-up",
+                                c->L, c->L == 1 ? "" : "s");
+    for (int i = 0; i < c->L && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, " %.6g", c->sizes[i]);
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
+static int add_point(hg_engine_report *r, const char *role, const cand *c,
+                     double per_check, size_t N, hg_err *e)
+{
+    hg_engine_point *q = hg_engine_report_add(r, role, e);
+    if (!q)
+        return HG_ENOMEM;
+    describe(c, q->setting, sizeof q->setting);
+    q->levels = c->L;
+    memcpy(q->sizes, c->sizes, sizeof c->sizes[0] * (size_t)c->L);
+    char text[512];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "algorithm %s\nlevels %d\nsizes",
+                                c->alg == HG_TOP_DOWN ? "top-down"
+                                                      : "bottom-up",
+                                c->L);
+    for (int i = 0; i < c->L && n < sizeof text; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s%.9g",
+                              i ? "," : " ", c->sizes[i]);
+    if (n < sizeof text)
+        snprintf(text + n, sizeof text - n, "\n");
+    q->lines = strdup(text);
+    if (!q->lines)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    q->predicted = c->T * (double)N * per_check;
+    q->measured = c->median;
+    q->measured_min = c->lo;
+    q->measured_max = c->hi;
+    return HG_OK;
+}
+
+int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
+{
+    hg_engine_report_clear(r);
+    r->unit = "seconds per build and detection";
+    if (run->n_packings < 1 || !run->packings[0])
+        return hg_fail(e, HG_EINVAL, "tune --engine hgrid: no packing");
+    double t0 = now_seconds();
+    tune_ctx x = {0};
+    x.run = run;
+    x.p = run->packings[0];
+    hg_psd *own = NULL;
+    int st = HG_OK;
+    if (run->psd)
+        x.psd = run->psd;
+    else if ((st = hg_psd_from_radii(x.p->r, x.p->n, x.p->dim, &own, e)))
+        return st;
+    else
+        x.psd = own;
+    if (run->sys)
+        x.sys = *run->sys;
+    else {
+        x.sys.dim = x.p->dim;
+        x.sys.nu = 0.3;
+    }
+    x.dmax = 2.0 * hg_psd_rmax(x.psd);
+    hg_K_request kr = {HG_K_TARGET_HGRID, x.sys.dim, NULL, 0, 0.0, NULL,
+                       NULL};
+    hg_K_choice kc;
+    if ((st = hg_K_resolve(&kr, &kc, e)) ||
+        (st = hg_model_values_set(&x.values, "K", kc.K, e))) {
+        hg_psd_free(own);
+        return st;
+    }
+    snprintf(r->program, sizeof r->program, "the bundled HGrid (this "
+             "process, %s)", hg_version_string());
+    int maxL = run->max_levels < MAX_L ? run->max_levels : MAX_L;
+    /* the model's optimum over both algorithms and L = 1..maxL */
+    cand best_model = {0}, c;
+    for (int a = 0; a < 2 && st == HG_OK; a++)
+        for (int L = 1; L <= maxL && st == HG_OK; L++) {
+            st = optimum(&x, a ? HG_BOTTOM_UP : HG_TOP_DOWN, L, &c, e);
+            if (st == HG_OK && (best_model.L == 0 ||
+                                c.T < best_model.T * (1.0 - 1e-3)))
+                best_model = c;
+        }
+    cand list[MAX_CAND];
+    int n = 0;
+    cand lc = {0};
+    lc.alg = HG_TOP_DOWN;
+    lc.L = 1;
+    lc.sizes[0] = x.dmax;
+    if (st == HG_OK) {
+        push(&x, list, &n, MAX_CAND, lc);
+        push(&x, list, &n, MAX_CAND, best_model);
+        c = best_model;
+        c.alg = best_model.alg == HG_TOP_DOWN ? HG_BOTTOM_UP : HG_TOP_DOWN;
+        push(&x, list, &n, MAX_CAND, c);
+        for (int d = -1; d <= 1; d += 2)
+            if (best_model.L + d >= 1 && best_model.L + d <= maxL &&
+                optimum(&x, best_model.alg, best_model.L + d, &c, e) == HG_OK)
+                push(&x, list, &n, MAX_CAND, c);
+        st = measure(&x, list, n, e);
+    }
+    cand inc = list[0];
+    for (int i = 1; st == HG_OK && i < n; i++)
+        if (list[i].median < inc.median)
+            inc = list[i];
+    r->rounds = st == HG_OK;
+    double f = 1.3, last = now_seconds() - t0;
+    /* rounds: the incumbent and its neighbours, while the budget lasts
+     * (a round costs about as long as the last one per candidate) */
+    while (st == HG_OK && f > 1.04) {
+        n = 0;
+        push(&x, list, &n, MAX_CAND, inc);
+        for (int i = 0; i < inc.L; i++)
+            for (int s = -1; s <= 1; s += 2) {
+                c = inc;
+                c.sizes[i] *= s > 0 ? f : 1.0 / f;
+                push(&x, list, &n, MAX_CAND, c);
+            }
+        c = inc;
+        c.alg = inc.alg == HG_TOP_DOWN ? HG_BOTTOM_UP : HG_TOP_DOWN;
+        push(&x, list, &n, MAX_CAND, c);
+        if (inc.L < maxL) { /* split the widest gap */
+            c = inc;
+            int g = 0;
+            double wide = inc.sizes[0] / (2.0 * hg_psd_rmin(x.psd));
+            for (int i = 1; i < inc.L; i++)
+                if (inc.sizes[i] / inc.sizes[i - 1] > wide) {
+                    wide = inc.sizes[i] / inc.sizes[i - 1];
+                    g = i;
+                }
+            double lo = g ? inc.sizes[g - 1] : 2.0 * hg_psd_rmin(x.psd);
+            c.sizes[c.L++] = sqrt(lo * inc.sizes[g]);
+            push(&x, list, &n, MAX_CAND, c);
+        }
+        if (inc.L > 1) /* drop the smallest level */
+            for (int drop = 0; drop < 1; drop++) {
+                c = inc;
+                memmove(c.sizes, c.sizes + 1,
+                        sizeof c.sizes[0] * (size_t)(c.L - 1));
+                c.L--;
+                push(&x, list, &n, MAX_CAND, c);
+            }
+        double per = last / (double)(x.measured ? x.measured : 1);
+        double spent = now_seconds() - t0;
+        /* keep time for the final side-by-side run of three */
+        if (spent + per * (double)(n * run->repeats + 3 * run->repeats) >
+            run->budget)
+            break;
+        if ((st = measure(&x, list, n, e)))
+            break;
+        last = now_seconds() - t0;
+        int win = 0;
+        for (int i = 1; i < n; i++)
+            if (list[i].median < list[win].median)
+                win = i;
+        if (win != 0 && list[win].median < 0.98 * list[0].median)
+            inc = list[win];
+        else
+            f = sqrt(f);
+        r->rounds++;
+    }
+    r->settings_measured = x.measured;
+    /* the code's default (one level of the largest diameter), the model's
+     * optimum and the fastest found, side by side */
+    cand fin[3];
+    int nf = 0;
+    if (st == HG_OK) {
+        push(&x, fin, &nf, 3, lc);
+        push(&x, fin, &nf, 3, best_model);
+        push(&x, fin, &nf, 3, inc);
+        st = measure(&x, fin, nf, e);
+        r->settings_measured = x.measured;
+    }
+    if (st == HG_OK) {
+        /* seconds per pair check: least squares through the origin of the
+         * measured times on the model's work over the final three */
+        double sxy = 0.0, sxx = 0.0;
+        for (int i = 0; i < nf; i++) {
+            double w = fin[i].T * (double)x.p->n;
+            sxy += w * fin[i].median;
+            sxx += w * w;
+        }
+        double per_check = sxx > 0.0 ? sxy / sxx : NAN;
+        snprintf(r->constants, sizeof r->constants,
+                 "K = %g (%.300s); %.3g ns per pair check fitted to these "
+                 "measurements",
+                 kc.K, kc.detail, 1e9 * per_check);
+        int idx[3] = {0, 1, 1};
+        for (int i = 0; i < nf; i++) {
+            if (same(&fin[i], &lc))
+                idx[0] = i;
+            if (same(&fin[i], &best_model))
+                idx[1] = i;
+            if (same(&fin[i], &inc))
+                idx[2] = i;
+        }
+        /* the tuned one is the fastest of the final run */
+        for (int i = 0; i < nf; i++)
+            if (fin[i].median < fin[idx[2]].median)
+                idx[2] = i;
+        static const char *const role[3] = {"default", "model optimum",
+                                            "tuned"};
+        for (int i = 0; i < 3 && st == HG_OK; i++)
+            st = add_point(r, role[i], &fin[idx[i]], per_check, x.p->n, e);
+        r->baseline = 0;
+        r->recommended = 1;
+    }
+    r->seconds = now_seconds() - t0;
+    hg_engine_report_finish(r);
+    hg_psd_free(own);
+    return st;
+}
