@@ -10,11 +10,17 @@
  * with an offset c_p per packing, and K = b / a. N counts the particles in
  * the grid, periodic ghosts included. */
 #include "hg_calib.h"
+#include "hg_export.h"
 #include "hg_io.h"
 #include "hg_mercurydpm.h"
 #include "hg_model.h"
 #include "hg_opt.h"
+#include "hg_pack.h"
+#include "hg_pack_gen.h"
 #include "hg_snapshot.h"
+
+#include <errno.h>
+#include <sys/stat.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
@@ -238,14 +244,16 @@ static void mpack_clear(mpack *m)
     memset(m, 0, sizeof *m);
 }
 
-/* Packing i of run: packings[0] with run->sys and run->psd when given,
- * else the radii and packing fraction of the particles with run->sys's
- * structure (measured: each packing's own pair statistics). */
-static int mpack_init(const hg_engine_run *run, int i, mpack *m, hg_err *e)
+/* Packing p as the model sees it: run->sys and run->psd when given (the
+ * command's view of packings[0]: use_run), else the radii and packing
+ * fraction of the particles with run->sys's structure (measured: the
+ * packing's own pair statistics). */
+static int mpack_init(const hg_engine_run *run, const hg_particles *p,
+                      int use_run, mpack *m, hg_err *e)
 {
     memset(m, 0, sizeof *m);
-    m->p = run->packings[i];
-    if (i == 0 && run->sys && run->psd) {
+    m->p = p;
+    if (use_run && run->sys && run->psd) {
         m->psd = run->psd;
         m->sys = *run->sys;
         return HG_OK;
@@ -356,15 +364,34 @@ static int same_setting(const hg_mercurydpm_setting *a,
 
 /* Append s to list (n entries, room cap) unless it is there; returns its
  * index, -1 when full. */
-static int add_setting(hg_mercurydpm_setting *list, int *n, int cap,
-                       const hg_mercurydpm_setting *s)
+/* s without the empty levels of user sizes equal to the one below (no
+ * particle lies in (s_h, s_h]): the same grid for MercuryDPM. */
+static void normalize(const hg_mercurydpm_setting *s,
+                      hg_mercurydpm_setting *o)
 {
+    *o = *s;
+    if (!s->user)
+        return;
+    int k = 0;
+    for (int h = 0; h < s->levels; h++)
+        if (k == 0 || s->sizes[h] > o->sizes[k - 1])
+            o->sizes[k++] = s->sizes[h];
+    for (int h = k; h < s->levels; h++)
+        o->sizes[h] = 0.0;
+    o->levels = k;
+}
+
+static int add_setting(hg_mercurydpm_setting *list, int *n, int cap,
+                       const hg_mercurydpm_setting *s0)
+{
+    hg_mercurydpm_setting s;
+    normalize(s0, &s);
     for (int i = 0; i < *n; i++)
-        if (same_setting(&list[i], s))
+        if (same_setting(&list[i], &s))
             return i;
     if (*n >= cap)
         return -1;
-    list[*n] = *s;
+    list[*n] = s;
     return (*n)++;
 }
 
@@ -385,25 +412,38 @@ static void describe(const hg_mercurydpm_setting *s, char *buf, size_t len)
                               s->sizes[h]);
 }
 
-static char *setting_lines(const hg_mercurydpm_setting *s)
+/* The settings as MercuryDPM reads them: the export (a Mercury3D/2D
+ * subclass, hg_export_mercurydpm) for user sizes, the setHGrid* calls for
+ * MercuryDPM's own exponential sizes. */
+static char *setting_lines(const mpack *m, const hg_mercurydpm_setting *s,
+                           double K)
 {
     char *text = NULL;
+    if (s->user) {
+        hg_work w;
+        hg_export_input x;
+        memset(&x, 0, sizeof x);
+        if (predict(m, s, K, &w, NULL) != HG_OK)
+            return NULL;
+        x.psd = m->psd;
+        x.sys = &m->sys;
+        x.algorithm = s->algorithm;
+        x.levels = s->levels;
+        x.sizes = s->sizes;
+        x.T = w.T;
+        x.T_cd = w.T_cd;
+        x.T_ca = w.T_ca;
+        x.K = K;
+        x.T_linked_cell = NAN;
+        return hg_export_mercurydpm(&x, &text, NULL) == HG_OK ? text : NULL;
+    }
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f)
         return NULL;
-    fprintf(f, "setHGridMethod(%s);\nsetHGridDistribution(%s);\n"
+    fprintf(f, "setHGridMethod(%s);\nsetHGridDistribution(EXPONENTIAL);\n"
                "setHGridMaxLevels(%d);\n",
-            s->algorithm == HG_TOP_DOWN ? "TOPDOWN" : "BOTTOMUP",
-            s->user ? "USER" : "EXPONENTIAL", s->levels);
-    if (s->user) {
-        fprintf(f, "// userHGridCellSize(level) returns, one ulp above:");
-        for (int h = 0; h < s->levels; h++) {
-            char v[HG_NUMLEN];
-            fprintf(f, " %s", hg_fmt_double(v, s->sizes[h]));
-        }
-        fputc('\n', f);
-    }
+            s->algorithm == HG_TOP_DOWN ? "TOPDOWN" : "BOTTOMUP", s->levels);
     if (fclose(f) != 0) {
         free(text);
         return NULL;
@@ -423,6 +463,7 @@ static int report_reserve(hg_engine_report *r, int n, hg_err *e)
 }
 
 static int report_add(hg_engine_report *r, const char *role,
+                      const mpack *m, double K,
                       const hg_mercurydpm_setting *s, const double *sizes,
                       double predicted, const hg_mercurydpm_timing *t,
                       hg_err *e)
@@ -434,7 +475,7 @@ static int report_add(hg_engine_report *r, const char *role,
     memset(p, 0, sizeof *p);
     p->role = role;
     describe(s, p->setting, sizeof p->setting);
-    p->lines = setting_lines(s);
+    p->lines = setting_lines(m, s, K);
     p->levels = s->levels;
     for (int h = 0; h < s->levels && h < 16; h++)
         p->sizes[h] = sizes[h];
@@ -508,7 +549,8 @@ static int mercurydpm_K(int dim, double *K, double *a, char *src, size_t len,
 
 static int check_run(const hg_engine_run *run, int need, hg_err *e)
 {
-    if (!run || !run->packings || run->n_packings < need)
+    if (!run || run->n_packings < need ||
+        (run->n_packings > 0 && !run->packings))
         return hg_fail(e, HG_EINVAL, "MercuryDPM: %d packing%s given (need "
                        ">= %d)", run ? run->n_packings : 0,
                        run && run->n_packings == 1 ? "" : "s", need);
@@ -533,6 +575,36 @@ static int measure(const mpack *m, const hg_mercurydpm_setting *list, int n,
 
 /* ---- calibrate ---- */
 
+/* The systems calibrate measures when given no packing (those the shipped
+ * K was fitted on): RSA packings at nu 0.3 in periodic cubes. */
+typedef struct own_system {
+    const char *psd;
+} own_system;
+static const own_system own_systems[] = {
+    {"powerlaw:alpha=0,omega=10"},  /* uniform radii on [1, 10] */
+    {"powerlaw:alpha=-3,omega=10"}, /* number density r^-3 */
+    {"discrete:r=0.5;2.5,frac=0.5;0.5,basis=volume"}, /* bidisperse 1:5 */
+};
+#define N_OWN 3
+#define OWN_MAX_N 20000 /* a MercuryDPM step of 10^4 spheres: ~10-50 ms */
+
+static int own_packing(const own_system *o, const hg_engine_run *run,
+                       hg_particles *p, hg_err *e)
+{
+    hg_psd *psd = NULL;
+    hg_psd_ctx ctx = {3, NULL};
+    long n = run->atoms > 0 ? run->atoms : 10000;
+    if (n > OWN_MAX_N)
+        n = OWN_MAX_N;
+    hg_pack_params prm = {3, (size_t)n, 0.3, (uint64_t)run->seed, 1};
+    hg_pack_report rep;
+    int st = hg_psd_parse(o->psd, &ctx, &psd, e);
+    if (st == HG_OK)
+        st = hg_pack_rsa_run(psd, &prm, NULL, p, &rep, e);
+    hg_psd_free(psd);
+    return st;
+}
+
 #define CAL_CAP 40
 #define CAL_SLOWEST 8.0 /* predicted T (K = 1) relative to the best */
 
@@ -542,24 +614,27 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
     memset(out, 0, sizeof *out);
     out->recommended = out->baseline = -1;
     out->spearman = NAN;
-    int st = check_run(run, 1, e);
+    int st = check_run(run, 0, e);
     if (st)
         return st;
     if (run->n_packings > 8)
         return hg_fail(e, HG_EINVAL, "MercuryDPM calibrate: %d packings (at "
                        "most 8)", run->n_packings);
+    int npk = run->n_packings ? run->n_packings : N_OWN;
+    hg_particles own[N_OWN];
+    memset(own, 0, sizeof own);
     double t0 = now();
     int maxL = run->max_levels > 0 ? run->max_levels : 5;
     if (maxL > 8)
         maxL = 8;
     static const double Ks[] = {0.2, 0.5, 1.0, 2.0, 4.0};
-    int cap = CAL_CAP * run->n_packings;
+    int cap = CAL_CAP * npk;
     hg_mercurydpm_sample *x = malloc(sizeof *x * (size_t)cap);
     hg_mercurydpm_setting *list = malloc(sizeof *list * CAL_CAP);
     hg_mercurydpm_timing *t = malloc(sizeof *t * CAL_CAP);
     hg_work *w = malloc(sizeof *w * CAL_CAP);
     double *Tpred = malloc(sizeof *Tpred * (size_t)cap);
-    int *first = calloc((size_t)run->n_packings + 1, sizeof *first);
+    int *first = calloc((size_t)npk + 1, sizeof *first);
     mpack m = {0};
     int nx = 0, dim = 0;
     if (!x || !list || !t || !w || !Tpred || !first) {
@@ -567,8 +642,12 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
         goto done;
     }
     report_program(out, run);
-    for (int i = 0; i < run->n_packings && st == HG_OK; i++) {
-        if ((st = mpack_init(run, i, &m, e)))
+    for (int i = 0; i < npk && st == HG_OK; i++) {
+        const hg_particles *pi = run->n_packings ? run->packings[i] : &own[i];
+        if (!run->n_packings &&
+            (st = own_packing(&own_systems[i], run, &own[i], e)))
+            break;
+        if ((st = mpack_init(run, pi, 0, &m, e)))
             break;
         if (i == 0)
             dim = m.sys.dim;
@@ -603,7 +682,18 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
             if (j == 0 || w[j].T <= CAL_SLOWEST * Tmin)
                 list[kept++] = list[j];
         n = kept;
-        if (st || (st = measure(&m, list, n, run, 1.0, w, t, e)))
+        char keep[4200];
+        hg_engine_run ri = *run; /* one folder per packing */
+        if (run->keep) {
+            if (mkdir(run->keep, 0777) != 0 && errno != EEXIST) {
+                st = hg_fail(e, HG_EIO, "--keep: cannot create '%s': %s",
+                             run->keep, strerror(errno));
+                break;
+            }
+            snprintf(keep, sizeof keep, "%s/packing-%d", run->keep, i + 1);
+            ri.keep = keep;
+        }
+        if (st || (st = measure(&m, list, n, &ri, 1.0, w, t, e)))
             break;
         first[i] = nx;
         for (int k = 0; k < n && st == HG_OK; k++) {
@@ -615,14 +705,14 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
             nx++;
             double sizes[HG_MERCURYDPM_MAX_LEVELS];
             if ((st = setting_sizes(&m, &list[k], sizes, e)) == HG_OK)
-                st = report_add(out, k == 0 ? "default" : "calibration",
-                                &list[k], sizes, NAN, &t[k], e);
+                st = report_add(out, k == 0 ? "default" : "calibration", &m,
+                                1.0, &list[k], sizes, NAN, &t[k], e);
         }
         out->settings_measured += n * run->repeats;
         out->rounds++;
         mpack_clear(&m);
     }
-    first[run->n_packings] = nx;
+    first[npk] = nx;
     if (st)
         goto done;
     hg_mercurydpm_fit fit;
@@ -636,7 +726,7 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
                           "b = %.3g ns per cell access); Spearman per "
                           "packing:",
                           fit.K, fit.K_se, 1e9 * fit.a, 1e9 * fit.b);
-    for (int i = 0; i < run->n_packings; i++) {
+    for (int i = 0; i < npk; i++) {
         int lo = first[i], hi = first[i + 1];
         double *meas = malloc(sizeof *meas * (size_t)(hi - lo));
         if (!meas) {
@@ -663,7 +753,12 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
     snprintf(out->constants, sizeof out->constants,
              "fitted here: seconds per step = N (a T_cd + b T_ca) + c per "
              "packing, N with periodic ghosts");
-    if (run->save) {
+    if (run->store) {
+        char path[4096];
+        if (run->save)
+            snprintf(path, sizeof path, "%s", run->save);
+        else if ((st = hg_mercurydpm_calibration_path(path, sizeof path, e)))
+            goto done;
         hg_calibration cal;
         memset(&cal, 0, sizeof cal);
         cal.K = fit.K;
@@ -672,22 +767,24 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
         cal.b = fit.b;
         cal.r2 = NAN;
         cal.dim = dim;
-        cal.n = run->packings[0]->n;
-        cal.nu = hg_particles_packing_fraction(run->packings[0]);
-        snprintf(cal.psd, sizeof cal.psd, "%d MercuryDPM packings",
-                 run->n_packings);
+        const hg_particles *p0 = run->n_packings ? run->packings[0] : &own[0];
+        cal.n = p0->n;
+        cal.nu = hg_particles_packing_fraction(p0);
+        snprintf(cal.psd, sizeof cal.psd, "%d packings in MercuryDPM", npk);
         time_t now_t = time(NULL);
         strftime(cal.created, sizeof cal.created, "%Y-%m-%dT%H:%M:%SZ",
                  gmtime(&now_t));
         hg_calibration_describe_host(&cal);
         snprintf(cal.build, sizeof cal.build, "%.250s", out->program);
-        if ((st = hg_calibration_save(&cal, run->save, e)))
+        if ((st = hg_calibration_save(&cal, path, e)))
             goto done;
-        snprintf(out->saved, sizeof out->saved, "%s", run->save);
+        snprintf(out->saved, sizeof out->saved, "%s", path);
     }
     report_finish(out);
 done:
     mpack_clear(&m);
+    for (int i = 0; i < N_OWN; i++)
+        hg_particles_clear(&own[i]);
     out->seconds = now() - t0;
     free(x);
     free(list);
@@ -734,7 +831,7 @@ static int measure_into(const mpack *m, const hg_mercurydpm_setting *list,
     for (int i = 0; i < n && st == HG_OK; i++) {
         double sizes[HG_MERCURYDPM_MAX_LEVELS];
         if ((st = setting_sizes(m, &list[i], sizes, e)) == HG_OK)
-            st = report_add(out, roles[i], &list[i], sizes,
+            st = report_add(out, roles[i], m, K, &list[i], sizes,
                             t[i].with_ghosts * a * w[i].T, &t[i], e);
     }
     free(w);
@@ -768,7 +865,7 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
         return st;
     double t0 = now();
     mpack m;
-    if ((st = mpack_init(run, 0, &m, e)))
+    if ((st = mpack_init(run, run->packings[0], 1, &m, e)))
         return st;
     double K, a;
     int maxL = run->max_levels > 0 ? run->max_levels : 16;
@@ -782,7 +879,7 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
         (st = optimum(&m, K, HG_GRID_NONE, maxL, &s, e)))
         goto done;
     report_program(out, run);
-    list[n] = s;
+    normalize(&s, &list[n]);
     roles[n++] = "recommended";
     hg_mercurydpm_setting_default(&list[n]);
     roles[n++] = "default";
@@ -876,7 +973,7 @@ int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
     double t0 = now();
     double budget = run->budget > 0.0 ? run->budget : 120.0;
     mpack m;
-    if ((st = mpack_init(run, 0, &m, e)))
+    if ((st = mpack_init(run, run->packings[0], 1, &m, e)))
         return st;
     tune_state *ts = calloc(1, sizeof *ts);
     double K, a;
@@ -986,7 +1083,7 @@ int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
                            : i == 1 ? "default" : "searched";
         if (ts->t[i].seconds > 0.0 &&
             (st = setting_sizes(&m, &ts->s[i], sizes, e)) == HG_OK)
-            st = report_add(out, role, &ts->s[i], sizes,
+            st = report_add(out, role, &m, K, &ts->s[i], sizes,
                             ts->t[i].with_ghosts * a * ts->T[i], &ts->t[i],
                             e);
         if (st == HG_OK && i == 0)

@@ -136,17 +136,25 @@ double hg_mercurydpm_K_shipped(int dim, const char **where);
 
 /* ---- the engine's runners (hg_engine.h) ---- */
 
-/* calibrate: on each packing MercuryDPM's defaults, exponential sizes with
- * L = 1..run->max_levels (<= 5 by default) for both algorithms and the
- * model's optima for K = 0.2, 0.5, 1, 2, 4 (grids predicted more than 8
- * times slower than the best at K = 1 left out); K fitted
- * (hg_mercurydpm_fit_K)
- * and stored in run->save when given. */
+/* calibrate: on each packing (none: RSA packings at nu 0.3 of run->atoms
+ * spheres, at most 20000, seed run->seed, of uniform radii on [1, 10], of
+ * number density r^-3 on [1, 10] and of a 1:5 bidisperse mix of equal
+ * volumes) MercuryDPM's defaults, exponential sizes with L = 1..
+ * run->max_levels (<= 8) for both algorithms and the model's optima for
+ * K = 0.2, 0.5, 1, 2, 4 (grids predicted more than 8 times slower than the
+ * best at K = 1 left out); K fitted (hg_mercurydpm_fit_K); with run->store
+ * stored in run->save, else in hg_mercurydpm_calibration_path (the file
+ * hg_K_resolve reads for MercuryDPM). Points: predicted = the fitted
+ * seconds per step; spearman: the lowest per packing of T = T_cd + K T_ca
+ * against the measured times. */
 int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
                             hg_err *e);
 /* validate: the recommendation (K for MercuryDPM) against MercuryDPM's
  * defaults, the other algorithm, one level fewer and more, the single
- * level and the sizes scaled by 0.8 and 1.25. */
+ * level and the inner sizes scaled by 0.8 and 1.25, in one run. Points:
+ * lines = the export (hg_export_mercurydpm); predicted = N a T, the
+ * detection work at a seconds per pair check of the calibration, without
+ * the work every setting shares (so it ranks, it does not add up). */
 int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
                            hg_err *e);
 /* tune: a measured search from the model's optimum within run->budget
