@@ -453,27 +453,15 @@ static char *setting_lines(const mpack *m, const hg_mercurydpm_setting *s,
 
 /* ---- the report ---- */
 
-static int report_reserve(hg_engine_report *r, int n, hg_err *e)
-{
-    hg_engine_point *p = realloc(r->points, sizeof *p * (size_t)(r->n + n));
-    if (!p)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    r->points = p;
-    return HG_OK;
-}
-
 static int report_add(hg_engine_report *r, const char *role,
                       const mpack *m, double K,
                       const hg_mercurydpm_setting *s, const double *sizes,
                       double predicted, const hg_mercurydpm_timing *t,
                       hg_err *e)
 {
-    int st = report_reserve(r, 1, e);
-    if (st)
-        return st;
-    hg_engine_point *p = &r->points[r->n];
-    memset(p, 0, sizeof *p);
-    p->role = role;
+    hg_engine_point *p = hg_engine_report_add(r, role, e);
+    if (!p)
+        return HG_ENOMEM;
     describe(s, p->setting, sizeof p->setting);
     p->lines = setting_lines(m, s, K);
     p->levels = s->levels;
@@ -485,16 +473,7 @@ static int report_add(hg_engine_report *r, const char *role,
     p->measured_max = t->seconds_max;
     p->other = t->wall;
     p->found = t->interactions;
-    r->n++;
     return HG_OK;
-}
-
-static void report_finish(hg_engine_report *r)
-{
-    r->fastest = 0;
-    for (int i = 1; i < r->n; i++)
-        if (r->points[i].measured < r->points[r->fastest].measured)
-            r->fastest = i;
 }
 
 static void report_program(hg_engine_report *r, const hg_engine_run *run)
@@ -780,7 +759,8 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
             goto done;
         snprintf(out->saved, sizeof out->saved, "%s", path);
     }
-    report_finish(out);
+    hg_engine_report_finish(out);
+    out->spearman = worst; /* per packing: the offsets differ */
 done:
     mpack_clear(&m);
     for (int i = 0; i < N_OWN; i++)
@@ -837,21 +817,6 @@ static int measure_into(const mpack *m, const hg_mercurydpm_setting *list,
     free(w);
     free(t);
     return st;
-}
-
-static void report_spearman(hg_engine_report *out)
-{
-    double *u = malloc(sizeof *u * (size_t)(out->n > 0 ? out->n : 1));
-    double *v = malloc(sizeof *v * (size_t)(out->n > 0 ? out->n : 1));
-    if (u && v) {
-        for (int i = 0; i < out->n; i++) {
-            u[i] = out->points[i].predicted;
-            v[i] = out->points[i].measured;
-        }
-        out->spearman = spearman(u, v, out->n);
-    }
-    free(u);
-    free(v);
 }
 
 int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
@@ -924,8 +889,7 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
     out->baseline = 1;
     out->settings_measured = n * run->repeats;
     out->rounds = 1;
-    report_spearman(out);
-    report_finish(out);
+    hg_engine_report_finish(out);
 done:
     mpack_clear(&m);
     out->seconds = now() - t0;
@@ -1091,10 +1055,8 @@ int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
         if (st == HG_OK && i == 1)
             out->baseline = out->n - 1;
     }
-    if (st == HG_OK) {
-        report_spearman(out);
-        report_finish(out);
-    }
+    if (st == HG_OK)
+        hg_engine_report_finish(out);
 done:
     free(ts);
     mpack_clear(&m);
