@@ -529,6 +529,22 @@ int hg_lammps_setting_from_sizes(const hg_psd *psd, int L,
     return HG_OK;
 }
 
+void hg_lammps_setting_text(const hg_lammps_setting *s, char *buf,
+                            size_t len)
+{
+    if (s->ncoll == 0) {
+        snprintf(buf, len, "bin");
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, len, "multi with %d collection%s",
+                                s->ncoll, s->ncoll == 1 ? "" : "s");
+    for (int i = 0; i < s->ncoll && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%.6g",
+                              i ? ", " : " (cutoffs ", s->cut[i]);
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
 double hg_lammps_format_up(double x, char *buf, size_t len)
 {
     double v = x;

@@ -35,22 +35,34 @@ static const hg_model_param params[] = {
     {"ranks", 1.0, 1.0, 4096.0, 0, "MPI ranks"},
 };
 
+/* The constants (given, else the shipped ones in *shipped) and the
+ * LAMMPS system of a model input: atoms, skin (in units of the smallest
+ * diameter) and ranks from the parameters. */
+static const hg_lammps_consts *model_view(const hg_model_input *in,
+                                          hg_lammps_consts *shipped,
+                                          hg_lammps_system *sys)
+{
+    const hg_lammps_consts *c = in->consts;
+    if (!c) {
+        hg_lammps_consts_default(shipped);
+        c = shipped;
+    }
+    *sys = (hg_lammps_system){in->sys->dim,
+                              in->sys->nu,
+                              in->params[0],
+                              in->params[1] * 2.0 * hg_psd_rmin(in->psd),
+                              (int)in->params[2],
+                              in->sys->structure,
+                              in->sys->snapshot};
+    return c;
+}
+
 static int evaluate_style(const hg_model_input *in, int bin, hg_cost *out,
                           hg_work *wk, hg_err *e)
 {
     hg_lammps_consts shipped;
-    const hg_lammps_consts *c = in->consts;
-    if (!c) {
-        hg_lammps_consts_default(&shipped);
-        c = &shipped;
-    }
-    hg_lammps_system sys = {in->sys->dim,
-                            in->sys->nu,
-                            in->params[0],
-                            in->params[1] * 2.0 * hg_psd_rmin(in->psd),
-                            (int)in->params[2],
-                            in->sys->structure,
-                            in->sys->snapshot};
+    hg_lammps_system sys;
+    const hg_lammps_consts *c = model_view(in, &shipped, &sys);
     hg_lammps_setting s = {0};
     int st;
     if (!bin &&
@@ -192,18 +204,8 @@ static int optimise_multi(const hg_model_input *in, int max_levels,
                           double *T, double *sizes, hg_err *e)
 {
     hg_lammps_consts shipped;
-    const hg_lammps_consts *c = in->consts;
-    if (!c) {
-        hg_lammps_consts_default(&shipped);
-        c = &shipped;
-    }
-    hg_lammps_system sys = {in->sys->dim,
-                            in->sys->nu,
-                            in->params[0],
-                            in->params[1] * 2.0 * hg_psd_rmin(in->psd),
-                            (int)in->params[2],
-                            in->sys->structure,
-                            in->sys->snapshot};
+    hg_lammps_system sys;
+    const hg_lammps_consts *c = model_view(in, &shipped, &sys);
     int n = max_levels < HG_LAMMPS_MAX_COLLECTIONS ? max_levels
                                                    : HG_LAMMPS_MAX_COLLECTIONS;
     hg_lammps_optimum o;

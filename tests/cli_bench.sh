@@ -6,7 +6,7 @@ B="$HG bench"
 P="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.3 --n 1500"
 
 expect_ok "every method found the HGrid's contact set" -- $B $P --steps 3
-expect_ok "sap-incremental" -- $B $P --steps 3 --walls --skin 0.1
+expect_ok "sap-incremental" -- $B $P --steps 3 --walls --contact-distance 0.1
 expect_ok "^hgrid-bu .* [0-9]+ " -- $B --psd mono:r=1 --dim 2 --nu 0.6 --n 1500 --steps 2 --walls
 expect_ok "\"schema\":.*\"hgridopt.bench/1\"" -- $B $P --format json --methods sort,sap
 expect_ok "\"all_match_hgrid\":.*true" -- $B $P --format json --methods hgrid,verlet --steps 2
@@ -43,7 +43,7 @@ expect_fail 2 "--methods: sap-incremental: periodic boxes not supported" -- $B $
 expect_fail 2 "--methods: brute force on 25000 particles exceeds the limit" -- $B --psd mono:r=1 --dim 3 --nu 0.1 --n 25000 --methods brute
 expect_fail 2 "--steps: -1 is outside" -- $B $P --steps -1
 expect_fail 2 "--displacement: -0.5 must be >= 0" -- $B $P --displacement -0.5
-expect_fail 2 "--skin: 'x' is not a number" -- $B $P --skin x
+expect_fail 2 "--contact-distance: 'x' is not a number" -- $B $P --contact-distance x
 expect_fail 2 "--repeats: 0 is outside" -- $B $P --repeats 0
 expect_fail 2 "--format: unknown format 'xml'" -- $B $P --format xml
 expect_fail 2 "--nu: missing" -- $B --psd mono:r=1 --dim 3

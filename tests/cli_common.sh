@@ -118,5 +118,5 @@ PY
 # validate against bin: wall time and CPU time both given (bin runs on one
 # thread, the HGrid on all)
 expect_ok "^speed-up over bin: measured [0-9.e+]+ \(time; bin runs on one thread\), [0-9.e+]+ \(CPU time, all threads\), predicted [0-9.e+]+ \(work T\)$" -- $HG validate --psd powerlaw:alpha=-3,omega=10 --dim 2 --nu 0.3 --n 3000 --repeats 1
-if $HG validate --psd powerlaw:alpha=-3,omega=10 --dim 2 --nu 0.3 --n 3000 --repeats 1 --format json | jq -e '.speedup_over_bin.measured > 0 and .speedup_over_bin.measured_cpu > 0' >/dev/null; then ok; else bad "validate json: speedup_over_bin.measured_cpu"; fi
+if $HG validate --psd powerlaw:alpha=-3,omega=10 --dim 2 --nu 0.3 --n 3000 --repeats 1 --format json | jq -e '.speedup_vs_bin.measured > 0 and .speedup_vs_bin.measured_cpu > 0' >/dev/null; then ok; else bad "validate json: speedup_vs_bin.measured_cpu"; fi
 finish

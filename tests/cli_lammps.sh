@@ -55,7 +55,7 @@ expect_fail 2 "--model: unknown value 'foo'" -- "$HG" recommend $SYS --format la
 expect_fail 2 "--mpi" -- "$HG" recommend $SYS --format lammps --mpi 0
 expect_fail 2 "--atoms" -- "$HG" recommend $SYS --format lammps --atoms x
 expect_fail 2 "--mpi: 0 is outside" -- "$HG" validate --engine lammps $SYS --mpi 0
-expect_fail 2 "--budget: -1 must be > 0" -- "$HG" tune --engine lammps $SYS --budget -1
+expect_fail 2 "--seconds: -1 must be > 0" -- "$HG" tune --engine lammps $SYS --seconds -1
 expect_fail 2 "--skin" -- "$HG" tune --engine lammps $SYS --skin 0
 # --engine: an unknown name is named with the list, on every command and
 # whatever the position; an engine a command has no form for is refused
@@ -66,8 +66,8 @@ done
 # tune of the bundled HGrid runs in this process: the code's default (one
 # level), the model's optimum and the fastest found, each measured; the
 # tuned one is the fastest of the final side-by-side run
-t=$("$HG" tune --engine hgrid $SYS --n 3000 --steps 1 --repeats 3 --budget 3 --format json)
-echo "$t" | jq -e '.engine == "hgrid" and ([.points[].role] == ["default", "model optimum", "tuned"]) and (.points[2].measured_ms <= ([.points[].measured_ms] | min)) and (.points[0].levels == 1) and (.settings_measured >= 9)' > /dev/null && ok || bad "tune --engine hgrid: $t"
+t=$("$HG" tune --engine hgrid $SYS --n 3000 --steps 1 --repeats 3 --seconds 3 --format json)
+echo "$t" | jq -e '.engine == "hgrid" and ([.points[].role] == ["default", "recommended", "tuned"]) and (.points[2].measured_ms <= ([.points[].measured_ms] | min)) and (.points[0].levels == 1) and (.settings_measured >= 9)' > /dev/null && ok || bad "tune --engine hgrid: $t"
 expect_fail 2 "^hgridopt: tune --format: 'lammps' is not a format of tune --engine hgrid \(one of: table, json\)$" -- "$HG" tune $SYS --format lammps
 expect_fail 2 "^hgridopt: calibrate --file: 'x.json' is where --save stores the constants; give --save too$" -- "$HG" calibrate --engine lammps --file x.json
 expect_fail 2 "scan --engine: 'lammps' is not available for scan \(it runs: hgrid\)" -- "$HG" scan --engine lammps $SYS
@@ -80,7 +80,7 @@ expect_fail 2 "^hgridopt: validate: option '--steps' given twice" -- "$HG" valid
 for h in "tune --help" "validate --engine lammps --help" "calibrate --engine lammps --help" "recommend --help" "help models" "help psd" "--help"; do
     "$HG" $h | grep -q '%%' && bad "$h prints '%%'" || ok
 done
-expect_fail 2 "unknown option '--budget'" -- "$HG" validate --engine lammps $SYS --budget 3
+expect_fail 2 "unknown option '--seconds'" -- "$HG" validate --engine lammps $SYS --seconds 3
 expect_fail 1 "not an executable.*apt-get install lammps" -- "$HG" tune --engine lammps $SYS --lmp /nonexistent/lmp
 expect_fail 1 "not an executable.*apt-get install lammps" -- "$HG" calibrate --engine lammps --lmp /nonexistent/lmp
 mkdir -p "$TMP/bin"

@@ -35,7 +35,7 @@ expect_fail 2 "--walls: the poisson generator needs a periodic box" -- $HG pack 
 expect_fail 2 "--n: missing" -- $HG pack --psd mono:r=1 --dim 3 --nu 0.3
 expect_fail 2 "--n: 0 is outside" -- $HG pack --psd mono:r=1 --dim 3 --nu 0.3 --n 0
 expect_fail 2 "--seed: 'x' is not an integer" -- $HG pack $P --seed x
-expect_fail 2 "--tolerance: 2 is outside \(0, 1\)" -- $HG pack $P --generator dense --tolerance 2
+expect_fail 2 "--overlap: 2 is outside \(0, 1\)" -- $HG pack $P --generator dense --overlap 2
 expect_fail 2 "--format: unknown format 'pdb'" -- $HG pack $P --format pdb
 expect_fail 2 "cannot tell the format from the extension" -- $HG pack $P --output "$TMP/p.txt"
 expect_fail 2 "--nu: missing" -- $HG pack --psd mono:r=1 --dim 3 --n 10

@@ -89,7 +89,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[m["cell_sizes"] 
 # (--engine lammps; tiny runs of lmp when it is there): one schema
 "$HG" pack --psd powerlaw:alpha=-3,omega=4 --dim 3 --nu 0.3 --n 1500 \
     --generator rsa --seed 1 --output "$TMP/h.data" 2>/dev/null || bad "pack for tune"
-run htune.json "$HG" tune --packing "$TMP/h.data" --steps 1 --repeats 1 --budget 1 --format json
+run htune.json "$HG" tune --packing "$TMP/h.data" --steps 1 --repeats 1 --seconds 1 --format json
 check "$TMP/htune.json" "$S/engine-run.schema.json"
 # the LAMMPS forms:
 # schema, version and their schema files
@@ -100,7 +100,7 @@ if command -v lmp >/dev/null 2>&1; then
         --generator rsa --seed 1 --output "$TMP/l.data" 2>/dev/null || bad "pack for lmp"
     run lval.json "$HG" validate --engine lammps --packing "$TMP/l.data" $L --format json
     check "$TMP/lval.json" "$S/engine-run.schema.json"
-    run ltune.json "$HG" tune --engine lammps --packing "$TMP/l.data" $L --budget 2 --format json
+    run ltune.json "$HG" tune --engine lammps --packing "$TMP/l.data" $L --seconds 2 --format json
     check "$TMP/ltune.json" "$S/engine-run.schema.json"
     # the fit may fail on so few, noisy points: only its document is checked
     if "$HG" calibrate --engine lammps --packing "$TMP/l.data" --steps 2 --repeats 1 \

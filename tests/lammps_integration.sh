@@ -148,13 +148,13 @@ if "$HG" validate --engine lammps $PL --mpi 2 --keep "$TMP/keep" > "$TMP/val" 2>
 else
     bad "validate --engine lammps --mpi 2: $(cat "$TMP/val.err")"
 fi
-if timeout 300 "$HG" tune --engine lammps $PL --budget 8 --format lammps > "$TMP/tune" 2> "$TMP/tune.err" &&
+if timeout 300 "$HG" tune --engine lammps $PL --seconds 8 --format lammps > "$TMP/tune" 2> "$TMP/tune.err" &&
     grep -Eq "^neighbor [0-9.e-]+ (bin|multi)$" "$TMP/tune" &&
     grep -q "^# measured [0-9.e+-]* ms (Neigh seconds per build)" "$TMP/tune"; then
     ok
     cat "$TMP/tune"
 else
-    bad "tune --engine lammps --budget 8: $(cat "$TMP/tune.err")"
+    bad "tune --engine lammps --seconds 8: $(cat "$TMP/tune.err")"
 fi
 # --packing of a non-overlapping file: the LAMMPS model predicts with the
 # file's measured pair statistics (printed with their figures, as the HGrid

@@ -578,6 +578,54 @@ static void test_rejections(void)
     hg_psd_free(p);
 }
 
+/* hg_sweep_powerlaw: one row per (alpha, omega, recipe, model), each the
+ * lowest T of the curve it reports, and the same as a recommendation's
+ * best T for the optimal recipe. */
+static void test_sweep(void)
+{
+    hg_system sys = {0};
+    sys.dim = 3;
+    sys.nu = 0.4;
+    const hg_model *models[2] = {hg_model_find("hgrid-top-down"),
+                                 hg_model_find("hgrid-bottom-up")};
+    hg_recipe recipes[2] = {HG_RECIPE_OPTIMAL, HG_RECIPE_EXPONENTIAL};
+    double alphas[2] = {-3.0, -2.0}, omegas[2] = {10.0, 40.0};
+    hg_sweep sw;
+    hg_err e = {0};
+    CHECK(hg_sweep_powerlaw(&sys, NULL, models, 2, recipes, 2, 1.0, 8, alphas,
+                            2, omegas, 2, &sw, &e) == HG_OK);
+    CHECK(sw.n == 16);
+    for (size_t i = 0; i < sw.n; i++) {
+        const hg_sweep_row *r = &sw.rows[i];
+        CHECK(r->T > 0.0 && r->T <= r->T_linked_cell * (1.0 + 1e-9));
+        CHECK(r->levels >= 1 && r->levels <= 8);
+        CHECK(fabs(r->T - (r->T_cd + 0.2 * r->T_ca)) <= 1e-9 * r->T);
+    }
+    /* the optimal recipe is never worse than the exponential one */
+    for (size_t i = 0; i + 2 < sw.n; i += 4) {
+        CHECK(sw.rows[i].T <= sw.rows[i + 2].T * (1.0 + 1e-9));
+        CHECK(sw.rows[i + 1].T <= sw.rows[i + 3].T * (1.0 + 1e-9));
+    }
+    /* the first row is recommend's best T of top-down alone */
+    hg_psd *psd = NULL;
+    hg_psd_ctx ctx = {3, NULL};
+    CHECK(hg_psd_parse("powerlaw:alpha=-3,omega=10", &ctx, &psd, &e) ==
+          HG_OK);
+    hg_recommend_options o;
+    hg_recommend_options_default(&o);
+    o.n_models = 1;
+    o.models[0] = models[0];
+    o.max_levels = 8;
+    hg_recommendation rec;
+    CHECK(hg_recommend(psd, &sys, NULL, &o, &rec, &e) == HG_OK);
+    CHECK(fabs(rec.best_T - sw.rows[0].T) <= 1e-9 * rec.best_T);
+    hg_recommendation_clear(&rec);
+    hg_psd_free(psd);
+    hg_sweep_clear(&sw);
+    CHECK(hg_sweep_powerlaw(&sys, NULL, models, 0, recipes, 2, 1.0, 8, alphas,
+                            2, omegas, 2, &sw, &e) == HG_EINVAL);
+}
+
 int main(void)
 {
     test_recipes();
@@ -590,5 +638,6 @@ int main(void)
     test_discrete();
     test_robust();
     test_rejections();
+    test_sweep();
     return hg_test_summary("test_opt");
 }

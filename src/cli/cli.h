@@ -146,6 +146,8 @@ typedef struct cli_system {
                            --model (hg_engine.consts_resolve), resolved
                            once; owned; NULL when it has none */
     char consts_source[4200]; /* where they come from ("" when none) */
+    int no_K;           /* the answering model has no K (another engine's
+                           model): cli_print_system shows its constants */
     int K_auto;         /* K came from a calibration file */
     hg_K_target K_target; /* the code the output describes (set by
                              cli_system_resolve from --format) */

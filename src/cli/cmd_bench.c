@@ -28,7 +28,7 @@ static const cli_option options[] = {
     CLI_FLAG("open", bench_opts, walls),
     CLI_STR("methods", bench_opts, methods),
     CLI_STR("sizes", bench_opts, sizes),
-    CLI_DOUBLE("skin", bench_opts, skin, CLI_NONNEGATIVE),
+    CLI_DOUBLE("contact-distance", bench_opts, skin, CLI_NONNEGATIVE),
     CLI_DOUBLE("verlet-skin", bench_opts, verlet_skin, CLI_POSITIVE),
     CLI_LONG("steps", bench_opts, steps, 0, 100000L),
     CLI_DOUBLE("displacement", bench_opts, displacement, CLI_NONNEGATIVE),
@@ -72,7 +72,7 @@ static void help(FILE *out)
             "                     (default: the recommended sizes for --psd, "
             "or for the\n"
             "                     radii of --packing)\n"
-            "  --skin X           contact distance added to r_i + r_j "
+            "  --contact-distance X  added to r_i + r_j "
             "(default 0)\n"
             "  --verlet-skin X    Verlet list skin in units of r_min "
             "(default 0.4)\n"
@@ -132,7 +132,7 @@ static void print_table(FILE *out, const bench_opts *o, const cli_system *cs,
             r->rmax);
     fprintf(out, "K:              %.6g for the HGrid's cell sizes (%s: %s)\n",
             cs->K, hg_K_source_name(cs->Kc.source), cs->Kc.detail);
-    fprintf(out, "skin:           %g; static: median of %ld detection%s",
+    fprintf(out, "contact distance: %g; static: median of %ld detection%s",
             o->skin, o->repeats, o->repeats == 1 ? "" : "s");
     if (o->steps > 0)
         fprintf(out, "; dynamic: %ld steps of +-%g r_min per axis",
@@ -196,7 +196,7 @@ static cJSON *to_json(const bench_opts *o, const cli_system *cs,
     cJSON_AddNumberToObject(j, "r_min", r->rmin);
     cJSON_AddNumberToObject(j, "r_max", r->rmax);
     cli_json_add_K(j, cs);
-    cJSON_AddNumberToObject(j, "skin", o->skin);
+    cJSON_AddNumberToObject(j, "contact_distance", o->skin);
     cJSON_AddNumberToObject(j, "repeats", (double)o->repeats);
     cJSON_AddNumberToObject(j, "steps", (double)o->steps);
     cJSON_AddNumberToObject(j, "displacement_per_rmin", o->displacement);

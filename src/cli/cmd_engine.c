@@ -54,7 +54,7 @@ static const char run_help[] =
 
 static const cli_option validate_options[] = {RUN_OPTIONS};
 static const cli_option tune_options[] = {
-    RUN_OPTIONS, CLI_DOUBLE("budget", run_opts, budget, CLI_POSITIVE)};
+    RUN_OPTIONS, CLI_DOUBLE("seconds", run_opts, budget, CLI_POSITIVE)};
 static const cli_option calibrate_options[] = {
     RUN_OPTIONS,
     CLI_STR("packing", run_opts, packings),
@@ -90,13 +90,13 @@ static void tune_help(FILE *out)
             "neighbours, then rounds moving each cell size or cutoff,\n"
             "adding and removing levels, while the budget lasts. Prints the "
             "fastest setting\nfound with its measured time.\n\n"
-            "  --budget S       wall-clock seconds to spend (default 120)\n"
+            "  --seconds S      wall-clock seconds to spend (default 120)\n"
             "%s"
             "  --format F       table (default), json, or the engine's "
             "settings format\n                   (lammps, liggghts, "
             "mercurydpm: the settings only)\n\n%s\n"
             "Example:\n  hgridopt tune --engine lammps --packing bed.data "
-            "--budget 300\n\n%s",
+            "--seconds 300\n\n%s",
             run_help, cli_system_help, cli_exit_help);
 }
 

@@ -181,7 +181,12 @@ static int write_result(FILE *out, const void *ctx)
         !strcmp(cs->opt.format, "mercurydpm"))
         return write_export(out, r);
     cli_print_system(out, cs);
-    if (r->model->max_levels != 1)
+    if (r->model->max_levels != 1 &&
+        r->model->grid_algorithm == HG_GRID_NONE)
+        fprintf(out, "model:          %s, %d level%s (%d non-empty)\n\n",
+                r->model->name, cost->levels, cost->levels == 1 ? "" : "s",
+                cost->nonempty_levels);
+    else if (r->model->max_levels != 1)
         fprintf(out, "algorithm:      %s, %d level%s (%d non-empty)\n\n",
                 hg_algorithm_name(r->model->grid_algorithm), cost->levels,
                 cost->levels == 1 ? "" : "s", cost->nonempty_levels);
@@ -223,7 +228,7 @@ static int write_lammps_eval(FILE *out, const void *ctx)
     const cli_system *cs = l->cs;
     const char *fmt = cs->opt.format;
     char what[512];
-    lmp_setting_text(&l->set, what, sizeof what);
+    hg_lammps_setting_text(&l->set, what, sizeof what);
     if (!strcmp(fmt, "json")) {
         cJSON *j = lmp_json_document("hgridopt.lammps-evaluation/1", cs,
                                      &l->sys, l->consts_source);
@@ -408,6 +413,7 @@ int cmd_evaluate(int argc, char **argv)
         hg_cost_clear(&cost);
         goto done;
     }
+    cs.no_K = hg_model_param_index(model, "K") < 0;
     evaluate_result res = {&cs, model, &cost, kol ? &sl : NULL, own, n_own,
                            hgrid ? sizes : NULL, (int)L, sizes, (int)L};
     rc = cli_write(cs.opt.output, write_result, &res);

@@ -23,20 +23,6 @@ cJSON *lmp_setting_json(const hg_lammps_setting *s)
     return j;
 }
 
-void lmp_setting_text(const hg_lammps_setting *s, char *buf, size_t len)
-{
-    if (s->ncoll == 0) {
-        snprintf(buf, len, "bin");
-        return;
-    }
-    size_t n = (size_t)snprintf(buf, len, "multi with %d collection%s",
-                                s->ncoll, s->ncoll == 1 ? "" : "s");
-    for (int i = 0; i < s->ncoll && n < len; i++)
-        n += (size_t)snprintf(buf + n, len - n, "%s%.6g",
-                              i ? ", " : " (cutoffs ", s->cut[i]);
-    if (n < len)
-        snprintf(buf + n, len - n, ")");
-}
 
 void lmp_print_system(FILE *out, const cli_system *cs,
                       const hg_lammps_system *sys, const char *consts_source)

@@ -6,10 +6,9 @@
 #include "cli.h"
 #include "hg_lammps.h"
 
-/* A setting as JSON {style, collections, cutoffs} and in words ("bin",
- * "multi with 2 collections (cutoffs 11.9, 40)"). */
+/* A setting as JSON {style, collections, cutoffs} (in words:
+ * hg_lammps_setting_text). */
 cJSON *lmp_setting_json(const hg_lammps_setting *s);
-void lmp_setting_text(const hg_lammps_setting *s, char *buf, size_t len);
 /* The system lines of the lammps engine's tables (engine and constants,
  * distribution, radii, dim, nu, atoms, ranks, skin, structure), and the
  * same as the opening keys of its JSON documents (engine "lammps"). */

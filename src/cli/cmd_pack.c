@@ -20,7 +20,7 @@ static const cli_option options[] = {
     CLI_STR("generator", pack_opts, generator),
     CLI_FLAG("walls", pack_opts, walls),
     CLI_LONG("seed", pack_opts, seed, 0, 0x7fffffffL),
-    CLI_DOUBLE("tolerance", pack_opts, tolerance, CLI_OPEN_UNIT),
+    CLI_DOUBLE("overlap", pack_opts, tolerance, CLI_OPEN_UNIT),
     CLI_LONG("max-attempts", pack_opts, max_attempts, 1, 1000000000L),
     CLI_STR("input", pack_opts, input),
     CLI_STR("max-memory", pack_opts, max_memory),
@@ -28,6 +28,21 @@ static const cli_option options[] = {
 
 static void help(FILE *out)
 {
+    /* the system options but --packing (pack's own: the file converted) */
+    char system_help[4096];
+    size_t n = 0;
+    int skip = 0;
+    for (const char *l = cli_system_help; *l && n + 1 < sizeof system_help;) {
+        size_t k = strcspn(l, "\n"), len = k + (l[k] == '\n');
+        if (!strncmp(l, "  --", 4))
+            skip = !strncmp(l, "  --packing ", 12);
+        if (!skip && n + len < sizeof system_help) {
+            memcpy(system_help + n, l, len);
+            n += len;
+        }
+        l += len;
+    }
+    system_help[n] = '\0';
     fprintf(out,
             "Usage: hgridopt pack --psd SPEC --dim 2|3 --nu X --n N "
             "[options]\n\n"
@@ -42,7 +57,7 @@ static void help(FILE *out)
             "first, no overlaps;\n"
             "                        stops early (nu below X) when placement "
             "stalls\n"
-            "                   dense: no overlap above --tolerance of the "
+            "                   dense: no overlap above --overlap of the "
             "smaller radius,\n"
             "                        reaches X up to ~0.6 (3D) also for "
             "narrow "
@@ -52,7 +67,7 @@ static void help(FILE *out)
             "  --seed S         random seed (default 1); same options and "
             "seed give the\n"
             "                   same file\n"
-            "  --tolerance T    dense: largest overlap / smaller radius "
+            "  --overlap T      dense: largest overlap / smaller radius "
             "(default 0.01)\n"
             "  --max-attempts M rsa: positions tried per particle (default "
             "2000)\n"
@@ -60,10 +75,11 @@ static void help(FILE *out)
             "bytes\n"
             "                   (suffix K, M, G; default: the physical "
             "memory)\n"
-            "  --input FILE     instead of generating, read the particle file "
-            "FILE (any\n"
+            "  --packing FILE   instead of generating, read the particle "
+            "file FILE (any\n"
             "                   format, checked; - = stdin) and write it in "
             "--format\n"
+            "                   (--input FILE: the same)\n"
             "  --output FILE    particle file (default: standard output)\n"
             "  --format F       csv, lammps, xyz or vtk (default: from the "
             "extension of\n"
@@ -72,10 +88,10 @@ static void help(FILE *out)
             "  hgridopt pack --psd powerlaw:alpha=-3,omega=100 --dim 3 --nu "
             "0.6 --n 100000 \\\n"
             "      --generator dense --seed 7 --output packing.data\n\n%s",
-            cli_system_help, cli_exit_help);
+            system_help, cli_exit_help);
 }
 
-/* --input: read, check, rewrite. */
+/* --packing (--input): read, check, rewrite. */
 static int convert(const char *in, const char *out, hg_io_format fmt,
                    const char *boundary)
 {
@@ -179,8 +195,20 @@ int cmd_pack(int argc, char **argv)
         cli_error("--output: %s", e.msg);
         return CLI_EUSAGE;
     }
-    if (o.input)
-        return convert(o.input, path, fmt, cs.opt.boundary_text);
+    /* --packing FILE (or --input FILE): read, check, rewrite */
+    if (o.input && cs.opt.packing_path) {
+        cli_error("pack --input: the same as --packing FILE; give one");
+        return CLI_EUSAGE;
+    }
+    const char *input = o.input ? o.input : cs.opt.packing_path;
+    if (input && (o.n || cs.opt.psd_spec || cs.opt.system_path)) {
+        cli_error("pack --packing: converts the file %s; --n, --psd and "
+                  "--system generate a packing (give one or the other)",
+                  input);
+        return CLI_EUSAGE;
+    }
+    if (input)
+        return convert(input, path, fmt, cs.opt.boundary_text);
     if (!o.n) {
         cli_error("--n: missing (number of particles)");
         return CLI_EUSAGE;

@@ -368,7 +368,7 @@ static int write_lammps_table(FILE *out, const cli_system *cs,
 {
     const hg_lammps_optimum *o = &a->opt;
     char what[512];
-    lmp_setting_text(&o->best, what, sizeof what);
+    hg_lammps_setting_text(&o->best, what, sizeof what);
     lmp_print_system(out, cs, &a->sys, a->consts_source);
     if (o->best.ncoll)
         fprintf(out, "\ndecision:       use %s: predicted Neigh time %.4g ms "
@@ -479,8 +479,7 @@ static int write_engine(FILE *out, const void *ctx)
     }
     fprintf(out, "engine:         %s (%s)\n", x->engine->name,
             x->engine->help);
-    fprintf(out, "constants:      %s\n", cs->consts_source);
-    cli_print_system(out, cs);
+    cli_print_system(out, cs); /* with the constants (no_K) */
     fprintf(out, "\ndecision:       %s, %d level%s (sizes", r->model->name,
             r->levels, r->levels == 1 ? "" : "s");
     for (int i = 0; i < r->levels; i++)
@@ -514,6 +513,7 @@ static int engine_answer(cli_system *cs, const hg_engine *eng,
     int st = hg_recommend(cs->psd, &cs->sys, &cs->values, &ro, &r, &e);
     if (st)
         return cli_fail(&e, st, 1);
+    cs->no_K = hg_model_param_index(r.model, "K") < 0;
     hg_engine_settings in = {cs->psd,
                              &cs->sys,
                              r.model->name,

@@ -161,16 +161,10 @@ static int write_curves(FILE *out, const void *ctx)
     return CLI_OK;
 }
 
-typedef struct sweep_row {
-    double alpha, omega, T_lc, T_bin; /* the single-level baselines */
-    hg_recipe method;
-    const hg_model *model;
-    hg_curve_point best; /* sizes not owned */
-} sweep_row;
 
 typedef struct sweep_output {
     const cli_system *cs;
-    const sweep_row *rows;
+    const hg_sweep_row *rows;
     size_t k;
     int lmax;
 } sweep_output;
@@ -179,7 +173,7 @@ static int write_sweep(FILE *out, const void *ctx)
 {
     const sweep_output *w = ctx;
     const cli_system *cs = w->cs;
-    const sweep_row *rows = w->rows;
+    const hg_sweep_row *rows = w->rows;
     size_t k = w->k;
     int lmax = w->lmax;
     if (!strcmp(cs->opt.format, "json")) {
@@ -196,20 +190,20 @@ static int write_sweep(FILE *out, const void *ctx)
             cJSON_AddNumberToObject(r, "alpha", rows[i].alpha);
             cJSON_AddNumberToObject(r, "omega", rows[i].omega);
             cJSON_AddStringToObject(r, "method",
-                                    hg_recipe_name(rows[i].method));
+                                    hg_recipe_name(rows[i].recipe));
             cJSON_AddStringToObject(r, "model", rows[i].model->name);
             cJSON_AddStringToObject(
                 r, "algorithm",
                 hg_algorithm_name(rows[i].model->grid_algorithm));
-            cJSON_AddNumberToObject(r, "levels", rows[i].best.levels);
+            cJSON_AddNumberToObject(r, "levels", rows[i].levels);
             cJSON_AddNumberToObject(r, "nonempty_levels",
-                                    rows[i].best.nonempty_levels);
+                                    rows[i].nonempty_levels);
             cJSON_AddNumberToObject(r, "work_per_particle",
-                                    rows[i].best.T);
-            cJSON_AddNumberToObject(r, "T_cd", rows[i].best.T_cd);
-            cJSON_AddNumberToObject(r, "T_ca", rows[i].best.T_ca);
+                                    rows[i].T);
+            cJSON_AddNumberToObject(r, "T_cd", rows[i].T_cd);
+            cJSON_AddNumberToObject(r, "T_ca", rows[i].T_ca);
             cJSON_AddNumberToObject(r, "linked_cell_work_per_particle",
-                                    rows[i].T_lc);
+                                    rows[i].T_linked_cell);
             cJSON_AddNumberToObject(r, "bin_work_per_particle",
                                     rows[i].T_bin);
             cJSON_AddItemToArray(arr, r);
@@ -224,18 +218,18 @@ static int write_sweep(FILE *out, const void *ctx)
         fprintf(out, "%.10g,%.10g,%s,%s,%d,%d,%.10g,%.10g,%.10g,"
                      "%.10g,%.10g,%.10g,%s\n",
                 rows[i].alpha, rows[i].omega,
-                hg_recipe_name(rows[i].method),
+                hg_recipe_name(rows[i].recipe),
                 hg_algorithm_name(rows[i].model->grid_algorithm),
-                rows[i].best.levels, rows[i].best.nonempty_levels,
-                rows[i].best.T, rows[i].best.T_cd, rows[i].best.T_ca,
-                rows[i].T_lc, rows[i].T_bin, cs->K,
+                rows[i].levels, rows[i].nonempty_levels,
+                rows[i].T, rows[i].T_cd, rows[i].T_ca,
+                rows[i].T_linked_cell, rows[i].T_bin, cs->K,
                 hg_K_source_name(cs->Kc.source));
     return CLI_OK;
 }
 
 /* The sweep as a figure: best L and T against omega, a series per (alpha,
  * method, model). */
-static int plot_sweep(const char *path, const sweep_row *rows, size_t k)
+static int plot_sweep(const char *path, const hg_sweep_row *rows, size_t k)
 {
     hg_figure_sweep_point *pts = calloc(k > 0 ? k : 1, sizeof *pts);
     char(*labels)[96] = calloc(k > 0 ? k : 1, sizeof *labels);
@@ -244,12 +238,12 @@ static int plot_sweep(const char *path, const sweep_row *rows, size_t k)
     if (pts && labels) {
         for (size_t i = 0; i < k; i++) {
             snprintf(labels[i], sizeof labels[i], "alpha = %g, %s, %s",
-                     rows[i].alpha, hg_recipe_name(rows[i].method),
+                     rows[i].alpha, hg_recipe_name(rows[i].recipe),
                      rows[i].model->name);
             pts[i] = (hg_figure_sweep_point){labels[i], rows[i].alpha,
                                        rows[i].omega,
-                                       rows[i].best.nonempty_levels,
-                                       rows[i].best.T};
+                                       rows[i].nonempty_levels,
+                                       rows[i].T};
         }
         st = hg_figure_sweep(path, pts, k, &e);
     } else {
@@ -260,70 +254,29 @@ static int plot_sweep(const char *path, const sweep_row *rows, size_t k)
     return st ? cli_fail(&e, st, 1) : CLI_OK;
 }
 
-/* Best point of every (alpha, omega, method, algorithm) for power laws. */
+/* Best point of every (alpha, omega, method, algorithm) for power laws
+ * (hg_sweep_powerlaw), written and plotted. */
 static int run_sweep(const cli_system *cs, const hg_model *const *models,
                      int nalg,
                      const int *methods, int nm, double q, int lmax,
                      const double *alphas, size_t na, const double *omegas,
                      size_t no)
 {
-    size_t nrows = (size_t)na * (size_t)no * (size_t)nm * (size_t)nalg;
-    sweep_row *rows = calloc(nrows, sizeof *rows);
-    if (!rows) {
-        cli_error("out of memory");
-        return CLI_EDATA;
-    }
-    hg_psd_ctx ctx = {cs->sys.dim, NULL};
-    size_t k = 0;
-    int rc = CLI_OK;
-    for (size_t ia = 0; ia < na && !rc; ia++)
-        for (size_t io = 0; io < no && !rc; io++) {
-            char spec[128];
-            char va[HG_NUMLEN], vo[HG_NUMLEN];
-            snprintf(spec, sizeof spec, "powerlaw:alpha=%s,omega=%s",
-                     hg_fmt_double(va, alphas[ia]),
-                     hg_fmt_double(vo, omegas[io]));
-            hg_psd *psd = NULL;
-            hg_single_level sl = {0};
-            hg_err e = {0};
-            int st = hg_psd_parse(spec, &ctx, &psd, &e);
-            if (!st)
-                st = hg_single_level_evaluate(psd, &cs->sys, &cs->values,
-                                              &sl, &e);
-            for (int im = 0; im < nm && !st; im++)
-                for (int a = 0; a < nalg && !st; a++) {
-                    hg_curve cv;
-                    st = hg_curve_compute(models[a], psd, &cs->sys,
-                                          &cs->values, (hg_recipe)methods[im],
-                                          q, lmax, &cv, &e);
-                    if (st)
-                        break;
-                    int b = 0;
-                    for (int i = 1; i < cv.n; i++)
-                        if (cv.points[i].T < cv.points[b].T)
-                            b = i;
-                    sweep_row *r = &rows[k++];
-                    r->alpha = alphas[ia];
-                    r->omega = omegas[io];
-                    r->T_lc = sl.linked_cell.T;
-                    r->T_bin = sl.bin.T;
-                    r->method = (hg_recipe)methods[im];
-                    r->model = models[a];
-                    r->best = cv.points[b];
-                    r->best.sizes = NULL;
-                    hg_curve_clear(&cv);
-                }
-            hg_psd_free(psd);
-            if (st)
-                rc = cli_fail(&e, st, 0);
-        }
-    if (!rc) {
-        sweep_output w = {cs, rows, k, lmax};
-        rc = cli_write(cs->opt.output, write_sweep, &w);
-    }
+    hg_recipe recipes[HG_RECIPE_COUNT];
+    for (int i = 0; i < nm && i < HG_RECIPE_COUNT; i++)
+        recipes[i] = (hg_recipe)methods[i];
+    hg_sweep sw;
+    hg_err e = {0};
+    int st = hg_sweep_powerlaw(&cs->sys, &cs->values, models, nalg, recipes,
+                               nm < HG_RECIPE_COUNT ? nm : HG_RECIPE_COUNT,
+                               q, lmax, alphas, na, omegas, no, &sw, &e);
+    if (st)
+        return cli_fail(&e, st, 0);
+    sweep_output w = {cs, sw.rows, sw.n, lmax};
+    int rc = cli_write(cs->opt.output, write_sweep, &w);
     if (!rc && cs->opt.plot)
-        rc = plot_sweep(cs->opt.plot, rows, k);
-    free(rows);
+        rc = plot_sweep(cs->opt.plot, sw.rows, sw.n);
+    hg_sweep_clear(&sw);
     return rc;
 }
 

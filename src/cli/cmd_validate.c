@@ -205,7 +205,7 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     if (v->has_baseline) {
         cJSON_AddItemToObject(j, "linked_cell",
                               run_json(&v->linked_cell, cs->K));
-        cJSON *s = cJSON_AddObjectToObject(j, "speedup");
+        cJSON *s = cJSON_AddObjectToObject(j, "speedup_vs_linked_cell");
         cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup);
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup);
         cJSON_AddNumberToObject(s, "measured_min", v->speedup_min);
@@ -219,7 +219,7 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
         cJSON_AddItemToArray(notes, cJSON_CreateString(v->notes[i]));
     if (v->has_bin) {
         cJSON_AddItemToObject(j, "bin", run_json(&v->bin, cs->K));
-        cJSON *s = cJSON_AddObjectToObject(j, "speedup_over_bin");
+        cJSON *s = cJSON_AddObjectToObject(j, "speedup_vs_bin");
         cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup_bin);
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup_bin);
         cJSON_AddNumberToObject(s, "measured_cpu",

@@ -170,6 +170,12 @@ static void engines_help(FILE *out)
         else
             fprintf(out, "\n  %8s settings: the cell sizes of the table "
                          "and JSON outputs\n", "");
+        if (i != 0) /* the bundled grid: its help line says it */
+            fprintf(out, "  %8s runs the code: %s%s%s%s\n", "",
+                g->validate ? "validate " : "", g->tune ? "tune " : "",
+                g->calibrate ? "calibrate " : "",
+                g->validate || g->tune || g->calibrate ? "--engine NAME"
+                                                       : "no");
         for (int d = 3; d >= 2; d--) {
             char buf[1024];
             hg_err e = {0};

@@ -128,10 +128,17 @@ void cli_print_system(FILE *out, const cli_system *cs)
     fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
             hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
-    fprintf(out, "dim %d, nu = %.6g, K = %.6g (%s, for the %s)\n",
-            cs->sys.dim, cs->sys.nu, cs->K, hg_K_source_name(cs->Kc.source),
-            hg_K_target_name(cs->Kc.target));
-    fprintf(out, "K from:         %s\n", cs->Kc.detail);
+    if (cs->no_K) { /* a model of another engine: its constants */
+        fprintf(out, "dim %d, nu = %.6g\n", cs->sys.dim, cs->sys.nu);
+        fprintf(out, "constants:      %s\n",
+                cs->consts_source[0] ? cs->consts_source : "the model's");
+    } else {
+        fprintf(out, "dim %d, nu = %.6g, K = %.6g (%s, for the %s)\n",
+                cs->sys.dim, cs->sys.nu, cs->K,
+                hg_K_source_name(cs->Kc.source),
+                hg_K_target_name(cs->Kc.target));
+        fprintf(out, "K from:         %s\n", cs->Kc.detail);
+    }
     cli_print_structure(out, cs);
 }
 

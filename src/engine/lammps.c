@@ -112,21 +112,6 @@ static int prepare(const hg_engine_run *run, const hg_particles *p,
     return HG_OK;
 }
 
-static void setting_text(const hg_lammps_setting *s, char *buf, size_t len)
-{
-    if (s->ncoll == 0) {
-        snprintf(buf, len, "bin");
-        return;
-    }
-    size_t n = (size_t)snprintf(buf, len, "multi, %d collection%s",
-                                s->ncoll, s->ncoll == 1 ? "" : "s");
-    for (int i = 0; i < s->ncoll && n < len; i++)
-        n += (size_t)snprintf(buf + n, len - n, "%s%.6g",
-                              i ? ", " : " (cutoffs ", s->cut[i]);
-    if (n < len)
-        snprintf(buf + n, len - n, ")");
-}
-
 static int add_point(hg_engine_report *r, const char *role,
                      const hg_lammps_point *lp, double skin, double dmax,
                      hg_err *e)
@@ -134,7 +119,7 @@ static int add_point(hg_engine_report *r, const char *role,
     hg_engine_point *q = hg_engine_report_add(r, role, e);
     if (!q)
         return HG_ENOMEM;
-    setting_text(&lp->setting, q->setting, sizeof q->setting);
+    hg_lammps_setting_text(&lp->setting, q->setting, sizeof q->setting);
     q->levels = lp->setting.ncoll ? lp->setting.ncoll : 1;
     if (lp->setting.ncoll)
         for (int i = 0; i < lp->setting.ncoll && i < 16; i++)
@@ -179,24 +164,36 @@ static int constants_text(hg_lammps_consts *k, hg_engine_report *r,
     return st ? st : consts_resolve(3, k, NULL, 0, e);
 }
 
+/* The start of validate and tune on packings[0]: the report, lmp and
+ * its version, the constants, the model's view of the packing and the
+ * run options (*psd freed by the caller, also on failure). */
+static int start_one(const hg_engine_run *run, const char *cmd,
+                     hg_engine_report *r, hg_lammps_consts *k, hg_psd **psd,
+                     hg_lammps_system *sys, hg_lammps_run_options *ro,
+                     hg_err *e)
+{
+    report_start(r);
+    if (run->n_packings < 1 || !run->packings[0])
+        return hg_fail(e, HG_EINVAL, "%s --engine lammps: no packing", cmd);
+    char version[64];
+    int st = program_text(run, r, version, sizeof version, e);
+    if (st || (st = constants_text(k, r, e)))
+        return st;
+    return prepare(run, run->packings[0], run->sys, psd, sys, ro, e);
+}
+
 /* validate: the model's recommendation, bin, and the model's best
  * settings with one collection fewer and one more, in one lmp run. */
 static int validate(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
 {
-    report_start(r);
-    if (run->n_packings < 1)
-        return hg_fail(e, HG_EINVAL, "validate --engine lammps: no packing");
-    char version[64];
+    const hg_particles *p = run->packings ? run->packings[0] : NULL;
     hg_lammps_consts k;
-    int st = program_text(run, r, version, sizeof version, e);
-    if (st || (st = constants_text(&k, r, e)))
-        return st;
-    const hg_particles *p = run->packings[0];
     hg_psd *psd = NULL;
     hg_lammps_system sys;
     hg_lammps_run_options ro;
     hg_lammps_optimum opt;
-    if ((st = prepare(run, p, run->sys, &psd, &sys, &ro, e)) ||
+    int st;
+    if ((st = start_one(run, "validate", r, &k, &psd, &sys, &ro, e)) ||
         (st = hg_lammps_optimise(psd, &sys, &k, run->max_levels, 0.01, &opt,
                                  e))) {
         hg_psd_free(psd);
@@ -240,20 +237,14 @@ static int validate(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
  * optimum and the fastest found. */
 static int tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
 {
-    report_start(r);
-    if (run->n_packings < 1)
-        return hg_fail(e, HG_EINVAL, "tune --engine lammps: no packing");
-    char version[64];
+    const hg_particles *p = run->packings ? run->packings[0] : NULL;
     hg_lammps_consts k;
-    int st = program_text(run, r, version, sizeof version, e);
-    if (st || (st = constants_text(&k, r, e)))
-        return st;
-    const hg_particles *p = run->packings[0];
     hg_psd *psd = NULL;
     hg_lammps_system sys;
     hg_lammps_run_options ro;
     hg_lammps_tune_result tr;
-    if ((st = prepare(run, p, run->sys, &psd, &sys, &ro, e)) ||
+    int st;
+    if ((st = start_one(run, "tune", r, &k, &psd, &sys, &ro, e)) ||
         (st = hg_lammps_tune(p, &k, &ro, run->budget, run->max_levels, &tr,
                              e))) {
         hg_psd_free(psd);

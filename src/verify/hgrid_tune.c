@@ -1,5 +1,5 @@
 /* hgrid_tune.c - `tune` of the bundled HGrid (the hgrid engine's tune
- * hook): a measured search from the model's optimum, timing grid build
+ * hook): a measured search from the recommendation, timing grid build
  * plus detection in this process (hg_bench_run), candidates alternated
  * within each round and repeated, medians compared. */
 #include "hg_bench.h"
@@ -240,15 +240,25 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
     snprintf(r->program, sizeof r->program, "the bundled HGrid (this "
              "process, %s)", hg_version_string());
     int maxL = run->max_levels < MAX_L ? run->max_levels : MAX_L;
-    /* the model's optimum over both algorithms and L = 1..maxL */
+    /* the recommendation (hg_recommend over both algorithms, a grid even
+     * where one level is as good: the search starts from it) */
     cand best_model = {0}, c;
-    for (int a = 0; a < 2 && st == HG_OK; a++)
-        for (int L = 1; L <= maxL && st == HG_OK; L++) {
-            st = optimum(&x, a ? HG_BOTTOM_UP : HG_TOP_DOWN, L, &c, e);
-            if (st == HG_OK && (best_model.L == 0 ||
-                                c.T < best_model.T * (1.0 - 1e-3)))
-                best_model = c;
-        }
+    hg_recommend_options ro;
+    hg_recommend_options_default(&ro);
+    ro.max_levels = maxL;
+    ro.grid_only = 1;
+    hg_recommendation rec;
+    if (st == HG_OK &&
+        (st = hg_recommend(x.psd, &x.sys, &x.values, &ro, &rec, e)) == HG_OK) {
+        best_model.alg = rec.model->grid_algorithm == HG_BOTTOM_UP
+                             ? HG_BOTTOM_UP
+                             : HG_TOP_DOWN;
+        best_model.L = rec.levels < MAX_L ? rec.levels : MAX_L;
+        memcpy(best_model.sizes, rec.cell_sizes,
+               sizeof rec.cell_sizes[0] * (size_t)best_model.L);
+        best_model.T = rec.cost.T;
+        hg_recommendation_clear(&rec);
+    }
     cand list[MAX_CAND];
     int n = 0;
     cand lc = {0};
@@ -366,7 +376,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
         for (int i = 0; i < nf; i++)
             if (fin[i].median < fin[idx[2]].median)
                 idx[2] = i;
-        static const char *const role[3] = {"default", "model optimum",
+        static const char *const role[3] = {"default", "recommended",
                                             "tuned"};
         for (int i = 0; i < 3 && st == HG_OK; i++)
             st = add_point(r, role[i], &fin[idx[i]], per_check, x.p->n, e);

@@ -162,14 +162,16 @@ typedef struct hg_engine {
                      hg_err *e);
 } hg_engine;
 
-/* tune of the bundled HGrid (the hgrid engine's hook): from the KOL
- * model's optimum over both algorithms and 1..run->max_levels levels, a
+/* tune of the bundled HGrid (the hgrid engine's hook): from the
+ * recommendation (hg_recommend over both algorithms and 1..run->max_levels
+ * levels, a grid even where one level is as good), a
  * measured search in this process (grid build plus detection of
  * packings[0] per run->steps detections, candidates alternated over
  * run->repeats): each cell size moved by a factor (1.3, shrinking when no
  * candidate is 2 % faster), the other algorithm, a level added in the
  * widest gap or the smallest dropped, while run->budget lasts; then the
- * one-level grid, the model's optimum and the fastest side by side. */
+ * one-level grid, the recommendation and the fastest side by side (roles
+ * "default", "recommended", "tuned"). */
 int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *out,
                   hg_err *e);
 

@@ -143,6 +143,10 @@ int hg_lammps_setting_from_sizes(const hg_psd *psd, int L,
  * text (caller frees) ends with a newline. */
 int hg_lammps_lines(const hg_lammps_setting *s, double skin, double dmax,
                     char **text, hg_err *e);
+/* A setting in words: "bin", "multi with 2 collections (cutoffs 11.9,
+ * 40)" (truncated to len - 1 characters). */
+void hg_lammps_setting_text(const hg_lammps_setting *s, char *buf,
+                            size_t len);
 /* The smallest 9-significant-digit decimal >= x, printed into buf;
  * returns its value. */
 double hg_lammps_format_up(double x, char *buf, size_t len);

@@ -97,6 +97,33 @@ int hg_curve_compute(const hg_model *m, const hg_psd *psd,
                      hg_curve *out, hg_err *e);
 void hg_curve_clear(hg_curve *c); /* accepts NULL */
 
+/* ---- the best grid over a table of power laws (scan --sweep) ---- */
+
+typedef struct hg_sweep_row {
+    double alpha, omega;      /* powerlaw:alpha=A,omega=W */
+    hg_recipe recipe;
+    const hg_model *model;
+    int levels, nonempty_levels; /* of the lowest T over L = 1..max */
+    double T, T_cd, T_ca;
+    double T_linked_cell, T_bin; /* the single-level baselines */
+} hg_sweep_row;
+
+typedef struct hg_sweep {
+    size_t n;
+    hg_sweep_row *rows; /* owned; alpha, omega, recipe, model order */
+} hg_sweep;
+
+/* For every alpha, omega, recipe and model (in that nesting): the point
+ * of lowest T of hg_curve_compute for L = 1..max_levels, and the
+ * single-level baselines of that distribution. */
+int hg_sweep_powerlaw(const hg_system *sys, const hg_model_values *v,
+                      const hg_model *const *models, int n_models,
+                      const hg_recipe *recipes, int n_recipes, double q,
+                      int max_levels, const double *alphas, size_t n_alphas,
+                      const double *omegas, size_t n_omegas, hg_sweep *out,
+                      hg_err *e);
+void hg_sweep_clear(hg_sweep *s); /* accepts NULL */
+
 /* ---- the recommendation ---- */
 
 /* Most candidate models of one recommendation. */

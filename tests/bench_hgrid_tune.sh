@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Benchmark (label bench): is the bundled HGrid's recommendation its
+# fastest grid? For each system a packing is made with `hgridopt pack`, then
+# `hgridopt tune` (engine hgrid) searches from the recommendation, timing
+# grid build plus detection in one process with candidates alternated and
+# repeated, and measures the one-level grid, the recommendation and the
+# fastest found side by side. Printed per system: the recommended grid, the
+# tuned one, recommended / tuned (goal <= 1.05) and recommended / one level.
+# Environment: BENCH_N (particles, default 100000), BENCH_SECONDS (search
+# time per system, default 60), BENCH_REPEATS (5), BENCH_STEPS (detections
+# per timing, 3), BENCH_KEEP (keep the work folder).
+set -euo pipefail
+HG=${1:?binary}
+N=${BENCH_N:-100000}
+SECONDS_PER=${BENCH_SECONDS:-60}
+REPEATS=${BENCH_REPEATS:-5}
+STEPS=${BENCH_STEPS:-3}
+W=$(mktemp -d)
+[ -n "${BENCH_KEEP:-}" ] && echo "bench_hgrid_tune: work folder $W" >&2 || trap 'rm -rf "$W"' EXIT
+command -v jq >/dev/null || { echo "bench_hgrid_tune: jq is required" >&2; exit 1; }
+
+# name|pack options
+systems=(
+    "3D power law a-2.5 w40 nu0.5|--psd powerlaw:alpha=-2.5,omega=40 --dim 3 --nu 0.5 --generator rsa"
+    "3D power law a-3 w100 nu0.3|--psd powerlaw:alpha=-3,omega=100 --dim 3 --nu 0.3 --generator poisson"
+    "3D bidisperse 1:5 nu0.4|--psd discrete:r=1;5,frac=0.5;0.5,basis=volume --dim 3 --nu 0.4 --generator rsa"
+    "3D uniform-volume 1-10 nu0.4|--psd uniform-volume:rmin=1,rmax=10 --dim 3 --nu 0.4 --generator rsa"
+    "2D log-normal s0.6 nu0.5|--psd lognormal:median=1,sigma=0.6,qmin=0.001,qmax=0.999 --dim 2 --nu 0.5 --generator rsa"
+    "2D power law a-3 w50 nu0.4|--psd powerlaw:alpha=-3,omega=50 --dim 2 --nu 0.4 --generator rsa"
+)
+printf '%-30s %-44s %-44s %10s %10s\n' system recommended tuned "rec/tuned" "rec/1-lvl"
+worst=0
+for s in "${systems[@]}"; do
+    name=${s%%|*} opts=${s#*|}
+    f="$W/$(echo "$name" | tr -c 'a-zA-Z0-9\n' '_').csv"
+    # shellcheck disable=SC2086
+    "$HG" pack $opts --n "$N" --seed 1 --output "$f" 2> "$f.err" ||
+        { echo "bench_hgrid_tune: pack $opts: $(cat "$f.err")" >&2; exit 1; }
+    j=$("$HG" tune --packing "$f" --structure poisson --seconds "$SECONDS_PER" \
+        --repeats "$REPEATS" --steps "$STEPS" --format json 2>/dev/null)
+    echo "$j" > "$f.json"
+    line=$(echo "$j" | jq -r '[.points[0].measured_ms, .points[1].measured_ms, .points[2].measured_ms,
+        .points[1].setting, .points[2].setting] | @tsv')
+    IFS=$'\t' read -r one rec tuned rs ts <<< "$line"
+    r=$(awk -v a="$rec" -v b="$tuned" 'BEGIN { printf "%.3f", a / b }')
+    o=$(awk -v a="$rec" -v b="$one" 'BEGIN { printf "%.3f", a / b }')
+    printf '%-30s %-44.44s %-44.44s %10s %10s\n' "$name" "$rs" "$ts" "$r" "$o"
+    worst=$(awk -v a="$r" -v w="$worst" 'BEGIN { print (a > w) ? a : w }')
+done
+echo "N = $N, $SECONDS_PER s of search per system, $REPEATS repeats of $STEPS detections; worst recommended / tuned = $worst (goal <= 1.05)"
