@@ -6,7 +6,8 @@
 #                                      Debian's lammps), build, and run the
 #                                      test suite (ctest without the labels
 #                                      slow, bench, fresh, fuzz)
-# Other targets: slow (slow tests), bench (benchmark programs), lammps (the
+# Other targets: slow (slow tests), bench (benchmark programs; also installs
+# the bench group: CGAL for the peer benchmark), lammps (the
 # LAMMPS integration test), asan (tests under Address/UB sanitizers), fuzz
 # (clang + libFuzzer harnesses, ctest -L fuzz).
 # The packages come from examples/packages.txt, the one list of what hgridopt
@@ -18,7 +19,8 @@ what=${1:-run}
 
 case "$what" in
 run) groups="build" ;;
-test | slow | bench | lammps | asan) groups="build test" ;;
+test | slow | lammps | asan) groups="build test" ;;
+bench) groups="build test bench" ;;
 fuzz) groups="build fuzz" ;;
 *)
     echo "usage: bash examples/quickstart.sh run|test|slow|bench|lammps|asan|fuzz" >&2
@@ -30,9 +32,9 @@ esac
 # but with its configuration files left is not installed)
 need=()
 while read -r group pkg rest; do
-    case "$group" in build | test | fuzz) known=1 ;; *) known=0 ;; esac
+    case "$group" in build | test | bench | fuzz) known=1 ;; *) known=0 ;; esac
     if [ $known = 0 ] || [ -z "$pkg" ] || [ -n "$rest" ]; then
-        echo "quickstart: examples/packages.txt: bad line '$group $pkg $rest' (expected: build|test|fuzz PACKAGE)" >&2
+        echo "quickstart: examples/packages.txt: bad line '$group $pkg $rest' (expected: build|test|bench|fuzz PACKAGE)" >&2
         exit 1
     fi
     case " $groups " in *" $group "*) ;; *) continue ;; esac

@@ -353,6 +353,77 @@ static int scan_input(hg_grid *g, const hg_particles *p, size_t *cnt,
     return HG_OK;
 }
 
+/* The extent of an open box (p's box widened to the centres, as
+ * scan_input sets it) when every centre is finite and every radius has a
+ * level: one parallel pass of minima and maxima, no level per particle
+ * (the sort finds the levels). Returns HG_OK with the axes set, 1 when
+ * some particle fails the checks (scan_input then names it), or
+ * HG_ENOMEM. */
+static int open_extent(hg_grid *g, const hg_particles *p)
+{
+    const int D = g->dim;
+    const size_t n = p->n;
+    int nt = 1;
+#ifdef HG_HAVE_OPENMP
+    nt = n > 50000 ? omp_get_max_threads() : 1;
+    if (nt < 1)
+        nt = 1;
+#endif
+    /* per thread lo[3], hi[3], rows a cache line apart */
+    double *part = malloc((size_t)nt * 8 * sizeof *part);
+    if (!part)
+        return HG_ENOMEM;
+    const double smax = g->sizes[g->L - 1];
+    int bad_any = 0;
+#ifdef HG_HAVE_OPENMP
+#pragma omp parallel num_threads(nt) reduction(| : bad_any)
+#endif
+    {
+        int t = 0, T = 1;
+#ifdef HG_HAVE_OPENMP
+        t = omp_get_thread_num();
+        T = omp_get_num_threads();
+#endif
+        double lo[3] = {0.0, 0.0, 0.0}, hi[3] = {0.0, 0.0, 0.0};
+        for (int a = 0; a < D; a++) {
+            lo[a] = p->lo[a];
+            hi[a] = p->hi[a];
+        }
+        int bad = 0;
+        const size_t i0 = n * (size_t)t / (size_t)T;
+        const size_t i1 = n * (size_t)(t + 1) / (size_t)T;
+        const double *x = p->x + i0 * (size_t)D;
+        for (size_t i = i0; i < i1; i++, x += D) {
+            const double d = 2.0 * p->r[i];
+            bad |= !(d > 0.0 && d <= smax);
+            for (int a = 0; a < D; a++) {
+                /* finite: x - x is 0, not NaN */
+                bad |= !(x[a] - x[a] == 0.0);
+                lo[a] = x[a] < lo[a] ? x[a] : lo[a];
+                hi[a] = x[a] > hi[a] ? x[a] : hi[a];
+            }
+        }
+        for (int a = 0; a < 3; a++) {
+            part[(size_t)t * 8 + (size_t)a] = lo[a];
+            part[(size_t)t * 8 + 3 + (size_t)a] = hi[a];
+        }
+        bad_any |= bad;
+    }
+    if (!bad_any)
+        for (int a = 0; a < D; a++) {
+            double lo = p->lo[a], hi = p->hi[a];
+            for (int t = 0; t < nt; t++) {
+                lo = part[(size_t)t * 8 + (size_t)a] < lo
+                         ? part[(size_t)t * 8 + (size_t)a] : lo;
+                hi = part[(size_t)t * 8 + 3 + (size_t)a] > hi
+                         ? part[(size_t)t * 8 + 3 + (size_t)a] : hi;
+            }
+            set_axis(g, a, lo, hi);
+        }
+    free(part);
+    return bad_any ? 1 : HG_OK;
+}
+
 int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
 {
     int st = HG_OK;
@@ -394,11 +465,20 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
     for (int a = 0; a < 3; a++)
         set_axis(g, a, a < D && g->periodic ? p->lo[a] : 0.0,
                  a < D && g->periodic ? p->hi[a] : 1.0);
-    /* a periodic box is known before the particles are read: levels and
-     * buckets follow in one pass (the sort's first), unless a level has
-     * hashed rows (numbered serially in input order, below) */
+    /* a periodic box is known before the particles are read, an open
+     * one after a pass of minima and maxima: levels and buckets follow in
+     * one pass (the sort's first), unless a level has hashed rows
+     * (numbered serially in input order, below) or a particle fails the
+     * checks (scan_input names it) */
     int any_hashed = 0, fused = 0;
-    if (g->periodic) {
+    int known = g->periodic;
+    if (!known) {
+        int ex = open_extent(g, p);
+        if (ex == HG_ENOMEM)
+            goto nomem;
+        known = ex == HG_OK;
+    }
+    if (known) {
         if ((st = setup_levels(g, e)))
             goto fail;
         for (int h = 0; h < g->L; h++)

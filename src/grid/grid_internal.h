@@ -319,9 +319,10 @@ void hg_grid_inserted_free(hg_grid *g);
 /* Sort the particles of p into (level, bucket) order: records, ids, cend
  * (needs the levels' base, cellstart of total_cells + 2 entries, and
  * without find g->slv, hashed-row buckets in g->sgc, the levels' first).
- * With find (periodic box, table levels only) the levels are found in the
- * same pass and the levels' count, total and first set. HG_OK, HG_EINVAL
- * (with find: a particle outside the box or of no level) or HG_ENOMEM. */
+ * With find (table levels only; an open box's extent set) the levels are
+ * found in the same pass and the levels' count, total and first set.
+ * HG_OK, HG_EINVAL (with find: a particle outside the box or extent, or
+ * of no level) or HG_ENOMEM. */
 int hg_grid_sort(hg_grid *g, const hg_particles *p, int find);
 
 /* order.c */

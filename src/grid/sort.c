@@ -4,9 +4,8 @@
  * waits (spinning) through a serial phase:
  *   1. bucket of every particle (table levels; hashed rows are numbered
  *      before, serially), counted per thread and per group of 2^shift
- *      consecutive buckets; in a periodic box with table levels only,
- *      the particle's level and checks too (one read of the input for
- *      both);
+ *      consecutive buckets; with table levels only, the particle's level
+ *      and checks too (one read of the input for both);
  *   2. scatter of (bucket, particle) and the record by group, each thread
  *      into its own slots (stable: groups, then threads, then input
  *      order);
@@ -244,24 +243,35 @@ HG_INLINE int bucket_level(const hg_grid *g, uint32_t c)
     return a;
 }
 
-/* Cell coordinate along an axis of a periodic level from the offset
- * v = (x - lo) / w >= 0 of a centre inside the box: cell_coord without
- * its negative branch (rounding may still give n). */
+/* Cell coordinate along an axis from the offset v = (x - lo) / w >= 0 of
+ * a centre inside the box (periodic) or the extent (open): cell_coord
+ * without its negative branch. Rounding may still give n: cell 0 on a
+ * periodic level, the last cell on an open one (as cell_coord). */
 HG_INLINE int64_t periodic_coord(double v, int64_t n)
 {
     int64_t c = (int64_t)v;
     return c < n ? c : wrap(c, n);
 }
 
-/* The first pass over particles [i0, i1) in a periodic box with table
- * levels (D a constant once inlined): level (as hg_grid_level_index),
- * checks, global bucket (as local_bucket) into sgc, counts by group (h).
- * Returns 1 if a particle is outside the box or of no level (not
- * counted). With up to 16 levels the level is the count of sizes below
+HG_INLINE int64_t box_coord(const int PER, double v, int64_t n)
+{
+    if (PER)
+        return periodic_coord(v, n);
+    int64_t c = (int64_t)v;
+    return c < n ? c : n - 1;
+}
+
+/* The first pass over particles [i0, i1) with table levels only (D and
+ * PER constants once inlined): level (as hg_grid_level_index), checks,
+ * global bucket (as local_bucket) into sgc, counts by group (h). PER: a
+ * periodic box; else an open one whose extent (g->lo..g->hi) holds every
+ * centre. Returns 1 if a particle is outside the box or extent, or of no
+ * level (not counted). With up to 16 levels the level is the count of sizes below
  * 2 r, and the levels' constants are copied to small local tables (the
  * loop then keeps its pointers and counters in registers). */
 HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
-                          size_t i0, size_t i1, int shift, size_t *h)
+                          const int PER, size_t i0, size_t i1, int shift,
+                          size_t *h)
 {
     const double *X = p->x, *R = p->r;
     uint32_t *sgc = g->sgc;
@@ -273,7 +283,8 @@ HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
             const double d = 2.0 * R[i];
             int out = !(d > 0.0 && d <= g->sizes[L - 1]);
             for (int a = 0; a < D; a++)
-                out |= !(x[a] >= g->lo[a] && x[a] < g->hi[a]);
+                out |= !(x[a] >= g->lo[a] &&
+                         (PER ? x[a] < g->hi[a] : x[a] <= g->hi[a]));
             if (out) {
                 bad = 1;
                 continue;
@@ -281,8 +292,8 @@ HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
             const level_t *lv = &g->lev[hg_grid_level_index(g, R[i])];
             int64_t k[3] = {0, 0, 0};
             for (int a = 0; a < D; a++)
-                k[a] = periodic_coord((x[a] - g->lo[a]) * lv->inv[a],
-                                      lv->n[a]);
+                k[a] = box_coord(PER, (x[a] - g->lo[a]) * lv->inv[a],
+                                 lv->n[a]);
             uint32_t c = (uint32_t)((k[0] >> lv->bx) +
                                     lv->nbx * (k[1] + lv->n[1] * k[2]) +
                                     (int64_t)lv->base);
@@ -337,12 +348,13 @@ HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
             const double *x = X + i * (size_t)D;
             const __m128d xv = _mm_loadu_pd(x);
             const double d = 2.0 * R[i];
+            const __m128d below = PER ? _mm_cmplt_pd(xv, hi01)
+                                      : _mm_cmple_pd(xv, hi01);
             int ok = (_mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(xv, lo01),
-                                                 _mm_cmplt_pd(xv, hi01))) ==
-                      3) &
+                                                 below)) == 3) &
                      (d > 0.0) & (d <= smax);
             if (D == 3)
-                ok &= (x[2] >= lo[2]) & (x[2] < hi[2]);
+                ok &= (x[2] >= lo[2]) & (PER ? x[2] < hi[2] : x[2] <= hi[2]);
             if (!ok) {
                 bad = 1;
                 continue;
@@ -359,13 +371,13 @@ HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
             int64_t k0 = _mm_cvtsi128_si32(k);
             int64_t k1 = _mm_cvtsi128_si32(_mm_shuffle_epi32(k, 1));
             if (_mm_movemask_epi8(_mm_cmplt_epi32(k, n01[hl])) != 0xFFFF) {
-                k0 = wrap(k0, nc[0][hl]); /* rounding gave n */
-                k1 = wrap(k1, nc[1][hl]);
+                k0 = box_coord(PER, (double)k0, nc[0][hl]); /* gave n */
+                k1 = box_coord(PER, (double)k1, nc[1][hl]);
             }
             int64_t c = (k0 >> bx[hl]) + my[hl] * k1 + base[hl];
             if (D == 3)
-                c += mz[hl] * periodic_coord((x[2] - lo[2]) * inv[2][hl],
-                                             nc[2][hl]);
+                c += mz[hl] * box_coord(PER, (x[2] - lo[2]) * inv[2][hl],
+                                        nc[2][hl]);
             sgc[i] = (uint32_t)c;
             h[(uint32_t)c >> shift]++;
         }
@@ -378,7 +390,7 @@ HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
         const double d = 2.0 * R[i];
         int ok = (d > 0.0) & (d <= smax);
         for (int a = 0; a < D; a++)
-            ok &= (x[a] >= lo[a]) & (x[a] < hi[a]);
+            ok &= (x[a] >= lo[a]) & (PER ? x[a] < hi[a] : x[a] <= hi[a]);
         if (!ok) {
             bad = 1;
             continue;
@@ -387,38 +399,36 @@ HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
         for (int q = 0; q < nq; q++)
             hl += (sz[4 * q] < d) + (sz[4 * q + 1] < d) +
                   (sz[4 * q + 2] < d) + (sz[4 * q + 3] < d);
-        int64_t k0 = periodic_coord((x[0] - lo[0]) * inv[0][hl], nc[0][hl]);
-        int64_t k1 = periodic_coord((x[1] - lo[1]) * inv[1][hl], nc[1][hl]);
+        int64_t k0 = box_coord(PER, (x[0] - lo[0]) * inv[0][hl], nc[0][hl]);
+        int64_t k1 = box_coord(PER, (x[1] - lo[1]) * inv[1][hl], nc[1][hl]);
         int64_t c = (k0 >> bx[hl]) + my[hl] * k1 + base[hl];
         if (D == 3)
             c += mz[hl] *
-                 periodic_coord((x[2] - lo[2]) * inv[2][hl], nc[2][hl]);
+                 box_coord(PER, (x[2] - lo[2]) * inv[2][hl], nc[2][hl]);
         sgc[i] = (uint32_t)c;
         h[(uint32_t)c >> shift]++;
     }
     return bad;
 }
 
-/* read_levels for 2D and 3D, out of line: inlined into the parallel
- * region its loop ran with its counters spilled to the stack. */
+/* read_levels for 2D and 3D, periodic and open, out of line: inlined
+ * into the parallel region its loop ran with its counters spilled to the
+ * stack. */
 #if defined(__GNUC__)
 #define HG_NOINLINE __attribute__((noinline))
 #else
 #define HG_NOINLINE
 #endif
-static HG_NOINLINE int read_levels2(hg_grid *g, const hg_particles *p,
-                                    size_t i0, size_t i1, int shift,
-                                    size_t *h)
-{
-    return read_levels(g, p, 2, i0, i1, shift, h);
-}
-
-static HG_NOINLINE int read_levels3(hg_grid *g, const hg_particles *p,
-                                    size_t i0, size_t i1, int shift,
-                                    size_t *h)
-{
-    return read_levels(g, p, 3, i0, i1, shift, h);
-}
+#define HG_READ_LEVELS(name, D, PER)                                       \
+    static HG_NOINLINE int name(hg_grid *g, const hg_particles *p,         \
+                                size_t i0, size_t i1, int shift, size_t *h) \
+    {                                                                      \
+        return read_levels(g, p, D, PER, i0, i1, shift, h);                \
+    }
+HG_READ_LEVELS(read_levels2p, 2, 1)
+HG_READ_LEVELS(read_levels3p, 3, 1)
+HG_READ_LEVELS(read_levels2o, 2, 0)
+HG_READ_LEVELS(read_levels3o, 3, 0)
 
 /* The second pass for the group of buckets [c0, c1) and particles
  * [k0, k1) (its keys in tmp, records in xr, in input order): counts, then
@@ -484,7 +494,8 @@ HG_INLINE void place_group(hg_grid *g, const int narrow, size_t c0, size_t c1,
 
 /* Sort all particles of p (level and, for hashed rows, bucket of every
  * particle in g->slv / g->sgc; levels' base and first set), or with find
- * (periodic, table levels only) find the levels too: validation, then
+ * (table levels only; open boxes: the extent set) find the levels too:
+ * validation, then
  * the levels' count, total and first from the bucket ranges. */
 int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
 {
@@ -537,8 +548,12 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
         memset(h, 0, ng * sizeof *h);
         if (find) {
             int bad_t = 0;
-            bad_t = D == 2 ? read_levels2(g, p, i0, i1, shift, h)
-                           : read_levels3(g, p, i0, i1, shift, h);
+            if (g->periodic)
+                bad_t = D == 2 ? read_levels2p(g, p, i0, i1, shift, h)
+                               : read_levels3p(g, p, i0, i1, shift, h);
+            else
+                bad_t = D == 2 ? read_levels2o(g, p, i0, i1, shift, h)
+                               : read_levels3o(g, p, i0, i1, shift, h);
             if (bad_t) {
 #ifdef HG_HAVE_OPENMP
 #pragma omp atomic write
