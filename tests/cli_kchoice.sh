@@ -62,21 +62,26 @@ for src in default "--K 0.45" "--K paper" "--K shipped" system calibration; do
     [[ $el == *"for LAMMPS: "* ]] && ok || bad "[$src] lammps target: $el"
     [ "${el%%;*}" = "K=$(printf '%.4g' "$(sed 's/^K=\([^;]*\);.*/\1/' <<<"$et")")" ] &&
         [ "${el#*: }" = "${et#*: }" ] && ok || bad "[$src] lammps '$el' is not the bundled HGrid's '$et'"
-    # a K chosen by the user (--K X, paper or shipped, the system file) is
-    # the same for every target; otherwise MercuryDPM gets the papers' 0.2
+    # a K chosen by the user (--K X or paper, the system file) is the same
+    # for every target; otherwise (and for --K shipped) MercuryDPM gets the
+    # K fitted in MercuryDPM, whatever the bundled HGrid's file says
     case $src in
-    default | calibration) ;;
+    default | calibration | "--K shipped") ;;
     *)
         [ "${em%%;*}" = "${el%%;*}" ] && [ "${em#*: }" = "${et#*: }" ] && ok ||
             bad "[$src] a given K differs by target: '$em' '$et'" ;;
     esac
     case $src in
-    default | calibration) [ "${em%%;*}" = "K=0.2" ] && [[ $em == "K=0.2;paper, "* ]] && ok ||
-            bad "[$src] mercurydpm K is not the papers' 0.2: $em" ;;
+    default | calibration | "--K shipped")
+        [[ $em == "K="*";shipped-default, for MercuryDPM: shipped default for MercuryDPM in 3D"* ]] && ok ||
+            bad "[$src] mercurydpm K is not the shipped MercuryDPM fit: $em" ;;
     esac
 done
 # the sources named as they are
 expect_ok "^dim 3, nu = 0.4, K = 0.65 \(system-file, for the bundled HGrid\)$" -- $HG evaluate --system "$TMP/sys.json" --sizes 4,40
-expect_ok "^// K from paper, for MercuryDPM: paper value" -- env HGRIDOPT_CALIBRATION="$TMP/cal.json" $HG evaluate $P --sizes 4,40 --format mercurydpm
+expect_ok "^// K from shipped-default, for MercuryDPM: shipped default for MercuryDPM" -- env HGRIDOPT_CALIBRATION="$TMP/cal.json" $HG evaluate $P --sizes 4,40 --format mercurydpm
+# MercuryDPM's own stored calibration (calibrate --engine mercurydpm --save)
+expect_ok "^// K from calibration-file, for MercuryDPM: calibration file .*cal.json, 3D" -- env HGRIDOPT_MERCURYDPM_CALIBRATION="$TMP/cal.json" $HG evaluate $P --sizes 4,40 --format mercurydpm
+expect_ok "^// K from shipped-default, for MercuryDPM: .*no calibration file" -- env HGRIDOPT_MERCURYDPM_CALIBRATION="$TMP/none.json" $HG recommend $P --format mercurydpm
 expect_ok "^# K from calibration-file, for LAMMPS: calibration file .*cal.json, 3D" -- env HGRIDOPT_CALIBRATION="$TMP/cal.json" $HG evaluate $P --sizes 4,40 --format lammps
 finish

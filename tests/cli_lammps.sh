@@ -60,8 +60,8 @@ expect_fail 2 "--skin" -- "$HG" tune --engine lammps $SYS --skin 0
 # --engine: an unknown name is named with the list, on every command and
 # whatever the position; an engine a command has no form for is refused
 for cmd in tune validate calibrate recommend evaluate scan bench pack; do
-    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'lmp' \(one of: hgrid, lammps, liggghts\)$" -- "$HG" $cmd --engine lmp
-    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'gromacs' \(one of: hgrid, lammps, liggghts\)$" -- "$HG" $cmd $SYS --engine=gromacs
+    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'lmp' \(one of: hgrid, lammps, mercurydpm, liggghts\)$" -- "$HG" $cmd --engine lmp
+    expect_fail 2 "^hgridopt: $cmd --engine: unknown engine 'gromacs' \(one of: hgrid, lammps, mercurydpm, liggghts\)$" -- "$HG" $cmd $SYS --engine=gromacs
 done
 # tune of the bundled HGrid runs in this process: the code's default (one
 # level), the model's optimum and the fastest found, each measured; the

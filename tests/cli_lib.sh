@@ -9,6 +9,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # hermetic: no calibration file of the user's changes the default K
 export HGRIDOPT_CALIBRATION="$TMP/no-calibration.json"
+export HGRIDOPT_MERCURYDPM_CALIBRATION="$TMP/no-mercurydpm-calibration.json"
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }

@@ -58,7 +58,7 @@ else bad "calibrate exit $rc: $(cat "$TMP/err")"; fi
 
 # item 8b: K follows the target, every output says which and from where
 R="$HG recommend --system examples/paper-2d-free-cooling.json"
-expect_ok "K from paper, for MercuryDPM: paper value .*MercuryDPM" -- $R --format mercurydpm
+expect_ok "K from shipped-default, for MercuryDPM: shipped default for MercuryDPM" -- $R --format mercurydpm
 # LAMMPS output from the KOL HGrid model (--model kol; by default LAMMPS' own
 # model, which has no K) uses K like the bundled HGrid
 expect_ok "K from shipped-default, for LAMMPS: shipped default for the bundled HGrid in 2D" -- $R --format lammps --model kol
@@ -70,7 +70,7 @@ else bad "recommend json K: $out"; fi
 expect_ok "K = 0.2 \(paper" -- $R --K paper
 expect_ok "K = 0.45 \(command-line" -- $R --K 0.45
 expect_ok "K = 7.5 \(calibration-file" -- env HGRIDOPT_CALIBRATION="$TMP/cal3.json" $HG recommend --system examples/paper-3d-uniform-volume.json
-expect_ok "K from paper" -- env HGRIDOPT_CALIBRATION="$TMP/cal3.json" $HG recommend --system examples/paper-3d-uniform-volume.json --format mercurydpm
+expect_ok "K from shipped-default, for MercuryDPM" -- env HGRIDOPT_CALIBRATION="$TMP/cal3.json" $HG recommend --system examples/paper-3d-uniform-volume.json --format mercurydpm
 expect_ok ",K,K_source," -- $HG scan --system examples/paper-2d-free-cooling.json --max-levels 2
 expect_ok ",shipped-default," -- $HG scan --system examples/paper-2d-free-cooling.json --max-levels 2
 expect_fail 2 "--K: 'x' is not a number, auto, paper or shipped" -- $R --K x

@@ -8,6 +8,7 @@ set -euo pipefail
 src=$1 build=$2
 # hermetic: no calibration file of the user's changes the default K
 export HGRIDOPT_CALIBRATION=/nonexistent/hgridopt-calibration.json
+export HGRIDOPT_MERCURYDPM_CALIBRATION=/nonexistent/hgridopt-mercurydpm.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }

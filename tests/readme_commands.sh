@@ -20,6 +20,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # hermetic: no calibration file of the user's changes an answer
 export HGRIDOPT_CALIBRATION="$TMP/no-calibration.json"
+export HGRIDOPT_MERCURYDPM_CALIBRATION="$TMP/no-mercurydpm-calibration.json"
 export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps-calibration.json"
 
 # "extended regex of the command @@ the test that runs it"

@@ -1,6 +1,7 @@
 /* test_calib.c - the K calibration: the fit on synthetic timings, a small
  * real calibration run, the calibration file and its rejections. */
 #include "hg_calib.h"
+#include "hg_mercurydpm.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -16,18 +17,23 @@ static void test_resolve(const char *path)
     hg_err e = {0};
     hg_K_choice k;
     hg_K_request rq = {HG_K_TARGET_HGRID, 2, NULL, 0, 0.0, NULL, path};
+    /* MercuryDPM reads its own file (none here) */
+    setenv("HGRIDOPT_MERCURYDPM_CALIBRATION",
+           "/nonexistent/hg/mercurydpm.json", 1);
     /* bundled HGrid: the calibration of the same dimension */
     CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 1.25 &&
           k.source == HG_K_SOURCE_CALIBRATION && strstr(k.detail, path));
     rq.dim = 3;
     CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 0.3);
-    /* LAMMPS like the bundled HGrid; MercuryDPM: the papers' value */
+    /* MercuryDPM: its own file, not the bundled HGrid's: without one the
+     * K fitted in MercuryDPM; LAMMPS like the bundled HGrid */
+    rq.target = HG_K_TARGET_MERCURYDPM;
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK &&
+          k.K == hg_mercurydpm_K_shipped(3, NULL) &&
+          k.source == HG_K_SOURCE_SHIPPED && strstr(k.detail, "MercuryDPM"));
     rq.target = HG_K_TARGET_LAMMPS;
     CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 0.3 &&
           k.source == HG_K_SOURCE_CALIBRATION);
-    rq.target = HG_K_TARGET_MERCURYDPM;
-    CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == HG_K_PAPER &&
-          k.source == HG_K_SOURCE_PAPER);
     /* system file beats the target's default, command line beats both */
     rq.has_file_K = 1;
     rq.file_K = 0.7;
@@ -73,7 +79,8 @@ static void test_resolve(const char *path)
     CHECK(hg_K_target_for_format("table") == HG_K_TARGET_HGRID);
     CHECK(hg_K_target_for_format("json") == HG_K_TARGET_HGRID);
     CHECK(hg_K_target_for_format(NULL) == HG_K_TARGET_HGRID);
-    hg_K_request mq = {HG_K_TARGET_MERCURYDPM, 3, NULL, 0, 0.0, NULL, NULL};
+    hg_K_request mq = {HG_K_TARGET_MERCURYDPM, 3, "paper", 0, 0.0, NULL,
+                       NULL};
     char line[700];
     CHECK(hg_K_resolve(&mq, &k, &e) == HG_OK && k.K == HG_K_PAPER);
     hg_K_choice_describe(&k, line, sizeof line);

@@ -162,11 +162,18 @@ static void progress(int done, int total, void *params)
 
 static double ms(double s) { return 1e3 * s; }
 
+/* A comment line of a settings text ("# ..."; C++ directives such as
+ * MercuryDPM's "#include" are settings). */
+static int comment_line(const char *l)
+{
+    return l[0] == '#' && strncmp(l, "#include", 8) != 0;
+}
+
 static void print_lines(FILE *out, const char *text, const char *indent)
 {
     for (const char *l = text; l && *l;) {
         size_t n = strcspn(l, "\n");
-        if (l[0] != '#')
+        if (!comment_line(l))
             fprintf(out, "%s%.*s\n", indent, (int)n, l);
         l += n + (l[n] == '\n');
     }
@@ -177,7 +184,7 @@ static void add_lines(cJSON *obj, const char *key, const char *text)
     cJSON *a = cJSON_AddArrayToObject(obj, key);
     for (const char *l = text; l && *l;) {
         size_t n = strcspn(l, "\n");
-        if (l[0] != '#') {
+        if (!comment_line(l)) {
             char *t = strndup(l, n);
             if (t)
                 cJSON_AddItemToArray(a, cJSON_CreateString(t));

@@ -159,19 +159,19 @@ static void engines_help(FILE *out)
                  "is advised\n\n");
     for (size_t i = 0; i < hg_engine_count(); i++) {
         const hg_engine *g = hg_engine_at(i);
-        fprintf(out, "  %-8s %s%s\n", g->name, g->help,
+        fprintf(out, "  %-10s %s%s\n", g->name, g->help,
                 i == 0 ? " (default)" : "");
-        fprintf(out, "  %8s models:", "");
+        fprintf(out, "  %10s models:", "");
         for (size_t m = 0; g->models[m]; m++)
             fprintf(out, "%s %s", m ? "," : "", g->models[m]);
         if (g->settings_format)
-            fprintf(out, "\n  %8s settings: --format %s\n", "",
+            fprintf(out, "\n  %10s settings: --format %s\n", "",
                     g->settings_format);
         else
-            fprintf(out, "\n  %8s settings: the cell sizes of the table "
+            fprintf(out, "\n  %10s settings: the cell sizes of the table "
                          "and JSON outputs\n", "");
         if (i != 0) /* the bundled grid: its help line says it */
-            fprintf(out, "  %8s runs the code: %s%s%s%s\n", "",
+            fprintf(out, "  %10s runs the code: %s%s%s%s\n", "",
                 g->validate ? "validate " : "", g->tune ? "tune " : "",
                 g->calibrate ? "calibrate " : "",
                 g->validate || g->tune || g->calibrate ? "--engine NAME"
@@ -180,9 +180,9 @@ static void engines_help(FILE *out)
             char buf[1024];
             hg_err e = {0};
             if (g->constants(d, buf, sizeof buf, &e) == HG_OK)
-                fprintf(out, "  %8s constants %dD: %s\n", "", d, buf);
+                fprintf(out, "  %10s constants %dD: %s\n", "", d, buf);
             else
-                fprintf(out, "  %8s constants %dD: none: %s\n", "", d, e.msg);
+                fprintf(out, "  %10s constants %dD: none: %s\n", "", d, e.msg);
         }
     }
 }

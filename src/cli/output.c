@@ -133,9 +133,10 @@ void cli_print_system(FILE *out, const cli_system *cs)
         fprintf(out, "constants:      %s\n",
                 cs->consts_source[0] ? cs->consts_source : "the model's");
     } else {
-        fprintf(out, "dim %d, nu = %.6g, K = %.6g (%s, for the %s)\n",
+        fprintf(out, "dim %d, nu = %.6g, K = %.6g (%s, for %s%s)\n",
                 cs->sys.dim, cs->sys.nu, cs->K,
                 hg_K_source_name(cs->Kc.source),
+                cs->Kc.target == HG_K_TARGET_HGRID ? "the " : "",
                 hg_K_target_name(cs->Kc.target));
         fprintf(out, "K from:         %s\n", cs->Kc.detail);
     }

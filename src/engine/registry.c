@@ -3,11 +3,13 @@
 
 #include <string.h>
 
-extern const hg_engine hg_engine_hgrid, hg_engine_lammps, hg_engine_liggghts;
+extern const hg_engine hg_engine_hgrid, hg_engine_lammps,
+    hg_engine_mercurydpm, hg_engine_liggghts;
 
 static const hg_engine *const engines[] = {
     &hg_engine_hgrid,  /* the default */
     &hg_engine_lammps,
+    &hg_engine_mercurydpm,
     &hg_engine_liggghts,
 };
 #define N_ENGINES (sizeof engines / sizeof engines[0])

@@ -216,11 +216,6 @@ int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
         free(dmax);
         return n;
     }
-    /* MercuryDPM inserts a particle on the first level whose cell size is
-     * at least its diameter; keep the top strictly above the largest. */
-    double top = 2.0 * hg_psd_rmax(in->psd);
-    if (!(size[n - 1] > top))
-        size[n - 1] = top * (1.0 + 1e-9);
     size_t len = 0;
     FILE *f = open_memstream(text, &len);
     if (!f) {
@@ -237,7 +232,8 @@ int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
     fprintf(f,
             "// Derive your driver class from HGridOptimised (or paste the "
             "override and the\n// settings into your own %s subclass).\n"
-            "#include \"%s.h\"\n\n",
+            "#include \"%s.h\"\n#include <algorithm>\n#include <cmath>\n"
+            "#include <limits>\n\n",
             base, base);
     fprintf(f, "class HGridOptimised : public %s\n{\npublic:\n", base);
     fprintf(f, "    HGridOptimised()\n    {\n");
@@ -246,6 +242,13 @@ int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
     fprintf(f, "        setHGridDistribution(USER);\n");
     fprintf(f, "        setHGridMaxLevels(%d);\n", n);
     fprintf(f, "        setHGridCellOverSizeRatio(1.0);\n    }\n\n");
+    /* MercuryDPM puts a particle on the first level whose cell exceeds
+     * its interaction diameter times the over-size ratio, and refuses
+     * every insertion (no contact is found) when the top cell does not:
+     * each size is nudged one ulp above its printed value (a diameter
+     * equal to s_h stays on level h, as in the model), and the top one is
+     * kept above the largest interaction diameter present when the grid
+     * is built (cohesive species reach beyond their radius). */
     fprintf(f,
             "    // cell size of level 0..%d (length unit%s%s)\n"
             "    Mdouble userHGridCellSize(unsigned int level) override\n"
@@ -256,9 +259,24 @@ int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
         char v[HG_NUMLEN];
         fprintf(f, "%s%s", i ? ", " : "", hg_fmt_double(v, size[i]));
     }
-    fprintf(f, "};\n        return sizes[level < %d ? level : %d];\n"
-               "    }\n};\n",
-            n, n - 1);
+    fprintf(f,
+            "};\n"
+            "        const Mdouble up = std::numeric_limits<Mdouble>::max();\n"
+            "        const Mdouble s = std::nextafter(sizes[level < %d ? "
+            "level : %d], up);\n"
+            "        if (level + 1 < %d)\n"
+            "            return s;\n"
+            "        // top level: strictly above the largest interaction "
+            "diameter\n"
+            "        Mdouble reach = 0.0;\n"
+            "        for (BaseParticle* const p : particleHandler)\n"
+            "            reach = std::max(reach, 2.0 * "
+            "p->getMaxInteractionRadius() *\n"
+            "                                        "
+            "getHGridCellOverSizeRatio());\n"
+            "        return std::max(s, std::nextafter(reach, up));\n"
+            "    }\n};\n",
+            n, n - 1, n);
     free(size);
     free(dmax);
     if (fclose(f) != 0 || !*text) {

@@ -1,8 +1,10 @@
 /* kchoice.c - which K (cost of one cell access in pair checks) a command
  * uses, and where it came from. Parameters follow the code they describe:
- * the papers' value for MercuryDPM (the papers' code), this tool's own
- * measurement for the bundled HGrid. */
+ * for MercuryDPM its stored calibration (`calibrate --engine mercurydpm`)
+ * else the K fitted in MercuryDPM and shipped (hg_mercurydpm_K_shipped),
+ * for the bundled HGrid this tool's own measurement. */
 #include "hg_calib.h"
+#include "hg_mercurydpm.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -98,6 +100,13 @@ static void shipped(hg_K_choice *o, const char *why)
 {
     const char *where;
     char buf[400];
+    if (o->target == HG_K_TARGET_MERCURYDPM) {
+        double K = hg_mercurydpm_K_shipped(o->dim, &where);
+        snprintf(buf, sizeof buf, "shipped default for MercuryDPM in %dD "
+                 "(%s)%.150s", o->dim, where, why ? why : "");
+        set(o, K, HG_K_SOURCE_SHIPPED, "%s%s", buf, NULL);
+        return;
+    }
     double K = hg_K_shipped(o->dim, &where);
     snprintf(buf, sizeof buf, "shipped default for the bundled HGrid in "
              "%dD (%s)%.200s", o->dim, where, why ? why : "");
@@ -170,14 +179,17 @@ int hg_K_resolve(const hg_K_request *rq, hg_K_choice *out, hg_err *e)
                  rq->file_path ? rq->file_path : "");
         return HG_OK;
     }
-    if (!cl && rq->target == HG_K_TARGET_MERCURYDPM) {
-        paper(out, ", the value for MercuryDPM (the papers' code)");
-        return HG_OK;
-    }
-    /* the calibration file: required with --K auto, else when present */
-    if (rq->calibration_path)
+    /* the calibration file: required with --K auto, else when present
+     * (MercuryDPM: its own file, written by calibrate --engine
+     * mercurydpm) */
+    if (rq->target == HG_K_TARGET_MERCURYDPM)
+        st = hg_mercurydpm_calibration_path(path, sizeof path, e);
+    else if (rq->calibration_path) {
         snprintf(path, sizeof path, "%s", rq->calibration_path);
-    else if ((st = hg_calibration_default_path(path, sizeof path, e))) {
+        st = HG_OK;
+    } else
+        st = hg_calibration_default_path(path, sizeof path, e);
+    if (st) {
         if (cl)
             return auto_fail(e, st);
         shipped(out, NULL);

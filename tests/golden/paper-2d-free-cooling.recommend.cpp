@@ -1,12 +1,15 @@
 // --- HGrid settings by hgridopt for KOL 2014 reference: 2D free cooling, omega = 20, nu = 0.4 ---
 // distribution: powerlaw:alpha=-3,omega=20 (r_min 1, r_max 20 r_min)
-// dim 2, nu 0.4, K 0.2; HGrid top-down, 4 levels
-// K from paper, for MercuryDPM: paper value (KOL 2014; Ogarko & Luding 2012 measured 0.2-0.45), the value for MercuryDPM (the papers' code)
-// predicted work per particle (KOL 2014 model): T = 4.41093 (T_cd 2.43775 pair checks + K x 9.86593 cell accesses)
-// single-level linked cell: T = 153.624 -> predicted speed-up 34.8
+// dim 2, nu 0.4, K 0.74; HGrid top-down, 3 levels
+// K from shipped-default, for MercuryDPM: shipped default for MercuryDPM in 2D (calibrate --engine mercurydpm on 3 RSA packings of 10000 spheres (uniform [1,10], r^-3 on [1,10], bidisperse 1:5), kuwt/MercuryDPM_fork fb0ebf1, 2-core x86_64 Debian 12, 2026-11-25), no calibration file
+// predicted work per particle (KOL 2014 model): T = 8.94532 (T_cd 3.41743 pair checks + K x 7.47012 cell accesses)
+// single-level linked cell: T = 156.324 -> predicted speed-up 17.5
 // Derive your driver class from HGridOptimised (or paste the override and the
 // settings into your own Mercury2D subclass).
 #include "Mercury2D.h"
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 class HGridOptimised : public Mercury2D
 {
@@ -15,14 +18,23 @@ public:
     {
         setHGridMethod(TOPDOWN);
         setHGridDistribution(USER);
-        setHGridMaxLevels(4);
+        setHGridMaxLevels(3);
         setHGridCellOverSizeRatio(1.0);
     }
 
-    // cell size of level 0..3 (length unit: r_min)
+    // cell size of level 0..2 (length unit: r_min)
     Mdouble userHGridCellSize(unsigned int level) override
     {
-        static const Mdouble sizes[4] = {4.027756765488666, 8.053212820033218, 16.53511808609598, 40.00000004};
-        return sizes[level < 4 ? level : 3];
+        static const Mdouble sizes[3] = {5.195842937122786, 13.426949066951531, 40};
+        const Mdouble up = std::numeric_limits<Mdouble>::max();
+        const Mdouble s = std::nextafter(sizes[level < 3 ? level : 2], up);
+        if (level + 1 < 3)
+            return s;
+        // top level: strictly above the largest interaction diameter
+        Mdouble reach = 0.0;
+        for (BaseParticle* const p : particleHandler)
+            reach = std::max(reach, 2.0 * p->getMaxInteractionRadius() *
+                                        getHGridCellOverSizeRatio());
+        return std::max(s, std::nextafter(reach, up));
     }
 };

@@ -125,7 +125,9 @@ int hg_calibration_load(const char *path, int dim, hg_calibration *out,
 typedef enum hg_K_target {
     HG_K_TARGET_HGRID = 0,   /* the bundled HGrid (validate, bench, the
                                 default tables and JSON) */
-    HG_K_TARGET_MERCURYDPM,  /* MercuryDPM export: the papers' code */
+    HG_K_TARGET_MERCURYDPM,  /* MercuryDPM (the papers' code): the engine
+                                mercurydpm and its export; K fitted in
+                                MercuryDPM (hg_mercurydpm.h) */
     HG_K_TARGET_LAMMPS       /* LAMMPS export from the KOL HGrid model: a
                                 plain distance check per pair, like the
                                 bundled HGrid, so treated as the bundled
@@ -169,11 +171,15 @@ typedef struct hg_K_request {
     const char *calibration_path; /* NULL: hg_calibration_default_path */
 } hg_K_request;
 
-/* Choose K: the command line, else the system file, else by target: the
- * papers' value for MercuryDPM; for the bundled HGrid and LAMMPS the
- * calibration file's entry for rq->dim when the file has one, else the
- * shipped default for rq->dim (a calibration of the other dimension is
- * never used; detail says when one was passed over). Errors: a bad --K
+/* Choose K: the command line, else the system file, else the calibration
+ * file's entry for rq->dim when the file has one, else the shipped default
+ * for rq->dim and the target (a calibration of the other dimension is
+ * never used; detail says when one was passed over). The file: for
+ * MercuryDPM hg_mercurydpm_calibration_path (rq->calibration_path is the
+ * bundled HGrid's), for the bundled HGrid and LAMMPS
+ * rq->calibration_path, else hg_calibration_default_path. "paper" is
+ * HG_K_PAPER for every target; "shipped" the target's shipped value.
+ * Errors: a bad --K
  * text (HG_EPARSE / HG_EINVAL), "auto" without a usable calibration for
  * dim, a calibration file that exists but is malformed. */
 int hg_K_resolve(const hg_K_request *rq, hg_K_choice *out, hg_err *e);

@@ -64,8 +64,11 @@ int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
                            hg_err *e);
 
 /* MercuryDPM C++ snippet: a Mercury3D/Mercury2D subclass overriding
- * userHGridCellSize(level) with the sizes (non-empty levels only; the top
- * size strictly above the largest diameter), and the setHGrid* calls. */
+ * userHGridCellSize(level) with the sizes (non-empty levels only, each
+ * returned one ulp above its printed value so a particle whose diameter
+ * equals s_h stays on level h; the top one, at run time, strictly above
+ * the largest interaction diameter of the particle handler times the
+ * over-size ratio, as MercuryDPM requires), and the setHGrid* calls. */
 int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e);
 
 #ifdef __cplusplus

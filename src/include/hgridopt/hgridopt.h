@@ -13,6 +13,7 @@
 #include "hg_engine.h"
 #include "hg_lammps.h"
 #include "hg_liggghts.h"
+#include "hg_mercurydpm.h"
 #include "hg_model.h"
 #include "hg_pack.h"
 #include "hg_pack_gen.h"
