@@ -34,12 +34,14 @@ out=$("$HG" help models)
 out=$(HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json" "$HG" help engines)
 printf '%s\n' "$out" | grep -Eq "^  hgrid +the bundled HGrid.*\(default\)$" && ok || bad "help engines: hgrid"
 printf '%s\n' "$out" | grep -Eq "^  lammps +LAMMPS" && ok || bad "help engines: lammps"
-printf '%s\n' "$out" | grep -Fxq "           models: hgrid-top-down, hgrid-bottom-up, linked-cell, bin" && ok || bad "help engines: hgrid models"
-printf '%s\n' "$out" | grep -Fxq "           models: lammps-multi, lammps-bin" && ok || bad "help engines: lammps models"
-printf '%s\n' "$out" | grep -Fxq "           settings: --format lammps" && ok || bad "help engines: lammps settings"
+printf '%s\n' "$out" | grep -Fxq "             models: hgrid-top-down, hgrid-bottom-up, linked-cell, bin" && ok || bad "help engines: hgrid models"
+printf '%s\n' "$out" | grep -Fxq "             models: lammps-multi, lammps-bin" && ok || bad "help engines: lammps models"
+printf '%s\n' "$out" | grep -Fxq "             settings: --format lammps" && ok || bad "help engines: lammps settings"
 k3=$("$HG" evaluate --psd mono:r=1 --dim 3 --nu 0.3 --model linked-cell --format json | jq '.K')
 printf '%s\n' "$out" | grep -Fq "constants 3D: K = $k3 (shipped-default: shipped default for the bundled HGrid in 3D" && ok || bad "help engines: K 3D is not $k3"
 printf '%s\n' "$out" | grep -Eq "constants 3D: ns per unit: checks [0-9.]+ .*\(shipped defaults\)$" && ok || bad "help engines: LAMMPS constants"
+printf '%s\n' "$out" | grep -Eq "^  (lammps|liggghts|mercurydpm) .*" && ok || bad "help engines: the engines running a code"
+printf '%s\n' "$out" | grep -Fxq "             runs the code: validate tune calibrate --engine NAME" && ok || bad "help engines: runs the code"
 "$HG" --help | grep -q "hgridopt help engines" && ok || bad "usage: no help engines"
 out=$("$HG" help models)
 # ... and which of them validate measures: exactly those validate accepts

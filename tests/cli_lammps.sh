@@ -115,6 +115,19 @@ expect_fail 2 "recommend --engine lammps: --model hgrid-top-down is not a model 
 expect_fail 2 "recommend --engine lammps: --model kol is not a model of the lammps engine" -- "$HG" recommend --engine lammps $E --model kol
 expect_fail 2 "recommend --engine hgrid: --model lammps-multi is not a model of the hgrid engine" -- "$HG" recommend --engine hgrid $E --model lammps-multi
 expect_fail 2 "recommend --engine lammps: --format mercurydpm" -- "$HG" recommend --engine lammps $E --format mercurydpm
+# ---- an engine whose setting is its model's parameter (liggghts: the bin
+# size): one answer in table, JSON and its format; --format implies it ----
+export HGRIDOPT_LIGGGHTS_CALIBRATION="$TMP/no-liggghts.json"
+lines=$("$HG" recommend --engine liggghts $E --format liggghts | grep -v '^#')
+[ "$(printf '%s\n' "$lines" | head -1)" = "neighbor 0.2 bin" ] && printf '%s\n' "$lines" | grep -Eq '^neigh_modify binsize [0-9.]+$' && ok || bad "recommend --engine liggghts --format liggghts: $lines"
+[ "$("$HG" recommend $E --format liggghts | grep -v '^#')" = "$lines" ] && ok || bad "--format liggghts does not imply the liggghts engine"
+"$HG" recommend --engine liggghts $E --format liggghts | grep -q "^# not 'neighbor multi': in LIGGGHTS 3.8 it is a silent stub" && ok || bad "liggghts settings: no multi note"
+lj=$("$HG" recommend --engine liggghts $E --format json)
+echo "$lj" | jq -e --arg l "$lines" '.engine == "liggghts" and .model == "liggghts-bin" and .levels == 1 and (.settings | join("\n")) == $l and .predicted_ms > 0' > /dev/null && ok || bad "recommend --engine liggghts json: $lj"
+lt=$("$HG" recommend --engine liggghts $E | sed -n '/^settings (the lines of --format liggghts):$/,$p' | tail -n +2)
+[ "$lt" = "$lines" ] && ok || bad "recommend --engine liggghts table settings: $lt"
+"$HG" recommend --engine liggghts $E | grep -q "^constants: *shipped defaults" && ok || bad "recommend --engine liggghts: no constants line"
+expect_fail 2 "recommend --engine liggghts: --model lammps-multi is not a model of the liggghts engine" -- "$HG" recommend --engine liggghts $E --model lammps-multi
 # ---- evaluate --engine lammps: the model for given cutoffs ----
 cuts=$(jq -r '.answer.cutoffs | map(tostring) | join(",")' <<<"$json")
 ev=$("$HG" evaluate --engine lammps $E --sizes "$cuts" --format json)

@@ -432,15 +432,18 @@ static int write_lammps_engine(FILE *out, const void *ctx)
 typedef struct engine_result {
     const cli_system *cs;
     const hg_engine *engine;
-    const hg_recommendation *r;
-    const char *text; /* the settings writer's text */
+    const hg_engine_answer *a;
+    const hg_recommendation *r; /* NULL: the engine's own answer hook */
+    const char *text;           /* the settings writer's text */
 } engine_result;
 
 static int write_engine(FILE *out, const void *ctx)
 {
     const engine_result *x = ctx;
     const cli_system *cs = x->cs;
+    const hg_engine_answer *a = x->a;
     const hg_recommendation *r = x->r;
+    const hg_model *m = hg_model_find(a->model);
     const char *fmt = cs->opt.format;
     if (!strcmp(fmt, "json")) {
         cJSON *j = cli_json_document("hgridopt.engine-recommendation/1", cs);
@@ -451,13 +454,19 @@ static int write_engine(FILE *out, const void *ctx)
         cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
         cJSON_AddStringToObject(j, "structure",
                                 hg_structure_name(cs->sys.structure));
-        cJSON_AddStringToObject(j, "model", r->model->name);
-        cJSON_AddNumberToObject(j, "levels", r->levels);
-        cli_json_add_array(j, "sizes", r->cell_sizes, r->levels);
-        cJSON_AddNumberToObject(j, "T", r->cost.T);
+        cJSON_AddStringToObject(j, "model", a->model);
+        cJSON_AddStringToObject(j, "setting", a->setting);
+        cJSON_AddNumberToObject(j, "levels", a->levels);
+        cli_json_add_array(j, "sizes", a->sizes, a->levels);
+        cJSON_AddNumberToObject(j, "T", a->T);
+        if (isfinite(a->seconds))
+            cJSON_AddNumberToObject(j, "predicted_ms", 1e3 * a->seconds);
+        if (isfinite(a->default_seconds))
+            cJSON_AddNumberToObject(j, "default_ms",
+                                    1e3 * a->default_seconds);
         cJSON *c = cJSON_AddArrayToObject(j, "by_model");
-        for (int a = 0; a < r->n_curves; a++) {
-            const hg_curve *cv = &r->curves[a];
+        for (int k = 0; r && k < r->n_curves; k++) {
+            const hg_curve *cv = &r->curves[k];
             for (int i = 0; i < cv->n; i++) {
                 const hg_curve_point *p = &cv->points[i];
                 if (p->nonempty_levels != p->levels)
@@ -480,48 +489,86 @@ static int write_engine(FILE *out, const void *ctx)
     fprintf(out, "engine:         %s (%s)\n", x->engine->name,
             x->engine->help);
     cli_print_system(out, cs); /* with the constants (no_K) */
-    fprintf(out, "\ndecision:       %s, %d level%s (sizes", r->model->name,
-            r->levels, r->levels == 1 ? "" : "s");
-    for (int i = 0; i < r->levels; i++)
-        fprintf(out, " %.6g", r->cell_sizes[i]);
-    fprintf(out, "): predicted %.6g\n                (%s)\n", r->cost.T,
-            r->model->help);
-    fprintf(out, "\npredicted by model and levels:\n");
-    for (int a = 0; a < r->n_curves; a++)
-        for (int i = 0; i < r->curves[a].n; i++) {
-            const hg_curve_point *p = &r->curves[a].points[i];
-            if (p->nonempty_levels == p->levels)
-                fprintf(out, "  %-16s L=%-3d %12.6g\n",
-                        r->curves[a].model->name, p->levels, p->T);
-        }
+    fprintf(out, "\ndecision:       %s: %s\n", a->model, a->setting);
+    fprintf(out, "predicted:      %.6g (%s)", a->T, m ? m->help : "");
+    if (isfinite(a->seconds))
+        fprintf(out, ";\n                %.4g ms per build", 1e3 * a->seconds);
+    if (isfinite(a->default_seconds))
+        fprintf(out, ", the code's default %.4g ms", 1e3 * a->default_seconds);
+    fprintf(out, "\n");
+    if (r) {
+        fprintf(out, "\npredicted by model and levels:\n");
+        for (int k = 0; k < r->n_curves; k++)
+            for (int i = 0; i < r->curves[k].n; i++) {
+                const hg_curve_point *p = &r->curves[k].points[i];
+                if (p->nonempty_levels == p->levels)
+                    fprintf(out, "  %-16s L=%-3d %12.6g\n",
+                            r->curves[k].model->name, p->levels, p->T);
+            }
+    }
     fprintf(out, "\nsettings (the lines of --format %s):\n",
             x->engine->settings_format);
     lmp_print_lines(out, x->text);
     return CLI_OK;
 }
 
+/* The engine's answer (its answer hook, else hg_recommend over its
+ * models), written by its settings writer. */
 static int engine_answer(cli_system *cs, const hg_engine *eng,
                          const hg_recommend_options *opt, double atoms,
                          long ranks)
 {
-    hg_recommend_options ro = *opt;
-    for (const char *const *m = eng->models; !opt->n_models && m && *m; m++)
-        if (ro.n_models < HG_RECOMMEND_MAX_MODELS)
-            ro.models[ro.n_models++] = hg_model_find(*m);
-    hg_recommendation r;
+    hg_engine_answer a = {0};
+    a.seconds = a.default_seconds = NAN;
+    hg_recommendation r, *rp = NULL;
     hg_err e = {0};
-    int st = hg_recommend(cs->psd, &cs->sys, &cs->values, &ro, &r, &e);
+    int st;
+    if (eng->answer) {
+        st = eng->answer(cs->psd, &cs->sys, &cs->values, &a, &e);
+    } else {
+        hg_recommend_options ro = *opt;
+        for (const char *const *m = eng->models; !opt->n_models && m && *m;
+             m++)
+            if (ro.n_models < HG_RECOMMEND_MAX_MODELS)
+                ro.models[ro.n_models++] = hg_model_find(*m);
+        st = hg_recommend(cs->psd, &cs->sys, &cs->values, &ro, &r, &e);
+        if (st == HG_OK) {
+            rp = &r;
+            a.model = r.model->name;
+            a.levels = r.levels < 16 ? r.levels : 16;
+            memcpy(a.sizes, r.cell_sizes, sizeof a.sizes[0] * (size_t)a.levels);
+            a.T = r.cost.T;
+            size_t n = (size_t)snprintf(a.setting, sizeof a.setting,
+                                        "%d level%s, sizes", a.levels,
+                                        a.levels == 1 ? "" : "s");
+            for (int i = 0; i < a.levels && n < sizeof a.setting; i++)
+                n += (size_t)snprintf(a.setting + n, sizeof a.setting - n,
+                                      " %.6g", a.sizes[i]);
+        }
+    }
     if (st)
         return cli_fail(&e, st, 1);
-    cs->no_K = hg_model_param_index(r.model, "K") < 0;
+    const hg_model *am = hg_model_find(a.model);
+    cs->no_K = hg_model_param_index(am, "K") < 0;
+    int ia = hg_model_param_index(am, "atoms"), ir = hg_model_param_index(am,
+                                                                  "ranks");
+    double given;
+    if (!(atoms > 0.0) && ia >= 0)
+        atoms = am->params[ia].def;
+    if (hg_model_values_get(&cs->values, "ranks", &given))
+        ranks = (long)given; /* --param ranks=N over --mpi */
+    else if (ranks < 1 && ir >= 0)
+        ranks = (long)am->params[ir].def;
     hg_engine_settings in = {cs->psd,
                              &cs->sys,
-                             r.model->name,
-                             r.model->grid_algorithm,
-                             r.levels,
-                             r.cell_sizes,
-                             r.cost.T,
-                             r.model->help,
+                             a.model,
+                             hg_model_find(a.model)->grid_algorithm,
+                             a.levels,
+                             a.sizes,
+                             isfinite(a.seconds) ? 1e3 * a.seconds : a.T,
+                             isfinite(a.seconds) ? "ms per build"
+                                                 : hg_model_find(a.model)
+                                                       ->help,
                              cs->export_skin,
                              atoms,
                              (int)ranks,
@@ -534,11 +581,12 @@ static int engine_answer(cli_system *cs, const hg_engine *eng,
     if ((st = eng->write_settings(&in, &text, &e)))
         rc = cli_fail(&e, st, 0);
     else {
-        engine_result x = {cs, eng, &r, text};
+        engine_result x = {cs, eng, &a, rp, text};
         rc = cli_write(cs->opt.output, write_engine, &x);
     }
     free(text);
-    hg_recommendation_clear(&r);
+    if (rp)
+        hg_recommendation_clear(rp);
     return rc;
 }
 
@@ -587,15 +635,6 @@ int cmd_recommend(int argc, char **argv)
                      strcmp(engine->name, "lammps") &&
                      engine != hg_engine_at(0);
     int lammps_engine = !strcmp(engine->name, "lammps");
-    /* an engine whose one model takes its setting as a parameter (one
-     * level of 2 r_max: liggghts' bin size) has no cell sizes to answer */
-    if (own_models && hg_model_find(engine->models[0])->max_levels == 1) {
-        cli_error("recommend --engine %s: its setting is a model parameter, "
-                  "not cell sizes; 'validate --engine %s --packing FILE' "
-                  "measures its recommendation and prints its settings",
-                  engine->name, engine->name);
-        return CLI_EUSAGE;
-    }
     const char *named = model ? model->name : word;
     if (named && strcmp(named, "auto") &&
         (own_models ? hg_engine_of_model(named) != engine

@@ -543,6 +543,52 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *out,
     return st;
 }
 
+/* ---- the answer: the best bin size (hg_liggghts_optimise) ---- */
+
+static int answer(const hg_psd *psd, const hg_system *sys,
+                  const hg_model_values *v, hg_engine_answer *out, hg_err *e)
+{
+    hg_liggghts_consts shipped;
+    const hg_liggghts_consts *c = v ? v->consts : NULL;
+    if (!c) {
+        hg_liggghts_consts_default(&shipped);
+        c = &shipped;
+    }
+    /* the model's parameters (liggghts-bin: atoms, skin in units of the
+     * smallest diameter, ranks) as given, else their defaults */
+    const hg_model *m = hg_model_find("liggghts-bin");
+    double p[3];
+    static const char *const names[3] = {"atoms", "skin", "ranks"};
+    for (int i = 0; i < 3; i++) {
+        p[i] = m->params[hg_model_param_index(m, names[i])].def;
+        hg_model_values_get(v, names[i], &p[i]);
+    }
+    hg_liggghts_system ls = {0};
+    ls.dim = sys->dim;
+    ls.nu = sys->nu;
+    ls.atoms = p[0];
+    ls.skin = p[1] * 2.0 * hg_psd_rmin(psd);
+    ls.nprocs = (int)p[2];
+    ls.structure = sys->structure;
+    ls.snapshot = sys->snapshot;
+    hg_liggghts_optimum o;
+    int st = hg_liggghts_optimise(psd, &ls, c, 0.01, &o, e);
+    if (st)
+        return st;
+    memset(out, 0, sizeof *out);
+    out->model = m->name;
+    out->levels = 1;
+    out->sizes[0] = o.binsize;
+    out->seconds = o.seconds;
+    out->default_seconds = o.default_seconds;
+    out->T = o.seconds / (c->c[0] * ls.atoms / ls.nprocs);
+    snprintf(out->setting, sizeof out->setting,
+             "neigh_modify binsize %.6g (%.3g x the cutoff %.6g%s)",
+             o.binsize, o.binsize / o.cutoff, o.cutoff,
+             o.is_default ? "; LIGGGHTS' default" : "");
+    return HG_OK;
+}
+
 const hg_engine hg_engine_liggghts = {
     "liggghts",
     "LIGGGHTS' granular neighbor build: the bin size of neighbor bin "
@@ -556,4 +602,5 @@ const hg_engine hg_engine_liggghts = {
     validate,
     tune,
     calibrate,
+    answer,
 };

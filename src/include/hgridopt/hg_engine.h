@@ -10,6 +10,7 @@
 
 #include "hg_common.h"
 #include "hg_grid.h"
+#include "hg_model.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
 #include "hg_system.h"
@@ -123,6 +124,18 @@ typedef struct hg_engine_settings {
                                        NULL */
 } hg_engine_settings;
 
+/* The answer of an engine whose setting is not a grid hg_recommend
+ * optimises (LIGGGHTS' one bin size, a parameter of its model). */
+typedef struct hg_engine_answer {
+    const char *model;  /* the model answering (registry name) */
+    int levels;         /* 1 for one grid */
+    double sizes[16];   /* the setting: cell sizes, cutoffs or bin size */
+    double T;           /* its predicted work, in the model's units */
+    double seconds;     /* predicted seconds per build (NaN: none) */
+    double default_seconds; /* the code's default setting (NaN: none) */
+    char setting[256];  /* the setting in words */
+} hg_engine_answer;
+
 typedef struct hg_engine {
     const char *name;   /* "hgrid", "lammps": the value of --engine */
     const char *help;   /* one line */
@@ -160,6 +173,13 @@ typedef struct hg_engine {
     int (*tune)(const hg_engine_run *run, hg_engine_report *out, hg_err *e);
     int (*calibrate)(const hg_engine_run *run, hg_engine_report *out,
                      hg_err *e);
+    /* Optional: the best setting for psd and sys under the parameter
+     * values v (v->consts: the engine's resolved constants) when it is not
+     * a grid of cell sizes (NULL: hg_recommend over the engine's models
+     * answers; a model may bring its own optimiser). */
+    int (*answer)(const hg_psd *psd, const hg_system *sys,
+                  const hg_model_values *v, hg_engine_answer *out,
+                  hg_err *e);
 } hg_engine;
 
 /* tune of the bundled HGrid (the hgrid engine's hook): from the
