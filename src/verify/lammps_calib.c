@@ -1,6 +1,7 @@
 /* lammps_calib.c - fitting the LAMMPS cost constants to measured Neigh
  * times, storing them, and the measured search of `tune --engine lammps`.
  */
+#include "code_fit.h"
 #include "hg_io.h"
 #include "hg_lammps.h"
 #include "psd_internal.h"
@@ -152,114 +153,38 @@ int hg_lammps_consts_default_path(char *buf, size_t len, hg_err *e)
     return HG_OK;
 }
 
-static int make_parents(const char *path, hg_err *e)
+/* The fields of c in the constants file. */
+static code_consts_io lammps_file(hg_lammps_consts *c)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) && errno != EEXIST)
-            return hg_fail(e, HG_EIO, "cannot create folder '%s': %s", dir,
-                           strerror(errno));
-        *p = '/';
-    }
-    return HG_OK;
+    return (code_consts_io){"hgridopt.lammps-calibration/1",
+                            "lammps",
+                            HG_LAMMPS_NTERMS,
+                            hg_lammps_term_name,
+                            c->c,
+                            c->se,
+                            &c->r2,
+                            &c->npoints,
+                            c->machine,
+                            sizeof c->machine,
+                            c->lammps,
+                            sizeof c->lammps,
+                            c->created,
+                            sizeof c->created};
 }
 
 int hg_lammps_consts_save(const hg_lammps_consts *c, const char *path,
                           hg_err *e)
 {
-    int st = make_parents(path, e);
-    if (st)
-        return st;
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "schema", "hgridopt.lammps-calibration/1");
-    cJSON_AddStringToObject(j, "unit", "seconds per unit of each count");
-    cJSON *cs = cJSON_AddObjectToObject(j, "constants");
-    cJSON *ss = cJSON_AddObjectToObject(j, "standard_errors");
-    for (int k = 0; k < HG_LAMMPS_NTERMS; k++) {
-        cJSON_AddNumberToObject(cs, hg_lammps_term_name(k), c->c[k]);
-        cJSON_AddNumberToObject(ss, hg_lammps_term_name(k), c->se[k]);
-    }
-    cJSON_AddNumberToObject(j, "r2", c->r2);
-    cJSON_AddNumberToObject(j, "points", c->npoints);
-    cJSON_AddStringToObject(j, "machine", c->machine);
-    cJSON_AddStringToObject(j, "lammps", c->lammps);
-    cJSON_AddStringToObject(j, "created", c->created);
-    char *text = hg_json_print(j);
-    cJSON_Delete(j);
-    if (!text)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    hg_output *o = NULL;
-    if ((st = hg_io_output_open(path, &o, e))) {
-        free(text);
-        return st;
-    }
-    FILE *f = hg_io_output_stream(o);
-    int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
-    free(text);
-    if (bad) {
-        hg_io_output_abort(o);
-        return hg_fail(e, HG_EIO, "%s: write failed", path);
-    }
-    return hg_io_output_commit(o, e);
+    hg_lammps_consts copy = *c;
+    code_consts_io x = lammps_file(&copy);
+    return code_consts_save(&x, path, e);
 }
 
 int hg_lammps_consts_load(const char *path, hg_lammps_consts *c, hg_err *e)
 {
     memset(c, 0, sizeof *c);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return hg_fail(e, HG_EIO, "%s: cannot read: %s", path,
-                       strerror(errno));
-    char buf[16384];
-    size_t len = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[len] = '\0';
-    cJSON *j = cJSON_Parse(buf);
-    if (!j)
-        return hg_fail(e, HG_EPARSE, "%s: not valid JSON", path);
-    int st = HG_OK;
-    const cJSON *schema = cJSON_GetObjectItem(j, "schema");
-    const cJSON *cs = cJSON_GetObjectItem(j, "constants");
-    const cJSON *ss = cJSON_GetObjectItem(j, "standard_errors");
-    if (!cJSON_IsString(schema) ||
-        strcmp(schema->valuestring, "hgridopt.lammps-calibration/1")) {
-        st = hg_fail(e, HG_EPARSE,
-                     "%s: schema is not hgridopt.lammps-calibration/1",
-                     path);
-        goto done;
-    }
-    for (int k = 0; k < HG_LAMMPS_NTERMS; k++) {
-        const cJSON *v = cJSON_GetObjectItem(cs, hg_lammps_term_name(k));
-        const cJSON *s = cJSON_GetObjectItem(ss, hg_lammps_term_name(k));
-        if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0.0) ||
-            !isfinite(v->valuedouble)) {
-            st = hg_fail(e, HG_EPARSE,
-                         "%s: constants.%s missing or not a finite number "
-                         ">= 0",
-                         path, hg_lammps_term_name(k));
-            goto done;
-        }
-        c->c[k] = v->valuedouble;
-        c->se[k] = cJSON_IsNumber(s) ? s->valuedouble : 0.0;
-    }
-    const cJSON *v;
-    if (cJSON_IsNumber(v = cJSON_GetObjectItem(j, "r2")))
-        c->r2 = v->valuedouble;
-    if (cJSON_IsNumber(v = cJSON_GetObjectItem(j, "points")))
-        c->npoints = v->valueint;
-    if (cJSON_IsString(v = cJSON_GetObjectItem(j, "machine")))
-        snprintf(c->machine, sizeof c->machine, "%s", v->valuestring);
-    if (cJSON_IsString(v = cJSON_GetObjectItem(j, "lammps")))
-        snprintf(c->lammps, sizeof c->lammps, "%s", v->valuestring);
-    if (cJSON_IsString(v = cJSON_GetObjectItem(j, "created")))
-        snprintf(c->created, sizeof c->created, "%s", v->valuestring);
-done:
-    cJSON_Delete(j);
-    return st;
+    code_consts_io x = lammps_file(c);
+    return code_consts_load(path, &x, e);
 }
 
 int hg_lammps_consts_auto(hg_lammps_consts *c, int *from_file, hg_err *e)

@@ -187,119 +187,41 @@ int hg_liggghts_consts_default_path(char *buf, size_t len, hg_err *e)
     return HG_OK;
 }
 
-static int make_parents(const char *path, hg_err *e)
+/* The fields of c in the constants file. */
+static code_consts_io liggghts_file(hg_liggghts_consts *c)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) && errno != EEXIST)
-            return hg_fail(e, HG_EIO, "cannot create folder '%s': %s", dir,
-                           strerror(errno));
-        *p = '/';
-    }
-    return HG_OK;
+    return (code_consts_io){"hgridopt.liggghts-calibration/1",
+                            "liggghts",
+                            HG_LIGGGHTS_NTERMS,
+                            hg_liggghts_term_name,
+                            c->c,
+                            c->se,
+                            &c->r2,
+                            &c->npoints,
+                            c->machine,
+                            sizeof c->machine,
+                            c->version,
+                            sizeof c->version,
+                            c->created,
+                            sizeof c->created};
 }
-
-#define SCHEMA "hgridopt.liggghts-calibration/1"
 
 int hg_liggghts_consts_save(const hg_liggghts_consts *c, const char *path,
                             hg_err *e)
 {
-    int st = make_parents(path, e);
-    if (st)
-        return st;
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "schema", SCHEMA);
-    cJSON_AddStringToObject(j, "unit", "seconds per unit of each count");
-    cJSON *cs = cJSON_AddObjectToObject(j, "constants");
-    cJSON *ss = cJSON_AddObjectToObject(j, "standard_errors");
-    for (int k = 0; k < HG_LIGGGHTS_NTERMS; k++) {
-        cJSON_AddNumberToObject(cs, hg_liggghts_term_name(k), c->c[k]);
-        cJSON_AddNumberToObject(ss, hg_liggghts_term_name(k), c->se[k]);
-    }
-    cJSON_AddNumberToObject(j, "r2", c->r2);
-    cJSON_AddNumberToObject(j, "points", c->npoints);
-    cJSON_AddStringToObject(j, "machine", c->machine);
-    cJSON_AddStringToObject(j, "liggghts", c->version);
-    cJSON_AddStringToObject(j, "created", c->created);
-    char *text = hg_json_print(j);
-    cJSON_Delete(j);
-    if (!text)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    hg_output *o = NULL;
-    if ((st = hg_io_output_open(path, &o, e))) {
-        free(text);
-        return st;
-    }
-    FILE *f = hg_io_output_stream(o);
-    int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
-    free(text);
-    if (bad) {
-        hg_io_output_abort(o);
-        return hg_fail(e, HG_EIO, "%s: write failed", path);
-    }
-    return hg_io_output_commit(o, e);
+    hg_liggghts_consts copy = *c;
+    code_consts_io x = liggghts_file(&copy);
+    return code_consts_save(&x, path, e);
 }
 
 int hg_liggghts_consts_load(const char *path, hg_liggghts_consts *c,
                             hg_err *e)
 {
     memset(c, 0, sizeof *c);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return hg_fail(e, HG_EIO, "%s: cannot read: %s", path,
-                       strerror(errno));
-    char buf[16384];
-    size_t len = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[len] = '\0';
-    cJSON *j = cJSON_Parse(buf);
-    if (!j)
-        return hg_fail(e, HG_EPARSE, "%s: not valid JSON", path);
-    int st = HG_OK;
-    const cJSON *schema = cJSON_GetObjectItem(j, "schema");
-    const cJSON *cs = cJSON_GetObjectItem(j, "constants");
-    const cJSON *ss = cJSON_GetObjectItem(j, "standard_errors");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, SCHEMA)) {
-        st = hg_fail(e, HG_EPARSE, "%s: schema is not " SCHEMA, path);
-        goto done;
-    }
-    for (int k = 0; k < HG_LIGGGHTS_NTERMS; k++) {
-        const char *name = hg_liggghts_term_name(k);
-        const cJSON *v = cJSON_GetObjectItem(cs, name);
-        const cJSON *s = cJSON_GetObjectItem(ss, name);
-        if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0.0) ||
-            !isfinite(v->valuedouble)) {
-            st = hg_fail(e, HG_EPARSE,
-                         "%s: constants.%s missing or not a finite number "
-                         ">= 0",
-                         path, name);
-            goto done;
-        }
-        c->c[k] = v->valuedouble;
-        c->se[k] = cJSON_IsNumber(s) ? s->valuedouble : 0.0;
-    }
-    if (!(c->c[0] > 0.0)) {
-        st = hg_fail(e, HG_EPARSE, "%s: constants.checks must be > 0",
-                     path);
-        goto done;
-    }
-    const cJSON *v;
-    if (cJSON_IsNumber(v = cJSON_GetObjectItem(j, "r2")))
-        c->r2 = v->valuedouble;
-    if (cJSON_IsNumber(v = cJSON_GetObjectItem(j, "points")))
-        c->npoints = v->valueint;
-    if (cJSON_IsString(v = cJSON_GetObjectItem(j, "machine")))
-        snprintf(c->machine, sizeof c->machine, "%s", v->valuestring);
-    if (cJSON_IsString(v = cJSON_GetObjectItem(j, "liggghts")))
-        snprintf(c->version, sizeof c->version, "%s", v->valuestring);
-    if (cJSON_IsString(v = cJSON_GetObjectItem(j, "created")))
-        snprintf(c->created, sizeof c->created, "%s", v->valuestring);
-done:
-    cJSON_Delete(j);
+    code_consts_io x = liggghts_file(c);
+    int st = code_consts_load(path, &x, e);
+    if (st == HG_OK && !(c->c[0] > 0.0))
+        st = hg_fail(e, HG_EPARSE, "%s: constants.checks must be > 0", path);
     return st;
 }
 
