@@ -29,11 +29,11 @@ for f in pl ln; do
         bad "validate $f: $(cat "$TMP/val.err")"
         continue
     fi
-    grep -q '"constants":[[:space:]]*"stored calibration"' "$TMP/val.json" ||
+    jq -e '.constants | test("stored calibration")' "$TMP/val.json" > /dev/null ||
         bad "validate $f did not use the stored constants"
-    # role, measured, predicted of each setting
-    awk -F'[:,]' '/"neigh_ms_per_build"/{m=$2} /"predicted_ms"/{p=$2}
-        /"role"/{gsub(/[" \t]/, "", $2); print $2, m, p}' "$TMP/val.json" > "$TMP/rows"
+    # role, measured, predicted of each setting (hgridopt.engine-run/1)
+    jq -r '.points[] | [(.role | gsub(" "; "_")), .measured_ms, .predicted_ms] | @tsv' \
+        "$TMP/val.json" | tr '\t' ' ' > "$TMP/rows"
     cat "$TMP/rows"
     while read -r role m p; do
         case "$role" in recommended|bin) ;; *) continue ;; esac
