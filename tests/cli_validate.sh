@@ -98,4 +98,9 @@ done
 # generated packings keep the refusal (their analytic structures do not
 # describe a short periodic level)
 expect_fail 2 "holds 2 cell\(s\) of size .*use --n" -- "$HG" validate --psd powerlaw:alpha=-3,omega=8 --dim 3 --nu 0.3 --n 300
+# the sizes recommend prints (6 digits) pasted back as --sizes: the top one
+# is printed rounded up, so it is not refused as below the largest diameter
+"$HG" pack --psd uniform-volume:rmin=1,rmax=10 --dim 3 --nu 0.4 --n 4000 --seed 1 --output "$TMP/uv.csv" 2>/dev/null
+sz=$("$HG" recommend --packing "$TMP/uv.csv" 2>/dev/null | sed -n 's/^cell sizes: *//p' | tr ' ' ',')
+if [ -n "$sz" ] && "$HG" validate --packing "$TMP/uv.csv" --sizes "$sz" --no-baseline --repeats 1 >/dev/null 2>"$TMP/err"; then ok; else bad "printed sizes '$sz' pasted back: $(cat "$TMP/err")"; fi
 finish

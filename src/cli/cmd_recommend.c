@@ -162,8 +162,17 @@ static int write_table(FILE *out, const cli_system *cs,
                 b->nonempty_levels, b->nonempty_levels == 1 ? "" : "s");
     }
     fprintf(out, "cell sizes%s%s%s:", *u ? " [" : "", u, *u ? "]" : "");
-    for (int h = 0; h < r->levels; h++)
-        fprintf(out, " %.6g", r->cell_sizes[h]);
+    for (int h = 0; h < r->levels; h++) {
+        /* 6 digits; the top size rounded up: pasted back as --sizes, it
+         * must not fall below the largest diameter */
+        char v[32];
+        snprintf(v, sizeof v, "%.6g", r->cell_sizes[h]);
+        if (h == r->levels - 1 && strtod(v, NULL) < r->cell_sizes[h])
+            snprintf(v, sizeof v, "%.6g",
+                     nextafter(strtod(v, NULL), INFINITY) +
+                         pow(10.0, floor(log10(r->cell_sizes[h])) - 5.0));
+        fprintf(out, " %s", v);
+    }
     fprintf(out, "\ncell sizes / r_min:");
     for (int h = 0; h < r->levels; h++)
         fprintf(out, " %.4g", r->cell_sizes[h] / rmin);

@@ -213,8 +213,8 @@ int hg_sizes_check(const hg_psd *psd, int L, const double *sizes, int strict,
     double dmax = 2.0 * hg_psd_rmax(psd);
     if (sizes[L - 1] < dmax * (1.0 - 1e-12))
         return hg_fail(e, HG_EINVAL,
-                       "sizes: the largest cell size %g is below the largest "
-                       "particle diameter %g",
+                       "sizes: the largest cell size %.10g is below the largest "
+                       "particle diameter %.10g",
                        sizes[L - 1], dmax);
     return HG_OK;
 }
