@@ -35,6 +35,10 @@ int main(void)
         for (size_t j = 0; j < i; j++)
             CHECK(strcmp(hg_engine_at(j)->name, g->name) != 0);
         CHECK(g->models[0] != NULL);
+        /* run defaults: 0 (the generic ones) or usable values */
+        CHECK(g->run_steps >= 0 && g->run_warmup >= 0 &&
+              g->run_repeats >= 0 && g->run_repeats < 100);
+        CHECK(!g->run_steps || g->validate);
         for (size_t m = 0; g->models[m]; m++) {
             if (!hg_model_find(g->models[m]))
                 fprintf(stderr, "engine %s: model %s is not registered\n",
@@ -76,6 +80,9 @@ int main(void)
         }
     CHECK(hg_engine_of_model("nope") == NULL && !hg_engine_of_model(NULL));
     CHECK(hg_engine_find("hgrid")->consts_resolve == NULL);
+    /* MercuryDPM: many short alternating runs (its times wander) */
+    CHECK(hg_engine_find("mercurydpm")->run_steps == 2 &&
+          hg_engine_find("mercurydpm")->run_repeats == 41);
     const hg_engine *lmp = hg_engine_find("lammps");
     CHECK(lmp->consts_resolve && lmp->consts_size == sizeof(hg_lammps_consts));
 

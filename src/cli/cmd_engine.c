@@ -42,9 +42,10 @@ static const char run_help[] =
     "                   (--lmp PATH: the same, for lammps)\n"
     "  --mpi N          run under mpirun -np N (default 1)\n"
     "  --keep DIR       keep the code's inputs and logs in DIR\n"
-    "  --steps S        timed steps per setting (default 50), each "
-    "rebuilding the\n                   neighbour list or grid\n"
-    "  --repeats R      alternating repeats; medians reported (default 3)\n"
+    "  --steps S        timed steps per setting (default 50; mercurydpm "
+    "2), each\n                   rebuilding the neighbour list or grid\n"
+    "  --repeats R      alternating repeats; medians reported (default 3; "
+    "mercurydpm\n                   41)\n"
     "  --n N            particles of a generated packing (default 50000)\n"
     "  --seed S         packing seed (default 1)\n"
     "  --skin X         neighbour skin of codes with Verlet lists (default "
@@ -365,8 +366,8 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
     cli_system cs = {0};
     run_opts ro = {0};
     ro.mpi = 1;
-    ro.steps = 50;
-    ro.repeats = 3;
+    ro.steps = 0; /* 0: the engine's default */
+    ro.repeats = 0;
     ro.n = 50000;
     ro.seed = 1;
     ro.max_levels = 6;
@@ -416,8 +417,16 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
     run.program = ro.program;
     run.keep = ro.keep;
     run.nprocs = (int)ro.mpi;
-    run.steps = (int)ro.steps;
-    run.repeats = (int)ro.repeats;
+    if (eng->run_steps > 0)
+        run.steps = eng->run_steps;
+    if (eng->run_warmup > 0)
+        run.warmup = eng->run_warmup;
+    if (eng->run_repeats > 0)
+        run.repeats = eng->run_repeats;
+    if (ro.steps > 0)
+        run.steps = (int)ro.steps;
+    if (ro.repeats > 0)
+        run.repeats = (int)ro.repeats;
     run.skin = ro.skin;
     run.budget = ro.budget;
     run.max_levels = (int)ro.max_levels;

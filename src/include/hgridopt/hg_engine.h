@@ -180,6 +180,11 @@ typedef struct hg_engine {
     int (*answer)(const hg_psd *psd, const hg_system *sys,
                   const hg_model_values *v, hg_engine_answer *out,
                   hg_err *e);
+    /* Defaults of a run of the code: timed steps per setting, untimed
+     * steps before them, alternating repeats (0: hg_engine_run_default's).
+     * A code whose times wander between runs of one setting is measured
+     * in many short alternating runs. */
+    int run_steps, run_warmup, run_repeats;
 } hg_engine;
 
 /* tune of the bundled HGrid (the hgrid engine's hook): from the
