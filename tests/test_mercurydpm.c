@@ -5,6 +5,7 @@
  * is given or a setting is bad. Running MercuryDPM: test_mercurydpm_run
  * (label mercurydpm). */
 #include "hgridopt.h"
+#include "code_run.h"
 #include "hg_mercurydpm.h"
 #include "testutil.h"
 
@@ -264,6 +265,38 @@ static void runner_refusals(const char *dir)
     hg_particles_clear(&p);
 }
 
+/* The runner's paired medians: a drift of the machine between repeats
+ * (every setting of repeat r slower by the same factor) cancels; plain
+ * medians would rank these settings wrongly. */
+static void paired_medians(void)
+{
+    enum { N = 3, R = 5 };
+    const double drift[R] = {1.0, 2.0, 1.1, 1.9, 1.05};
+    const double base[N] = {10.0, 9.0, 12.0};
+    double x[N * R], out[N];
+    for (int k = 0; k < N; k++)
+        for (int r = 0; r < R; r++)
+            x[k * R + r] = base[k] * drift[r];
+    /* setting 1 (10 % faster in every repeat) disturbed by 30 % in two of
+     * the fast repeats: its plain median (12.87) lies above setting 0's
+     * (11), its ratio to setting 0 in the same repeat stays 0.9 in three */
+    x[1 * R + 2] = 9.0 * 1.1 * 1.3;
+    x[1 * R + 4] = 9.0 * 1.05 * 1.3;
+    hg_err e = {0};
+    CHECK(hg_code_paired_medians(x, N, R, out, &e) == HG_OK);
+    CHECK(fabs(out[0] - 10.0 * 1.1) < 1e-12);     /* median of setting 0 */
+    CHECK(out[1] < out[0] && out[2] > out[0]);    /* the true order */
+    {
+        double plain[R];
+        for (int r = 0; r < R; r++)
+            plain[r] = x[1 * R + r];
+        CHECK(hg_code_median(plain, R) > out[0]); /* what it corrects */
+    }
+    CHECK(fabs(out[2] / out[0] - 1.2) < 1e-12);   /* exact without noise */
+    CHECK(fabs(out[1] - 9.9) < 1e-12);
+    CHECK(x[1 * R + 0] == 9.0);                   /* x not changed */
+}
+
 int main(void)
 {
     setenv("HGRIDOPT_CALIBRATION", "/nonexistent/hg-test-calibration.json", 1);
@@ -277,6 +310,7 @@ int main(void)
     K_choice(dir);
     fit();
     runner_refusals(dir);
+    paired_medians();
     rmdir(dir);
     return hg_test_summary("test_mercurydpm");
 }

@@ -167,6 +167,25 @@ double hg_code_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+int hg_code_paired_medians(const double *x, int n, int R, double *out,
+                           hg_err *e)
+{
+    double *q = malloc(sizeof *q * (size_t)R);
+    if (!q)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int r = 0; r < R; r++)
+        q[r] = x[r];
+    double base = hg_code_median(q, R);
+    out[0] = base;
+    for (int k = 1; k < n; k++) {
+        for (int r = 0; r < R; r++)
+            q[r] = x[(size_t)k * R + r] / x[r];
+        out[k] = base * hg_code_median(q, R);
+    }
+    free(q);
+    return HG_OK;
+}
+
 int hg_code_collect(const hg_code_dir *d, const hg_code_job *job,
                     hg_code_timing *t, hg_err *e)
 {

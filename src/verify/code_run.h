@@ -78,4 +78,12 @@ void hg_code_order(int *order, int n, int repeats);
 /* Median of v[0..n-1] (n >= 1; v is sorted in place). */
 double hg_code_median(double *v, int n);
 
+/* Paired medians of n settings timed in R alternating repeats, x[k * R +
+ * r] > 0 (not changed): out[0] the median of setting 0's times, out[k]
+ * that times the median over the repeats of x[k * R + r] / x[r] (the
+ * ratio to setting 0 in the same repeat; a drift of the machine's speed
+ * between repeats cancels). HG_ENOMEM or HG_OK. */
+int hg_code_paired_medians(const double *x, int n, int R, double *out,
+                           hg_err *e);
+
 #endif

@@ -6,6 +6,7 @@
  * and include folders the build used for its kernel library (read from
  * Kernel/CMakeFiles/MercuryBase.dir/flags.make) and linked with the
  * static libraries of the build's Kernel folder. */
+#include "code_run.h"
 #include "hg_mercurydpm.h"
 
 #include <errno.h>
@@ -374,12 +375,6 @@ static int write_settings_file(const char *path,
     return HG_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* "HGRIDOPT timed k rep cpu wall inter real total size:count ..." */
 static int parse_timed(char *line, int n, int repeats, double *sec,
                        double *wall, int *seen, hg_mercurydpm_timing *t)
@@ -516,16 +511,27 @@ int hg_mercurydpm_run(const hg_particles *p, const hg_mercurydpm_setting *s,
                      run->keep ? dir : "");
         goto done;
     }
+    /* Paired medians (hg_code_paired_medians): the machine's speed drifts
+     * between repeats (one setting's repeats spread 2x on the development
+     * machine while the ratios of two settings in one repeat held) */
+    double *paired = malloc(sizeof *paired * (size_t)n);
+    if (!paired) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((st = hg_code_paired_medians(sec, n, R, paired, e))) {
+        free(paired);
+        goto done;
+    }
     for (int k = 0; k < n; k++) {
         double *v = sec + k * R;
-        qsort(v, (size_t)R, sizeof *v, cmp_double);
-        t[k].seconds = R % 2 ? v[R / 2] : 0.5 * (v[R / 2 - 1] + v[R / 2]);
+        hg_code_median(v, R); /* sorts v */
+        t[k].seconds = paired[k];
         t[k].seconds_min = v[0];
         t[k].seconds_max = v[R - 1];
-        v = wall + k * R;
-        qsort(v, (size_t)R, sizeof *v, cmp_double);
-        t[k].wall = R % 2 ? v[R / 2] : 0.5 * (v[R / 2 - 1] + v[R / 2]);
+        t[k].wall = hg_code_median(wall + k * R, R);
     }
+    free(paired);
 done:
     if (pipe)
         pclose(pipe);

@@ -51,8 +51,11 @@ void hg_mercurydpm_setting_default(hg_mercurydpm_setting *s);
 /* What one setting measured. */
 typedef struct hg_mercurydpm_timing {
     double seconds;          /* CPU seconds per step (the driver's process
-                                time: robust when other programs share the
-                                cores), median of the repeats */
+                                time): the first setting's median over the
+                                repeats; another setting's that times the
+                                median of its ratio to the first setting
+                                in the same repeat (paired: the machine's
+                                speed drifts between repeats) */
     double seconds_min, seconds_max;
     double wall;             /* wall seconds per step, median */
     double interactions;     /* interactions held (contacts found) */
