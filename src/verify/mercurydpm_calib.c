@@ -908,7 +908,10 @@ typedef struct tune_state {
 } tune_state;
 
 /* Measure the settings idx[0..k-1] of ts in one run; their timings are
- * replaced. */
+ * replaced. Rounds are chained: when idx[0] (the incumbent) was measured
+ * before, the round's times are scaled by its earlier time over its time
+ * in this round, so that times of different rounds compare (the machine's
+ * speed drifts between rounds; within one run the runner pairs them). */
 static int tune_measure(const mpack *m, tune_state *ts, const int *idx, int k,
                         const hg_engine_run *run, double K, hg_err *e)
 {
@@ -917,8 +920,16 @@ static int tune_measure(const mpack *m, tune_state *ts, const int *idx, int k,
     hg_work w[TUNE_CAP];
     for (int i = 0; i < k; i++)
         list[i] = ts->s[idx[i]];
+    double before = ts->t[idx[0]].seconds;
     int st = measure(m, list, k, run, K, w, t, e);
+    double f = st == HG_OK && before > 0.0 && t[0].seconds > 0.0
+                   ? before / t[0].seconds
+                   : 1.0;
     for (int i = 0; i < k && st == HG_OK; i++) {
+        t[i].seconds *= f;
+        t[i].seconds_min *= f;
+        t[i].seconds_max *= f;
+        t[i].wall *= f;
         ts->t[idx[i]] = t[i];
         ts->T[idx[i]] = w[i].T;
     }
