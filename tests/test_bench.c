@@ -120,6 +120,17 @@ static void test_bench(void)
     CHECK(hg_bench_run(&c, &r, &e) == HG_OK);
     CHECK(r.n_methods == 2 && r.methods[0].contacts_last > 0);
     hg_bench_result_clear(&r);
+    /* untimed warm-up detections: the same contacts; a negative count is
+     * refused by name */
+    c.warmup = 2;
+    CHECK(hg_bench_run(&c, &r, &e) == HG_OK);
+    CHECK(r.n_methods == 2 && r.methods[1].contacts == contacts &&
+          r.methods[1].time > 0.0);
+    hg_bench_result_clear(&r);
+    c.warmup = -1;
+    CHECK(hg_bench_run(&c, &r, &e) == HG_EINVAL &&
+          strstr(e.msg, "warmup") != NULL);
+    c.warmup = 0;
     /* the packing itself is not modified */
     hg_particles q = {0};
     hg_psd *psd2 = NULL;

@@ -239,6 +239,8 @@ static int check_config(const hg_bench_config *c, hg_err *e)
     if (c->repeats < 1 || c->steps < 0)
         return hg_fail(e, HG_EINVAL, "repeats: %ld must be >= 1 and steps "
                        "%ld >= 0", c->repeats, c->steps);
+    if (c->warmup < 0)
+        return hg_fail(e, HG_EINVAL, "warmup: %ld must be >= 0", c->warmup);
     for (int a = 0; !c->particles->periodic && a < c->particles->dim; a++)
         if (hg_particles_axis_periodic(c->particles, a))
             return hg_fail(e, HG_EINVAL,
@@ -332,6 +334,10 @@ static int run(const hg_bench_config *c, hg_bench_result *r, run_method *v,
         st = create(c, &refm, &ref, e);
     if (!st)
         st = detect(ref, p, c->skin, 0, &refpairs, &t, &cpu, NULL, e);
+    for (long w = 0; !st && w < c->warmup; w++)
+        for (size_t k = 0; !st && k < r->n_methods; k++)
+            st = detect(v[k].det, p, c->skin, 0, &v[k].pairs, &t, &cpu, NULL,
+                        e);
     for (long rep = 0; !st && rep < c->repeats; rep++)
         for (size_t k = 0; !st && k < r->n_methods; k++) {
             hg_bench_method *m = &r->methods[k];

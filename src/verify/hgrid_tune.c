@@ -1,6 +1,7 @@
 /* hgrid_tune.c - `tune` of the bundled HGrid (the hgrid engine's tune
  * hook): a measured search from the recommendation, timing grid build
- * plus detection in this process (hg_bench_run), candidates alternated
+ * plus detection in this process (hg_bench_run; the first build of each
+ * candidate, with its allocation, untimed), candidates alternated
  * within each round and repeated, medians compared. */
 #include "hg_bench.h"
 #include "hg_calib.h"
@@ -120,6 +121,9 @@ static int measure(tune_ctx *x, cand *list, int n, hg_err *e)
             bc.sys = x->sys;
             bc.values = &x->values;
             bc.repeats = run->steps > 0 ? run->steps : 1;
+            /* the steady state a simulation sees: the first build
+             * (allocation, page faults; 2-20x a rebuild) untimed */
+            bc.warmup = 1;
             bc.budget = 0.0;
             hg_bench_result br = {0};
             int st = hg_bench_run(&bc, &br, e);

@@ -44,6 +44,9 @@ typedef struct hg_bench_config {
     double verlet_skin;  /* Verlet list skin / r_min, > 0 (default 0.4) */
     double displacement; /* per step and axis, uniform in [-D, D] r_min */
     long repeats;        /* static detections per method, >= 1 (3) */
+    long warmup;         /* untimed static detections per method before
+                            them, >= 0 (0): the first one includes the
+                            grid's allocation (first build) */
     long steps;          /* dynamic steps after the first detection (0) */
     uint64_t seed;       /* displacement seed (1) */
     size_t brute_limit;  /* brute force above this N only with force_brute
