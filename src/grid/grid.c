@@ -48,8 +48,11 @@ void hg_grid_built_free(hg_grid *g)
     free(g->cellstart);
     free(g->sgc);
     free(g->tmp);
+    free(g->wcbuf);
     free(g->scratch);
     g->tmp = NULL;
+    g->wcbuf = NULL;
+    g->wccap = 0;
     g->scratch = NULL;
     g->scap = 0;
     free(g->slv);
@@ -169,7 +172,8 @@ size_t hg_grid_memory(const hg_grid *g)
     b += g->ncap * ((size_t)(g->dim + 1) * sizeof(double) +
                     3 * sizeof(uint32_t) + 2 * sizeof(uint16_t) +
                     sizeof(uint64_t));
-    b += g->ccap * sizeof(uint32_t) + g->scap + g->ordcap * sizeof(uint32_t);
+    b += g->ccap * sizeof(uint32_t) + g->scap + g->ordcap * sizeof(uint32_t) +
+         g->wccap * sizeof(double);
     for (int t = 0; t < g->ntpairs; t++)
         b += g->tpairs[t].cap * sizeof(hg_pair);
     for (int h = 0; h < g->L; h++)

@@ -96,6 +96,8 @@ struct hg_grid {
     uint32_t *sgc;      /* bucket of every particle, input order */
     uint16_t *slv;      /* level of every particle, input order */
     uint64_t *tmp;      /* (bucket, particle) sorted by groups of buckets */
+    double *wcbuf;      /* the sort's per-thread buffers of the scatter */
+    size_t wccap;       /* doubles in wcbuf */
     size_t scap;        /* bytes of scratch: the sort's per-thread windows and
                          * arrays, long rows */
     void *scratch;

@@ -8,7 +8,8 @@
  *      and checks too (one read of the input for both);
  *   2. scatter of (bucket, particle) and the record by group, each thread
  *      into its own slots (stable: groups, then threads, then input
- *      order);
+ *      order), through a small buffer per group whose full cache lines
+ *      go out with streaming stores (the slots are not read first);
  *   3. groups sorted by bucket independently (their cellstart entries and
  *      slots are disjoint; the random accesses stay in one group: cache),
  *      counts, ids and own-cell ends in the thread's own arrays first,
@@ -430,6 +431,96 @@ HG_READ_LEVELS(read_levels3p, 3, 1)
 HG_READ_LEVELS(read_levels2o, 2, 0)
 HG_READ_LEVELS(read_levels3o, 3, 0)
 
+/* Records a group collects in the thread's buffer before they are
+ * written out at once: 8 records of 3 or 4 doubles and their 8-byte keys
+ * are whole cache lines. */
+#define HG_WC 8
+
+/* Slots [a, b) of a group's buffer (slot k: record rb[k % HG_WC], key
+ * kb[k % HG_WC]) to xr and tmp, plain stores. */
+HG_INLINE void wc_copy(hg_grid *g, size_t S, const double *rb,
+                       const uint64_t *kb, size_t a, size_t b)
+{
+    for (size_t k = a; k < b; k++) {
+        copy_rec(g->xr + k * S, rb + (k % HG_WC) * S, S);
+        g->tmp[k] = kb[k % HG_WC];
+    }
+}
+
+/* The scatter of the second pass over particles [i0, i1) (D constant once
+ * inlined): key (bucket, particle) into tmp and record into xr, both at
+ * the group's next slot, the thread's slots of group q from hn[q] on
+ * (advanced; st: ng entries of scratch, the first slots). The records and
+ * keys pass through the thread's buffers of HG_WC slots per group (wb,
+ * cache-resident): a full buffer of slots that are all the thread's is
+ * written with streaming stores (whole cache lines, not read from memory
+ * before being overwritten), the slots at the ends of the thread's range
+ * with plain stores. */
+HG_INLINE void scatter(hg_grid *g, const hg_particles *p, const int D,
+                       size_t i0, size_t i1, int shift, size_t ng,
+                       size_t *hn, size_t *st, double *wb)
+{
+    const size_t S = (size_t)D + 1, B = HG_WC * (S + 1);
+    const uint32_t *sgc = g->sgc;
+    const double *X = p->x, *R = p->r;
+    double *xr = g->xr;
+    uint64_t *tmp = g->tmp;
+#ifdef __SSE2__
+    const int stream = (uintptr_t)xr % 16 == 0 && (uintptr_t)tmp % 16 == 0;
+#else
+    const int stream = 0;
+#endif
+    memcpy(st, hn, ng * sizeof *st);
+    for (size_t i = i0; i < i1; i++) {
+        const uint64_t c = sgc[i];
+        const size_t q = (size_t)(c >> shift), k = hn[q]++, u = k % HG_WC;
+        double *rb = wb + q * B, *w = rb + u * S;
+        uint64_t *kb = (uint64_t *)(void *)(rb + HG_WC * S);
+        const double *x = X + i * (size_t)D;
+        kb[u] = c << 32 | (uint64_t)i;
+        w[0] = x[0];
+        w[1] = x[1];
+        if (D == 3)
+            w[2] = x[2];
+        w[D] = R[i];
+        if (u != HG_WC - 1)
+            continue;
+        const size_t k0 = k + 1 - HG_WC;
+        if (k0 < st[q] || !stream) {
+            wc_copy(g, S, rb, kb, k0 > st[q] ? k0 : st[q], k + 1);
+            continue;
+        }
+#ifdef __SSE2__
+        for (size_t v = 0; v < HG_WC * S; v += 2)
+            _mm_stream_pd(xr + k0 * S + v, _mm_load_pd(rb + v));
+        for (size_t v = 0; v < HG_WC; v += 2)
+            _mm_stream_si128((__m128i *)(void *)(tmp + k0 + v),
+                             _mm_load_si128((const __m128i *)(const void *)(
+                                 kb + v)));
+#endif
+    }
+    for (size_t q = 0; q < ng; q++) { /* the partly filled buffers */
+        const size_t k0 = hn[q] - hn[q] % HG_WC;
+        const double *rb = wb + q * B;
+        wc_copy(g, S, rb, (const uint64_t *)(const void *)(rb + HG_WC * S),
+                k0 > st[q] ? k0 : st[q], hn[q]);
+    }
+#ifdef __SSE2__
+    _mm_sfence(); /* the streamed slots, before other threads read them */
+#endif
+}
+
+#define HG_SCATTER(name, D)                                                \
+    static HG_NOINLINE void name(hg_grid *g, const hg_particles *p,        \
+                                 size_t i0, size_t i1, int shift,          \
+                                 size_t ng, size_t *hn, size_t *st,        \
+                                 double *wb)                               \
+    {                                                                      \
+        scatter(g, p, D, i0, i1, shift, ng, hn, st, wb);                   \
+    }
+HG_SCATTER(scatter2, 2)
+HG_SCATTER(scatter3, 3)
+
 /* The second pass for the group of buckets [c0, c1) and particles
  * [k0, k1) (its keys in tmp, records in xr, in input order): counts, then
  * the running sum, loc[c - c0] the start of bucket c (also cs[c]);
@@ -520,15 +611,26 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
     /* per-thread rows of counters at least a cache line apart (no line
      * written by two threads) */
     const size_t hs = (ng + 15) & ~(size_t)7;
-    size_t *hist = malloc(((size_t)nt * 2 * hs + ng + 1) * sizeof *hist);
+    size_t *hist = malloc(((size_t)nt * 3 * hs + ng + 1) * sizeof *hist);
     if (!hist)
         return HG_ENOMEM;
-    size_t *hnext = hist + (size_t)nt * hs;  /* per thread: next slots */
-    size_t *goff = hnext + (size_t)nt * hs; /* start of every group */
+    size_t *hnext = hist + (size_t)nt * hs;   /* per thread: next slots */
+    size_t *hfirst = hnext + (size_t)nt * hs; /* per thread: first slots */
+    size_t *goff = hfirst + (size_t)nt * hs;  /* start of every group */
+    /* the scatter's buffers: HG_WC records and keys per group and thread */
+    const size_t wcn = ng * HG_WC * (S + 1);
+    if (g->wccap < (size_t)nt * wcn) {
+        free(g->wcbuf);
+        g->wccap = 0;
+        g->wcbuf = aligned_alloc(64, (size_t)nt * wcn * sizeof(double));
+        if (!g->wcbuf) {
+            free(hist);
+            return HG_ENOMEM;
+        }
+        g->wccap = (size_t)nt * wcn;
+    }
     int bad = 0;
     uint32_t *cs = g->cellstart;
-    uint64_t *tmp = g->tmp;
-    double *xr = g->xr;
     const level_t *lev = g->lev;
     size_t gmax = 0; /* largest group */
     int fail = 0;
@@ -613,17 +715,13 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
         /* records travel with the sort: read in input order (sequential),
          * written into their group's window of xr (one write stream per
          * group) */
-        for (size_t i = i0; i < i1 && !bad; i++) {
-            uint64_t c = g->sgc[i];
-            size_t k = hn[c >> shift]++;
-            tmp[k] = c << 32 | (uint64_t)i;
-            double *rec = xr + k * S;
-            const double *x = p->x + i * (size_t)D;
-            rec[0] = x[0];
-            rec[1] = x[1];
-            if (D == 3)
-                rec[2] = x[2];
-            rec[D] = p->r[i];
+        if (!bad) {
+            if (D == 2)
+                scatter2(g, p, i0, i1, shift, ng, hn,
+                         hfirst + (size_t)t * hs, g->wcbuf + (size_t)t * wcn);
+            else
+                scatter3(g, p, i0, i1, shift, ng, hn,
+                         hfirst + (size_t)t * hs, g->wcbuf + (size_t)t * wcn);
         }
 #ifdef HG_HAVE_OPENMP
 #pragma omp barrier
