@@ -38,8 +38,7 @@ int hg_code_find(const char *given, const char *name, const char *label,
                    hint);
 }
 
-/* Append s to the command in single quotes (safe for any path). */
-static void quote(FILE *f, const char *s)
+void hg_code_quote(FILE *f, const char *s)
 {
     fputc('\'', f);
     for (; *s; s++)
@@ -58,7 +57,7 @@ int hg_code_version(const char *exe, const char *args, const char *key,
     FILE *c = open_memstream(&cmd, &clen);
     if (!c)
         return hg_fail(e, HG_ENOMEM, "out of memory");
-    quote(c, exe);
+    hg_code_quote(c, exe);
     fprintf(c, " %s 2>/dev/null </dev/null", args);
     fclose(c);
     FILE *p = popen(cmd, "r");
@@ -132,12 +131,12 @@ int hg_code_spawn(const hg_code_dir *d, const char *exe, int nprocs,
     if (!c)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     fputs("cd ", c);
-    quote(c, d->path);
+    hg_code_quote(c, d->path);
     fputs(" && OMP_NUM_THREADS=1 ", c);
     if (nprocs > 1)
         fprintf(c, "mpirun %s--oversubscribe -np %d ",
                 geteuid() == 0 ? "--allow-run-as-root " : "", nprocs);
-    quote(c, exe);
+    hg_code_quote(c, exe);
     fprintf(c, " %s 2>&1 </dev/null", args);
     fclose(c);
     *out = popen(cmd, "r");

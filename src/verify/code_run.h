@@ -22,6 +22,9 @@ int hg_code_find(const char *given, const char *name, const char *label,
 int hg_code_version(const char *exe, const char *args, const char *key,
                     const char *label, char *buf, size_t len, hg_err *e);
 
+/* s written to f in single quotes for the shell ('\'' for a quote). */
+void hg_code_quote(FILE *f, const char *s);
+
 /* A working folder: keep (created if missing, left in place) or a new
  * folder $TMPDIR/hgridopt-<prefix>-XXXXXX removed by hg_code_dir_close. */
 typedef struct hg_code_dir {

@@ -10,7 +10,6 @@
 #include "hg_mercurydpm.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -59,18 +58,6 @@ int hg_mercurydpm_find(const char *dir, char *build, size_t len, hg_err *e)
         return hg_fail(e, HG_ELIMIT, "MercuryDPM: path too long: %s", d);
     snprintf(build, len, "%s", d);
     return HG_OK;
-}
-
-/* Append s to f in single quotes (safe for any path). */
-static void quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++)
-        if (*s == '\'')
-            fputs("'\\''", f);
-        else
-            fputc(*s, f);
-    fputc('\'', f);
 }
 
 /* The value of "KEY = value" in flags.make (empty when absent). */
@@ -154,7 +141,7 @@ static void kernel_libs(FILE *f, const char *build)
     FILE *c = open_memstream(&q, &ql);
     if (!c)
         return;
-    quote(c, build);
+    hg_code_quote(c, build);
     fclose(c);
     snprintf(cmd, sizeof cmd,
              "find %s/Kernel -name 'lib*.a' ! -name libMercuryBase.a "
@@ -164,14 +151,14 @@ static void kernel_libs(FILE *f, const char *build)
     fprintf(f, " -Wl,--start-group ");
     char lib[4200];
     snprintf(lib, sizeof lib, "%s/Kernel/libMercuryBase.a", build);
-    quote(f, lib);
+    hg_code_quote(f, lib);
     FILE *p = popen(cmd, "r");
     char line[4200];
     while (p && fgets(line, sizeof line, p)) {
         line[strcspn(line, "\r\n")] = '\0';
         if (*line) {
             fputc(' ', f);
-            quote(f, line);
+            hg_code_quote(f, line);
         }
     }
     if (p)
@@ -215,12 +202,12 @@ int hg_mercurydpm_compile(const char *build, const char *src,
         return hg_fail(e, HG_ENOMEM, "out of memory");
     fprintf(c, "%s %s %s %s -o ", cxx && *cxx ? cxx : "c++", flags, defines,
             includes);
-    quote(c, exe);
+    hg_code_quote(c, exe);
     fputc(' ', c);
-    quote(c, src);
+    hg_code_quote(c, src);
     kernel_libs(c, build);
     fprintf(c, " -ldl -lgfortran -pthread >");
-    quote(c, log);
+    hg_code_quote(c, log);
     fprintf(c, " 2>&1");
     fclose(c);
     int rc = system(cmd);
@@ -301,15 +288,6 @@ int hg_mercurydpm_driver(const char *build, char *exe, size_t len,
                        tmp_exe, strerror(errno));
     }
     return HG_OK;
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-                    struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
 }
 
 static int write_packing(const char *path, const hg_particles *p, hg_err *e)
@@ -432,63 +410,45 @@ int hg_mercurydpm_run(const hg_particles *p, const hg_mercurydpm_setting *s,
         (st = hg_mercurydpm_driver(build, exe, sizeof exe, e)))
         return st;
 
-    char dir[4096];
-    int temp = !run->keep;
-    if (temp) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/hgridopt-mdpm-XXXXXX",
-                 tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(dir))
-            return hg_fail(e, HG_EIO, "cannot create a folder in %s: %s",
-                           tmp && *tmp ? tmp : "/tmp", strerror(errno));
-    } else {
-        snprintf(dir, sizeof dir, "%s", run->keep);
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-            return hg_fail(e, HG_EIO, "--keep: cannot create '%s': %s", dir,
-                           strerror(errno));
-    }
+    hg_code_dir dir;
+    if ((st = hg_code_dir_open(run->keep, "mdpm", &dir, e)))
+        return st;
     int R = run->repeats;
     double *sec = malloc(sizeof *sec * (size_t)n * (size_t)R);
     double *wall = malloc(sizeof *wall * (size_t)n * (size_t)R);
     int *seen = calloc((size_t)n, sizeof *seen);
-    char *path = malloc(strlen(dir) + 64);
-    char *cmd = NULL;
-    FILE *pipe = NULL;
+    char *path = malloc(strlen(dir.path) + 64);
+    FILE *pipe = NULL, *log = NULL;
     memset(t, 0, sizeof *t * (size_t)n);
     if (!sec || !wall || !seen || !path) {
         st = hg_fail(e, HG_ENOMEM, "out of memory");
         goto done;
     }
-    sprintf(path, "%s/particles.txt", dir);
+    sprintf(path, "%s/particles.txt", dir.path);
     if ((st = write_packing(path, p, e)))
         goto done;
-    sprintf(path, "%s/settings.txt", dir);
+    sprintf(path, "%s/settings.txt", dir.path);
     if ((st = write_settings_file(path, s, n, e)))
         goto done;
-    size_t clen = 0;
-    FILE *c = open_memstream(&cmd, &clen);
-    if (!c) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto done;
+    char args[64];
+    snprintf(args, sizeof args, "particles.txt settings.txt %d %d %d",
+             run->steps, run->warmup, R);
+    if (run->keep) { /* the driver's output, as read */
+        sprintf(path, "%s/driver.log", dir.path);
+        if (!(log = fopen(path, "w"))) {
+            st = hg_fail(e, HG_EIO, "%s: cannot write: %s", path,
+                         strerror(errno));
+            goto done;
+        }
     }
-    fputs("cd ", c);
-    quote(c, dir);
-    fputs(" && OMP_NUM_THREADS=1 ", c);
-    quote(c, exe);
-    fprintf(c, " particles.txt settings.txt %d %d %d 2>&1 </dev/null",
-            run->steps, run->warmup, R);
-    if (run->keep)
-        fputs(" | tee driver.log", c);
-    fclose(c);
-    pipe = popen(cmd, "r");
-    if (!pipe) {
-        st = hg_fail(e, HG_EIO, "cannot run the MercuryDPM driver: %s",
-                     strerror(errno));
+    if ((st = hg_code_spawn(&dir, exe, 1, args, "the MercuryDPM driver",
+                            &pipe, e)))
         goto done;
-    }
     char line[8192], first_error[300] = "";
     int done_runs = 0, total = n * R;
     while (fgets(line, sizeof line, pipe)) {
+        if (log)
+            fputs(line, log);
         if (!*first_error && (!strncmp(line, "HGRIDOPT error", 14) ||
                               strstr(line, "ERROR"))) {
             line[strcspn(line, "\r\n")] = '\0';
@@ -508,7 +468,7 @@ int hg_mercurydpm_run(const hg_particles *p, const hg_mercurydpm_setting *s,
                      "timed runs (exit status %d)%s%s%s%s", done_runs, total,
                      rc, *first_error ? ": " : "", first_error,
                      run->keep ? "; output in " : "",
-                     run->keep ? dir : "");
+                     run->keep ? dir.path : "");
         goto done;
     }
     /* Paired medians (hg_code_paired_medians): the machine's speed drifts
@@ -535,9 +495,9 @@ int hg_mercurydpm_run(const hg_particles *p, const hg_mercurydpm_setting *s,
 done:
     if (pipe)
         pclose(pipe);
-    if (temp)
-        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(cmd);
+    if (log)
+        fclose(log);
+    hg_code_dir_close(&dir);
     free(path);
     free(sec);
     free(wall);
