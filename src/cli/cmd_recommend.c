@@ -165,13 +165,12 @@ static int write_table(FILE *out, const cli_system *cs,
     for (int h = 0; h < r->levels; h++) {
         /* 6 digits; the top size rounded up: pasted back as --sizes, it
          * must not fall below the largest diameter */
-        char v[32];
-        snprintf(v, sizeof v, "%.6g", r->cell_sizes[h]);
-        if (h == r->levels - 1 && strtod(v, NULL) < r->cell_sizes[h])
-            snprintf(v, sizeof v, "%.6g",
-                     nextafter(strtod(v, NULL), INFINITY) +
-                         pow(10.0, floor(log10(r->cell_sizes[h])) - 5.0));
-        fprintf(out, " %s", v);
+        double x = r->cell_sizes[h];
+        if (h == r->levels - 1) {
+            double q = pow(10.0, floor(log10(x)) - 5.0);
+            x = ceil(x / q) * q;
+        }
+        fprintf(out, " %.6g", x);
     }
     fprintf(out, "\ncell sizes / r_min:");
     for (int h = 0; h < r->levels; h++)
