@@ -819,6 +819,46 @@ static int measure_into(const mpack *m, const hg_mercurydpm_setting *list,
     return st;
 }
 
+#define VAL_CAP 24
+
+/* The rest of validate's search, after the recommendation and its
+ * neighbours: MercuryDPM-style exponential sizes of 2..5 levels with
+ * either algorithm and the model's optima for K/4 and 4K, the way the
+ * settings of a user's trial and error spread. Settings predicted slower
+ * than CAL_SLOWEST times the recommendation are left out (they cost
+ * seconds per step and their rank is never in doubt). */
+static int search_settings(const mpack *m, double K, int maxL,
+                           hg_mercurydpm_setting *list, const char **roles,
+                           int *n, hg_err *e)
+{
+    hg_work w0, w;
+    hg_mercurydpm_setting o, d; /* d: MercuryDPM's defaults as sizes */
+    hg_mercurydpm_setting_default(&d);
+    int st = predict(m, &list[0], K, &w0, e);
+    if (st == HG_OK)
+        st = exponential(m, d.algorithm, d.levels, &d, e);
+    for (int L = 2; L <= 5 && L <= maxL && st == HG_OK; L++)
+        for (int a = 0; a < 2 && st == HG_OK; a++) {
+            hg_algorithm alg = a ? HG_BOTTOM_UP : HG_TOP_DOWN;
+            if ((st = exponential(m, alg, L, &o, e)) ||
+                (st = predict(m, &o, K, &w, e)))
+                break;
+            int k;
+            if (w.T <= CAL_SLOWEST * w0.T && !same_setting(&o, &d) &&
+                (k = add_setting(list, n, VAL_CAP, &o)) == *n - 1)
+                roles[k] = "exponential sizes";
+        }
+    static const double f[] = {0.25, 4.0};
+    static const char *const fr[] = {"optimum for K / 4", "optimum for 4 K"};
+    for (int i = 0; i < 2 && st == HG_OK; i++) {
+        int k;
+        if ((st = optimum(m, f[i] * K, HG_GRID_NONE, maxL, &o, e)) == HG_OK &&
+            (k = add_setting(list, n, VAL_CAP, &o)) == *n - 1)
+            roles[k] = fr[i];
+    }
+    return st;
+}
+
 int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
                            hg_err *e)
 {
@@ -836,8 +876,8 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
     int maxL = run->max_levels > 0 ? run->max_levels : 16;
     if (maxL > HG_MERCURYDPM_MAX_LEVELS)
         maxL = HG_MERCURYDPM_MAX_LEVELS;
-    hg_mercurydpm_setting list[10], s;
-    const char *roles[10];
+    hg_mercurydpm_setting list[VAL_CAP], s;
+    const char *roles[VAL_CAP];
     int n = 0, k;
     if ((st = mercurydpm_K(m.sys.dim, &K, &a, out->constants,
                            sizeof out->constants, e)) ||
@@ -853,11 +893,11 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
                                                     : HG_TOP_DOWN;
     if (s.levels > 1 &&
         (st = optimum(&m, K, other, maxL, &o, e)) == HG_OK &&
-        (k = add_setting(list, &n, 10, &o)) == n - 1)
+        (k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)
         roles[k] = "other algorithm";
     if (st == HG_OK && s.levels > 1 &&
         (st = optimum(&m, K, s.algorithm, s.levels - 1, &o, e)) == HG_OK &&
-        (k = add_setting(list, &n, 10, &o)) == n - 1)
+        (k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)
         roles[k] = "one level fewer";
     if (st == HG_OK && s.levels < maxL) {
         int L = s.levels + 1;
@@ -869,20 +909,22 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
         if ((st = hg_model_values_set(&v, "K", K, e)) == HG_OK &&
             (st = hg_opt_sizes(model_of(s.algorithm), m.psd, &m.sys, &v, L,
                                NULL, o.sizes, &T, e)) == HG_OK &&
-            (k = add_setting(list, &n, 10, &o)) == n - 1)
+            (k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)
             roles[k] = "one level more";
     }
     if (st == HG_OK && (st = single_level(&m, &o, e)) == HG_OK &&
-        (k = add_setting(list, &n, 10, &o)) == n - 1)
+        (k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)
         roles[k] = "single level";
     if (st == HG_OK && s.levels > 1) {
         scaled(&s, 0.8, &o);
-        if ((k = add_setting(list, &n, 10, &o)) == n - 1)
+        if ((k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)
             roles[k] = "inner sizes x 0.8";
         scaled(&s, 1.25, &o);
-        if ((k = add_setting(list, &n, 10, &o)) == n - 1)
+        if ((k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)
             roles[k] = "inner sizes x 1.25";
     }
+    if (st == HG_OK)
+        st = search_settings(&m, K, maxL, list, roles, &n, e);
     if (st || (st = measure_into(&m, list, roles, n, run, K, a, out, e)))
         goto done;
     out->recommended = 0;
