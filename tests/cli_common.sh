@@ -29,6 +29,10 @@ expect_ok "\"model\":.*\"linked-cell\"" -- $HG scan $P --model linked-cell --for
 expect_fail 2 "unknown option '--model'" -- $HG pack $P --n 10 --model linked-cell
 # help models lists every registered model with its help
 out=$("$HG" help models)
+# the usage names every registered engine, the default first
+u=$("$HG" help)
+printf '%s\n' "$u" | grep -Fxq "Engines (--engine NAME; hgridopt help engines): hgrid (default), lammps, mercurydpm, liggghts" && ok || bad "help: engine list"
+printf '%s\n' "$u" | grep -q "LAMMPS neighbor settings" && bad "help: tune described as LAMMPS only" || ok
 # help engines: every engine with its models, settings and constants
 # with their source (the K the commands use)
 out=$(HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json" "$HG" help engines)

@@ -12,14 +12,15 @@ static const cli_command commands[] = {
      cmd_scan},
     {"pack", "generate a packing (poisson, rsa, dense) as a particle file",
      cmd_pack},
-    {"validate", "run the bundled HGrid on a Poisson packing: measured vs "
-                 "predicted work",
+    {"validate", "measured vs predicted: the bundled HGrid's counts, or "
+                 "the advice run in a DEM code",
      cmd_validate},
-    {"calibrate", "measure K (cell access / pair check cost) on this machine",
+    {"calibrate", "fit the engine's cost constants (K, ...) on this machine",
      cmd_calibrate},
     {"bench", "contact-detection methods side by side on one packing",
      cmd_bench},
-    {"tune", "measured search of LAMMPS neighbor settings (--engine lammps)",
+    {"tune", "measured search from the recommendation for the fastest "
+             "setting",
      cmd_tune},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
@@ -35,10 +36,8 @@ static void usage(FILE *out)
             "       hgridopt help engines           engines (--engine): "
             "models, constants\n"
             "       hgridopt --version\n"
-            "       hgridopt <command> --engine NAME ...   the code advised: "
-            "hgrid (the\n"
-            "               bundled HGrid, default) or lammps (validate, "
-            "calibrate, tune)\n"
+            "       hgridopt <command> --engine NAME ...   the code advised "
+            "(see below)\n"
             "       hgridopt --max-input SIZE <command> ...   read input "
             "files up to SIZE\n"
             "               bytes (default 1G; suffix K, M, G; also the "
@@ -47,6 +46,11 @@ static void usage(FILE *out)
             HG_VERSION_STRING);
     for (size_t i = 0; i < ncommands; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nEngines (--engine NAME; hgridopt help engines):");
+    for (size_t i = 0; i < hg_engine_count(); i++)
+        fprintf(out, "%s %s%s", i ? "," : "", hg_engine_at(i)->name,
+                i ? "" : " (default)");
+    fprintf(out, "\n");
     fprintf(out,
             "\nExample:\n"
             "  hgridopt evaluate --psd powerlaw:alpha=-3,omega=100 --dim 3 "
