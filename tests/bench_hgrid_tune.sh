@@ -8,7 +8,8 @@
 # tuned one, recommended / tuned (goal <= 1.05) and recommended / one level.
 # Environment: BENCH_N (particles, default 100000), BENCH_SECONDS (search
 # time per system, default 60), BENCH_REPEATS (5), BENCH_STEPS (detections
-# per timing, 3), BENCH_KEEP (keep the work folder).
+# per timing, 3), BENCH_KEEP (keep the work folder), BENCH_ONLY (a regular
+# expression: only the systems whose name matches).
 set -euo pipefail
 HG=${1:?binary}
 N=${BENCH_N:-100000}
@@ -27,11 +28,14 @@ systems=(
     "3D uniform-volume 1-10 nu0.4|--psd uniform-volume:rmin=1,rmax=10 --dim 3 --nu 0.4 --generator rsa"
     "2D log-normal s0.6 nu0.5|--psd lognormal:median=1,sigma=0.6,qmin=0.001,qmax=0.999 --dim 2 --nu 0.5 --generator rsa"
     "2D power law a-3 w50 nu0.4|--psd powerlaw:alpha=-3,omega=50 --dim 2 --nu 0.4 --generator rsa"
+    "3D uniform radii 1-10 nu0.5|--psd powerlaw:alpha=0,omega=10 --dim 3 --nu 0.5 --generator rsa"
+    "2D uniform radii 1-10 nu0.5|--psd powerlaw:alpha=0,omega=10 --dim 2 --nu 0.5 --generator rsa"
 )
 printf '%-30s %-44s %-44s %10s %10s\n' system recommended tuned "rec/tuned" "rec/1-lvl"
 worst=0
 for s in "${systems[@]}"; do
     name=${s%%|*} opts=${s#*|}
+    [[ -z "${BENCH_ONLY:-}" || "$name" =~ $BENCH_ONLY ]] || continue
     f="$W/$(echo "$name" | tr -c 'a-zA-Z0-9\n' '_').csv"
     # shellcheck disable=SC2086
     "$HG" pack $opts --n "$N" --seed 1 --output "$f" 2> "$f.err" ||

@@ -2,7 +2,8 @@
  * hook): a measured search from the recommendation, timing grid build
  * plus detection in this process (hg_bench_run; the first build of each
  * candidate, with its allocation, untimed), candidates alternated
- * within each round and repeated, medians compared. */
+ * within each round and repeated, paired medians compared. */
+#include "code_run.h"
 #include "hg_bench.h"
 #include "hg_calib.h"
 #include "hg_engine.h"
@@ -140,15 +141,27 @@ static int measure(tune_ctx *x, cand *list, int n, hg_err *e)
             if (run->progress)
                 run->progress(r * n + k + 1, reps * n, run->progress_params);
         }
-    for (int i = 0; i < n; i++) {
+    /* paired medians (the machine's speed drifts between repeats, the
+     * ratio of two candidates timed in one repeat holds): list[0]'s
+     * median times the median of each one's ratio to it per repeat */
+    double *tt = malloc(sizeof *tt * (size_t)(n * reps)),
+           *med = malloc(sizeof *med * (size_t)n);
+    int st = !tt || !med ? hg_fail(e, HG_ENOMEM, "out of memory") : HG_OK;
+    for (int i = 0; st == HG_OK && i < n; i++)
+        memcpy(tt + (size_t)i * (size_t)reps, list[i].t,
+               sizeof *tt * (size_t)reps);
+    if (st == HG_OK)
+        st = hg_code_paired_medians(tt, n, reps, med, e);
+    for (int i = 0; st == HG_OK && i < n; i++) {
         cand *c = &list[i];
         qsort(c->t, (size_t)c->nt, sizeof c->t[0], cmp_double);
         c->lo = c->t[0];
         c->hi = c->t[c->nt - 1];
-        c->median = c->nt % 2 ? c->t[c->nt / 2]
-                              : 0.5 * (c->t[c->nt / 2 - 1] + c->t[c->nt / 2]);
+        c->median = med[i];
     }
-    return HG_OK;
+    free(tt);
+    free(med);
+    return st;
 }
 
 /* The model's optimum with L levels for algorithm a (warm start from
