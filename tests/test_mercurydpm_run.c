@@ -186,6 +186,11 @@ static void run_settings(void)
             free(rep.points[i].lines);
         }
         CHECK(isfinite(rep.spearman));
+        /* the search reaches beyond the recommendation's neighbours */
+        int expo = 0;
+        for (int i = 0; i < rep.n; i++)
+            expo += !strcmp(rep.points[i].role, "exponential sizes");
+        CHECK(expo >= 2 && rep.n <= 24);
     }
     free(rep.points);
     hg_particles_clear(&p);
