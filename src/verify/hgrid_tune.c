@@ -93,12 +93,6 @@ static void push(tune_ctx *x, cand *list, int *n, int cap, cand c)
     list[(*n)++] = c;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Time every candidate run->repeats times, rotating the order each
  * repeat; medians into the candidates. */
 static int measure(tune_ctx *x, cand *list, int n, hg_err *e)
@@ -154,9 +148,11 @@ static int measure(tune_ctx *x, cand *list, int n, hg_err *e)
         st = hg_code_paired_medians(tt, n, reps, med, e);
     for (int i = 0; st == HG_OK && i < n; i++) {
         cand *c = &list[i];
-        qsort(c->t, (size_t)c->nt, sizeof c->t[0], cmp_double);
-        c->lo = c->t[0];
-        c->hi = c->t[c->nt - 1];
+        c->lo = c->hi = c->t[0];
+        for (int r = 1; r < c->nt; r++) {
+            c->lo = fmin(c->lo, c->t[r]);
+            c->hi = fmax(c->hi, c->t[r]);
+        }
         c->median = med[i];
     }
     free(tt);
