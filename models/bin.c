@@ -8,7 +8,9 @@
  * of the half stencil. With uniformly random centres (as for the HGrid of
  * KOL 2014 eqs. 11, 23, 24 with L = 1) and m = nu w^d / V_p particles per
  * bin:
- *   T_cd = (1/2 + n_h) m,   T_ca = 1 + n_h,   T = T_cd + K T_ca.
+ *   T_cd = (1/2 + n_h) m,   T_ca = 1 + n_h,   T = T_cd + K T_ca + C / m,
+ * 1 / m the bins per particle, weighed by C as the tables of the HGrid
+ * models (models/hgrid.c; 0 by default).
  * At b = 1 nothing is pruned (F = 5^d: 125 bins in 3D, 25 in 2D); the
  * searched volume is (5/2)^d c^d against 3^d c^d for the linked cell.
  *
@@ -33,7 +35,8 @@
 static const hg_model_param params[] = {
     HG_MODEL_PARAM_K,
     {"bin", 1.0, 0.05, 100.0, 0,
-     "bin width in units of half the largest cutoff (LAMMPS default 1)"}};
+     "bin width in units of half the largest cutoff (LAMMPS default 1)"},
+    HG_MODEL_PARAM_C};
 
 /* Number of offsets within reach for bins of width w and cutoff c. */
 static long stencil_size(int d, double w, double c)
@@ -85,11 +88,12 @@ static int terms(const hg_model_input *in, double *w, double *m,
 static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *wk,
                     hg_err *e)
 {
-    double w, m, tcd, tca, K = in->params[0];
+    double w, m, tcd, tca, K = in->params[0], C = in->params[2];
     terms(in, &w, &m, &tcd, &tca);
     wk->T_cd = tcd;
     wk->T_ca = tca;
-    wk->T = tcd + K * tca;
+    wk->T_tab = 1.0 / m;
+    wk->T = tcd + K * tca + C * wk->T_tab;
     if (!out)
         return HG_OK;
     out->per_level = calloc(1, sizeof *out->per_level);
@@ -104,8 +108,11 @@ static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *wk,
     lc->particles_per_cell = m;
     lc->T_cd = tcd;
     lc->T_ca = tca;
+    lc->T_tab = wk->T_tab;
     lc->T = wk->T;
     out->K = K;
+    out->C = C;
+    out->T_tab = wk->T_tab;
     out->levels = 1;
     out->nonempty_levels = 1;
     out->T_cd = tcd;
@@ -120,7 +127,7 @@ static int gradient(const hg_model_input *in, double *T, double *dT_ds,
     (void)e;
     double w, m, tcd, tca;
     terms(in, &w, &m, &tcd, &tca);
-    *T = tcd + in->params[0] * tca;
+    *T = tcd + in->params[0] * tca + in->params[2] / m;
     if (dT_ds) /* the one size is fixed at 2 r_max */
         dT_ds[0] = 0.0;
     return HG_OK;
@@ -133,6 +140,6 @@ const hg_model hg_model_bin = {
     HG_GRID_NONE,
     1,
     params,
-    2,
+    3,
     evaluate,
     gradient};

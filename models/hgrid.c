@@ -12,6 +12,13 @@
  *   T_cd       = sum_h [A m_h P_h + sum_{j in J(h)} m_j B(j,h)]  (eqs. 23, 25)
  *   T_ca       = sum_h [(1 + n_c) P_h + sum_{j in J(h)} B(j,h)]  (eqs. 24, 26)
  *   T          = T_cd + K T_ca                                   (eq. 27)
+ *                + C T_tab,  T_tab = sum_h V_p / (nu s_h^d) = sum_h P_h / m_h
+ * T_tab is the cells of the levels' tables per particle. The bundled grid
+ * sweeps every table at each rebuild and reads its entries in the
+ * detection; a sparse level (m_h << 1) costs its cells, not its particles.
+ * KOL 2014 counts the detection only (C = 0, the default); the hgrid
+ * engine sets the C measured for the bundled grid (hg_C_shipped). Its
+ * gradient is explicit: dT/ds_h += -d C V_p / (nu s_h^(d+1)).
  * with A = 1/2 + n_c, n_c = (3^d - 1)/2 half-neighbour cells, and
  * J(h) = {j < h} (Top-Down, eqs. 19-20) or {j > h} (Bottom-Up, eqs. 21-22).
  * Levels holding no particle are not scanned (an implementation skips
@@ -72,13 +79,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const hg_model_param hgrid_params[] = {HG_MODEL_PARAM_K};
+static const hg_model_param hgrid_params[] = {HG_MODEL_PARAM_K,
+                                              HG_MODEL_PARAM_C};
 
 /* Per-level terms. */
 typedef struct level {
     double q[4];   /* Q_{h,k}, k = 0..d */
     double m;      /* m_h */
-    double dm_dq;  /* dm_h / dQ_{h,0} = nu s_h^d / V_p */
+    double dm_dq;  /* dm_h / dQ_{h,0} = nu s_h^d / V_p (1 / T_tab's term) */
     double w[4];   /* w_k (2/s_h)^k: the weights of eq. 16 with s_j = s_h */
     double cd, ca; /* this level's share of T_cd and T_ca */
     double dT_dm, dT_dq[4], dT_ds; /* gradient accumulators */
@@ -535,7 +543,7 @@ static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
     int L = in->L, st;
     if ((st = check_algorithm(in->model, e)))
         return st;
-    double K = in->params[0];
+    double K = in->params[0], C = in->params[1];
     work_buf b;
     if ((st = buf_get(&b, L, e)))
         return st;
@@ -566,13 +574,15 @@ static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
     int nonempty = level_terms(in, b.lv, &hs, &ms, 0, NULL);
     meas_free(&ms);
     hs_free(&hs);
-    double tcd = 0.0, tca = 0.0;
+    double tcd = 0.0, tca = 0.0, ttab = 0.0;
     double rmin = hg_psd_rmin(in->psd), rmax = hg_psd_rmax(in->psd);
     const double *s = in->sizes;
     for (int h = 0; h < L; h++) {
         const level *l = &b.lv[h];
+        double tab = 1.0 / l->dm_dq;
         tcd += l->cd;
         tca += l->ca;
+        ttab += tab;
         if (!out)
             continue;
         hg_level_cost *lc = &out->per_level[h];
@@ -586,14 +596,18 @@ static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
         lc->particles_per_cell = l->m;
         lc->T_cd = l->cd;
         lc->T_ca = l->ca;
-        lc->T = l->cd + K * l->ca;
+        lc->T_tab = tab;
+        lc->T = l->cd + K * l->ca + C * tab;
     }
     buf_free(&b);
     w->T_cd = tcd;
     w->T_ca = tca;
-    w->T = tcd + K * tca;
+    w->T_tab = ttab;
+    w->T = tcd + K * tca + C * ttab;
     if (out) {
         out->K = K;
+        out->C = C;
+        out->T_tab = ttab;
         out->levels = L;
         out->nonempty_levels = nonempty;
         out->T_cd = tcd;
@@ -622,13 +636,14 @@ static int measured_T(const hg_model_input *in, const double *s, double *T,
     }
     level_terms(&q, b.lv, &none, &ms, 0, NULL);
     meas_free(&ms);
-    double tcd = 0.0, tca = 0.0;
+    double tcd = 0.0, tca = 0.0, ttab = 0.0;
     for (int h = 0; h < q.L; h++) {
         tcd += b.lv[h].cd;
         tca += b.lv[h].ca;
+        ttab += 1.0 / b.lv[h].dm_dq;
     }
     buf_free(&b);
-    *T = tcd + in->params[0] * tca;
+    *T = tcd + in->params[0] * tca + in->params[1] * ttab;
     return HG_OK;
 }
 
@@ -683,6 +698,11 @@ static int gradient(const hg_model_input *in, double *T, double *dT_ds,
     fill_levels(in, lv, 1);
     level_terms(in, lv, &hs, NULL, 1, T);
     hs_free(&hs);
+    const double C = in->params[1];
+    for (int h = 0; h < L; h++) { /* the tables: C V_p / (nu s_h^d) */
+        *T += C / lv[h].dm_dq;
+        lv[h].dT_ds -= d * C / (lv[h].dm_dq * in->sizes[h]);
+    }
     if (dT_ds) {
         const double *s = in->sizes;
         for (int h = 0; h < L; h++) { /* through m_h = m_h(Q_{h,0}, s_h) */
@@ -713,7 +733,7 @@ const hg_model hg_model_hgrid_top_down = {
     HG_TOP_DOWN,
     0,
     hgrid_params,
-    1,
+    2,
     evaluate,
     gradient};
 
@@ -723,6 +743,6 @@ const hg_model hg_model_hgrid_bottom_up = {
     HG_BOTTOM_UP,
     0,
     hgrid_params,
-    1,
+    2,
     evaluate,
     gradient};

@@ -7,7 +7,9 @@
 
 extern const hg_model hg_model_hgrid_top_down;
 
-static const hg_model_param params[] = {HG_MODEL_PARAM_K};
+/* hgrid-top-down's parameters (passed on by name): the bundled grid's
+ * one level, its table included */
+static const hg_model_param params[] = {HG_MODEL_PARAM_K, HG_MODEL_PARAM_C};
 
 static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
                     hg_err *e)
@@ -27,6 +29,6 @@ const hg_model hg_model_linked_cell = {
     HG_TOP_DOWN,
     1,
     params,
-    1,
+    2,
     evaluate,
     gradient};

@@ -20,17 +20,9 @@ W=$(mktemp -d)
 [ -n "${BENCH_KEEP:-}" ] && echo "bench_hgrid_tune: work folder $W" >&2 || trap 'rm -rf "$W"' EXIT
 command -v jq >/dev/null || { echo "bench_hgrid_tune: jq is required" >&2; exit 1; }
 
-# name|pack options
-systems=(
-    "3D power law a-2.5 w40 nu0.5|--psd powerlaw:alpha=-2.5,omega=40 --dim 3 --nu 0.5 --generator rsa"
-    "3D power law a-3 w100 nu0.3|--psd powerlaw:alpha=-3,omega=100 --dim 3 --nu 0.3 --generator poisson"
-    "3D bidisperse 1:5 nu0.4|--psd discrete:r=1;5,frac=0.5;0.5,basis=volume --dim 3 --nu 0.4 --generator rsa"
-    "3D uniform-volume 1-10 nu0.4|--psd uniform-volume:rmin=1,rmax=10 --dim 3 --nu 0.4 --generator rsa"
-    "2D log-normal s0.6 nu0.5|--psd lognormal:median=1,sigma=0.6,qmin=0.001,qmax=0.999 --dim 2 --nu 0.5 --generator rsa"
-    "2D power law a-3 w50 nu0.4|--psd powerlaw:alpha=-3,omega=50 --dim 2 --nu 0.4 --generator rsa"
-    "3D uniform radii 1-10 nu0.5|--psd powerlaw:alpha=0,omega=10 --dim 3 --nu 0.5 --generator rsa"
-    "2D uniform radii 1-10 nu0.5|--psd powerlaw:alpha=0,omega=10 --dim 2 --nu 0.5 --generator rsa"
-)
+# the systems (name|pack options), shared with bench_tables.sh
+# shellcheck source=tests/bench_hgrid_systems.sh
+. "$(dirname "$0")/bench_hgrid_systems.sh"
 printf '%-30s %-44s %-44s %10s %10s\n' system recommended tuned "rec/tuned" "rec/1-lvl"
 worst=0
 for s in "${systems[@]}"; do

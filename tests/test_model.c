@@ -196,6 +196,24 @@ static void test_mono(void)
         CHECK_CLOSE(c.T, (0.5 + nc) * m + 0.3 * (1.0 + nc), 1e-12, 0.0);
         CHECK(c.K == 0.3);
         hg_cost_clear(&c);
+        /* C weighs the table: (box volume / s^d) / N = V_p / (nu s^d)
+         * cells per particle, s = 2r: V_d / (nu 2^d) */
+        CHECK(hg_model_values_set(&v, "C", 0.25, NULL) == HG_OK);
+        double tab = (d == 2 ? M_PI : 4.0 * M_PI / 3.0) / (0.5 * (1 << d));
+        CHECK(hg_cost_evaluate(model("linked-cell"), p, &sys, &v, 0, NULL, &c,
+                               NULL, NULL) == HG_OK);
+        CHECK_CLOSE(c.T_tab, tab, 1e-12, 0.0);
+        CHECK_CLOSE(c.per_level[0].T_tab, tab, 1e-12, 0.0);
+        CHECK_CLOSE(c.T, (0.5 + nc) * m + 0.3 * (1.0 + nc) + 0.25 * tab,
+                    1e-12, 0.0);
+        CHECK(c.C == 0.25);
+        hg_cost_clear(&c);
+        /* a level holding no particle still has its table */
+        double two[2] = {0.5, 1.0};
+        CHECK(hg_cost_evaluate(model("hgrid-top-down"), p, &sys, &v, 2, two,
+                               &c, NULL, NULL) == HG_OK);
+        CHECK_CLOSE(c.T_tab, tab * (1.0 + (1 << d)), 1e-12, 0.0);
+        hg_cost_clear(&c);
         hg_psd_free(p);
     }
 }
@@ -303,6 +321,9 @@ static void test_every_model(void)
             CHECK(hg_model_values_set(&v, "K", 0.37, NULL) == HG_OK);
             check_gradient(m, p, &sys, NULL, L, s);
             check_gradient(m, p, &sys, &v, L, s);
+            hg_model_values vc = v; /* with the tables' term */
+            CHECK(hg_model_values_set(&vc, "C", 0.5, NULL) == HG_OK);
+            check_gradient(m, p, &sys, &vc, L, s);
             check_empty_level(m, p, &sys, L, s);
             /* L = 1 is the linked cell for the models of the bundled grid
              * (models of other codes, such as LAMMPS', count in their own
@@ -316,6 +337,15 @@ static void test_every_model(void)
                 CHECK(hg_cost_evaluate(m, p, &sys, &v, L, s, NULL, &w,
                                        NULL) == HG_OK);
                 CHECK_CLOSE(w.T, w.T_cd + 0.37 * w.T_ca, 1e-12, 0.0);
+            }
+            /* C weighs the tables' cells (the bundled grid's models) */
+            if (hg_model_param_index(m, "C") >= 0) {
+                hg_work w = {NAN, NAN, NAN, NAN};
+                CHECK(hg_cost_evaluate(m, p, &sys, &vc, L, s, NULL, &w,
+                                       NULL) == HG_OK);
+                CHECK(w.T_tab > 0.0);
+                CHECK_CLOSE(w.T, w.T_cd + 0.37 * w.T_ca + 0.5 * w.T_tab,
+                            1e-12, 0.0);
             }
         }
         hg_psd_free(p);

@@ -28,6 +28,10 @@ int main(void)
     int rc = hg_K_resolve(&kr, &kc, &e);
     if (rc == HG_OK)
         rc = hg_model_values_set(&v, "K", kc.K, &e);
+    /* and, as the CLI with the bundled HGrid's own K, C: what a cell of
+     * its tables costs per rebuild and detection */
+    if (rc == HG_OK)
+        rc = hg_model_values_set(&v, "C", hg_C_shipped(sys.dim, NULL), &e);
     hg_recommendation rec;
     if (rc == HG_OK)
         rc = hg_recommend(psd, &sys, &v, &opt, &rec, &e);

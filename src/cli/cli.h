@@ -260,6 +260,10 @@ void cli_print_single_level(FILE *out, double cutoff,
                             const hg_single_level *sl, double T);
 /* Per-level table of a cost breakdown. */
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin);
+/* "work per particle T = T_cd + K T_ca [+ C T_tab] = ..." */
+void cli_print_work(FILE *out, const hg_cost *c);
+/* "C" and "T_tab" of a model that weighs the grid's tables (C > 0) */
+void cli_json_add_tables(cJSON *obj, const hg_cost *c);
 /* A byte count with a fitting unit ("512 B", "1.53 kB", "2.1 MB"). */
 const char *cli_bytes(double bytes, char *buf, size_t len);
 

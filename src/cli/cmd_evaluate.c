@@ -97,6 +97,7 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cli_json_add_per_level(j, c);
     cJSON_AddNumberToObject(j, "T_cd", c->T_cd);
     cJSON_AddNumberToObject(j, "T_ca", c->T_ca);
+    cli_json_add_tables(j, c);
     cJSON_AddNumberToObject(j, "work_per_particle", c->T);
     if (sl) {
         cJSON_AddNumberToObject(j, "linked_cell_work_per_particle",
@@ -193,10 +194,7 @@ static int write_result(FILE *out, const void *ctx)
     else
         fprintf(out, "model:          %s\n\n", r->model->name);
     cli_print_levels(out, cost, hg_psd_rmin(cs->psd));
-    fprintf(out,
-            "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
-            "%.6g\n",
-            cost->T_cd, cost->K, cost->T_ca, cost->T);
+    cli_print_work(out, cost);
     if (r->sl)
         cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->sl,
                                cost->T);

@@ -181,10 +181,7 @@ static int write_table(FILE *out, const cli_system *cs,
                 r->cost.per_level[0].cell_size);
     fprintf(out, "\n\n");
     cli_print_levels(out, &r->cost, rmin);
-    fprintf(out,
-            "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
-            "%.6g\n",
-            r->cost.T_cd, r->cost.K, r->cost.T_ca, r->cost.T);
+    cli_print_work(out, &r->cost);
     cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), &r->baselines,
                            r->cost.T);
     double hq;
@@ -244,6 +241,7 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     cJSON_AddNumberToObject(j, "work_per_particle", r->cost.T);
     cJSON_AddNumberToObject(j, "T_cd", r->cost.T_cd);
     cJSON_AddNumberToObject(j, "T_ca", r->cost.T_ca);
+    cli_json_add_tables(j, &r->cost);
     cJSON_AddNumberToObject(j, "linked_cell_work_per_particle",
                             r->linked_cell_T);
     cJSON_AddNumberToObject(j, "speedup_vs_linked_cell", r->speedup);

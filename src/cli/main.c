@@ -124,6 +124,17 @@ static void models_help(FILE *out)
                 K_param_help(out, m, q, &u);
                 continue;
             }
+            if (!strcmp(q->name, "C")) { /* set by the hgrid engine */
+                const char *where;
+                double C = hg_C_shipped(3, &where);
+                fprintf(out, "  %16s C (>= %g): %s\n  %16s   used: %g for "
+                        "the bundled HGrid with its own K (%s);\n  %16s   0 "
+                        "(the detection only) with a K given by --K X or a "
+                        "system file,\n  %16s   for other codes and in "
+                        "validate\n",
+                        "", q->min, q->help, "", C, where, "", "");
+                continue;
+            }
             fprintf(out, "  %16s %s (default %g, %s %g): %s\n",
                     "", q->name, q->def, q->open_min ? ">" : ">=", q->min,
                     q->help);

@@ -96,6 +96,8 @@ void cli_json_add_per_level(cJSON *obj, const hg_cost *c)
                                 l->particles_per_cell);
         cJSON_AddNumberToObject(o, "T_cd", l->T_cd);
         cJSON_AddNumberToObject(o, "T_ca", l->T_ca);
+        if (c->C > 0.0)
+            cJSON_AddNumberToObject(o, "T_tab", l->T_tab);
         cJSON_AddNumberToObject(o, "work", l->T);
         cJSON_AddItemToArray(arr, o);
     }
@@ -266,17 +268,50 @@ void cli_json_add_K(cJSON *obj, const cli_system *cs)
 
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin)
 {
-    fprintf(out, "%5s %12s %9s %11s %12s %11s %11s %11s\n", "level",
-            "cell size", "s/r_min", "fraction", "part./cell", "T_cd", "T_ca",
+    /* T_tab (table cells per particle) only where the model weighs it */
+    const int tab = c->C > 0.0;
+    fprintf(out, "%5s %12s %9s %11s %12s %11s %11s", "level", "cell size",
+            "s/r_min", "fraction", "part./cell", "T_cd", "T_ca");
+    fprintf(out, tab ? " %11s %11s\n" : " %11s\n", tab ? "T_tab" : "work",
             "work");
     for (int h = 0; h < c->levels; h++) {
         const hg_level_cost *l = &c->per_level[h];
-        fprintf(out, "%5d %12.6g %9.4g %11.5g %12.5g %11.5g %11.5g %11.5g\n",
+        fprintf(out, "%5d %12.6g %9.4g %11.5g %12.5g %11.5g %11.5g",
                 l->level, l->cell_size, l->cell_size / rmin, l->fraction,
-                l->particles_per_cell, l->T_cd, l->T_ca, l->T);
+                l->particles_per_cell, l->T_cd, l->T_ca);
+        if (tab)
+            fprintf(out, " %11.5g", l->T_tab);
+        fprintf(out, " %11.5g\n", l->T);
     }
-    fprintf(out, "%5s %12s %9s %11.5g %12s %11.5g %11.5g %11.5g\n", "total",
-            "", "", 1.0, "", c->T_cd, c->T_ca, c->T);
+    fprintf(out, "%5s %12s %9s %11.5g %12s %11.5g %11.5g", "total", "", "",
+            1.0, "", c->T_cd, c->T_ca);
+    if (tab)
+        fprintf(out, " %11.5g", c->T_tab);
+    fprintf(out, " %11.5g\n", c->T);
+}
+
+void cli_print_work(FILE *out, const hg_cost *c)
+{
+    if (c->C > 0.0)
+        fprintf(out,
+                "\nwork per particle T = T_cd + K T_ca + C T_tab = %.6g + "
+                "%.6g x %.6g + %.6g x %.6g = %.6g\n"
+                "(T_tab: the cells of the grid's tables per particle, which "
+                "every rebuild sweeps)\n",
+                c->T_cd, c->K, c->T_ca, c->C, c->T_tab, c->T);
+    else
+        fprintf(out,
+                "\nwork per particle T = T_cd + K T_ca = %.6g + %.6g x %.6g = "
+                "%.6g\n",
+                c->T_cd, c->K, c->T_ca, c->T);
+}
+
+void cli_json_add_tables(cJSON *obj, const hg_cost *c)
+{
+    if (!(c->C > 0.0))
+        return;
+    cJSON_AddNumberToObject(obj, "C", c->C);
+    cJSON_AddNumberToObject(obj, "T_tab", c->T_tab);
 }
 
 void cli_print_single_level(FILE *out, double cutoff,

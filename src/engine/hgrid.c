@@ -2,7 +2,8 @@
  * its grid (Top-Down, Bottom-Up, the linked cell as one level, the `bin`
  * baseline) and K, the cost of a cell access in pair checks, as
  * hg_K_resolve chooses it for the bundled HGrid (this machine's
- * calibration for the dimension, else the shipped default). */
+ * calibration for the dimension, else the shipped default), and C, the
+ * cost of a cell of its tables per rebuild and detection (shipped). */
 #include "hg_calib.h"
 #include "hg_engine.h"
 
@@ -18,8 +19,10 @@ static int constants(int dim, char *buf, size_t len, hg_err *e)
     int st = hg_K_resolve(&rq, &c, e);
     if (st)
         return st;
-    snprintf(buf, len, "K = %g (%s: %s)", c.K, hg_K_source_name(c.source),
-             c.detail);
+    const char *where;
+    double C = hg_C_shipped(dim, &where);
+    snprintf(buf, len, "K = %g (%s: %s); C = %g per table cell (%s)", c.K,
+             hg_K_source_name(c.source), c.detail, C, where);
     return HG_OK;
 }
 

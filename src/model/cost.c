@@ -93,6 +93,18 @@ static int sized_input(const hg_model *m, const hg_model_input *in,
 {
     *out = *in;
     out->model = m;
+    /* a model built on another (its callback calls this one with its own
+     * input): the parameters by name, the defaults for those it lacks */
+    const hg_model *from = in->model;
+    if (from && from != m)
+        for (int i = 0; i < m->n_params && i < HG_MODEL_MAX_PARAMS; i++) {
+            out->params[i] = m->params[i].def;
+            for (int j = 0; j < from->n_params; j++)
+                if (!strcmp(from->params[j].name, m->params[i].name)) {
+                    out->params[i] = in->params[j];
+                    break;
+                }
+        }
     if (m->max_levels == 1) {
         *one = 2.0 * hg_psd_rmax(in->psd);
         out->L = 1;

@@ -41,6 +41,32 @@ double hg_K_shipped(int dim, const char **where)
     return dim == 2 ? shipped_K2 : dim == 3 ? shipped_K3 : NAN;
 }
 
+/* The shipped C of the bundled HGrid, in one place. Measured 2026-11-26
+ * on the 2-core AMD EPYC (Zen 3) VM, one thread, hgridopt 0.1.0, with
+ * tests/bench_tables.sh: rebuild plus detection of one level and the
+ * model's grids of 2-5 levels on RSA or Poisson packings of 30 000
+ * particles of the eight systems of tests/bench_hgrid_tune.sh, 41
+ * alternated repeats, paired medians. Least squares of time = a (T_cd +
+ * K T_ca) + c T_tab + b per system: C = c / a = 0.36-0.85 on the four
+ * systems where sparse tables matter, negative (below the noise) on the
+ * other four. The measured time of the grid the model ranks cheapest over
+ * the fastest measured, worst over the systems: 1.154 with C = 0, 1.088
+ * with C = 0.25-0.75, 1.111 with C = 1. The case C decides: uniform radii
+ * on [1, 10] in 2D, where C = 0 recommends a bottom-up grid whose fine
+ * level has 8 cells per particle, measured 6-12 % slower than one level.
+ * Both dimensions: 0.5. */
+static const double shipped_C = 0.5;
+static const char shipped_C_where[] =
+    "fitted to rebuild + detection of 76 grids over 8 systems, 2-core "
+    "x86_64 Debian 12, 2026-11-26";
+
+double hg_C_shipped(int dim, const char **where)
+{
+    if (where)
+        *where = shipped_C_where;
+    return dim == 2 || dim == 3 ? shipped_C : NAN;
+}
+
 const char *hg_K_source_name(hg_K_source s)
 {
     switch (s) {

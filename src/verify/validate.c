@@ -423,6 +423,12 @@ static int validate_particles(const hg_psd *psd,
     memset(out, 0, sizeof *out);
     if ((st = check_params(psd, prm, e)))
         return st;
+    /* the prediction of what is timed here, the detection: without the
+     * tables' rebuild term of the bundled grid's models (C) */
+    hg_validate_params det = *prm;
+    if ((st = hg_model_values_set(&det.values, "C", 0.0, e)))
+        return st;
+    prm = &det;
     if (!p || p->n == 0)
         return hg_fail(e, HG_EINVAL, "particles: none to search");
     hg_measure_options full = prm->measure;

@@ -150,6 +150,13 @@ typedef enum hg_K_source {
  * for another dim. where (may be NULL) receives a static description. */
 double hg_K_shipped(int dim, const char **where);
 
+/* The C of the bundled HGrid (the models' parameter "C": a cell of its
+ * tables per rebuild and detection, in pair checks) for dim (2 or 3),
+ * fitted to rebuild plus detection times (see kchoice.c for the
+ * measurement); NAN for another dim. where as hg_K_shipped's. The hgrid
+ * engine's commands set it beside K; --param C=V overrides it. */
+double hg_C_shipped(int dim, const char **where);
+
 typedef struct hg_K_choice {
     double K;
     hg_K_source source;

@@ -4,7 +4,9 @@
  * units of one pair check, from the size distribution, the system and the
  * cell sizes of a grid:
  *   T = T_cd + K T_ca                                   (KOL 2014 eq. 27)
- * with T_cd the pair checks and T_ca the cell accesses per particle.
+ * with T_cd the pair checks and T_ca the cell accesses per particle. The
+ * models of the bundled HGrid add C T_tab, its tables' cells per particle
+ * at C pair checks each (the rebuild's share: HG_MODEL_PARAM_C).
  * Every layer (optimiser, recommendation, scan, validation, calibration,
  * command line) takes a model as a value, `const hg_model *`.
  *
@@ -49,6 +51,15 @@ typedef struct hg_model_param {
 #define HG_MODEL_PARAM_K                                                   \
     {"K", HG_K_PAPER, 0.0, DBL_MAX, 1,                                     \
      "cost of one cell access in pair checks (KOL 2014 eq. 27)"}
+
+/* The table entry of C, for the models of the bundled HGrid: what a cell
+ * of its tables costs per rebuild and detection (clearing, prefix sums,
+ * and reading entries that are rarely in cache when the table is sparse).
+ * 0 is KOL 2014's model, which counts the detection only. */
+#define HG_MODEL_PARAM_C                                                   \
+    {"C", 0.0, 0.0, DBL_MAX, 0,                                            \
+     "cost of one cell of the grid's tables per rebuild and detection, "   \
+     "in pair checks (0: the detection only, as KOL 2014)"}
 
 /* Parameter values given by the user, by name (plain data; names are
  * copied). A model takes the values it declares and the defaults for the
@@ -104,12 +115,16 @@ typedef struct hg_level_cost {
     double r_lo, r_hi;         /* radii on this level lie in (r_lo, r_hi] */
     double fraction;           /* P_h (KOL 2014 eq. 9) */
     double particles_per_cell; /* m_h (KOL 2014 eq. 11) */
-    double T_cd, T_ca, T;      /* T = T_cd + K T_ca of this level */
+    double T_cd, T_ca, T;      /* T = T_cd + K T_ca + C T_tab of this
+                                  level */
+    double T_tab;              /* its table's cells per particle (models
+                                  with the parameter C; else 0) */
 } hg_level_cost;
 
 /* Totals of an evaluation, per particle. */
 typedef struct hg_work {
     double T, T_cd, T_ca;
+    double T_tab; /* table cells per particle, weighed by C in T */
 } hg_work;
 
 /* A full evaluation. per_level is owned by the struct (hg_cost_clear). */
@@ -118,17 +133,21 @@ typedef struct hg_cost {
     int dim;
     double nu;
     double K;            /* weight of T_ca in T (the model's "K") */
+    double C;            /* weight of T_tab in T (the model's "C"; 0 for
+                            models without it) */
     int levels;          /* L */
     int nonempty_levels; /* levels holding a positive fraction */
     hg_level_cost *per_level;
-    double T_cd, T_ca, T;
+    double T_cd, T_ca, T, T_tab;
 } hg_cost;
 
 void hg_cost_clear(hg_cost *c); /* frees per_level; accepts NULL */
 
 /* The model table. The callbacks get checked input (system, sizes,
  * parameter ranges): hg_model_evaluate / hg_model_gradient do the checks;
- * a model built on another calls those, not the other's callbacks. */
+ * a model built on another calls those, not the other's callbacks, with
+ * its own input: the other model gets the parameters it declares by name
+ * (the defaults for those the caller's model lacks). */
 struct hg_model {
     const char *name;           /* e.g. "hgrid-top-down" */
     const char *help;           /* one line */

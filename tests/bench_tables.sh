@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Benchmark (label bench): what the bundled HGrid's tables cost (the
+# measurement behind the shipped C of its models). For each system of
+# bench_hgrid_systems.sh a packing is made with `hgridopt pack`, then
+# bench_tables times the rebuild plus detection of one level and the
+# model's grids of 2-5 levels (both algorithms) and prints the fitted C and,
+# for C = 0 ... 1, the measured time of the grid the model ranks cheapest
+# over the fastest measured; last, the worst of these over the systems per C.
+# Environment: BENCH_N (particles, default 30000), BENCH_REPEATS (41),
+# BENCH_ONLY (a regular expression: only the systems whose name matches).
+set -euo pipefail
+HG=${1:?hgridopt binary}
+BT=${2:?bench_tables binary}
+N=${BENCH_N:-30000}
+REPEATS=${BENCH_REPEATS:-41}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+# shellcheck source=tests/bench_hgrid_systems.sh
+. "$(dirname "$0")/bench_hgrid_systems.sh"
+for s in "${systems[@]}"; do
+    name=${s%%|*} opts=${s#*|}
+    [[ -z "${BENCH_ONLY:-}" || "$name" =~ $BENCH_ONLY ]] || continue
+    f="$W/$(echo "$name" | tr -c 'a-zA-Z0-9\n' '_').csv"
+    # shellcheck disable=SC2086
+    "$HG" pack $opts --n "$N" --seed 1 --output "$f" 2> "$f.err" ||
+        { echo "bench_tables: pack $opts: $(cat "$f.err")" >&2; exit 1; }
+    echo "== $name"
+    "$BT" "$f" "$REPEATS" | tee "$f.out"
+    echo
+done
+echo "worst over the systems of (measured time of the model's cheapest grid) / (fastest measured):"
+cat "$W"/*.out | awk '/^pick C=/ { c = $2; v = $3 + 0; if (!(c in w) || v > w[c]) w[c] = v }
+    END { for (c in w) printf "  %s %.3f\n", c, w[c] }' | sort
