@@ -84,7 +84,7 @@ if $HG evaluate $P2 --sizes 4,8,16,40 --format json | jq -e '.bin_work_per_parti
 # --- scan ---
 csv=$($S $P3 --max-levels 5)
 if [ "$(printf '%s\n' "$csv" | wc -l)" = 41 ]; then ok; else bad "scan: expected 1 + 4 x 2 x 5 lines"; fi
-expect_ok "^method,algorithm,levels,nonempty_levels,work_per_particle,T_cd,T_ca,K,K_source,cell_sizes$" -- $S $P3 --max-levels 2
+expect_ok "^method,algorithm,levels,nonempty_levels,work_per_particle,T_cd,T_ca,K,K_source,C,cell_sizes$" -- $S $P3 --max-levels 2
 expect_ok "^linear,top-down,43,43,12\.397" -- $S $P3 --method linear --algorithm top-down --max-levels 43
 expect_ok "^constant-m,top-down,12,12,11\.595" -- $S $P3 --method constant-m --algorithm td --max-levels 13
 expect_ok "\"schema\":[[:space:]]*\"hgridopt.scan/1\"" -- $S $P3 --max-levels 3 --format json

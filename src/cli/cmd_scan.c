@@ -92,19 +92,30 @@ static int parse_range(const char *text, const char *field, int logscale,
     return HG_OK;
 }
 
+/* C of model m as evaluated (its tables' weight in work_per_particle; 0
+ * for a model without it) */
+static double table_cost(const cli_system *cs, const hg_model *m)
+{
+    double C = 0.0;
+    if (hg_model_param_index(m, "C") >= 0)
+        hg_model_values_get(&cs->values, "C", &C);
+    return C;
+}
+
 static void write_csv(FILE *out, const cli_system *cs, const hg_curve *cv,
                       int n)
 {
     fprintf(out, "method,algorithm,levels,nonempty_levels,"
-                 "work_per_particle,T_cd,T_ca,K,K_source,cell_sizes\n");
+                 "work_per_particle,T_cd,T_ca,K,K_source,C,cell_sizes\n");
     for (int k = 0; k < n; k++)
         for (int i = 0; i < cv[k].n; i++) {
             const hg_curve_point *p = &cv[k].points[i];
-            fprintf(out, "%s,%s,%d,%d,%.10g,%.10g,%.10g,%.10g,%s,",
+            fprintf(out, "%s,%s,%d,%d,%.10g,%.10g,%.10g,%.10g,%s,%.10g,",
                     hg_recipe_name(cv[k].recipe),
                     hg_algorithm_name(cv[k].model->grid_algorithm), p->levels,
                     p->nonempty_levels, p->T, p->T_cd, p->T_ca, cs->K,
-                    hg_K_source_name(cs->Kc.source));
+                    hg_K_source_name(cs->Kc.source),
+                    table_cost(cs, cv[k].model));
             for (int h = 0; h < p->levels; h++)
                 fprintf(out, "%s%.10g", h ? ";" : "", p->sizes[h]);
             fputc('\n', out);
@@ -140,6 +151,9 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
             cJSON_AddNumberToObject(r, "work_per_particle", p->T);
             cJSON_AddNumberToObject(r, "T_cd", p->T_cd);
             cJSON_AddNumberToObject(r, "T_ca", p->T_ca);
+            double C = table_cost(cs, cv[k].model);
+            if (C > 0.0) /* work_per_particle - T_cd - K T_ca = C T_tab */
+                cJSON_AddNumberToObject(r, "C", C);
             cli_json_add_array(r, "cell_sizes", p->sizes, p->levels);
             cJSON_AddItemToArray(rows, r);
         }
@@ -206,6 +220,9 @@ static int write_sweep(FILE *out, const void *ctx)
                                     rows[i].T_linked_cell);
             cJSON_AddNumberToObject(r, "bin_work_per_particle",
                                     rows[i].T_bin);
+            double C = table_cost(cs, rows[i].model);
+            if (C > 0.0)
+                cJSON_AddNumberToObject(r, "C", C);
             cJSON_AddItemToArray(arr, r);
         }
         return cli_json_print(out, j);
@@ -213,17 +230,18 @@ static int write_sweep(FILE *out, const void *ctx)
     fprintf(out, "alpha,omega,method,algorithm,levels,"
                  "nonempty_levels,work_per_particle,T_cd,T_ca,"
                  "linked_cell_work_per_particle,bin_work_per_particle,K,"
-                 "K_source\n");
+                 "K_source,C\n");
     for (size_t i = 0; i < k; i++)
         fprintf(out, "%.10g,%.10g,%s,%s,%d,%d,%.10g,%.10g,%.10g,"
-                     "%.10g,%.10g,%.10g,%s\n",
+                     "%.10g,%.10g,%.10g,%s,%.10g\n",
                 rows[i].alpha, rows[i].omega,
                 hg_recipe_name(rows[i].recipe),
                 hg_algorithm_name(rows[i].model->grid_algorithm),
                 rows[i].levels, rows[i].nonempty_levels,
                 rows[i].T, rows[i].T_cd, rows[i].T_ca,
                 rows[i].T_linked_cell, rows[i].T_bin, cs->K,
-                hg_K_source_name(cs->Kc.source));
+                hg_K_source_name(cs->Kc.source),
+                table_cost(cs, rows[i].model));
     return CLI_OK;
 }
 
