@@ -26,12 +26,9 @@ command -v jq >/dev/null || { echo "bench_hgrid_tune: jq is required" >&2; exit 
 printf '%-30s %-44s %-44s %10s %10s\n' system recommended tuned "rec/tuned" "rec/1-lvl"
 worst=0
 for s in "${systems[@]}"; do
-    name=${s%%|*} opts=${s#*|}
-    [[ -z "${BENCH_ONLY:-}" || "$name" =~ $BENCH_ONLY ]] || continue
-    f="$W/$(echo "$name" | tr -c 'a-zA-Z0-9\n' '_').csv"
-    # shellcheck disable=SC2086
-    "$HG" pack $opts --n "$N" --seed 1 --output "$f" 2> "$f.err" ||
-        { echo "bench_hgrid_tune: pack $opts: $(cat "$f.err")" >&2; exit 1; }
+    name=${s%%|*}
+    f=$(system_packing "$HG" "$W" "$N" "$s")
+    [ -n "$f" ] || continue
     j=$("$HG" tune --packing "$f" --structure poisson --seconds "$SECONDS_PER" \
         --repeats "$REPEATS" --steps "$STEPS" --format json 2>/dev/null)
     echo "$j" > "$f.json"

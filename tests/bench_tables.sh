@@ -18,16 +18,15 @@ trap 'rm -rf "$W"' EXIT
 # shellcheck source=tests/bench_hgrid_systems.sh
 . "$(dirname "$0")/bench_hgrid_systems.sh"
 for s in "${systems[@]}"; do
-    name=${s%%|*} opts=${s#*|}
-    [[ -z "${BENCH_ONLY:-}" || "$name" =~ $BENCH_ONLY ]] || continue
-    f="$W/$(echo "$name" | tr -c 'a-zA-Z0-9\n' '_').csv"
-    # shellcheck disable=SC2086
-    "$HG" pack $opts --n "$N" --seed 1 --output "$f" 2> "$f.err" ||
-        { echo "bench_tables: pack $opts: $(cat "$f.err")" >&2; exit 1; }
-    echo "== $name"
+    f=$(system_packing "$HG" "$W" "$N" "$s")
+    [ -n "$f" ] || continue
+    echo "== ${s%%|*}"
     "$BT" "$f" "$REPEATS" | tee "$f.out"
     echo
 done
+shopt -s nullglob
+outs=("$W"/*.out)
+[ ${#outs[@]} -gt 0 ] || { echo "bench_tables: no system matches BENCH_ONLY=${BENCH_ONLY:-}" >&2; exit 1; }
 echo "worst over the systems of (measured time of the model's cheapest grid) / (fastest measured):"
-cat "$W"/*.out | awk '/^pick C=/ { c = $2; v = $3 + 0; if (!(c in w) || v > w[c]) w[c] = v }
+cat "${outs[@]}" | awk '/^pick C=/ { c = $2; v = $3 + 0; if (!(c in w) || v > w[c]) w[c] = v }
     END { for (c in w) printf "  %s %.3f\n", c, w[c] }' | sort
