@@ -68,6 +68,10 @@ done
 # tuned one is the fastest of the final side-by-side run
 t=$("$HG" tune --engine hgrid $SYS --n 3000 --steps 1 --repeats 3 --seconds 3 --format json)
 echo "$t" | jq -e '.engine == "hgrid" and ([.points[].role] == ["default", "recommended", "tuned"]) and (.points[2].measured_ms <= ([.points[].measured_ms] | min)) and (.points[0].levels == 1) and (.settings_measured >= 9)' > /dev/null && ok || bad "tune --engine hgrid: $t"
+# a poured bed with a free surface beside periodic axes ("p p f"): the open
+# axis is padded to a periodic box, as validate does, and the report says so
+t=$("$HG" tune --packing "$SRC/tests/data/snapshots/bed3d_d1-8.data" --boundary "p p f" --steps 1 --repeats 3 --seconds 2 --format json)
+echo "$t" | jq -e '([.points[].role] == ["default", "recommended", "tuned"]) and (.program | test("open axes padded")) and (.points[1].levels > 1)' > /dev/null && ok || bad "tune on a p p f snapshot: $t"
 expect_fail 2 "^hgridopt: tune --format: 'lammps' is not a format of tune --engine hgrid \(one of: table, json\)$" -- "$HG" tune $SYS --format lammps
 expect_fail 2 "^hgridopt: calibrate --file: 'x.json' is where --save stores the constants; give --save too$" -- "$HG" calibrate --engine lammps --file x.json
 expect_fail 2 "scan --engine: 'lammps' is not available for scan \(it runs: hgrid\)" -- "$HG" scan --engine lammps $SYS

@@ -241,3 +241,53 @@ int hg_particles_touch(const hg_particles *p, size_t i, size_t j, double skin)
     double cut = p->r[i] + p->r[j] + skin;
     return d2 < cut * cut;
 }
+
+/* The extent of the particles along the open axes plus gap, whole
+ * multiples of the periodic edges when those are equal (of the widest
+ * padded extent when no axis is periodic), centred on the particles. */
+int hg_particles_pad_periodic(const hg_particles *p, double gap,
+                              hg_particles *q, hg_err *e)
+{
+    const int d = p->dim;
+    int st = hg_particles_alloc(q, d, p->n, e);
+    if (st)
+        return st;
+    memcpy(q->x, p->x, sizeof *q->x * p->n * (size_t)d);
+    memcpy(q->r, p->r, sizeof *q->r * p->n);
+    double lo[3], ext[3], A = 0.0;
+    int equal = 1, nper = 0;
+    for (int c = 0; c < d; c++) {
+        lo[c] = INFINITY;
+        double hi = -INFINITY;
+        for (size_t i = 0; i < p->n; i++) {
+            lo[c] = fmin(lo[c], p->x[i * (size_t)d + (size_t)c]);
+            hi = fmax(hi, p->x[i * (size_t)d + (size_t)c]);
+        }
+        ext[c] = hi - lo[c] + gap;
+        if (hg_particles_axis_periodic(p, c)) {
+            double len = p->hi[c] - p->lo[c];
+            if (nper++ && fabs(len - A) > 1e-12 * A)
+                equal = 0;
+            A = len;
+        }
+    }
+    if (!nper)
+        for (int c = 0; c < d; c++)
+            A = fmax(A, ext[c]);
+    if (!equal)
+        A = 0.0;
+    for (int c = 0; c < d; c++) {
+        if (hg_particles_axis_periodic(p, c)) {
+            q->lo[c] = p->lo[c];
+            q->hi[c] = p->hi[c];
+            continue;
+        }
+        double len = A > 0.0 ? A * ceil(ext[c] / A) : ext[c];
+        q->lo[c] = lo[c] - 0.5 * (len - (ext[c] - gap));
+        q->hi[c] = q->lo[c] + len;
+    }
+    q->periodic = 1;
+    if ((st = hg_particles_check(q, e)))
+        hg_particles_clear(q);
+    return st;
+}

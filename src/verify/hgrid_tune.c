@@ -229,11 +229,27 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
     x.p = run->packings[0];
     hg_psd *own = NULL;
     int st = HG_OK;
+    /* walls or a free surface beside periodic axes (a poured bed, "p p
+     * f"): the grid takes a box periodic on every axis or on none, so the
+     * open axes are padded, as validate does, with more than any
+     * candidate's search reaches (top cells up to twice the largest
+     * diameter) */
+    hg_particles padded = {0};
+    int mixed = 0;
+    for (int a = 0; !x.p->periodic && a < x.p->dim; a++)
+        mixed |= hg_particles_axis_periodic(x.p, a);
+    if (mixed) {
+        double rmax = hg_particles_rmax(x.p);
+        if ((st = hg_particles_pad_periodic(x.p, 14.0 * rmax, &padded, e)))
+            return st;
+        x.p = &padded;
+    }
     if (run->psd)
         x.psd = run->psd;
-    else if ((st = hg_psd_from_radii(x.p->r, x.p->n, x.p->dim, &own, e)))
+    else if ((st = hg_psd_from_radii(x.p->r, x.p->n, x.p->dim, &own, e))) {
+        hg_particles_clear(&padded);
         return st;
-    else
+    } else
         x.psd = own;
     if (run->sys)
         x.sys = *run->sys;
@@ -250,10 +266,14 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
         (st = hg_model_values_set(&x.values, "C",
                                   hg_C_shipped(x.sys.dim, NULL), e))) {
         hg_psd_free(own);
+        hg_particles_clear(&padded);
         return st;
     }
     snprintf(r->program, sizeof r->program, "the bundled HGrid (this "
-             "process, %s)", hg_version_string());
+             "process, %s)%s", hg_version_string(),
+             mixed ? "; the open axes padded with empty space to a periodic "
+                     "box"
+                   : "");
     int maxL = run->max_levels < MAX_L ? run->max_levels : MAX_L;
     /* the recommendation (hg_recommend over both algorithms, a grid even
      * where one level is as good: the search starts from it) */
@@ -401,5 +421,6 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
     r->seconds = now_seconds() - t0;
     hg_engine_report_finish(r);
     hg_psd_free(own);
+    hg_particles_clear(&padded);
     return st;
 }

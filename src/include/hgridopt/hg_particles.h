@@ -48,6 +48,13 @@ const char *hg_particles_boundary_text(const hg_particles *p, char *buf);
 /* Check radii finite > 0, coordinates finite, inside the box along
  * periodic axes. */
 int hg_particles_check(const hg_particles *p, hg_err *e);
+/* q (allocated) = p in a box periodic on every axis: the non-periodic
+ * axes (walls, a free surface) padded with empty space of at least gap
+ * (> 2 r_max: no pair across the seam; wider than every search reach: no
+ * search crosses it). For a grid or detector that takes a box periodic on
+ * every axis or on none. */
+int hg_particles_pad_periodic(const hg_particles *p, double gap,
+                              hg_particles *q, hg_err *e);
 /* Packing fraction: sum of particle volumes / box volume. */
 double hg_particles_packing_fraction(const hg_particles *p);
 /* Largest radius (0 when empty) and smallest radius (INFINITY when empty). */
