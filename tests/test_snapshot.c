@@ -144,6 +144,35 @@ int main(void)
         hg_snapshot_free(s);
         double sz[3] = {2.0, 3.0, 4.0};
         compare("slab p p f", &p, 3, sz, 0.03);
+        /* padded to a periodic box (tune and validate of the bundled
+         * grid): x, y as they were, z whole multiples of the x edge with at
+         * least the gap beyond the particles, the same contacts */
+        hg_particles q = {0};
+        CHECK(hg_particles_pad_periodic(&p, 10.0, &q, &e) == HG_OK);
+        CHECK(q.periodic && q.n == p.n);
+        double zlo = INFINITY, zhi = -INFINITY;
+        for (size_t i = 0; i < p.n; i++) {
+            zlo = fmin(zlo, p.x[3 * i + 2]);
+            zhi = fmax(zhi, p.x[3 * i + 2]);
+        }
+        double A = p.hi[0] - p.lo[0], Z = q.hi[2] - q.lo[2];
+        CHECK(q.lo[0] == p.lo[0] && q.hi[1] == p.hi[1]);
+        CHECK(Z >= zhi - zlo + 10.0 - 1e-9 && zlo - q.lo[2] >= 5.0 - 1e-9);
+        CHECK_CLOSE(Z / A, round(Z / A), 1e-12, 0.0);
+        size_t brute = 0;
+        for (size_t i = 0; i < p.n; i++)
+            for (size_t j = i + 1; j < p.n; j++)
+                brute += (size_t)hg_particles_touch(&p, i, j, 0.0);
+        hg_grid *g = NULL;
+        hg_pairs pairs = {0};
+        double gs[2] = {4.0, 4.0};
+        CHECK(hg_grid_create(3, 2, gs, HG_TOP_DOWN, &g, &e) == HG_OK &&
+              hg_grid_build(g, &q, &e) == HG_OK &&
+              hg_grid_find_contacts(g, &pairs, NULL, &e) == HG_OK);
+        CHECK(pairs.n == brute && brute > 0);
+        hg_grid_free(g);
+        hg_pairs_clear(&pairs);
+        hg_particles_clear(&q);
         hg_particles_clear(&p);
     }
     /* layered: large particles low, small high: the cross-level terms
