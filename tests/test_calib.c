@@ -323,8 +323,40 @@ static void test_run_and_file(void)
     hg_psd_free(psd);
 }
 
+/* hg_K_values_set: K always, C only for the bundled HGrid with its own
+ * K (shipped or calibration file) */
+static void test_values_set(void)
+{
+    hg_err e = {0};
+    double C;
+    for (int i = 0; i < 5; i++) {
+        static const hg_K_source src[5] = {
+            HG_K_SOURCE_SHIPPED, HG_K_SOURCE_CALIBRATION,
+            HG_K_SOURCE_COMMAND_LINE, HG_K_SOURCE_SYSTEM_FILE,
+            HG_K_SOURCE_PAPER};
+        for (int t = 0; t < 3; t++) {
+            static const hg_K_target tg[3] = {HG_K_TARGET_HGRID,
+                                              HG_K_TARGET_MERCURYDPM,
+                                              HG_K_TARGET_LAMMPS};
+            hg_K_choice c = {0.9, src[i], tg[t], 2, ""};
+            hg_model_values v = {0};
+            CHECK(hg_model_values_set(&v, "bin", 1.5, &e) == HG_OK);
+            CHECK(hg_K_values_set(&c, &v, &e) == HG_OK);
+            double K = 0.0, b = 0.0;
+            CHECK(hg_model_values_get(&v, "K", &K) && K == 0.9);
+            CHECK(hg_model_values_get(&v, "bin", &b) && b == 1.5);
+            int has = hg_model_values_get(&v, "C", &C);
+            CHECK(has == (t == 0 && i < 2));
+            if (has)
+                CHECK(C == hg_C_shipped(2, NULL) && C > 0.0);
+        }
+    }
+    CHECK(isnan(hg_C_shipped(4, NULL)));
+}
+
 int main(void)
 {
+    test_values_set();
     test_fit();
     test_run_and_file();
     test_resolve_other_dim();

@@ -26,12 +26,10 @@ int main(void)
     hg_K_choice kc;
     hg_model_values v = {0};
     int rc = hg_K_resolve(&kr, &kc, &e);
+    /* K and, for the bundled HGrid with its own K, C (what a cell of its
+     * tables costs per rebuild and detection), as the CLI sets them */
     if (rc == HG_OK)
-        rc = hg_model_values_set(&v, "K", kc.K, &e);
-    /* and, as the CLI with the bundled HGrid's own K, C: what a cell of
-     * its tables costs per rebuild and detection */
-    if (rc == HG_OK)
-        rc = hg_model_values_set(&v, "C", hg_C_shipped(sys.dim, NULL), &e);
+        rc = hg_K_values_set(&kc, &v, &e);
     hg_recommendation rec;
     if (rc == HG_OK)
         rc = hg_recommend(psd, &sys, &v, &opt, &rec, &e);

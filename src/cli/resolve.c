@@ -250,16 +250,8 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     cs->K = cs->Kc.K;
     cs->K_auto = cs->Kc.source == HG_K_SOURCE_CALIBRATION;
     memset(&cs->values, 0, sizeof cs->values);
-    if ((st = hg_model_values_set(&cs->values, "K", cs->K, &e)))
-        return cli_fail(&e, st, 0);
-    /* the bundled HGrid's models also count its tables (C), with its own
-     * K (measured here or shipped); a K given for another code (--K X, a
-     * system file's, the paper's) leaves them out (--param C=V sets C) */
-    int own_K = cs->Kc.source == HG_K_SOURCE_SHIPPED ||
-                cs->Kc.source == HG_K_SOURCE_CALIBRATION;
-    if (cs->K_target == HG_K_TARGET_HGRID && own_K &&
-        (st = hg_model_values_set(&cs->values, "C",
-                                  hg_C_shipped(cs->sys.dim, NULL), &e)))
+    /* K, and C for the bundled HGrid with its own K (--param C=V sets C) */
+    if ((st = hg_K_values_set(&cs->Kc, &cs->values, &e)))
         return cli_fail(&e, st, 0);
     if ((st = resolve_engine_consts(cs)))
         return st;

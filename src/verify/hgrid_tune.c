@@ -262,9 +262,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
                        NULL};
     hg_K_choice kc;
     if ((st = hg_K_resolve(&kr, &kc, e)) ||
-        (st = hg_model_values_set(&x.values, "K", kc.K, e)) ||
-        (st = hg_model_values_set(&x.values, "C",
-                                  hg_C_shipped(x.sys.dim, NULL), e))) {
+        (st = hg_K_values_set(&kc, &x.values, e))) {
         hg_psd_free(own);
         hg_particles_clear(&padded);
         return st;

@@ -67,6 +67,16 @@ double hg_C_shipped(int dim, const char **where)
     return dim == 2 || dim == 3 ? shipped_C : NAN;
 }
 
+int hg_K_values_set(const hg_K_choice *c, hg_model_values *v, hg_err *e)
+{
+    int st = hg_model_values_set(v, "K", c->K, e);
+    int own = c->source == HG_K_SOURCE_SHIPPED ||
+              c->source == HG_K_SOURCE_CALIBRATION;
+    if (st == HG_OK && c->target == HG_K_TARGET_HGRID && own)
+        st = hg_model_values_set(v, "C", hg_C_shipped(c->dim, NULL), e);
+    return st;
+}
+
 const char *hg_K_source_name(hg_K_source s)
 {
     switch (s) {

@@ -191,6 +191,13 @@ typedef struct hg_K_request {
  * dim, a calibration file that exists but is malformed. */
 int hg_K_resolve(const hg_K_request *rq, hg_K_choice *out, hg_err *e);
 
+/* The model values of a choice, in one place: "K" = c->K, and for the
+ * bundled HGrid with its own K (source shipped or calibration file) "C" =
+ * hg_C_shipped(c->dim), the cost of its tables; a K given for another
+ * code (command line, system file, the paper's) or another target leaves
+ * C out (0). Other names in v are kept. */
+int hg_K_values_set(const hg_K_choice *c, hg_model_values *v, hg_err *e);
+
 /* The code an output format describes: "mercurydpm" the MercuryDPM
  * export, "lammps" the LAMMPS export, anything else (NULL, "table",
  * "json", "csv") the bundled HGrid. Every command resolves K for this
