@@ -272,8 +272,9 @@ void cli_print_levels(FILE *out, const hg_cost *c, double rmin)
     const int tab = c->C > 0.0;
     fprintf(out, "%5s %12s %9s %11s %12s %11s %11s", "level", "cell size",
             "s/r_min", "fraction", "part./cell", "T_cd", "T_ca");
-    fprintf(out, tab ? " %11s %11s\n" : " %11s\n", tab ? "T_tab" : "work",
-            "work");
+    if (tab)
+        fprintf(out, " %11s", "T_tab");
+    fprintf(out, " %11s\n", "work");
     for (int h = 0; h < c->levels; h++) {
         const hg_level_cost *l = &c->per_level[h];
         fprintf(out, "%5d %12.6g %9.4g %11.5g %12.5g %11.5g %11.5g",
