@@ -35,6 +35,8 @@ typedef struct tune_ctx {
     hg_system sys;
     hg_model_values values;
     double dmax;
+    double *diam;         /* the particles' diameters, ascending */
+    size_t n_diam;
     int measured;         /* candidate timings done */
 } tune_ctx;
 
@@ -69,12 +71,55 @@ static int settle(tune_ctx *x, cand *c, hg_err *e)
     return st;
 }
 
-static int same(const cand *a, const cand *b)
+static int cmp_double(const void *a, const void *b)
 {
-    if (a->alg != b->alg || a->L != b->L)
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Particles with a diameter <= s (x->diam ascending). */
+static size_t diam_upto(const tune_ctx *x, double s)
+{
+    size_t lo = 0, hi = x->n_diam;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (x->diam[m] <= s)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
+}
+
+/* The cell sizes of c's occupied levels (level h holds the diameters in
+ * (s_{h-1}, s_h], as the grid assigns them), ascending; their count. */
+static int occupied_sizes(const tune_ctx *x, const cand *c, double *out)
+{
+    double s[MAX_L];
+    memcpy(s, c->sizes, sizeof s[0] * (size_t)c->L);
+    qsort(s, (size_t)c->L, sizeof s[0], cmp_double);
+    int k = 0;
+    size_t below = 0;
+    for (int h = 0; h < c->L; h++) {
+        size_t upto = h == c->L - 1 ? x->n_diam : diam_upto(x, s[h]);
+        if (upto > below)
+            out[k++] = s[h];
+        below = upto;
+    }
+    return k;
+}
+
+/* a and b are the same grid: the same cell size for every particle, and
+ * the same algorithm where more than one level is occupied (a level
+ * without particles adds nothing to time but its table) */
+static int same(const tune_ctx *x, const cand *a, const cand *b)
+{
+    double sa[MAX_L], sb[MAX_L];
+    int ka = occupied_sizes(x, a, sa), kb = occupied_sizes(x, b, sb);
+    if (ka != kb || (ka > 1 && a->alg != b->alg))
         return 0;
-    for (int i = 0; i < a->L; i++)
-        if (fabs(a->sizes[i] - b->sizes[i]) > 1e-9 * b->sizes[i])
+    for (int i = 0; i < ka; i++)
+        if (fabs(sa[i] - sb[i]) > 1e-9 * sb[i])
             return 0;
     return 1;
 }
@@ -87,7 +132,7 @@ static void push(tune_ctx *x, cand *list, int *n, int cap, cand c)
         !isfinite(c.T))
         return;
     for (int i = 0; i < *n; i++)
-        if (same(&list[i], &c))
+        if (same(x, &list[i], &c))
             return;
     c.nt = 0;
     list[(*n)++] = c;
@@ -272,6 +317,14 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
              mixed ? "; the open axes padded with empty space to a periodic "
                      "box"
                    : "");
+    x.n_diam = x.p->n;
+    x.diam = malloc(sizeof *x.diam * (x.n_diam ? x.n_diam : 1));
+    if (!x.diam)
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    for (size_t i = 0; st == HG_OK && i < x.n_diam; i++)
+        x.diam[i] = 2.0 * x.p->r[i];
+    if (st == HG_OK)
+        qsort(x.diam, x.n_diam, sizeof *x.diam, cmp_double);
     int maxL = run->max_levels < MAX_L ? run->max_levels : MAX_L;
     /* the recommendation (hg_recommend over both algorithms, a grid even
      * where one level is as good: the search starts from it) */
@@ -310,7 +363,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
                 push(&x, list, &n, MAX_CAND, c);
         st = measure(&x, list, n, e);
     }
-    cand inc = list[0];
+    cand inc = n > 0 ? list[0] : lc;
     for (int i = 1; st == HG_OK && i < n; i++)
         if (list[i].median < inc.median)
             inc = list[i];
@@ -398,11 +451,11 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
                  kc.K, kc.detail, 1e9 * per_check);
         int idx[3] = {0, 1, 1};
         for (int i = 0; i < nf; i++) {
-            if (same(&fin[i], &lc))
+            if (same(&x, &fin[i], &lc))
                 idx[0] = i;
-            if (same(&fin[i], &best_model))
+            if (same(&x, &fin[i], &best_model))
                 idx[1] = i;
-            if (same(&fin[i], &inc))
+            if (same(&x, &fin[i], &inc))
                 idx[2] = i;
         }
         /* the tuned one is the fastest of the final run */
@@ -418,6 +471,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
     }
     r->seconds = now_seconds() - t0;
     hg_engine_report_finish(r);
+    free(x.diam);
     hg_psd_free(own);
     hg_particles_clear(&padded);
     return st;
