@@ -153,15 +153,7 @@ static void range(const void *s, double *rmin, double *rmax)
 /* number of atoms with radius <= x */
 static size_t count_le(const discrete *d, double x)
 {
-    size_t lo = 0, hi = d->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (d->r[mid] <= x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return hg_count_le(d->r, d->n, x);
 }
 
 static double cdf(const void *s, double r)

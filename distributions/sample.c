@@ -151,15 +151,7 @@ static long double prefix(const sample *p, int k, size_t i)
 /* number of radii <= x */
 static size_t count_le(const sample *p, double x)
 {
-    size_t lo = 0, hi = p->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->r[mid] <= x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return hg_count_le(p->r, p->n, x);
 }
 
 static int col_index(const char *col, long *idx)

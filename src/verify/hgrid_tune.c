@@ -77,20 +77,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Particles with a diameter <= s (x->diam ascending). */
-static size_t diam_upto(const tune_ctx *x, double s)
-{
-    size_t lo = 0, hi = x->n_diam;
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        if (x->diam[m] <= s)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    return lo;
-}
-
 /* The cell sizes of c's occupied levels (level h holds the diameters in
  * (s_{h-1}, s_h], as the grid assigns them), ascending; their count. */
 static int occupied_sizes(const tune_ctx *x, const cand *c, double *out)
@@ -101,7 +87,8 @@ static int occupied_sizes(const tune_ctx *x, const cand *c, double *out)
     int k = 0;
     size_t below = 0;
     for (int h = 0; h < c->L; h++) {
-        size_t upto = h == c->L - 1 ? x->n_diam : diam_upto(x, s[h]);
+        size_t upto = h == c->L - 1 ? x->n_diam
+                                    : hg_count_le(x->diam, x->n_diam, s[h]);
         if (upto > below)
             out[k++] = s[h];
         below = upto;

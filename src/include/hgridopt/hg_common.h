@@ -95,6 +95,9 @@ double hg_wall_seconds(void);
 /* CPU time of the process in seconds (CLOCK_PROCESS_CPUTIME_ID). */
 double hg_cpu_seconds(void);
 
+/* The number of entries of sorted (n, ascending) that are <= x. */
+size_t hg_count_le(const double *sorted, size_t n, double x);
+
 /* An ordered list of key=value strings (both owned by the list). */
 typedef struct hg_kv_item {
     char *key;
