@@ -25,12 +25,6 @@ typedef struct opt_ctx {
     int fail;
 } opt_ctx;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Setting from n-1 log cutoffs (sorted; equal ones pushed apart). */
 static void setting_of(const opt_ctx *c, const double *x,
                        hg_lammps_setting *s)
@@ -39,7 +33,7 @@ static void setting_of(const opt_ctx *c, const double *x,
     s->ncoll = c->n;
     for (int i = 0; i < c->n - 1; i++)
         s->cut[i] = exp(x[i]);
-    qsort(s->cut, (size_t)(c->n - 1), sizeof s->cut[0], cmp_double);
+    qsort(s->cut, (size_t)(c->n - 1), sizeof s->cut[0], hg_cmp_double);
     s->cut[c->n - 1] = c->dmax;
     for (int i = 1; i < c->n; i++)
         if (!(s->cut[i] > s->cut[i - 1]))

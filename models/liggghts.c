@@ -365,12 +365,6 @@ double hg_liggghts_predict(const hg_liggghts_consts *c,
     return t;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int hg_liggghts_optimise(const hg_psd *psd, const hg_liggghts_system *sys,
                          const hg_liggghts_consts *c, double tol,
                          hg_liggghts_optimum *out, hg_err *e)
@@ -430,7 +424,7 @@ int hg_liggghts_optimise(const hg_psd *psd, const hg_liggghts_system *sys,
         for (int i = 1; i < 64; i++)
             bp[n++] = lo * pow(hi / lo, i / 64.0);
     }
-    qsort(bp, n, sizeof *bp, cmp_double);
+    qsort(bp, n, sizeof *bp, hg_cmp_double);
     out->cutoff = cut;
     out->seconds = INFINITY;
     for (size_t i = 0; i + 1 < n && st == HG_OK; i++) {

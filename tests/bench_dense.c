@@ -127,12 +127,6 @@ static int file_mode(const char *path, const char *spec, hg_algorithm alg)
     return st ? 1 : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int optimal_mode(const char *path, const char *spec, hg_algorithm alg,
                         int repeats)
 {
@@ -174,7 +168,7 @@ static int optimal_mode(const char *path, const char *spec, hg_algorithm alg,
         static const char *const names[2] = {"poisson-optimal",
                                              "hard-spheres-optimal"};
         for (int k = 0; k < 2; k++) {
-            qsort(t[k], (size_t)repeats, sizeof *t[k], cmp_double);
+            qsort(t[k], (size_t)repeats, sizeof *t[k], hg_cmp_double);
             printf("%-21s L %d sizes", names[k], L[k]);
             for (int h = 0; h < L[k]; h++)
                 printf(" %.3f", rs[k][h]);

@@ -50,16 +50,10 @@ static int die(const char *what, const hg_err *e)
     return 1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median, min and max of v[0..n-1] (sorts v). */
 static void stats(double *v, int n, double *med, double *mn, double *mx)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    qsort(v, (size_t)n, sizeof *v, hg_cmp_double);
     *med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
     *mn = v[0];
     *mx = v[n - 1];

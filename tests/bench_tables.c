@@ -40,12 +40,6 @@ typedef struct grid {
     double ns;             /* paired median, ns per particle */
 } grid;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int die(const char *what, const hg_err *e)
 {
     fprintf(stderr, "bench_tables: %s: %s\n", what, e->msg);
@@ -155,13 +149,13 @@ int main(int argc, char **argv)
     double v[MAXR];
     for (int r = 0; r < reps; r++)
         v[r] = gs[0].t[r];
-    qsort(v, (size_t)reps, sizeof v[0], cmp_double);
+    qsort(v, (size_t)reps, sizeof v[0], hg_cmp_double);
     double base = v[reps / 2];
     int best = 0;
     for (int i = 0; i < n; i++) {
         for (int r = 0; r < reps; r++)
             v[r] = gs[i].t[r] / gs[0].t[r];
-        qsort(v, (size_t)reps, sizeof v[0], cmp_double);
+        qsort(v, (size_t)reps, sizeof v[0], hg_cmp_double);
         gs[i].ns = 1e9 * base * v[reps / 2] / (double)p.n;
         if (gs[i].ns < gs[best].ns)
             best = i;

@@ -113,6 +113,12 @@ double hg_wall_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+int hg_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 size_t hg_count_le(const double *sorted, size_t n, double x)
 {
     size_t lo = 0, hi = n;

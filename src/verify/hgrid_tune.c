@@ -71,19 +71,13 @@ static int settle(tune_ctx *x, cand *c, hg_err *e)
     return st;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The cell sizes of c's occupied levels (level h holds the diameters in
  * (s_{h-1}, s_h], as the grid assigns them), ascending; their count. */
 static int occupied_sizes(const tune_ctx *x, const cand *c, double *out)
 {
     double s[MAX_L];
     memcpy(s, c->sizes, sizeof s[0] * (size_t)c->L);
-    qsort(s, (size_t)c->L, sizeof s[0], cmp_double);
+    qsort(s, (size_t)c->L, sizeof s[0], hg_cmp_double);
     int k = 0;
     size_t below = 0;
     for (int h = 0; h < c->L; h++) {
@@ -311,7 +305,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
     for (size_t i = 0; st == HG_OK && i < x.n_diam; i++)
         x.diam[i] = 2.0 * x.p->r[i];
     if (st == HG_OK)
-        qsort(x.diam, x.n_diam, sizeof *x.diam, cmp_double);
+        qsort(x.diam, x.n_diam, sizeof *x.diam, hg_cmp_double);
     int maxL = run->max_levels < MAX_L ? run->max_levels : MAX_L;
     /* the recommendation (hg_recommend over both algorithms, a grid even
      * where one level is as good: the search starts from it) */

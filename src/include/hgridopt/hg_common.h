@@ -95,6 +95,9 @@ double hg_wall_seconds(void);
 /* CPU time of the process in seconds (CLOCK_PROCESS_CPUTIME_ID). */
 double hg_cpu_seconds(void);
 
+/* qsort comparator: doubles in ascending order. */
+int hg_cmp_double(const void *a, const void *b);
+
 /* The number of entries of sorted (n, ascending) that are <= x. */
 size_t hg_count_le(const double *sorted, size_t n, double x);
 
