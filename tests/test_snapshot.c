@@ -124,6 +124,34 @@ int main(void)
         compare("poisson periodic", &p, 2, sz, 0.01);
         hg_particles_clear(&p);
     }
+
+    /* a periodic box shorter than the linked cell's window (6 r_max = 48
+     * against an edge of 45): the window meets its own images, the
+     * density experienced is still the box's (it read 0.4 of it when the
+     * window's volume was not capped at the box), and the pair checks
+     * follow */
+    {
+        hg_particles p;
+        hg_particles_alloc(&p, 3, 10020, &e);
+        rng = seed + 7;
+        for (int c = 0; c < 3; c++)
+            p.hi[c] = 45.0;
+        for (size_t i = 0; i < p.n; i++) {
+            p.r[i] = i < 20 ? 8.0 : 0.5;
+            for (int c = 0; c < 3; c++)
+                p.x[3 * i + c] = 45.0 * uni();
+        }
+        hg_snapshot *s = NULL;
+        CHECK(hg_snapshot_create(&p, &s, &e) == HG_OK);
+        const hg_snapshot_info *si = hg_snapshot_get_info(s);
+        printf("short periodic box: nu box %.4f, experienced %.4f\n",
+               si->nu_box, si->nu_local);
+        CHECK_CLOSE(si->nu_local, si->nu_box, 0.03, 0.0);
+        hg_snapshot_free(s);
+        double sz[2] = {1.0, 16.0};
+        compare("short periodic box", &p, 2, sz, 0.05);
+        hg_particles_clear(&p);
+    }
     /* a slab filling the lower sixth of a tall box, walls at z: the
      * density seen is the slab's, not the box's */
     {

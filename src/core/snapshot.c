@@ -48,6 +48,32 @@ static double window(double t, double a)
     return t < 2.0 * f ? (2.0 * f - t) / f : 0.0;
 }
 
+/* The window of width a summed over the positions of one axis (what a
+ * uniform density per unit length fills): a; less on a periodic axis of
+ * length A, where the window meets its own image from 3A/4 on and the
+ * two together count a particle at most once. */
+static double window_span(const geom *g, int c, double a)
+{
+    if (!g->per[c] || a <= 0.75 * g->len[c])
+        return a;
+    enum { STEPS = 4096 };
+    double h = g->half[c] / STEPS, acc = 0.0;
+    for (int k = 0; k < STEPS; k++) {
+        double u = (k + 0.5) * h;
+        acc += fmin(1.0, window(u, a) + window(g->len[c] - u, a));
+    }
+    return 2.0 * h * acc;
+}
+
+/* The volume window_span fills in d dimensions. */
+static double window_volume(const geom *g, double a)
+{
+    double v = 1.0;
+    for (int c = 0; c < g->d; c++)
+        v *= window_span(g, c, a);
+    return v;
+}
+
 static double delta(const geom *g, int c, double d)
 {
     if (g->per[c]) {
@@ -586,8 +612,9 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
             }
     }
     /* the packing fraction experienced: the sphere volume in the window
-     * of the linked cell (width 6 r_max) around a particle, per window
-     * volume, averaged over the particles */
+     * of the linked cell (width 6 r_max) around a particle, per volume the
+     * window fills (a box shorter than the window: the box), averaged
+     * over the particles */
     double Vp = 0.0;
     for (size_t i = 0; i < p->n; i++)
         Vp += pow(p->r[i], d);
@@ -599,9 +626,10 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
         for (int c = 0; c < nc; c++) {
             if (!ncen_t[t][c] || !ncen_t[t + 1][c])
                 continue;
-            double v0 = vcnt[t][c] / pow(exp(s->log_a[t]), d) /
+            double v0 = vcnt[t][c] / window_volume(&g, exp(s->log_a[t])) /
                         (double)ncen_t[t][c];
-            double v1 = vcnt[t + 1][c] / pow(exp(s->log_a[t + 1]), d) /
+            double v1 = vcnt[t + 1][c] /
+                        window_volume(&g, exp(s->log_a[t + 1])) /
                         (double)ncen_t[t + 1][c];
             acc += s->frac[c] * ((1.0 - f) * v0 + f * v1);
         }
