@@ -16,7 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_CAND = 24, MAX_L = 16, MAX_REP = 99 };
+/* SLOW: a candidate over SLOW times the fastest of a measurement's first
+ * repeat is timed in that repeat only */
+enum { MAX_CAND = 24, MAX_L = 16, MAX_REP = 99, SLOW = 8 };
 
 typedef struct cand {
     hg_algorithm alg;
@@ -25,6 +27,8 @@ typedef struct cand {
     double T;             /* the model's work per particle */
     double t[MAX_REP];    /* measured seconds, one per repeat */
     int nt;
+    int once;             /* timed in the first repeat only (SLOW) */
+    double spent;         /* wall seconds of its timings */
     double median, lo, hi;
 } cand;
 
@@ -38,6 +42,9 @@ typedef struct tune_ctx {
     double *diam;         /* the particles' diameters, ascending */
     size_t n_diam;
     int measured;         /* candidate timings done */
+    double fast_s;        /* seconds and count of the timings of */
+    int fast_n;           /* candidates timed in every repeat */
+    double slow_s;        /* the longest timing of one timed once */
 } tune_ctx;
 
 static double now_seconds(void)
@@ -120,16 +127,25 @@ static void push(tune_ctx *x, cand *list, int *n, int cap, cand c)
 }
 
 /* Time every candidate run->repeats times, rotating the order each
- * repeat; medians into the candidates. */
+ * repeat; medians into the candidates. A candidate over SLOW times the
+ * fastest of the first repeat (the one-level default of a wide size
+ * distribution, say: seconds where the others take milliseconds) is not
+ * timed again: its one time is its median, and the budget goes to the
+ * candidates that can win. */
 static int measure(tune_ctx *x, cand *list, int n, hg_err *e)
 {
     const hg_engine_run *run = x->run;
     int reps = run->repeats < MAX_REP ? run->repeats : MAX_REP;
-    for (int i = 0; i < n; i++)
-        list[i].nt = 0;
-    for (int r = 0; r < reps; r++)
+    for (int i = 0; i < n; i++) {
+        list[i].nt = list[i].once = 0;
+        list[i].spent = 0.0;
+    }
+    int done = 0, total = reps * n;
+    for (int r = 0; r < reps; r++) {
         for (int k = 0; k < n; k++) {
             cand *c = &list[(k + r) % n];
+            if (c->once)
+                continue;
             hg_bench_config bc;
             hg_bench_config_default(&bc);
             const char *name = c->alg == HG_TOP_DOWN ? "hgrid" : "hgrid-bu";
@@ -147,7 +163,9 @@ static int measure(tune_ctx *x, cand *list, int n, hg_err *e)
             bc.warmup = 1;
             bc.budget = 0.0;
             hg_bench_result br = {0};
+            double w0 = now_seconds();
             int st = hg_bench_run(&bc, &br, e);
+            c->spent += now_seconds() - w0;
             if (st == HG_OK && br.n_methods != 1)
                 st = hg_fail(e, HG_EINVAL, "tune --engine hgrid: the "
                              "bundled HGrid cannot run this packing");
@@ -159,27 +177,49 @@ static int measure(tune_ctx *x, cand *list, int n, hg_err *e)
             hg_bench_result_clear(&br);
             x->measured++;
             if (run->progress)
-                run->progress(r * n + k + 1, reps * n, run->progress_params);
+                run->progress(++done, total, run->progress_params);
         }
-    /* paired medians (the machine's speed drifts between repeats, the
-     * ratio of two candidates timed in one repeat holds): list[0]'s
-     * median times the median of each one's ratio to it per repeat */
+        if (r == 0 && reps > 1) {
+            /* by time, not by the model: the measurement wins */
+            double fastest = list[0].t[0];
+            for (int i = 1; i < n; i++)
+                fastest = fmin(fastest, list[i].t[0]);
+            for (int i = 0; i < n; i++)
+                if (list[i].t[0] > SLOW * fastest) {
+                    list[i].once = 1;
+                    total -= reps - 1;
+                }
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (list[i].once)
+            x->slow_s = fmax(x->slow_s, list[i].spent);
+        else {
+            x->fast_s += list[i].spent;
+            x->fast_n += list[i].nt;
+        }
+    /* paired medians of the candidates timed in every repeat (the
+     * machine's speed drifts between repeats, the ratio of two candidates
+     * timed in one repeat holds): the first one's median times the median
+     * of each one's ratio to it per repeat */
     double *tt = malloc(sizeof *tt * (size_t)(n * reps)),
            *med = malloc(sizeof *med * (size_t)n);
     int st = !tt || !med ? hg_fail(e, HG_ENOMEM, "out of memory") : HG_OK;
+    int nk = 0;
     for (int i = 0; st == HG_OK && i < n; i++)
-        memcpy(tt + (size_t)i * (size_t)reps, list[i].t,
-               sizeof *tt * (size_t)reps);
+        if (!list[i].once)
+            memcpy(tt + (size_t)(nk++) * (size_t)reps, list[i].t,
+                   sizeof *tt * (size_t)reps);
     if (st == HG_OK)
-        st = hg_code_paired_medians(tt, n, reps, med, e);
-    for (int i = 0; st == HG_OK && i < n; i++) {
+        st = hg_code_paired_medians(tt, nk, reps, med, e);
+    for (int i = 0, k = 0; st == HG_OK && i < n; i++) {
         cand *c = &list[i];
         c->lo = c->hi = c->t[0];
         for (int r = 1; r < c->nt; r++) {
             c->lo = fmin(c->lo, c->t[r]);
             c->hi = fmax(c->hi, c->t[r]);
         }
-        c->median = med[i];
+        c->median = c->once ? c->t[0] : med[k++];
     }
     free(tt);
     free(med);
@@ -220,6 +260,11 @@ static int add_point(hg_engine_report *r, const char *role, const cand *c,
     if (!q)
         return HG_ENOMEM;
     describe(c, q->setting, sizeof q->setting);
+    if (c->once) {
+        size_t used = strlen(q->setting);
+        snprintf(q->setting + used, sizeof q->setting - used,
+                 ", timed once: over %dx the fastest", SLOW);
+    }
     q->levels = c->L;
     memcpy(q->sizes, c->sizes, sizeof c->sizes[0] * (size_t)c->L);
     char text[512];
@@ -328,12 +373,13 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
     }
     cand list[MAX_CAND];
     int n = 0;
+    double lc_ratio = 0.0; /* the default's predicted time over the
+                              recommendation's, when left out of the search */
     cand lc = {0};
     lc.alg = HG_TOP_DOWN;
     lc.L = 1;
     lc.sizes[0] = x.dmax;
     if (st == HG_OK) {
-        push(&x, list, &n, MAX_CAND, lc);
         push(&x, list, &n, MAX_CAND, best_model);
         c = best_model;
         c.alg = best_model.alg == HG_TOP_DOWN ? HG_BOTTOM_UP : HG_TOP_DOWN;
@@ -342,6 +388,15 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
             if (best_model.L + d >= 1 && best_model.L + d <= maxL &&
                 optimum(&x, best_model.alg, best_model.L + d, &c, e) == HG_OK)
                 push(&x, list, &n, MAX_CAND, c);
+        /* the one-level default is searched unless the model puts it over
+         * SLOW times the recommendation (seconds where the others take
+         * milliseconds); the final run times it either way */
+        int before = n;
+        push(&x, list, &n, MAX_CAND, lc);
+        if (n > before && before > 0 && list[n - 1].T > SLOW * list[0].T) {
+            lc_ratio = list[n - 1].T / list[0].T;
+            n--;
+        }
         st = measure(&x, list, n, e);
     }
     cand inc = n > 0 ? list[0] : lc;
@@ -385,10 +440,16 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
                 c.L--;
                 push(&x, list, &n, MAX_CAND, c);
             }
-        double per = last / (double)(x.measured ? x.measured : 1);
+        /* a timing of a candidate that can win, and the one-level
+         * default again in the final run if it was too slow to repeat */
+        double per = x.fast_n ? x.fast_s / x.fast_n
+                              : last / (double)(x.measured ? x.measured : 1);
         double spent = now_seconds() - t0;
-        /* keep time for the final side-by-side run of three */
-        if (spent + per * (double)(n * run->repeats + 3 * run->repeats) >
+        /* keep time for the final side-by-side run of three, with the
+         * default's one timing there (measured, else predicted) */
+        double slow = fmax(x.slow_s, per * lc_ratio);
+        if (spent + per * (double)(n * run->repeats + 3 * run->repeats) +
+                slow >
             run->budget)
             break;
         if ((st = measure(&x, list, n, e)))
