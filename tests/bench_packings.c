@@ -23,14 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static const char *const gen_names[] = {"poisson", "rsa", "dense"};
 
@@ -39,9 +31,9 @@ static int generate(int g, const hg_psd *psd, const hg_pack_params *prm,
 {
     memset(rep, 0, sizeof *rep);
     if (g == 0) {
-        double t0 = now();
+        double t0 = hg_wall_seconds();
         int st = hg_pack_poisson(psd, prm, p, e);
-        rep->seconds = now() - t0;
+        rep->seconds = hg_wall_seconds() - t0;
         rep->placed = p->n;
         rep->nu = st == HG_OK ? hg_particles_packing_fraction(p) : 0.0;
         return st;

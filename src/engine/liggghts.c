@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *const models[] = {"liggghts-bin", NULL};
@@ -110,13 +109,6 @@ static int write_settings(const hg_engine_settings *in, char **text,
 }
 
 /* ---- the runners ---- */
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 /* What every runner needs about the first packing. */
 typedef struct lig_ctx {
@@ -251,7 +243,7 @@ static int measure_into(lig_ctx *x, const double *b, int n,
 static int validate(const hg_engine_run *run, hg_engine_report *out,
                     hg_err *e)
 {
-    double t0 = now_seconds();
+    double t0 = hg_wall_seconds();
     lig_ctx x;
     int st = lig_ctx_init(run, &x, out, e);
     hg_liggghts_optimum opt;
@@ -277,13 +269,13 @@ static int validate(const hg_engine_run *run, hg_engine_report *out,
     lig_ctx_free(&x);
     if (st)
         hg_engine_report_clear(out);
-    out->seconds = now_seconds() - t0;
+    out->seconds = hg_wall_seconds() - t0;
     return st;
 }
 
 static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
 {
-    double t0 = now_seconds();
+    double t0 = hg_wall_seconds();
     if (!run || !(run->budget > 0.0))
         return hg_fail(e, HG_EINVAL, "budget: %g seconds must be > 0",
                        run ? run->budget : NAN);
@@ -303,9 +295,9 @@ static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
         add_size(b, &n, 4, opt.default_binsize);
         add_size(b, &n, 4, fmax(lo, opt.binsize / f));
         add_size(b, &n, 4, fmin(hi, opt.binsize * f));
-        double b0 = now_seconds();
+        double b0 = hg_wall_seconds();
         st = hg_liggghts_measure(x.p, x.psd, &x.sys, b, n, &x.o, &x.c, m, e);
-        double per = (now_seconds() - b0) / n;
+        double per = (hg_wall_seconds() - b0) / n;
         out->settings_measured += n;
         for (int i = 0; st == HG_OK && i < n; i++)
             if (m[i].timing.neigh < best_t) {
@@ -314,7 +306,7 @@ static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
             }
         /* rounds: the incumbent and a step each way, while they fit */
         while (st == HG_OK && f > 1.02 &&
-               now_seconds() - t0 + per * 6 <= run->budget) {
+               hg_wall_seconds() - t0 + per * 6 <= run->budget) {
             n = 0;
             add_size(b, &n, 4, best);
             add_size(b, &n, 4, fmax(lo, best / f));
@@ -323,12 +315,12 @@ static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
                 f = sqrt(f);
                 continue;
             }
-            b0 = now_seconds();
+            b0 = hg_wall_seconds();
             st = hg_liggghts_measure(x.p, x.psd, &x.sys, b, n, &x.o, &x.c, m,
                                      e);
             if (st)
                 break;
-            per = (now_seconds() - b0) / n;
+            per = (hg_wall_seconds() - b0) / n;
             out->settings_measured += n;
             out->rounds++;
             int win = 0;
@@ -366,14 +358,14 @@ static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
     lig_ctx_free(&x);
     if (st)
         hg_engine_report_clear(out);
-    out->seconds = now_seconds() - t0;
+    out->seconds = hg_wall_seconds() - t0;
     return st;
 }
 
 static int calibrate_packings(const hg_engine_run *run,
                               hg_engine_report *out, hg_err *e)
 {
-    double t0 = now_seconds();
+    double t0 = hg_wall_seconds();
     lig_ctx x;
     int st = lig_ctx_init(run, &x, out, e);
     enum { PER = 16 };
@@ -487,7 +479,7 @@ static int calibrate_packings(const hg_engine_run *run,
     lig_ctx_free(&x);
     if (st)
         hg_engine_report_clear(out);
-    out->seconds = now_seconds() - t0;
+    out->seconds = hg_wall_seconds() - t0;
     return st;
 }
 

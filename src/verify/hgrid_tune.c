@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* SLOW: a candidate over SLOW times the fastest of a measurement's first
  * repeat is timed in that repeat only */
@@ -46,13 +45,6 @@ typedef struct tune_ctx {
     int fast_n;           /* candidates timed in every repeat */
     double slow_s;        /* the longest timing of one timed once */
 } tune_ctx;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static const hg_model *model_of(hg_algorithm a)
 {
@@ -163,9 +155,9 @@ static int measure(tune_ctx *x, cand *list, int n, hg_err *e)
             bc.warmup = 1;
             bc.budget = 0.0;
             hg_bench_result br = {0};
-            double w0 = now_seconds();
+            double w0 = hg_wall_seconds();
             int st = hg_bench_run(&bc, &br, e);
-            c->spent += now_seconds() - w0;
+            c->spent += hg_wall_seconds() - w0;
             if (st == HG_OK && br.n_methods != 1)
                 st = hg_fail(e, HG_EINVAL, "tune --engine hgrid: the "
                              "bundled HGrid cannot run this packing");
@@ -294,7 +286,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
     r->unit = "seconds per build and detection";
     if (run->n_packings < 1 || !run->packings[0])
         return hg_fail(e, HG_EINVAL, "tune --engine hgrid: no packing");
-    double t0 = now_seconds();
+    double t0 = hg_wall_seconds();
     tune_ctx x = {0};
     x.run = run;
     x.p = run->packings[0];
@@ -404,7 +396,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
         if (list[i].median < inc.median)
             inc = list[i];
     r->rounds = st == HG_OK;
-    double f = 1.3, last = now_seconds() - t0;
+    double f = 1.3, last = hg_wall_seconds() - t0;
     /* rounds: the incumbent and its neighbours, while the budget lasts
      * (a round costs about as long as the last one per candidate) */
     while (st == HG_OK && f > 1.04) {
@@ -444,7 +436,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
          * default again in the final run if it was too slow to repeat */
         double per = x.fast_n ? x.fast_s / x.fast_n
                               : last / (double)(x.measured ? x.measured : 1);
-        double spent = now_seconds() - t0;
+        double spent = hg_wall_seconds() - t0;
         /* keep time for the final side-by-side run of three, with the
          * default's one timing there (measured, else predicted) */
         double slow = fmax(x.slow_s, per * lc_ratio);
@@ -454,7 +446,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
             break;
         if ((st = measure(&x, list, n, e)))
             break;
-        last = now_seconds() - t0;
+        last = hg_wall_seconds() - t0;
         int win = 0;
         for (int i = 1; i < n; i++)
             if (list[i].median < list[win].median)
@@ -511,7 +503,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
         r->baseline = 0;
         r->recommended = 1;
     }
-    r->seconds = now_seconds() - t0;
+    r->seconds = hg_wall_seconds() - t0;
     hg_engine_report_finish(r);
     free(x.diam);
     hg_psd_free(own);

@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 int hg_lammps_system_of(const hg_particles *p, double skin, int nprocs,
                         hg_psd **psd, hg_lammps_system *sys, hg_err *e)
@@ -119,13 +118,6 @@ int hg_lammps_calibration_settings(const hg_psd *psd, hg_lammps_setting *out,
     return k;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 static int same_setting(const hg_lammps_setting *a, const hg_lammps_setting *b)
 {
     if (a->ncoll != b->ncoll)
@@ -156,7 +148,7 @@ int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
     if (!(budget > 0.0))
         return hg_fail(e, HG_EINVAL, "budget: %g seconds must be > 0",
                        budget);
-    double t0 = now_seconds();
+    double t0 = hg_wall_seconds();
     hg_psd *psd = NULL;
     hg_lammps_system sys;
     hg_snapshot *snap = NULL;
@@ -187,10 +179,10 @@ int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
         add_candidate(cand, &n, CAP, &opt.by_n[nb + 1], dmax);
     if (nb == 0 && max_coll >= 2 && isfinite(opt.by_n_seconds[2]))
         add_candidate(cand, &n, CAP, &opt.by_n[2], dmax);
-    double b0 = now_seconds();
+    double b0 = hg_wall_seconds();
     if ((st = hg_lammps_measure(p, cand, n, o, c, pts, e)))
         return st;
-    double per_setting = (now_seconds() - b0) / n;
+    double per_setting = (hg_wall_seconds() - b0) / n;
     out->settings = n;
     out->model = pts[0];
     out->best = pts[0];
@@ -231,12 +223,12 @@ int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
         if (n < 2)
             break;
         /* keep room for the final side-by-side run of three settings */
-        if (now_seconds() - t0 + per_setting * (n + 3) > budget)
+        if (hg_wall_seconds() - t0 + per_setting * (n + 3) > budget)
             break;
-        b0 = now_seconds();
+        b0 = hg_wall_seconds();
         if ((st = hg_lammps_measure(p, cand, n, o, c, pts, e)))
             return st;
-        per_setting = (now_seconds() - b0) / n;
+        per_setting = (hg_wall_seconds() - b0) / n;
         out->settings += n;
         out->rounds++;
         /* pts[0] is the incumbent re-measured */
@@ -269,6 +261,6 @@ int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
     for (int i = 1; i < n; i++)
         if (pts[i].timing.neigh < out->best.timing.neigh)
             out->best = pts[i];
-    out->seconds = now_seconds() - t0;
+    out->seconds = hg_wall_seconds() - t0;
     return HG_OK;
 }

@@ -24,6 +24,7 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,43 +189,6 @@ done:
         gsl_multifit_linear_free(ws);
     gsl_set_error_handler(old);
     return st;
-}
-
-/* Spearman's rank correlation of u and v (n >= 2; ties share ranks). */
-static void ranks(const double *v, int n, double *r)
-{
-    for (int i = 0; i < n; i++) {
-        int less = 0, same = 0;
-        for (int j = 0; j < n; j++) {
-            less += v[j] < v[i];
-            same += v[j] == v[i];
-        }
-        r[i] = less + 0.5 * (same - 1);
-    }
-}
-
-static double spearman(const double *u, const double *v, int n)
-{
-    if (n < 2)
-        return NAN;
-    double *ru = malloc(sizeof *ru * (size_t)n);
-    double *rv = malloc(sizeof *rv * (size_t)n);
-    if (!ru || !rv) {
-        free(ru);
-        free(rv);
-        return NAN;
-    }
-    ranks(u, n, ru);
-    ranks(v, n, rv);
-    double mu = 0.5 * (n - 1), suv = 0, suu = 0, svv = 0;
-    for (int i = 0; i < n; i++) {
-        suv += (ru[i] - mu) * (rv[i] - mu);
-        suu += (ru[i] - mu) * (ru[i] - mu);
-        svv += (rv[i] - mu) * (rv[i] - mu);
-    }
-    free(ru);
-    free(rv);
-    return suu > 0 && svv > 0 ? suv / sqrt(suu * svv) : NAN;
 }
 
 /* ---- one packing as the model sees it ---- */
@@ -489,13 +453,6 @@ static void report_program(hg_engine_report *r, const hg_engine_run *run)
               "computeAllForces; other: wall seconds)";
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* K for MercuryDPM: stored calibration, else shipped (hg_K_resolve) and
  * the seconds per pair check a of the stored calibration or the shipped
  * fit (for predicted seconds). */
@@ -602,7 +559,7 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
     int npk = run->n_packings ? run->n_packings : N_OWN;
     hg_particles own[N_OWN];
     memset(own, 0, sizeof own);
-    double t0 = now();
+    double t0 = hg_wall_seconds();
     int maxL = run->max_levels > 0 ? run->max_levels : 5;
     if (maxL > 8)
         maxL = 8;
@@ -707,7 +664,8 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
                           fit.K, fit.K_se, 1e9 * fit.a, 1e9 * fit.b);
     for (int i = 0; i < npk; i++) {
         int lo = first[i], hi = first[i + 1];
-        double *meas = malloc(sizeof *meas * (size_t)(hi - lo));
+        /* measured times, then the 2 n doubles GSL's Spearman works in */
+        double *meas = malloc(sizeof *meas * 3 * (size_t)(hi - lo));
         if (!meas) {
             st = hg_fail(e, HG_ENOMEM, "out of memory");
             goto done;
@@ -718,7 +676,12 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
             out->points[j].predicted =
                 x[j].n * (fit.a * x[j].T_cd + fit.b * x[j].T_ca) + fit.c[i];
         }
-        double rho = spearman(Tpred + lo, meas, hi - lo);
+        /* ranks of ties are their average, as in the engines' reports */
+        double rho = hi - lo >= 2
+                         ? gsl_stats_spearman(Tpred + lo, 1, meas, 1,
+                                              (size_t)(hi - lo),
+                                              meas + (hi - lo))
+                         : NAN;
         free(meas);
         if (rho < worst)
             worst = rho;
@@ -765,7 +728,7 @@ done:
     mpack_clear(&m);
     for (int i = 0; i < N_OWN; i++)
         hg_particles_clear(&own[i]);
-    out->seconds = now() - t0;
+    out->seconds = hg_wall_seconds() - t0;
     free(x);
     free(list);
     free(t);
@@ -868,7 +831,7 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
     int st = check_run(run, 1, e);
     if (st)
         return st;
-    double t0 = now();
+    double t0 = hg_wall_seconds();
     mpack m;
     if ((st = mpack_init(run, run->packings[0], 1, &m, e)))
         return st;
@@ -934,7 +897,7 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
     hg_engine_report_finish(out);
 done:
     mpack_clear(&m);
-    out->seconds = now() - t0;
+    out->seconds = hg_wall_seconds() - t0;
     return st;
 }
 
@@ -987,7 +950,7 @@ int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
     int st = check_run(run, 1, e);
     if (st)
         return st;
-    double t0 = now();
+    double t0 = hg_wall_seconds();
     double budget = run->budget > 0.0 ? run->budget : 120.0;
     mpack m;
     if ((st = mpack_init(run, run->packings[0], 1, &m, e)))
@@ -1037,10 +1000,10 @@ int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
         if (st == HG_OK && (j = add_setting(ts->s, &ts->n, TUNE_CAP, &o)) >= 0)
             idx[k++] = j;
     }
-    double r0 = now();
+    double r0 = hg_wall_seconds();
     if (st || (st = tune_measure(&m, ts, idx, k, run, K, e)))
         goto done;
-    double per_setting = (now() - r0) / k;
+    double per_setting = (hg_wall_seconds() - r0) / k;
     out->settings_measured += k * run->repeats;
     out->rounds = 1;
     int best = 0;
@@ -1064,12 +1027,12 @@ int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
                 if (j >= 0 && j != best && k < TUNE_CAP)
                     idx[k++] = j;
             }
-        if (k < 2 || now() - t0 + per_setting * k > budget)
+        if (k < 2 || hg_wall_seconds() - t0 + per_setting * k > budget)
             break;
-        r0 = now();
+        r0 = hg_wall_seconds();
         if ((st = tune_measure(&m, ts, idx, k, run, K, e)))
             break;
-        per_setting = (now() - r0) / k;
+        per_setting = (hg_wall_seconds() - r0) / k;
         out->settings_measured += k * run->repeats;
         out->rounds++;
         int nb = best;
@@ -1113,6 +1076,6 @@ int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
 done:
     free(ts);
     mpack_clear(&m);
-    out->seconds = now() - t0;
+    out->seconds = hg_wall_seconds() - t0;
     return st;
 }
