@@ -5,7 +5,9 @@
 # grid build plus detection in one process with candidates alternated and
 # repeated, and measures the one-level grid, the recommendation and the
 # fastest found side by side. Printed per system: the recommended grid, the
-# tuned one, recommended / tuned (goal <= 1.05) and recommended / one level.
+# tuned one, recommended / tuned (goal <= 1.05) with the quartiles of that
+# ratio over the repeats of tune's final run (3 x BENCH_REPEATS), and
+# recommended / one level.
 # Environment: BENCH_N (particles, default 100000), BENCH_SECONDS (search
 # time per system, default 60), BENCH_REPEATS (5), BENCH_STEPS (detections
 # per timing, 3), BENCH_KEEP (keep the work folder), BENCH_ONLY (a regular
@@ -23,7 +25,7 @@ command -v jq >/dev/null || { echo "bench_hgrid_tune: jq is required" >&2; exit 
 # the systems (name|pack options), shared with bench_tables.sh
 # shellcheck source=tests/bench_hgrid_systems.sh
 . "$(dirname "$0")/bench_hgrid_systems.sh"
-printf '%-30s %-44s %-44s %10s %10s\n' system recommended tuned "rec/tuned" "rec/1-lvl"
+printf '%-30s %-44s %-44s %10s %13s %10s\n' system recommended tuned "rec/tuned" "quartiles" "rec/1-lvl"
 worst=0
 for s in "${systems[@]}"; do
     name=${s%%|*}
@@ -33,11 +35,13 @@ for s in "${systems[@]}"; do
         --repeats "$REPEATS" --steps "$STEPS" --format json 2>/dev/null)
     echo "$j" > "$f.json"
     line=$(echo "$j" | jq -r '[.points[0].measured_ms, .points[1].measured_ms, .points[2].measured_ms,
-        .points[1].setting, .points[2].setting] | @tsv')
-    IFS=$'\t' read -r one rec tuned rs ts <<< "$line"
+        .points[1].setting, .points[2].setting,
+        (.recommended_over_fastest_quartiles // [0, 0] | .[])] | @tsv')
+    IFS=$'\t' read -r one rec tuned rs ts q1 q3 <<< "$line"
+    qs=$(awk -v a="$q1" -v b="$q3" 'BEGIN { printf "%.3f-%.3f", a, b }')
     r=$(awk -v a="$rec" -v b="$tuned" 'BEGIN { printf "%.3f", a / b }')
     o=$(awk -v a="$rec" -v b="$one" 'BEGIN { printf "%.3f", a / b }')
-    printf '%-30s %-44.44s %-44.44s %10s %10s\n' "$name" "$rs" "$ts" "$r" "$o"
+    printf '%-30s %-44.44s %-44.44s %10s %13s %10s\n' "$name" "$rs" "$ts" "$r" "$qs" "$o"
     worst=$(awk -v a="$r" -v w="$worst" 'BEGIN { print (a > w) ? a : w }')
 done
 echo "N = $N, $SECONDS_PER s of search per system, $REPEATS repeats of $STEPS detections; worst recommended / tuned = $worst (goal <= 1.05)"

@@ -132,5 +132,28 @@ int main(void)
     setenv("HGRIDOPT_LAMMPS_CALIBRATION", "/nonexistent/hg-test-lammps.json",
            1);
     hg_psd_free(psd);
+    /* every hook begins its report afresh: validate and tune, handed one
+     * full of garbage and a request without a packing, fail and leave a
+     * report that hg_engine_report_clear frees (the command line once
+     * declared its report without initialising it and a hook freed the
+     * garbage; calibrate without packings makes its own and runs) */
+    hg_engine_run run;
+    hg_engine_run_default(&run);
+    run.budget = 1.0;
+    for (size_t i = 0; i < n; i++) {
+        const hg_engine *g = hg_engine_at(i);
+        int (*hooks[2])(const hg_engine_run *, hg_engine_report *,
+                        hg_err *) = {g->validate, g->tune};
+        for (int h = 0; h < 2; h++) {
+            if (!hooks[h])
+                continue;
+            hg_engine_report rep;
+            memset(&rep, 0xA5, sizeof rep);
+            hg_err he = {0};
+            CHECK(hooks[h](&run, &rep, &he) != HG_OK && he.msg[0]);
+            CHECK(rep.n == 0 && rep.points == NULL);
+            hg_engine_report_clear(&rep);
+        }
+    }
     return hg_test_summary("test_engine");
 }

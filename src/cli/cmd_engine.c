@@ -256,7 +256,17 @@ static void print_json(run_kind kind, const hg_engine *eng,
                    ratio(r, r->recommended, r->fastest));
         add_number(j, "recommended_over_default",
                    ratio(r, r->recommended, r->baseline));
+        if (r->ratio_repeats > 0) {
+            cJSON *q = cJSON_AddArrayToObject(j,
+                                              "recommended_over_fastest_"
+                                              "quartiles");
+            cJSON_AddItemToArray(q, cJSON_CreateNumber(r->ratio_q1));
+            cJSON_AddItemToArray(q, cJSON_CreateNumber(r->ratio_q3));
+        }
     }
+    cJSON_AddNumberToObject(j, "repeats", r->point_repeats > 0
+                                              ? r->point_repeats
+                                              : run->repeats);
     add_number(j, "spearman", r->spearman);
     cJSON_AddNumberToObject(j, "settings_measured", r->settings_measured);
     if (kind == RUN_TUNE) {
@@ -289,7 +299,12 @@ static void print_table(run_kind kind, const hg_engine *eng,
         printf("fitted:    %s\n           relative error of the fit: "
                "median %.3f, max %.3f\n",
                r->fitted, r->fit_median_error, r->fit_max_error);
-    printf("%s, medians of %d repeats:\n", r->unit, run->repeats);
+    if (r->point_repeats > 0 && r->point_repeats != run->repeats)
+        printf("%s, medians of %d repeats (the final side-by-side run; "
+               "the search: %d):\n",
+               r->unit, r->point_repeats, run->repeats);
+    else
+        printf("%s, medians of %d repeats:\n", r->unit, run->repeats);
     printf("  %-14s %10s %-19s %10s %9s %10s  %s\n", "setting", "ms",
            "[min-max]", "predicted", "pred/meas",
            r->baseline >= 0 ? "vs default" : "", "");
@@ -313,6 +328,9 @@ static void print_table(run_kind kind, const hg_engine *eng,
             printf("; %s / fastest = %.3f",
                    r->points[r->recommended].role,
                    ratio(r, r->recommended, r->fastest));
+        if (r->recommended >= 0 && r->ratio_repeats > 0)
+            printf(" (quartiles of the %d repeats: %.3f-%.3f)",
+                   r->ratio_repeats, r->ratio_q1, r->ratio_q3);
         if (r->recommended >= 0 && r->baseline >= 0)
             printf(", %s / %s = %.3f", r->points[r->recommended].role,
                    r->points[r->baseline].role,
@@ -445,7 +463,7 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
     const hg_particles *clist[16];
     int nlist = 0;
     hg_engine_report r;
-    hg_engine_report_clear(&r);
+    hg_engine_report_init(&r);
     if (kind == RUN_CALIBRATE) {
         char *plist = ro.packings ? strdup(ro.packings) : NULL;
         rc = CLI_OK;

@@ -153,7 +153,7 @@ static int program_text(const hg_engine_run *run, hg_engine_report *r,
 
 static void report_start(hg_engine_report *r)
 {
-    hg_engine_report_clear(r);
+    hg_engine_report_init(r);
     r->unit = "Neigh seconds per build";
 }
 

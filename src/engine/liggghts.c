@@ -132,8 +132,8 @@ static int lig_ctx_init(const hg_engine_run *run, lig_ctx *x,
                         hg_engine_report *out, hg_err *e)
 {
     memset(x, 0, sizeof *x);
-    memset(out, 0, sizeof *out);
-    out->fastest = out->recommended = out->baseline = -1;
+    hg_engine_report_init(out);
+    out->fastest = -1;
     out->spearman = NAN;
     out->fit_median_error = out->fit_max_error = NAN;
     out->unit = "Neigh seconds per build";
@@ -275,6 +275,7 @@ static int validate(const hg_engine_run *run, hg_engine_report *out,
 
 static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
 {
+    hg_engine_report_init(out);
     double t0 = hg_wall_seconds();
     if (!run || !(run->budget > 0.0))
         return hg_fail(e, HG_EINVAL, "budget: %g seconds must be > 0",
@@ -498,6 +499,7 @@ enum { N_OWN = sizeof own_systems / sizeof own_systems[0] };
 static int calibrate(const hg_engine_run *run, hg_engine_report *out,
                      hg_err *e)
 {
+    hg_engine_report_init(out);
     if (!run)
         return hg_fail(e, HG_EINVAL, "calibrate: no request");
     if (run->n_packings > 0)

@@ -21,13 +21,18 @@ void hg_engine_run_default(hg_engine_run *r)
     r->seed = 1;
 }
 
+void hg_engine_report_init(hg_engine_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->recommended = r->baseline = -1;
+}
+
 void hg_engine_report_clear(hg_engine_report *r)
 {
     for (int i = 0; r->points && i < r->n; i++)
         free(r->points[i].lines);
     free(r->points);
-    memset(r, 0, sizeof *r);
-    r->recommended = r->baseline = -1;
+    hg_engine_report_init(r);
 }
 
 hg_engine_point *hg_engine_report_add(hg_engine_report *r, const char *role,

@@ -547,8 +547,7 @@ static int own_packing(const own_system *o, const hg_engine_run *run,
 int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
                             hg_err *e)
 {
-    memset(out, 0, sizeof *out);
-    out->recommended = out->baseline = -1;
+    hg_engine_report_init(out);
     out->spearman = NAN;
     int st = check_run(run, 0, e);
     if (st)
@@ -825,8 +824,7 @@ static int search_settings(const mpack *m, double K, int maxL,
 int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
                            hg_err *e)
 {
-    memset(out, 0, sizeof *out);
-    out->recommended = out->baseline = -1;
+    hg_engine_report_init(out);
     out->spearman = NAN;
     int st = check_run(run, 1, e);
     if (st)
@@ -944,8 +942,7 @@ static int tune_measure(const mpack *m, tune_state *ts, const int *idx, int k,
 int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
                        hg_err *e)
 {
-    memset(out, 0, sizeof *out);
-    out->recommended = out->baseline = -1;
+    hg_engine_report_init(out);
     out->spearman = NAN;
     int st = check_run(run, 1, e);
     if (st)

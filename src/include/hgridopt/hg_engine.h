@@ -92,8 +92,19 @@ typedef struct hg_engine_report {
     double spearman;      /* rank correlation predicted/measured (NaN) */
     int settings_measured, rounds;
     double seconds;       /* wall time spent */
+    /* tune of the bundled HGrid: recommended / fastest in each repeat of
+     * the final side-by-side run, its quartiles over ratio_repeats
+     * repeats (0: not measured so) */
+    int ratio_repeats;
+    double ratio_q1, ratio_q3;
+    int point_repeats; /* repeats behind the points' medians (0: the
+                          run's repeats) */
 } hg_engine_report;
 
+/* An empty report (what r held before is not read: a hook begins with
+ * it). */
+void hg_engine_report_init(hg_engine_report *r);
+/* Frees what an initialised report holds and empties it. */
 void hg_engine_report_clear(hg_engine_report *r);
 /* A new zeroed point at the end of r (predicted, other, found NaN);
  * NULL when out of memory (e set). */
@@ -167,7 +178,10 @@ typedef struct hg_engine {
      * model's recommendation against the code's default and neighbouring
      * settings; tune: a measured search from the model's optimum within
      * run->budget; calibrate: measure a set of settings on each packing,
-     * fit the engine's constants and store them in run->save. */
+     * fit the engine's constants and store them in run->save. Each
+     * begins with hg_engine_report_init(out): what out held is not read
+     * or freed; the caller frees the report with hg_engine_report_clear,
+     * also after an error. */
     int (*validate)(const hg_engine_run *run, hg_engine_report *out,
                     hg_err *e);
     int (*tune)(const hg_engine_run *run, hg_engine_report *out, hg_err *e);
