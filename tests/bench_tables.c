@@ -1,13 +1,14 @@
 /* bench_tables.c - benchmark (label bench): what the bundled HGrid's
  * tables cost, the measurement behind the shipped C (hg_C_shipped).
  *
- *   bench_tables FILE [repeats]
+ *   bench_tables FILE [repeats [K,K,...]]
  *
  * On the packing FILE (its radii are the distribution, its box density
  * nu, random centres assumed by the model, as `tune --structure poisson`)
  * it times the rebuild plus detection of a set of grids: one level; for
  * both algorithms and L = 2..5 the model's optimum with C = 0, the optimum
- * with the shipped C and exponential sizes (duplicates dropped). Grids are
+ * with the shipped C and exponential sizes (duplicates dropped), and with
+ * a list of K the optima for each of those K (shipped C). Grids are
  * alternated within each repeat; a grid's time is a paired median (the
  * first grid's median times the median of its ratio to the first, per
  * repeat), in ns per particle. Printed per grid: the model's T_cd,
@@ -18,7 +19,9 @@
  *        a level of more than 8 cells per particle is stored in blocks of
  *        cells, whose cost T_tab does not describe);
  *   pick C=x: the measured time of the grid the model ranks cheapest with
- *        that C over the fastest measured (1 = the model picks the best).
+ *        that C over the fastest measured (1 = the model picks the best);
+ *   pick K=x: the same with that K and the shipped C (the list's K and the
+ *        shipped one).
  * tests/bench_tables.sh runs it on the eight systems of bench_hgrid_tune. */
 #include "hgridopt.h"
 
@@ -28,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAXG = 48, MAXL = 8, MAXR = 201 };
+enum { MAXG = 96, MAXL = 8, MAXR = 201, MAXK = 8 };
 
 typedef struct grid {
     hg_algorithm alg;
@@ -86,7 +89,7 @@ static void add(grid *gs, int *n, grid g, const hg_psd *psd,
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_tables FILE [repeats]\n");
+        fprintf(stderr, "usage: bench_tables FILE [repeats [K,K,...]]\n");
         return 2;
     }
     int reps = argc > 2 ? atoi(argv[2]) : 41;
@@ -129,6 +132,38 @@ int main(int argc, char **argv)
                                   k ? &vc : &v0, L, start, g.s, &T, &e))
                     add(gs, &n, g, psd, &sys, &vc);
         }
+    /* the optima for the listed K (shipped C) */
+    double Ks[MAXK];
+    int nK = 0;
+    Ks[nK++] = K;
+    for (char *q = argc > 3 ? argv[3] : NULL, *end; q && *q && nK < MAXK;
+         q = *end == ',' ? end + 1 : end) {
+        double k = strtod(q, &end);
+        if (end == q || !(k > 0.0)) {
+            fprintf(stderr, "bench_tables: K list: '%s' is not a K > 0\n",
+                    q);
+            return 2;
+        }
+        Ks[nK++] = k;
+    }
+    for (int k = 1; k < nK; k++) {
+        hg_model_values vk = {0};
+        if (hg_model_values_set(&vk, "K", Ks[k], &e) ||
+            hg_model_values_set(&vk, "C", C, &e))
+            return die("K", &e);
+        for (int a = 0; a < 2; a++)
+            for (int L = 2; L <= 5; L++) {
+                double start[MAXL], T;
+                memset(&g, 0, sizeof g);
+                g.alg = a ? HG_BOTTOM_UP : HG_TOP_DOWN;
+                g.L = L;
+                if (hg_sizes_exponential(psd, L, start, &e) ||
+                    hg_opt_sizes(model_of(g.alg), psd, &sys, &vk, L, start,
+                                 g.s, &T, &e))
+                    continue;
+                add(gs, &n, g, psd, &sys, &vc);
+            }
+    }
     hg_grid *grids[MAXG] = {0};
     hg_pairs pairs = {0};
     for (int i = 0; i < n; i++) /* the first build (allocation) untimed */
@@ -221,6 +256,21 @@ int main(int argc, char **argv)
             }
         }
         printf("pick C=%.2f: %.3f (%s, %d level%s)\n", Cs[k],
+               gs[pick].ns / gs[best].ns,
+               gs[pick].alg == HG_BOTTOM_UP ? "bottom-up" : "top-down",
+               gs[pick].L, gs[pick].L == 1 ? "" : "s");
+    }
+    for (int k = 0; nK > 1 && k < nK; k++) {
+        int pick = 0;
+        double Tp = INFINITY;
+        for (int i = 0; i < n; i++) {
+            double T = gs[i].Tcd + Ks[k] * gs[i].Tca + C * gs[i].Ttab;
+            if (T < Tp) {
+                Tp = T;
+                pick = i;
+            }
+        }
+        printf("pick K=%.2f: %.3f (%s, %d level%s)\n", Ks[k],
                gs[pick].ns / gs[best].ns,
                gs[pick].alg == HG_BOTTOM_UP ? "bottom-up" : "top-down",
                gs[pick].L, gs[pick].L == 1 ? "" : "s");

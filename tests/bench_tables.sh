@@ -7,7 +7,9 @@
 # for C = 0 ... 1, the measured time of the grid the model ranks cheapest
 # over the fastest measured; last, the worst of these over the systems per C.
 # Environment: BENCH_N (particles, default 30000), BENCH_REPEATS (41),
-# BENCH_ONLY (a regular expression: only the systems whose name matches).
+# BENCH_ONLY (a regular expression: only the systems whose name matches),
+# BENCH_K (a list of K, e.g. 0.2,0.4: their optima timed too, and which
+# grid each K would pick).
 set -euo pipefail
 HG=${1:?hgridopt binary}
 BT=${2:?bench_tables binary}
@@ -21,12 +23,12 @@ for s in "${systems[@]}"; do
     f=$(system_packing "$HG" "$W" "$N" "$s")
     [ -n "$f" ] || continue
     echo "== ${s%%|*}"
-    "$BT" "$f" "$REPEATS" | tee "$f.out"
+    "$BT" "$f" "$REPEATS" ${BENCH_K:+"$BENCH_K"} | tee "$f.out"
     echo
 done
 shopt -s nullglob
 outs=("$W"/*.out)
 [ ${#outs[@]} -gt 0 ] || { echo "bench_tables: no system matches BENCH_ONLY=${BENCH_ONLY:-}" >&2; exit 1; }
 echo "worst over the systems of (measured time of the model's cheapest grid) / (fastest measured):"
-cat "${outs[@]}" | awk '/^pick C=/ { c = $2; v = $3 + 0; if (!(c in w) || v > w[c]) w[c] = v }
+cat "${outs[@]}" | awk '/^pick [CK]=/ { c = $2; v = $3 + 0; if (!(c in w) || v > w[c]) w[c] = v }
     END { for (c in w) printf "  %s %.3f\n", c, w[c] }' | sort
