@@ -86,6 +86,49 @@ static void add(grid *gs, int *n, grid g, const hg_psd *psd,
     gs[(*n)++] = g;
 }
 
+/* For both algorithms and L = 2..5: exponential sizes and the model's
+ * optimum under opt (from them), the model terms evaluated under v. */
+static void add_optima(grid *gs, int *n, const hg_psd *psd,
+                       const hg_system *sys, const hg_model_values *v,
+                       const hg_model_values *opt)
+{
+    hg_err e = {0};
+    for (int a = 0; a < 2; a++)
+        for (int L = 2; L <= 5; L++) {
+            double start[MAXL], T;
+            grid g = {0};
+            g.alg = a ? HG_BOTTOM_UP : HG_TOP_DOWN;
+            g.L = L;
+            if (hg_sizes_exponential(psd, L, start, &e))
+                continue;
+            memcpy(g.s, start, sizeof start[0] * (size_t)L);
+            add(gs, n, g, psd, sys, v);
+            if (!hg_opt_sizes(model_of(g.alg), psd, sys, opt, L, start, g.s,
+                              &T, &e))
+                add(gs, n, g, psd, sys, v);
+        }
+}
+
+/* The measured time of the grid the model ranks cheapest with K and C
+ * over the fastest's, as "pick NAME=VALUE: ratio (grid)". */
+static void print_pick(const grid *gs, int n, int best, const char *name,
+                       double value, double K, double C)
+{
+    int pick = 0;
+    double Tp = INFINITY;
+    for (int i = 0; i < n; i++) {
+        double T = gs[i].Tcd + K * gs[i].Tca + C * gs[i].Ttab;
+        if (T < Tp) {
+            Tp = T;
+            pick = i;
+        }
+    }
+    printf("pick %s=%.2f: %.3f (%s, %d level%s)\n", name, value,
+           gs[pick].ns / gs[best].ns,
+           gs[pick].alg == HG_BOTTOM_UP ? "bottom-up" : "top-down",
+           gs[pick].L, gs[pick].L == 1 ? "" : "s");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -117,21 +160,9 @@ int main(int argc, char **argv)
     g.L = 1;
     g.s[0] = 2.0 * hg_psd_rmax(psd);
     add(gs, &n, g, psd, &sys, &vc);
-    for (int a = 0; a < 2; a++)
-        for (int L = 2; L <= 5; L++) {
-            double start[MAXL], T;
-            memset(&g, 0, sizeof g);
-            g.alg = a ? HG_BOTTOM_UP : HG_TOP_DOWN;
-            g.L = L;
-            if (hg_sizes_exponential(psd, L, start, &e))
-                continue;
-            memcpy(g.s, start, sizeof start[0] * (size_t)L);
-            add(gs, &n, g, psd, &sys, &vc);
-            for (int k = 0; k < 2; k++)
-                if (!hg_opt_sizes(model_of(g.alg), psd, &sys,
-                                  k ? &vc : &v0, L, start, g.s, &T, &e))
-                    add(gs, &n, g, psd, &sys, &vc);
-        }
+    /* exponential sizes and the optima with C = 0 and with C */
+    add_optima(gs, &n, psd, &sys, &vc, &v0);
+    add_optima(gs, &n, psd, &sys, &vc, &vc);
     /* the optima for the listed K (shipped C) */
     double Ks[MAXK];
     int nK = 0;
@@ -151,18 +182,7 @@ int main(int argc, char **argv)
         if (hg_model_values_set(&vk, "K", Ks[k], &e) ||
             hg_model_values_set(&vk, "C", C, &e))
             return die("K", &e);
-        for (int a = 0; a < 2; a++)
-            for (int L = 2; L <= 5; L++) {
-                double start[MAXL], T;
-                memset(&g, 0, sizeof g);
-                g.alg = a ? HG_BOTTOM_UP : HG_TOP_DOWN;
-                g.L = L;
-                if (hg_sizes_exponential(psd, L, start, &e) ||
-                    hg_opt_sizes(model_of(g.alg), psd, &sys, &vk, L, start,
-                                 g.s, &T, &e))
-                    continue;
-                add(gs, &n, g, psd, &sys, &vc);
-            }
+        add_optima(gs, &n, psd, &sys, &vc, &vk);
     }
     hg_grid *grids[MAXG] = {0};
     hg_pairs pairs = {0};
@@ -245,36 +265,10 @@ int main(int argc, char **argv)
     gsl_vector_free(w);
     gsl_vector_free(cf);
     static const double Cs[] = {0.0, 0.25, 0.5, 0.75, 1.0};
-    for (size_t k = 0; k < sizeof Cs / sizeof Cs[0]; k++) {
-        int pick = 0;
-        double Tp = INFINITY;
-        for (int i = 0; i < n; i++) {
-            double T = gs[i].Tcd + K * gs[i].Tca + Cs[k] * gs[i].Ttab;
-            if (T < Tp) {
-                Tp = T;
-                pick = i;
-            }
-        }
-        printf("pick C=%.2f: %.3f (%s, %d level%s)\n", Cs[k],
-               gs[pick].ns / gs[best].ns,
-               gs[pick].alg == HG_BOTTOM_UP ? "bottom-up" : "top-down",
-               gs[pick].L, gs[pick].L == 1 ? "" : "s");
-    }
-    for (int k = 0; nK > 1 && k < nK; k++) {
-        int pick = 0;
-        double Tp = INFINITY;
-        for (int i = 0; i < n; i++) {
-            double T = gs[i].Tcd + Ks[k] * gs[i].Tca + C * gs[i].Ttab;
-            if (T < Tp) {
-                Tp = T;
-                pick = i;
-            }
-        }
-        printf("pick K=%.2f: %.3f (%s, %d level%s)\n", Ks[k],
-               gs[pick].ns / gs[best].ns,
-               gs[pick].alg == HG_BOTTOM_UP ? "bottom-up" : "top-down",
-               gs[pick].L, gs[pick].L == 1 ? "" : "s");
-    }
+    for (size_t k = 0; k < sizeof Cs / sizeof Cs[0]; k++)
+        print_pick(gs, n, best, "C", Cs[k], K, Cs[k]);
+    for (int k = 0; nK > 1 && k < nK; k++)
+        print_pick(gs, n, best, "K", Ks[k], Ks[k], C);
     for (int i = 0; i < n; i++)
         hg_grid_free(grids[i]);
     hg_pairs_clear(&pairs);
