@@ -11,13 +11,17 @@
 # Environment: BENCH_N (particles, default 100000), BENCH_SECONDS (search
 # time per system, default 60), BENCH_REPEATS (5), BENCH_STEPS (detections
 # per timing, 3), BENCH_KEEP (keep the work folder), BENCH_ONLY (a regular
-# expression: only the systems whose name matches).
+# expression: only the systems whose name matches), BENCH_STRUCTURE (the
+# model's pair structure, `tune --structure`: measured, the default of
+# recommend and tune on a particle file, or poisson, as in runs 1-10 of
+# the README).
 set -euo pipefail
 HG=${1:?binary}
 N=${BENCH_N:-100000}
 SECONDS_PER=${BENCH_SECONDS:-60}
 REPEATS=${BENCH_REPEATS:-5}
 STEPS=${BENCH_STEPS:-3}
+STRUCTURE=${BENCH_STRUCTURE:-measured}
 W=$(mktemp -d)
 [ -n "${BENCH_KEEP:-}" ] && echo "bench_hgrid_tune: work folder $W" >&2 || trap 'rm -rf "$W"' EXIT
 command -v jq >/dev/null || { echo "bench_hgrid_tune: jq is required" >&2; exit 1; }
@@ -31,7 +35,7 @@ for s in "${systems[@]}"; do
     name=${s%%|*}
     f=$(system_packing "$HG" "$W" "$N" "$s")
     [ -n "$f" ] || continue
-    j=$("$HG" tune --packing "$f" --structure poisson --seconds "$SECONDS_PER" \
+    j=$("$HG" tune --packing "$f" --structure "$STRUCTURE" --seconds "$SECONDS_PER" \
         --repeats "$REPEATS" --steps "$STEPS" --format json 2>/dev/null)
     echo "$j" > "$f.json"
     line=$(echo "$j" | jq -r '[.points[0].measured_ms, .points[1].measured_ms, .points[2].measured_ms,
@@ -44,4 +48,4 @@ for s in "${systems[@]}"; do
     printf '%-30s %-44.44s %-44.44s %10s %13s %10s\n' "$name" "$rs" "$ts" "$r" "$qs" "$o"
     worst=$(awk -v a="$r" -v w="$worst" 'BEGIN { print (a > w) ? a : w }')
 done
-echo "N = $N, $SECONDS_PER s of search per system, $REPEATS repeats of $STEPS detections; worst recommended / tuned = $worst (goal <= 1.05)"
+echo "N = $N, $SECONDS_PER s of search per system, $REPEATS repeats of $STEPS detections, structure $STRUCTURE; worst recommended / tuned = $worst (goal <= 1.05)"
