@@ -134,7 +134,6 @@ static int lig_ctx_init(const hg_engine_run *run, lig_ctx *x,
     memset(x, 0, sizeof *x);
     hg_engine_report_init(out);
     out->fastest = -1;
-    out->spearman = NAN;
     out->fit_median_error = out->fit_max_error = NAN;
     out->unit = "Neigh seconds per build";
     if (!run || !run->packings || run->n_packings < 1 || !run->packings[0])

@@ -25,6 +25,7 @@ void hg_engine_report_init(hg_engine_report *r)
 {
     memset(r, 0, sizeof *r);
     r->recommended = r->baseline = -1;
+    r->spearman = NAN;
 }
 
 void hg_engine_report_clear(hg_engine_report *r)

@@ -548,7 +548,6 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
                             hg_err *e)
 {
     hg_engine_report_init(out);
-    out->spearman = NAN;
     int st = check_run(run, 0, e);
     if (st)
         return st;
@@ -825,7 +824,6 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
                            hg_err *e)
 {
     hg_engine_report_init(out);
-    out->spearman = NAN;
     int st = check_run(run, 1, e);
     if (st)
         return st;
@@ -943,7 +941,6 @@ int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
                        hg_err *e)
 {
     hg_engine_report_init(out);
-    out->spearman = NAN;
     int st = check_run(run, 1, e);
     if (st)
         return st;

@@ -101,8 +101,8 @@ typedef struct hg_engine_report {
                           run's repeats) */
 } hg_engine_report;
 
-/* An empty report (what r held before is not read: a hook begins with
- * it). */
+/* An empty report: no points, recommended and baseline -1, spearman NaN
+ * (what r held before is not read: a hook begins with it). */
 void hg_engine_report_init(hg_engine_report *r);
 /* Frees what an initialised report holds and empties it. */
 void hg_engine_report_clear(hg_engine_report *r);
