@@ -21,9 +21,20 @@
  *        same particles, rebuild after small displacements, detection;
  *        medians with min-max over the repeats (default 7) of the
  *        process CPU time (robust on a shared machine).
+ *        bench_grid simd [N [repeats]]: the 3D pair loop, scalar against
+ *        AVX2 (where the processor has it), detections alternated (the
+ *        order swapped every round; default N = 2*10^5, 21 rounds), with
+ *        the grid recommended for the shipped K: a periodic Poisson
+ *        packing (alpha -3, omega 100, nu 0.6) and a dense packing with
+ *        walls (alpha -3, omega 20, nu 0.55, contact distance 0.1, as in
+ *        the peer benchmark) and a periodic Poisson packing of uniform
+ *        radii (omega 10, nu 0.3); medians of the CPU times and
+ *        quartiles of the rounds' ratios; the pair sets must agree.
  * Build type Release for real figures. */
+#include "grid_internal.h"
 #include "hg_calib.h"
 #include "hg_grid.h"
+#include "hg_pack_gen.h"
 #include "hg_opt.h"
 #include "hg_pack.h"
 #include "hg_validate.h"
@@ -174,6 +185,118 @@ static int bench_build_case(const char *spec, int dim, double nu, size_t n,
     return 0;
 }
 
+/* Section "simd": detections of one packing with the scalar and the AVX2
+ * pair loop alternated. */
+static int bench_simd_case(const char *spec, double nu, int dense, size_t n,
+                           int repeats)
+{
+    hg_err e = {0};
+    hg_psd_ctx ctx = {3, NULL};
+    hg_psd *psd = NULL;
+    if (hg_psd_parse(spec, &ctx, &psd, &e))
+        return die("psd", &e);
+    hg_pack_params pp = {3, n, nu, 1, !dense};
+    hg_particles p = {0};
+    if ((dense ? hg_pack_dense(psd, &pp, &p, &e)
+               : hg_pack_poisson(psd, &pp, &p, &e)))
+        return die("pack", &e);
+    hg_system sys = {3, nu};
+    hg_model_values kv = {0};
+    hg_recommend_options ro;
+    hg_recommend_options_default(&ro);
+    hg_recommendation rec = {0};
+    if (hg_model_values_set(&kv, "K", hg_K_shipped(3, NULL), &e) ||
+        hg_recommend(psd, &sys, &kv, &ro, &rec, &e))
+        return die("recommend", &e);
+    double *rs = malloc((size_t)rec.levels * sizeof *rs);
+    if (!rs)
+        return 1;
+    memcpy(rs, rec.cell_sizes, (size_t)rec.levels * sizeof *rs);
+    if (!dense && hg_pack_round_sizes(p.hi[0], rec.levels, rec.cell_sizes,
+                                      rs, &e))
+        return die("round", &e);
+    if (rs[rec.levels - 1] < 2.0 * hg_particles_rmax(&p))
+        rs[rec.levels - 1] = 2.0 * hg_particles_rmax(&p);
+    hg_grid *g = NULL;
+    hg_pairs pairs = {0};
+    if (hg_grid_create(3, rec.levels, rs, rec.model->grid_algorithm, &g,
+                       &e) ||
+        hg_grid_set_skin(g, dense ? 0.1 : 0.0, &e) ||
+        hg_grid_build(g, &p, &e))
+        return die("grid", &e);
+    double *t[2], *ratio = malloc((size_t)repeats * sizeof *ratio);
+    t[0] = malloc((size_t)repeats * sizeof *t[0]);
+    t[1] = malloc((size_t)repeats * sizeof *t[1]);
+    if (!t[0] || !t[1] || !ratio)
+        return 1;
+    uint64_t sum[2] = {0, 0};
+    size_t np[2] = {0, 0};
+    for (int k = 0; k < repeats; k++)
+        for (int v = 0; v < 2; v++) {
+            int simd = k % 2 ? !v : v;
+            hg_grid_simd(simd);
+            double t0 = hg_cpu_seconds();
+            if (hg_grid_find_contacts(g, &pairs, NULL, &e))
+                return die("detect", &e);
+            t[simd][k] = hg_cpu_seconds() - t0;
+            np[simd] = pairs.n;
+            sum[simd] = 0;
+            for (size_t i = 0; i < pairs.n; i++)
+                sum[simd] += (uint64_t)pairs.v[i].i * 2654435761u ^
+                             (uint64_t)pairs.v[i].j * 40503u;
+        }
+    hg_grid_simd(1);
+    for (int k = 0; k < repeats; k++)
+        ratio[k] = t[0][k] / t[1][k];
+    double m0, m1, lo, hi, med, q1, q3;
+    stats(t[0], repeats, &m0, &lo, &hi);
+    stats(t[1], repeats, &m1, &lo, &hi);
+    stats(ratio, repeats, &med, &lo, &hi);
+    q1 = ratio[repeats / 4];
+    q3 = ratio[(3 * repeats) / 4];
+    printf("%-28s %-6s %8zu %2d %-9s %10.2f %10.2f %7.3f (%5.3f-%5.3f) "
+           "%9zu %s\n",
+           spec, dense ? "walls" : "period", n, rec.levels,
+           hg_algorithm_name(rec.model->grid_algorithm), 1e3 * m0, 1e3 * m1,
+           med, q1, q3, np[0],
+           np[0] == np[1] && sum[0] == sum[1] ? "same" : "DIFFERENT");
+    int bad = np[0] != np[1] || sum[0] != sum[1];
+    hg_pairs_clear(&pairs);
+    hg_grid_free(g);
+    free(t[0]);
+    free(t[1]);
+    free(ratio);
+    free(rs);
+    hg_particles_clear(&p);
+    hg_recommendation_clear(&rec);
+    hg_psd_free(psd);
+    return bad;
+}
+
+static int bench_simd(size_t n, int repeats)
+{
+    if (!hg_grid_simd(-1)) {
+        printf("bench_grid simd: this build or processor has no AVX2 pair "
+               "loop; nothing to compare\n");
+        return 0;
+    }
+#ifdef HG_HAVE_OPENMP
+    omp_set_num_threads(1);
+#endif
+    printf("# 3D pair loop, scalar against AVX2: one thread, CPU ms of a "
+           "detection, medians of %d alternated rounds; ratio scalar/AVX2: "
+           "median (quartiles) of the rounds\n",
+           repeats);
+    printf("%-28s %-6s %8s %2s %-9s %10s %10s %21s %9s %s\n", "system", "box",
+           "N", "L", "algorithm", "scalar ms", "AVX2 ms", "scalar/AVX2",
+           "pairs", "pair sets");
+    return bench_simd_case("powerlaw:alpha=-3,omega=100", 0.6, 0, n,
+                           repeats) |
+           bench_simd_case("powerlaw:alpha=-3,omega=20", 0.55, 1, n,
+                           repeats) |
+           bench_simd_case("uniform-size:omega=10", 0.3, 0, n, repeats);
+}
+
 /* HGrid (sizes of rec) on a packing of psd against the monodisperse
  * linked cell (cells of 2 r) on one of mono, both of n particles at
  * packing fraction nu, their detections alternated (the order swapped
@@ -236,6 +359,11 @@ static int mono_ratio(const hg_psd *psd, const hg_psd *mono,
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "simd") == 0) {
+        size_t n = argc > 2 ? (size_t)strtod(argv[2], NULL) : 200000;
+        int rep = argc > 3 ? atoi(argv[3]) : 21;
+        return bench_simd(n < 1000 ? 1000 : n, rep < 1 ? 1 : rep);
+    }
     if (argc > 1 && strcmp(argv[1], "build") == 0) {
         size_t n = argc > 2 ? (size_t)strtod(argv[2], NULL) : 1000000;
         int rep = argc > 3 ? atoi(argv[3]) : 7;

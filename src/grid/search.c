@@ -5,6 +5,7 @@
  * counters and the open one no image shifts. */
 #include "search_pairs.h"
 
+#include <stdatomic.h>
 #include <string.h>
 #ifdef HG_HAVE_OPENMP
 #include <omp.h>
@@ -379,6 +380,23 @@ HG_SEARCH_FN(search_3pC, 3, 1, 1)
 typedef void (*search_fn)(const hg_grid *, probe *, const uint32_t *, size_t,
                           size_t, tcount *);
 
+#if HG_PAIRS_AVX2
+static atomic_int simd_off; /* set by hg_grid_simd(0) */
+#endif
+
+int hg_grid_simd(int set)
+{
+#if HG_PAIRS_AVX2
+    if (set >= 0)
+        atomic_store_explicit(&simd_off, !set, memory_order_relaxed);
+    return !atomic_load_explicit(&simd_off, memory_order_relaxed) &&
+           __builtin_cpu_supports("avx2");
+#else
+    (void)set;
+    return 0;
+#endif
+}
+
 /* Search for sorted particles sel[0..m-1] (or 0..m-1 when sel is NULL). */
 static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
                       hg_pairs *out, hg_grid_counts *counts, hg_err *e)
@@ -410,6 +428,7 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
     }
     const int D = g->dim, per = g->periodic;
     const int want = out != NULL;
+    const int simd = hg_grid_simd(-1);
     /* the pair lists: the first thread's is out's storage, the others'
      * are kept in the grid between searches (no growth once warm) */
     for (int t = 0; t < nt; t++) {
@@ -437,6 +456,7 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
         q->id = g->id;
         q->nc = 0;
         q->own_end = 0;
+        q->simd = simd;
         const search_fn fn = tc ? (D == 3 ? (per ? search_3pC : search_3oC)
                                           : (per ? search_2pC : search_2oC))
                                 : (D == 3 ? (per ? search_3pc : search_3oc)
