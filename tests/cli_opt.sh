@@ -45,7 +45,18 @@ M="--psd mono:r=1 --dim 3 --nu 0.5"
 expect_ok "^decision: +use a single-level grid with cells of half the cutoff \(bin, cutoff 2\): a hierarchical grid gains less than 1 %; 1\.28 times less work than a linked cell$" -- $R $M --K 0.05
 expect_ok "^recommended: +bin, one grid of bins of half the cutoff" -- $R $M --K 0.05
 expect_ok "^best single-level method: bin$" -- $R $M --K 0.05
-expect_ok "^decision: +use a single-level linked cell \(cell size 2\): a hierarchical grid gains less than 1 %; 2\.52 times less work than bin$" -- $R $M
+expect_ok "^decision: +use a single-level linked cell \(cell size 2\): a hierarchical grid gains less than 1 %; 2\.52 times less work than bin$" -- env HGRIDOPT_SIMD=0 $R $M
+# the shipped K of 3D follows the pair loop: 0.8 with the scalar one
+# (HGRIDOPT_SIMD=0, or a processor without AVX2), 2.1 with the AVX2 one
+expect_ok "^dim 3, nu = 0\.5, K = 0\.8 \(shipped-default" -- env HGRIDOPT_SIMD=0 $R $M
+expect_ok "3D pair loop scalar\)$" -- env HGRIDOPT_SIMD=0 $HG --version
+expect_ok "^dim 2, nu = 0\.5, K = 1\.2 \(shipped-default" -- $R --psd mono:r=1 --dim 2 --nu 0.5
+if $HG --version | grep -q "pair loop avx2"; then
+    expect_ok "^dim 3, nu = 0\.5, K = 2\.1 \(shipped-default" -- $R $M
+    expect_ok "^K from: .*calibrate with the AVX2 pair loop" -- $R $M
+    expect_ok "^decision: +use a single-level linked cell \(cell size 2\): a hierarchical grid gains less than 1 %; 3\.36 times less work than bin$" -- $R $M
+fi
+expect_fail 2 "^hgridopt: HGRIDOPT_SIMD: 'yes' is not 0 \(the scalar pair loop\) or 1" -- env HGRIDOPT_SIMD=yes $R $M
 if $R $M --K 0.05 --format json | jq -e '.model == "bin" and .algorithm == "bin" and .linked_cell == false and .single_level.best == "bin" and .single_level.recommended and .levels == 1 and .bin_width == 1 and .speedup_vs_bin == 1 and ((.speedup_vs_linked_cell - 1.281) | fabs) < 1e-3' >/dev/null; then ok; else bad "bin recommendation json"; fi
 if printf '%s\n' "$json" | jq -e '.single_level.best == "bin" and (.single_level.recommended | not) and ((.speedup_vs_bin * .work_per_particle - .bin_work_per_particle) | fabs) < 1e-9 * .bin_work_per_particle and .bin_work_per_particle < .linked_cell_work_per_particle' >/dev/null; then ok; else bad "json: bin baseline of $P2"; fi
 # the bundled grid's tables (C T_tab, with its own K): uniform radii on
@@ -64,7 +75,7 @@ if $R $U --K 1.2 --format json | jq -e 'has("C") | not' >/dev/null; then ok; els
 # the bins are half of it (bin_width, the per-level cell size), in
 # recommend and evaluate alike, and the decision names both
 B10="--psd powerlaw:alpha=-3,omega=10 --dim 3 --nu 0.4"
-expect_ok "^decision: +use a single-level grid with cells of half the cutoff \(bin, cutoff 20\); 1\.53 times less work than a linked cell$" -- $R $B10 --model bin
+expect_ok "^decision: +use a single-level grid with cells of half the cutoff \(bin, cutoff 20\); 1\.53 times less work than a linked cell$" -- env HGRIDOPT_SIMD=0 $R $B10 --model bin
 expect_ok "^recommended: +bin, one grid of bins of half the cutoff \(--model bin\)$" -- $R $B10 --model bin
 expect_ok "^\(the size is the cutoff; the bins are half of it, 10," -- $R $B10 --model bin
 rj=$($R $B10 --model bin --format json); ej=$($HG evaluate $B10 --model bin --format json)

@@ -1,6 +1,7 @@
 /* test_calib.c - the K calibration: the fit on synthetic timings, a small
  * real calibration run, the calibration file and its rejections. */
 #include "hg_calib.h"
+#include "hg_grid.h"
 #include "hg_mercurydpm.h"
 #include "testutil.h"
 
@@ -65,6 +66,19 @@ static void test_resolve(const char *path)
           strstr(k.detail, "2D"));
     CHECK(hg_K_shipped(2, NULL) > 0.2 && hg_K_shipped(3, NULL) > 0.2 &&
           isnan(hg_K_shipped(4, NULL)));
+    /* the 3D default follows the pair loop in use (2D has one loop) */
+    {
+        const char *w3;
+        int had = hg_grid_simd(-1);
+        hg_grid_simd(0);
+        CHECK(hg_K_shipped(3, &w3) == 0.8 && !strstr(w3, "AVX2") &&
+              hg_K_shipped(2, NULL) == 1.2);
+        if (hg_grid_simd(1)) {
+            CHECK(hg_K_shipped(3, &w3) == 2.1 && strstr(w3, "AVX2") &&
+                  hg_K_shipped(2, NULL) == 1.2);
+        }
+        hg_grid_simd(had);
+    }
     rq.command_line = "auto";
     CHECK(hg_K_resolve(&rq, &k, &e) == HG_EIO &&
           strstr(e.msg, "calibrate --dim 2 --save"));

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const cli_command commands[] = {
@@ -227,6 +228,13 @@ int main(int argc, char **argv)
     /* failed writes are reported by the writers (EFBIG) instead of the
      * process being killed by SIGXFSZ without a message */
     signal(SIGXFSZ, SIG_IGN);
+    const char *simd = getenv("HGRIDOPT_SIMD");
+    if (simd && strcmp(simd, "0") && strcmp(simd, "1")) {
+        cli_error("HGRIDOPT_SIMD: '%s' is not 0 (the scalar pair loop) or "
+                  "1 (AVX2 where the processor has it)",
+                  simd);
+        return CLI_EUSAGE;
+    }
     if (!strcmp(argv[1], "--max-input") ||
         !strncmp(argv[1], "--max-input=", 12)) {
         const char *v = argv[1][11] == '=' ? argv[1] + 12 : argv[2];
@@ -251,8 +259,9 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-        printf("hgridopt %s (library %s; %s)\n", HG_VERSION_STRING,
-               hg_version_string(), hg_build_options());
+        printf("hgridopt %s (library %s; %s; 3D pair loop %s)\n",
+               HG_VERSION_STRING, hg_version_string(), hg_build_options(),
+               hg_grid_simd(-1) ? "avx2" : "scalar");
         return CLI_OK;
     }
     if (!strcmp(cmd, "help")) {

@@ -333,12 +333,6 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find);
  * the build's order (Bottom-Up, nothing to reorder, or no memory). */
 const uint32_t *hg_grid_search_order(hg_grid *g);
 
-/* Whether the 3D pair loop uses AVX2 (on by default where the processor
- * has it): set < 0 asks; 0 turns it off and 1 on again (where the
- * processor has it) for every later search; returns the state now.
- * Benchmarks and tests compare the two loops, which give the same pairs. */
-int hg_grid_simd(int set);
-
 /* stencil.c */
 /* Own-level half neighbourhood offsets (n_c = 4 in 2D, 13 in 3D). */
 extern const int hg_grid_half2[4][3];

@@ -6,6 +6,7 @@
 #include "search_pairs.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef HG_HAVE_OPENMP
 #include <omp.h>
@@ -381,7 +382,8 @@ typedef void (*search_fn)(const hg_grid *, probe *, const uint32_t *, size_t,
                           size_t, tcount *);
 
 #if HG_PAIRS_AVX2
-static atomic_int simd_off; /* set by hg_grid_simd(0) */
+/* -1: not yet decided (the environment's HGRIDOPT_SIMD, else on) */
+static atomic_int simd_off = -1;
 #endif
 
 int hg_grid_simd(int set)
@@ -389,8 +391,16 @@ int hg_grid_simd(int set)
 #if HG_PAIRS_AVX2
     if (set >= 0)
         atomic_store_explicit(&simd_off, !set, memory_order_relaxed);
-    return !atomic_load_explicit(&simd_off, memory_order_relaxed) &&
-           __builtin_cpu_supports("avx2");
+    int off = atomic_load_explicit(&simd_off, memory_order_relaxed);
+    if (off < 0) {
+        const char *v = getenv("HGRIDOPT_SIMD");
+        int want = v && !strcmp(v, "0");
+        int none = -1;
+        /* a concurrent set wins */
+        atomic_compare_exchange_strong(&simd_off, &none, want);
+        off = atomic_load_explicit(&simd_off, memory_order_relaxed);
+    }
+    return !off && __builtin_cpu_supports("avx2");
 #else
     (void)set;
     return 0;

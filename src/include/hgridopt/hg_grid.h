@@ -106,6 +106,16 @@ typedef struct hg_grid_counts {
 
 void hg_grid_counts_clear(hg_grid_counts *c); /* accepts NULL */
 
+/* The pair loop of 3D searches: on x86-64 processors with AVX2 it tests
+ * four candidates at a time (on by default; off when the environment
+ * variable HGRIDOPT_SIMD is "0" at the first call), elsewhere one. set < 0
+ * asks; 0 turns the AVX2 loop off and 1 on again (where the processor has
+ * it) for every later search in the process; returns 1 when the AVX2 loop
+ * is in use. Both loops give the same pairs; they differ in speed, and so in
+ * the cost of a pair check relative to a cell access (the shipped K of
+ * 3D, hg_K_shipped, follows this). */
+int hg_grid_simd(int set);
+
 /* Create a grid with L >= 1 levels of cell sizes sizes[0..L-1] = s_1..s_L
  * (finite, > 0, non-decreasing; copied) for algorithm alg. *out is owned by
  * the caller (hg_grid_free). Skin 0, storage HG_GRID_AUTO. */
