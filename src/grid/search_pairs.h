@@ -147,7 +147,8 @@ HG_INLINE void put_pair(hg_pair *o, uint32_t a, uint32_t b)
  * run time): the records (x, y, z, r: 32 bytes) of four candidates loaded
  * whole and transposed, the distances and cut-offs of the four computed
  * in one register each, with the scalar test's operations in its order
- * (no fused multiply-add), so that every pair gets the same answer as
+ * (and no fused multiply-add in either: the build compiles with
+ * -ffp-contract=off), so that every pair gets the same answer as
  * pair_touch. */
 typedef struct vprobe {
     __m256d x, y, z, r, skin, h[3], nh[3], l[3];
@@ -156,7 +157,7 @@ typedef struct vprobe {
 /* Candidates t[0..nl-1] (t[nl..3] repeat one of them and are not
  * tested): the touching ones written at ov[0..nl-1] (pairs of self),
  * their number returned. */
-__attribute__((target("avx2,no-fma"), always_inline)) static inline size_t
+__attribute__((target("avx2"), always_inline)) static inline size_t
 quad3(const vprobe *v, const int per, const double *xr, const uint32_t *t,
       int nl, uint32_t self, hg_pair *ov)
 {
@@ -202,7 +203,7 @@ quad3(const vprobe *v, const int per, const double *xr, const uint32_t *t,
  * NULL; the last group of four repeats the last candidate in its unused
  * lanes, which are masked off. Returns the number of touching pairs
  * written at ov (room for m, as the scalar loop). */
-__attribute__((target("avx2,no-fma"))) static size_t
+__attribute__((target("avx2"))) static size_t
 pairs3_avx2(const probe *q, const int per, const uint32_t *idx, size_t b,
             size_t m, hg_pair *ov)
 {
