@@ -47,6 +47,7 @@ printf '%s\n' "$out" | grep -Eq "constants 3D: ns per unit: checks [0-9.]+ .*\(s
 printf '%s\n' "$out" | grep -Eq "^  (lammps|liggghts|mercurydpm) .*" && ok || bad "help engines: the engines running a code"
 printf '%s\n' "$out" | grep -Fxq "             runs the code: validate tune calibrate --engine NAME" && ok || bad "help engines: runs the code"
 "$HG" --help | grep -q "hgridopt help engines" && ok || bad "usage: no help engines"
+"$HG" --help | grep -q "^Environment: HGRIDOPT_SIMD=0" && ok || bad "usage: no HGRIDOPT_SIMD"
 out=$("$HG" help models)
 # ... and which of them validate measures: exactly those validate accepts
 printf '%s\n' "$out" | grep -qx "validate --model measures the models of the bundled grid: hgrid-top-down, hgrid-bottom-up, linked-cell" && ok || bad "help models: validate's models"

@@ -53,6 +53,10 @@ static void usage(FILE *out)
                 i ? "" : " (default)");
     fprintf(out, "\n");
     fprintf(out,
+            "\nEnvironment: HGRIDOPT_SIMD=0 makes the bundled HGrid's 3D "
+            "search test one\ncandidate at a time (default: four with "
+            "AVX2 where the processor has it;\n--version says which), and "
+            "K in 3D the scalar loop's.\n"
             "\nExample:\n"
             "  hgridopt evaluate --psd powerlaw:alpha=-3,omega=100 --dim 3 "
             "--nu 0.7 --sizes 4,20,200\n\n%s",
