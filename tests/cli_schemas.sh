@@ -89,7 +89,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[m["cell_sizes"] 
 # (--engine lammps; tiny runs of lmp when it is there): one schema
 "$HG" pack --psd powerlaw:alpha=-3,omega=4 --dim 3 --nu 0.3 --n 1500 \
     --generator rsa --seed 1 --output "$TMP/h.data" 2>/dev/null || bad "pack for tune"
-run htune.json "$HG" tune --packing "$TMP/h.data" --steps 1 --repeats 1 --seconds 1 --format json
+run htune.json env OMP_NUM_THREADS=1 "$HG" tune --packing "$TMP/h.data" --steps 1 --repeats 1 --seconds 1 --format json
 check "$TMP/htune.json" "$S/engine-run.schema.json"
 # an engine with a model of its own (liggghts) answers recommend
 HGRIDOPT_LIGGGHTS_CALIBRATION="$TMP/no-liggghts.json" run lig.json "$HG" recommend --engine liggghts --psd powerlaw:alpha=-3,omega=5 --dim 3 --nu 0.4 --format json
