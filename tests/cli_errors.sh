@@ -85,7 +85,7 @@ expect_fail 2 "--max-levels: 0 is outside \[1, 256\]" -- $R $P --max-levels 0
 expect_fail 2 "--tolerance: 1.5 is outside \[0, 1\)" -- $R $P --tolerance 1.5
 expect_fail 2 "--method: unknown" -- $R $P --method magic
 expect_fail 2 "--algorithm: unknown value 'up'" -- $R $P --algorithm up
-expect_fail 2 "--skin: -1 must be > 0" -- $R $P --format lammps --skin -1
+expect_fail 2 "--skin: .-1. is not a skin > 0" -- $R $P --format lammps --skin -1
 expect_fail 2 "--format: unknown format 'yaml'" -- $R $P --format yaml
 expect_fail 2 "--q: 0 must be > 0" -- $R $P --method constant-m --q 0
 expect_ok "neigh_modify collection/interval" -- $R $P --format lammps --skin 0.05

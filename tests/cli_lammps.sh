@@ -262,5 +262,5 @@ expect_fail 2 "^hgridopt: --atoms: the same as --param atoms=N; give one$" -- "$
 b1=$("$HG" evaluate $PE --model bin --format json | jq .work_per_particle)
 b5=$("$HG" evaluate $PE --model bin --param bin=0.5 --format json | jq .work_per_particle)
 [ -n "$b5" ] && [ "$b1" != "$b5" ] && ok || bad "evaluate --model bin --param bin=0.5: T $b5 (default $b1)"
-expect_fail 2 "^hgridopt: --skin: --param skin=X sets it too" -- "$HG" recommend $PE --engine lammps --param skin=0.2 --skin 0.3
+expect_fail 2 "^hgridopt: --param skin: --skin gives the skin too" -- "$HG" recommend $PE --engine lammps --param skin=0.2 --skin 0.3
 finish

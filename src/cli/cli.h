@@ -37,6 +37,9 @@ typedef struct cli_opts {
     const char *dim_text, *nu_text, *K_text;
     const char *structure_text;
     const char *boundary_text;
+    const char *frame_text;       /* --frame first|last|N|-N|step=S */
+    const char *type_radius_text; /* --type-radius T=R,... */
+    const char *skin_text;        /* --skin X: the user's neighbour skin */
     const char *model_text, *algorithm_text;
     const char *format, *output;
     const char *plot; /* --plot FILE (.svg, .png, .pdf) */
@@ -155,10 +158,20 @@ typedef struct cli_system {
     char *name;         /* system name or NULL */
     char *unit;         /* length unit or NULL */
     long particles;     /* 0 if not given */
-    double export_skin; /* --skin for the lammps format; 0 = default */
+    double export_skin; /* the neighbour skin the settings assume: --skin,
+                           else hgridopt's default (skin_why says which) */
+    char skin_why[200];  /* where export_skin came from */
+    int skin_given;      /* --skin was given */
     char structure_why[160]; /* where sys.structure came from */
     int has_packing;    /* --packing: the particles read, owned */
     hg_particles packing;
+    hg_io_info file_info; /* what the particle file said about itself */
+    /* how the particle file's boundary was decided */
+    enum { CLI_BOUNDARY_FILE, CLI_BOUNDARY_GIVEN, CLI_BOUNDARY_INFERRED,
+           CLI_BOUNDARY_ASSUMED } boundary_source;
+    char boundary_why[480];  /* in words, with the --boundary to give */
+    char boundary_axes[3][12]; /* per axis: file, given, inferred, assumed */
+    double boundary_gap[3];  /* the gap the spheres leave per axis */
     hg_snapshot *snapshot; /* --packing: its pair statistics, owned;
                               sys.snapshot points here */
 } cli_system;

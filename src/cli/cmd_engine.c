@@ -30,7 +30,6 @@ typedef struct run_opts {
         CLI_LONG("repeats", run_opts, repeats, 1, 99),                      \
         CLI_LONG("n", run_opts, n, 100, 100000000),                         \
         CLI_LONG("seed", run_opts, seed, 0, 2147483647L),                   \
-        CLI_DOUBLE("skin", run_opts, skin, CLI_POSITIVE),                   \
         CLI_LONG("max-levels", run_opts, max_levels, 1, 16),                \
         CLI_LONG("max-collections", run_opts, max_levels, 1, 16)
 
@@ -50,8 +49,6 @@ static const char run_help[] =
     "--engine hgrid\n"
     "  --n N            particles of a generated packing (default 50000)\n"
     "  --seed S         packing seed (default 1)\n"
-    "  --skin X         neighbour skin of codes with Verlet lists (default "
-    "10 % of\n                   the smallest diameter)\n"
     "  --max-levels N   largest number of levels or collections tried "
     "(default 6;\n                   --max-collections N: the same)\n";
 
@@ -60,6 +57,7 @@ static const cli_option tune_options[] = {
     RUN_OPTIONS, CLI_DOUBLE("seconds", run_opts, budget, CLI_POSITIVE)};
 static const cli_option calibrate_options[] = {
     RUN_OPTIONS,
+    CLI_DOUBLE("skin", run_opts, skin, CLI_POSITIVE),
     CLI_STR("packing", run_opts, packings),
     CLI_FLAG("save", run_opts, save),
     CLI_STR("file", run_opts, file),
@@ -119,6 +117,8 @@ static void calibrate_help(FILE *out)
             "  --file PATH      where to store them (default: the engine's "
             "calibration file\n                   under $XDG_CONFIG_HOME or "
             "~/.config/hgridopt/)\n"
+            "  --skin X         neighbour skin of the runs (default 10 %% of "
+            "the smallest\n                   diameter)\n"
             "  --format F       table (default) or json\n\n"
             "Example:\n  hgridopt calibrate --engine lammps --n 20000 "
             "--steps 20 --save\n\n%s",
@@ -447,7 +447,7 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
         run.steps = (int)ro.steps;
     if (ro.repeats > 0)
         run.repeats = (int)ro.repeats;
-    run.skin = ro.skin;
+    run.skin = kind == RUN_CALIBRATE ? ro.skin : 0.0; /* below: the system's */
     run.budget = ro.budget;
     run.max_levels = (int)ro.max_levels;
     run.atoms = ro.n;
@@ -499,6 +499,7 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
         clist[0] = &p;
         run.packings = clist;
         run.n_packings = 1;
+        run.skin = cs.export_skin;
         run.sys = &cs.sys;
         run.psd = cs.psd;
     }

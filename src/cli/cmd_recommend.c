@@ -17,7 +17,7 @@
 typedef struct recommend_opts {
     const char *method;
     long max_levels;
-    double tolerance, q, skin;
+    double tolerance, q;
     long atoms, mpi;
     const char *param;
 } recommend_opts;
@@ -27,7 +27,6 @@ static const cli_option options[] = {
     CLI_LONG("max-levels", recommend_opts, max_levels, 1, 256),
     CLI_DOUBLE("tolerance", recommend_opts, tolerance, CLI_UNIT_RIGHT_OPEN),
     CLI_DOUBLE("q", recommend_opts, q, CLI_POSITIVE),
-    CLI_DOUBLE("skin", recommend_opts, skin, CLI_POSITIVE),
     CLI_LONG("atoms", recommend_opts, atoms, 1, 1000000000000L),
     CLI_LONG("mpi", recommend_opts, mpi, 1, 4096),
     CLI_STR("param", recommend_opts, param),
@@ -61,9 +60,6 @@ static void help(FILE *out)
             "  --max-levels N   scan L = 1..N (default 32, at most 256)\n"
             "  --tolerance X    relative tolerance in [0, 1) (default 0.01)\n"
             "  --format F       table (default), json, lammps or mercurydpm\n"
-            "  --skin X         LAMMPS neighbor skin (format lammps; default "
-            "10 %% of the\n"
-            "                   smallest diameter)\n"
             "  --engine E       hgrid (default): the bundled HGrid's cost "
             "model; lammps:\n"
             "                   the model of LAMMPS' own neighbor build "
@@ -608,8 +604,7 @@ int cmd_recommend(int argc, char **argv)
 {
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
-    recommend_opts o = {NULL, ro.max_levels, ro.tolerance, ro.q, 0.0, 0, 1,
-                        NULL};
+    recommend_opts o = {NULL, ro.max_levels, ro.tolerance, ro.q, 0, 1, NULL};
     cli_system cs = {0};
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
@@ -677,7 +672,6 @@ int cmd_recommend(int argc, char **argv)
     ro.grid_only = strcmp(cs.opt.format, "table") &&
                    strcmp(cs.opt.format, "json");
     ro.q = o.q;
-    cs.export_skin = o.skin;
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
     /* --param for the models answering: the engine's, or the candidates */
@@ -700,12 +694,6 @@ int cmd_recommend(int argc, char **argv)
         /* --atoms N is --param atoms=N */
         if (o.atoms > 0 && hg_model_values_get(&cs.values, "atoms", &given)) {
             cli_error("--atoms: the same as --param atoms=N; give one");
-            rc = CLI_EUSAGE;
-            goto done;
-        }
-        if (o.skin > 0.0 && hg_model_values_get(&cs.values, "skin", &given)) {
-            cli_error("--skin: --param skin=X sets it too (in units of the "
-                      "smallest diameter); give one");
             rc = CLI_EUSAGE;
             goto done;
         }

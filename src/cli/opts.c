@@ -21,14 +21,29 @@ const char cli_system_help[] =
     "System (a --system file and/or options; options override the file):\n"
     "  --system FILE    system description (JSON, schema hgridopt.system/1;\n"
     "                   - reads stdin); see examples/*.json\n"
-    "  --packing FILE   a particle file (CSV x,y[,z],r / LAMMPS data / XYZ /\n"
-    "                   VTK), e.g. a snapshot of your simulation:\n"
-    "                   distribution = its radii; dim, the density the\n"
-    "                   particles experience and their pair statistics\n"
-    "                   are measured from it (structure measured)\n"
-    "  --boundary B     the particle file's boundary, LAMMPS' letters per\n"
-    "                   axis (e.g. \"p p f\": x, y periodic, z walls); a\n"
-    "                   LAMMPS data file does not say it (default p p p)\n"
+    "  --packing FILE   a particle file, e.g. a snapshot of your simulation:\n"
+    "                   a LAMMPS/LIGGGHTS dump (dump atom, dump custom,\n"
+    "                   .gz), LAMMPS data file, LIGGGHTS VTK, MercuryDPM\n"
+    "                   .data or .restart, XYZ, CSV x,y[,z],r (the format\n"
+    "                   from the content; - reads stdin). Distribution =\n"
+    "                   its radii; dim, the density the particles\n"
+    "                   experience and their pair statistics are measured\n"
+    "                   from it (structure measured)\n"
+    "  --frame F        which frame of a dump or MercuryDPM .data: last\n"
+    "                   (default), first, N (1 = first), -N (from the end)\n"
+    "                   or step=S (the frame of timestep S)\n"
+    "  --type-radius T=R,...  radius of each atom type, for dumps without a\n"
+    "                   radius or diameter column (dump atom)\n"
+    "  --boundary B     the boundary of your input script, LAMMPS' letters\n"
+    "                   per axis (e.g. \"p p f\": x, y periodic, z walls);\n"
+    "                   default: the file's own (dumps, XYZ, MercuryDPM\n"
+    "                   .restart state it); files that do not (a LAMMPS\n"
+    "                   data file) are inferred where the spheres leave a\n"
+    "                   wide gap, else assumed p and the output says so\n"
+    "  --skin X         the neighbour skin of your input (LAMMPS' and\n"
+    "                   LIGGGHTS' neighbor SKIN). The settings and\n"
+    "                   predictions keep this skin; without it they assume\n"
+    "                   10 % of the smallest diameter and say so\n"
     "  --psd SPEC       particle size distribution, e.g.\n"
     "                   powerlaw:alpha=-3,omega=100 (see 'hgridopt help psd')\n"
     "  --dim 2|3        dimension\n"
@@ -37,11 +52,12 @@ const char cli_system_help[] =
     "                   hard-spheres (no overlaps; 2D: hard disks) or\n"
     "                   measured (the --packing file's pair statistics);\n"
     "                   default poisson, with --packing measured\n"
-    "  --K X            cost of a cell access in pair checks; default: the\n"
-    "                   papers' " HG_STR(HG_K_PAPER) " for MercuryDPM output, else this machine's\n"
-    "                   calibration for the dimension ('calibrate --dim D\n"
-    "                   --save') or the shipped default; auto: the calibration\n"
-    "                   (required); paper: " HG_STR(HG_K_PAPER) "; shipped: the shipped default\n";
+    "  --K X            cost of a cell access in pair checks (engines with a K);\n"
+    "                   default: the engine's calibration on this machine\n"
+    "                   ('calibrate --save'), else its shipped value\n"
+    "                   ('hgridopt help engines' lists both with their\n"
+    "                   sources); auto: the calibration (required); paper:\n"
+    "                   KOL 2014's " HG_STR(HG_K_PAPER) "; shipped: the shipped value\n";
 
 const char cli_model_help[] =
     "Cost model:\n"
@@ -68,6 +84,9 @@ static const cli_option system_options[] = {
     COMMON("nu", CLI_T_STRING, nu_text),
     COMMON("structure", CLI_T_STRING, structure_text),
     COMMON("boundary", CLI_T_STRING, boundary_text),
+    COMMON("frame", CLI_T_STRING, frame_text),
+    COMMON("type-radius", CLI_T_STRING, type_radius_text),
+    COMMON("skin", CLI_T_STRING, skin_text),
     COMMON("K", CLI_T_STRING, K_text),
 };
 static const cli_option model_options[] = {

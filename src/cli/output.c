@@ -148,11 +148,36 @@ void cli_print_system(FILE *out, const cli_system *cs)
 /* What the snapshot (--packing) tells: the box against the bed, the
  * density experienced, the layer profile and the verdict on
  * heterogeneity. */
+/* "PATH: KIND, frame 3 of 5 (timestep 2000)" */
+static void file_text(const cli_system *cs, char *buf, size_t len)
+{
+    const hg_io_info *fi = &cs->file_info;
+    int n = snprintf(buf, len, "%s: %s", cs->opt.packing_path, fi->kind);
+    if (n < 0 || (size_t)n >= len)
+        return;
+    if (fi->format == HG_IO_DUMP || fi->format == HG_IO_MERCURY_DATA) {
+        n += snprintf(buf + n, len - (size_t)n, ", frame %zu", fi->frame);
+        if (fi->frames && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, " of %zu", fi->frames);
+        if (fi->step >= 0 && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, " (timestep %lld)",
+                          fi->step);
+        else if (isfinite(fi->time) && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, " (time %g)", fi->time);
+    }
+    if (fi->note[0] && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "; %s", fi->note);
+}
+
 static void print_snapshot(FILE *out, const cli_system *cs)
 {
     if (!cs->snapshot)
         return;
     const hg_snapshot_info *si = hg_snapshot_get_info(cs->snapshot);
+    char ft[800];
+    file_text(cs, ft, sizeof ft);
+    fprintf(out, "file:           %s\n", ft);
+    fprintf(out, "boundary:       %s, %s\n", si->boundary, cs->boundary_why);
     fprintf(out, "snapshot:       N = %zu, boundary %s, box nu %.4g, "
                  "occupied region nu %.4g",
             si->n, si->boundary, si->nu_box, si->nu_occupied);
@@ -198,6 +223,43 @@ void cli_json_add_snapshot(cJSON *obj, const cli_system *cs)
     if (!cs->snapshot)
         return;
     const hg_snapshot_info *si = hg_snapshot_get_info(cs->snapshot);
+    const hg_io_info *fi = &cs->file_info;
+    cJSON *pf = cJSON_AddObjectToObject(obj, "particle_file");
+    cJSON_AddStringToObject(pf, "path", cs->opt.packing_path);
+    cJSON_AddStringToObject(pf, "format", hg_io_format_name(fi->format));
+    cJSON_AddStringToObject(pf, "kind", fi->kind);
+    cJSON_AddBoolToObject(pf, "compressed", fi->compressed);
+    if (fi->format == HG_IO_DUMP || fi->format == HG_IO_MERCURY_DATA) {
+        cJSON_AddNumberToObject(pf, "frame", (double)fi->frame);
+        if (fi->frames)
+            cJSON_AddNumberToObject(pf, "frames", (double)fi->frames);
+        if (fi->step >= 0)
+            cJSON_AddNumberToObject(pf, "timestep", (double)fi->step);
+        if (isfinite(fi->time))
+            cJSON_AddNumberToObject(pf, "time", fi->time);
+    }
+    if (fi->note[0])
+        cJSON_AddStringToObject(pf, "note", fi->note);
+    static const char *const bsrc[] = {"file", "given", "inferred",
+                                       "assumed"};
+    cJSON *b = cJSON_AddObjectToObject(pf, "boundary");
+    cJSON_AddStringToObject(b, "value", si->boundary);
+    cJSON_AddStringToObject(b, "source", bsrc[cs->boundary_source]);
+    cJSON_AddBoolToObject(b, "assumed",
+                          cs->boundary_source == CLI_BOUNDARY_ASSUMED);
+    cJSON *ax = cJSON_AddArrayToObject(b, "axes");
+    for (int a = 0; a < si->dim; a++) {
+        cJSON *o = cJSON_CreateObject();
+        char name[2] = {"xyz"[a], 0};
+        char letter[2] = {si->boundary[2 * a], 0};
+        cJSON_AddStringToObject(o, "axis", name);
+        cJSON_AddStringToObject(o, "letter", letter);
+        cJSON_AddStringToObject(o, "source", cs->boundary_axes[a]);
+        if (isfinite(cs->boundary_gap[a]))
+            cJSON_AddNumberToObject(o, "gap", cs->boundary_gap[a]);
+        cJSON_AddItemToArray(ax, o);
+    }
+    cJSON_AddStringToObject(b, "detail", cs->boundary_why);
     cJSON *j = cJSON_AddObjectToObject(obj, "snapshot");
     cJSON_AddNumberToObject(j, "particles", (double)si->n);
     cJSON_AddNumberToObject(j, "centres_counted", (double)si->centres);

@@ -2,6 +2,7 @@
  * distribution, K, cost model) resolved into library inputs. */
 #include "cli.h"
 #include "hg_calib.h"
+#include "hg_export.h"
 #include "hg_pack_gen.h"
 
 #include <math.h>
@@ -97,6 +98,213 @@ static int resolve_engine_consts(cli_system *cs)
     return CLI_OK;
 }
 
+/* --frame first|last|N|-N|step=S into o. */
+static int parse_frame(const char *text, hg_io_options *o)
+{
+    hg_err e = {0};
+    long v;
+    if (!strcmp(text, "last"))
+        o->frame = 0;
+    else if (!strcmp(text, "first"))
+        o->frame = 1;
+    else if (!strncmp(text, "step=", 5)) {
+        double s;
+        if (hg_parse_double(text + 5, "--frame step", &s, &e) ||
+            s != floor(s) || fabs(s) > 9e15) {
+            cli_error("--frame: '%s' is not step=S with an integer timestep "
+                      "S", text);
+            return CLI_EUSAGE;
+        }
+        o->by_step = 1;
+        o->step = (long long)s;
+    } else if (hg_parse_long(text, "--frame", -1000000000L, 1000000000L, &v,
+                             &e) == HG_OK &&
+               v != 0) {
+        o->frame = v;
+    } else {
+        cli_error("--frame: '%s' is not last, first, N (1 = the first), -N "
+                  "(from the end) or step=S",
+                  text);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* --type-radius T=R,...: radius[t-1] for types 1..*n (caller frees). */
+static int parse_type_radius(const char *text, double **radius, size_t *n)
+{
+    *radius = NULL;
+    *n = 0;
+    hg_kv kv = {0};
+    hg_err e = {0};
+    if (hg_kv_parse(text, &kv, &e) || kv.n == 0) {
+        cli_error("--type-radius: '%s' is not TYPE=RADIUS,... (e.g. "
+                  "1=0.5,2=1)",
+                  text);
+        hg_kv_clear(&kv);
+        return CLI_EUSAGE;
+    }
+    long tmax = 0;
+    int rc = CLI_OK;
+    for (size_t i = 0; i < kv.n && !rc; i++) {
+        long t;
+        if (hg_parse_long(kv.items[i].key, "--type-radius type", 1, 100000,
+                          &t, &e)) {
+            cli_error("--type-radius: type '%s' is not an atom type (1, 2, "
+                      "...)",
+                      kv.items[i].key);
+            rc = CLI_EUSAGE;
+        }
+        tmax = t > tmax ? t : tmax;
+    }
+    double *r = rc ? NULL : calloc((size_t)tmax, sizeof *r);
+    if (!rc && !r) {
+        cli_error("out of memory");
+        rc = CLI_EDATA;
+    }
+    for (size_t i = 0; i < kv.n && !rc; i++) {
+        long t = atol(kv.items[i].key);
+        double v;
+        if (hg_parse_double(kv.items[i].val, "--type-radius", &v, &e) ||
+            !(v > 0.0)) {
+            cli_error("--type-radius: radius '%s' of type %ld is not a "
+                      "number > 0",
+                      kv.items[i].val, t);
+            rc = CLI_EUSAGE;
+        } else {
+            r[t - 1] = v;
+        }
+    }
+    hg_kv_clear(&kv);
+    if (rc) {
+        free(r);
+        return rc;
+    }
+    *radius = r;
+    *n = (size_t)tmax;
+    return CLI_OK;
+}
+
+/* Read --packing with --frame and --type-radius, and decide its boundary:
+ * --boundary, else the file's own, else what the gaps tell, else the
+ * format's default, said as assumed. */
+static int load_packing(cli_system *cs)
+{
+    hg_io_options io = {0};
+    double *tr = NULL;
+    int rc;
+    if (cs->opt.frame_text && (rc = parse_frame(cs->opt.frame_text, &io)))
+        return rc;
+    if (cs->opt.type_radius_text &&
+        (rc = parse_type_radius(cs->opt.type_radius_text, &tr, &io.n_types)))
+        return rc;
+    io.type_radius = tr;
+    cli_progress pr;
+    io.progress = cli_progress_start(&pr);
+    io.progress_params = &pr;
+    hg_err e = {0};
+    int st = hg_io_load(cs->opt.packing_path, &io, &cs->packing,
+                        &cs->file_info, &e);
+    cli_progress_end(&pr);
+    free(tr);
+    if (st)
+        return cli_fail(&e, st, 1);
+    cs->has_packing = 1;
+    const hg_io_info *fi = &cs->file_info;
+    if (cs->opt.frame_text && fi->format != HG_IO_DUMP &&
+        fi->format != HG_IO_MERCURY_DATA) {
+        cli_error("--frame: '%s' is a %s, a file of one frame",
+                  cs->opt.packing_path, fi->kind);
+        return CLI_EUSAGE;
+    }
+    if (cs->opt.type_radius_text && !(fi->format == HG_IO_DUMP))
+        fprintf(stderr, "hgridopt: note: --type-radius: '%s' has its radii; "
+                        "the option is not used\n",
+                cs->opt.packing_path);
+    hg_particles *p = &cs->packing;
+    for (int a = 0; a < 3; a++) {
+        snprintf(cs->boundary_axes[a], sizeof cs->boundary_axes[a], "file");
+        cs->boundary_gap[a] = NAN;
+    }
+    char given[8];
+    if (cs->opt.boundary_text) {
+        if ((st = hg_particles_set_boundary(p, cs->opt.boundary_text, &e))) {
+            cli_error("--boundary: %s", e.msg);
+            return CLI_EUSAGE;
+        }
+        cs->boundary_source = CLI_BOUNDARY_GIVEN;
+        for (int a = 0; a < 3; a++)
+            snprintf(cs->boundary_axes[a], sizeof cs->boundary_axes[a],
+                     "given");
+        snprintf(cs->boundary_why, sizeof cs->boundary_why,
+                 "given (--boundary)%s",
+                 fi->boundary_stated ? "; the file states its own, which "
+                                       "this replaces"
+                                     : "");
+        return CLI_OK;
+    }
+    if (fi->boundary_stated) {
+        cs->boundary_source = CLI_BOUNDARY_FILE;
+        snprintf(cs->boundary_why, sizeof cs->boundary_why, "from the file");
+        return CLI_OK;
+    }
+    if (p->box_inferred) {
+        cs->boundary_source = CLI_BOUNDARY_ASSUMED;
+        for (int a = 0; a < 3; a++)
+            snprintf(cs->boundary_axes[a], sizeof cs->boundary_axes[a],
+                     "assumed");
+        snprintf(cs->boundary_why, sizeof cs->boundary_why,
+                 "assumed: the file gives no box, so the box is the "
+                 "bounding box of the spheres with walls; if your "
+                 "simulation's box differs, give it in the file (see "
+                 "'hgridopt pack --help')");
+        return CLI_OK;
+    }
+    /* the file does not say: what the gaps tell, the rest assumed */
+    double skin = 0.0;
+    if (cs->opt.skin_text)
+        (void)hg_parse_double(cs->opt.skin_text, "--skin", &skin, NULL);
+    double rmax = hg_particles_rmax(p);
+    double reach = 6.4 * rmax + (skin > 0.0 ? skin : 0.0);
+    int told[3];
+    int n = hg_particles_boundary_infer(p, reach, told, cs->boundary_gap);
+    int d = p->dim;
+    hg_particles_boundary_text(p, given);
+    char inferred[160] = "", assumed[200] = "";
+    for (int a = 0; a < d; a++) {
+        snprintf(cs->boundary_axes[a], sizeof cs->boundary_axes[a], "%s",
+                 told[a] ? "inferred" : "assumed");
+        if (told[a])
+            snprintf(inferred + strlen(inferred),
+                     sizeof inferred - strlen(inferred), "%s%c (gap %.4g)",
+                     inferred[0] ? ", " : "", "xyz"[a], cs->boundary_gap[a]);
+        else
+            snprintf(assumed + strlen(assumed),
+                     sizeof assumed - strlen(assumed), "%s%c",
+                     assumed[0] ? ", " : "", "xyz"[a]);
+    }
+    if (n == d) {
+        cs->boundary_source = CLI_BOUNDARY_INFERRED;
+        snprintf(cs->boundary_why, sizeof cs->boundary_why,
+                 "inferred: the file does not say; along %s the spheres "
+                 "leave a gap wider than any search (%.4g = 6.4 r_max%s), "
+                 "so those axes behave as non-periodic",
+                 inferred, reach, skin > 0.0 ? " + skin" : "");
+        return CLI_OK;
+    }
+    cs->boundary_source = CLI_BOUNDARY_ASSUMED;
+    snprintf(cs->boundary_why, sizeof cs->boundary_why,
+             "assumed %s: %s does not say the boundary and the spheres "
+             "reach the box's faces along %s (%s assumed %s)%s%s%s; if "
+             "your input's boundary differs, give it: --boundary \"%s\" "
+             "with your letters",
+             given, fi->kind, assumed, assumed, fi->boundary_default,
+             n ? "; non-periodic " : "",
+             n ? "(inferred from the gaps): " : "", n ? inferred : "",
+             given);
+    return CLI_OK;
+}
+
 int cli_system_resolve(cli_system *cs, int need_nu)
 {
     hg_err e = {0};
@@ -109,24 +317,28 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     }
     hg_psd *packing_psd = NULL;
     hg_system packing_sys = {0, 0.0};
-    if (cs->opt.boundary_text && !cs->opt.packing_path) {
-        cli_error("--boundary: '%s' describes a particle file; give it "
-                  "with --packing FILE",
-                  cs->opt.boundary_text);
-        return CLI_EUSAGE;
-    }
-    if (cs->opt.packing_path) {
-        st = hg_io_read(cs->opt.packing_path, HG_IO_AUTO, &cs->packing, &e);
-        if (st)
-            return cli_fail(&e, st, 1);
-        cs->has_packing = 1;
-        cli_note_inferred_box(cs->opt.packing_path, &cs->packing);
-        if (cs->opt.boundary_text &&
-            (st = hg_particles_set_boundary(&cs->packing,
-                                            cs->opt.boundary_text, &e))) {
-            cli_error("--boundary: %s", e.msg);
+    static const char *const file_opts[][2] = {
+        {"--boundary", "boundary_text"}, {"--frame", "frame_text"},
+        {"--type-radius", "type_radius_text"}};
+    const char *file_vals[3] = {cs->opt.boundary_text, cs->opt.frame_text,
+                                cs->opt.type_radius_text};
+    for (int k = 0; k < 3 && !cs->opt.packing_path; k++)
+        if (file_vals[k]) {
+            cli_error("%s: '%s' describes a particle file; give it with "
+                      "--packing FILE",
+                      file_opts[k][0], file_vals[k]);
             return CLI_EUSAGE;
         }
+    if (cs->opt.packing_path) {
+        if ((st = load_packing(cs)))
+            return st;
+        /* an assumed boundary: one note on stderr whatever the format
+         * (the table repeats it on its boundary line, JSON carries it) */
+        if (cs->packing.box_inferred)
+            cli_note_inferred_box(cs->opt.packing_path, &cs->packing);
+        else if (cs->boundary_source == CLI_BOUNDARY_ASSUMED)
+            fprintf(stderr, "hgridopt: note: boundary %s\n",
+                    cs->boundary_why);
         st = hg_io_system_from_particles(&cs->packing, &packing_psd,
                                          &packing_sys, &e);
         if (st)
@@ -279,6 +491,25 @@ int cli_system_resolve(cli_system *cs, int need_nu)
                   "a \"distribution\")");
         return CLI_EUSAGE;
     }
+    /* the neighbour skin the settings and the models assume */
+    cs->skin_given = cs->opt.skin_text != NULL;
+    if (cs->skin_given) {
+        double v = NAN;
+        if (hg_parse_double(cs->opt.skin_text, "--skin", &v, &e) ||
+            !(v > 0.0)) {
+            cli_error("--skin: '%s' is not a skin > 0 (your input's neighbor "
+                      "SKIN, in the file's length unit)",
+                      cs->opt.skin_text);
+            return CLI_EUSAGE;
+        }
+        cs->export_skin = v;
+        snprintf(cs->skin_why, sizeof cs->skin_why, "given (--skin)");
+    } else {
+        cs->export_skin = hg_export_default_skin(cs->psd);
+        snprintf(cs->skin_why, sizeof cs->skin_why,
+                 "hgridopt's default, 10 %% of the smallest diameter: give "
+                 "your input's neighbor skin with --skin");
+    }
     cs->name = cs->file.name;
     cs->unit = cs->file.length_unit;
     cs->particles = cs->file.has_particles ? cs->file.particles : 0;
@@ -354,6 +585,11 @@ int cli_params_apply(cli_system *cs, const char *text,
         } else if (hg_model_values_get(&given, name, &old)) {
             cli_error("--param %s: given twice", name);
             rc = CLI_EUSAGE;
+        } else if (!strcmp(name, "skin") && cs->skin_given) {
+            cli_error("--param skin: --skin gives the skin too (in length "
+                      "units; --param skin in units of the smallest "
+                      "diameter); give one");
+            rc = CLI_EUSAGE;
         } else if (decl->open_min ? !(x > decl->min) : !(x >= decl->min)) {
             cli_error("--param %s: %g must be %s %g (%s)", name, x,
                       decl->open_min ? ">" : ">=", decl->min, decl->help);
@@ -369,6 +605,13 @@ int cli_params_apply(cli_system *cs, const char *text,
                 st = hg_model_values_set(&cs->values, name, x, &e);
             if (st)
                 rc = cli_fail(&e, st, 0);
+            if (!st && !strcmp(name, "skin")) {
+                cs->export_skin = x * 2.0 * hg_psd_rmin(cs->psd);
+                snprintf(cs->skin_why, sizeof cs->skin_why,
+                         "given (--param skin=%g: %g x the smallest "
+                         "diameter)",
+                         x, x);
+            }
         }
     }
     free(copy);

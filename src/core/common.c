@@ -152,9 +152,26 @@ int hg_parse_long(const char *text, const char *field, long lo, long hi,
                        text);
     while (end && isspace((unsigned char)*end))
         end++;
-    if (end && *end != '\0')
-        return hg_fail(e, HG_EPARSE, "%s: '%s' is not an integer", field,
-                       text);
+    if (end && *end != '\0') {
+        /* an integer in another exact notation: 1e5, 2.5e3, 100000.0 */
+        char *dend = NULL;
+        errno = 0;
+        double d = strtod(text, &dend);
+        while (dend && isspace((unsigned char)*dend))
+            dend++;
+        if (dend == text || (dend && *dend != '\0') || !isfinite(d) ||
+            !isdigit((unsigned char)text[strspn(text, " \t+-")]))
+            return hg_fail(e, HG_EPARSE, "%s: '%s' is not an integer", field,
+                           text);
+        if (d != floor(d))
+            return hg_fail(e, HG_EPARSE,
+                           "%s: '%s' is not an integer", field, text);
+        if (!(d >= (double)lo && d <= (double)hi))
+            return hg_fail(e, HG_EINVAL, "%s: %s is outside [%ld, %ld]",
+                           field, text, lo, hi);
+        v = (long)d;
+        errno = 0;
+    }
     if (errno == ERANGE || v < lo || v > hi)
         return hg_fail(e, HG_EINVAL, "%s: %s is outside [%ld, %ld]", field,
                        text, lo, hi);

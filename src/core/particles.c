@@ -205,6 +205,45 @@ int hg_particles_set_boundary(hg_particles *p, const char *text, hg_err *e)
     return HG_OK;
 }
 
+int hg_particles_boundary_infer(hg_particles *p, double reach, int told[3],
+                                double gap[3])
+{
+    int d = p->dim == 2 ? 2 : 3, n = 0;
+    for (int a = 0; a < 3; a++) {
+        told[a] = 0;
+        gap[a] = 0.0;
+    }
+    if (p->n == 0)
+        return 0;
+    char letter[3];
+    for (int a = 0; a < d; a++) {
+        letter[a] = hg_particles_axis_periodic(p, a) ? 'p'
+                    : p->boundary[a]                  ? p->boundary[a]
+                                                      : 'f';
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < p->n; i++) {
+            double x = p->x[i * (size_t)d + (size_t)a];
+            lo = fmin(lo, x - p->r[i]);
+            hi = fmax(hi, x + p->r[i]);
+        }
+        gap[a] = (p->hi[a] - p->lo[a]) - (hi - lo);
+        if (gap[a] > reach) {
+            told[a] = 1;
+            letter[a] = 'f';
+            n++;
+        }
+    }
+    for (int a = 0; a < d; a++)
+        p->boundary[a] = letter[a];
+    int all = 1;
+    for (int a = 0; a < d; a++)
+        all &= letter[a] == 'p';
+    if (d == 2)
+        p->boundary[2] = 'p';
+    p->periodic = all;
+    return n;
+}
+
 const char *hg_particles_boundary_text(const hg_particles *p, char *buf)
 {
     int d = p->dim == 2 ? 2 : 3, k = 0;

@@ -37,7 +37,7 @@ install(FILES ${PROJECT_BINARY_DIR}/hgridoptConfig.cmake
 
 # pkg-config
 set(HG_PC_LIBS_PRIVATE "-lm")
-set(HG_PC_REQUIRES_PRIVATE "gsl nlopt libcjson")
+set(HG_PC_REQUIRES_PRIVATE "gsl nlopt libcjson zlib")
 if(HG_PLOT)
   set(HG_PC_REQUIRES_PRIVATE "${HG_PC_REQUIRES_PRIVATE} plplot")
 endif()

@@ -12,14 +12,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 static const struct {
     const char *name;
     hg_io_format fmt;
 } format_names[] = {
-    {"auto", HG_IO_AUTO}, {"csv", HG_IO_CSV},     {"lammps", HG_IO_LAMMPS},
-    {"data", HG_IO_LAMMPS}, {"lmp", HG_IO_LAMMPS}, {"xyz", HG_IO_XYZ},
-    {"extxyz", HG_IO_XYZ}, {"vtk", HG_IO_VTK},
+    {"auto", HG_IO_AUTO},
+    {"csv", HG_IO_CSV},
+    {"lammps", HG_IO_LAMMPS},
+    {"data", HG_IO_LAMMPS},
+    {"lmp", HG_IO_LAMMPS},
+    {"xyz", HG_IO_XYZ},
+    {"extxyz", HG_IO_XYZ},
+    {"vtk", HG_IO_VTK},
+    {"dump", HG_IO_DUMP},
+    {"lammpstrj", HG_IO_DUMP},
+    {"mercurydpm-data", HG_IO_MERCURY_DATA},
+    {"mercurydpm-restart", HG_IO_MERCURY_RESTART},
+    {"restart", HG_IO_MERCURY_RESTART},
 };
 
 const char *hg_io_format_name(hg_io_format f)
@@ -29,8 +40,25 @@ const char *hg_io_format_name(hg_io_format f)
     case HG_IO_LAMMPS: return "lammps";
     case HG_IO_XYZ: return "xyz";
     case HG_IO_VTK: return "vtk";
+    case HG_IO_DUMP: return "dump";
+    case HG_IO_MERCURY_DATA: return "mercurydpm-data";
+    case HG_IO_MERCURY_RESTART: return "mercurydpm-restart";
     default: return "auto";
     }
+}
+
+int hg_io_format_writable(hg_io_format f)
+{
+    return f == HG_IO_CSV || f == HG_IO_LAMMPS || f == HG_IO_XYZ ||
+           f == HG_IO_VTK;
+}
+
+const char *hg_io_formats_read(void)
+{
+    return "LAMMPS/LIGGGHTS dumps (dump atom, dump custom, .gz), LAMMPS "
+           "data files, LIGGGHTS VTK (dump custom/vtk, LPP), MercuryDPM "
+           ".data and .restart, extended XYZ, CSV (x,y,z,r), legacy VTK "
+           "with a radius array";
 }
 
 int hg_io_format_parse(const char *text, hg_io_format *out, hg_err *e)
@@ -41,18 +69,29 @@ int hg_io_format_parse(const char *text, hg_io_format *out, hg_err *e)
             return HG_OK;
         }
     return hg_fail(e, HG_EUNKNOWN,
-                   "format: '%s' is not one of csv, lammps, xyz, vtk",
+                   "format: '%s' is not one of csv, lammps, xyz, vtk, dump, "
+                   "mercurydpm-data, mercurydpm-restart",
                    text ? text : "(null)");
 }
 
 int hg_io_format_from_path(const char *path, hg_io_format *out, hg_err *e)
 {
-    const char *dot = path ? strrchr(path, '.') : NULL;
     const char *slash = path ? strrchr(path, '/') : NULL;
-    if (dot && (!slash || dot > slash) && dot[1] != '\0' &&
-        strcasecmp(dot + 1, "auto") != 0 &&
+    const char *base = slash ? slash + 1 : path;
+    char name[256];
+    snprintf(name, sizeof name, "%s", base ? base : "");
+    size_t n = strlen(name);
+    if (n > 3 && strcasecmp(name + n - 3, ".gz") == 0)
+        name[n - 3] = '\0';
+    const char *dot = strrchr(name, '.');
+    if (dot && dot[1] != '\0' && strcasecmp(dot + 1, "auto") != 0 &&
+        strcasecmp(dot + 1, "restart") != 0 &&
         hg_io_format_parse(dot + 1, out, NULL) == HG_OK)
         return HG_OK;
+    if (dot && strcasecmp(dot + 1, "restart") == 0) {
+        *out = HG_IO_MERCURY_RESTART;
+        return HG_OK;
+    }
     return hg_fail(e, HG_EUNKNOWN,
                    "%s: cannot tell the format from the extension (use "
                    ".csv, .data, .lmp, .xyz or .vtk, or give the format)",
@@ -320,69 +359,370 @@ int io_build_finish(io_build *b, io_text *t, const io_box *box,
 
 /* ---- reading -------------------------------------------------------- */
 
-/* Guess the format from the first non-blank line of the text. */
-static hg_io_format sniff(const char *s, size_t len)
+/* The next non-blank line of h[*pos, n): [*b, *b + *len). 0 at the end. */
+static int head_line(const char *h, size_t n, size_t *pos, const char **b,
+                     size_t *len)
 {
+    for (;;) {
+        if (*pos >= n)
+            return 0;
+        const char *s = h + *pos;
+        const char *nl = memchr(s, '\n', n - *pos);
+        size_t k = nl ? (size_t)(nl - s) : n - *pos;
+        *pos += k + (nl ? 1 : 0);
+        size_t i = 0;
+        while (i < k && isspace((unsigned char)s[i]))
+            i++;
+        if (i == k)
+            continue;
+        while (k > i && isspace((unsigned char)s[k - 1]))
+            k--;
+        *b = s + i;
+        *len = k - i;
+        return 1;
+    }
+}
+
+/* Blank-separated tokens of s[0, n): how many, and whether all are
+ * numbers (*ints: all integers). */
+static int count_numbers(const char *s, size_t n, int *all_num, int *ints)
+{
+    int count = 0;
+    *all_num = 1;
+    *ints = 1;
     size_t i = 0;
-    while (i < len && isspace((unsigned char)s[i]))
-        i++;
-    size_t j = i;
-    while (j < len && s[j] != '\n')
-        j++;
-    size_t n = j - i;
-    if (n >= 5 && strncasecmp(s + i, "# vtk", 5) == 0)
+    while (i < n) {
+        while (i < n && isspace((unsigned char)s[i]))
+            i++;
+        if (i >= n)
+            break;
+        char tok[64];
+        size_t k = 0;
+        while (i < n && !isspace((unsigned char)s[i])) {
+            if (k + 1 < sizeof tok)
+                tok[k++] = s[i];
+            i++;
+        }
+        tok[k] = '\0';
+        char *end;
+        double v = strtod(tok, &end);
+        (void)v;
+        if (end == tok || *end)
+            *all_num = 0;
+        if (strpbrk(tok, ".eE") || end == tok || *end)
+            *ints = 0;
+        count++;
+    }
+    return count;
+}
+
+static int starts_with_ci(const char *s, size_t n, const char *w)
+{
+    size_t k = strlen(w);
+    return n >= k && strncasecmp(s, w, k) == 0;
+}
+
+/* The format the content shows (HG_IO_AUTO: cannot tell). */
+static hg_io_format sniff(const char *h, size_t n)
+{
+    size_t pos = 0, l1n, l2n = 0;
+    const char *l1, *l2 = NULL;
+    if (!head_line(h, n, &pos, &l1, &l1n))
+        return HG_IO_AUTO;
+    size_t after1 = pos;
+    if (!head_line(h, n, &pos, &l2, &l2n))
+        l2 = NULL;
+    if (starts_with_ci(l1, l1n, "ITEM:"))
+        return HG_IO_DUMP;
+    if (starts_with_ci(l1, l1n, "# vtk DataFile") ||
+        starts_with_ci(l1, l1n, "<VTKFile") ||
+        (starts_with_ci(l1, l1n, "<?xml") && l2 &&
+         starts_with_ci(l2, l2n, "<VTKFile")))
         return HG_IO_VTK;
-    int digits = n > 0;
-    for (size_t k = i; k < j; k++)
-        if (!isdigit((unsigned char)s[k]) && !isspace((unsigned char)s[k]))
-            digits = 0;
-    if (digits)
+    if (starts_with_ci(l1, l1n, "restart_version") ||
+        (starts_with_ci(l1, l1n, "name ") && l2 &&
+         starts_with_ci(l2, l2n, "dataFile")))
+        return HG_IO_MERCURY_RESTART;
+    int num1, int1, num2 = 0, int2 = 0;
+    int c1 = count_numbers(l1, l1n, &num1, &int1), c2 = 0;
+    if (l2)
+        c2 = count_numbers(l2, l2n, &num2, &int2);
+    if (num1 && c1 == 1 && int1)
         return HG_IO_XYZ;
-    if (memchr(s + i, ',', n) || (n > 0 && s[i] == '#'))
+    /* MercuryDPM: "N time xmin ymin [zmin] xmax ymax [zmax]", then a
+     * particle per line */
+    if (num1 && int1 == 0 && (c1 == 8 || c1 == 6) && (!l2 || num2))
+        return HG_IO_MERCURY_DATA;
+    if (num1 && (c1 == 8 || c1 == 6) && l2 && num2 &&
+        (c2 == 14 || c2 == 8 || c2 == 15 || c2 == 9))
+        return HG_IO_MERCURY_DATA;
+    /* a LAMMPS data file's header has "N atoms" */
+    size_t q = after1;
+    const char *l;
+    size_t ln;
+    for (int k = 0; k < 64 && head_line(h, n, &q, &l, &ln); k++) {
+        char buf[128];
+        size_t m = ln < sizeof buf - 1 ? ln : sizeof buf - 1;
+        memcpy(buf, l, m);
+        buf[m] = '\0';
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char w[2][64];
+        if (sscanf(buf, "%63s %63s", w[0], w[1]) == 2 &&
+            strcmp(w[1], "atoms") == 0 && isdigit((unsigned char)w[0][0]))
+            return HG_IO_LAMMPS;
+    }
+    if (memchr(l1, ',', l1n) || (l1[0] == '#' && l2 && memchr(l2, ',', l2n)))
         return HG_IO_CSV;
-    return HG_IO_LAMMPS;
+    if (l1[0] == '#' && l2 && !num2)
+        return HG_IO_CSV;
+    return HG_IO_AUTO;
+}
+
+static void info_reset(hg_io_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->frame = 1;
+    info->step = -1;
+    info->time = NAN;
+    snprintf(info->boundary_default, sizeof info->boundary_default,
+             "periodic, LAMMPS' default");
+}
+
+/* A format read into memory whole: csv, LAMMPS data, XYZ, VTK, restart. */
+static int load_text(io_stream *s, hg_io_format fmt, hg_particles *p,
+                     hg_io_info *info, hg_err *e)
+{
+    io_text t = {0};
+    int st = io_stream_slurp(s, &t.buf, &t.len, e);
+    if (st)
+        return st;
+    t.name = io_stream_name(s);
+    switch (fmt) {
+    case HG_IO_CSV: st = io_csv_read(&t, p, e); break;
+    case HG_IO_LAMMPS: st = io_lammps_read(&t, p, e); break;
+    case HG_IO_XYZ: st = io_xyz_read(&t, p, e); break;
+    case HG_IO_VTK: {
+        const char *c = t.buf;
+        while (isspace((unsigned char)*c))
+            c++;
+        st = *c == '<' ? io_vtk_xml_read(&t, p, info, e)
+                       : io_vtk_read(&t, p, info, e);
+        break;
+    }
+    case HG_IO_MERCURY_RESTART: st = io_mercury_restart_read(&t, p, info, e);
+        break;
+    default:
+        st = hg_fail(e, HG_EINVAL, "%s: unknown format %d", t.name, (int)fmt);
+    }
+    free(t.buf);
+    return st;
+}
+
+/* The box file LIGGGHTS (dump custom/vtk: "boundingBox_" where the
+ * file name's '*' stood) or LPP ("_boundingBox" after the step) writes
+ * beside a VTK frame: read into lo, hi. 0 when there is none. */
+static int sibling_box(const char *path, int xml, double lo[3],
+                       double hi[3], char *found, size_t flen)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t stem = dot ? (size_t)(dot - base) : strlen(base);
+    size_t dir = (size_t)(base - path);
+    /* the last run of digits of the stem: the step */
+    size_t d1 = stem;
+    while (d1 > 0 && !isdigit((unsigned char)base[d1 - 1]))
+        d1--;
+    size_t d0 = d1;
+    while (d0 > 0 && isdigit((unsigned char)base[d0 - 1]))
+        d0--;
+    char cand[2][4400];
+    int nc = 0;
+    if (d1 > d0)
+        snprintf(cand[nc++], sizeof cand[0], "%.*s%.*sboundingBox_%.*s%s",
+                 (int)dir, path, (int)d0, base, (int)(stem - d0), base + d0,
+                 xml ? ".vtr" : ".vtk");
+    snprintf(cand[nc++], sizeof cand[0], "%.*s%.*s_boundingBox.vtk",
+             (int)dir, path, (int)stem, base);
+    for (int k = 0; k < nc; k++) {
+        io_stream *s = NULL;
+        if (access(cand[k], R_OK) || io_stream_open(&s, cand[k], NULL))
+            continue;
+        io_text t = {0};
+        int st = io_stream_slurp(s, &t.buf, &t.len, NULL);
+        t.name = cand[k];
+        io_stream_close(s);
+        if (st)
+            continue;
+        const char *c = t.buf;
+        while (isspace((unsigned char)*c))
+            c++;
+        st = *c == '<' ? io_vtk_xml_box(&t, lo, hi, NULL)
+                       : io_vtk_box(&t, lo, hi, NULL);
+        free(t.buf);
+        if (st == HG_OK) {
+            snprintf(found, flen, "%s", cand[k]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Give a VTK frame the box of its box file, wrapping centres that lie
+ * outside into it (periodic, LAMMPS' default, until the boundary is
+ * known). */
+static void vtk_take_box(const char *path, int xml, hg_particles *p,
+                         hg_io_info *info)
+{
+    double lo[3], hi[3];
+    char found[9000];
+    if (!sibling_box(path, xml, lo, hi, found, sizeof found))
+        return;
+    int d = p->dim;
+    for (int a = 0; a < d; a++)
+        if (!(hi[a] > lo[a]))
+            return;
+    for (int a = 0; a < d; a++) {
+        p->lo[a] = lo[a];
+        p->hi[a] = hi[a];
+        double len = hi[a] - lo[a];
+        for (size_t i = 0; i < p->n; i++) {
+            double *x = &p->x[i * (size_t)d + (size_t)a];
+            if (*x < lo[a] || *x >= hi[a]) {
+                *x -= floor((*x - lo[a]) / len) * len;
+                if (*x < lo[a] || *x >= hi[a])
+                    *x = lo[a];
+            }
+        }
+    }
+    p->box_inferred = 0;
+    p->periodic = 1;
+    memset(p->boundary, 0, sizeof p->boundary);
+    info->box_stated = 1;
+    const char *b = strrchr(found, '/');
+    snprintf(info->note + strlen(info->note),
+             sizeof info->note - strlen(info->note), "%sbox from %s",
+             info->note[0] ? "; " : "", b ? b + 1 : found);
+}
+
+static int load_stream(io_stream *s, const hg_io_options *o,
+                       const char *path, uint64_t size, hg_particles *p,
+                       hg_io_info *info, hg_err *e)
+{
+    const char *h;
+    size_t n;
+    int st = io_stream_peek(s, 1 << 16, &h, &n, e);
+    if (st)
+        return st;
+    if (n >= 3 && memcmp(h, "\xef\xbb\xbf", 3) == 0) /* UTF-8 BOM */
+        io_stream_drop(s, 3);
+    if ((st = io_stream_peek(s, 1 << 16, &h, &n, e)))
+        return st;
+    info->compressed = io_stream_compressed(s);
+    const char *nul = memchr(h, '\0', n);
+    if (nul)
+        return hg_fail(e, HG_EPARSE, "%s: binary data (NUL byte at offset "
+                                     "%zu) in a text file",
+                       io_stream_name(s), (size_t)(nul - h));
+    hg_io_format fmt = o->format;
+    if (fmt == HG_IO_AUTO)
+        fmt = sniff(h, n);
+    if (fmt == HG_IO_AUTO && path)
+        (void)hg_io_format_from_path(path, &fmt, NULL);
+    if (fmt == HG_IO_AUTO) {
+        if (n == 0)
+            return hg_fail(e, HG_EPARSE, "%s: empty file",
+                           io_stream_name(s));
+        return hg_fail(e, HG_EPARSE,
+                       "%s: not a particle file hgridopt reads (it reads %s)",
+                       io_stream_name(s), hg_io_formats_read());
+    }
+    info->format = fmt;
+    switch (fmt) {
+    case HG_IO_DUMP: return io_dump_load(s, o, size, p, info, e);
+    case HG_IO_MERCURY_DATA:
+        return io_mercury_data_load(s, o, path, p, info, e);
+    default: break;
+    }
+    static const char *const kinds[] = {
+        [HG_IO_CSV] = "CSV", [HG_IO_LAMMPS] = "LAMMPS data file",
+        [HG_IO_XYZ] = "extended XYZ", [HG_IO_VTK] = "legacy VTK",
+        [HG_IO_MERCURY_RESTART] = "MercuryDPM restart file"};
+    if (!info->kind[0])
+        snprintf(info->kind, sizeof info->kind, "%s%s", kinds[fmt],
+                 info->compressed ? ", gzip" : "");
+    int xml = n > 0 && (h[0] == '<' || (n > 1 && isspace((unsigned char)h[0]) &&
+                                       memchr(h, '<', n < 64 ? n : 64)));
+    st = load_text(s, fmt, p, info, e);
+    if (!st && fmt == HG_IO_VTK && p->box_inferred && path)
+        vtk_take_box(path, xml, p, info);
+    if (!st && fmt == HG_IO_VTK)
+        info->box_stated = !p->box_inferred;
+    if (!st && fmt != HG_IO_MERCURY_RESTART && fmt != HG_IO_VTK) {
+        info->box_stated = !p->box_inferred;
+        /* CSV and XYZ say periodic or walls with their box */
+        info->boundary_stated = (fmt == HG_IO_CSV || fmt == HG_IO_XYZ) &&
+                                !p->box_inferred;
+    }
+    return st;
+}
+
+int hg_io_load(const char *path, const hg_io_options *o, hg_particles *p,
+               hg_io_info *info, hg_err *e)
+{
+    static const hg_io_options dflt;
+    hg_io_info scratch;
+    if (!info)
+        info = &scratch;
+    info_reset(info);
+    memset(p, 0, sizeof *p);
+    if (!o)
+        o = &dflt;
+    io_stream *s = NULL;
+    int st = io_stream_open(&s, path, e);
+    if (st)
+        return st;
+    st = load_stream(s, o, strcmp(path, "-") ? path : NULL,
+                     io_stream_raw_size(s), p, info, e);
+    io_stream_close(s);
+    if (st)
+        hg_particles_clear(p);
+    return st;
+}
+
+int hg_io_load_mem(const char *text, size_t len, const char *name,
+                   const hg_io_options *o, hg_particles *p, hg_io_info *info,
+                   hg_err *e)
+{
+    static const hg_io_options dflt;
+    hg_io_info scratch;
+    if (!info)
+        info = &scratch;
+    info_reset(info);
+    memset(p, 0, sizeof *p);
+    if (!o)
+        o = &dflt;
+    if (!name)
+        name = "(memory)";
+    io_stream *s = NULL;
+    int st = io_stream_open_mem(&s, text, len, name, e);
+    if (st)
+        return st;
+    st = load_stream(s, o, name, len, p, info, e);
+    io_stream_close(s);
+    if (st)
+        hg_particles_clear(p);
+    return st;
 }
 
 int hg_io_read_mem(const char *text, size_t len, const char *name,
                    hg_io_format fmt, hg_particles *p, hg_err *e)
 {
-    memset(p, 0, sizeof *p);
-    if (!name)
-        name = "(memory)";
-    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) { /* UTF-8 BOM */
-        text += 3;
-        len -= 3;
-    }
-    if (fmt == HG_IO_AUTO &&
-        hg_io_format_from_path(name, &fmt, NULL) != HG_OK)
-        fmt = sniff(text, len);
-    io_text t = {0};
-    t.buf = malloc(len + 1);
-    if (!t.buf)
-        return hg_fail(e, HG_ENOMEM, "%s: out of memory (%zu bytes)", name,
-                       len);
-    memcpy(t.buf, text, len);
-    t.buf[len] = '\0';
-    t.len = len;
-    t.name = name;
-    if (memchr(t.buf, '\0', len)) {
-        free(t.buf);
-        return hg_fail(e, HG_EPARSE, "%s: binary data (NUL byte) in a text "
-                                     "file", name);
-    }
-    int st;
-    switch (fmt) {
-    case HG_IO_CSV: st = io_csv_read(&t, p, e); break;
-    case HG_IO_LAMMPS: st = io_lammps_read(&t, p, e); break;
-    case HG_IO_XYZ: st = io_xyz_read(&t, p, e); break;
-    case HG_IO_VTK: st = io_vtk_read(&t, p, e); break;
-    default:
-        st = hg_fail(e, HG_EINVAL, "%s: unknown format %d", name, (int)fmt);
-    }
-    free(t.buf);
-    if (st != HG_OK)
-        hg_particles_clear(p);
-    return st;
+    hg_io_options o = {0};
+    o.format = fmt;
+    return hg_io_load_mem(text, len, name, &o, p, NULL, e);
 }
 
 int hg_io_read_stream(FILE *f, const char *name, hg_io_format fmt,
@@ -392,7 +732,7 @@ int hg_io_read_stream(FILE *f, const char *name, hg_io_format fmt,
     char *buf = NULL;
     size_t len = 0;
     int st = hg_read_all(f, name, &buf, &len, e);
-    if (st != HG_OK)
+    if (st)
         return st;
     st = hg_io_read_mem(buf, len, name, fmt, p, e);
     free(buf);
@@ -402,20 +742,12 @@ int hg_io_read_stream(FILE *f, const char *name, hg_io_format fmt,
 int hg_io_read(const char *path, hg_io_format fmt, hg_particles *p,
                hg_err *e)
 {
+    hg_io_options o = {0};
+    o.format = fmt;
     memset(p, 0, sizeof *p);
     if (!path)
         return hg_fail(e, HG_EINVAL, "particle file: no file name");
-    if (strcmp(path, "-") == 0)
-        return hg_io_read_stream(stdin, "(stdin)", fmt, p, e);
-    if (fmt == HG_IO_AUTO)
-        (void)hg_io_format_from_path(path, &fmt, NULL);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return hg_fail(e, HG_EIO, "%s: cannot open: %s", path,
-                       strerror(errno));
-    int st = hg_io_read_stream(f, path, fmt, p, e);
-    fclose(f);
-    return st;
+    return hg_io_load(path, &o, p, NULL, e);
 }
 
 /* ---- writing -------------------------------------------------------- */

@@ -3,8 +3,10 @@
 #ifndef HG_IO_INTERNAL_H
 #define HG_IO_INTERNAL_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "hg_io.h"
+#include "io_stream.h"
 
 /* A whole file in memory, consumed line by line. */
 typedef struct io_text {
@@ -77,7 +79,104 @@ int io_build_finish(io_build *b, io_text *t, const io_box *box,
 int io_csv_read(io_text *t, hg_particles *p, hg_err *e);
 int io_lammps_read(io_text *t, hg_particles *p, hg_err *e);
 int io_xyz_read(io_text *t, hg_particles *p, hg_err *e);
-int io_vtk_read(io_text *t, hg_particles *p, hg_err *e);
+int io_vtk_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e);
+/* XML VTK (io_vtk_xml.c): PolyData / UnstructuredGrid with ASCII data. */
+int io_vtk_xml_read(io_text *t, hg_particles *p, hg_io_info *info,
+                    hg_err *e);
+/* The box of a box file written beside a frame (LIGGGHTS, LPP): legacy
+ * RECTILINEAR_GRID (io_vtk_box) or XML RectilinearGrid (io_vtk_xml_box). */
+int io_vtk_box(io_text *t, double lo[3], double hi[3], hg_err *e);
+int io_vtk_xml_box(io_text *t, double lo[3], double hi[3], hg_err *e);
+/* MercuryDPM (io_mercury.c): a .restart file in memory; a .data file
+ * streamed frame by frame (the frame of o, as for dumps). */
+int io_mercury_restart_read(io_text *t, hg_particles *p, hg_io_info *info,
+                            hg_err *e);
+int io_mercury_data_load(io_stream *s, const hg_io_options *o,
+                         const char *path, hg_particles *p, hg_io_info *info,
+                         hg_err *e);
+
+/* ---- LAMMPS / LIGGGHTS text dumps (io_dump.c) ---- */
+
+/* Columns of "ITEM: ATOMS ..." (indices, -1 when absent). kind[a] of the
+ * position column of axis a: 0 x, 1 xu (unwrapped), 2 xs (scaled), 3 xsu. */
+typedef struct io_dump_cols {
+    int n;
+    int id, type, radius, diameter;
+    int x[3], kind[3], v[3];
+} io_dump_cols;
+
+/* The header of one frame. */
+typedef struct io_dump_frame {
+    int dim;               /* 2 or 3 when the format says; 0: from the
+                              coordinates (dumps) */
+    long long step;        /* -1 when the frame has no TIMESTEP */
+    double time;           /* NAN unless the dump has ITEM: TIME */
+    size_t natoms;
+    double lo[3], hi[3];
+    char bnd[3][3];        /* per axis "pp", "fm", ... when has_bnd */
+    int has_bnd;
+    io_stream_mark mark;   /* where the frame starts */
+    io_stream_mark atoms;  /* its first atom line */
+    long header_line, atoms_line;
+    io_dump_cols cols;
+    char columns[512];     /* the column names as written */
+} io_dump_frame;
+
+typedef struct io_dump_read_opts {
+    const double *type_radius; /* radius of type t at [t-1], or NULL */
+    size_t n_types;
+    uint64_t size_hint;        /* bytes of the file (0: unknown): bounds the
+                                  first allocation for the count announced */
+    hg_progress_fn progress;
+    void *progress_params;
+} io_dump_read_opts;
+
+/* The atoms of a frame: x[3k..3k+2] (z = 0 without a z column), r[k];
+ * ids and velocities when asked for (want_id, want_v; NAN where the dump
+ * has no such column). Reused from frame to frame. */
+typedef struct io_dump_atoms {
+    size_t n, cap, limit;
+    double *x, *r, *v;
+    uint64_t *id;
+    int want_id, want_v;
+    uint64_t *seen; /* ids seen (duplicate check) */
+    size_t seen_words;
+    int guessed_columns; /* no column names: dump atom's layout */
+    int has_id, has_v, radius_from_type;
+} io_dump_atoms;
+
+/* Read the next frame's header up to and including its ITEM: ATOMS line.
+ * Returns 1 for a frame, 0 at the end of the input, or a status. */
+int io_dump_next(io_stream *s, io_dump_frame *f, hg_err *e);
+/* Skip the frame's atom lines (counted, not parsed). */
+int io_dump_skip(io_stream *s, const io_dump_frame *f, hg_err *e);
+/* Parse the frame's atom lines into A (positions wrapped into the box
+ * along periodic axes, scaled ones unscaled). */
+int io_dump_read(io_stream *s, const io_dump_frame *f,
+                 const io_dump_read_opts *o, io_dump_atoms *A, hg_err *e);
+void io_dump_atoms_free(io_dump_atoms *A);
+/* A dump into p: the frame of o (io_frames_select), its box and boundary. */
+int io_dump_load(io_stream *s, const hg_io_options *o, uint64_t size,
+                 hg_particles *p, hg_io_info *info, hg_err *e);
+
+/* ---- files of several frames (io_frames.c) ---- */
+
+/* How a format finds, skips and parses its frames (the frame header type
+ * is the dump's; a format fills what it has). */
+typedef struct io_frame_ops {
+    const char *what; /* "dump", "MercuryDPM .data file" (messages) */
+    int has_steps;    /* frames carry timesteps (--frame step=S) */
+    int (*next)(io_stream *s, io_dump_frame *f, hg_err *e);
+    int (*skip)(io_stream *s, const io_dump_frame *f, hg_err *e);
+    int (*read)(io_stream *s, const io_dump_frame *f,
+                const io_dump_read_opts *o, io_dump_atoms *A, hg_err *e);
+} io_frame_ops;
+
+/* The frame o asks for (the last by default) into *f and A; info gets its
+ * number, the frames counted, its timestep and time. */
+int io_frames_select(io_stream *s, const hg_io_options *o, uint64_t size,
+                     const io_frame_ops *ops, io_dump_frame *f,
+                     io_dump_atoms *A, hg_io_info *info, hg_err *e);
 
 /* Writers return HG_OK or HG_EIO only through ferror checked by the caller;
  * they do not fail otherwise. */

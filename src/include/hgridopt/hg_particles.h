@@ -45,6 +45,16 @@ int hg_particles_set_boundary(hg_particles *p, const char *text, hg_err *e);
 /* The boundary as "p p f" (2D: "p f") into buf (>= 8 bytes). */
 const char *hg_particles_boundary_text(const hg_particles *p, char *buf);
 
+/* For a particle set whose file does not state its boundary: per axis
+ * the gap gap[a] the spheres leave in the box (the box's edge minus the
+ * extent of the spheres, x -+ r). Along an axis whose gap is wider than
+ * reach nothing interacts across the box's faces, so the axis behaves as
+ * non-periodic whatever the code does there: it is set 'f' and told[a] =
+ * 1. The other axes keep their letter (the format's default) with
+ * told[a] = 0. Returns the number of axes told. */
+int hg_particles_boundary_infer(hg_particles *p, double reach, int told[3],
+                                double gap[3]);
+
 /* Check radii finite > 0, coordinates finite, inside the box along
  * periodic axes. */
 int hg_particles_check(const hg_particles *p, hg_err *e);
