@@ -80,7 +80,8 @@
 #include <string.h>
 
 static const hg_model_param hgrid_params[] = {HG_MODEL_PARAM_K,
-                                              HG_MODEL_PARAM_C};
+                                              HG_MODEL_PARAM_C,
+                                              HG_MODEL_PARAM_WHOLE};
 
 /* Per-level terms. */
 typedef struct level {
@@ -91,6 +92,8 @@ typedef struct level {
     double cd, ca; /* this level's share of T_cd and T_ca */
     double dT_dm, dT_dq[4], dT_ds; /* gradient accumulators */
     double rbar;   /* mean radius Q_{h,1} / Q_{h,0} */
+    double vol;    /* the built cell's volume over s_h^d (1 unless the
+                      grid stretches cells to a periodic edge) */
     double r_top;  /* the level's largest radius bound */
 } level;
 
@@ -103,6 +106,8 @@ typedef struct meas_terms {
     double *rc; /* rc[h * nc + c]: mean radius of class c on level h */
     int dim;
     double plen[3]; /* periodic edge per axis, 0 when not periodic */
+    int whole;      /* the grid stretches its cells to whole cells along a
+                       periodic edge (the bundled grid, LAMMPS' bins) */
 } meas_terms;
 
 /* Hard-sphere terms (hard_spheres.c); on = 0 for the Poisson structure. */
@@ -164,6 +169,7 @@ static void fill_levels(const hg_model_input *in, level *lv, int cumulative)
             c *= 2.0 / s[h];
         }
         l->rbar = l->q[0] > 0.0 ? l->q[1] / l->q[0] : 0.0;
+        l->vol = 1.0;
     }
 }
 
@@ -292,6 +298,7 @@ static int meas_init(const hg_model_input *in, const level *lv,
         ms->plen[a] = si->boundary[2 * a] == 'p'
                           ? si->box_hi[a] - si->box_lo[a]
                           : 0.0;
+    ms->whole = in->params[2] != 0.0;
     ms->nc = nc;
     ms->nu = in->sys->nu;
     ms->Vp = hg_psd_mean_volume(in->psd, d);
@@ -309,15 +316,54 @@ static int meas_init(const hg_model_input *in, const level *lv,
 }
 
 /* Cells of size >= s a periodic edge A holds (the grid stretches them to
- * A / n); 0 for a non-periodic axis (no bound). */
+ * A / n): the largest n >= 1 with A / n >= s in floating point, as the
+ * bundled grid counts them; 0 for a non-periodic axis (no bound). */
 static double edge_cells(double A, double s)
 {
     if (!(A > 0.0))
         return 0.0;
     double k = floor(A / s);
+    if (k < 1.0)
+        k = 1.0;
     while (k > 1.0 && A / k < s)
         k -= 1.0;
-    return k < 1.0 ? 1.0 : k;
+    while (A / (k + 1.0) >= s)
+        k += 1.0;
+    return k;
+}
+
+/* The edge along axis a of the cells of size s as the grid builds them:
+ * stretched to whole cells along a periodic edge (ms->whole), else s. */
+static double axis_cell(const meas_terms *ms, int a, double s)
+{
+    if (!ms->whole || !(ms->plen[a] > 0.0))
+        return s;
+    return ms->plen[a] / edge_cells(ms->plen[a], s);
+}
+
+/* The cells of size s as built: per-axis edges e[a]; returns their volume
+ * over s^d. */
+static double built_cell(const meas_terms *ms, double s, double *e)
+{
+    double v = 1.0;
+    for (int a = 0; a < ms->dim; a++) {
+        e[a] = axis_cell(ms, a, s);
+        v *= e[a] / s;
+    }
+    return v;
+}
+
+/* The weights w_k of B(j,h) = sum_k w_k Q_{h,k} for cells of edges e[a]:
+ * prod_a (2 + 2r / e_a) expanded in powers of r (KOL 2014 eq. 16 with one
+ * cell size per axis). */
+static void box_weights(int d, const double *e, double *w)
+{
+    double c[4] = {1.0, 0.0, 0.0, 0.0}; /* the product's coefficients */
+    for (int a = 0; a < d; a++)
+        for (int k = a + 1; k >= 0; k--)
+            c[k] = 2.0 * c[k] + (k > 0 ? 2.0 / e[a] * c[k - 1] : 0.0);
+    for (int k = 0; k <= d; k++)
+        w[k] = c[k];
 }
 
 /* A periodic level of fewer than 3 cells along an axis: the grid visits
@@ -361,9 +407,11 @@ static double clipped_box_cells(const meas_terms *ms, int h, double s,
         double w = ms->w[h * ms->nc + c];
         if (!(w > 0.0))
             continue;
-        double u = (2.0 * ms->rc[h * ms->nc + c] + s) / s, k = floor(u),
-               f = u - k, prod = 1.0;
+        double prod = 1.0;
         for (int a = 0; a < ms->dim; a++) {
+            double sa = axis_cell(ms, a, s);
+            double u = (2.0 * ms->rc[h * ms->nc + c] + sa) / sa,
+                   k = floor(u), f = u - k;
             double n = edge_cells(ms->plen[a], s);
             prod *= n > 0.0 ? (1.0 - f) * fmin(k + 1.0, n) +
                                   f * fmin(k + 2.0, n)
@@ -405,14 +453,20 @@ static int level_terms(const hg_model_input *in, level *lv,
     double nc = 0.5 * (pow(3.0, d) - 1.0), A = 0.5 + nc;
     for (int h = 0; h < L; h++) {
         level *l = &lv[h];
-        double P = l->q[0];
+        double P = l->q[0], eh[3];
         l->cd = l->ca = 0.0;
+        if (ms && ms->snap) /* the cells as built */
+            l->vol = built_cell(ms, s[h], eh);
         if (!(P > 0.0))
             continue;
         nonempty++;
         l->cd = A * l->m * P;
-        if (ms && ms->snap)
-            l->cd *= meas_factor(ms, 3.0 * s[h], h, h);
+        if (ms && ms->snap) {
+            /* cells as built: their volume, the window at the mean edge */
+            double vh = l->vol;
+            l->cd *= vh * meas_factor(ms, 3.0 * s[h] * pow(vh, 1.0 / d), h,
+                                      h);
+        }
         l->ca = (1.0 + nc) * P;
         if (ms && ms->snap) {
             int small;
@@ -484,8 +538,18 @@ static int level_terms(const hg_model_input *in, level *lv,
                     rbar_grad(small, br * g[2] * hs->c.kap);
                 }
             } else if (ms && ms->snap) {
-                l->cd += lj->m * B *
-                         meas_factor(ms, 2.0 * l->rbar + 2.0 * s[j], h, j);
+                /* cells as built: m_j over their volume, B over their
+                 * edges, the window at its mean width */
+                double ej[3], wj[4], vj = built_cell(ms, s[j], ej), Bs = 0.0;
+                box_weights(d, ej, wj);
+                for (int k = 0; k <= d; k++)
+                    Bs += wj[k] * l->q[k];
+                double width = 1.0;
+                for (int a = 0; a < d; a++)
+                    width *= 2.0 * l->rbar + 2.0 * ej[a];
+                l->cd += lj->m * vj * Bs *
+                         meas_factor(ms, pow(width, 1.0 / d), h, j);
+                B = Bs;
             } else {
                 l->cd += lj->m * B;
             }
@@ -579,7 +643,7 @@ static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
     const double *s = in->sizes;
     for (int h = 0; h < L; h++) {
         const level *l = &b.lv[h];
-        double tab = 1.0 / l->dm_dq;
+        double tab = 1.0 / (l->dm_dq * l->vol);
         tcd += l->cd;
         tca += l->ca;
         ttab += tab;
@@ -593,7 +657,7 @@ static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
         if (lc->r_hi < lc->r_lo)
             lc->r_hi = lc->r_lo;
         lc->fraction = l->q[0];
-        lc->particles_per_cell = l->m;
+        lc->particles_per_cell = l->m * l->vol;
         lc->T_cd = l->cd;
         lc->T_ca = l->ca;
         lc->T_tab = tab;
@@ -640,7 +704,7 @@ static int measured_T(const hg_model_input *in, const double *s, double *T,
     for (int h = 0; h < q.L; h++) {
         tcd += b.lv[h].cd;
         tca += b.lv[h].ca;
-        ttab += 1.0 / b.lv[h].dm_dq;
+        ttab += 1.0 / (b.lv[h].dm_dq * b.lv[h].vol);
     }
     buf_free(&b);
     *T = tcd + in->params[0] * tca + in->params[1] * ttab;
@@ -733,7 +797,7 @@ const hg_model hg_model_hgrid_top_down = {
     HG_TOP_DOWN,
     0,
     hgrid_params,
-    2,
+    3,
     evaluate,
     gradient};
 
@@ -743,6 +807,6 @@ const hg_model hg_model_hgrid_bottom_up = {
     HG_BOTTOM_UP,
     0,
     hgrid_params,
-    2,
+    3,
     evaluate,
     gradient};

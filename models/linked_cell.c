@@ -9,7 +9,8 @@ extern const hg_model hg_model_hgrid_top_down;
 
 /* hgrid-top-down's parameters (passed on by name): the bundled grid's
  * one level, its table included */
-static const hg_model_param params[] = {HG_MODEL_PARAM_K, HG_MODEL_PARAM_C};
+static const hg_model_param params[] = {HG_MODEL_PARAM_K, HG_MODEL_PARAM_C,
+                                        HG_MODEL_PARAM_WHOLE};
 
 static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *w,
                     hg_err *e)
@@ -29,6 +30,6 @@ const hg_model hg_model_linked_cell = {
     HG_TOP_DOWN,
     1,
     params,
-    2,
+    3,
     evaluate,
     gradient};

@@ -250,8 +250,8 @@ r=$("$HG" recommend --engine lammps $PE --param atoms=1e6,ranks=4 --format json 
 [ "$r" = "[1000000,250000,4]" ] && ok || bad "recommend --engine lammps atoms=1e6 ranks=4: [atoms, atoms_per_rank, ranks] = $r"
 # errors name the parameter and list the declared ones
 expect_fail 2 "^hgridopt: --param foo: not a parameter of lammps-multi \(declared: atoms, skin, ranks\)$" -- "$HG" evaluate $PE --model lammps-multi --sizes 4,12,40 --param foo=1
-expect_fail 2 "^hgridopt: --param atoms: not a parameter of hgrid-top-down \(declared: K, C\)$" -- "$HG" evaluate $PE --sizes 4,12,40 --param atoms=1e6
-expect_fail 2 "^hgridopt: --param atoms: not a parameter of the models evaluated \(declared: K, C\)$" -- "$HG" recommend $PE --param atoms=1e6
+expect_fail 2 "^hgridopt: --param atoms: not a parameter of hgrid-top-down \(declared: K, C, whole\)$" -- "$HG" evaluate $PE --sizes 4,12,40 --param atoms=1e6
+expect_fail 2 "^hgridopt: --param atoms: not a parameter of the models evaluated \(declared: K, C, whole\)$" -- "$HG" recommend $PE --param atoms=1e6
 expect_fail 2 "^hgridopt: --param K: give K with --K" -- "$HG" evaluate $PE --sizes 4,12,40 --param K=0.3
 expect_fail 2 "^hgridopt: --param atoms: 'many' is not a number$" -- "$HG" recommend $PE --engine lammps --param atoms=many
 expect_fail 2 "^hgridopt: --param atoms: 0 must be >= 1 \(atoms in the simulation\)$" -- "$HG" recommend $PE --engine lammps --param atoms=0

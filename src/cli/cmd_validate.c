@@ -332,7 +332,8 @@ static int write_result(FILE *out, const void *ctx)
             r->sizes_given ? "given" : "recommended",
             v->rounded ? ", rounded to whole cells per box edge"
                        : ", as given (periodic edges of different lengths: "
-                         "no rounding, the grid's cells are slightly larger)");
+                         "the grid stretches its cells to whole cells per "
+                         "edge, and the model counts them as built)");
     if (r->n_note)
         fprintf(out, "note:           %s\n", r->n_note);
     if (v->padded) {

@@ -83,6 +83,17 @@ static int resolve_engine_consts(cli_system *cs)
 {
     const hg_engine *eng = cli_engine_of(&cs->opt);
     cs->consts_source[0] = '\0';
+    if (eng && eng->model_values) {
+        hg_kv kv = {0};
+        hg_err e = {0};
+        int st = hg_kv_parse(eng->model_values, &kv, &e);
+        for (size_t i = 0; i < kv.n && !st; i++)
+            st = hg_model_values_set(&cs->values, kv.items[i].key,
+                                     atof(kv.items[i].val), &e);
+        hg_kv_clear(&kv);
+        if (st)
+            return cli_fail(&e, st, 0);
+    }
     if (!eng || !eng->consts_resolve || !eng->consts_size)
         return CLI_OK;
     if (!(cs->consts = calloc(1, eng->consts_size))) {

@@ -46,9 +46,8 @@ static int write_settings(const hg_engine_settings *in, char **text,
         m = hg_model_for_grid(in->algorithm == HG_BOTTOM_UP ? HG_BOTTOM_UP
                                                             : HG_TOP_DOWN);
     hg_model_values v;
-    memset(&v, 0, sizeof v);
     hg_work w;
-    int st = hg_model_values_set(&v, "K", 1e-300, e);
+    int st = hg_mercurydpm_values(&v, 1e-300, e);
     if (st == HG_OK)
         st = hg_cost_evaluate(m, in->psd, in->sys, &v, in->levels, in->sizes,
                               NULL, &w, e);
@@ -112,4 +111,5 @@ const hg_engine hg_engine_mercurydpm = {
     2,
     1,
     41,
+    "whole=0",
 };

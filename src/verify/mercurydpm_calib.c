@@ -263,8 +263,7 @@ static int predict(const mpack *m, const hg_mercurydpm_setting *s, double K,
     if (st)
         return st;
     hg_model_values v;
-    memset(&v, 0, sizeof v);
-    if ((st = hg_model_values_set(&v, "K", K, e)))
+    if ((st = hg_mercurydpm_values(&v, K, e)))
         return st;
     return hg_cost_evaluate(model_of(s->algorithm), m->psd, &m->sys, &v,
                             s->levels, sizes, NULL, w, e);
@@ -284,8 +283,7 @@ static int optimum(const mpack *m, double K, hg_algorithm alg, int max_levels,
         o.models[0] = model_of(alg);
     }
     hg_model_values v;
-    memset(&v, 0, sizeof v);
-    int st = hg_model_values_set(&v, "K", K, e);
+    int st = hg_mercurydpm_values(&v, K, e);
     if (st)
         return st;
     hg_recommendation r;
@@ -862,10 +860,9 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
         int L = s.levels + 1;
         double T;
         hg_model_values v;
-        memset(&v, 0, sizeof v);
         o = s;
         o.levels = L;
-        if ((st = hg_model_values_set(&v, "K", K, e)) == HG_OK &&
+        if ((st = hg_mercurydpm_values(&v, K, e)) == HG_OK &&
             (st = hg_opt_sizes(model_of(s.algorithm), m.psd, &m.sys, &v, L,
                                NULL, o.sizes, &T, e)) == HG_OK &&
             (k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)
@@ -980,11 +977,10 @@ int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
             continue;
         if (v == 2) {
             hg_model_values mv;
-            memset(&mv, 0, sizeof mv);
             double T;
             o = s;
             o.levels = L;
-            if ((st = hg_model_values_set(&mv, "K", K, e)) == HG_OK)
+            if ((st = hg_mercurydpm_values(&mv, K, e)) == HG_OK)
                 st = hg_opt_sizes(model_of(alg), m.psd, &m.sys, &mv, L, NULL,
                                   o.sizes, &T, e);
         } else {

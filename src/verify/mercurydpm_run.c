@@ -26,6 +26,13 @@ void hg_mercurydpm_setting_default(hg_mercurydpm_setting *s)
     s->levels = 3;
 }
 
+int hg_mercurydpm_values(hg_model_values *v, double K, hg_err *e)
+{
+    memset(v, 0, sizeof *v);
+    int st = hg_model_values_set(v, "K", K, e);
+    return st ? st : hg_model_values_set(v, "whole", 0.0, e);
+}
+
 static const char build_hint[] =
     "build MercuryDPM's kernel (cmake -S SRC -B BUILD "
     "-DMercuryDPM_KERNEL_ONLY=ON -DCMAKE_BUILD_TYPE=Release && cmake "

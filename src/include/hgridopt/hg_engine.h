@@ -199,6 +199,10 @@ typedef struct hg_engine {
      * A code whose times wander between runs of one setting is measured
      * in many short alternating runs. */
     int run_steps, run_warmup, run_repeats;
+    /* Parameter values its models take for this code ("name=value,...",
+     * e.g. "whole=0": MercuryDPM's hashed cells are not stretched), set
+     * before the user's --param; NULL: none. */
+    const char *model_values;
 } hg_engine;
 
 /* tune of the bundled HGrid (the hgrid engine's hook): from the

@@ -48,6 +48,12 @@ typedef struct hg_mercurydpm_setting {
 /* MercuryDPM's defaults: TOPDOWN, EXPONENTIAL, 3 levels. */
 void hg_mercurydpm_setting_default(hg_mercurydpm_setting *s);
 
+/* The parameter values of the HGrid cost models for MercuryDPM: K (pair
+ * checks per cell access) and whole = 0 (its hashed cells keep their
+ * size along a periodic edge; the bundled grid stretches them). v is
+ * overwritten. */
+int hg_mercurydpm_values(hg_model_values *v, double K, hg_err *e);
+
 /* What one setting measured. */
 typedef struct hg_mercurydpm_timing {
     double seconds;          /* CPU seconds per step (the driver's process

@@ -61,6 +61,16 @@ typedef struct hg_model_param {
      "cost of one cell of the grid's tables per rebuild and detection, "   \
      "in pair checks (0: the detection only, as KOL 2014)"}
 
+/* The table entry of whole, for the models of a grid that stretches its
+ * cells to whole cells along each periodic edge (the bundled HGrid; also
+ * LAMMPS' and LIGGGHTS' bins): with a measured snapshot (a periodic box)
+ * the model counts the cells as built, edge A / floor(A / s) per axis.
+ * 0: cells of exactly the size given (MercuryDPM's hashed grid). */
+#define HG_MODEL_PARAM_WHOLE                                               \
+    {"whole", 1.0, 0.0, 1.0, 0,                                            \
+     "1: cells stretched to whole cells along each periodic edge, as the " \
+     "bundled grid builds them; 0: cells of the size given (hashed)"}
+
 /* Parameter values given by the user, by name (plain data; names are
  * copied). A model takes the values it declares and the defaults for the
  * others; names no model declares are the caller's concern
