@@ -242,9 +242,9 @@ r1=$("$HG" recommend $PE --model lammps-multi --param atoms=1e6 --format json | 
 r4=$("$HG" recommend $PE --model lammps-multi --param atoms=1e6,ranks=4 --format json | jq -c '[.ranks, .bin_neigh_ms]')
 [[ $r1 == '[1,'* ]] && [[ $r4 == '[4,'* ]] && [ "${r1#*,}" != "${r4#*,}" ] && ok || bad "recommend --param ranks=4: $r4 (1 rank: $r1)"
 # --param skin is in units of the smallest diameter (2 here): 0.2 -> 0.4
-expect_ok "^dim 3, nu = 0.4, 200000 atoms \(200000 per rank\), 1 rank, skin 0.4$" -- "$HG" evaluate --engine lammps $PE --sizes 40 --param atoms=2e5,skin=0.2
+expect_ok "^skin: +0.4, given \(--param skin=0.2: 0.2 x the smallest diameter\)$" -- "$HG" evaluate --engine lammps $PE --sizes 40 --param atoms=2e5,skin=0.2
 # the atoms and one rank's share of them, in words and JSON
-expect_ok "^dim 3, nu = 0.4, 1e\+06 atoms \(250000 per rank\), 4 ranks," -- "$HG" recommend --engine lammps $PE --param atoms=1e6,ranks=4
+expect_ok "^dim 3, nu = 0.4, 1e\+06 atoms \(250000 per rank\), 4 ranks$" -- "$HG" recommend --engine lammps $PE --param atoms=1e6,ranks=4
 expect_ok "neighbor build for 250000 atoms per rank" -- "$HG" evaluate --engine lammps $PE --sizes 40 --param atoms=1e6,ranks=4 --format lammps
 r=$("$HG" recommend --engine lammps $PE --param atoms=1e6,ranks=4 --format json | jq -c '[.atoms, .atoms_per_rank, .ranks]')
 [ "$r" = "[1000000,250000,4]" ] && ok || bad "recommend --engine lammps atoms=1e6 ranks=4: [atoms, atoms_per_rank, ranks] = $r"

@@ -121,6 +121,9 @@ extern const char cli_system_help[];
 extern const char cli_model_help[];
 extern const char cli_output_help[];
 extern const char cli_plot_help[];
+/* --engine and --format of recommend and evaluate, from the engine
+ * registry: every engine with its help line, every settings format. */
+void cli_print_engines_help(FILE *out, const char *cmd);
 
 /* ---- layer 2: drivers ---- */
 
@@ -155,6 +158,8 @@ typedef struct cli_system {
     hg_K_target K_target; /* the code the output describes (set by
                              cli_system_resolve from --format) */
     hg_K_choice Kc;     /* K and where it came from (hg_K_resolve) */
+    const char *engine_name; /* the engine the output describes (recommend:
+                                set before writing; NULL: the default) */
     char *name;         /* system name or NULL */
     char *unit;         /* length unit or NULL */
     long particles;     /* 0 if not given */
@@ -220,6 +225,13 @@ int cli_model_resolve(const cli_opts *o, const char *const *words,
  * parameter (and listing the declared ones); returns an exit code. */
 int cli_params_apply(cli_system *cs, const char *text,
                      const hg_model *const *models, size_t n);
+/* The size of the simulation for the models that declare atoms and
+ * ranks (a code's build time): atoms = --atoms (atoms > 0), else the
+ * --packing file's or the system file's particles; ranks = --mpi (ranks >
+ * 0); values given with --param win (--atoms and --param atoms together
+ * are refused). Returns an exit code. */
+int cli_size_params(cli_system *cs, const hg_model *const *models, size_t n,
+                    long atoms, long ranks);
 /* The help line of --param, for the commands taking it. */
 extern const char cli_param_help[];
 

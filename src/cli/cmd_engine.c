@@ -268,6 +268,8 @@ static void print_json(run_kind kind, const hg_engine *eng,
                                               ? r->point_repeats
                                               : run->repeats);
     add_number(j, "spearman", r->spearman);
+    if (r->note[0])
+        cJSON_AddStringToObject(j, "note", r->note);
     cJSON_AddNumberToObject(j, "settings_measured", r->settings_measured);
     if (kind == RUN_TUNE) {
         cJSON_AddNumberToObject(j, "rounds", r->rounds);
@@ -340,6 +342,8 @@ static void print_table(run_kind kind, const hg_engine *eng,
     if (isfinite(r->spearman))
         printf("rank correlation of predicted with measured (Spearman): "
                "%.3f\n", r->spearman);
+    if (r->note[0])
+        printf("note: %s\n", r->note);
     if (kind == RUN_TUNE)
         printf("%d settings measured in %d rounds, %.0f s\n",
                r->settings_measured, r->rounds, r->seconds);

@@ -28,17 +28,12 @@ static void help(FILE *out)
             "distribution's units,\n"
             "                   strictly ascending; the last >= the largest "
             "diameter\n"
-            "                   (not needed by --model linked-cell)\n"
-            "  --format F       table (default), json, or lammps / "
-            "mercurydpm (the given\n"
-            "                   sizes as input-script lines / C++ snippet)\n"
-            "  --engine E       hgrid (default): the KOL 2014 model; lammps: "
-            "the model of\n"
-            "                   LAMMPS' neighbor build, --sizes the collection "
-            "cutoffs\n"
-            "                   (none: bin), its predicted Neigh time per "
-            "build (format\n"
-            "                   table, json or lammps)\n"
+            "                   (not needed by --model linked-cell; with a "
+            "code's model:\n"
+            "                   its cutoffs, LAMMPS' collections, none: "
+            "bin)\n");
+    cli_print_engines_help(out, "evaluate");
+    fprintf(out,
             "%s\n%s%s\n"
             "%s\n"
             "Example:\n"
@@ -154,7 +149,8 @@ static int write_export(FILE *out, const evaluate_result *r)
                           cs->name,
                           cs->unit,
                           cs->export_skin,
-                          NULL};
+                          NULL,
+                          cs->skin_why};
     char kn[640];
     in.K_note = hg_K_choice_describe(&cs->Kc, kn, sizeof kn);
     char *text = NULL;
@@ -162,6 +158,67 @@ static int write_export(FILE *out, const evaluate_result *r)
     int st = !strcmp(cs->opt.format, "lammps")
                  ? hg_export_lammps(&in, &text, &e)
                  : hg_export_mercurydpm(&in, &text, &e);
+    if (st)
+        return cli_fail(&e, st, 0);
+    fputs(text, out);
+    free(text);
+    return CLI_OK;
+}
+
+/* The engine whose settings format is fmt (NULL: table, json). */
+static const hg_engine *format_engine(const char *fmt)
+{
+    for (size_t i = 0; i < hg_engine_count(); i++) {
+        const hg_engine *g = hg_engine_at(i);
+        if (g->settings_format && !strcmp(g->settings_format, fmt))
+            return g;
+    }
+    return NULL;
+}
+
+/* A model of a code's own (not the KOL grid, whose levels every code's
+ * export takes): its settings only in its own code's format. */
+static int format_for_model(const hg_model *m, const char *fmt)
+{
+    const hg_engine *fe = format_engine(fmt);
+    const hg_engine *me = hg_engine_of_model(m->name);
+    if (!fe || m->grid_algorithm != HG_GRID_NONE || !me ||
+        me == hg_engine_at(0) || me == fe)
+        return CLI_OK;
+    cli_error("evaluate --format %s: writes the %s engine's settings; "
+              "--model %s is the %s engine's model (its settings: --format "
+              "%s)",
+              fmt, fe->name, m->name, me->name,
+              me->settings_format ? me->settings_format : "none");
+    return CLI_EUSAGE;
+}
+
+/* A code's own model in its own format: its settings writer. */
+static int write_own_settings(FILE *out, const evaluate_result *r,
+                              const hg_engine *eng)
+{
+    const cli_system *cs = r->cs;
+    double size = r->cost->per_level[0].cell_size;
+    hg_engine_settings in = {cs->psd,
+                             &cs->sys,
+                             r->model->name,
+                             r->model->grid_algorithm,
+                             r->sizes ? r->L : 1,
+                             r->sizes ? r->sizes : &size,
+                             r->cost->T,
+                             r->model->help,
+                             cs->export_skin,
+                             (double)cs->particles > 0 ? (double)cs->particles
+                                                      : 50000.0,
+                             1,
+                             cs->consts_source,
+                             "evaluate",
+                             cs->name,
+                             cs->unit,
+                             cs->skin_why};
+    char *text = NULL;
+    hg_err e = {0};
+    int st = eng->write_settings(&in, &text, &e);
     if (st)
         return cli_fail(&e, st, 0);
     fputs(text, out);
@@ -178,6 +235,10 @@ static int write_result(FILE *out, const void *ctx)
         return cli_json_print(out,
                               to_json(cs, r->model, cost, r->sl, r->own, r->n_own,
                                       r->given, r->n_given));
+    const hg_engine *fe = format_engine(cs->opt.format);
+    if (fe && r->model->grid_algorithm == HG_GRID_NONE &&
+        hg_engine_of_model(r->model->name) == fe && fe->write_settings)
+        return write_own_settings(out, r, fe);
     if (!strcmp(cs->opt.format, "lammps") ||
         !strcmp(cs->opt.format, "mercurydpm"))
         return write_export(out, r);
@@ -366,6 +427,8 @@ int cmd_evaluate(int argc, char **argv)
                                 hg_model_find("hgrid-top-down"), &model,
                                 &word)))
         return rc;
+    if ((rc = format_for_model(model, cs.opt.format)))
+        return rc;
     int hgrid = model->max_levels != 1;
     if (!o.sizes && hgrid) {
         cli_error("--sizes: missing (give the cell sizes s_1,...,s_L; the "
@@ -380,7 +443,8 @@ int cmd_evaluate(int argc, char **argv)
     if (st)
         return cli_fail(&e, st, 0);
     if ((rc = cli_system_resolve(&cs, 1)) ||
-        (rc = cli_params_apply(&cs, o.param, &model, 1)))
+        (rc = cli_params_apply(&cs, o.param, &model, 1)) ||
+        (rc = cli_size_params(&cs, &model, 1, 0, 0)))
         goto done;
     st = hgrid ? hg_sizes_check(cs.psd, (int)L, sizes, 1, &e) : HG_OK;
     if (st) {

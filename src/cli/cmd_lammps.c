@@ -37,9 +37,10 @@ void lmp_print_system(FILE *out, const cli_system *cs,
             hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
             hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
     fprintf(out, "dim %d, nu = %.6g, %.6g atoms (%.6g per rank), %d "
-                 "rank%s, skin %.6g\n",
+                 "rank%s\n",
             sys->dim, sys->nu, sys->atoms, sys->atoms / sys->nprocs,
-            sys->nprocs, sys->nprocs == 1 ? "" : "s", sys->skin);
+            sys->nprocs, sys->nprocs == 1 ? "" : "s");
+    fprintf(out, "skin:           %.6g, %s\n", sys->skin, cs->skin_why);
     cli_print_structure(out, cs);
 }
 
@@ -58,10 +59,13 @@ cJSON *lmp_json_document(const char *schema, const cli_system *cs,
     cJSON_AddNumberToObject(j, "nu", sys->nu);
     cJSON_AddStringToObject(j, "structure",
                             hg_structure_name(cs->sys.structure));
+    cli_json_add_snapshot(j, cs);
     cJSON_AddNumberToObject(j, "atoms", sys->atoms);
     cJSON_AddNumberToObject(j, "atoms_per_rank", sys->atoms / sys->nprocs);
     cJSON_AddNumberToObject(j, "ranks", sys->nprocs);
     cJSON_AddNumberToObject(j, "skin", sys->skin);
+    cJSON_AddStringToObject(j, "skin_source", cs->skin_why);
+    cJSON_AddBoolToObject(j, "skin_given", cs->skin_given);
     cJSON_AddStringToObject(j, "constants", consts_source);
     return j;
 }
@@ -177,8 +181,9 @@ int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
     hg_recommendation_clear(&r);
     if (st)
         return cli_fail(&e, st, 0);
-    hg_export_lammps_input in = {cs->psd, sys, &out->opt,
-                                 out->consts_source, cs->name, cs->unit};
+    hg_export_lammps_input in = {cs->psd,   sys,      &out->opt,
+                                 out->consts_source, cs->name, cs->unit,
+                                 cs->skin_why};
     if ((st = hg_export_lammps_model(&in, &out->text, &e)))
         return cli_fail(&e, st, 0);
     return CLI_OK;

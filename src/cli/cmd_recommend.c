@@ -35,53 +35,41 @@ static const cli_option options[] = {
 static void help(FILE *out)
 {
     fprintf(out,
-            "Usage: hgridopt recommend --psd SPEC --dim 2|3 --nu X "
-            "[options]\n\n"
-            "Choose the HGrid algorithm, number of levels and cell sizes "
-            "that minimise the\npredicted work per particle (KOL 2014 cost "
-            "model). The recommendation is the\nfewest levels whose work is "
-            "within the tolerance of the best work found;\nthe best itself "
-            "is reported too. The baseline is the cheaper single-level\n"
-            "method under the same K: the linked cell or bin (bins of half "
-            "the cutoff, as\nLAMMPS' neighbor bin); when no HGrid beats it "
-            "by the tolerance, it is the\nrecommendation. Speed-ups are "
-            "given against both.\n\n"
-            "  --model NAME     auto (default: both HGrid models, keep the "
+            "Usage: hgridopt recommend (--packing FILE | --psd SPEC --dim 2|3 "
+            "--nu X) [options]\n\n"
+            "The contact-detection setting that minimises the predicted cost "
+            "for the code\nof --engine: for the bundled HGrid (and "
+            "MercuryDPM) the algorithm, number of\nlevels and cell sizes "
+            "(KOL 2014 cost model: the fewest levels whose work is\nwithin "
+            "the tolerance of the best found, which is reported too; when no "
+            "HGrid\nbeats the cheaper single-level method, the linked cell "
+            "or bin, by the\ntolerance, that is the answer); for LAMMPS and "
+            "LIGGGHTS their neighbor lines,\nfrom models of their own "
+            "neighbor builds.\n\n");
+    cli_print_engines_help(out, "recommend");
+    fprintf(out,
+            "  --model NAME     auto (default: the engine's models, keep the "
             "better), or one\n"
-            "                   model: hgrid-top-down, hgrid-bottom-up, "
-            "linked-cell\n"
-            "                   ('hgridopt help models'); --algorithm A: "
-            "auto, top-down\n"
-            "                   or bottom-up\n"
+            "                   of them ('hgridopt help models'); "
+            "--algorithm A: auto,\n"
+            "                   top-down or bottom-up\n"
             "  --method M       optimal (default), constant-m, exponential, "
             "linear\n"
             "  --q Q            particles-per-cell ratio of constant-m "
             "(default 1)\n"
             "  --max-levels N   scan L = 1..N (default 32, at most 256)\n"
             "  --tolerance X    relative tolerance in [0, 1) (default 0.01)\n"
-            "  --format F       table (default), json, lammps or mercurydpm\n"
-            "  --engine E       hgrid (default): the bundled HGrid's cost "
-            "model; lammps:\n"
-            "                   the model of LAMMPS' own neighbor build "
-            "(lammps-multi /\n"
-            "                   lammps-bin; it may be plain bin), the same "
-            "answer in table,\n"
-            "                   json and lammps. --format lammps and --model "
-            "lammps|lammps-multi|\n"
-            "                   lammps-bin imply lammps unless --model names "
-            "an HGrid model\n"
-            "                   or 'kol' (the KOL levels exported as LAMMPS "
-            "collections)\n"
-            "  --atoms N        atoms in the simulation for the LAMMPS model "
-            "(default: the\n"
-            "                   packing's, the system file's particles, else "
-            "50000;\n"
-            "                   the same as --param atoms=N)\n"
-            "  --mpi N          MPI ranks for the LAMMPS model (default 1; "
-            "--param ranks=N\n"
-            "                   wins)\n"
+            "  --atoms N        atoms in the simulation, for the models of a "
+            "code's build\n"
+            "                   time (default: the --packing file's, the "
+            "system file's\n"
+            "                   particles, else 50000; --param atoms=N)\n"
+            "  --mpi N          MPI ranks, for the same models (default 1; "
+            "--param ranks=N)\n"
             "%s%s%s\n%s\n"
             "Example:\n"
+            "  hgridopt recommend --packing dump.pour --engine lammps --skin "
+            "0.2 --format lammps\n"
             "  hgridopt recommend --psd powerlaw:alpha=-3,omega=100 --dim 3 "
             "--nu 0.7\n\n%s",
             cli_param_help, cli_output_help, cli_plot_help, cli_system_help,
@@ -204,7 +192,9 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     const hg_recommend_options *o = &r->options;
     double rmin = hg_psd_rmin(cs->psd);
     cJSON *j = cli_json_document("hgridopt.recommendation/1", cs);
-    cJSON_AddStringToObject(j, "engine", "hgrid");
+    cJSON_AddStringToObject(j, "engine", cs->engine_name
+                                             ? cs->engine_name
+                                             : hg_engine_at(0)->name);
     if (cs->name)
         cJSON_AddStringToObject(j, "name", cs->name);
     cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
@@ -310,7 +300,8 @@ static int write_export(FILE *out, const cli_system *cs,
                           cs->name,
                           cs->unit,
                           cs->export_skin,
-                          NULL};
+                          NULL,
+                          cs->skin_why};
     char kn[640];
     in.K_note = hg_K_choice_describe(&cs->Kc, kn, sizeof kn);
     char *text = NULL;
@@ -456,6 +447,12 @@ static int write_engine(FILE *out, const void *ctx)
         cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
         cJSON_AddStringToObject(j, "structure",
                                 hg_structure_name(cs->sys.structure));
+        cli_json_add_snapshot(j, cs);
+        if (m && hg_model_param_index(m, "skin") >= 0) {
+            cJSON_AddNumberToObject(j, "skin", cs->export_skin);
+            cJSON_AddStringToObject(j, "skin_source", cs->skin_why);
+            cJSON_AddBoolToObject(j, "skin_given", cs->skin_given);
+        }
         cJSON_AddStringToObject(j, "model", a->model);
         cJSON_AddStringToObject(j, "setting", a->setting);
         cJSON_AddNumberToObject(j, "levels", a->levels);
@@ -555,8 +552,9 @@ static int engine_answer(cli_system *cs, const hg_engine *eng,
     int ia = hg_model_param_index(am, "atoms"), ir = hg_model_param_index(am,
                                                                   "ranks");
     double given;
-    if (!(atoms > 0.0) && ia >= 0)
-        atoms = am->params[ia].def;
+    (void)atoms;
+    if (!hg_model_values_get(&cs->values, "atoms", &atoms))
+        atoms = ia >= 0 ? am->params[ia].def : 0.0;
     if (hg_model_values_get(&cs->values, "ranks", &given))
         ranks = (long)given; /* --param ranks=N over --mpi */
     else if (ranks < 1 && ir >= 0)
@@ -577,7 +575,8 @@ static int engine_answer(cli_system *cs, const hg_engine *eng,
                              cs->consts_source,
                              "recommend",
                              cs->name,
-                             cs->unit};
+                             cs->unit,
+                             cs->skin_why};
     char *text = NULL;
     int rc = CLI_OK;
     if ((st = eng->write_settings(&in, &text, &e)))
@@ -672,6 +671,7 @@ int cmd_recommend(int argc, char **argv)
     ro.grid_only = strcmp(cs.opt.format, "table") &&
                    strcmp(cs.opt.format, "json");
     ro.q = o.q;
+    cs.engine_name = engine->name;
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
     /* --param for the models answering: the engine's, or the candidates */
@@ -688,15 +688,9 @@ int cmd_recommend(int argc, char **argv)
             pm[npm++] = hg_model_find("hgrid-top-down");
             pm[npm++] = hg_model_find("hgrid-bottom-up");
         }
-        double given;
-        if ((rc = cli_params_apply(&cs, o.param, pm, npm)))
+        if ((rc = cli_params_apply(&cs, o.param, pm, npm)) ||
+            (rc = cli_size_params(&cs, pm, npm, o.atoms, o.mpi)))
             goto done;
-        /* --atoms N is --param atoms=N */
-        if (o.atoms > 0 && hg_model_values_get(&cs.values, "atoms", &given)) {
-            cli_error("--atoms: the same as --param atoms=N; give one");
-            rc = CLI_EUSAGE;
-            goto done;
-        }
     }
     if (own_models) {
         if (cs.opt.plot || (strcmp(cs.opt.format, "table") &&

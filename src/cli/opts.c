@@ -61,8 +61,8 @@ const char cli_system_help[] =
 
 const char cli_model_help[] =
     "Cost model:\n"
-    "  --model NAME     hgrid-top-down, hgrid-bottom-up or linked-cell (see\n"
-    "                   'hgridopt help models')\n"
+    "  --model NAME     a cost model ('hgridopt help models' lists them with\n"
+    "                   their engines and parameters)\n"
     "  --algorithm A    shorthand: top-down = --model hgrid-top-down,\n"
     "                   bottom-up = --model hgrid-bottom-up\n";
 
@@ -72,6 +72,57 @@ const char cli_output_help[] =
 const char cli_plot_help[] =
     "  --plot FILE      also draw the results as a figure; the format comes\n"
     "                   from the extension: .svg, .png or .pdf\n";
+
+/* text wrapped at 78 columns, every line indented by indent (the first
+ * continues a line already at column indent) */
+static void wrap(FILE *out, const char *text, int indent)
+{
+    int col = indent;
+    const char *w = text;
+    while (*w) {
+        while (*w == ' ')
+            w++;
+        size_t n = strcspn(w, " ");
+        if (!n)
+            break;
+        if (col > indent && col + 1 + (int)n > 78) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(w, 1, n, out);
+        col += (int)n;
+        w += n;
+    }
+    fputc('\n', out);
+}
+
+void cli_print_engines_help(FILE *out, const char *cmd)
+{
+    fprintf(out, "  --engine E       the code whose contact detection is "
+                 "advised:\n");
+    for (size_t i = 0; i < hg_engine_count(); i++) {
+        const hg_engine *g = hg_engine_at(i);
+        char line[600];
+        snprintf(line, sizeof line, "%s%s", i == 0 ? "(default) " : "",
+                 g->help);
+        fprintf(out, "                   %-11s ", g->name);
+        wrap(out, line, 31);
+    }
+    fprintf(out, "  --format F       table (default), json");
+    for (size_t i = 0; i < hg_engine_count(); i++) {
+        const hg_engine *g = hg_engine_at(i);
+        if (g->settings_format)
+            fprintf(out, ", %s", g->settings_format);
+    }
+    fprintf(out, "\n                   (a code's format: the settings to "
+                 "paste into its input;\n                   it implies "
+                 "that engine)%s\n",
+            strcmp(cmd, "evaluate") ? ""
+                                    : "; for the given --sizes");
+}
 
 #define COMMON(name, type, field)                                            \
     {name, type, offsetof(cli_opts, field), 0, 0, CLI_ANY}

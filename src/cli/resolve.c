@@ -343,6 +343,10 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     if (cs->opt.packing_path) {
         if ((st = load_packing(cs)))
             return st;
+        st = hg_io_system_from_particles(&cs->packing, &packing_psd,
+                                         &packing_sys, &e);
+        if (st)
+            return cli_fail(&e, st, 1);
         /* an assumed boundary: one note on stderr whatever the format
          * (the table repeats it on its boundary line, JSON carries it) */
         if (cs->packing.box_inferred)
@@ -350,10 +354,6 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         else if (cs->boundary_source == CLI_BOUNDARY_ASSUMED)
             fprintf(stderr, "hgridopt: note: boundary %s\n",
                     cs->boundary_why);
-        st = hg_io_system_from_particles(&cs->packing, &packing_psd,
-                                         &packing_sys, &e);
-        if (st)
-            return cli_fail(&e, st, 1);
         /* the density the particles experience and their pair
          * statistics, measured (a snapshot's box is not its bed) */
         if ((st = hg_snapshot_create(&cs->packing, &cs->snapshot, &e))) {
@@ -627,6 +627,32 @@ int cli_params_apply(cli_system *cs, const char *text,
     }
     free(copy);
     return rc;
+}
+
+int cli_size_params(cli_system *cs, const hg_model *const *models, size_t n,
+                    long atoms, long ranks)
+{
+    int has_atoms = 0, has_ranks = 0;
+    for (size_t i = 0; i < n; i++) {
+        has_atoms |= models[i] && hg_model_param_index(models[i], "atoms") >= 0;
+        has_ranks |= models[i] && hg_model_param_index(models[i], "ranks") >= 0;
+    }
+    double given;
+    hg_err e = {0};
+    int st = HG_OK;
+    if (atoms > 0 && hg_model_values_get(&cs->values, "atoms", &given)) {
+        cli_error("--atoms: the same as --param atoms=N; give one");
+        return CLI_EUSAGE;
+    }
+    if (has_atoms && !hg_model_values_get(&cs->values, "atoms", &given)) {
+        double a = atoms > 0 ? (double)atoms : (double)cs->particles;
+        if (a > 0.0)
+            st = hg_model_values_set(&cs->values, "atoms", a, &e);
+    }
+    if (!st && has_ranks && ranks > 0 &&
+        !hg_model_values_get(&cs->values, "ranks", &given))
+        st = hg_model_values_set(&cs->values, "ranks", (double)ranks, &e);
+    return st ? cli_fail(&e, st, 0) : CLI_OK;
 }
 
 int cli_model_resolve(const cli_opts *o, const char *const *words,

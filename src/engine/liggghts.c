@@ -93,6 +93,8 @@ static int write_settings(const hg_engine_settings *in, char **text,
                 in->ranks > 1 ? "s" : "");
     if (in->constants)
         fprintf(f, "# constants: %s\n", in->constants);
+    fprintf(f, "# neighbor skin %.6g: %s\n", skin,
+            in->skin_source ? in->skin_source : "as given");
     fputs("# not 'neighbor multi': in LIGGGHTS 3.8 it is a silent stub for "
           "granular pair styles (an empty neighbour list, no error)\n"
           "# keep 'newton off' in the input: granular tangential history "

@@ -98,6 +98,13 @@ static FILE *lammps_text_open(char **text, size_t *len, const char *name,
     return f;
 }
 
+/* The skin the lines keep, and where it came from. */
+static void skin_comment(FILE *f, double skin, const char *source)
+{
+    fprintf(f, "# neighbor skin %.6g: %s\n", skin,
+            source ? source : "as given");
+}
+
 static int lammps_text_close(FILE *f, char **text, int dim, char *lines,
                              hg_err *e)
 {
@@ -136,6 +143,7 @@ int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
     if (!f)
         return HG_ENOMEM;
     prediction_comment(f, in, "#");
+    skin_comment(f, skin, in->skin_source);
     if (s.ncoll == 0)
         fprintf(f, "# One level: LAMMPS' standard binning (bin) is the "
                    "single-level linked cell.\n");
@@ -177,6 +185,7 @@ int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
             in->sys->dim, in->sys->nu, in->sys->atoms / in->sys->nprocs,
             in->sys->nprocs, in->sys->nprocs == 1 ? "" : "s",
             in->consts_source ? in->consts_source : "given");
+    skin_comment(f, in->sys->skin, in->skin_source);
     fprintf(f, "# predicted Neigh time per build: bin %.4g ms", 
             1e3 * o->bin_seconds);
     for (int n = 1; n <= o->max_coll; n++)

@@ -276,6 +276,10 @@ int io_check_particle(const io_text *t, const io_box *box, int dim,
 {
     if (!(r > 0.0))
         return io_fail(t, e, HG_EPARSE, "radius %.17g must be > 0", r);
+    if (!isfinite(r * r * r) || !isfinite(4.2 * r * r * r))
+        return io_fail(t, e, HG_EPARSE,
+                       "radius %.17g: its volume is not a finite number",
+                       r);
     if (!box->has_box)
         return HG_OK;
     for (int c = 0; c < dim; c++) {
@@ -662,9 +666,11 @@ static int load_stream(io_stream *s, const hg_io_options *o,
         info->box_stated = !p->box_inferred;
     if (!st && fmt != HG_IO_MERCURY_RESTART && fmt != HG_IO_VTK) {
         info->box_stated = !p->box_inferred;
-        /* CSV and XYZ say periodic or walls with their box */
-        info->boundary_stated = (fmt == HG_IO_CSV || fmt == HG_IO_XYZ) &&
-                                !p->box_inferred;
+        /* CSV and XYZ say periodic or walls with their box, hgridopt's
+         * LAMMPS data files in their title */
+        info->boundary_stated = ((fmt == HG_IO_CSV || fmt == HG_IO_XYZ) &&
+                                 !p->box_inferred) ||
+                                (fmt == HG_IO_LAMMPS && p->boundary[0]);
     }
     return st;
 }

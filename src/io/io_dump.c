@@ -511,6 +511,11 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
                 return dfail(s, e, HG_EPARSE, "%s %.17g must be > 0",
                              c->radius >= 0 ? "radius" : "diameter",
                              c->radius >= 0 ? rad : 2.0 * rad);
+            if (!isfinite(4.2 * rad * rad * rad))
+                return dfail(s, e, HG_EPARSE,
+                             "%s %.17g: its volume is not a finite number",
+                             c->radius >= 0 ? "radius" : "diameter",
+                             c->radius >= 0 ? rad : 2.0 * rad);
         } else {
             size_t type;
             if ((st = count_tok(s, tok[c->type], "type", &type, e)))

@@ -149,6 +149,7 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
     if (!io_next_line(t, &line))
         return io_fail(t, e, HG_EPARSE, "empty file");
     /* the title line is free text; hgridopt writes "dim D periodic|walls" */
+    int titled = 0; /* hgridopt's own title states dim and boundary */
     if (strstr(line, "hgridopt")) {
         int nt = io_split(line, 0, tok, 16);
         for (int k = 0; k < nt && k < 16; k++) {
@@ -158,6 +159,8 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
             }
             else if (strcmp(tok[k], "walls") == 0)
                 box.periodic = 0;
+            if (!strcmp(tok[k], "walls") || !strcmp(tok[k], "periodic"))
+                titled = 1;
         }
     }
 
@@ -283,6 +286,9 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
             b.dim = 2;
         }
     }
+    if (st == HG_OK && titled)
+        for (int c = 0; c < 3; c++) /* stated: every axis alike */
+            box.boundary[c] = box.periodic || c >= b.dim ? 'p' : 'f';
     if (st == HG_OK)
         st = io_build_finish(&b, t, &box, p, e);
     io_build_free(&b);

@@ -191,6 +191,9 @@ static int data_read(io_stream *s, const io_dump_frame *f,
             return st;
         if (!(rad > 0.0))
             return mfail(s, e, "radius %.17g must be > 0", rad);
+        if (!isfinite(4.2 * rad * rad * rad))
+            return mfail(s, e, "radius %.17g: its volume is not a finite "
+                               "number", rad);
         A->r[k] = rad;
         if (A->want_v)
             memcpy(A->v + 3 * k, v, sizeof v);

@@ -79,6 +79,18 @@ static int settle(tune_ctx *x, cand *c, hg_err *e)
         }
     if (c->sizes[c->L - 1] < x->dmax)
         c->sizes[c->L - 1] = x->dmax;
+    /* a level no particle is on is only a table to sweep: dropped */
+    int k = 0;
+    size_t below = 0;
+    for (int h = 0; h < c->L; h++) {
+        size_t upto = h == c->L - 1 ? x->n_diam
+                                    : hg_count_le(x->diam, x->n_diam,
+                                                  c->sizes[h]);
+        if (upto > below || h == c->L - 1)
+            c->sizes[k++] = c->sizes[h];
+        below = upto > below ? upto : below;
+    }
+    c->L = k;
     hg_cost cost = {0};
     int st = hg_cost_evaluate(model_of(c->alg), x->psd, &x->sys, &x->values,
                               c->L, c->sizes, &cost, NULL, e);
@@ -115,9 +127,18 @@ static int same(const tune_ctx *x, const cand *a, const cand *b)
     int ka = occupied_sizes(x, a, sa), kb = occupied_sizes(x, b, sb);
     if (ka != kb || (ka > 1 && a->alg != b->alg))
         return 0;
-    for (int i = 0; i < ka; i++)
-        if (fabs(sa[i] - sb[i]) > 1e-9 * sb[i])
+    for (int i = 0; i < ka; i++) {
+        if (fabs(sa[i] - sb[i]) <= 1e-9 * sb[i])
+            continue;
+        /* in a periodic box: the same whole cells per edge */
+        if (!x->p->periodic)
             return 0;
+        for (int c = 0; c < x->p->dim; c++) {
+            double A = x->p->hi[c] - x->p->lo[c];
+            if (floor(A / sa[i]) != floor(A / sb[i]))
+                return 0;
+        }
+    }
     return 1;
 }
 

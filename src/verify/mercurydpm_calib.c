@@ -868,9 +868,22 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
             (k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)
             roles[k] = "one level more";
     }
+    /* the single level, unless the model puts it far beyond the
+     * recommendation: its seconds per step would decide nothing */
+    hg_work w1, w0;
     if (st == HG_OK && (st = single_level(&m, &o, e)) == HG_OK &&
-        (k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)
-        roles[k] = "single level";
+        (st = predict(&m, &o, K, &w1, e)) == HG_OK &&
+        (st = predict(&m, &list[0], K, &w0, e)) == HG_OK) {
+        if (w1.T > CAL_SLOWEST * w0.T)
+            snprintf(out->note, sizeof out->note,
+                     "the single-level grid (cells %.6g) is left out: the "
+                     "model puts it at %.3g times the recommendation's "
+                     "work (over %.0f), where timing it decides nothing "
+                     "and costs minutes",
+                     o.sizes[0], w1.T / w0.T, CAL_SLOWEST);
+        else if ((k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)
+            roles[k] = "single level";
+    }
     if (st == HG_OK && s.levels > 1) {
         scaled(&s, 0.8, &o);
         if ((k = add_setting(list, &n, VAL_CAP, &o)) == n - 1)

@@ -90,6 +90,8 @@ typedef struct hg_engine_report {
                              not stored) */
     double fit_median_error, fit_max_error; /* calibrate: relative */
     double spearman;      /* rank correlation predicted/measured (NaN) */
+    char note[512];       /* what the run left out or decided, in words
+                             ("" when nothing) */
     int settings_measured, rounds;
     double seconds;       /* wall time spent */
     /* tune of the bundled HGrid: recommended / fastest in each repeat of
@@ -133,6 +135,8 @@ typedef struct hg_engine_settings {
     const char *origin;     /* the command: "recommend", "evaluate" */
     const char *name, *length_unit; /* system name and length unit, or
                                        NULL */
+    const char *skin_source; /* where the skin came from, in words (NULL:
+                                not said) */
 } hg_engine_settings;
 
 /* The answer of an engine whose setting is not a grid hg_recommend

@@ -30,6 +30,8 @@ typedef struct hg_export_input {
     const char *unit;     /* length unit or NULL */
     double skin;          /* LAMMPS neighbor skin; <= 0: default below */
     const char *K_note;   /* where sys->K came from (one line) or NULL */
+    const char *skin_source; /* where the skin came from (one line), said
+                                in a comment; NULL: not said */
 } hg_export_input;
 
 /* Default LAMMPS skin: 10 % of the smallest particle diameter. */
@@ -59,6 +61,8 @@ typedef struct hg_export_lammps_input {
     const hg_lammps_optimum *optimum;
     const char *consts_source;         /* e.g. "shipped defaults" */
     const char *name, *unit;           /* may be NULL */
+    const char *skin_source;           /* where sys->skin came from, said in
+                                          a comment (NULL: not said) */
 } hg_export_lammps_input;
 int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
                            hg_err *e);
