@@ -11,6 +11,7 @@ runs=(
     "validate $P --n 20000 --repeats 2 --output $TMP/v.txt"
     "calibrate $P --n 20000 --max-levels 2 --repeats 1 --output $TMP/c.txt"
     "bench $P --n 3000 --methods lc,hgrid --repeats 2 --output $TMP/b.txt"
+    "recommend --packing $SRC/tests/data/files/lammps/pour_poly.dump.gz --output $TMP/r.txt"
 )
 for r in "${runs[@]}"; do
     cmd=${r%% *}

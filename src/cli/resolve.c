@@ -356,7 +356,12 @@ int cli_system_resolve(cli_system *cs, int need_nu)
                     cs->boundary_why);
         /* the density the particles experience and their pair
          * statistics, measured (a snapshot's box is not its bed) */
-        if ((st = hg_snapshot_create(&cs->packing, &cs->snapshot, &e))) {
+        cli_progress pr;
+        hg_progress_fn fn = cli_progress_start(&pr);
+        st = hg_snapshot_create_progress(&cs->packing, fn, &pr,
+                                         &cs->snapshot, &e);
+        cli_progress_end(&pr);
+        if (st) {
             hg_psd_free(packing_psd);
             cli_error("--packing: '%s': %s", cs->opt.packing_path, e.msg);
             return CLI_EDATA;

@@ -244,6 +244,25 @@ int hg_particles_boundary_infer(hg_particles *p, double reach, int told[3],
     return n;
 }
 
+size_t hg_particles_grow_box(hg_particles *p)
+{
+    size_t out = 0;
+    int d = p->dim;
+    for (int a = 0; a < d; a++) {
+        if (hg_particles_axis_periodic(p, a))
+            continue;
+        for (size_t i = 0; i < p->n; i++) {
+            double x = p->x[i * (size_t)d + (size_t)a];
+            if (x < p->lo[a] || x > p->hi[a]) {
+                out++;
+                p->lo[a] = x < p->lo[a] ? x : p->lo[a];
+                p->hi[a] = x > p->hi[a] ? x : p->hi[a];
+            }
+        }
+    }
+    return out;
+}
+
 const char *hg_particles_boundary_text(const hg_particles *p, char *buf)
 {
     int d = p->dim == 2 ? 2 : 3, k = 0;

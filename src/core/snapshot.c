@@ -590,6 +590,12 @@ static void count_chunk(const hg_snapshot *s, const hg_particles *p,
 
 int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
 {
+    return hg_snapshot_create_progress(p, NULL, NULL, out, e);
+}
+
+int hg_snapshot_create_progress(const hg_particles *p, hg_progress_fn fn,
+                                void *params, hg_snapshot **out, hg_err *e)
+{
     *out = NULL;
     int st = hg_particles_check(p, e);
     if (st)
@@ -679,13 +685,21 @@ int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e)
     {
         long nchunk = CHUNKS;
         size_t n = p->n;
+        int done = 0;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
-        for (long q = 0; q < nchunk; q++)
+        for (long q = 0; q < nchunk; q++) {
             count_chunk(s, p, &g, grids, ngrids, cs, a3,
                         n * (size_t)q / CHUNKS, n * (size_t)(q + 1) / CHUNKS,
                         &T[q]);
+            if (fn) {
+#ifdef _OPENMP
+#pragma omp critical(hg_snapshot_progress)
+#endif
+                fn("measuring", (double)++done / CHUNKS, params);
+            }
+        }
     }
     for (int q = 0; q < CHUNKS; q++) {
         /* the differences into counts */

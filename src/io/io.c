@@ -363,6 +363,19 @@ int io_build_finish(io_build *b, io_text *t, const io_box *box,
 
 /* ---- reading -------------------------------------------------------- */
 
+void io_grow_box(hg_particles *p, hg_io_info *info)
+{
+    size_t k = hg_particles_grow_box(p);
+    if (!k || !info)
+        return;
+    size_t n = strlen(info->note);
+    snprintf(info->note + n, sizeof info->note - n,
+             "%s%zu centre coordinate%s outside the box along non-periodic "
+             "axes: the box grown to hold %s",
+             n ? "; " : "", k, k == 1 ? " lies" : "s lie",
+             k == 1 ? "it" : "them");
+}
+
 /* The next non-blank line of h[*pos, n): [*b, *b + *len). 0 at the end. */
 static int head_line(const char *h, size_t n, size_t *pos, const char **b,
                      size_t *len)
@@ -630,6 +643,8 @@ static int load_stream(io_stream *s, const hg_io_options *o,
         return hg_fail(e, HG_EPARSE, "%s: binary data (NUL byte at offset "
                                      "%zu) in a text file",
                        io_stream_name(s), (size_t)(nul - h));
+    if (n == 0)
+        return hg_fail(e, HG_EPARSE, "%s: empty file", io_stream_name(s));
     hg_io_format fmt = o->format;
     if (fmt == HG_IO_AUTO)
         fmt = sniff(h, n);

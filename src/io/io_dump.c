@@ -629,6 +629,7 @@ static int dump_finish(io_stream *s, const io_dump_frame *f,
         if (st)
             return st;
     }
+    io_grow_box(p, info);
     info->boundary_stated = f->has_bnd;
     info->box_stated = 1;
     snprintf(info->kind, sizeof info->kind, "LAMMPS/LIGGGHTS dump (%s%.100s)%s",

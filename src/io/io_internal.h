@@ -178,6 +178,9 @@ int io_frames_select(io_stream *s, const hg_io_options *o, uint64_t size,
                      const io_frame_ops *ops, io_dump_frame *f,
                      io_dump_atoms *A, hg_io_info *info, hg_err *e);
 
+/* After reading: hg_particles_grow_box, said in info->note. */
+void io_grow_box(hg_particles *p, hg_io_info *info);
+
 /* Writers return HG_OK or HG_EIO only through ferror checked by the caller;
  * they do not fail otherwise. */
 void io_csv_write(FILE *f, const hg_particles *p);

@@ -510,6 +510,7 @@ int io_mercury_restart_read(io_text *t, hg_particles *p, hg_io_info *info,
     if (st)
         return st;
     apply_domain(&dm, p);
+    io_grow_box(p, info);
     for (int a = 0; a < p->dim; a++)
         if (!(p->hi[a] > p->lo[a])) { /* a domain left unset */
             hg_particles_clear(p);
@@ -625,6 +626,7 @@ int io_mercury_data_load(io_stream *s, const hg_io_options *o,
     if (path && sibling_restart(path, &dm, found, sizeof found) &&
         dm.dim == d) {
         apply_domain(&dm, p);
+        io_grow_box(p, info);
         info->boundary_stated = 1;
         info->box_stated = 1;
         const char *b = strrchr(found, '/');
@@ -653,5 +655,6 @@ int io_mercury_data_load(io_stream *s, const hg_io_options *o,
         return st;
     }
     info->box_stated = 1;
+    io_grow_box(p, info);
     return HG_OK;
 }

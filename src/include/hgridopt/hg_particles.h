@@ -55,6 +55,12 @@ const char *hg_particles_boundary_text(const hg_particles *p, char *buf);
 int hg_particles_boundary_infer(hg_particles *p, double reach, int told[3],
                                 double gap[3]);
 
+/* Grow the box along the non-periodic axes to hold every centre (a code
+ * loses atoms beyond a fixed face only later, at its next rebuild;
+ * MercuryDPM's domain bounds nothing). Returns how many centre
+ * coordinates lay outside. */
+size_t hg_particles_grow_box(hg_particles *p);
+
 /* Check radii finite > 0, coordinates finite, inside the box along
  * periodic axes. */
 int hg_particles_check(const hg_particles *p, hg_err *e);

@@ -78,6 +78,10 @@ typedef struct hg_snapshot hg_snapshot;
  * particles are not kept. Work ~ (centres) x (neighbours within 4 r_max);
  * about a second for 10^4 particles. *out is freed with hg_snapshot_free. */
 int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e);
+/* The same, reporting progress to fn (may be NULL; stage "measuring",
+ * the share of the particles counted), from one thread at a time. */
+int hg_snapshot_create_progress(const hg_particles *p, hg_progress_fn fn,
+                                void *params, hg_snapshot **out, hg_err *e);
 void hg_snapshot_free(hg_snapshot *s); /* accepts NULL */
 
 const hg_snapshot_info *hg_snapshot_get_info(const hg_snapshot *s);
