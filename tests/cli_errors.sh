@@ -121,4 +121,29 @@ expect_fail 2 "^hgridopt: table: missing parameter 'size'" -- $HG recommend --di
 expect_fail 2 "^hgridopt: table size: 'bogus' is not radius or diameter" -- $HG recommend --dim 3 --nu 0.3 --psd "table:file=$TMP/badt.csv,size=bogus,basis=mass"
 expect_fail 1 "badt.csv:2: 'abc' is not a number" -- $HG recommend --dim 3 --nu 0.3 --psd "table:file=$TMP/badt.csv,size=diameter,basis=mass"
 expect_fail 1 "cannot open" -- $HG recommend --dim 3 --nu 0.3 --psd "sample:file=$TMP/missing.csv"
+# the CLI defects of the user-files issue, one check each
+PE="--psd powerlaw:alpha=-3,omega=20 --dim 3 --nu 0.4"
+# a code's settings format with another code's model: refused
+expect_fail 2 "evaluate --format lammps: writes the lammps engine's settings; --model liggghts-bin is the liggghts engine's model \(its settings: --format liggghts\)" -- $HG evaluate $PE --model liggghts-bin --format lammps
+expect_fail 2 "evaluate --format mercurydpm: writes the mercurydpm engine's settings; --model liggghts-bin" -- $HG evaluate $PE --model liggghts-bin --format mercurydpm
+expect_ok "^neigh_modify binsize [0-9.]+$" -- $HG evaluate $PE --model liggghts-bin --format liggghts
+# help from the registries: every engine, every settings format; no K value
+engines=$($HG help engines | awk '/^  [a-z]/ { print $1 }')
+h=$($HG recommend --help)
+for g in hgrid lammps liggghts mercurydpm; do
+    grep -q "^ *$g  " <<<"$h" && ok || bad "recommend --help does not list engine $g"
+done
+grep -q "^  --format F       table (default), json, lammps, mercurydpm, liggghts" <<<"$h" && ok || bad "recommend --help formats"
+grep -q "0.2 for MercuryDPM" <<<"$h" && bad "--K help names a stale value" || ok
+# integers in any exact notation
+expect_ok "5000 atoms \(5000 per rank\)" -- $HG recommend $PE --engine lammps --atoms 5e3
+expect_ok "" -- $HG pack $PE --n 1e3 --output "$TMP/n1e3.csv"
+[ "$(grep -c . "$TMP/n1e3.csv")" = 1002 ] && ok || bad "pack --n 1e3 wrote $(grep -c . "$TMP/n1e3.csv") lines"
+expect_fail 2 "--n: '1.5e2x' is not an integer" -- $HG pack $PE --n 1.5e2x --output "$TMP/x.csv"
+expect_fail 2 "--n: '2.5' is not an integer" -- $HG pack $PE --n 2.5 --output "$TMP/x.csv"
+# the engine a recommendation's JSON names
+$HG recommend $PE --engine mercurydpm --format json | jq -e '.engine == "mercurydpm"' >/dev/null && ok || bad "recommend --engine mercurydpm --format json: engine"
+# a radius whose volume overflows: one line naming it, no NaN before it
+printf 'x,y,z,r\n0,0,0,1e308\n1,1,1,1\n' > "$TMP/huge.csv"
+expect_fail 1 "huge.csv:2: radius 1e\+308: its volume is not a finite number" -- $HG recommend --packing "$TMP/huge.csv"
 finish

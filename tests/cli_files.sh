@@ -7,9 +7,11 @@
 # .data and .restart, the boundary said where it is assumed, and one clear
 # line for every file refused.
 . "$(dirname "$0")/cli_lib.sh"
-L=$SRC/tests/data/files/lammps
-G=$SRC/tests/data/files/liggghts
-M=$SRC/tests/data/files/mercurydpm
+# HG_FILES_DIR: files written anew (tests/files_regenerate.sh)
+FILES=${HG_FILES_DIR:-$SRC/tests/data/files}
+L=$FILES/lammps
+G=$FILES/liggghts
+M=$FILES/mercurydpm
 R="$HG recommend"
 
 # The answer in a line: its kind (decision up to the work), T and the cell
@@ -53,6 +55,15 @@ same_answer "drum" $R --packing $L/drum.dump -- $R --packing $L/drum.data --boun
 same_answer "pour (size ratio 8)" $R --packing $L/pour_poly.dump -- $R --packing $L/pour_poly.data --boundary "p p fm"
 same_answer "2D pour" $R --packing $L/pour2d_custom.dump -- $R --packing $L/pour2d.data --boundary "f fm p"
 same_answer "granregion box" $R --packing $L/box.dump -- $R --packing $L/box.data --boundary "f f f"
+# the LAMMPS advice too, at each example's own skin
+for pair in "funnel.dump:funnel_discharging.data:p p f:0.5" "drum.dump:drum.data:p p f:0.2" \
+    "pour_poly.dump:pour_poly.data:p p fm:0.2" "pour2d_custom.dump:pour2d.data:f fm p:0.2" \
+    "box.dump:box.data:f f f:0.3"; do
+    IFS=: read -r d t b k <<<"$pair"
+    x=$($R --packing $L/$d --engine lammps --skin $k --format lammps 2>/dev/null | grep -v '^#')
+    y=$($R --packing $L/$t --boundary "$b" --engine lammps --skin $k --format lammps 2>/dev/null | grep -v '^#')
+    [ -n "$x" ] && [ "$x" = "$y" ] && ok || bad "lammps advice $d: '$x' vs $t: '$y'"
+done
 # ... and with no flag: the data file's boundary inferred or assumed (said)
 same_answer "funnel data, no flag" $R --packing $L/funnel.dump -- $R --packing $L/funnel_discharging.data
 # every column order, unwrapped and scaled positions, gzip, standard input

@@ -8,6 +8,7 @@
 #include "hg_pack.h"
 #include "hg_validate.h"
 #include "testutil.h"
+#include "verify_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -181,9 +182,22 @@ static void test_repeats_and_notes(void)
               v.measured_speedup <= v.speedup_max &&
               v.measured_speedup_cpu > 0.0);
         CHECK(v.predicted_speedup > 40.0);
-        CHECK(has_note(&v, "K = 1e-06 (command-line)",
-                       "hgridopt calibrate --dim 2 --save"));
         CHECK(!has_note(&v, "timed once", NULL));
+    }
+    /* the K note follows from the speed-ups alone (measured here: noisy
+     * on a busy machine), so it is checked on given numbers: more than 2
+     * times off the prediction, and not */
+    if (st == HG_OK) {
+        hg_validation w = v;
+        w.n_notes = 0;
+        w.measured_speedup = w.predicted_speedup / 3.0;
+        hg_validate_timing_notes(&vp, &w);
+        CHECK(has_note(&w, "K = 1e-06 (command-line)",
+                       "hgridopt calibrate --dim 2 --save"));
+        w.n_notes = 0;
+        w.measured_speedup = w.predicted_speedup / 1.5;
+        hg_validate_timing_notes(&vp, &w);
+        CHECK(!has_note(&w, "K = 1e-06", NULL));
     }
     hg_validation_clear(&v);
     /* one repeat is said to be noisy */

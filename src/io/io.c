@@ -363,6 +363,36 @@ int io_build_finish(io_build *b, io_text *t, const io_box *box,
 
 /* ---- reading -------------------------------------------------------- */
 
+int io_stream_fail(io_stream *s, hg_err *e, int status, const char *fmt,
+                   ...)
+{
+    if (e) {
+        char msg[HG_ERRLEN];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        hg_fail(e, status, "%s:%ld: %s", io_stream_name(s),
+                io_stream_lineno(s), msg);
+    }
+    return status;
+}
+
+int io_stream_number(io_stream *s, const char *tok, const char *field,
+                     double *out, hg_err *e)
+{
+    char *end;
+    double v = io_strtod(tok, &end);
+    if (end == tok || *end)
+        return io_stream_fail(s, e, HG_EPARSE, "%s: '%s' is not a number",
+                              field, tok);
+    if (!isfinite(v))
+        return io_stream_fail(s, e, HG_EPARSE,
+                              "%s: '%s' is not a finite number", field, tok);
+    *out = v;
+    return HG_OK;
+}
+
 void io_grow_box(hg_particles *p, hg_io_info *info)
 {
     size_t k = hg_particles_grow_box(p);
@@ -690,52 +720,48 @@ static int load_stream(io_stream *s, const hg_io_options *o,
     return st;
 }
 
-int hg_io_load(const char *path, const hg_io_options *o, hg_particles *p,
-               hg_io_info *info, hg_err *e)
+/* Read the stream s (closed here) as o says. */
+static int load_and_close(io_stream *s, const hg_io_options *o,
+                          const char *path, uint64_t size, hg_particles *p,
+                          hg_io_info *info, hg_err *e)
 {
     static const hg_io_options dflt;
-    hg_io_info scratch;
-    if (!info)
-        info = &scratch;
-    info_reset(info);
-    memset(p, 0, sizeof *p);
-    if (!o)
-        o = &dflt;
-    io_stream *s = NULL;
-    int st = io_stream_open(&s, path, e);
-    if (st)
-        return st;
-    st = load_stream(s, o, strcmp(path, "-") ? path : NULL,
-                     io_stream_raw_size(s), p, info, e);
+    int st = load_stream(s, o ? o : &dflt, path, size, p, info, e);
     io_stream_close(s);
     if (st)
         hg_particles_clear(p);
     return st;
 }
 
+int hg_io_load(const char *path, const hg_io_options *o, hg_particles *p,
+               hg_io_info *info, hg_err *e)
+{
+    hg_io_info scratch;
+    info = info ? info : &scratch;
+    info_reset(info);
+    memset(p, 0, sizeof *p);
+    io_stream *s = NULL;
+    int st = io_stream_open(&s, path, e);
+    if (st)
+        return st;
+    return load_and_close(s, o, strcmp(path, "-") ? path : NULL,
+                          io_stream_raw_size(s), p, info, e);
+}
+
 int hg_io_load_mem(const char *text, size_t len, const char *name,
                    const hg_io_options *o, hg_particles *p, hg_io_info *info,
                    hg_err *e)
 {
-    static const hg_io_options dflt;
     hg_io_info scratch;
-    if (!info)
-        info = &scratch;
+    info = info ? info : &scratch;
     info_reset(info);
     memset(p, 0, sizeof *p);
-    if (!o)
-        o = &dflt;
-    if (!name)
-        name = "(memory)";
+    name = name ? name : "(memory)";
     io_stream *s = NULL;
     int st = io_stream_open_mem(&s, text, len, name, e);
     if (st)
         return st;
-    st = load_stream(s, o, name, len, p, info, e);
-    io_stream_close(s);
-    if (st)
-        hg_particles_clear(p);
-    return st;
+    return load_and_close(s, o, name, len, p, info, e);
 }
 
 int hg_io_read_mem(const char *text, size_t len, const char *name,

@@ -34,50 +34,16 @@ static char *item_text(char *s)
     return s;
 }
 
-static int dfail(io_stream *s, hg_err *e, int status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static int dfail(io_stream *s, hg_err *e, int status, const char *fmt, ...)
-{
-    if (e) {
-        char msg[HG_ERRLEN];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        hg_fail(e, status, "%s:%ld: %s", io_stream_name(s),
-                io_stream_lineno(s), msg);
-    }
-    return status;
-}
-
-/* A whole token as a finite number. */
-static int num_tok(io_stream *s, const char *tok, const char *field,
-                   double *out, hg_err *e)
-{
-    char *end;
-    double v = io_strtod(tok, &end);
-    if (end == tok || *end)
-        return dfail(s, e, HG_EPARSE, "%s: '%s' is not a number", field, tok);
-    if (!isfinite(v))
-        return dfail(s, e, HG_EPARSE, "%s: '%s' is not a finite number",
-                     field, tok);
-    *out = v;
-    return HG_OK;
-}
-
 static int count_tok(io_stream *s, const char *tok, const char *field,
                      size_t *out, hg_err *e)
 {
     char *end;
     if (!isdigit((unsigned char)*tok))
-        return dfail(s, e, HG_EPARSE, "%s: '%s' is not a count", field, tok);
+        return io_stream_fail(s, e, HG_EPARSE, "%s: '%s' is not a count", field, tok);
     errno = 0;
     unsigned long long v = strtoull(tok, &end, 10);
     if (*end || errno == ERANGE || v > (unsigned long long)(SIZE_MAX / 64))
-        return dfail(s, e, HG_EPARSE, "%s: '%s' is not a count", field, tok);
+        return io_stream_fail(s, e, HG_EPARSE, "%s: '%s' is not a count", field, tok);
     *out = (size_t)v;
     return HG_OK;
 }
@@ -113,7 +79,7 @@ static int parse_columns(io_stream *s, char *text, io_dump_frame *f,
     char *tok[DUMP_MAXCOL];
     int n = io_split(text, 0, tok, DUMP_MAXCOL);
     if (n > DUMP_MAXCOL)
-        return dfail(s, e, HG_EPARSE, "ITEM: ATOMS: more than %d columns",
+        return io_stream_fail(s, e, HG_EPARSE, "ITEM: ATOMS: more than %d columns",
                      DUMP_MAXCOL);
     c->n = n;
     if (n == 0)
@@ -130,7 +96,7 @@ static int parse_columns(io_stream *s, char *text, io_dump_frame *f,
             for (int q = 0; q < 4; q++)
                 if (!strcmp(w, forms[q][a])) {
                     if (rank[a] == q)
-                        return dfail(s, e, HG_EPARSE,
+                        return io_stream_fail(s, e, HG_EPARSE,
                                      "ITEM: ATOMS: column '%s' appears "
                                      "twice",
                                      w);
@@ -151,13 +117,13 @@ static int parse_columns(io_stream *s, char *text, io_dump_frame *f,
                                              : NULL;
         if (slot) {
             if (*slot >= 0)
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "ITEM: ATOMS: column '%s' appears twice", w);
             *slot = k;
         }
     }
     if (c->x[0] < 0 || c->x[1] < 0)
-        return dfail(s, e, HG_EPARSE,
+        return io_stream_fail(s, e, HG_EPARSE,
                      "ITEM: ATOMS %s: no positions (the dump needs columns "
                      "x y z, xu yu zu or xs ys zs)",
                      f->columns);
@@ -179,7 +145,7 @@ int io_dump_next(io_stream *s, io_dump_frame *f, hg_err *e)
     f->mark = start;
     f->header_line = io_stream_lineno(s);
     if (!starts_item(line))
-        return dfail(s, e, HG_EPARSE,
+        return io_stream_fail(s, e, HG_EPARSE,
                      "expected an 'ITEM:' line (a new frame), found '%.40s' "
                      "(does the previous frame hold more atom lines than "
                      "it announces?)",
@@ -189,30 +155,30 @@ int io_dump_next(io_stream *s, io_dump_frame *f, hg_err *e)
         char *it = item_text(line);
         if (!strncmp(it, "TIMESTEP", 8)) {
             if ((r = next_line(s, &line, e)) <= 0)
-                return r ? r : dfail(s, e, HG_EPARSE, "file ends in the "
+                return r ? r : io_stream_fail(s, e, HG_EPARSE, "file ends in the "
                                                       "TIMESTEP item");
             char *end;
             long long v = strtoll(line, &end, 10);
             if (end == line || !io_blank(end))
-                return dfail(s, e, HG_EPARSE, "TIMESTEP: '%.40s' is not an "
+                return io_stream_fail(s, e, HG_EPARSE, "TIMESTEP: '%.40s' is not an "
                                               "integer",
                              line);
             f->step = v;
         } else if (!strncmp(it, "TIME", 4) && !isalpha((unsigned char)it[4])) {
             if ((r = next_line(s, &line, e)) <= 0)
-                return r ? r : dfail(s, e, HG_EPARSE, "file ends in the "
+                return r ? r : io_stream_fail(s, e, HG_EPARSE, "file ends in the "
                                                       "TIME item");
             char *tok[2];
             if (io_split(line, 0, tok, 2) != 1 ||
-                num_tok(s, tok[0], "TIME", &f->time, e))
-                return dfail(s, e, HG_EPARSE, "TIME: expected one number");
+                io_stream_number(s, tok[0], "TIME", &f->time, e))
+                return io_stream_fail(s, e, HG_EPARSE, "TIME: expected one number");
         } else if (!strncmp(it, "NUMBER OF ATOMS", 15)) {
             if ((r = next_line(s, &line, e)) <= 0)
-                return r ? r : dfail(s, e, HG_EPARSE, "file ends in the "
+                return r ? r : io_stream_fail(s, e, HG_EPARSE, "file ends in the "
                                                       "NUMBER OF ATOMS item");
             char *tok[2];
             if (io_split(line, 0, tok, 2) != 1)
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "NUMBER OF ATOMS: expected one count");
             if ((r = count_tok(s, tok[0], "NUMBER OF ATOMS", &f->natoms, e)))
                 return r;
@@ -222,7 +188,7 @@ int io_dump_next(io_stream *s, io_dump_frame *f, hg_err *e)
             int nt = io_split(it + 10, 0, tok, 8);
             int k0 = 0;
             if (nt >= 3 && !strcmp(tok[0], "xy")) {
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "triclinic box (BOX BOUNDS xy xz yz): hgridopt "
                              "reads orthogonal boxes only");
             }
@@ -234,7 +200,7 @@ int io_dump_next(io_stream *s, io_dump_frame *f, hg_err *e)
                     if (strlen(w) != 2 || !strchr("pfsm", w[0]) ||
                         !strchr("pfsm", w[1]) ||
                         ((w[0] == 'p') != (w[1] == 'p')))
-                        return dfail(s, e, HG_EPARSE,
+                        return io_stream_fail(s, e, HG_EPARSE,
                                      "BOX BOUNDS: '%s' is not a boundary "
                                      "(pp, ff, fm, ...)",
                                      w);
@@ -242,32 +208,32 @@ int io_dump_next(io_stream *s, io_dump_frame *f, hg_err *e)
                 }
                 f->has_bnd = 1;
             } else if (nt != 0) {
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "BOX BOUNDS: expected three boundary words "
                              "(e.g. 'pp pp fm')");
             }
             for (int a = 0; a < 3; a++) {
                 if ((r = next_line(s, &line, e)) <= 0)
-                    return r ? r : dfail(s, e, HG_EPARSE,
+                    return r ? r : io_stream_fail(s, e, HG_EPARSE,
                                          "file ends in BOX BOUNDS");
                 char *bt[4];
                 int nb = io_split(line, 0, bt, 4);
                 if (nb == 3)
-                    return dfail(s, e, HG_EPARSE,
+                    return io_stream_fail(s, e, HG_EPARSE,
                                  "triclinic box (three numbers per BOX "
                                  "BOUNDS line): hgridopt reads orthogonal "
                                  "boxes only");
                 if (nb != 2)
-                    return dfail(s, e, HG_EPARSE,
+                    return io_stream_fail(s, e, HG_EPARSE,
                                  "BOX BOUNDS: expected 'lo hi' for %c",
                                  'x' + a);
                 static const char *const lon[3] = {"xlo", "ylo", "zlo"};
                 static const char *const hin[3] = {"xhi", "yhi", "zhi"};
-                if ((r = num_tok(s, bt[0], lon[a], &f->lo[a], e)) ||
-                    (r = num_tok(s, bt[1], hin[a], &f->hi[a], e)))
+                if ((r = io_stream_number(s, bt[0], lon[a], &f->lo[a], e)) ||
+                    (r = io_stream_number(s, bt[1], hin[a], &f->hi[a], e)))
                     return r;
                 if (!(f->hi[a] > f->lo[a]))
-                    return dfail(s, e, HG_EPARSE,
+                    return io_stream_fail(s, e, HG_EPARSE,
                                  "box: %s %.17g is not below %s %.17g",
                                  lon[a], f->lo[a], hin[a], f->hi[a]);
             }
@@ -275,10 +241,10 @@ int io_dump_next(io_stream *s, io_dump_frame *f, hg_err *e)
         } else if (!strncmp(it, "ATOMS", 5) &&
                    (it[5] == '\0' || isspace((unsigned char)it[5]))) {
             if (!have_n)
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "ITEM: ATOMS before ITEM: NUMBER OF ATOMS");
             if (!have_box)
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "ITEM: ATOMS before ITEM: BOX BOUNDS");
             f->atoms_line = io_stream_lineno(s);
             if ((r = parse_columns(s, it + 5, f, e)))
@@ -293,7 +259,7 @@ int io_dump_next(io_stream *s, io_dump_frame *f, hg_err *e)
             if (r < 0)
                 return r;
             if (r == 0)
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "file ends before the frame's ITEM: ATOMS "
                              "(frame at line %ld)",
                              f->header_line);
@@ -314,7 +280,7 @@ int io_dump_skip(io_stream *s, const io_dump_frame *f, hg_err *e)
     if (r < 0)
         return r;
     if (r == 0 || got < f->natoms - 1 || starts_item(line))
-        return dfail(s, e, HG_EPARSE,
+        return io_stream_fail(s, e, HG_EPARSE,
                      "frame of timestep %lld (line %ld) ends before its "
                      "%zu atoms (a dump still being written?)",
                      f->step, f->header_line, f->natoms);
@@ -323,8 +289,7 @@ int io_dump_skip(io_stream *s, const io_dump_frame *f, hg_err *e)
 
 /* ---- atoms ----------------------------------------------------------- */
 
-/* Growable arrays of the frame read. */
-static int grow(io_dump_atoms *A, size_t want, hg_err *e)
+int io_dump_atoms_grow(io_dump_atoms *A, size_t want, hg_err *e)
 {
     if (want <= A->cap)
         return HG_OK;
@@ -413,7 +378,7 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
         first = o->size_hint / 8 + 1;
     if (!o || !o->size_hint)
         first = first < ((size_t)1 << 20) ? first : ((size_t)1 << 20);
-    int st = grow(A, first ? first : 1, e);
+    int st = io_dump_atoms_grow(A, first ? first : 1, e);
     if (st)
         return st;
     int need_r = 1;
@@ -430,7 +395,7 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
         if (r < 0)
             return r;
         if (r == 0 || starts_item(line))
-            return dfail(s, e, HG_EPARSE,
+            return io_stream_fail(s, e, HG_EPARSE,
                          "frame of timestep %lld (line %ld) ends after %zu "
                          "of its %zu atoms (a dump still being written?)",
                          f->step, f->header_line, k, natoms);
@@ -438,7 +403,7 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
         if (k == 0 && c->n == 0) {
             /* no column names: dump atom's id type xs ys zs [ix iy iz] */
             if (nt != 5 && nt != 8)
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "ITEM: ATOMS names no columns and the line "
                              "has %d numbers (dump atom has 5 or 8)",
                              nt);
@@ -458,7 +423,7 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
         if (k == 0) {
             need_r = c->radius < 0 && c->diameter < 0;
             if (need_r && (!o || !o->type_radius))
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "the dump has no radius or diameter column "
                              "(columns: %s): write it with 'dump ID all "
                              "custom N FILE id type radius x y z', or give "
@@ -466,15 +431,15 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
                              "1=R1,2=R2",
                              c->n ? f->columns : "id type xs ys zs");
             if (need_r && c->type < 0)
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "--type-radius needs a type column (columns: "
                              "%s)",
                              f->columns);
         }
         if (nt != c->n)
-            return dfail(s, e, HG_EPARSE, "%d columns, ITEM: ATOMS names %d",
+            return io_stream_fail(s, e, HG_EPARSE, "%d columns, ITEM: ATOMS names %d",
                          nt, c->n);
-        if ((st = grow(A, k + 1, e)))
+        if ((st = io_dump_atoms_grow(A, k + 1, e)))
             return st;
         double *x = A->x + 3 * k;
         for (int a = 0; a < 3; a++) {
@@ -484,7 +449,7 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
             }
             static const char *const an[3] = {"x", "y", "z"};
             double v = 0.0;
-            if ((st = num_tok(s, tok[c->x[a]], an[a], &v, e)))
+            if ((st = io_stream_number(s, tok[c->x[a]], an[a], &v, e)))
                 return st;
             if (c->kind[a] >= 2)
                 v = f->lo[a] + v * len[a];
@@ -501,18 +466,18 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
         double rad = 0.0;
         if (!need_r) {
             int col = c->radius >= 0 ? c->radius : c->diameter;
-            if ((st = num_tok(s, tok[col], c->radius >= 0 ? "radius"
+            if ((st = io_stream_number(s, tok[col], c->radius >= 0 ? "radius"
                                                           : "diameter",
                               &rad, e)))
                 return st;
             if (c->radius < 0)
                 rad *= 0.5;
             if (!(rad > 0.0))
-                return dfail(s, e, HG_EPARSE, "%s %.17g must be > 0",
+                return io_stream_fail(s, e, HG_EPARSE, "%s %.17g must be > 0",
                              c->radius >= 0 ? "radius" : "diameter",
                              c->radius >= 0 ? rad : 2.0 * rad);
             if (!isfinite(4.2 * rad * rad * rad))
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "%s %.17g: its volume is not a finite number",
                              c->radius >= 0 ? "radius" : "diameter",
                              c->radius >= 0 ? rad : 2.0 * rad);
@@ -521,7 +486,7 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
             if ((st = count_tok(s, tok[c->type], "type", &type, e)))
                 return st;
             if (type < 1 || type > o->n_types || !(o->type_radius[type - 1] > 0.0))
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "atom type %zu has no radius (--type-radius "
                              "gives types 1..%zu)",
                              type, o->n_types);
@@ -533,7 +498,7 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
             if ((st = count_tok(s, tok[c->id], "id", &id, e)))
                 return st;
             if (seen_before(A, (uint64_t)id, natoms))
-                return dfail(s, e, HG_EPARSE,
+                return io_stream_fail(s, e, HG_EPARSE,
                              "atom id %zu appears twice in the frame of "
                              "timestep %lld",
                              id, f->step);
@@ -545,7 +510,7 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
         if (A->want_v)
             for (int a = 0; a < 3; a++) {
                 double v = NAN;
-                if (c->v[a] >= 0 && (st = num_tok(s, tok[c->v[a]], "v", &v, e)))
+                if (c->v[a] >= 0 && (st = io_stream_number(s, tok[c->v[a]], "v", &v, e)))
                     return st;
                 A->v[3 * k + a] = v;
             }

@@ -95,6 +95,17 @@ int io_mercury_data_load(io_stream *s, const hg_io_options *o,
                          const char *path, hg_particles *p, hg_io_info *info,
                          hg_err *e);
 
+/* The messages of the streamed readers: "name:line: reason", the line
+ * being the one last read from s; a whole token as a finite number. */
+int io_stream_fail(io_stream *s, hg_err *e, int status, const char *fmt,
+                   ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+int io_stream_number(io_stream *s, const char *tok, const char *field,
+                     double *out, hg_err *e);
+
 /* ---- LAMMPS / LIGGGHTS text dumps (io_dump.c) ---- */
 
 /* Columns of "ITEM: ATOMS ..." (indices, -1 when absent). kind[a] of the
@@ -155,6 +166,8 @@ int io_dump_skip(io_stream *s, const io_dump_frame *f, hg_err *e);
 int io_dump_read(io_stream *s, const io_dump_frame *f,
                  const io_dump_read_opts *o, io_dump_atoms *A, hg_err *e);
 void io_dump_atoms_free(io_dump_atoms *A);
+/* Room for want atoms in A (its arrays grown, at most A->limit). */
+int io_dump_atoms_grow(io_dump_atoms *A, size_t want, hg_err *e);
 /* A dump into p: the frame of o (io_frames_select), its box and boundary. */
 int io_dump_load(io_stream *s, const hg_io_options *o, uint64_t size,
                  hg_particles *p, hg_io_info *info, hg_err *e);

@@ -30,38 +30,6 @@
 
 #define MD_MAXCOL 32
 
-static int mfail(io_stream *s, hg_err *e, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int mfail(io_stream *s, hg_err *e, const char *fmt, ...)
-{
-    if (e) {
-        char msg[HG_ERRLEN];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        hg_fail(e, HG_EPARSE, "%s:%ld: %s", io_stream_name(s),
-                io_stream_lineno(s), msg);
-    }
-    return HG_EPARSE;
-}
-
-static int number(io_stream *s, const char *tok, const char *field,
-                  double *out, hg_err *e)
-{
-    char *end;
-    double v = io_strtod(tok, &end);
-    if (end == tok || *end)
-        return mfail(s, e, "%s: '%s' is not a number", field, tok);
-    if (!isfinite(v))
-        return mfail(s, e, "%s: '%s' is not a finite number", field, tok);
-    *out = v;
-    return HG_OK;
-}
-
 /* ---- .data ------------------------------------------------------------ */
 
 static int data_next(io_stream *s, io_dump_frame *f, hg_err *e)
@@ -79,7 +47,7 @@ static int data_next(io_stream *s, io_dump_frame *f, hg_err *e)
     f->header_line = io_stream_lineno(s);
     int nt = io_split(line, 0, tok, MD_MAXCOL);
     if (nt != 6 && nt != 8)
-        return mfail(s, e,
+        return io_stream_fail(s, e, HG_EPARSE,
                      "expected a time step's header 'N time xMin yMin [zMin] "
                      "xMax yMax [zMax]' (6 or 8 numbers), found %d fields "
                      "(does the previous step hold more particle lines than "
@@ -91,15 +59,15 @@ static int data_next(io_stream *s, io_dump_frame *f, hg_err *e)
     unsigned long long n = strtoull(tok[0], &end, 10);
     if (*end || end == tok[0] || !isdigit((unsigned char)tok[0][0]) ||
         errno == ERANGE)
-        return mfail(s, e, "N: '%s' is not a particle count", tok[0]);
+        return io_stream_fail(s, e, HG_EPARSE, "N: '%s' is not a particle count", tok[0]);
     f->natoms = (size_t)n;
-    int st = number(s, tok[1], "time", &f->time, e);
+    int st = io_stream_number(s, tok[1], "time", &f->time, e);
     static const char *const lo_name[3] = {"xMin", "yMin", "zMin"};
     static const char *const hi_name[3] = {"xMax", "yMax", "zMax"};
     for (int a = 0; a < f->dim && st == HG_OK; a++) {
-        st = number(s, tok[2 + a], lo_name[a], &f->lo[a], e);
+        st = io_stream_number(s, tok[2 + a], lo_name[a], &f->lo[a], e);
         if (st == HG_OK)
-            st = number(s, tok[2 + f->dim + a], hi_name[a], &f->hi[a], e);
+            st = io_stream_number(s, tok[2 + f->dim + a], hi_name[a], &f->hi[a], e);
     }
     if (st)
         return st;
@@ -117,7 +85,7 @@ static int data_skip(io_stream *s, const io_dump_frame *f, hg_err *e)
     if (st)
         return st;
     if (got < f->natoms)
-        return mfail(s, e,
+        return io_stream_fail(s, e, HG_EPARSE,
                      "the time step at line %ld (time %g) ends after %zu of "
                      "its %zu particles (a file still being written?)",
                      f->header_line, f->time, got, f->natoms);
@@ -136,44 +104,23 @@ static int data_read(io_stream *s, const io_dump_frame *f,
     A->has_v = 1;
     A->radius_from_type = 0;
     A->guessed_columns = 0;
-    if (A->cap < n) {
-        size_t cap = n ? n : 1;
-        double *x = realloc(A->x, cap * 3 * sizeof *x);
-        if (x)
-            A->x = x;
-        double *r = x ? realloc(A->r, cap * sizeof *r) : NULL;
-        if (r)
-            A->r = r;
-        if (!x || !r)
-            return hg_fail(e, HG_ENOMEM, "out of memory for %zu particles",
-                           n);
-        if (A->want_v) {
-            double *v = realloc(A->v, cap * 3 * sizeof *v);
-            if (!v)
-                return hg_fail(e, HG_ENOMEM, "out of memory");
-            A->v = v;
-        }
-        if (A->want_id) {
-            uint64_t *id = realloc(A->id, cap * sizeof *id);
-            if (!id)
-                return hg_fail(e, HG_ENOMEM, "out of memory");
-            A->id = id;
-        }
-        A->cap = cap;
-    }
+    A->limit = n ? n : 1;
+    int st0 = io_dump_atoms_grow(A, n ? n : 1, e);
+    if (st0)
+        return st0;
     char *line, *tok[MD_MAXCOL];
     for (size_t k = 0; k < n; k++) {
         int r = io_stream_line(s, &line, NULL, e);
         if (r < 0)
             return r;
         if (r == 0)
-            return mfail(s, e,
+            return io_stream_fail(s, e, HG_EPARSE,
                          "the time step at line %ld (time %g) ends after %zu "
                          "of its %zu particles (a file still being written?)",
                          f->header_line, f->time, k, n);
         int nt = io_split(line, 0, tok, MD_MAXCOL);
         if (nt != want)
-            return mfail(s, e,
+            return io_stream_fail(s, e, HG_EPARSE,
                          "%d numbers; a %dD particle line has %d (x y%s vx "
                          "vy%s r ...)",
                          nt, d, want, d == 3 ? " z" : "", d == 3 ? " vz" : "");
@@ -182,17 +129,17 @@ static int data_read(io_stream *s, const io_dump_frame *f,
         int st = HG_OK;
         x[2] = 0.0;
         for (int a = 0; a < d && st == HG_OK; a++)
-            st = number(s, tok[a], an[a], &x[a], e);
+            st = io_stream_number(s, tok[a], an[a], &x[a], e);
         for (int a = 0; a < d && st == HG_OK; a++)
-            st = number(s, tok[iv + a], "velocity", &v[a], e);
+            st = io_stream_number(s, tok[iv + a], "velocity", &v[a], e);
         if (st == HG_OK)
-            st = number(s, tok[ir], "radius", &rad, e);
+            st = io_stream_number(s, tok[ir], "radius", &rad, e);
         if (st)
             return st;
         if (!(rad > 0.0))
-            return mfail(s, e, "radius %.17g must be > 0", rad);
+            return io_stream_fail(s, e, HG_EPARSE, "radius %.17g must be > 0", rad);
         if (!isfinite(4.2 * rad * rad * rad))
-            return mfail(s, e, "radius %.17g: its volume is not a finite "
+            return io_stream_fail(s, e, HG_EPARSE, "radius %.17g: its volume is not a finite "
                                "number", rad);
         A->r[k] = rad;
         if (A->want_v)

@@ -478,18 +478,11 @@ int io_stream_seek(io_stream *s, io_stream_mark m, hg_err *e)
         return HG_OK;
     }
     int st;
-    if (!s->gz && s->fd >= 0 && s->seekable) {
-        if (lseek(s->fd, (off_t)m.offset, SEEK_SET) < 0)
+    /* plain data: straight to the offset (memory, or a regular file) */
+    if (!s->gz && (s->fd < 0 || s->seekable)) {
+        if (s->fd >= 0 && lseek(s->fd, (off_t)m.offset, SEEK_SET) < 0)
             return hg_fail(e, HG_EIO, "%s: cannot seek: %s", s->name,
                            strerror(errno));
-        s->raw_pos = m.offset;
-        s->beg = s->end = 0;
-        s->eof = 0;
-        s->pos = m.offset;
-        s->line = m.line;
-        return HG_OK;
-    }
-    if (!s->gz && s->fd < 0) {
         s->raw_pos = m.offset;
         s->beg = s->end = 0;
         s->eof = 0;

@@ -301,7 +301,7 @@ static int box_sizes(const hg_psd *psd, const hg_validate_params *prm,
 
 /* Caveats of the verdict: spread of the timings, speed-up off the
  * prediction by more than a factor 2 (K). */
-static void timing_notes(const hg_validate_params *prm, hg_validation *v)
+void hg_validate_timing_notes(const hg_validate_params *prm, hg_validation *v)
 {
     const hg_validate_run *r[2] = {&v->hgrid, &v->linked_cell};
     const char *name[2] = {"HGrid", "linked cell"};
@@ -471,7 +471,7 @@ static int validate_particles(const hg_psd *psd,
         if ((st = measure_bin(psd, prm, p, out, e)))
             goto fail;
     }
-    timing_notes(prm, out);
+    hg_validate_timing_notes(prm, out);
     meas_clear(&mh);
     meas_clear(&ml);
     hg_cost_clear(&ch);

@@ -54,4 +54,11 @@ int meas_check(const hg_model *model, const hg_psd *psd,
                const double *sizes, const hg_measure_options *opt,
                hg_err *e);
 
+/* The notes of a validation that follow from its timings (validate.c):
+ * the spread of the repeats, a single timing, a measured speed-up more
+ * than 2 times off the prediction (the K note). A function of v's
+ * numbers alone, so that tests can give it the numbers. */
+void hg_validate_timing_notes(const hg_validate_params *prm,
+                              hg_validation *v);
+
 #endif
