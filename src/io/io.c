@@ -1,6 +1,9 @@
-/* io.c - particle files: format selection, file handling and the line
- * reader shared by the per-format readers (io_csv.c, io_lammps.c,
- * io_xyz.c, io_vtk.c). */
+/* io.c - particle files: the format from the content (else the
+ * extension), the in-memory line reader and particle list shared by the
+ * readers of whole files (io_csv.c, io_lammps.c, io_xyz.c, io_vtk.c,
+ * io_vtk_xml.c, io_mercury.c's restart), the streamed ones (io_dump.c,
+ * io_mercury.c's .data, through io_stream.c and io_frames.c), the box file
+ * beside a VTK frame, and writing. */
 #include "io_internal.h"
 #include "read_internal.h"
 
