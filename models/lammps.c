@@ -61,46 +61,13 @@
  */
 #include "hg_lammps.h"
 #include "hg_snapshot.h"
-#include "lammps_defaults.h"
+
 #include "model_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const term_names[HG_LAMMPS_NTERMS] = {
-    "checks", "visits", "bins", "binned", "coll_loops", "neighbours"};
-
-const char *hg_lammps_term_name(int i)
-{
-    return i >= 0 && i < HG_LAMMPS_NTERMS ? term_names[i] : "?";
-}
-
-void hg_lammps_consts_default(hg_lammps_consts *c)
-{
-    memset(c, 0, sizeof *c);
-    /* hgridopt calibrate --engine lammps on the development machine (2
-     * shared cores, Debian 12, lmp 29 Sep 2021 - Update 2, one rank): see
-     * README "LAMMPS". Seconds per unit. */
-    static const double def[HG_LAMMPS_NTERMS] = {
-        HG_LAMMPS_DEFAULT_CHECK, HG_LAMMPS_DEFAULT_VISIT,
-        HG_LAMMPS_DEFAULT_BIN,   HG_LAMMPS_DEFAULT_BINNED,
-        HG_LAMMPS_DEFAULT_COLL,  HG_LAMMPS_DEFAULT_NEIGH};
-    static const double se[HG_LAMMPS_NTERMS] = {
-        HG_LAMMPS_DEFAULT_CHECK_SE, HG_LAMMPS_DEFAULT_VISIT_SE,
-        HG_LAMMPS_DEFAULT_BIN_SE,   HG_LAMMPS_DEFAULT_BINNED_SE,
-        HG_LAMMPS_DEFAULT_COLL_SE,  HG_LAMMPS_DEFAULT_NEIGH_SE};
-    for (int i = 0; i < HG_LAMMPS_NTERMS; i++) {
-        c->c[i] = def[i];
-        c->se[i] = se[i];
-    }
-    c->r2 = HG_LAMMPS_DEFAULT_R2;
-    c->npoints = HG_LAMMPS_DEFAULT_NPOINTS;
-    snprintf(c->machine, sizeof c->machine, "%s", HG_LAMMPS_DEFAULT_MACHINE);
-    snprintf(c->lammps, sizeof c->lammps, "%s", HG_LAMMPS_DEFAULT_VERSION);
-    snprintf(c->created, sizeof c->created, "%s", HG_LAMMPS_DEFAULT_DATE);
-}
 
 int hg_lammps_system_check(const hg_lammps_system *s, hg_err *e)
 {
@@ -543,61 +510,4 @@ void hg_lammps_setting_text(const hg_lammps_setting *s, char *buf,
                               i ? ", " : " (cutoffs ", s->cut[i]);
     if (n < len)
         snprintf(buf + n, len - n, ")");
-}
-
-double hg_lammps_format_up(double x, char *buf, size_t len)
-{
-    double v = x;
-    snprintf(buf, len, "%.9g", x);
-    v = strtod(buf, NULL);
-    for (int k = 0; v < x && k < 8; k++) {
-        double step = pow(10.0, floor(log10(fabs(v))) - 8.0);
-        snprintf(buf, len, "%.9g", v + step);
-        v = strtod(buf, NULL);
-    }
-    if (v < x) { /* cannot happen for finite x; full precision is exact */
-        snprintf(buf, len, "%.17g", x);
-        v = strtod(buf, NULL);
-    }
-    return v;
-}
-
-int hg_lammps_lines(const hg_lammps_setting *s, double skin, double dmax,
-                    char **text, hg_err *e)
-{
-    *text = NULL;
-    int st = hg_lammps_setting_check(s, dmax, e);
-    if (st)
-        return st;
-    if (!(skin > 0.0) || !isfinite(skin))
-        return hg_fail(e, HG_EINVAL, "skin: %g must be > 0", skin);
-    size_t len = 0;
-    FILE *f = open_memstream(text, &len);
-    if (!f)
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.6g", skin);
-    if (s->ncoll == 0) {
-        fprintf(f, "neighbor %s bin\n", buf);
-    } else {
-        fprintf(f, "neighbor %s multi\n", buf);
-        fprintf(f, "neigh_modify collection/interval %d", s->ncoll);
-        double prev = 0.0;
-        for (int i = 0; i < s->ncoll; i++) {
-            double need = s->cut[i];
-            if (i == s->ncoll - 1 && need < dmax)
-                need = dmax;
-            if (i > 0 && !(need > prev))
-                need = nextafter(prev, INFINITY);
-            prev = hg_lammps_format_up(need, buf, sizeof buf);
-            fprintf(f, " %s", buf);
-        }
-        fprintf(f, "\ncomm_modify mode multi\n");
-    }
-    if (fclose(f) != 0 || !*text) {
-        free(*text);
-        *text = NULL;
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    return HG_OK;
 }

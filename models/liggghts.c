@@ -38,12 +38,12 @@
  *
  * The constants (seconds per unit of each count) are a value the caller
  * resolves once (the liggghts engine's consts_resolve: a stored
- * calibration, else models/liggghts_defaults.h); the model reads no file.
+ * calibration, else the shipped ones, src/engines/liggghts/); the model reads no file.
  */
 #include "hg_liggghts.h"
 #include "hg_model.h"
 #include "hg_snapshot.h"
-#include "liggghts_defaults.h"
+
 
 #include <float.h>
 #include <limits.h>
@@ -51,38 +51,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const term_names[HG_LIGGGHTS_NTERMS] = {
-    "checks", "visits", "lines", "bins", "binned", "neighbours"};
-
-const char *hg_liggghts_term_name(int i)
-{
-    return i >= 0 && i < HG_LIGGGHTS_NTERMS ? term_names[i] : "?";
-}
-
-void hg_liggghts_consts_default(hg_liggghts_consts *c)
-{
-    memset(c, 0, sizeof *c);
-    static const double def[HG_LIGGGHTS_NTERMS] = {
-        HG_LIGGGHTS_DEFAULT_CHECK, HG_LIGGGHTS_DEFAULT_VISIT,
-        HG_LIGGGHTS_DEFAULT_LINE,  HG_LIGGGHTS_DEFAULT_BIN,
-        HG_LIGGGHTS_DEFAULT_BINNED, HG_LIGGGHTS_DEFAULT_NEIGH};
-    static const double se[HG_LIGGGHTS_NTERMS] = {
-        HG_LIGGGHTS_DEFAULT_CHECK_SE, HG_LIGGGHTS_DEFAULT_VISIT_SE,
-        HG_LIGGGHTS_DEFAULT_LINE_SE,  HG_LIGGGHTS_DEFAULT_BIN_SE,
-        HG_LIGGGHTS_DEFAULT_BINNED_SE, HG_LIGGGHTS_DEFAULT_NEIGH_SE};
-    for (int i = 0; i < HG_LIGGGHTS_NTERMS; i++) {
-        c->c[i] = def[i];
-        c->se[i] = se[i];
-    }
-    c->r2 = HG_LIGGGHTS_DEFAULT_R2;
-    c->npoints = HG_LIGGGHTS_DEFAULT_NPOINTS;
-    snprintf(c->machine, sizeof c->machine, "%s",
-             HG_LIGGGHTS_DEFAULT_MACHINE);
-    snprintf(c->version, sizeof c->version, "%s",
-             HG_LIGGGHTS_DEFAULT_VERSION);
-    snprintf(c->created, sizeof c->created, "%s", HG_LIGGGHTS_DEFAULT_DATE);
-}
 
 int hg_liggghts_system_check(const hg_liggghts_system *s, hg_err *e)
 {
@@ -455,23 +423,6 @@ int hg_liggghts_optimise(const hg_psd *psd, const hg_liggghts_system *sys,
         out->seconds = out->default_seconds;
         out->is_default = 1;
     }
-    return HG_OK;
-}
-
-int hg_liggghts_lines(double binsize, double skin, char **text, hg_err *e)
-{
-    *text = NULL;
-    if (!(binsize > 0.0) || !isfinite(binsize))
-        return hg_fail(e, HG_EINVAL, "binsize: %g must be > 0", binsize);
-    if (!(skin > 0.0) || !isfinite(skin))
-        return hg_fail(e, HG_EINVAL, "skin: %g must be > 0", skin);
-    char buf[160];
-    int k = snprintf(buf, sizeof buf,
-                     "neighbor %.6g bin\nneigh_modify binsize %.6g\n", skin,
-                     binsize);
-    if (!(*text = malloc((size_t)k + 1)))
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    memcpy(*text, buf, (size_t)k + 1);
     return HG_OK;
 }
 

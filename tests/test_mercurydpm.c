@@ -5,7 +5,7 @@
  * is given or a setting is bad. Running MercuryDPM: test_mercurydpm_run
  * (label mercurydpm). */
 #include "hgridopt.h"
-#include "code_run.h"
+#include "process.h"
 #include "hg_mercurydpm.h"
 #include "testutil.h"
 

@@ -8,7 +8,7 @@
 #include "hg_pack.h"
 #include "hg_validate.h"
 #include "testutil.h"
-#include "verify_internal.h"
+#include "measure.h"
 
 #include <math.h>
 #include <stdio.h>

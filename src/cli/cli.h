@@ -174,7 +174,7 @@ typedef struct cli_system {
     /* how the particle file's boundary was decided */
     enum { CLI_BOUNDARY_FILE, CLI_BOUNDARY_GIVEN, CLI_BOUNDARY_INFERRED,
            CLI_BOUNDARY_ASSUMED } boundary_source;
-    char boundary_why[480];  /* in words, with the --boundary to give */
+    char boundary_why[768];  /* in words, with the --boundary to give */
     char boundary_axes[3][12]; /* per axis: file, given, inferred, assumed */
     double boundary_gap[3];  /* the gap the spheres leave per axis */
     hg_snapshot *snapshot; /* --packing: its pair statistics, owned;

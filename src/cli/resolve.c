@@ -281,7 +281,7 @@ static int load_packing(cli_system *cs)
     int n = hg_particles_boundary_infer(p, reach, told, cs->boundary_gap);
     int d = p->dim;
     hg_particles_boundary_text(p, given);
-    char inferred[160] = "", assumed[200] = "";
+    char inferred[128] = "", assumed[16] = ""; /* "x, y, z" at most */
     for (int a = 0; a < d; a++) {
         snprintf(cs->boundary_axes[a], sizeof cs->boundary_axes[a], "%s",
                  told[a] ? "inferred" : "assumed");

@@ -92,7 +92,7 @@ typedef struct hg_liggghts_consts {
 
 /* "checks", "visits", ... for i < HG_LIGGGHTS_NTERMS, else "?". */
 const char *hg_liggghts_term_name(int i);
-/* The constants shipped with the tool (models/liggghts_defaults.h). */
+/* The constants shipped with the tool (src/engines/liggghts/shipped.h). */
 void hg_liggghts_consts_default(hg_liggghts_consts *c);
 
 int hg_liggghts_system_check(const hg_liggghts_system *sys, hg_err *e);

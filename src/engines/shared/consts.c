@@ -1,7 +1,7 @@
 /* code_consts.c - the file of an engine's fitted cost constants (LAMMPS,
  * LIGGGHTS): one JSON document per code, written atomically and read back
  * with every constant checked (code_fit.h). */
-#include "code_fit.h"
+#include "consts.h"
 #include "hg_io.h"
 #include "psd_internal.h"
 

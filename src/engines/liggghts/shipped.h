@@ -1,4 +1,4 @@
-/* liggghts_defaults.h - the LIGGGHTS cost constants shipped with hgridopt
+/* shipped.h - the LIGGGHTS cost constants shipped with hgridopt
  * (seconds per unit of each count of hg_liggghts_work).
  *
  * Fitted by hg_liggghts_fit on 2026-11-25 (21:53-21:56 UTC) on the

@@ -1,4 +1,4 @@
-/* lammps_defaults.h - the LAMMPS cost constants shipped with hgridopt
+/* shipped.h - the LAMMPS cost constants shipped with hgridopt
  * (seconds per unit of each count of hg_lammps_work), fitted by
  * `hgridopt calibrate --engine lammps --n 50000 --steps 20 --repeats 3`
  * on the development machine: a 2-CPU virtual machine shared with other

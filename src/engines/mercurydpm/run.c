@@ -6,7 +6,7 @@
  * and include folders the build used for its kernel library (read from
  * Kernel/CMakeFiles/MercuryBase.dir/flags.make) and linked with the
  * static libraries of the build's Kernel folder. */
-#include "code_run.h"
+#include "process.h"
 #include "hg_mercurydpm.h"
 
 #include <errno.h>

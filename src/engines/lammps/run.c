@@ -12,7 +12,7 @@
  * lmp, the working folder, the process and reading the runs' summaries are
  * shared with the LIGGGHTS runner (code_run.c).
  */
-#include "code_run.h"
+#include "process.h"
 #include "hg_io.h"
 #include "hg_lammps.h"
 

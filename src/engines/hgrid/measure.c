@@ -1,6 +1,6 @@
 /* measure.c - timing and work counting of one bundled-HGrid detection
  * (hg_validate_measure and the pieces validate.c shares). */
-#include "verify_internal.h"
+#include "measure.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

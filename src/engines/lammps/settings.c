@@ -1,5 +1,9 @@
-/* export.c - settings for LAMMPS and MercuryDPM. */
+/* settings.c - LAMMPS input-script lines: neighbor bin or multi with its
+ * collection cutoffs, and the comment blocks of the predictions. */
+#include "hg_engine.h"
 #include "hg_export.h"
+#include "lammps_engine.h"
+#include "settings_text.h"
 #include "hg_lammps.h"
 #include "hg_model.h"
 
@@ -7,39 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-double hg_export_default_skin(const hg_psd *psd)
-{
-    return 0.1 * 2.0 * hg_psd_rmin(psd);
-}
-
-/* Non-empty levels as (cell size, largest diameter on the level). */
-static int nonempty_levels(const hg_export_input *in, double *size,
-                           double *dmax, hg_err *e)
-{
-    int st = hg_sizes_check(in->psd, in->levels, in->sizes, 0, e);
-    if (st)
-        return st;
-    double rmax = hg_psd_rmax(in->psd);
-    int n = 0;
-    for (int h = 0; h < in->levels; h++) {
-        double lo = h == 0 ? 0.0 : 0.5 * in->sizes[h - 1];
-        double hi = h == in->levels - 1 ? rmax : 0.5 * in->sizes[h];
-        if (!(hg_psd_moment(in->psd, 0, lo, hi) > 0.0))
-            continue;
-        double d = fmin(in->sizes[h], 2.0 * rmax);
-        if (n > 0 && !(d > dmax[n - 1])) {
-            size[n - 1] = in->sizes[h];
-            continue;
-        }
-        size[n] = in->sizes[h];
-        dmax[n] = d;
-        n++;
-    }
-    if (n == 0)
-        return hg_fail(e, HG_EINVAL, "export: no level holds particles");
-    return n;
-}
 
 int hg_export_lammps_cutoffs(const hg_export_input *in, double *cut,
                              hg_err *e)
@@ -54,29 +25,6 @@ int hg_export_lammps_cutoffs(const hg_export_input *in, double *cut,
     for (int i = 0; i < s.ncoll; i++)
         cut[i] = s.cut[i];
     return s.ncoll;
-}
-
-static void prediction_comment(FILE *f, const hg_export_input *in,
-                               const char *c)
-{
-    fprintf(f, "%s distribution: %s (r_min %.6g, r_max %.6g%s%s)\n", c,
-            hg_psd_spec(in->psd), hg_psd_rmin(in->psd), hg_psd_rmax(in->psd),
-            in->unit ? " " : "", in->unit ? in->unit : "");
-    fprintf(f, "%s dim %d, nu %.4g, K %.4g; HGrid %s, %d level%s\n", c,
-            in->sys->dim, in->sys->nu, in->K,
-            hg_algorithm_name(in->algorithm), in->levels,
-            in->levels == 1 ? "" : "s");
-    if (in->K_note)
-        fprintf(f, "%s K from %s\n", c, in->K_note);
-    fprintf(f,
-            "%s predicted work per particle (KOL 2014 model): T = %.6g "
-            "(T_cd %.6g pair checks + K x %.6g cell accesses)\n",
-            c, in->T, in->T_cd, in->T_ca);
-    if (!isnan(in->T_linked_cell))
-        fprintf(f,
-                "%s single-level linked cell: T = %.6g -> predicted "
-                "speed-up %.3g\n",
-                c, in->T_linked_cell, in->T_linked_cell / in->T);
 }
 
 /* The text of a LAMMPS export: a memory stream opened with the heading
@@ -142,7 +90,7 @@ int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
     FILE *f = lammps_text_open(text, &len, in->name, lines, e);
     if (!f)
         return HG_ENOMEM;
-    prediction_comment(f, in, "#");
+    hg_settings_prediction_comment(f, in, "#");
     skin_comment(f, skin, in->skin_source);
     if (s.ncoll == 0)
         fprintf(f, "# One level: LAMMPS' standard binning (bin) is the "
@@ -208,90 +156,79 @@ int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
     return lammps_text_close(f, text, in->sys->dim, lines, e);
 }
 
-int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
+double hg_lammps_format_up(double x, char *buf, size_t len)
+{
+    double v = x;
+    snprintf(buf, len, "%.9g", x);
+    v = strtod(buf, NULL);
+    for (int k = 0; v < x && k < 8; k++) {
+        double step = pow(10.0, floor(log10(fabs(v))) - 8.0);
+        snprintf(buf, len, "%.9g", v + step);
+        v = strtod(buf, NULL);
+    }
+    if (v < x) { /* cannot happen for finite x; full precision is exact */
+        snprintf(buf, len, "%.17g", x);
+        v = strtod(buf, NULL);
+    }
+    return v;
+}
+
+int hg_lammps_lines(const hg_lammps_setting *s, double skin, double dmax,
+                    char **text, hg_err *e)
 {
     *text = NULL;
-    int cap = in->levels > 0 ? in->levels : 1;
-    double *size = malloc(sizeof *size * (size_t)cap);
-    double *dmax = malloc(sizeof *dmax * (size_t)cap);
-    if (!size || !dmax) {
-        free(size);
-        free(dmax);
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    int n = nonempty_levels(in, size, dmax, e);
-    if (n < 0) {
-        free(size);
-        free(dmax);
-        return n;
-    }
+    int st = hg_lammps_setting_check(s, dmax, e);
+    if (st)
+        return st;
+    if (!(skin > 0.0) || !isfinite(skin))
+        return hg_fail(e, HG_EINVAL, "skin: %g must be > 0", skin);
     size_t len = 0;
     FILE *f = open_memstream(text, &len);
-    if (!f) {
-        free(size);
-        free(dmax);
+    if (!f)
         return hg_fail(e, HG_ENOMEM, "out of memory");
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.6g", skin);
+    if (s->ncoll == 0) {
+        fprintf(f, "neighbor %s bin\n", buf);
+    } else {
+        fprintf(f, "neighbor %s multi\n", buf);
+        fprintf(f, "neigh_modify collection/interval %d", s->ncoll);
+        double prev = 0.0;
+        for (int i = 0; i < s->ncoll; i++) {
+            double need = s->cut[i];
+            if (i == s->ncoll - 1 && need < dmax)
+                need = dmax;
+            if (i > 0 && !(need > prev))
+                need = nextafter(prev, INFINITY);
+            prev = hg_lammps_format_up(need, buf, sizeof buf);
+            fprintf(f, " %s", buf);
+        }
+        fprintf(f, "\ncomm_modify mode multi\n");
     }
-    const char *base = in->sys->dim == 2 ? "Mercury2D" : "Mercury3D";
-    fprintf(f, "// --- HGrid settings by hgridopt");
-    if (in->name)
-        fprintf(f, " for %s", in->name);
-    fprintf(f, " ---\n");
-    prediction_comment(f, in, "//");
-    fprintf(f,
-            "// Derive your driver class from HGridOptimised (or paste the "
-            "override and the\n// settings into your own %s subclass).\n"
-            "#include \"%s.h\"\n#include <algorithm>\n#include <cmath>\n"
-            "#include <limits>\n\n",
-            base, base);
-    fprintf(f, "class HGridOptimised : public %s\n{\npublic:\n", base);
-    fprintf(f, "    HGridOptimised()\n    {\n");
-    fprintf(f, "        setHGridMethod(%s);\n",
-            in->algorithm == HG_TOP_DOWN ? "TOPDOWN" : "BOTTOMUP");
-    fprintf(f, "        setHGridDistribution(USER);\n");
-    fprintf(f, "        setHGridMaxLevels(%d);\n", n);
-    fprintf(f, "        setHGridCellOverSizeRatio(1.0);\n    }\n\n");
-    /* MercuryDPM puts a particle on the first level whose cell exceeds
-     * its interaction diameter times the over-size ratio, and refuses
-     * every insertion (no contact is found) when the top cell does not:
-     * each size is nudged one ulp above its printed value (a diameter
-     * equal to s_h stays on level h, as in the model), and the top one is
-     * kept above the largest interaction diameter present when the grid
-     * is built (cohesive species reach beyond their radius). */
-    fprintf(f,
-            "    // cell size of level 0..%d (length unit%s%s)\n"
-            "    Mdouble userHGridCellSize(unsigned int level) override\n"
-            "    {\n        static const Mdouble sizes[%d] = {",
-            n - 1, in->unit ? ": " : " of the distribution",
-            in->unit ? in->unit : "", n);
-    for (int i = 0; i < n; i++) {
-        char v[HG_NUMLEN];
-        fprintf(f, "%s%s", i ? ", " : "", hg_fmt_double(v, size[i]));
-    }
-    fprintf(f,
-            "};\n"
-            "        const Mdouble up = std::numeric_limits<Mdouble>::max();\n"
-            "        const Mdouble s = std::nextafter(sizes[level < %d ? "
-            "level : %d], up);\n"
-            "        if (level + 1 < %d)\n"
-            "            return s;\n"
-            "        // top level: strictly above the largest interaction "
-            "diameter\n"
-            "        Mdouble reach = 0.0;\n"
-            "        for (BaseParticle* const p : particleHandler)\n"
-            "            reach = std::max(reach, 2.0 * "
-            "p->getMaxInteractionRadius() *\n"
-            "                                        "
-            "getHGridCellOverSizeRatio());\n"
-            "        return std::max(s, std::nextafter(reach, up));\n"
-            "    }\n};\n",
-            n, n - 1, n);
-    free(size);
-    free(dmax);
     if (fclose(f) != 0 || !*text) {
         free(*text);
         *text = NULL;
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
     return HG_OK;
+}
+
+/* ---- the settings writer of the engine: --format lammps ---- */
+
+int hg_lammps_write_settings(const hg_engine_settings *in, char **text,
+                             hg_err *e)
+{
+    hg_lammps_setting s = {0};
+    double dmax = 2.0 * hg_psd_rmax(in->psd);
+    if (in->levels > 1 || (in->levels == 1 && in->model &&
+                           strcmp(in->model, "lammps-bin") != 0)) {
+        s.ncoll = in->levels;
+        for (int i = 0; i < in->levels && i < HG_LAMMPS_MAX_COLLECTIONS; i++)
+            s.cut[i] = in->sizes[i];
+    }
+    int st = hg_lammps_setting_check(&s, dmax, e);
+    if (st)
+        return st;
+    double skin = in->skin > 0.0 ? in->skin : hg_export_default_skin(in->psd);
+    return hg_lammps_lines(&s, skin, dmax, text, e);
 }

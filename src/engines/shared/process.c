@@ -1,6 +1,6 @@
 /* code_run.c - the pieces every runner of a simulation code shares
  * (code_run.h). */
-#include "code_run.h"
+#include "process.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * plus detection in this process (hg_bench_run; the first build of each
  * candidate, with its allocation, untimed), candidates alternated
  * within each round and repeated, paired medians compared. */
-#include "code_run.h"
+#include "process.h"
 #include "hg_bench.h"
 #include "hg_calib.h"
 #include "hg_engine.h"

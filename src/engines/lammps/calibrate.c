@@ -1,7 +1,7 @@
 /* lammps_calib.c - fitting the LAMMPS cost constants to measured Neigh
  * times, storing them, and the measured search of `tune --engine lammps`.
  */
-#include "code_fit.h"
+#include "consts.h"
 #include "hg_io.h"
 #include "hg_lammps.h"
 #include "psd_internal.h"

@@ -9,6 +9,7 @@
 #include "hg_io.h"
 #include "hg_lammps.h"
 #include "hg_pack_gen.h"
+#include "lammps_engine.h"
 
 #include <errno.h>
 #include <math.h>
@@ -53,26 +54,6 @@ static int constants(int dim, char *buf, size_t len, hg_err *e)
     if (n < len)
         snprintf(buf + n, len - n, " (%s)", source);
     return HG_OK;
-}
-
-/* ---- the settings writer: --format lammps ---- */
-
-static int write_settings(const hg_engine_settings *in, char **text,
-                          hg_err *e)
-{
-    hg_lammps_setting s = {0};
-    double dmax = 2.0 * hg_psd_rmax(in->psd);
-    if (in->levels > 1 || (in->levels == 1 && in->model &&
-                           strcmp(in->model, "lammps-bin") != 0)) {
-        s.ncoll = in->levels;
-        for (int i = 0; i < in->levels && i < HG_LAMMPS_MAX_COLLECTIONS; i++)
-            s.cut[i] = in->sizes[i];
-    }
-    int st = hg_lammps_setting_check(&s, dmax, e);
-    if (st)
-        return st;
-    double skin = in->skin > 0.0 ? in->skin : hg_export_default_skin(in->psd);
-    return hg_lammps_lines(&s, skin, dmax, text, e);
 }
 
 /* ---- running lmp ---- */
@@ -425,7 +406,7 @@ const hg_engine hg_engine_lammps = {
     constants,
     sizeof(hg_lammps_consts),
     consts_resolve,
-    write_settings,
+    hg_lammps_write_settings,
     validate,
     tune,
     calibrate,

@@ -1,6 +1,6 @@
 /* code_fit.c - non-negative cost constants by weighted least squares
  * (code_fit.h). */
-#include "code_fit.h"
+#include "consts.h"
 #include "psd_internal.h"
 
 #include <gsl/gsl_multifit.h>

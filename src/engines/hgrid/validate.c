@@ -1,5 +1,5 @@
 /* validate.c - predicted vs measured work of the bundled HGrid. */
-#include "verify_internal.h"
+#include "measure.h"
 #include "hg_grid.h"
 #include "hg_detector.h"
 #include "hg_pack_gen.h"

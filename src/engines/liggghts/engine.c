@@ -12,6 +12,7 @@
 #include "hg_pack_gen.h"
 #include "hg_liggghts.h"
 #include "hg_snapshot.h"
+#include "liggghts_engine.h"
 
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
@@ -55,58 +56,6 @@ static int constants(int dim, char *buf, size_t len, hg_err *e)
                               hg_liggghts_term_name(t), 1e9 * c.c[t]);
     if (n < len)
         snprintf(buf + n, len - n, " (%s)", source);
-    return HG_OK;
-}
-
-static int write_settings(const hg_engine_settings *in, char **text,
-                          hg_err *e)
-{
-    *text = NULL;
-    if (in->levels != 1 || !in->sizes)
-        return hg_fail(e, HG_EINVAL,
-                       "--format liggghts: LIGGGHTS takes one bin size "
-                       "(model liggghts-bin), not %d levels",
-                       in->levels);
-    double skin = in->skin > 0.0 ? in->skin : hg_export_default_skin(in->psd);
-    double b = in->sizes[0], cut = hg_liggghts_cutoff(in->psd, skin);
-    char *lines = NULL;
-    int st = hg_liggghts_lines(b, skin, &lines, e);
-    if (st)
-        return st;
-    size_t len = 0;
-    FILE *f = open_memstream(text, &len);
-    if (!f) {
-        free(lines);
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    const char *u = in->length_unit ? in->length_unit : "";
-    fprintf(f, "# LIGGGHTS neighbour settings from hgridopt %s (model %s)%s%s\n",
-            in->origin ? in->origin : "", in->model ? in->model : "?",
-            in->name ? " for " : "", in->name ? in->name : "");
-    fprintf(f, "# bin size %.6g%s%s = %.3g x the cutoff %.6g (2 r_max + "
-               "skin); LIGGGHTS' default is half the cutoff, %.6g\n",
-            b, *u ? " " : "", u, b / cut, cut, 0.5 * cut);
-    if (isfinite(in->predicted))
-        fprintf(f, "# predicted: %.4g %s (%.0f atoms, %d rank%s)\n",
-                in->predicted, in->unit ? in->unit : "",
-                in->atoms, in->ranks > 1 ? in->ranks : 1,
-                in->ranks > 1 ? "s" : "");
-    if (in->constants)
-        fprintf(f, "# constants: %s\n", in->constants);
-    fprintf(f, "# neighbor skin %.6g: %s\n", skin,
-            in->skin_source ? in->skin_source : "as given");
-    fputs("# not 'neighbor multi': in LIGGGHTS 3.8 it is a silent stub for "
-          "granular pair styles (an empty neighbour list, no error)\n"
-          "# keep 'newton off' in the input: granular tangential history "
-          "needs it\n",
-          f);
-    fputs(lines, f);
-    free(lines);
-    if (fclose(f) != 0 || !*text) {
-        free(*text);
-        *text = NULL;
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
     return HG_OK;
 }
 
@@ -593,7 +542,7 @@ const hg_engine hg_engine_liggghts = {
     constants,
     sizeof(hg_liggghts_consts),
     consts_resolve,
-    write_settings,
+    hg_liggghts_write_settings,
     validate,
     tune,
     calibrate,

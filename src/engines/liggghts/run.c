@@ -15,7 +15,7 @@
  * one. The process, folder and summary reading are code_run.c's, shared
  * with the LAMMPS runner.
  */
-#include "code_run.h"
+#include "process.h"
 #include "hg_io.h"
 #include "hg_liggghts.h"
 

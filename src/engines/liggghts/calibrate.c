@@ -1,7 +1,7 @@
 /* liggghts_calib.c - the LIGGGHTS cost constants: fitted to measured Neigh
  * times (code_fit.c), stored next to the LAMMPS ones, loaded; and
  * measuring bin sizes on a packing with the model's prediction beside. */
-#include "code_fit.h"
+#include "consts.h"
 #include "hg_io.h"
 #include "hg_lammps.h"
 #include "hg_liggghts.h"

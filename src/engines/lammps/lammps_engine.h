@@ -1,0 +1,12 @@
+/* lammps_engine.h - what the files of the LAMMPS engine share. */
+#ifndef HG_LAMMPS_ENGINE_H
+#define HG_LAMMPS_ENGINE_H
+
+#include "hg_engine.h"
+
+/* --format lammps: the input-script lines of a grid (one level of model
+ * lammps-bin: neighbor bin; else multi with the sizes as cutoffs). */
+int hg_lammps_write_settings(const hg_engine_settings *in, char **text,
+                             hg_err *e);
+
+#endif

@@ -1,0 +1,12 @@
+/* liggghts_engine.h - what the files of the LIGGGHTS engine share. */
+#ifndef HG_LIGGGHTS_ENGINE_H
+#define HG_LIGGGHTS_ENGINE_H
+
+#include "hg_engine.h"
+
+/* --format liggghts: neighbor SKIN bin and neigh_modify binsize of a
+ * one-level grid, with the prediction and the skin's source. */
+int hg_liggghts_write_settings(const hg_engine_settings *in, char **text,
+                               hg_err *e);
+
+#endif
