@@ -14,7 +14,7 @@
 # expression: only the systems whose name matches), BENCH_STRUCTURE (the
 # model's pair structure, `tune --structure`: measured, the default of
 # recommend and tune on a particle file, or poisson, as in runs 1-10 of
-# the README).
+# docs/measurements/bundled-hgrid.md).
 set -euo pipefail
 HG=${1:?binary}
 N=${BENCH_N:-100000}

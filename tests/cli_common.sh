@@ -52,7 +52,7 @@ out=$("$HG" help models)
 # ... and which of them validate measures: exactly those validate accepts
 printf '%s\n' "$out" | grep -qx "validate --model measures the models of the bundled grid: hgrid-top-down, hgrid-bottom-up, linked-cell" && ok || bad "help models: validate's models"
 expect_fail 2 "model: bin describes no grid of hgridopt to measure" -- $HG validate $P --n 2000 --model bin
-grep -q "^use); \`validate --model\` takes the models it can measure" "$SRC/README.md" && ok || bad "README: validate --model"
+tr '\n' ' ' <"$SRC/docs/commands.md" | grep -Fq "\`validate --model\` takes the models it can measure on the bundled grid, \`hgrid-top-down\`, \`hgrid-bottom-up\` and \`linked-cell\`" && ok || bad "docs/commands.md: validate --model"
 for m in hgrid-top-down hgrid-bottom-up linked-cell; do
     printf '%s\n' "$out" | grep -Eq "^  $m +[a-zA-Z]" && ok || bad "help models: no line for $m"
 done
@@ -80,7 +80,7 @@ for cmd in evaluate recommend scan pack validate calibrate bench; do
     printf '%s\n' "$h" | grep -q 'hg_[a-z]' && bad "$cmd --help names an internal function" || ok
 done
 "$HG" --help | grep -q "Exit status" && ok || bad "hgridopt --help: no exit codes"
-grep -q "Exit status: 0 success, 1 data or run-time error" "$SRC/README.md" && ok || bad "README: no exit codes"
+grep -q "Exit status: 0 success, 1 data or run-time error" "$SRC/docs/commands.md" && ok || bad "docs/commands.md: no exit codes"
 "$HG" calibrate --help | grep -q '~/.config /' && bad "calibrate --help: stray space" || ok
 # a missing calibration file and a missing packing file: the same code (1)
 expect_fail 1 "--K auto: calibration file" -- env HGRIDOPT_CALIBRATION="$TMP/none.json" $HG evaluate $P $S --K auto
@@ -114,8 +114,8 @@ cp "$TMP/o/e.json" "$TMP/before.json"
 expect_fail 2 "--sizes: missing" -- $HG evaluate $P --format json --output "$TMP/o/e.json"
 cmp -s "$TMP/o/e.json" "$TMP/before.json" && [ "$(ls "$TMP/o")" = e.json ] && ok || bad "a failed run changed --output"
 
-# ---- README: the system file example is the shipped one ----
-python3 - "$SRC/README.md" "$SRC/examples/paper-3d-uniform-volume.json" <<'PY' && ok || bad "README's system file example differs from examples/paper-3d-uniform-volume.json"
+# ---- docs/commands.md: the system file example is the shipped one ----
+python3 - "$SRC/docs/commands.md" "$SRC/examples/paper-3d-uniform-volume.json" <<'PY' && ok || bad "docs/commands.md's system file example differs from examples/paper-3d-uniform-volume.json"
 import json, re, sys
 readme = open(sys.argv[1]).read()
 m = re.search(r"System file \(.*?```json\n(.*?)```", readme, re.S)

@@ -18,7 +18,7 @@ out=$("$HG" recommend --packing "$D/bed3d_d1-8.data" --boundary "p p f" 2>&1) ||
 for re in '^snapshot: +N = 2500, boundary p p f, box nu 0\.1' '^heterogeneous: +the box.s nu is [0-9.]+ times below the density experienced' '^structure: +measured' '^layers \(z\): +nu '; do
     printf '%s\n' "$out" | grep -Eq "$re" && ok || bad "recommend bed3d_d1-8: no line /$re/"
 done
-# the README's commands on it
+# the commands of docs/commands.md (particle files) on it
 expect_ok '^neighbor [0-9.]+ (bin|multi)$' -- "$HG" recommend --packing "$D/bed3d_d1-8.data" --boundary "p p f" --format lammps
 expect_ok '^counts: +the mean over 4 offsets of the grid' -- "$HG" validate --packing "$D/bed3d_d1-8.data" --boundary "p p f" --repeats 1
 expect_fail 2 "--boundary: .*'p p' gives 2 axes, the 3D particles need 3" -- "$HG" recommend --packing "$D/bed3d_d1-4.data" --boundary "p p"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The validation table of the hard-spheres structure (models/README.md):
+# The validation table of the hard-spheres structure
+# (docs/measurements/model-accuracy.md):
 # generates the packings (hgridopt pack, periodic, N = 10^5, seed 11; a
 # packing already in WORKDIR is reused), runs `bench_dense file` on each
 # with Top-Down and Bottom-Up, and prints one markdown row per packing:
