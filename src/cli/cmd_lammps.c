@@ -1,6 +1,6 @@
 /* cmd_lammps.c - the lammps engine's answer in recommend and evaluate:
  * its settings in words and JSON, its system lines; the model and running
- * lmp live in the library (hg_lammps.h, src/engine/lammps.c). */
+ * lmp live in the library (hg_lammps.h, src/engines/lammps/). */
 #include "cmd_lammps.h"
 #include "hg_lammps.h"
 #include "hg_export.h"

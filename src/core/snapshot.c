@@ -14,7 +14,7 @@
 /* Centres counted in full up to MAX_CENTRES particles, about TARGET
  * neighbours per centre and width: the factors of every grid of the
  * fixtures agree with 20000 and 500 (five times the work) within 0.2 %
- * (docs/measurements.md) */
+ * (docs/measurements/snapshots.md) */
 #define MAX_CENTRES 4000
 #define TARGET 150.0
 #define CHUNKS 64         /* the particles' split for counting */

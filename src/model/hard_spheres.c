@@ -1,6 +1,6 @@
 /* hard_spheres.c - the statistics of non-overlapping particles (structure
  * "hard-spheres"; hard disks in 2D) used by the HGrid models
- * (models/hgrid.c; derivation in models/README.md).
+ * (models/hgrid.c; derivation in docs/model.md).
  *
  * The KOL 2014 model counts the level-j particles a search finds as
  * (number density) x (scanned volume), i.e. uniformly random centres.
@@ -59,7 +59,7 @@
  *    is only approximately the count in the layer.
  *
  * Valid for disordered, fluid-like packings; not for jammed or ordered
- * ones (see models/README.md). */
+ * ones (see docs/model.md). */
 #include "hg_model.h"
 #include "model_internal.h"
 

@@ -1,4 +1,4 @@
-/* hgrid.c - the bundled HGrid as an engine: the KOL 2014 cost models of
+/* engine.c - the bundled HGrid as an engine: the KOL 2014 cost models of
  * its grid (Top-Down, Bottom-Up, the linked cell as one level, the `bin`
  * baseline) and K, the cost of a cell access in pair checks, as
  * hg_K_resolve chooses it for the bundled HGrid (this machine's

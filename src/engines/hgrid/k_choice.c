@@ -1,4 +1,4 @@
-/* kchoice.c - which K (cost of one cell access in pair checks) a command
+/* k_choice.c - which K (cost of one cell access in pair checks) a command
  * uses, and where it came from. Parameters follow the code they describe:
  * for MercuryDPM its stored calibration (`calibrate --engine mercurydpm`)
  * else the K fitted in MercuryDPM and shipped (hg_mercurydpm_K_shipped),

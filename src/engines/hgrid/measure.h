@@ -1,4 +1,4 @@
-/* verify_internal.h - the measurement pieces shared by validate.c and
+/* measure.h - the measurement pieces shared by validate.c and
  * measure.c (not part of the public API). */
 #ifndef HG_VERIFY_INTERNAL_H
 #define HG_VERIFY_INTERNAL_H

@@ -1,4 +1,4 @@
-/* hgrid_tune.c - `tune` of the bundled HGrid (the hgrid engine's tune
+/* tune.c - `tune` of the bundled HGrid (the hgrid engine's tune
  * hook): a measured search from the recommendation, timing grid build
  * plus detection in this process (hg_bench_run; the first build of each
  * candidate, with its allocation, untimed), candidates alternated

@@ -1,4 +1,4 @@
-/* lammps_calib.c - fitting the LAMMPS cost constants to measured Neigh
+/* calibrate.c - fitting the LAMMPS cost constants to measured Neigh
  * times, storing them, and the measured search of `tune --engine lammps`.
  */
 #include "consts.h"

@@ -16,7 +16,7 @@ void hg_lammps_consts_default(hg_lammps_consts *c)
     memset(c, 0, sizeof *c);
     /* hgridopt calibrate --engine lammps on the development machine (2
      * shared cores, Debian 12, lmp 29 Sep 2021 - Update 2, one rank): see
-     * README "LAMMPS". Seconds per unit. */
+     * docs/measurements/lammps.md. Seconds per unit. */
     static const double def[HG_LAMMPS_NTERMS] = {
         HG_LAMMPS_DEFAULT_CHECK, HG_LAMMPS_DEFAULT_VISIT,
         HG_LAMMPS_DEFAULT_BIN,   HG_LAMMPS_DEFAULT_BINNED,

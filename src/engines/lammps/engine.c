@@ -1,4 +1,4 @@
-/* lammps.c - LAMMPS as an engine: the model of its neighbor build
+/* engine.c - LAMMPS as an engine: the model of its neighbor build
  * (models/lammps.c: multi with collections, or bin) with the fitted
  * seconds per counted unit, resolved here once (consts_resolve:
  * hg_lammps_consts_auto, the stored `calibrate --engine lammps --save`

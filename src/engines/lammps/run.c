@@ -1,4 +1,4 @@
-/* lammps_run.c - run LAMMPS (lmp, optionally under mpirun) on a packing
+/* run.c - run LAMMPS (lmp, optionally under mpirun) on a packing
  * with a list of neighbor settings and read the Neigh and Pair times per
  * neighbor build from its timing breakdown.
  *
@@ -10,7 +10,7 @@
  * granular pair style (gran/hooke) and no time integration: the atoms stay
  * where the packing put them, so each build does the same work. Finding
  * lmp, the working folder, the process and reading the runs' summaries are
- * shared with the LIGGGHTS runner (code_run.c).
+ * shared with the LIGGGHTS runner (shared/process.c).
  */
 #include "process.h"
 #include "hg_io.h"

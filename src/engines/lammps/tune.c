@@ -1,4 +1,4 @@
-/* lammps_tune.c - measuring neighbor settings in LAMMPS against the model:
+/* tune.c - measuring neighbor settings in LAMMPS against the model:
  * the calibration grid and the measured search of `tune --engine lammps`.
  */
 #include "hg_io.h"

@@ -1,5 +1,5 @@
-/* liggghts_calib.c - the LIGGGHTS cost constants: fitted to measured Neigh
- * times (code_fit.c), stored next to the LAMMPS ones, loaded; and
+/* calibrate.c - the LIGGGHTS cost constants: fitted to measured Neigh
+ * times (shared/fit.c), stored next to the LAMMPS ones, loaded; and
  * measuring bin sizes on a packing with the model's prediction beside. */
 #include "consts.h"
 #include "hg_io.h"

@@ -1,11 +1,11 @@
-/* liggghts.c - LIGGGHTS as an engine: the model of its granular neighbour
+/* engine.c - LIGGGHTS as an engine: the model of its granular neighbour
  * build (models/liggghts.c, `liggghts-bin`) with the fitted seconds per
  * counted unit, resolved here once (the stored `calibrate --engine
  * liggghts` constants, else the shipped ones); its settings are the input
  * lines of --format liggghts (`neighbor SKIN bin`, `neigh_modify binsize
  * X`: LIGGGHTS' `multi` builds no list for granular pair styles); and the
  * runners validate, tune and calibrate, which run liggghts on a packing
- * (src/verify/liggghts_run.c). */
+ * (run.c). */
 #include "hg_engine.h"
 #include "hg_export.h"
 #include "hg_io.h"

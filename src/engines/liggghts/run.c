@@ -1,4 +1,4 @@
-/* liggghts_run.c - run LIGGGHTS (liggghts, optionally under mpirun) on a
+/* run.c - run LIGGGHTS (liggghts, optionally under mpirun) on a
  * packing with a list of bin sizes and read the Neigh seconds per build
  * from the timing summary it prints after each run ("Neigh time (%) =
  * SECONDS (PERCENT)").
@@ -12,7 +12,7 @@
  * the packing put them and every build does the same work. The list is
  * rebuilt every step; one process runs every bin size in turn, the list
  * repeated in alternating order, each timed run after a short untimed
- * one. The process, folder and summary reading are code_run.c's, shared
+ * one. The process, folder and summary reading are shared/process.c's, shared
  * with the LAMMPS runner.
  */
 #include "process.h"

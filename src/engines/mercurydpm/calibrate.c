@@ -1,4 +1,4 @@
-/* mercurydpm_calib.c - K for MercuryDPM and the engine's runners:
+/* calibrate.c - K for MercuryDPM and the engine's runners:
  * calibrate (measure a set of grids per packing, fit K), validate (the
  * recommendation against MercuryDPM's defaults and neighbours) and tune (a
  * measured search from the model's optimum).

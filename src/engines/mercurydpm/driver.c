@@ -1,4 +1,4 @@
-/* mercurydpm_driver.c - the C++ source of the timing driver that
+/* driver.c - the C++ source of the timing driver that
  * hg_mercurydpm_driver compiles against a MercuryDPM build (hgridopt's own
  * program; its usage is in its opening comment). */
 #include "hg_mercurydpm.h"

@@ -1,4 +1,4 @@
-/* mercurydpm.c - MercuryDPM as an engine: its HGrid is the one KOL 2014
+/* engine.c - MercuryDPM as an engine: its HGrid is the one KOL 2014
  * describe (the authors' code), so its models are hgrid-top-down and
  * hgrid-bottom-up with K resolved for MercuryDPM (hg_K_resolve, target
  * MercuryDPM: the stored `calibrate --engine mercurydpm` fit, else the K

@@ -1,8 +1,8 @@
-/* mercurydpm_run.c - find a MercuryDPM build, compile hgridopt's timing
+/* run.c - find a MercuryDPM build, compile hgridopt's timing
  * driver against it (cached), run a list of HGrid settings on a packing
  * and read the seconds per step of its contact detection.
  *
- * The driver (mercurydpm_driver.c) is compiled with the flags, defines
+ * The driver (driver.c) is compiled with the flags, defines
  * and include folders the build used for its kernel library (read from
  * Kernel/CMakeFiles/MercuryBase.dir/flags.make) and linked with the
  * static libraries of the build's Kernel folder. */

@@ -1,6 +1,6 @@
-/* code_consts.c - the file of an engine's fitted cost constants (LAMMPS,
+/* consts.c - the file of an engine's fitted cost constants (LAMMPS,
  * LIGGGHTS): one JSON document per code, written atomically and read back
- * with every constant checked (code_fit.h). */
+ * with every constant checked (consts.h). */
 #include "consts.h"
 #include "hg_io.h"
 #include "psd_internal.h"

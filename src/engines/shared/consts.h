@@ -1,4 +1,4 @@
-/* code_fit.h - fitting an engine's cost constants (seconds per counted
+/* consts.h - fitting an engine's cost constants (seconds per counted
  * unit) to measured times: shared by the engines' calibrations (not part
  * of the public API). */
 #ifndef HG_CODE_FIT_H

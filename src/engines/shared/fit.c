@@ -1,5 +1,5 @@
-/* code_fit.c - non-negative cost constants by weighted least squares
- * (code_fit.h). */
+/* fit.c - non-negative cost constants by weighted least squares
+ * (consts.h). */
 #include "consts.h"
 #include "psd_internal.h"
 

@@ -1,5 +1,5 @@
-/* code_run.c - the pieces every runner of a simulation code shares
- * (code_run.h). */
+/* process.c - the pieces every runner of a simulation code shares
+ * (process.h). */
 #include "process.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* code_run.h - running a simulation code (LAMMPS' lmp, liggghts) on a
+/* process.h - running a simulation code (LAMMPS' lmp, liggghts) on a
  * packing: what the runners of every engine share (not part of the public
  * API). Each runner writes its own input script and reads its own timing
  * lines; these functions find the executable, make the working folder,

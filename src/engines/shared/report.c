@@ -1,4 +1,4 @@
-/* run.c - what every engine's runner shares: the request's defaults and
+/* report.c - what every engine's runner shares: the request's defaults and
  * the report (hg_engine.h). */
 #include "hg_engine.h"
 

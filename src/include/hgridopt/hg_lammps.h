@@ -92,7 +92,7 @@ typedef struct hg_lammps_consts {
 const char *hg_lammps_term_name(int i);
 
 /* The constants shipped with the tool (measured on the development machine
- * with Debian's lmp 29 Sep 2021; see README). */
+ * with Debian's lmp 29 Sep 2021; see docs/measurements/lammps.md). */
 void hg_lammps_consts_default(hg_lammps_consts *c);
 
 /* Check a setting against the largest diameter dmax: 0 <= ncoll <= 16,

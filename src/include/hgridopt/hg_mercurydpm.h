@@ -1,5 +1,5 @@
 /* hg_mercurydpm.h - running MercuryDPM's HGrid on a packing: the
- * `mercurydpm` engine's runner (src/verify/mercurydpm_*.c).
+ * `mercurydpm` engine's runner (src/engines/mercurydpm/).
  *
  * MercuryDPM (a C++ library, no executable to drive) is reached through a
  * small timing driver that hgridopt writes, compiles against a MercuryDPM

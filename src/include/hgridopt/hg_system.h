@@ -51,7 +51,7 @@ int hg_system_check(const hg_system *sys, hg_err *e);
  * stop holding: 0.64 in 3D (random close packing of equal spheres), 0.75
  * in 2D (between 0.7, the densest packings validated, and random close
  * packing of disks near 0.84; equal disks freeze at 0.70-0.72). Jammed
- * packings are measured above the model there (models/README.md). */
+ * packings are measured above the model there (docs/model.md). */
 double hg_structure_fluid_limit(int dim);
 
 #ifdef __cplusplus
