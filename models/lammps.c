@@ -449,7 +449,7 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
     return HG_OK;
 }
 
-double hg_lammps_predict(const hg_lammps_consts *c, const hg_lammps_work *w)
+double hg_lammps_predict(const hg_consts *c, const hg_lammps_work *w)
 {
     const double x[HG_LAMMPS_NTERMS] = {w->checks, w->visits,     w->bins,
                                         w->binned, w->coll_loops,

@@ -38,13 +38,13 @@ static const hg_model_param params[] = {
 /* The constants (given, else the shipped ones in *shipped) and the
  * LAMMPS system of a model input: atoms, skin (in units of the smallest
  * diameter) and ranks from the parameters. */
-static const hg_lammps_consts *model_view(const hg_model_input *in,
-                                          hg_lammps_consts *shipped,
+static const hg_consts *model_view(const hg_model_input *in,
+                                          hg_consts *shipped,
                                           hg_lammps_system *sys)
 {
-    const hg_lammps_consts *c = in->consts;
+    const hg_consts *c = in->consts;
     if (!c) {
-        hg_lammps_consts_default(shipped);
+        hg_consts_shipped(&hg_lammps_consts_kind, shipped);
         c = shipped;
     }
     *sys = (hg_lammps_system){in->sys->dim,
@@ -60,9 +60,9 @@ static const hg_lammps_consts *model_view(const hg_model_input *in,
 static int evaluate_style(const hg_model_input *in, int bin, hg_cost *out,
                           hg_work *wk, hg_err *e)
 {
-    hg_lammps_consts shipped;
+    hg_consts shipped;
     hg_lammps_system sys;
-    const hg_lammps_consts *c = model_view(in, &shipped, &sys);
+    const hg_consts *c = model_view(in, &shipped, &sys);
     hg_lammps_setting s = {0};
     int st;
     if (!bin &&
@@ -203,9 +203,9 @@ static int gradient_bin(const hg_model_input *in, double *T, double *dT_ds,
 static int optimise_multi(const hg_model_input *in, int max_levels,
                           double *T, double *sizes, hg_err *e)
 {
-    hg_lammps_consts shipped;
+    hg_consts shipped;
     hg_lammps_system sys;
-    const hg_lammps_consts *c = model_view(in, &shipped, &sys);
+    const hg_consts *c = model_view(in, &shipped, &sys);
     int n = max_levels < HG_LAMMPS_MAX_COLLECTIONS ? max_levels
                                                    : HG_LAMMPS_MAX_COLLECTIONS;
     hg_lammps_optimum o;

@@ -19,7 +19,7 @@
 typedef struct opt_ctx {
     const hg_psd *psd;
     const hg_lammps_system *sys;
-    const hg_lammps_consts *c;
+    const hg_consts *c;
     int n;         /* collections */
     double dmax;
     int fail;
@@ -115,7 +115,7 @@ static double moment_quantile(const hg_psd *psd, int k, double u)
 }
 
 int hg_lammps_optimise(const hg_psd *psd, const hg_lammps_system *sys,
-                       const hg_lammps_consts *c, int max_coll, double tol,
+                       const hg_consts *c, int max_coll, double tol,
                        hg_lammps_optimum *out, hg_err *e)
 {
     memset(out, 0, sizeof *out);

@@ -321,7 +321,7 @@ int hg_liggghts_work_eval(const hg_psd *psd, const hg_liggghts_system *sys,
     return work_box(psd, sys, &box, binsize, w, e);
 }
 
-double hg_liggghts_predict(const hg_liggghts_consts *c,
+double hg_liggghts_predict(const hg_consts *c,
                            const hg_liggghts_work *w)
 {
     const double x[HG_LIGGGHTS_NTERMS] = {w->checks, w->visits, w->lines,
@@ -334,7 +334,7 @@ double hg_liggghts_predict(const hg_liggghts_consts *c,
 }
 
 int hg_liggghts_optimise(const hg_psd *psd, const hg_liggghts_system *sys,
-                         const hg_liggghts_consts *c, double tol,
+                         const hg_consts *c, double tol,
                          hg_liggghts_optimum *out, hg_err *e)
 {
     memset(out, 0, sizeof *out);
@@ -343,9 +343,9 @@ int hg_liggghts_optimise(const hg_psd *psd, const hg_liggghts_system *sys,
         return st;
     if (!(tol >= 0.0) || !isfinite(tol))
         return hg_fail(e, HG_EINVAL, "tolerance: %g must be >= 0", tol);
-    hg_liggghts_consts shipped;
+    hg_consts shipped;
     if (!c) {
-        hg_liggghts_consts_default(&shipped);
+        hg_consts_shipped(&hg_liggghts_consts_kind, &shipped);
         c = &shipped;
     }
     lig_box box;
@@ -441,10 +441,10 @@ static const hg_model_param params[] = {
 static int evaluate(const hg_model_input *in, hg_cost *out, hg_work *wk,
                     hg_err *e)
 {
-    hg_liggghts_consts shipped;
-    const hg_liggghts_consts *c = in->consts;
+    hg_consts shipped;
+    const hg_consts *c = in->consts;
     if (!c) {
-        hg_liggghts_consts_default(&shipped);
+        hg_consts_shipped(&hg_liggghts_consts_kind, &shipped);
         c = &shipped;
     }
     if (!(c->c[0] > 0.0))

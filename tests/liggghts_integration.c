@@ -106,10 +106,11 @@ int main(int argc, char **argv)
         return 1;
 
     /* the model's best bin size and the settings text of it */
-    hg_liggghts_consts c;
+    hg_consts c;
     char source[4200], constants[1024];
-    CHECK(g->consts_resolve(3, &c, source, sizeof source, &e) == HG_OK);
-    CHECK(g->constants(3, constants, sizeof constants, &e) == HG_OK);
+    CHECK(hg_engine_consts(g, 3, &c, source, sizeof source, &e) == HG_OK);
+    CHECK(hg_engine_constants_text(g, 3, constants, sizeof constants, &e) ==
+          HG_OK);
     double skin = hg_export_default_skin(psd);
     hg_liggghts_system ls;
     CHECK(hg_liggghts_system_of(&p, &sys, skin, 1, &ls, &e) == HG_OK);
@@ -214,8 +215,8 @@ int main(int argc, char **argv)
         printf("calibrate: %s; median error %.2f\n", rep.fitted,
                rep.fit_median_error);
         CHECK(rep.n == 21 && !strcmp(rep.saved, saved));
-        hg_liggghts_consts back;
-        CHECK(hg_liggghts_consts_load(saved, &back, &e) == HG_OK);
+        hg_consts back;
+        CHECK(hg_consts_load(&hg_liggghts_consts_kind, saved, &back, &e) == HG_OK);
         CHECK(back.npoints == 21 && back.c[0] > 0.0);
         hg_engine_report_clear(&rep);
     }

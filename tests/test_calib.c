@@ -1,6 +1,7 @@
 /* test_calib.c - the K calibration: the fit on synthetic timings, a small
  * real calibration run, the calibration file and its rejections. */
 #include "hg_calib.h"
+#include "hg_engine.h"
 #include "hg_grid.h"
 #include "hg_mercurydpm.h"
 #include "testutil.h"
@@ -17,7 +18,10 @@ static void test_resolve(const char *path)
 {
     hg_err e = {0};
     hg_K_choice k;
-    hg_K_request rq = {HG_K_TARGET_HGRID, 2, NULL, 0, 0.0, NULL, path};
+    const hg_engine *hgrid = hg_engine_find("hgrid"),
+                    *mdpm = hg_engine_find("mercurydpm"),
+                    *lmp = hg_engine_find("lammps");
+    hg_K_request rq = {hgrid, 2, NULL, 0, 0.0, NULL, path};
     /* MercuryDPM reads its own file (none here) */
     setenv("HGRIDOPT_MERCURYDPM_CALIBRATION",
            "/nonexistent/hg/mercurydpm.json", 1);
@@ -28,11 +32,13 @@ static void test_resolve(const char *path)
     CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 0.3);
     /* MercuryDPM: its own file, not the bundled HGrid's: without one the
      * K fitted in MercuryDPM; LAMMPS like the bundled HGrid */
-    rq.target = HG_K_TARGET_MERCURYDPM;
+    rq.engine = mdpm;
+    rq.calibration_path = NULL; /* the engine's own */
     CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK &&
           k.K == hg_mercurydpm_K_shipped(3, NULL) &&
           k.source == HG_K_SOURCE_SHIPPED && strstr(k.detail, "MercuryDPM"));
-    rq.target = HG_K_TARGET_LAMMPS;
+    rq.engine = lmp;
+    rq.calibration_path = path;
     CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K == 0.3 &&
           k.source == HG_K_SOURCE_CALIBRATION);
     /* system file beats the target's default, command line beats both */
@@ -59,7 +65,7 @@ static void test_resolve(const char *path)
     }
     /* no calibration file: the shipped default of the same dimension, and
      * --K auto is an error that says how to write the file */
-    rq = (hg_K_request){HG_K_TARGET_HGRID, 2, NULL, 0, 0.0, NULL,
+    rq = (hg_K_request){hgrid, 2, NULL, 0, 0.0, NULL,
                         "/nonexistent/hg/calibration.json"};
     CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK &&
           k.K == hg_K_shipped(2, NULL) && k.source == HG_K_SOURCE_SHIPPED &&
@@ -86,20 +92,23 @@ static void test_resolve(const char *path)
     CHECK(hg_K_resolve(&rq, &k, &e) == HG_EINVAL);
     CHECK(hg_K_resolve(NULL, &k, &e) == HG_EINVAL);
     CHECK(!strcmp(hg_K_source_name(HG_K_SOURCE_SHIPPED), "shipped-default"));
-    CHECK(!strcmp(hg_K_target_name(HG_K_TARGET_MERCURYDPM), "MercuryDPM"));
-    /* the target of an output format, for every command alike */
-    CHECK(hg_K_target_for_format("mercurydpm") == HG_K_TARGET_MERCURYDPM);
-    CHECK(hg_K_target_for_format("lammps") == HG_K_TARGET_LAMMPS);
-    CHECK(hg_K_target_for_format("table") == HG_K_TARGET_HGRID);
-    CHECK(hg_K_target_for_format("json") == HG_K_TARGET_HGRID);
-    CHECK(hg_K_target_for_format(NULL) == HG_K_TARGET_HGRID);
-    hg_K_request mq = {HG_K_TARGET_MERCURYDPM, 3, "paper", 0, 0.0, NULL,
-                       NULL};
+    /* an engine without K is refused */
+    rq.engine = hg_engine_find("liggghts");
+    rq.dim = 3;
+    CHECK(hg_K_resolve(&rq, &k, &e) == HG_EINVAL && strstr(e.msg, "no K"));
+    /* the engine of an output format, for every command alike */
+    CHECK(hg_engine_K_of(NULL, "mercurydpm") == mdpm);
+    CHECK(hg_engine_K_of(NULL, "lammps") == lmp);
+    CHECK(hg_engine_K_of(NULL, "table") == hgrid);
+    CHECK(hg_engine_K_of(NULL, "json") == hgrid);
+    CHECK(hg_engine_K_of(NULL, NULL) == hgrid);
+    hg_K_request mq = {mdpm, 3, "paper", 0, 0.0, NULL, NULL};
     char line[700];
     CHECK(hg_K_resolve(&mq, &k, &e) == HG_OK && k.K == HG_K_PAPER);
     hg_K_choice_describe(&k, line, sizeof line);
     CHECK(!strncmp(line, "paper, for MercuryDPM: paper value", 34));
-    k.target = HG_K_TARGET_HGRID;
+    CHECK(!strcmp(hg_K_target(&k), "MercuryDPM"));
+    k.engine = hgrid;
     CHECK(!strncmp(hg_K_choice_describe(&k, line, sizeof line),
                    "paper, for the bundled HGrid: ", 30));
     CHECK(strlen(hg_K_choice_describe(&k, line, 12)) == 11);
@@ -117,7 +126,7 @@ static void test_resolve_other_dim(void)
     w.dim = 3;
     CHECK(hg_calibration_save(&w, path, &e) == HG_OK);
     hg_K_choice k;
-    hg_K_request rq = {HG_K_TARGET_HGRID, 2, NULL, 0, 0.0, NULL, path};
+    hg_K_request rq = {hg_engine_find("hgrid"), 2, NULL, 0, 0.0, NULL, path};
     CHECK(hg_K_resolve(&rq, &k, &e) == HG_OK && k.K != 9.0 &&
           k.source == HG_K_SOURCE_SHIPPED &&
           strstr(k.detail, "no 2D calibration") != NULL);
@@ -349,10 +358,9 @@ static void test_values_set(void)
             HG_K_SOURCE_COMMAND_LINE, HG_K_SOURCE_SYSTEM_FILE,
             HG_K_SOURCE_PAPER};
         for (int t = 0; t < 3; t++) {
-            static const hg_K_target tg[3] = {HG_K_TARGET_HGRID,
-                                              HG_K_TARGET_MERCURYDPM,
-                                              HG_K_TARGET_LAMMPS};
-            hg_K_choice c = {0.9, src[i], tg[t], 2, ""};
+            static const char *const tg[3] = {"hgrid", "mercurydpm",
+                                              "lammps"};
+            hg_K_choice c = {0.9, src[i], hg_engine_find(tg[t]), 2, ""};
             hg_model_values v = {0};
             CHECK(hg_model_values_set(&v, "bin", 1.5, &e) == HG_OK);
             CHECK(hg_K_values_set(&c, &v, &e) == HG_OK);

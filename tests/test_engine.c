@@ -29,7 +29,7 @@ int main(void)
     CHECK(hg_engine_find("lmp") == NULL && hg_engine_find(NULL) == NULL);
     for (size_t i = 0; i < n; i++) {
         const hg_engine *g = hg_engine_at(i);
-        CHECK(g && g->name && g->help && g->models && g->constants);
+        CHECK(g && g->name && g->help && g->models);
         if (!g)
             continue;
         CHECK(hg_engine_find(g->name) == g);
@@ -52,18 +52,20 @@ int main(void)
         for (int d = 2; d <= 3; d++) {
             char buf[1024] = "";
             hg_err e = {0};
-            CHECK(g->constants(d, buf, sizeof buf, &e) == HG_OK);
+            CHECK(hg_engine_constants_text(g, d, buf, sizeof buf, &e) ==
+                  HG_OK);
             CHECK(strstr(buf, "shipped") != NULL); /* the source is stated */
             char small[16];
-            CHECK(g->constants(d, small, sizeof small, &e) == HG_OK &&
+            CHECK(hg_engine_constants_text(g, d, small, sizeof small, &e) ==
+                      HG_OK &&
                   strlen(small) == sizeof small - 1);
         }
     }
     /* the bundled HGrid states K as hg_K_resolve chooses it */
     char buf[1024];
     hg_err e = {0};
-    CHECK(hg_engine_find("hgrid")->constants(2, buf, sizeof buf, &e) ==
-          HG_OK);
+    CHECK(hg_engine_constants_text(hg_engine_find("hgrid"), 2, buf,
+                                   sizeof buf, &e) == HG_OK);
     char want[64];
     snprintf(want, sizeof want, "K = %g (shipped-default", hg_K_shipped(2, NULL));
     CHECK(!strncmp(buf, want, strlen(want)));
@@ -80,12 +82,24 @@ int main(void)
             CHECK(declared && earlier);
         }
     CHECK(hg_engine_of_model("nope") == NULL && !hg_engine_of_model(NULL));
-    CHECK(hg_engine_find("hgrid")->consts_resolve == NULL);
+    CHECK(hg_engine_find("hgrid")->consts == NULL);
+    /* K: the engine of a settings format, else the engine of table and
+     * json when it has one, else the default engine's */
+    CHECK(hg_engine_K_of(NULL, "table") == hg_engine_at(0));
+    CHECK(hg_engine_K_of(NULL, "mercurydpm") == hg_engine_find("mercurydpm"));
+    CHECK(hg_engine_K_of(NULL, "lammps") == hg_engine_find("lammps"));
+    CHECK(hg_engine_K_of(NULL, "liggghts") == hg_engine_at(0));
+    CHECK(hg_engine_K_of(hg_engine_find("mercurydpm"), "json") ==
+          hg_engine_find("mercurydpm"));
+    CHECK(hg_engine_K_of(hg_engine_find("liggghts"), "table") ==
+          hg_engine_at(0));
+    CHECK(hg_engine_K_of(hg_engine_find("lammps"), "mercurydpm") ==
+          hg_engine_find("mercurydpm"));
     /* MercuryDPM: many short alternating runs (its times wander) */
     CHECK(hg_engine_find("mercurydpm")->run_steps == 2 &&
           hg_engine_find("mercurydpm")->run_repeats == 41);
     const hg_engine *lmp = hg_engine_find("lammps");
-    CHECK(lmp->consts_resolve && lmp->consts_size == sizeof(hg_lammps_consts));
+    CHECK(lmp->consts == &hg_lammps_consts_kind);
 
     /* lammps-multi: the same answer with the shipped constants passed
      * explicitly as without any; other constants (a stored calibration
@@ -96,8 +110,8 @@ int main(void)
     hg_system sys = {3, 0.4};
     const double sizes[3] = {4.0, 12.0, 40.0};
     const hg_model *mm = hg_model_find("lammps-multi");
-    hg_lammps_consts shipped, resolved;
-    hg_lammps_consts_default(&shipped);
+    hg_consts shipped, resolved;
+    hg_consts_shipped(&hg_lammps_consts_kind, &shipped);
     hg_model_values v = {0};
     hg_work w0, w1, w2, w3;
     CHECK(hg_cost_evaluate(mm, psd, &sys, NULL, 3, sizes, NULL, &w0, &e) ==
@@ -112,12 +126,12 @@ int main(void)
     CHECK(fd >= 0);
     if (fd >= 0)
         close(fd);
-    hg_lammps_consts dear = shipped;
+    hg_consts dear = shipped;
     dear.c[2] *= 10.0;
-    CHECK(hg_lammps_consts_save(&dear, path, &e) == HG_OK);
+    CHECK(hg_consts_save(&hg_lammps_consts_kind, &dear, path, &e) == HG_OK);
     setenv("HGRIDOPT_LAMMPS_CALIBRATION", path, 1);
     char source[4200];
-    CHECK(lmp->consts_resolve(3, &resolved, source, sizeof source, &e) ==
+    CHECK(hg_engine_consts(lmp, 3, &resolved, source, sizeof source, &e) ==
           HG_OK);
     CHECK(strstr(source, "stored calibration") && strstr(source, path));
     CHECK(resolved.c[2] == dear.c[2]);

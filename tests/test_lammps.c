@@ -387,13 +387,13 @@ static void test_fit(void)
                                     0.2, 1};
             if (hg_lammps_work_eval(p, &sys, &s, &w[n], NULL))
                 continue;
-            hg_lammps_consts c;
+            hg_consts c;
             memset(&c, 0, sizeof c);
             memcpy(c.c, truth, sizeof truth);
             y[n] = hg_lammps_predict(&c, &w[n]);
             n++;
         }
-    hg_lammps_consts c;
+    hg_consts c;
     CHECK(hg_lammps_fit(w, y, n, &c, NULL) == HG_OK);
     for (int k = 0; k < HG_LAMMPS_NTERMS; k++)
         CHECK_CLOSE(c.c[k], truth[k], 1e-5, 1e-15);
@@ -407,8 +407,8 @@ static void test_fit(void)
 
 static void test_optimise(void)
 {
-    hg_lammps_consts c;
-    hg_lammps_consts_default(&c);
+    hg_consts c;
+    hg_consts_shipped(&hg_lammps_consts_kind, &c);
     hg_psd *mono = make("mono:r=1", 3);
     hg_lammps_system sys = {3, 0.4, 50000, 0.2, 1};
     hg_lammps_optimum o;
@@ -439,21 +439,21 @@ static void test_file(void)
     CHECK(fd >= 0);
     if (fd < 0)
         return;
-    hg_lammps_consts c, d;
-    hg_lammps_consts_default(&c);
+    hg_consts c, d;
+    hg_consts_shipped(&hg_lammps_consts_kind, &c);
     c.c[1] = 1.25e-9;
-    CHECK(hg_lammps_consts_save(&c, path, NULL) == HG_OK);
-    CHECK(hg_lammps_consts_load(path, &d, NULL) == HG_OK);
+    CHECK(hg_consts_save(&hg_lammps_consts_kind, &c, path, NULL) == HG_OK);
+    CHECK(hg_consts_load(&hg_lammps_consts_kind, path, &d, NULL) == HG_OK);
     for (int k = 0; k < HG_LAMMPS_NTERMS; k++)
         CHECK_CLOSE(d.c[k], c.c[k], 1e-15, 0);
     FILE *f = fopen(path, "w");
     fputs("{\"schema\": \"other\"}", f);
     fclose(f);
     hg_err e = {0};
-    CHECK(hg_lammps_consts_load(path, &d, &e) == HG_EPARSE);
+    CHECK(hg_consts_load(&hg_lammps_consts_kind, path, &d, &e) == HG_EPARSE);
     CHECK(strstr(e.msg, "schema") != NULL);
     remove(path);
-    CHECK(hg_lammps_consts_load(path, &d, &e) == HG_EIO);
+    CHECK(hg_consts_load(&hg_lammps_consts_kind, path, &d, &e) == HG_EIO);
     char buf[256];
     CHECK(hg_lammps_find("/nonexistent/lmp", buf, sizeof buf, &e) == HG_EIO);
     CHECK(strstr(e.msg, "apt-get install lammps") != NULL);
@@ -468,8 +468,8 @@ static void test_registry(void)
     hg_psd *p = make("powerlaw:alpha=-3,omega=20", 3);
     if (!mm || !mb || !p)
         return;
-    hg_lammps_consts c;
-    hg_lammps_consts_default(&c);
+    hg_consts c;
+    hg_consts_shipped(&hg_lammps_consts_kind, &c);
     hg_system sys = {3, 0.4};
     double sizes[2] = {12.0, 40.0};
     hg_cost cost = {0};

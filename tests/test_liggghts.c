@@ -112,8 +112,8 @@ static void optimiser(void)
     const char *specs[] = {"powerlaw:alpha=-3,rmin=1,omega=5",
                            "uniform-size:rmin=1,rmax=3",
                            "powerlaw:alpha=-2,rmin=0.5,omega=12"};
-    hg_liggghts_consts c;
-    hg_liggghts_consts_default(&c);
+    hg_consts c;
+    hg_consts_shipped(&hg_liggghts_consts_kind, &c);
     for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
         hg_psd *psd = make_psd(specs[k]);
         CHECK(psd != NULL);
@@ -159,7 +159,7 @@ static void model_and_engine(void)
         return;
     CHECK(hg_engine_of_model("liggghts-bin") == g);
     CHECK(!strcmp(g->settings_format, "liggghts"));
-    CHECK(g->consts_size == sizeof(hg_liggghts_consts) && g->consts_resolve);
+    CHECK(g->consts == &hg_liggghts_consts_kind && !g->K);
     CHECK(g->write_settings && g->validate && g->tune && g->calibrate);
     hg_psd *psd = make_psd("powerlaw:alpha=-3,rmin=1,omega=5");
     if (!psd)
@@ -181,8 +181,8 @@ static void model_and_engine(void)
           HG_OK);
     CHECK(w2.T != w1.T && w2.T > w2.T_cd && w2.T_cd > 1.0);
     /* other constants passed as the value move T */
-    hg_liggghts_consts c;
-    hg_liggghts_consts_default(&c);
+    hg_consts c;
+    hg_consts_shipped(&hg_liggghts_consts_kind, &c);
     c.c[3] += 1e-6; /* bins cleared cost more */
     v.consts = &c;
     hg_work w3;
@@ -195,7 +195,7 @@ static void model_and_engine(void)
 
     /* the writer: bin with the bin size, never multi, the reasons */
     char buf[1024];
-    CHECK(g->constants(3, buf, sizeof buf, &e) == HG_OK);
+    CHECK(hg_engine_constants_text(g, 3, buf, sizeof buf, &e) == HG_OK);
     CHECK(strstr(buf, "shipped defaults") && strstr(buf, "checks"));
     double b = 7.25;
     hg_engine_settings in = {0};
@@ -269,8 +269,8 @@ static void fit_and_store(void)
                truth[2] * w[i].lines + truth[3] * w[i].bins +
                truth[4] * w[i].binned;
     }
-    hg_liggghts_consts c;
-    hg_liggghts_consts_default(&c);
+    hg_consts c;
+    hg_consts_shipped(&hg_liggghts_consts_kind, &c);
     hg_err e = {0};
     CHECK(hg_liggghts_fit(w, y, 16, &c, &e) == HG_OK);
     for (int k = 0; k < 5; k++)
@@ -288,23 +288,28 @@ static void fit_and_store(void)
     char dir[] = "/tmp/hg-test-liggghts-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char path[256], lmp[256], got[4096];
-    snprintf(lmp, sizeof lmp, "%s/cfg/lammps.json", dir);
+    /* the path rule of every stored file: the variable, else
+     * $XDG_CONFIG_HOME/hgridopt/, else $HOME/.config/hgridopt/ */
+    snprintf(lmp, sizeof lmp, "%s/cfg", dir);
     unsetenv("HGRIDOPT_LIGGGHTS_CALIBRATION");
-    setenv("HGRIDOPT_LAMMPS_CALIBRATION", lmp, 1);
-    CHECK(hg_liggghts_consts_default_path(got, sizeof got, &e) == HG_OK);
-    snprintf(path, sizeof path, "%s/cfg/liggghts.json", dir);
-    CHECK(!strcmp(got, path)); /* next to the LAMMPS constants */
+    setenv("XDG_CONFIG_HOME", lmp, 1);
+    CHECK(hg_consts_path(&hg_liggghts_consts_kind, got, sizeof got, &e) ==
+          HG_OK);
+    snprintf(path, sizeof path, "%s/cfg/hgridopt/liggghts.json", dir);
+    CHECK(!strcmp(got, path));
+    unsetenv("XDG_CONFIG_HOME");
+    setenv("HGRIDOPT_LIGGGHTS_CALIBRATION", path, 1);
     snprintf(c.machine, sizeof c.machine, "test machine");
-    CHECK(hg_liggghts_consts_save(&c, path, &e) == HG_OK);
-    hg_liggghts_consts back;
-    CHECK(hg_liggghts_consts_load(path, &back, &e) == HG_OK);
+    CHECK(hg_consts_save(&hg_liggghts_consts_kind, &c, path, &e) == HG_OK);
+    hg_consts back;
+    CHECK(hg_consts_load(&hg_liggghts_consts_kind, path, &back, &e) == HG_OK);
     for (int k = 0; k < HG_LIGGGHTS_NTERMS; k++)
         CHECK_CLOSE(back.c[k], c.c[k], 1e-15, 0);
     CHECK(!strcmp(back.machine, "test machine"));
     const hg_engine *g = hg_engine_find("liggghts");
-    hg_liggghts_consts r;
+    hg_consts r;
     char source[4200];
-    CHECK(g && g->consts_resolve(3, &r, source, sizeof source, &e) == HG_OK);
+    CHECK(g && hg_engine_consts(g, 3, &r, source, sizeof source, &e) == HG_OK);
     CHECK(strstr(source, "stored calibration") && strstr(source, path));
     CHECK_CLOSE(r.c[1], c.c[1], 1e-15, 0);
     /* a malformed file is an error, not silently the defaults */
@@ -313,14 +318,16 @@ static void fit_and_store(void)
         fputs("{\"schema\": \"hgridopt.lammps-calibration/1\"}\n", f);
         fclose(f);
     }
-    CHECK(g && g->consts_resolve(3, &r, source, sizeof source, &e) ==
+    CHECK(g && hg_engine_consts(g, 3, &r, source, sizeof source, &e) ==
           HG_EPARSE);
     CHECK(strstr(e.msg, "schema") != NULL);
     remove(path);
     setenv("HGRIDOPT_LIGGGHTS_CALIBRATION", "/nonexistent/lig.json", 1);
-    CHECK(g && g->consts_resolve(3, &r, source, sizeof source, &e) == HG_OK);
+    CHECK(g && hg_engine_consts(g, 3, &r, source, sizeof source, &e) == HG_OK);
     CHECK(strstr(source, "shipped defaults") != NULL);
     char rm[300];
+    snprintf(rm, sizeof rm, "%s/cfg/hgridopt", dir);
+    rmdir(rm);
     snprintf(rm, sizeof rm, "%s/cfg", dir);
     rmdir(rm);
     rmdir(dir);

@@ -27,7 +27,7 @@ static void engine_table(void)
           !strcmp(g->models[1], "hgrid-bottom-up") && !g->models[2]);
     char buf[1024];
     hg_err e = {0};
-    CHECK(g->constants(3, buf, sizeof buf, &e) == HG_OK);
+    CHECK(hg_engine_constants_text(g, 3, buf, sizeof buf, &e) == HG_OK);
     char want[64];
     snprintf(want, sizeof want, "K = %g (shipped-default",
              hg_mercurydpm_K_shipped(3, NULL));
@@ -100,7 +100,8 @@ static void export_guard(void)
 
 static void K_choice(const char *dir)
 {
-    hg_K_request rq = {HG_K_TARGET_MERCURYDPM, 3, NULL, 0, 0.0, NULL, NULL};
+    hg_K_request rq = {hg_engine_find("mercurydpm"), 3, NULL, 0, 0.0, NULL,
+                       NULL};
     hg_K_choice c;
     hg_err e = {0};
     char path[4096];
@@ -131,16 +132,16 @@ static void K_choice(const char *dir)
     CHECK(hg_K_resolve(&rq, &c, &e) == HG_OK);
     CHECK(c.source == HG_K_SOURCE_CALIBRATION && c.K == 1.75);
     CHECK(strstr(c.detail, path) != NULL);
-    rq.target = HG_K_TARGET_HGRID;
+    rq.engine = hg_engine_find("hgrid");
     CHECK(hg_K_resolve(&rq, &c, &e) == HG_OK &&
           c.source == HG_K_SOURCE_SHIPPED && c.K == hg_K_shipped(3, NULL));
-    rq.target = HG_K_TARGET_MERCURYDPM;
+    rq.engine = hg_engine_find("mercurydpm");
     rq.dim = 2; /* no 2D entry: the shipped value, saying why */
     CHECK(hg_K_resolve(&rq, &c, &e) == HG_OK &&
           c.source == HG_K_SOURCE_SHIPPED && strstr(c.detail, "no 2D"));
     const hg_engine *g = hg_engine_find("mercurydpm");
     char buf[1024];
-    CHECK(g->constants(3, buf, sizeof buf, &e) == HG_OK &&
+    CHECK(hg_engine_constants_text(g, 3, buf, sizeof buf, &e) == HG_OK &&
           !strncmp(buf, "K = 1.75 (calibration-file", 26));
     remove(path);
     char p2[4200];

@@ -6,6 +6,7 @@
  * K and how to calibrate it. */
 #include "hg_opt.h"
 #include "hg_pack.h"
+#include "hg_engine.h"
 #include "hg_validate.h"
 #include "testutil.h"
 #include "measure.h"
@@ -149,7 +150,7 @@ static void test_repeats_and_notes(void)
     hg_measure_options_default(&mo);
     CHECK(mo.repeats == 5);
     double s[5] = {4.0, 7.9, 15.1, 27.2, 40.0};
-    hg_K_choice kc = {1e-6, HG_K_SOURCE_COMMAND_LINE, HG_K_TARGET_HGRID, 2,
+    hg_K_choice kc = {1e-6, HG_K_SOURCE_COMMAND_LINE, hg_engine_at(0), 2,
                       "--K 1e-6"};
     hg_validate_params vp = {0};
     /* K ~ 0 predicts a speed-up of T_cd alone (~60): far above what any

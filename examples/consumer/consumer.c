@@ -21,8 +21,8 @@ int main(void)
      * machine's calibration file for the dimension, else the shipped
      * default (passing no values would use the models' library default,
      * the papers' 0.2) */
-    hg_K_request kr = {hg_K_target_for_format("table"), sys.dim, NULL, 0,
-                       0.0, NULL, NULL};
+    hg_K_request kr = {.engine = hg_engine_K_of(NULL, "table"),
+                       .dim = sys.dim};
     hg_K_choice kc;
     hg_model_values v = {0};
     int rc = hg_K_resolve(&kr, &kc, &e);

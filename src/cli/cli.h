@@ -155,8 +155,6 @@ typedef struct cli_system {
     int no_K;           /* the answering model has no K (another engine's
                            model): cli_print_system shows its constants */
     int K_auto;         /* K came from a calibration file */
-    hg_K_target K_target; /* the code the output describes (set by
-                             cli_system_resolve from --format) */
     hg_K_choice Kc;     /* K and where it came from (hg_K_resolve) */
     const char *engine_name; /* the engine the output describes (recommend:
                                 set before writing; NULL: the default) */
@@ -318,7 +316,7 @@ const hg_engine *cli_engine_of_argv(int argc, char **argv);
  * at most max_coll collections; text is the --format lammps output (its
  * non-comment lines: the settings). Prints errors; returns an exit code. */
 typedef struct cli_lammps_result {
-    hg_lammps_consts consts;
+    hg_consts consts;
     const char *consts_source; /* "stored calibration" / "shipped defaults" */
     hg_lammps_system sys;
     hg_lammps_optimum opt;

@@ -334,7 +334,7 @@ static int write_lammps_eval(FILE *out, const void *ctx)
 static int evaluate_lammps(cli_system *cs, const double *sizes, int L)
 {
     lammps_eval l = {cs, "", {0}, {0}, 0.0, 0.0, NULL};
-    hg_lammps_consts k;
+    hg_consts k;
     int rc = lmp_load_consts(&k, &l.consts_source);
     if (rc)
         return rc;

@@ -119,11 +119,12 @@ void lmp_system_params(const cli_system *cs, hg_lammps_system *sys)
         sys->skin = v * 2.0 * hg_psd_rmin(cs->psd);
 }
 
-int lmp_load_consts(hg_lammps_consts *c, const char **source)
+int lmp_load_consts(hg_consts *c, const char **source)
 {
     hg_err e = {0};
     int from_file = 0;
-    int st = hg_lammps_consts_auto(c, &from_file, &e);
+    int st = hg_consts_auto(&hg_lammps_consts_kind, c, &from_file, NULL, 0,
+                            &e);
     if (st)
         return cli_fail(&e, st, 1);
     *source = from_file ? "stored calibration" : "shipped defaults";

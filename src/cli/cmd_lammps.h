@@ -30,6 +30,6 @@ void lmp_system_params(const cli_system *cs, hg_lammps_system *sys);
 void lmp_system_from_cli(const cli_system *cs, long atoms, long ranks,
                          hg_lammps_system *sys);
 /* Model constants: the stored calibration, else the shipped defaults. */
-int lmp_load_consts(hg_lammps_consts *c, const char **source);
+int lmp_load_consts(hg_consts *c, const char **source);
 
 #endif

@@ -64,26 +64,36 @@ static void usage(FILE *out)
 }
 
 /* The K the commands use when neither --K nor the system file gives one:
- * the same resolver as theirs (hg_K_resolve), by target and dimension.
- * The model's declared default (HG_K_PAPER) is only the library's, for
- * callers that pass no value, so the help shows what the CLI uses. */
+ * the same resolver as theirs (hg_K_resolve), per engine with a K of its
+ * own (the default engine first; the others' with their --format) and
+ * dimension. The model's declared default (HG_K_PAPER) is only the
+ * library's, for callers that pass no value, so the help shows what the
+ * CLI uses. */
+#define K_ENGINES 4
 typedef struct K_used {
-    hg_K_choice c[2][2]; /* [target: bundled HGrid, MercuryDPM][3D, 2D] */
-    int ok[2][2];
-    char err[2][2][HG_ERRLEN];
+    const hg_engine *g[K_ENGINES];
+    int n;
+    hg_K_choice c[K_ENGINES][2]; /* [engine][3D, 2D] */
+    int ok[K_ENGINES][2];
+    char err[K_ENGINES][2][HG_ERRLEN];
 } K_used;
 
 static void K_resolve_all(K_used *u)
 {
-    static const hg_K_target targets[2] = {HG_K_TARGET_HGRID,
-                                           HG_K_TARGET_MERCURYDPM};
-    for (int t = 0; t < 2; t++)
+    u->n = 0;
+    for (size_t k = 0; k < hg_engine_count() && u->n < K_ENGINES; k++) {
+        const hg_engine *g = hg_engine_at(k);
+        if (!g->K || !g->K->own || (k && !g->settings_format))
+            continue;
+        u->g[u->n] = g;
         for (int i = 0; i < 2; i++) {
-            hg_K_request rq = {targets[t], 3 - i, NULL, 0, 0.0, NULL, NULL};
+            hg_K_request rq = {.engine = g, .dim = 3 - i};
             hg_err e = {0};
-            u->ok[t][i] = hg_K_resolve(&rq, &u->c[t][i], &e) == HG_OK;
-            snprintf(u->err[t][i], sizeof u->err[t][i], "%s", e.msg);
+            u->ok[u->n][i] = hg_K_resolve(&rq, &u->c[u->n][i], &e) == HG_OK;
+            snprintf(u->err[u->n][i], sizeof u->err[u->n][i], "%s", e.msg);
         }
+        u->n++;
+    }
 }
 
 /* "2.9 (shipped-default)" or "none (error)" */
@@ -106,10 +116,10 @@ static void K_param_help(FILE *out, const hg_model *m,
             q->min, q->help);
     fprintf(out, "  %16s   used: %s in 3D, %s in 2D", "",
             K_text(u, 0, 0, a, sizeof a), K_text(u, 0, 1, b, sizeof b));
-    if (m->grid_algorithm != HG_GRID_NONE)
+    for (int t = 1; t < u->n && m->grid_algorithm != HG_GRID_NONE; t++)
         fprintf(out, ";\n  %16s   %s in 3D, %s in 2D with --format "
-                "mercurydpm", "", K_text(u, 1, 0, a, sizeof a),
-                K_text(u, 1, 1, b, sizeof b));
+                "%s", "", K_text(u, t, 0, a, sizeof a),
+                K_text(u, t, 1, b, sizeof b), u->g[t]->settings_format);
     fprintf(out, "\n");
 }
 
@@ -148,12 +158,21 @@ static void models_help(FILE *out)
     fprintf(out, "\nK used when neither --K nor the system file's \"K\" "
                  "gives it (by the code\nthe output describes and the "
                  "dimension):\n");
-    static const char *const what[2] = {"the bundled HGrid (tables, JSON, "
-                                        "validate, bench, --format lammps "
-                                        "--model kol)",
-                                        "MercuryDPM (--format mercurydpm)"};
-    for (int t = 0; t < 2; t++) {
-        fprintf(out, "  %s:\n", what[t]);
+    for (int t = 0; t < u.n; t++) {
+        const hg_engine_K *k = u.g[t]->K;
+        fprintf(out, "  %s%s (", k->article, k->target);
+        if (t == 0) { /* and the codes whose K is the default engine's */
+            fprintf(out, "tables, JSON, validate, bench");
+            for (size_t i = 0; i < hg_engine_count(); i++) {
+                const hg_engine *g = hg_engine_at(i);
+                if (g->K && !g->K->own && g->settings_format)
+                    fprintf(out, ", --format %s --model kol",
+                            g->settings_format);
+            }
+        } else {
+            fprintf(out, "--format %s", u.g[t]->settings_format);
+        }
+        fprintf(out, "):\n");
         for (int d = 0; d < 2; d++)
             if (u.ok[t][d])
                 fprintf(out, "    %dD: %g, %s\n", 3 - d, u.c[t][d].K,
@@ -199,7 +218,7 @@ static void engines_help(FILE *out)
         for (int d = 3; d >= 2; d--) {
             char buf[1024];
             hg_err e = {0};
-            if (g->constants(d, buf, sizeof buf, &e) == HG_OK)
+            if (hg_engine_constants_text(g, d, buf, sizeof buf, &e) == HG_OK)
                 fprintf(out, "  %10s constants %dD: %s\n", "", d, buf);
             else
                 fprintf(out, "  %10s constants %dD: none: %s\n", "", d, e.msg);

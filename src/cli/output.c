@@ -135,11 +135,11 @@ void cli_print_system(FILE *out, const cli_system *cs)
         fprintf(out, "constants:      %s\n",
                 cs->consts_source[0] ? cs->consts_source : "the model's");
     } else {
-        fprintf(out, "dim %d, nu = %.6g, K = %.6g (%s, for %s%s)\n",
+        char who[96];
+        fprintf(out, "dim %d, nu = %.6g, K = %.6g (%s, for %s)\n",
                 cs->sys.dim, cs->sys.nu, cs->K,
                 hg_K_source_name(cs->Kc.source),
-                cs->Kc.target == HG_K_TARGET_HGRID ? "the " : "",
-                hg_K_target_name(cs->Kc.target));
+                hg_K_target_phrase(&cs->Kc, who, sizeof who));
         fprintf(out, "K from:         %s\n", cs->Kc.detail);
     }
     cli_print_structure(out, cs);
@@ -324,7 +324,7 @@ void cli_json_add_K(cJSON *obj, const cli_system *cs)
     cJSON *k = cJSON_AddObjectToObject(obj, "K_choice");
     cJSON_AddNumberToObject(k, "value", cs->Kc.K);
     cJSON_AddStringToObject(k, "source", hg_K_source_name(cs->Kc.source));
-    cJSON_AddStringToObject(k, "target", hg_K_target_name(cs->Kc.target));
+    cJSON_AddStringToObject(k, "target", hg_K_target(&cs->Kc));
     cJSON_AddStringToObject(k, "detail", cs->Kc.detail);
 }
 

@@ -94,15 +94,15 @@ static int resolve_engine_consts(cli_system *cs)
         if (st)
             return cli_fail(&e, st, 0);
     }
-    if (!eng || !eng->consts_resolve || !eng->consts_size)
+    if (!eng || !eng->consts)
         return CLI_OK;
-    if (!(cs->consts = calloc(1, eng->consts_size))) {
+    if (!(cs->consts = calloc(1, sizeof(hg_consts)))) {
         cli_error("out of memory");
         return CLI_EDATA;
     }
     hg_err e = {0};
-    int st = eng->consts_resolve(cs->sys.dim, cs->consts, cs->consts_source,
-                                 sizeof cs->consts_source, &e);
+    int st = hg_engine_consts(eng, cs->sys.dim, cs->consts, cs->consts_source,
+                              sizeof cs->consts_source, &e);
     if (st)
         return cli_fail(&e, st, 1);
     cs->values.consts = cs->consts;
@@ -456,16 +456,12 @@ int cli_system_resolve(cli_system *cs, int need_nu)
     /* (table and json of an engine given by --engine describe its code) */
     const hg_engine *eng = cs->opt.engine ? hg_engine_find(cs->opt.engine)
                                           : NULL;
-    int plain = !cs->opt.format || !strcmp(cs->opt.format, "table") ||
-                !strcmp(cs->opt.format, "json");
-    cs->K_target = hg_K_target_for_format(
-        plain && eng && eng->settings_format ? eng->settings_format
-                                             : cs->opt.format);
+    const hg_engine *K_of = hg_engine_K_of(eng, cs->opt.format);
     const char *kt = cs->opt.K_text ? cs->opt.K_text
                      : cs->file.K_auto ? "auto" /* "K": "auto" in the file */
                                        : NULL;
-    hg_K_request kr = {cs->K_target, cs->sys.dim, kt, cs->file.has_K,
-                       cs->file.K,      cs->file.path, NULL};
+    hg_K_request kr = {K_of, cs->sys.dim, kt, cs->file.has_K,
+                       cs->file.K, cs->file.path, NULL};
     if ((st = hg_K_resolve(&kr, &cs->Kc, &e))) {
         /* a bad --K value is a usage error; a calibration file that is
          * missing, malformed or lacks the dimension is a data problem */

@@ -1,5 +1,6 @@
 /* calib_file.c - the calibration file (per-dimension JSON save/load, its
  * default path) and the description of the host a calibration ran on. */
+#include "config_file.h"
 #include "hg_calib.h"
 #include "hg_io.h"
 #include "hg_version.h"
@@ -24,47 +25,8 @@
 
 int hg_calibration_default_path(char *buf, size_t len, hg_err *e)
 {
-    const char *env = getenv("HGRIDOPT_CALIBRATION");
-    int k;
-    if (env && *env)
-        k = snprintf(buf, len, "%s", env);
-    else if ((env = getenv("XDG_CONFIG_HOME")) && *env)
-        k = snprintf(buf, len, "%s/hgridopt/calibration.json", env);
-    else if ((env = getenv("HOME")) && *env)
-        k = snprintf(buf, len, "%s/.config/hgridopt/calibration.json", env);
-    else
-        return hg_fail(e, HG_EINVAL, "calibration file: neither "
-                       "HGRIDOPT_CALIBRATION, XDG_CONFIG_HOME nor HOME is "
-                       "set");
-    if (k < 0 || (size_t)k >= len)
-        return hg_fail(e, HG_ELIMIT, "calibration file: path too long");
-    return HG_OK;
-}
-
-/* mkdir -p of the folder holding path. */
-static int make_parent(const char *path, hg_err *e)
-{
-    char dir[4096];
-    int k = snprintf(dir, sizeof dir, "%s", path);
-    if (k < 0 || (size_t)k >= sizeof dir)
-        return hg_fail(e, HG_ELIMIT, "calibration file: path too long");
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir)
-        return HG_OK;
-    *slash = '\0';
-    for (char *q = dir + 1; *q; q++) {
-        if (*q != '/')
-            continue;
-        *q = '\0';
-        if (mkdir(dir, 0755) && errno != EEXIST)
-            return hg_fail(e, HG_EIO, "calibration file: cannot create "
-                           "folder %s: %s", dir, strerror(errno));
-        *q = '/';
-    }
-    if (mkdir(dir, 0755) && errno != EEXIST)
-        return hg_fail(e, HG_EIO, "calibration file: cannot create folder "
-                       "%s: %s", dir, strerror(errno));
-    return HG_OK;
+    return hg_config_path("HGRIDOPT_CALIBRATION", "calibration.json",
+                          "calibration file", buf, len, e);
 }
 
 void hg_calibration_describe_host(hg_calibration *c)
@@ -294,7 +256,7 @@ int hg_calibration_save(const hg_calibration *c, const char *path,
     if (c->dim != 2 && c->dim != 3)
         return hg_fail(e, HG_EINVAL, "calibration: dim = %d is not 2 or 3",
                        c->dim);
-    int st = make_parent(path, e);
+    int st = hg_config_make_folders(path, "calibration file", e);
     if (st)
         return st;
     cJSON *cal = NULL;

@@ -1,13 +1,13 @@
 /* calibrate.c - measure K = (seconds per cell access) / (seconds per pair
  * check) of the bundled HGrid on this machine. */
 #include "hg_calib.h"
+#include "hg_consts.h"
 #include "psd_internal.h"
 #include "hg_grid.h"
 #include "hg_opt.h"
 #include "hg_pack_gen.h"
 #include "hg_validate.h"
 
-#include <gsl/gsl_multifit.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,74 +112,46 @@ int hg_calibration_fit(hg_calibration *c, hg_err *e)
                            "T_ca %g) must be finite, seconds > 0",
                            i, p->seconds, p->T_cd, p->T_ca);
     }
-    hg_gsl_quiet(); /* a degenerate design must not abort the process */
-    size_t n = (size_t)c->npoints;
-    gsl_matrix *X = gsl_matrix_alloc(n, 2), *cov = gsl_matrix_alloc(2, 2);
-    gsl_vector *y = gsl_vector_alloc(n), *w = gsl_vector_alloc(n);
-    gsl_vector *beta = gsl_vector_alloc(2);
-    gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, 2);
-    int st = HG_OK;
-    if (!X || !cov || !y || !w || !beta || !ws) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory for the fit");
-        goto done;
+    int n = c->npoints;
+    double *X = malloc(sizeof *X * 2 * (size_t)n);
+    double *y = malloc(sizeof *y * (size_t)n);
+    if (!X || !y) {
+        free(X);
+        free(y);
+        return hg_fail(e, HG_ENOMEM, "out of memory for the fit");
     }
-    for (size_t i = 0; i < n; i++) {
-        const hg_calib_point *p = &c->points[i];
-        gsl_matrix_set(X, i, 0, p->T_cd);
-        gsl_matrix_set(X, i, 1, p->T_ca);
-        gsl_vector_set(y, i, p->seconds);
-        gsl_vector_set(w, i, 1.0 / (p->seconds * p->seconds));
+    for (int i = 0; i < n; i++) {
+        X[2 * i] = c->points[i].T_cd;
+        X[2 * i + 1] = c->points[i].T_ca;
+        y[i] = c->points[i].seconds;
     }
-    double chisq;
-    if (gsl_multifit_wlinear(X, w, y, beta, cov, &chisq, ws)) {
-        st = hg_fail(e, HG_ENUMERIC, "calibration: the least-squares fit "
-                     "failed");
-        goto done;
-    }
-    /* wlinear's covariance assumes known errors: scale by the residual
-     * variance */
-    double s2 = chisq / (double)(n - 2);
-    c->a = gsl_vector_get(beta, 0);
-    c->b = gsl_vector_get(beta, 1);
-    double vaa = s2 * gsl_matrix_get(cov, 0, 0);
-    double vbb = s2 * gsl_matrix_get(cov, 1, 1);
-    double vab = s2 * gsl_matrix_get(cov, 0, 1);
-    c->a_se = sqrt(vaa);
-    c->b_se = sqrt(vbb);
-    double sw = 0, swy = 0;
-    for (size_t i = 0; i < n; i++) {
-        sw += gsl_vector_get(w, i);
-        swy += gsl_vector_get(w, i) * gsl_vector_get(y, i);
-    }
-    double ybar = swy / sw, tss = 0;
-    for (size_t i = 0; i < n; i++) {
-        double d = gsl_vector_get(y, i) - ybar;
-        tss += gsl_vector_get(w, i) * d * d;
-    }
-    c->r2 = tss > 0 ? 1.0 - chisq / tss : NAN;
-    if (!(c->a > 0.0 && c->b > 0.0 && isfinite(c->a) && isfinite(c->b))) {
-        st = hg_fail(e, HG_ENUMERIC,
-                     "calibration: fitted a = %g s per pair check, b = %g s "
-                     "per cell access (both must be > 0); the timings are "
-                     "too noisy - use more particles or repeats",
-                     c->a, c->b);
-        goto done;
-    }
+    hg_lsq f;
+    int st = hg_lsq_fit(X, y, NULL, n, 2, 0, &f);
+    free(X);
+    free(y);
+    if (st == HG_ENOMEM)
+        return hg_fail(e, st, "out of memory for the fit");
+    if (st)
+        return hg_fail(e, HG_ENUMERIC, "calibration: the least-squares fit "
+                       "failed");
+    c->a = f.coef[0];
+    c->b = f.coef[1];
+    c->a_se = f.se[0];
+    c->b_se = f.se[1];
+    c->r2 = f.r2;
+    if (!(c->a > 0.0 && c->b > 0.0 && isfinite(c->a) && isfinite(c->b)))
+        return hg_fail(e, HG_ENUMERIC,
+                       "calibration: fitted a = %g s per pair check, b = %g "
+                       "s per cell access (both must be > 0); the timings "
+                       "are too noisy - use more particles or repeats",
+                       c->a, c->b);
     c->K = c->b / c->a;
     /* delta method: var(b/a) */
-    double K = c->K;
+    double K = c->K, vaa = f.cov[0], vbb = f.cov[3], vab = f.cov[1];
     double vk = K * K * (vbb / (c->b * c->b) + vaa / (c->a * c->a) -
                          2.0 * vab / (c->a * c->b));
     c->K_se = vk > 0 ? sqrt(vk) : 0.0;
-done:
-    gsl_matrix_free(X);
-    gsl_matrix_free(cov);
-    gsl_vector_free(y);
-    gsl_vector_free(w);
-    gsl_vector_free(beta);
-    if (ws)
-        gsl_multifit_linear_free(ws);
-    return st;
+    return HG_OK;
 }
 
 int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,

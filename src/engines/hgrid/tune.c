@@ -9,6 +9,7 @@
 #include "hg_engine.h"
 #include "hg_opt.h"
 #include "hg_version.h"
+#include "hgrid_engine.h"
 
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
@@ -389,8 +390,7 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
         x.sys.nu = 0.3;
     }
     x.dmax = 2.0 * hg_psd_rmax(x.psd);
-    hg_K_request kr = {HG_K_TARGET_HGRID, x.sys.dim, NULL, 0, 0.0, NULL,
-                       NULL};
+    hg_K_request kr = {.engine = &hg_engine_hgrid, .dim = x.sys.dim};
     hg_K_choice kc;
     if ((st = hg_K_resolve(&kr, &kc, e)) ||
         (st = hg_K_values_set(&kc, &x.values, e))) {

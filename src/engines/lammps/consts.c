@@ -7,13 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const term_names[HG_LAMMPS_NTERMS] = {
+static const char *const terms[HG_LAMMPS_NTERMS] = {
     "checks", "visits", "bins", "binned", "coll_loops", "neighbours"};
 
-
-void hg_lammps_consts_default(hg_lammps_consts *c)
+static void shipped(hg_consts *c)
 {
-    memset(c, 0, sizeof *c);
     /* hgridopt calibrate --engine lammps on the development machine (2
      * shared cores, Debian 12, lmp 29 Sep 2021 - Update 2, one rank): see
      * docs/measurements/lammps.md. Seconds per unit. */
@@ -32,11 +30,18 @@ void hg_lammps_consts_default(hg_lammps_consts *c)
     c->r2 = HG_LAMMPS_DEFAULT_R2;
     c->npoints = HG_LAMMPS_DEFAULT_NPOINTS;
     snprintf(c->machine, sizeof c->machine, "%s", HG_LAMMPS_DEFAULT_MACHINE);
-    snprintf(c->lammps, sizeof c->lammps, "%s", HG_LAMMPS_DEFAULT_VERSION);
+    snprintf(c->version, sizeof c->version, "%s", HG_LAMMPS_DEFAULT_VERSION);
     snprintf(c->created, sizeof c->created, "%s", HG_LAMMPS_DEFAULT_DATE);
 }
 
-const char *hg_lammps_term_name(int i)
-{
-    return i >= 0 && i < HG_LAMMPS_NTERMS ? term_names[i] : "?";
-}
+const hg_consts_kind hg_lammps_consts_kind = {
+    .code = "LAMMPS",
+    .schema = "hgridopt.lammps-calibration/1",
+    .version_key = "lammps",
+    .env = "HGRIDOPT_LAMMPS_CALIBRATION",
+    .file = "lammps.json",
+    .nterms = HG_LAMMPS_NTERMS,
+    .terms = terms,
+    .positive = -1,
+    .shipped = shipped,
+};

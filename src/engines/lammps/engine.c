@@ -1,9 +1,10 @@
 /* engine.c - LAMMPS as an engine: the model of its neighbor build
- * (models/lammps.c: multi with collections, or bin) with the fitted
- * seconds per counted unit, resolved here once (consts_resolve:
- * hg_lammps_consts_auto, the stored `calibrate --engine lammps --save`
- * constants, else the shipped ones) and passed to the models as a value;
- * its settings are the input-script lines of --format lammps. */
+ * (models/lammps*.c: multi with collections, or bin) with the fitted
+ * seconds per counted unit (hg_lammps_consts_kind: the stored `calibrate
+ * --engine lammps --save` constants, else the shipped ones), passed to
+ * the models as a value; its settings are the input-script lines of
+ * --format lammps; validate, tune and calibrate run lmp. */
+#include "hg_calib.h"
 #include "hg_engine.h"
 #include "hg_export.h"
 #include "hg_io.h"
@@ -21,40 +22,6 @@
 
 static const char *const models[] = {"lammps-multi", "lammps-bin", NULL};
 
-/* The constants of lammps-multi and lammps-bin: the stored calibration,
- * else the shipped ones (one set for both dimensions). */
-static int consts_resolve(int dim, void *out, char *source, size_t len,
-                          hg_err *e)
-{
-    (void)dim;
-    int from_file = 0;
-    int st = hg_lammps_consts_auto(out, &from_file, e);
-    if (st || !source || !len)
-        return st;
-    char path[4096] = "";
-    if (from_file && hg_lammps_consts_default_path(path, sizeof path, NULL))
-        path[0] = '\0';
-    snprintf(source, len, "%s%s%s",
-             from_file ? "stored calibration" : "shipped defaults",
-             path[0] ? " " : "", path);
-    return HG_OK;
-}
-
-static int constants(int dim, char *buf, size_t len, hg_err *e)
-{
-    hg_lammps_consts c;
-    char source[4200];
-    int st = consts_resolve(dim, &c, source, sizeof source, e);
-    if (st)
-        return st;
-    size_t n = (size_t)snprintf(buf, len, "ns per unit:");
-    for (int t = 0; t < HG_LAMMPS_NTERMS && n < len; t++)
-        n += (size_t)snprintf(buf + n, len - n, " %s %.3g",
-                              hg_lammps_term_name(t), 1e9 * c.c[t]);
-    if (n < len)
-        snprintf(buf + n, len - n, " (%s)", source);
-    return HG_OK;
-}
 
 /* ---- running lmp ---- */
 
@@ -138,18 +105,19 @@ static void report_start(hg_engine_report *r)
     r->unit = "Neigh seconds per build";
 }
 
-static int constants_text(hg_lammps_consts *k, hg_engine_report *r,
+static int constants_text(hg_consts *k, hg_engine_report *r,
                           hg_err *e)
 {
-    int st = constants(3, r->constants, sizeof r->constants, e);
-    return st ? st : consts_resolve(3, k, NULL, 0, e);
+    int st = hg_engine_constants_text(&hg_engine_lammps, 3, r->constants,
+                                      sizeof r->constants, e);
+    return st ? st : hg_engine_consts(&hg_engine_lammps, 3, k, NULL, 0, e);
 }
 
 /* The start of validate and tune on packings[0]: the report, lmp and
  * its version, the constants, the model's view of the packing and the
  * run options (*psd freed by the caller, also on failure). */
 static int start_one(const hg_engine_run *run, const char *cmd,
-                     hg_engine_report *r, hg_lammps_consts *k, hg_psd **psd,
+                     hg_engine_report *r, hg_consts *k, hg_psd **psd,
                      hg_lammps_system *sys, hg_lammps_run_options *ro,
                      hg_err *e)
 {
@@ -168,7 +136,7 @@ static int start_one(const hg_engine_run *run, const char *cmd,
 static int validate(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
 {
     const hg_particles *p = run->packings ? run->packings[0] : NULL;
-    hg_lammps_consts k;
+    hg_consts k;
     hg_psd *psd = NULL;
     hg_lammps_system sys;
     hg_lammps_run_options ro;
@@ -219,7 +187,7 @@ static int validate(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
 static int tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
 {
     const hg_particles *p = run->packings ? run->packings[0] : NULL;
-    hg_lammps_consts k;
+    hg_consts k;
     hg_psd *psd = NULL;
     hg_lammps_system sys;
     hg_lammps_run_options ro;
@@ -324,7 +292,7 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *r,
     }
     hg_lammps_work *w = st ? NULL : malloc(sizeof *w * (size_t)npts);
     double *y = st ? NULL : malloc(sizeof *y * (size_t)npts);
-    hg_lammps_consts k = {0};
+    hg_consts k = {0};
     if (st == HG_OK && (!w || !y))
         st = hg_fail(e, HG_ENOMEM, "out of memory");
     for (int i = 0; st == HG_OK && i < npts; i++) {
@@ -342,12 +310,12 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *r,
                  "%s, %ld online CPUs, %d rank%s", host,
                  sysconf(_SC_NPROCESSORS_ONLN), run->nprocs,
                  run->nprocs == 1 ? "" : "s");
-        snprintf(k.lammps, sizeof k.lammps, "%s", version);
+        snprintf(k.version, sizeof k.version, "%s", version);
         size_t m = (size_t)snprintf(r->fitted, sizeof r->fitted,
                                     "ns per unit:");
         for (int t = 0; t < HG_LAMMPS_NTERMS && m < sizeof r->fitted; t++)
             m += (size_t)snprintf(r->fitted + m, sizeof r->fitted - m,
-                                  " %s %.4g +- %.2g%s", hg_lammps_term_name(t),
+                                  " %s %.4g +- %.2g%s", hg_consts_term(&hg_lammps_consts_kind, t),
                                   1e9 * k.c[t], 1e9 * k.se[t],
                                   k.c[t] == 0.0 ? " (dropped: not > 0)" : "");
         if (m < sizeof r->fitted)
@@ -382,9 +350,9 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *r,
         if (run->save)
             snprintf(path, sizeof path, "%s", run->save);
         else
-            st = hg_lammps_consts_default_path(path, sizeof path, e);
+            st = hg_consts_path(&hg_lammps_consts_kind, path, sizeof path, e);
         if (st == HG_OK)
-            st = hg_lammps_consts_save(&k, path, e);
+            st = hg_consts_save(&hg_lammps_consts_kind, &k, path, e);
         if (st == HG_OK)
             snprintf(r->saved, sizeof r->saved, "%s", path);
     }
@@ -397,17 +365,28 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *r,
     return st;
 }
 
+/* K of the KOL grid written as LAMMPS settings (--format lammps with a
+ * grid model): LAMMPS checks a distance per pair, like the bundled HGrid,
+ * so the bundled HGrid's K stands for it (LAMMPS' own models have no K) */
+static const hg_engine_K K = {
+    .target = "LAMMPS",
+    .article = "",
+    .own = 0,
+    .shipped_for = "the bundled HGrid",
+    .shipped = hg_K_shipped,
+    .calibration_path = hg_calibration_default_path,
+};
+
 const hg_engine hg_engine_lammps = {
-    "lammps",
-    "LAMMPS' neighbor build, multi or bin (validate, calibrate and tune "
-    "--engine lammps run lmp)",
-    models,
-    "lammps",
-    constants,
-    sizeof(hg_lammps_consts),
-    consts_resolve,
-    hg_lammps_write_settings,
-    validate,
-    tune,
-    calibrate,
+    .name = "lammps",
+    .help = "LAMMPS' neighbor build, multi or bin (validate, calibrate and "
+            "tune --engine lammps run lmp)",
+    .models = models,
+    .settings_format = "lammps",
+    .K = &K,
+    .consts = &hg_lammps_consts_kind,
+    .write_settings = hg_lammps_write_settings,
+    .validate = validate,
+    .tune = tune,
+    .calibrate = calibrate,
 };

@@ -4,6 +4,8 @@
 
 #include "hg_engine.h"
 
+extern const hg_engine hg_engine_lammps;
+
 /* --format lammps: the input-script lines of a grid (one level of model
  * lammps-bin: neighbor bin; else multi with the sizes as cutoffs). */
 int hg_lammps_write_settings(const hg_engine_settings *in, char **text,

@@ -48,7 +48,7 @@ static int with_structure(const hg_particles *p, const hg_lammps_run_options *o,
 
 int hg_lammps_measure(const hg_particles *p, const hg_lammps_setting *s,
                       int n, const hg_lammps_run_options *o,
-                      const hg_lammps_consts *c, hg_lammps_point *out,
+                      const hg_consts *c, hg_lammps_point *out,
                       hg_err *e)
 {
     hg_psd *psd = NULL;
@@ -140,7 +140,7 @@ static void add_candidate(hg_lammps_setting *list, int *n, int cap,
     list[(*n)++] = *s;
 }
 
-int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
+int hg_lammps_tune(const hg_particles *p, const hg_consts *c,
                    const hg_lammps_run_options *o, double budget,
                    int max_coll, hg_lammps_tune_result *out, hg_err *e)
 {

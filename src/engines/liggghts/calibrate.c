@@ -1,7 +1,6 @@
 /* calibrate.c - the LIGGGHTS cost constants: fitted to measured Neigh
- * times (shared/fit.c), stored next to the LAMMPS ones, loaded; and
+ * times (hg_lsq_fit) and, stored and loaded as every code's (hg_consts.h); and
  * measuring bin sizes on a packing with the model's prediction beside. */
-#include "consts.h"
 #include "hg_io.h"
 #include "hg_lammps.h"
 #include "hg_liggghts.h"
@@ -36,7 +35,7 @@ static void work_terms(const hg_liggghts_work *w, double *x)
  *  2. what is left of each system's mean against binned and neighbours
  *     (relative residuals; binned alone with fewer than three systems). */
 int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
-                    hg_liggghts_consts *c, hg_err *e)
+                    hg_consts *c, hg_err *e)
 {
     enum { M = HG_LIGGGHTS_NTERMS, M1 = 4 };
     if (n < M + 2)
@@ -90,16 +89,21 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
         d[i] = y[i] - m[M];
         wt[i] = 1.0 / (m[M] * m[M]);
     }
-    double coef[M] = {0}, se[M] = {0}, r2 = 0.0;
-    int rc = hg_fit_costs(X1, d, wt, n, M1, coef, se, &r2);
+    double coef[M] = {0}, se[M] = {0};
+    hg_lsq f1;
+    int rc = hg_lsq_fit(X1, d, wt, n, M1, 1, &f1);
     free(X1);
+    for (int k = 0; k < M1; k++) {
+        coef[k] = f1.coef[k];
+        se[k] = f1.se[k];
+    }
     if (rc) {
         st = hg_fail(e, HG_ENUMERIC, "LIGGGHTS fit: least squares failed "
                                      "(degenerate bin sizes?)");
         goto done;
     }
     /* stage 2: the systems' means less the bin-size terms */
-    double X2[2 * 64], r[64], c2[2] = {0, 0}, s2[2] = {0, 0}, r22 = 0.0;
+    double X2[2 * 64], r[64], c2[2] = {0, 0}, s2[2] = {0, 0};
     int n2 = ng < 64 ? ng : 64;
     for (int g = 0; g < n2; g++) {
         const double *m = gm + (size_t)g * (M + 2);
@@ -110,9 +114,14 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
         X2[2 * g] = m[M1];
         X2[2 * g + 1] = m[M1 + 1];
     }
+    hg_lsq f2;
     if (n2 >= 3) {
-        if (hg_fit_costs(X2, r, NULL, n2, 2, c2, s2, &r22))
+        if (hg_lsq_fit(X2, r, NULL, n2, 2, 1, &f2))
             n2 = -1;
+        for (int k = 0; n2 >= 3 && k < 2; k++) {
+            c2[k] = f2.coef[k];
+            s2[k] = f2.se[k];
+        }
     }
     if (n2 < 3) { /* binned alone */
         double a = 0.0, b = 0.0;
@@ -163,85 +172,6 @@ done:
     return st;
 }
 
-int hg_liggghts_consts_default_path(char *buf, size_t len, hg_err *e)
-{
-    const char *env = getenv("HGRIDOPT_LIGGGHTS_CALIBRATION");
-    int k;
-    if (env && *env) {
-        k = snprintf(buf, len, "%s", env);
-    } else {
-        char lmp[4096];
-        int st = hg_lammps_consts_default_path(lmp, sizeof lmp, e);
-        if (st)
-            return st;
-        char *slash = strrchr(lmp, '/');
-        if (slash)
-            slash[1] = '\0';
-        else
-            lmp[0] = '\0';
-        k = snprintf(buf, len, "%sliggghts.json", lmp);
-    }
-    if (k < 0 || (size_t)k >= len)
-        return hg_fail(e, HG_ELIMIT,
-                       "LIGGGHTS calibration file: path too long");
-    return HG_OK;
-}
-
-/* The fields of c in the constants file. */
-static code_consts_io liggghts_file(hg_liggghts_consts *c)
-{
-    return (code_consts_io){"hgridopt.liggghts-calibration/1",
-                            "liggghts",
-                            HG_LIGGGHTS_NTERMS,
-                            hg_liggghts_term_name,
-                            c->c,
-                            c->se,
-                            &c->r2,
-                            &c->npoints,
-                            c->machine,
-                            sizeof c->machine,
-                            c->version,
-                            sizeof c->version,
-                            c->created,
-                            sizeof c->created};
-}
-
-int hg_liggghts_consts_save(const hg_liggghts_consts *c, const char *path,
-                            hg_err *e)
-{
-    hg_liggghts_consts copy = *c;
-    code_consts_io x = liggghts_file(&copy);
-    return code_consts_save(&x, path, e);
-}
-
-int hg_liggghts_consts_load(const char *path, hg_liggghts_consts *c,
-                            hg_err *e)
-{
-    memset(c, 0, sizeof *c);
-    code_consts_io x = liggghts_file(c);
-    int st = code_consts_load(path, &x, e);
-    if (st == HG_OK && !(c->c[0] > 0.0))
-        st = hg_fail(e, HG_EPARSE, "%s: constants.checks must be > 0", path);
-    return st;
-}
-
-int hg_liggghts_consts_auto(hg_liggghts_consts *c, int *from_file,
-                            hg_err *e)
-{
-    char path[4096];
-    *from_file = 0;
-    if (hg_liggghts_consts_default_path(path, sizeof path, NULL) == HG_OK &&
-        access(path, R_OK) == 0) {
-        int st = hg_liggghts_consts_load(path, c, e);
-        if (st)
-            return st;
-        *from_file = 1;
-        return HG_OK;
-    }
-    hg_liggghts_consts_default(c);
-    return HG_OK;
-}
-
 int hg_liggghts_system_of(const hg_particles *p, const hg_system *sys,
                           double skin, int nprocs, hg_liggghts_system *out,
                           hg_err *e)
@@ -268,7 +198,7 @@ int hg_liggghts_system_of(const hg_particles *p, const hg_system *sys,
 int hg_liggghts_measure(const hg_particles *p, const hg_psd *psd,
                         const hg_liggghts_system *sys, const double *b,
                         int n, const hg_liggghts_run_options *o,
-                        const hg_liggghts_consts *c, hg_liggghts_point *out,
+                        const hg_consts *c, hg_liggghts_point *out,
                         hg_err *e)
 {
     if (n < 1)

@@ -7,13 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const term_names[HG_LIGGGHTS_NTERMS] = {
+static const char *const terms[HG_LIGGGHTS_NTERMS] = {
     "checks", "visits", "lines", "bins", "binned", "neighbours"};
 
-
-void hg_liggghts_consts_default(hg_liggghts_consts *c)
+static void shipped(hg_consts *c)
 {
-    memset(c, 0, sizeof *c);
     static const double def[HG_LIGGGHTS_NTERMS] = {
         HG_LIGGGHTS_DEFAULT_CHECK, HG_LIGGGHTS_DEFAULT_VISIT,
         HG_LIGGGHTS_DEFAULT_LINE,  HG_LIGGGHTS_DEFAULT_BIN,
@@ -35,7 +33,14 @@ void hg_liggghts_consts_default(hg_liggghts_consts *c)
     snprintf(c->created, sizeof c->created, "%s", HG_LIGGGHTS_DEFAULT_DATE);
 }
 
-const char *hg_liggghts_term_name(int i)
-{
-    return i >= 0 && i < HG_LIGGGHTS_NTERMS ? term_names[i] : "?";
-}
+const hg_consts_kind hg_liggghts_consts_kind = {
+    .code = "LIGGGHTS",
+    .schema = "hgridopt.liggghts-calibration/1",
+    .version_key = "liggghts",
+    .env = "HGRIDOPT_LIGGGHTS_CALIBRATION",
+    .file = "liggghts.json",
+    .nterms = HG_LIGGGHTS_NTERMS,
+    .terms = terms,
+    .positive = 0,
+    .shipped = shipped,
+};

@@ -25,39 +25,6 @@
 
 static const char *const models[] = {"liggghts-bin", NULL};
 
-static int consts_resolve(int dim, void *out, char *source, size_t len,
-                          hg_err *e)
-{
-    (void)dim;
-    int from_file = 0;
-    int st = hg_liggghts_consts_auto(out, &from_file, e);
-    if (st || !source || !len)
-        return st;
-    char path[4096] = "";
-    if (from_file &&
-        hg_liggghts_consts_default_path(path, sizeof path, NULL) != HG_OK)
-        path[0] = '\0';
-    snprintf(source, len, "%s%s%s",
-             from_file ? "stored calibration" : "shipped defaults",
-             path[0] ? " " : "", path);
-    return HG_OK;
-}
-
-static int constants(int dim, char *buf, size_t len, hg_err *e)
-{
-    hg_liggghts_consts c;
-    char source[4200];
-    int st = consts_resolve(dim, &c, source, sizeof source, e);
-    if (st)
-        return st;
-    size_t n = (size_t)snprintf(buf, len, "ns per unit:");
-    for (int t = 0; t < HG_LIGGGHTS_NTERMS && n < len; t++)
-        n += (size_t)snprintf(buf + n, len - n, " %s %.3g",
-                              hg_liggghts_term_name(t), 1e9 * c.c[t]);
-    if (n < len)
-        snprintf(buf + n, len - n, " (%s)", source);
-    return HG_OK;
-}
 
 /* ---- the runners ---- */
 
@@ -67,7 +34,7 @@ typedef struct lig_ctx {
     hg_psd *own_psd;    /* when the run gave none */
     const hg_psd *psd;
     hg_liggghts_system sys;
-    hg_liggghts_consts c;
+    hg_consts c;
     hg_liggghts_run_options o;
     char source[4200];
     double cut;
@@ -105,7 +72,8 @@ static int lig_ctx_init(const hg_engine_run *run, lig_ctx *x,
     int nprocs = run->nprocs > 0 ? run->nprocs : 1;
     if ((st = hg_liggghts_system_of(x->p, run->sys, skin, nprocs, &x->sys,
                                     e)) ||
-        (st = consts_resolve(3, &x->c, x->source, sizeof x->source, e)))
+        (st = hg_engine_consts(&hg_engine_liggghts, 3, &x->c, x->source,
+                                sizeof x->source, e)))
         return st;
     x->cut = hg_liggghts_cutoff(x->psd, skin);
     hg_liggghts_run_options_default(&x->o);
@@ -128,7 +96,8 @@ static int lig_ctx_init(const hg_engine_run *run, lig_ctx *x,
         snprintf(version, sizeof version, "version unknown");
     snprintf(out->program, sizeof out->program, "%.380s (%.120s)", exe,
              version);
-    constants(3, out->constants, sizeof out->constants, NULL);
+    hg_engine_constants_text(&hg_engine_liggghts, 3, out->constants,
+                             sizeof out->constants, NULL);
     return HG_OK;
 }
 
@@ -367,7 +336,7 @@ static int calibrate_packings(const hg_engine_run *run,
         hg_psd_free(psd);
         hg_snapshot_free(snap);
     }
-    hg_liggghts_consts c = x.c;
+    hg_consts c = x.c;
     if (st == HG_OK)
         st = hg_liggghts_fit(w, y, n, &c, e);
     if (st == HG_OK) {
@@ -385,7 +354,7 @@ static int calibrate_packings(const hg_engine_run *run,
         for (int t = 0; t < HG_LIGGGHTS_NTERMS && k < sizeof out->fitted;
              t++)
             k += (size_t)snprintf(out->fitted + k, sizeof out->fitted - k,
-                                  " %s %.3g +- %.2g", hg_liggghts_term_name(t),
+                                  " %s %.3g +- %.2g", hg_consts_term(&hg_liggghts_consts_kind, t),
                                   1e9 * c.c[t], 1e9 * c.se[t]);
         if (k < sizeof out->fitted)
             snprintf(out->fitted + k, sizeof out->fitted - k,
@@ -418,9 +387,9 @@ static int calibrate_packings(const hg_engine_run *run,
         if (run->store && run->save)
             snprintf(path, sizeof path, "%s", run->save);
         else if (run->store)
-            st = hg_liggghts_consts_default_path(path, sizeof path, e);
+            st = hg_consts_path(&hg_liggghts_consts_kind, path, sizeof path, e);
         if (st == HG_OK && run->store &&
-            (st = hg_liggghts_consts_save(&c, path, e)) == HG_OK)
+            (st = hg_consts_save(&hg_liggghts_consts_kind, &c, path, e)) == HG_OK)
             snprintf(out->saved, sizeof out->saved, "%s", path);
     }
     free(err);
@@ -492,10 +461,10 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *out,
 static int answer(const hg_psd *psd, const hg_system *sys,
                   const hg_model_values *v, hg_engine_answer *out, hg_err *e)
 {
-    hg_liggghts_consts shipped;
-    const hg_liggghts_consts *c = v ? v->consts : NULL;
+    hg_consts shipped;
+    const hg_consts *c = v ? v->consts : NULL;
     if (!c) {
-        hg_liggghts_consts_default(&shipped);
+        hg_consts_shipped(&hg_liggghts_consts_kind, &shipped);
         c = &shipped;
     }
     /* the model's parameters (liggghts-bin: atoms, skin in units of the
@@ -534,17 +503,16 @@ static int answer(const hg_psd *psd, const hg_system *sys,
 }
 
 const hg_engine hg_engine_liggghts = {
-    "liggghts",
-    "LIGGGHTS' granular neighbor build: the bin size of neighbor bin "
-    "(validate, calibrate and tune --engine liggghts run liggghts)",
-    models,
-    "liggghts",
-    constants,
-    sizeof(hg_liggghts_consts),
-    consts_resolve,
-    hg_liggghts_write_settings,
-    validate,
-    tune,
-    calibrate,
-    answer,
+    .name = "liggghts",
+    .help = "LIGGGHTS' granular neighbor build: the bin size of neighbor "
+            "bin (validate, calibrate and tune --engine liggghts run "
+            "liggghts)",
+    .models = models,
+    .settings_format = "liggghts",
+    .consts = &hg_liggghts_consts_kind,
+    .write_settings = hg_liggghts_write_settings,
+    .validate = validate,
+    .tune = tune,
+    .calibrate = calibrate,
+    .answer = answer,
 };

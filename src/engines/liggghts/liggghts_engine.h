@@ -4,6 +4,8 @@
 
 #include "hg_engine.h"
 
+extern const hg_engine hg_engine_liggghts;
+
 /* --format liggghts: neighbor SKIN bin and neigh_modify binsize of a
  * one-level grid, with the prediction and the skin's source. */
 int hg_liggghts_write_settings(const hg_engine_settings *in, char **text,

@@ -10,9 +10,11 @@
  * with an offset c_p per packing, and K = b / a. N counts the particles in
  * the grid, periodic ghosts included. */
 #include "hg_calib.h"
+#include "hg_consts.h"
 #include "hg_export.h"
 #include "hg_io.h"
 #include "hg_mercurydpm.h"
+#include "mercurydpm_engine.h"
 #include "hg_model.h"
 #include "hg_opt.h"
 #include "hg_pack.h"
@@ -22,8 +24,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,22 +36,9 @@
 
 int hg_mercurydpm_calibration_path(char *buf, size_t len, hg_err *e)
 {
-    const char *env = getenv("HGRIDOPT_MERCURYDPM_CALIBRATION");
-    int k;
-    if (env && *env)
-        k = snprintf(buf, len, "%s", env);
-    else if ((env = getenv("XDG_CONFIG_HOME")) && *env)
-        k = snprintf(buf, len, "%s/hgridopt/mercurydpm.json", env);
-    else if ((env = getenv("HOME")) && *env)
-        k = snprintf(buf, len, "%s/.config/hgridopt/mercurydpm.json", env);
-    else
-        return hg_fail(e, HG_EINVAL, "MercuryDPM calibration file: neither "
-                       "HGRIDOPT_MERCURYDPM_CALIBRATION, XDG_CONFIG_HOME nor "
-                       "HOME is set");
-    if (k < 0 || (size_t)k >= len)
-        return hg_fail(e, HG_ELIMIT, "MercuryDPM calibration file: path too "
-                       "long");
-    return HG_OK;
+    return hg_config_path("HGRIDOPT_MERCURYDPM_CALIBRATION",
+                          "mercurydpm.json", "MercuryDPM calibration file",
+                          buf, len, e);
 }
 
 /* The shipped K of MercuryDPM, fitted in MercuryDPM itself: the library's
@@ -113,43 +101,37 @@ int hg_mercurydpm_fit_K(const hg_mercurydpm_sample *x, int m,
     if (m < k + 1)
         return hg_fail(e, HG_EINVAL, "MercuryDPM fit: %d samples for %d "
                        "unknowns (need more)", m, k);
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
-    gsl_matrix *X = gsl_matrix_calloc((size_t)m, (size_t)k);
-    gsl_vector *y = gsl_vector_alloc((size_t)m);
-    gsl_vector *w = gsl_vector_alloc((size_t)m);
-    gsl_vector *c = gsl_vector_alloc((size_t)k);
-    gsl_matrix *cov = gsl_matrix_alloc((size_t)k, (size_t)k);
-    gsl_multifit_linear_workspace *ws =
-        gsl_multifit_linear_alloc((size_t)m, (size_t)k);
-    int st = HG_OK;
-    if (!X || !y || !w || !c || !cov || !ws) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto done;
+    /* scaled to nanoseconds for a well-conditioned matrix */
+    double *X = calloc((size_t)m * (size_t)k, sizeof *X);
+    double *y = malloc(sizeof *y * (size_t)m);
+    if (!X || !y) {
+        free(X);
+        free(y);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
     }
     for (int i = 0; i < m; i++) {
-        /* scaled to nanoseconds for a well-conditioned matrix */
-        gsl_matrix_set(X, (size_t)i, 0, x[i].n * x[i].T_cd * 1e-9);
-        gsl_matrix_set(X, (size_t)i, 1, x[i].n * x[i].T_ca * 1e-9);
-        gsl_matrix_set(X, (size_t)i, (size_t)(2 + x[i].packing), 1.0);
-        gsl_vector_set(y, (size_t)i, x[i].seconds);
-        gsl_vector_set(w, (size_t)i, 1.0 / (x[i].seconds * x[i].seconds));
+        X[(size_t)i * k] = x[i].n * x[i].T_cd * 1e-9;
+        X[(size_t)i * k + 1] = x[i].n * x[i].T_ca * 1e-9;
+        X[(size_t)i * k + 2 + x[i].packing] = 1.0;
+        y[i] = x[i].seconds;
     }
-    double chisq;
-    if (gsl_multifit_wlinear(X, w, y, c, cov, &chisq, ws) != GSL_SUCCESS) {
-        st = hg_fail(e, HG_ENUMERIC, "MercuryDPM fit: least squares failed");
-        goto done;
-    }
-    double a = gsl_vector_get(c, 0) * 1e-9, b = gsl_vector_get(c, 1) * 1e-9;
-    if (!(a > 0.0 && b > 0.0)) {
-        st = hg_fail(e, HG_ENUMERIC, "MercuryDPM fit: seconds per pair check "
-                     "%g and per cell access %g are not both > 0 (the "
-                     "settings do not separate the two costs)", a, b);
-        goto done;
-    }
-    double s2 = chisq / (double)(m - k);
-    double va = gsl_matrix_get(cov, 0, 0) * s2 * 1e-18;
-    double vb = gsl_matrix_get(cov, 1, 1) * s2 * 1e-18;
-    double cab = gsl_matrix_get(cov, 0, 1) * s2 * 1e-18;
+    hg_lsq f;
+    int st = hg_lsq_fit(X, y, NULL, m, k, 0, &f);
+    free(X);
+    free(y);
+    if (st == HG_ENOMEM)
+        return hg_fail(e, st, "out of memory");
+    if (st)
+        return hg_fail(e, HG_ENUMERIC, "MercuryDPM fit: least squares "
+                       "failed");
+    double a = f.coef[0] * 1e-9, b = f.coef[1] * 1e-9;
+    if (!(a > 0.0 && b > 0.0))
+        return hg_fail(e, HG_ENUMERIC, "MercuryDPM fit: seconds per pair "
+                       "check %g and per cell access %g are not both > 0 "
+                       "(the settings do not separate the two costs)",
+                       a, b);
+    double va = f.cov[0] * 1e-18, vb = f.cov[k + 1] * 1e-18;
+    double cab = f.cov[1] * 1e-18;
     out->a = a;
     out->b = b;
     out->K = b / a;
@@ -157,12 +139,10 @@ int hg_mercurydpm_fit_K(const hg_mercurydpm_sample *x, int m,
     out->K_se = out->K * sqrt(rel > 0.0 ? rel : 0.0);
     out->n_packings = np;
     for (int p = 0; p < np; p++)
-        out->c[p] = gsl_vector_get(c, (size_t)(2 + p));
+        out->c[p] = f.coef[2 + p];
     double *err = malloc(sizeof *err * (size_t)m);
-    if (!err) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto done;
-    }
+    if (!err)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
     for (int i = 0; i < m; i++) {
         double f = x[i].n * (a * x[i].T_cd + b * x[i].T_ca) +
                    out->c[x[i].packing];
@@ -170,25 +150,10 @@ int hg_mercurydpm_fit_K(const hg_mercurydpm_sample *x, int m,
         if (err[i] > out->max_error)
             out->max_error = err[i];
     }
-    for (int i = 1; i < m; i++) /* insertion sort for the median */
-        for (int j = i; j > 0 && err[j] < err[j - 1]; j--) {
-            double t = err[j];
-            err[j] = err[j - 1];
-            err[j - 1] = t;
-        }
-    out->median_error = m % 2 ? err[m / 2] : 0.5 * (err[m / 2 - 1] +
-                                                    err[m / 2]);
+    gsl_sort(err, 1, (size_t)m);
+    out->median_error = gsl_stats_median_from_sorted_data(err, 1, (size_t)m);
     free(err);
-done:
-    gsl_matrix_free(X);
-    gsl_vector_free(y);
-    gsl_vector_free(w);
-    gsl_vector_free(c);
-    gsl_matrix_free(cov);
-    if (ws)
-        gsl_multifit_linear_free(ws);
-    gsl_set_error_handler(old);
-    return st;
+    return HG_OK;
 }
 
 /* ---- one packing as the model sees it ---- */
@@ -457,8 +422,7 @@ static void report_program(hg_engine_report *r, const hg_engine_run *run)
 static int mercurydpm_K(int dim, double *K, double *a, char *src, size_t len,
                         hg_err *e)
 {
-    hg_K_request rq = {HG_K_TARGET_MERCURYDPM, dim, NULL, 0, 0.0, NULL,
-                       NULL};
+    hg_K_request rq = {.engine = &hg_engine_mercurydpm, .dim = dim};
     hg_K_choice c;
     int st = hg_K_resolve(&rq, &c, e);
     if (st)

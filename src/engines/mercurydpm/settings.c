@@ -158,8 +158,8 @@ int hg_mercurydpm_write_settings(const hg_engine_settings *in, char **text,
         K = (in->predicted - w.T_cd) / w.T_ca;
     char note[600];
     if (!(K > 0.0)) {
-        hg_K_request rq = {HG_K_TARGET_MERCURYDPM, in->sys->dim, NULL, 0,
-                           0.0, NULL, NULL};
+        hg_K_request rq = {.engine = &hg_engine_mercurydpm,
+                           .dim = in->sys->dim};
         hg_K_choice c;
         if ((st = hg_K_resolve(&rq, &c, e)))
             return st;

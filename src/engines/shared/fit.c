@@ -1,28 +1,25 @@
-/* fit.c - non-negative cost constants by weighted least squares
- * (consts.h). */
-#include "consts.h"
+/* fit.c - the weighted least squares of every fit of the engines
+ * (hg_consts.h: hg_lsq_fit), and the cost constants of a code fitted
+ * with it (hg_consts_fit). */
+#include "hg_consts.h"
 #include "psd_internal.h"
 
 #include <gsl/gsl_multifit.h>
 #include <math.h>
-#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 
-/* One weighted fit over the active terms; 0 on success. */
+/* One weighted fit over the active terms into out. */
 static int fit_active(const double *X, const double *y, const double *w,
-                      int n, int m,
-                      const int *active, double *coef, double *se,
-                      double *r2)
+                      int n, int m, hg_lsq *out)
 {
-    int k = 0, *idx = malloc(sizeof *idx * (size_t)m);
-    if (!idx)
-        return -1;
+    int idx[HG_LSQ_MAX_TERMS], k = 0;
     for (int j = 0; j < m; j++)
-        if (active[j])
+        if (out->active[j])
             idx[k++] = j;
-    if (k == 0 || n < k + 1) {
-        free(idx);
-        return -1;
-    }
+    if (k == 0 || n < k + 1)
+        return HG_ENUMERIC;
     gsl_matrix *A = gsl_matrix_alloc((size_t)n, (size_t)k);
     gsl_matrix *cov = gsl_matrix_alloc((size_t)k, (size_t)k);
     gsl_vector *Y = gsl_vector_alloc((size_t)n);
@@ -30,7 +27,7 @@ static int fit_active(const double *X, const double *y, const double *w,
     gsl_vector *beta = gsl_vector_alloc((size_t)k);
     gsl_multifit_linear_workspace *ws =
         gsl_multifit_linear_alloc((size_t)n, (size_t)k);
-    int rc = -1;
+    int st = HG_ENOMEM;
     if (!A || !cov || !Y || !W || !beta || !ws)
         goto done;
     for (int i = 0; i < n; i++) {
@@ -39,17 +36,24 @@ static int fit_active(const double *X, const double *y, const double *w,
         gsl_vector_set(Y, (size_t)i, y[i]);
         gsl_vector_set(W, (size_t)i, w ? w[i] : 1.0 / (y[i] * y[i]));
     }
+    st = HG_ENUMERIC;
     double chisq;
     if (gsl_multifit_wlinear(A, W, Y, beta, cov, &chisq, ws))
         goto done;
+    /* wlinear's covariance assumes known errors: scaled by the residual
+     * variance */
     double s2 = n > k ? chisq / (n - k) : 0.0;
     for (int j = 0; j < m; j++)
-        coef[j] = se[j] = 0.0;
-    for (int j = 0; j < k; j++) {
-        coef[idx[j]] = gsl_vector_get(beta, (size_t)j);
-        se[idx[j]] = sqrt(s2 * gsl_matrix_get(cov, (size_t)j, (size_t)j));
+        out->coef[j] = out->se[j] = 0.0;
+    memset(out->cov, 0, sizeof out->cov);
+    for (int a = 0; a < k; a++) {
+        out->coef[idx[a]] = gsl_vector_get(beta, (size_t)a);
+        for (int b = 0; b < k; b++)
+            out->cov[idx[a] * m + idx[b]] =
+                s2 * gsl_matrix_get(cov, (size_t)a, (size_t)b);
+        out->se[idx[a]] = sqrt(out->cov[idx[a] * m + idx[a]]);
     }
-    /* R^2 of the weighted residuals around the weighted mean */
+    out->chisq = chisq;
     double sw = 0.0, swy = 0.0;
     for (int i = 0; i < n; i++) {
         double wi = gsl_vector_get(W, (size_t)i);
@@ -59,8 +63,8 @@ static int fit_active(const double *X, const double *y, const double *w,
     double ybar = swy / sw, tss = 0.0;
     for (int i = 0; i < n; i++)
         tss += gsl_vector_get(W, (size_t)i) * (y[i] - ybar) * (y[i] - ybar);
-    *r2 = tss > 0.0 ? 1.0 - chisq / tss : 0.0;
-    rc = 0;
+    out->r2 = tss > 0.0 ? 1.0 - chisq / tss : NAN;
+    st = HG_OK;
 done:
     gsl_matrix_free(A);
     gsl_matrix_free(cov);
@@ -69,32 +73,65 @@ done:
     gsl_vector_free(beta);
     if (ws)
         gsl_multifit_linear_free(ws);
-    free(idx);
-    return rc;
+    return st;
 }
 
-int hg_fit_costs(const double *X, const double *y, const double *w, int n,
-                 int m, double *coef, double *se, double *r2)
+int hg_lsq_fit(const double *X, const double *y, const double *w, int n,
+               int m, int nonneg, hg_lsq *out)
 {
-    hg_gsl_quiet();
-    int *active = malloc(sizeof *active * (size_t)m), rc = 0;
-    if (!active)
-        return -1;
+    memset(out, 0, sizeof *out);
+    if (m < 1 || m > HG_LSQ_MAX_TERMS)
+        return HG_ENUMERIC;
+    hg_gsl_quiet(); /* a degenerate design must not abort the process */
+    out->m = m;
     for (int j = 0; j < m; j++)
-        active[j] = 1;
+        out->active[j] = 1;
     for (;;) {
-        if ((rc = fit_active(X, y, w, n, m, active, coef, se, r2)))
-            break;
-        /* drop the most negative term and refit (constants are costs) */
+        int st = fit_active(X, y, w, n, m, out);
+        if (st || !nonneg)
+            return st;
+        /* drop the most negative term and refit */
         int worst = -1;
         for (int j = 0; j < m; j++)
-            if (active[j] && !(coef[j] > 0.0) &&
-                (worst < 0 || coef[j] < coef[worst]))
+            if (out->active[j] && !(out->coef[j] > 0.0) &&
+                (worst < 0 || out->coef[j] < out->coef[worst]))
                 worst = j;
         if (worst < 0)
-            break;
-        active[worst] = 0;
+            return HG_OK;
+        out->active[worst] = 0;
     }
-    free(active);
-    return rc;
+}
+
+int hg_consts_fit(const hg_consts_kind *k, const double *X, const double *y,
+                  int n, hg_consts *c, hg_err *e)
+{
+    if (n < k->nterms + 2)
+        return hg_fail(e, HG_EINVAL,
+                       "%s fit: %d measurements, at least %d needed",
+                       k->code, n, k->nterms + 2);
+    for (int i = 0; i < n; i++)
+        if (!(y[i] > 0.0) || !isfinite(y[i]))
+            return hg_fail(e, HG_EINVAL,
+                           "%s fit: measured time %d is %g, not > 0",
+                           k->code, i, y[i]);
+    hg_lsq f;
+    int st = hg_lsq_fit(X, y, NULL, n, k->nterms, 1, &f);
+    if (st == HG_ENOMEM)
+        return hg_fail(e, st, "out of memory");
+    if (st)
+        return hg_fail(e, HG_ENUMERIC,
+                       "%s fit: least squares failed (degenerate "
+                       "settings?)",
+                       k->code);
+    for (int t = 0; t < k->nterms; t++) {
+        c->c[t] = f.coef[t];
+        c->se[t] = f.se[t];
+    }
+    c->r2 = isnan(f.r2) ? 0.0 : f.r2;
+    c->npoints = n;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(c->created, sizeof c->created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return HG_OK;
 }

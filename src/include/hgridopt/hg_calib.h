@@ -7,8 +7,9 @@
  * dimension in a small JSON file, with the machine, the build and the date.
  *
  * Which K a command uses, and why, is decided in one place:
- * hg_K_resolve (the target code the numbers describe, the dimension, the
- * command line, the system file and the calibration file).
+ * hg_K_resolve (the engine whose cost the numbers describe, the
+ * dimension, the command line, the system file and the engine's
+ * calibration file).
  */
 #ifndef HG_CALIB_H
 #define HG_CALIB_H
@@ -121,19 +122,6 @@ int hg_calibration_load(const char *path, int dim, hg_calibration *out,
 
 /* ---- K: which value, and where it came from ---- */
 
-/* The code whose cost the numbers describe. */
-typedef enum hg_K_target {
-    HG_K_TARGET_HGRID = 0,   /* the bundled HGrid (validate, bench, the
-                                default tables and JSON) */
-    HG_K_TARGET_MERCURYDPM,  /* MercuryDPM (the papers' code): the engine
-                                mercurydpm and its export; K fitted in
-                                MercuryDPM (hg_mercurydpm.h) */
-    HG_K_TARGET_LAMMPS       /* LAMMPS export from the KOL HGrid model: a
-                                plain distance check per pair, like the
-                                bundled HGrid, so treated as the bundled
-                                HGrid (LAMMPS' own model has no K) */
-} hg_K_target;
-
 typedef enum hg_K_source {
     HG_K_SOURCE_PAPER = 0,      /* KOL 2014 / Ogarko & Luding 2012: 0.2 */
     HG_K_SOURCE_SHIPPED,        /* measured with this tool, shipped */
@@ -157,17 +145,20 @@ double hg_K_shipped(int dim, const char **where);
  * engine's commands set it beside K; --param C=V overrides it. */
 double hg_C_shipped(int dim, const char **where);
 
+struct hg_engine;
+
 typedef struct hg_K_choice {
     double K;
     hg_K_source source;
-    hg_K_target target;
+    const struct hg_engine *engine; /* whose cost K describes */
     int dim;
     char detail[512];  /* one line: where the value came from */
 } hg_K_choice;
 
 /* What is known when K is chosen. Strings are not owned. */
 typedef struct hg_K_request {
-    hg_K_target target;
+    const struct hg_engine *engine; /* whose cost K describes: an engine
+                                       with a K (hg_engine.K) */
     int dim;                      /* 2 or 3 */
     const char *command_line;     /* --K text: NULL, a number > 0, "auto"
                                      (the calibration file, which must
@@ -175,45 +166,39 @@ typedef struct hg_K_request {
     int has_file_K;               /* the system file gives "K" */
     double file_K;
     const char *file_path;        /* the system file (for the message) */
-    const char *calibration_path; /* NULL: hg_calibration_default_path */
+    const char *calibration_path; /* NULL: the engine's
+                                     (hg_engine_K.calibration_path) */
 } hg_K_request;
 
-/* Choose K: the command line, else the system file, else the calibration
- * file's entry for rq->dim when the file has one, else the shipped default
- * for rq->dim and the target (a calibration of the other dimension is
- * never used; detail says when one was passed over). The file: for
- * MercuryDPM hg_mercurydpm_calibration_path (rq->calibration_path is the
- * bundled HGrid's), for the bundled HGrid and LAMMPS
- * rq->calibration_path, else hg_calibration_default_path. "paper" is
- * HG_K_PAPER for every target; "shipped" the target's shipped value.
- * Errors: a bad --K
- * text (HG_EPARSE / HG_EINVAL), "auto" without a usable calibration for
- * dim, a calibration file that exists but is malformed. */
+/* Choose K: the command line, else the system file, else the engine's
+ * calibration file's entry for rq->dim when the file has one, else the
+ * engine's shipped K for rq->dim (a calibration of the other dimension is
+ * never used; detail says when one was passed over). "paper" is
+ * HG_K_PAPER for every engine; "shipped" the engine's shipped value.
+ * Errors: a bad --K text (HG_EPARSE / HG_EINVAL), "auto" without a usable
+ * calibration for dim, a calibration file that exists but is malformed,
+ * an engine without K. */
 int hg_K_resolve(const hg_K_request *rq, hg_K_choice *out, hg_err *e);
 
-/* The model values of a choice, in one place: "K" = c->K, and for the
- * bundled HGrid with its own K (source shipped or calibration file) "C" =
- * hg_C_shipped(c->dim), the cost of its tables; a K given for another
- * code (command line, system file, the paper's) or another target leaves
- * C out (0). Other names in v are kept. */
+/* The model values of a choice, in one place: "K" = c->K, and for an
+ * engine whose grid has tables (hg_engine_K.C: the bundled HGrid) with its
+ * own K (source shipped or calibration file) "C", the cost of its tables;
+ * a K given for another code (command line, system file, the paper's)
+ * leaves C out (0). Other names in v are kept. */
 int hg_K_values_set(const hg_K_choice *c, hg_model_values *v, hg_err *e);
 
-/* The code an output format describes: "mercurydpm" the MercuryDPM
- * export, "lammps" the LAMMPS export, anything else (NULL, "table",
- * "json", "csv") the bundled HGrid. Every command resolves K for this
- * target, so one format gets the same K from every command. */
-hg_K_target hg_K_target_for_format(const char *format);
-
 /* One line for an output: "SOURCE, for TARGET: DETAIL" ("for the bundled
- * HGrid", "for MercuryDPM", "for LAMMPS"; truncated to
- * len - 1 characters; returns buf). */
+ * HGrid", "for MercuryDPM", "for LAMMPS": the engine's K target;
+ * truncated to len - 1 characters; returns buf). */
 char *hg_K_choice_describe(const hg_K_choice *c, char *buf, size_t len);
 
 /* "paper", "shipped-default", "calibration-file", "system-file",
  * "command-line". */
 const char *hg_K_source_name(hg_K_source s);
-/* "bundled HGrid", "MercuryDPM", "LAMMPS". */
-const char *hg_K_target_name(hg_K_target t);
+/* The code c's K describes ("bundled HGrid", "MercuryDPM", "LAMMPS"),
+ * and with its article ("the bundled HGrid"), into buf. */
+const char *hg_K_target(const hg_K_choice *c);
+char *hg_K_target_phrase(const hg_K_choice *c, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

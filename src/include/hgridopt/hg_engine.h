@@ -1,6 +1,7 @@
 /* hg_engine.h - engines: the codes whose contact detection hgridopt
- * advises (the bundled HGrid, LAMMPS). Each is one plug-in in src/engine/
- * (a const table) and one line of the registry (src/engine/registry.c):
+ * advises (the bundled HGrid, LAMMPS, MercuryDPM, LIGGGHTS). Each is one
+ * folder src/engines/NAME/ (its table, settings writer, runners,
+ * calibration) and one line of the registry (src/engines/registry.c):
  * its cost models, its constants and where they come from, the --format
  * that writes its settings. */
 #ifndef HG_ENGINE_H
@@ -9,6 +10,7 @@
 #include <stddef.h>
 
 #include "hg_common.h"
+#include "hg_consts.h"
 #include "hg_grid.h"
 #include "hg_model.h"
 #include "hg_particles.h"
@@ -151,6 +153,24 @@ typedef struct hg_engine_answer {
     char setting[256];  /* the setting in words */
 } hg_engine_answer;
 
+/* K of an engine whose models weigh cell accesses against pair checks
+ * (KOL 2014): whose cost it describes, its shipped value and the file of
+ * its calibration (hg_K_resolve chooses between them and what the user
+ * gives). */
+typedef struct hg_engine_K {
+    const char *target;      /* the code, in outputs: "bundled HGrid" */
+    const char *article;     /* before target in a sentence: "the " or "" */
+    int own;                 /* 1: K measured in this code; 0: another
+                                engine's K stands for it (shipped, path) */
+    const char *shipped_for; /* whose measurement the shipped K is: "the
+                                bundled HGrid", "MercuryDPM" */
+    double (*shipped)(int dim, const char **where);
+    int (*calibration_path)(char *buf, size_t len, hg_err *e);
+    /* the cost of a cell of the grid's tables in pair checks (the models'
+     * parameter "C"), set beside the engine's own K (NULL: none) */
+    double (*C)(int dim, const char **where);
+} hg_engine_K;
+
 typedef struct hg_engine {
     const char *name;   /* "hgrid", "lammps": the value of --engine */
     const char *help;   /* one line */
@@ -159,23 +179,16 @@ typedef struct hg_engine {
     const char *settings_format; /* the output format writing its settings
                                     ("lammps"), NULL: the cell sizes of the
                                     table and JSON outputs */
-    /* Its constants for dimension dim (2 or 3) with their values and where
-     * they come from (calibration file, shipped defaults), as one line in
-     * buf (len bytes, truncated). Returns HG_OK or an error (e.g. a
-     * malformed calibration file). */
-    int (*constants)(int dim, char *buf, size_t len, hg_err *e);
-    /* The constants its models read beyond their parameters, resolved once
-     * for dimension dim into out (consts_size bytes of the caller's
-     * storage; for lammps an hg_lammps_consts) and handed to the models as
-     * hg_model_values.consts; where they come from into source (len bytes,
-     * may be NULL). consts_resolve is NULL (consts_size 0) when its models
-     * read only their parameters (the bundled HGrid: K is a parameter,
-     * hg_K_resolve). */
-    size_t consts_size;
-    int (*consts_resolve)(int dim, void *out, char *source, size_t len,
-                          hg_err *e);
-    /* The settings text of settings_format (comments start with '#';
-     * caller frees *text). NULL when settings_format is NULL. */
+    /* K of its grid models (NULL: they have none) */
+    const hg_engine_K *K;
+    /* The constants its models read beyond their parameters (seconds per
+     * counted unit of the code's build, hg_consts.h), resolved once by the
+     * caller (hg_engine_consts) and handed to the models as
+     * hg_model_values.consts; NULL when its models read only their
+     * parameters. */
+    const hg_consts_kind *consts;
+    /* The settings text of settings_format (comments start with '#' or
+     * '//'; caller frees *text). NULL when settings_format is NULL. */
     int (*write_settings)(const hg_engine_settings *in, char **text,
                           hg_err *e);
     /* Where the code can be run here (NULL: it cannot). validate: the
@@ -208,6 +221,24 @@ typedef struct hg_engine {
      * before the user's --param; NULL: none. */
     const char *model_values;
 } hg_engine;
+
+/* The constants of engine g (g->consts) for dimension dim: the stored
+ * calibration, else the shipped ones, into out, and where they come from
+ * into source ("stored calibration PATH", "shipped defaults"; len bytes,
+ * may be NULL). HG_EINVAL when g has no constants. */
+int hg_engine_consts(const hg_engine *g, int dim, hg_consts *out,
+                     char *source, size_t len, hg_err *e);
+/* g's constants in one line for help and reports: its K (with C) and where
+ * they come from, or its seconds per unit and their source, or "the
+ * model's parameters". */
+int hg_engine_constants_text(const hg_engine *g, int dim, char *buf,
+                             size_t len, hg_err *e);
+/* The engine whose K the grid models use in an output of format (a
+ * settings format: its engine; table and json: engine): that engine if
+ * it has a K, else the default engine (the bundled HGrid). */
+const hg_engine *hg_engine_K_of(const hg_engine *engine, const char *format);
+/* The engine whose settings format is format; NULL if none. */
+const hg_engine *hg_engine_of_format(const char *format);
 
 /* tune of the bundled HGrid (the hgrid engine's hook): from the
  * recommendation (hg_recommend over both algorithms and 1..run->max_levels

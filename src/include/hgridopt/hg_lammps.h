@@ -13,11 +13,11 @@
  *   coll_loops owned atoms x collections (the pair loop's collection loop)
  *   neighbours pairs stored in the half list
  * Neigh seconds per build = sum of each count times its constant
- * (hg_lammps_consts), fitted against lmp's timing breakdown by
- * hg_lammps_calibrate. Collections are given by their cutoffs c_1 < ... <
+ * (hg_consts of kind hg_lammps_consts_kind), fitted against lmp's timing
+ * breakdown by hg_lammps_fit. Collections are given by their cutoffs c_1 < ... <
  * c_n (largest diameter in each, the last >= the largest diameter).
  *
- * Runner (src/verify/lammps_run.c): writes a data file and an input script
+ * Runner (src/engines/lammps/run.c): writes a data file and an input script
  * that runs several neighbor settings in turn in one lmp process, runs lmp
  * (or mpirun -np P lmp) and reads Neigh and Pair seconds per build.
  */
@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include "hg_common.h"
+#include "hg_consts.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
 #include "hg_system.h"
@@ -76,24 +77,11 @@ typedef struct hg_lammps_work {
 } hg_lammps_work;
 
 #define HG_LAMMPS_NTERMS 6
-/* Seconds per unit of each count, in the order of hg_lammps_work:
- * checks, visits, bins, binned, coll_loops, neighbours. */
-typedef struct hg_lammps_consts {
-    double c[HG_LAMMPS_NTERMS];
-    double se[HG_LAMMPS_NTERMS]; /* standard errors (0 if not fitted) */
-    double r2;                   /* of the fit, relative residuals */
-    int npoints;                 /* measurements fitted */
-    char machine[128];           /* where measured (free text) */
-    char lammps[64];             /* LAMMPS version string */
-    char created[32];            /* UTC, ISO 8601 */
-} hg_lammps_consts;
-
-/* Names of the terms ("checks", "visits", ...), i < HG_LAMMPS_NTERMS. */
-const char *hg_lammps_term_name(int i);
-
-/* The constants shipped with the tool (measured on the development machine
- * with Debian's lmp 29 Sep 2021; see docs/measurements/lammps.md). */
-void hg_lammps_consts_default(hg_lammps_consts *c);
+/* The constants of the model: seconds per unit of each count, in the
+ * order of hg_lammps_work (checks, visits, bins, binned, coll_loops,
+ * neighbours); stored in lammps.json (hg_consts_path), shipped values
+ * measured with Debian's lmp 29 Sep 2021 (docs/measurements/lammps.md). */
+extern const hg_consts_kind hg_lammps_consts_kind;
 
 /* Check a setting against the largest diameter dmax: 0 <= ncoll <= 16,
  * cutoffs finite, strictly increasing, > 0, the last >= dmax. */
@@ -107,7 +95,7 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
                         const hg_lammps_setting *s, hg_lammps_work *w,
                         hg_err *e);
 /* Predicted Neigh seconds per build. */
-double hg_lammps_predict(const hg_lammps_consts *c, const hg_lammps_work *w);
+double hg_lammps_predict(const hg_consts *c, const hg_lammps_work *w);
 
 /* The model's optimum: bin, and multi with 1..max_coll collections (each
  * optimised over its cutoffs: derivative-free, the model is piecewise
@@ -125,7 +113,7 @@ typedef struct hg_lammps_optimum {
 } hg_lammps_optimum;
 
 int hg_lammps_optimise(const hg_psd *psd, const hg_lammps_system *sys,
-                       const hg_lammps_consts *c, int max_coll, double tol,
+                       const hg_consts *c, int max_coll, double tol,
                        hg_lammps_optimum *out, hg_err *e);
 
 /* Cutoffs from HGrid cell sizes s_1..s_L: the largest diameter on each
@@ -202,18 +190,8 @@ int hg_lammps_run(const hg_particles *p, const hg_lammps_setting *s, int n,
  * constant comes out <= 0 is dropped and the fit repeated (its constant
  * is 0 and its error 0). */
 int hg_lammps_fit(const hg_lammps_work *w, const double *y, int n,
-                  hg_lammps_consts *c, hg_err *e);
+                  hg_consts *c, hg_err *e);
 
-/* Default file of the LAMMPS constants: next to the K calibration,
- * $HGRIDOPT_LAMMPS_CALIBRATION, else $XDG_CONFIG_HOME/hgridopt/lammps.json,
- * else $HOME/.config/hgridopt/lammps.json. */
-int hg_lammps_consts_default_path(char *buf, size_t len, hg_err *e);
-int hg_lammps_consts_save(const hg_lammps_consts *c, const char *path,
-                          hg_err *e);
-int hg_lammps_consts_load(const char *path, hg_lammps_consts *c, hg_err *e);
-/* The stored constants if the default file exists, else the defaults;
- * *from_file says which. */
-int hg_lammps_consts_auto(hg_lammps_consts *c, int *from_file, hg_err *e);
 
 /* ---- measuring settings, calibration grid, tuning ---- */
 
@@ -236,7 +214,7 @@ int hg_lammps_system_of(const hg_particles *p, double skin, int nprocs,
  * be NULL (no prediction). */
 int hg_lammps_measure(const hg_particles *p, const hg_lammps_setting *s,
                       int n, const hg_lammps_run_options *o,
-                      const hg_lammps_consts *c, hg_lammps_point *out,
+                      const hg_consts *c, hg_lammps_point *out,
                       hg_err *e);
 
 /* The calibration grid for one system: bin, one collection, 2..4
@@ -262,7 +240,7 @@ typedef struct hg_lammps_tune_result {
  * run, until budget seconds of wall time would be exceeded; finally the
  * best, the model's optimum and bin side by side in one more run (their
  * times in out come from it; best is the fastest of the three). */
-int hg_lammps_tune(const hg_particles *p, const hg_lammps_consts *c,
+int hg_lammps_tune(const hg_particles *p, const hg_consts *c,
                    const hg_lammps_run_options *o, double budget,
                    int max_coll, hg_lammps_tune_result *out, hg_err *e);
 

@@ -24,10 +24,10 @@
  *   binned      atoms binned (owned + ghost)
  *   neighbours  pairs stored
  * Neigh seconds per build = sum of each count times its constant
- * (hg_liggghts_consts), fitted against liggghts' timing by
- * hg_liggghts_fit.
+ * (hg_consts of kind hg_liggghts_consts_kind), fitted against liggghts'
+ * timing by hg_liggghts_fit.
  *
- * Runner (src/verify/liggghts_run.c): writes the packing as a data file and
+ * Runner (src/engines/liggghts/run.c): writes the packing as a data file and
  * an input script running several bin sizes in turn in one liggghts
  * process, and reads the Neigh seconds per build after each run.
  */
@@ -36,6 +36,7 @@
 
 #include <stddef.h>
 #include "hg_common.h"
+#include "hg_consts.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
 #include "hg_system.h"
@@ -78,22 +79,10 @@ typedef struct hg_liggghts_work {
 } hg_liggghts_work;
 
 #define HG_LIGGGHTS_NTERMS 6
-/* Seconds per unit of each count: checks, visits, lines, bins, binned,
- * neighbours. */
-typedef struct hg_liggghts_consts {
-    double c[HG_LIGGGHTS_NTERMS];
-    double se[HG_LIGGGHTS_NTERMS]; /* standard errors (0: not fitted) */
-    double r2;                     /* of the fit, relative residuals */
-    int npoints;                   /* measurements fitted */
-    char machine[128];             /* where measured (free text) */
-    char version[64];              /* LIGGGHTS version string */
-    char created[32];              /* UTC, ISO 8601 */
-} hg_liggghts_consts;
-
-/* "checks", "visits", ... for i < HG_LIGGGHTS_NTERMS, else "?". */
-const char *hg_liggghts_term_name(int i);
-/* The constants shipped with the tool (src/engines/liggghts/shipped.h). */
-void hg_liggghts_consts_default(hg_liggghts_consts *c);
+/* The constants of the model: seconds per unit of each count (checks,
+ * visits, lines, bins, binned, neighbours); stored in liggghts.json
+ * (hg_consts_path), shipped values in src/engines/liggghts/shipped.h. */
+extern const hg_consts_kind hg_liggghts_consts_kind;
 
 int hg_liggghts_system_check(const hg_liggghts_system *sys, hg_err *e);
 /* The largest neighbour cutoff, 2 r_max + skin, and LIGGGHTS' default bin
@@ -107,7 +96,7 @@ double hg_liggghts_default_binsize(const hg_psd *psd, double skin);
 int hg_liggghts_work_eval(const hg_psd *psd, const hg_liggghts_system *sys,
                           double binsize, hg_liggghts_work *w, hg_err *e);
 /* Predicted Neigh seconds per build. */
-double hg_liggghts_predict(const hg_liggghts_consts *c,
+double hg_liggghts_predict(const hg_consts *c,
                            const hg_liggghts_work *w);
 
 /* The model's best bin size in [BIN_MIN, BIN_MAX] x cutoff, or LIGGGHTS'
@@ -127,7 +116,7 @@ typedef struct hg_liggghts_optimum {
 } hg_liggghts_optimum;
 
 int hg_liggghts_optimise(const hg_psd *psd, const hg_liggghts_system *sys,
-                         const hg_liggghts_consts *c, double tol,
+                         const hg_consts *c, double tol,
                          hg_liggghts_optimum *out, hg_err *e);
 
 /* "neighbor SKIN bin\nneigh_modify binsize X\n" (caller frees). */
@@ -178,19 +167,7 @@ int hg_liggghts_run(const hg_particles *p, const double *b, int n,
  * residuals (GSL); a term coming out <= 0 is dropped and the fit
  * repeated. */
 int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
-                    hg_liggghts_consts *c, hg_err *e);
-/* The stored constants: $HGRIDOPT_LIGGGHTS_CALIBRATION, else
- * liggghts.json in the folder of the LAMMPS constants' file
- * (hg_lammps_consts_default_path). */
-int hg_liggghts_consts_default_path(char *buf, size_t len, hg_err *e);
-int hg_liggghts_consts_save(const hg_liggghts_consts *c, const char *path,
-                            hg_err *e);
-int hg_liggghts_consts_load(const char *path, hg_liggghts_consts *c,
-                            hg_err *e);
-/* The stored constants if the default file exists, else the shipped ones;
- * *from_file says which. */
-int hg_liggghts_consts_auto(hg_liggghts_consts *c, int *from_file,
-                            hg_err *e);
+                    hg_consts *c, hg_err *e);
 
 /* ---- measuring ---- */
 
@@ -214,7 +191,7 @@ int hg_liggghts_system_of(const hg_particles *p, const hg_system *sys,
 int hg_liggghts_measure(const hg_particles *p, const hg_psd *psd,
                         const hg_liggghts_system *sys, const double *b,
                         int n, const hg_liggghts_run_options *o,
-                        const hg_liggghts_consts *c, hg_liggghts_point *out,
+                        const hg_consts *c, hg_liggghts_point *out,
                         hg_err *e);
 
 /* The bin sizes validate measures for cutoff cut: the range's ends and

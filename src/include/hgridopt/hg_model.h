@@ -81,7 +81,7 @@ typedef struct hg_model_values {
     double value[HG_MODEL_MAX_PARAMS];
     /* The constants of an engine's models beyond their parameters,
      * resolved once by the caller (hg_engine.consts_resolve; for
-     * lammps-multi and lammps-bin a const hg_lammps_consts *); not owned,
+     * lammps-multi and lammps-bin a const hg_consts *); not owned,
      * must outlive every evaluation. NULL: the model's shipped defaults.
      * No model reads a file. */
     const void *consts;

@@ -5,6 +5,7 @@
 #include "hg_bench.h"
 #include "hg_calib.h"
 #include "hg_common.h"
+#include "hg_consts.h"
 #include "hg_export.h"
 #include "hg_figure.h"
 #include "hg_io.h"
