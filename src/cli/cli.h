@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "hgridopt.h"
+#include "hg_advise.h"
 #include "hg_engine.h"
 #include "hg_io.h"
 #include "hg_lammps.h"
@@ -135,59 +136,25 @@ void cli_error(const char *fmt, ...)
     ;
 /* Print e's message and return the exit code for status: CLI_EDATA for
  * data and run-time problems (files, numerics, memory, limits) or when
- * from_file says the failing input came from a file, CLI_EUSAGE
- * otherwise. */
+ * from_file or e->data says the failing input came from a file,
+ * CLI_EUSAGE otherwise. */
 int cli_fail(const hg_err *e, int status, int from_file);
 
-/* The system of a command: common options resolved into library inputs. */
+/* The system of a command: the common options and the case the library
+ * resolved from them (hg_case_resolve). */
 typedef struct cli_system {
     cli_opts opt;       /* as given */
-    hg_sysfile file;    /* zero if no --system */
-    hg_psd *psd;
-    hg_system sys;
-    double K;           /* weight of cell accesses (model parameter "K") */
-    hg_model_values values; /* model parameters as given (K); .consts
-                               points at consts */
-    void *consts;       /* the constants of the engine of --engine or of
-                           --model (hg_engine.consts_resolve), resolved
-                           once; owned; NULL when it has none */
-    char consts_source[4200]; /* where they come from ("" when none) */
+    hg_case c;          /* resolved (cli_system_resolve) */
     int no_K;           /* the answering model has no K (another engine's
                            model): cli_print_system shows its constants */
-    int K_auto;         /* K came from a calibration file */
-    hg_K_choice Kc;     /* K and where it came from (hg_K_resolve) */
     const char *engine_name; /* the engine the output describes (recommend:
                                 set before writing; NULL: the default) */
-    char *name;         /* system name or NULL */
-    char *unit;         /* length unit or NULL */
-    long particles;     /* 0 if not given */
-    double export_skin; /* the neighbour skin the settings assume: --skin,
-                           else hgridopt's default (skin_why says which) */
-    char skin_why[200];  /* where export_skin came from */
-    int skin_given;      /* --skin was given */
-    char structure_why[160]; /* where sys.structure came from */
-    int has_packing;    /* --packing: the particles read, owned */
-    hg_particles packing;
-    hg_io_info file_info; /* what the particle file said about itself */
-    /* how the particle file's boundary was decided */
-    enum { CLI_BOUNDARY_FILE, CLI_BOUNDARY_GIVEN, CLI_BOUNDARY_INFERRED,
-           CLI_BOUNDARY_ASSUMED } boundary_source;
-    char boundary_why[768];  /* in words, with the --boundary to give */
-    char boundary_axes[3][12]; /* per axis: file, given, inferred, assumed */
-    double boundary_gap[3];  /* the gap the spheres leave per axis */
-    hg_snapshot *snapshot; /* --packing: its pair statistics, owned;
-                              sys.snapshot points here */
 } cli_system;
 
-/* Load the system file (if any), apply command-line overrides, validate
- * and create the distribution. need_nu: nu is required. Returns an exit
- * code (CLI_OK on success); prints the error itself. */
+/* hg_case_resolve of the common options; need_nu: nu is required. Prints
+ * the case's notes and the error; returns an exit code. */
 int cli_system_resolve(cli_system *cs, int need_nu);
 void cli_system_clear(cli_system *cs);
-/* The engine a command's output describes: --engine, else the engine
- * declaring --model's model, else the engine whose settings format is
- * --format; NULL: none named (the default engine). */
-const hg_engine *cli_engine_of(const cli_opts *o);
 
 /* The "snapshot" object of a JSON output (nothing without --packing). */
 void cli_json_add_snapshot(cJSON *obj, const cli_system *cs);
@@ -206,28 +173,16 @@ int cli_homogeneous_check(const cli_system *cs, const hg_model *m, int L,
 int cli_announce_packing(const char *cmd, const cli_system *cs, size_t n,
                          long seed);
 
-/* The cost model from --model NAME or --algorithm A (shorthand for
- * hgrid-A). words: extra values the command accepts (NULL-terminated, e.g.
- * "auto"; may be NULL); a match is returned in *word with *model NULL.
- * Neither option: *model = dflt (may be NULL), *word = NULL. Prints one
- * error line naming the value and the list; returns an exit code. */
+/* hg_model_choose of --model and --algorithm; prints the error and returns
+ * an exit code. */
 int cli_model_resolve(const cli_opts *o, const char *const *words,
                       const hg_model *dflt, const hg_model **model,
                       const char **word);
 
-/* --param NAME=VALUE[,NAME=VALUE...]: set parameters of the models the
- * command evaluates (models[0..n-1]) into cs->values, after
- * cli_system_resolve. Each name must be declared by one of them and each
- * value a finite number in its range; K has its own option (--K, whose
- * source is reported) and is refused here. One error line naming the
- * parameter (and listing the declared ones); returns an exit code. */
+/* hg_case_params and hg_case_size_params; print the error and return an
+ * exit code. */
 int cli_params_apply(cli_system *cs, const char *text,
                      const hg_model *const *models, size_t n);
-/* The size of the simulation for the models that declare atoms and
- * ranks (a code's build time): atoms = --atoms (atoms > 0), else the
- * --packing file's or the system file's particles; ranks = --mpi (ranks >
- * 0); values given with --param win (--atoms and --param atoms together
- * are refused). Returns an exit code. */
 int cli_size_params(cli_system *cs, const hg_model *const *models, size_t n,
                     long atoms, long ranks);
 /* The help line of --param, for the commands taking it. */
@@ -238,9 +193,6 @@ extern const char cli_param_help[];
  * atomically: a temporary file in the same folder, renamed over path only
  * when everything was written, so a failure never leaves a partial file.
  * Prints I/O errors; returns an exit code. */
-/* Note on stderr when particle file path gave no box (the bounding box with
- * walls is used). */
-void cli_note_inferred_box(const char *path, const hg_particles *p);
 int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
               const void *ctx);
 

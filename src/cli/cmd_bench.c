@@ -119,8 +119,8 @@ static void print_table(FILE *out, const bench_opts *o, const cli_system *cs,
                         const hg_bench_result *r)
 {
     char mem[32];
-    if (cs->psd)
-        fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
+    if (cs->c.psd)
+        fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->c.psd));
     if (cs->opt.packing_path)
         fprintf(out, "packing:        %s\n", cs->opt.packing_path);
     else
@@ -131,7 +131,7 @@ static void print_table(FILE *out, const bench_opts *o, const cli_system *cs,
             r->n, r->dim, r->nu, r->periodic ? "periodic" : "open", r->rmin,
             r->rmax);
     fprintf(out, "K:              %.6g for the HGrid's cell sizes (%s: %s)\n",
-            cs->K, hg_K_source_name(cs->Kc.source), cs->Kc.detail);
+            cs->c.K, hg_K_source_name(cs->c.Kc.source), cs->c.Kc.detail);
     fprintf(out, "contact distance: %g; static: median of %ld detection%s",
             o->skin, o->repeats, o->repeats == 1 ? "" : "s");
     if (o->steps > 0)
@@ -181,8 +181,8 @@ static cJSON *to_json(const bench_opts *o, const cli_system *cs,
                       const hg_bench_result *r)
 {
     cJSON *j = cli_json_document("hgridopt.bench/1", cs);
-    if (cs->psd)
-        cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
+    if (cs->c.psd)
+        cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->c.psd));
     if (cs->opt.packing_path) {
         cJSON_AddStringToObject(j, "packing", cs->opt.packing_path);
     } else {
@@ -270,17 +270,17 @@ static int load_particles(bench_opts *o, cli_system *cs, hg_particles *p)
          * distribution unless --psd is given */
         if ((rc = cli_system_resolve(cs, 0)))
             return rc;
-        *p = cs->packing;
-        memset(&cs->packing, 0, sizeof cs->packing);
-        cs->has_packing = 0;
+        *p = cs->c.packing;
+        memset(&cs->c.packing, 0, sizeof cs->c.packing);
+        cs->c.has_packing = 0;
     } else {
         if ((rc = cli_system_resolve(cs, 1)))
             return rc;
         if (!o->n)
-            o->n = cs->particles >= 2 ? cs->particles : 10000;
-        hg_pack_params pp = {.dim = cs->sys.dim,
+            o->n = cs->c.particles >= 2 ? cs->c.particles : 10000;
+        hg_pack_params pp = {.dim = cs->c.sys.dim,
                              .n = (size_t)o->n,
-                             .nu = cs->sys.nu,
+                             .nu = cs->c.sys.nu,
                              .seed = (uint64_t)o->seed,
                              .periodic = 1};
         if ((rc = cli_announce_packing("bench", cs, pp.n, o->seed)))
@@ -290,7 +290,7 @@ static int load_particles(bench_opts *o, cli_system *cs, hg_particles *p)
         cli_progress pr;
         po.progress = cli_progress_start(&pr);
         po.progress_params = &pr;
-        st = hg_pack_structure_run(cs->psd, &pp, cs->sys.structure, &po, p,
+        st = hg_pack_structure_run(cs->c.psd, &pp, cs->c.sys.structure, &po, p,
                                    NULL, &o->pack, &e);
         cli_progress_end(&pr);
         if (st)
@@ -371,9 +371,9 @@ int cmd_bench(int argc, char **argv)
     bc.methods = names;
     bc.L = (int)L;
     bc.sizes = sizes;
-    bc.psd = cs.psd;
-    bc.sys = cs.sys;
-    bc.values = &cs.values;
+    bc.psd = cs.c.psd;
+    bc.sys = cs.c.sys;
+    bc.values = &cs.c.values;
     bc.skin = o.skin;
     bc.verlet_skin = o.verlet_skin;
     bc.displacement = o.displacement;

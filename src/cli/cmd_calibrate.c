@@ -85,8 +85,8 @@ static int write_result(FILE *out, const void *ctx)
         free(text);
         if (st)
             return cli_fail(&e, st, 0);
-        if (cs->unit)
-            cJSON_AddStringToObject(j, "length_unit", cs->unit);
+        if (cs->c.unit)
+            cJSON_AddStringToObject(j, "length_unit", cs->c.unit);
         if (r->saved_to)
             cJSON_AddStringToObject(j, "saved_to", r->saved_to);
         return cli_json_print(out, j);
@@ -157,8 +157,8 @@ int cmd_calibrate(int argc, char **argv)
     char path[4096];
     if ((rc = cli_system_resolve(&cs, 0)))
         goto done;
-    if (!(cs.sys.nu > 0.0))
-        cs.sys.nu = 0.3;
+    if (!(cs.c.sys.nu > 0.0))
+        cs.c.sys.nu = 0.3;
     if (save || file) {
         if (file)
             snprintf(path, sizeof path, "%s", file);
@@ -171,7 +171,7 @@ int cmd_calibrate(int argc, char **argv)
         goto done;
     hg_calibrate_params prm;
     hg_calibrate_params_default(&prm);
-    prm.sys = cs.sys;
+    prm.sys = cs.c.sys;
     prm.n = (size_t)n;
     prm.seed = (uint64_t)seed;
     prm.max_levels = (int)o.max_levels;
@@ -180,7 +180,7 @@ int cmd_calibrate(int argc, char **argv)
     cli_progress pr;
     prm.progress = cli_progress_start(&pr);
     prm.progress_params = &pr;
-    st = hg_calibrate(cs.psd, &prm, &cal, &e);
+    st = hg_calibrate(cs.c.psd, &prm, &cal, &e);
     cli_progress_end(&pr);
     if (st) {
         cli_error("%s", e.msg);

@@ -243,9 +243,9 @@ static void print_json(run_kind kind, const hg_engine *eng,
         cJSON_AddNumberToObject(j, "particles", (double)p->n);
         cJSON_AddNumberToObject(j, "dim", p->dim);
     }
-    if (cs && cs->psd)
+    if (cs && cs->c.psd)
         cJSON_AddStringToObject(j, "structure",
-                                hg_structure_name(cs->sys.structure));
+                                hg_structure_name(cs->c.sys.structure));
     cJSON_AddNumberToObject(j, "ranks", run->nprocs);
     cJSON *a = cJSON_AddArrayToObject(j, "points");
     for (int i = 0; i < r->n; i++)
@@ -295,7 +295,7 @@ static void print_table(run_kind kind, const hg_engine *eng,
     printf("%d rank%s\n", run->nprocs, run->nprocs == 1 ? "" : "s");
     printf("program:   %s\n", r->program);
     printf("constants: %s\n", r->constants);
-    if (cs && cs->psd)
+    if (cs && cs->c.psd)
         cli_print_structure(stdout, cs);
     if (kind == RUN_CALIBRATE)
         printf("fitted:    %s\n           relative error of the fit: "
@@ -364,17 +364,17 @@ static void print_table(run_kind kind, const hg_engine *eng,
 static int packing_of(cli_system *cs, const run_opts *ro, hg_particles *p,
                       hg_err *e)
 {
-    if (cs->has_packing) {
-        *p = cs->packing;
-        cs->has_packing = 0; /* ownership moves to p */
-        memset(&cs->packing, 0, sizeof cs->packing);
+    if (cs->c.has_packing) {
+        *p = cs->c.packing;
+        cs->c.has_packing = 0; /* ownership moves to p */
+        memset(&cs->c.packing, 0, sizeof cs->c.packing);
         return HG_OK;
     }
-    long n = cs->particles > 0 && ro->n == 50000 ? cs->particles : ro->n;
-    hg_pack_params prm = {cs->sys.dim, (size_t)n, cs->sys.nu,
+    long n = cs->c.particles > 0 && ro->n == 50000 ? cs->c.particles : ro->n;
+    hg_pack_params prm = {cs->c.sys.dim, (size_t)n, cs->c.sys.nu,
                           (uint64_t)ro->seed, 1};
     hg_pack_report rep;
-    int st = hg_pack_rsa_run(cs->psd, &prm, NULL, p, &rep, e);
+    int st = hg_pack_rsa_run(cs->c.psd, &prm, NULL, p, &rep, e);
     if (st == HG_OK && !rep.reached)
         fprintf(stderr,
                 "hgridopt: note: RSA packing stalled at nu = %.4g (%zu of "
@@ -503,9 +503,9 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
         clist[0] = &p;
         run.packings = clist;
         run.n_packings = 1;
-        run.skin = cs.export_skin;
-        run.sys = &cs.sys;
-        run.psd = cs.psd;
+        run.skin = cs.c.skin;
+        run.sys = &cs.c.sys;
+        run.psd = cs.c.psd;
     }
     if ((st = hook(&run, &r, &e))) {
         rc = cli_fail(&e, st, 0);

@@ -59,23 +59,23 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
                       const double *given, int n_given)
 {
     cJSON *j = cli_json_document("hgridopt.evaluation/1", cs);
-    if (cs->name)
-        cJSON_AddStringToObject(j, "name", cs->name);
-    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
-    cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
-    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
+    if (cs->c.name)
+        cJSON_AddStringToObject(j, "name", cs->c.name);
+    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->c.psd));
+    cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->c.psd));
+    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->c.psd));
     cJSON_AddStringToObject(j, "model", m->name);
     cJSON_AddStringToObject(j, "algorithm",
                             hg_algorithm_name(m->grid_algorithm));
     cJSON_AddNumberToObject(j, "dim", c->dim);
     cJSON_AddNumberToObject(j, "nu", c->nu);
     cJSON_AddStringToObject(j, "structure",
-                            hg_structure_name(cs->sys.structure));
+                            hg_structure_name(cs->c.sys.structure));
     cli_json_add_snapshot(j, cs);
     cli_json_add_K(j, cs);
     cJSON_AddNumberToObject(j, "levels", c->levels);
     cJSON_AddNumberToObject(j, "nonempty_levels", c->nonempty_levels);
-    double cutoff = 2.0 * hg_psd_rmax(cs->psd);
+    double cutoff = 2.0 * hg_psd_rmax(cs->c.psd);
     if (given)
         cli_json_add_array(j, "cell_sizes", given, n_given);
     else if (m->max_levels == 1)
@@ -133,9 +133,9 @@ typedef struct evaluate_result {
 static int write_export(FILE *out, const evaluate_result *r)
 {
     const cli_system *cs = r->cs;
-    double one = 2.0 * hg_psd_rmax(cs->psd);
-    hg_export_input in = {cs->psd,
-                          &cs->sys,
+    double one = 2.0 * hg_psd_rmax(cs->c.psd);
+    hg_export_input in = {cs->c.psd,
+                          &cs->c.sys,
                           r->model->grid_algorithm == HG_BOTTOM_UP
                               ? HG_BOTTOM_UP
                               : HG_TOP_DOWN,
@@ -146,13 +146,13 @@ static int write_export(FILE *out, const evaluate_result *r)
                           r->cost->T_ca,
                           r->cost->K,
                           r->sl ? r->sl->linked_cell.T : NAN,
-                          cs->name,
-                          cs->unit,
-                          cs->export_skin,
+                          cs->c.name,
+                          cs->c.unit,
+                          cs->c.skin,
                           NULL,
-                          cs->skin_why};
+                          cs->c.skin_why};
     char kn[640];
-    in.K_note = hg_K_choice_describe(&cs->Kc, kn, sizeof kn);
+    in.K_note = hg_K_choice_describe(&cs->c.Kc, kn, sizeof kn);
     char *text = NULL;
     hg_err e = {0};
     int st = !strcmp(cs->opt.format, "lammps")
@@ -199,23 +199,23 @@ static int write_own_settings(FILE *out, const evaluate_result *r,
 {
     const cli_system *cs = r->cs;
     double size = r->cost->per_level[0].cell_size;
-    hg_engine_settings in = {cs->psd,
-                             &cs->sys,
+    hg_engine_settings in = {cs->c.psd,
+                             &cs->c.sys,
                              r->model->name,
                              r->model->grid_algorithm,
                              r->sizes ? r->L : 1,
                              r->sizes ? r->sizes : &size,
                              r->cost->T,
                              r->model->help,
-                             cs->export_skin,
-                             (double)cs->particles > 0 ? (double)cs->particles
+                             cs->c.skin,
+                             (double)cs->c.particles > 0 ? (double)cs->c.particles
                                                       : 50000.0,
                              1,
-                             cs->consts_source,
+                             cs->c.consts_source,
                              "evaluate",
-                             cs->name,
-                             cs->unit,
-                             cs->skin_why};
+                             cs->c.name,
+                             cs->c.unit,
+                             cs->c.skin_why};
     char *text = NULL;
     hg_err e = {0};
     int st = eng->write_settings(&in, &text, &e);
@@ -254,10 +254,10 @@ static int write_result(FILE *out, const void *ctx)
                 cost->levels == 1 ? "" : "s", cost->nonempty_levels);
     else
         fprintf(out, "model:          %s\n\n", r->model->name);
-    cli_print_levels(out, cost, hg_psd_rmin(cs->psd));
+    cli_print_levels(out, cost, hg_psd_rmin(cs->c.psd));
     cli_print_work(out, cost);
     if (r->sl)
-        cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), r->sl,
+        cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->c.psd), r->sl,
                                cost->T);
     else
         fprintf(out, "no speed-up over the linked cell or bin: %s counts "
@@ -303,8 +303,8 @@ static int write_lammps_eval(FILE *out, const void *ctx)
         fprintf(out, "# --- neighbor settings by hgridopt (evaluate --engine "
                      "lammps) ---\n");
         fprintf(out, "# distribution: %s (r_min %.6g, r_max %.6g)\n",
-                hg_psd_spec(cs->psd), hg_psd_rmin(cs->psd),
-                hg_psd_rmax(cs->psd));
+                hg_psd_spec(cs->c.psd), hg_psd_rmin(cs->c.psd),
+                hg_psd_rmax(cs->c.psd));
         fprintf(out, "# dim %d, nu %.4g; LAMMPS model of the neighbor build "
                      "for %.6g atoms per rank\n# (%d rank%s), constants: "
                      "%s\n",
@@ -340,8 +340,8 @@ static int evaluate_lammps(cli_system *cs, const double *sizes, int L)
         return rc;
     hg_err e = {0};
     int st = HG_OK;
-    if (L > 0 && (st = hg_sizes_check(cs->psd, L, sizes, 0, &e)) == HG_OK)
-        st = hg_lammps_setting_from_sizes(cs->psd, L, sizes, &l.set, &e);
+    if (L > 0 && (st = hg_sizes_check(cs->c.psd, L, sizes, 0, &e)) == HG_OK)
+        st = hg_lammps_setting_from_sizes(cs->c.psd, L, sizes, &l.set, &e);
     if (st) {
         cli_error("--%s", e.msg);
         return CLI_EUSAGE;
@@ -349,9 +349,9 @@ static int evaluate_lammps(cli_system *cs, const double *sizes, int L)
     lmp_system_from_cli(cs, 0, 1, &l.sys);
     hg_lammps_setting bin = {0};
     hg_lammps_work w, wb;
-    if ((st = hg_lammps_work_eval(cs->psd, &l.sys, &l.set, &w, &e)) ||
-        (st = hg_lammps_work_eval(cs->psd, &l.sys, &bin, &wb, &e)) ||
-        (st = hg_lammps_lines(&l.set, l.sys.skin, 2.0 * hg_psd_rmax(cs->psd),
+    if ((st = hg_lammps_work_eval(cs->c.psd, &l.sys, &l.set, &w, &e)) ||
+        (st = hg_lammps_work_eval(cs->c.psd, &l.sys, &bin, &wb, &e)) ||
+        (st = hg_lammps_lines(&l.set, l.sys.skin, 2.0 * hg_psd_rmax(cs->c.psd),
                               &l.lines, &e)))
         return cli_fail(&e, st, 0);
     l.seconds = hg_lammps_predict(&k, &w);
@@ -446,13 +446,13 @@ int cmd_evaluate(int argc, char **argv)
         (rc = cli_params_apply(&cs, o.param, &model, 1)) ||
         (rc = cli_size_params(&cs, &model, 1, 0, 0)))
         goto done;
-    st = hgrid ? hg_sizes_check(cs.psd, (int)L, sizes, 1, &e) : HG_OK;
+    st = hgrid ? hg_sizes_check(cs.c.psd, (int)L, sizes, 1, &e) : HG_OK;
     if (st) {
-        if (sizes[L - 1] < 2.0 * hg_psd_rmax(cs.psd) * (1 - 1e-12))
+        if (sizes[L - 1] < 2.0 * hg_psd_rmax(cs.c.psd) * (1 - 1e-12))
             cli_error("--sizes: the last cell size %g is below the largest "
                       "particle diameter %g; add a level of size >= %g",
-                      sizes[L - 1], 2.0 * hg_psd_rmax(cs.psd),
-                      2.0 * hg_psd_rmax(cs.psd));
+                      sizes[L - 1], 2.0 * hg_psd_rmax(cs.c.psd),
+                      2.0 * hg_psd_rmax(cs.c.psd));
         else
             cli_error("--%s", e.msg);
         rc = CLI_EUSAGE;
@@ -468,16 +468,16 @@ int cmd_evaluate(int argc, char **argv)
     int kol = eng && eng == hg_engine_of_model("linked-cell");
     own_baseline own[MAX_OWN];
     int n_own = 0;
-    st = hg_cost_evaluate(model, cs.psd, &cs.sys, &cs.values, (int)L, sizes,
+    st = hg_cost_evaluate(model, cs.c.psd, &cs.c.sys, &cs.c.values, (int)L, sizes,
                           &cost, NULL, &e);
     if (!st && kol)
-        st = hg_single_level_evaluate(cs.psd, &cs.sys, &cs.values, &sl, &e);
+        st = hg_single_level_evaluate(cs.c.psd, &cs.c.sys, &cs.c.values, &sl, &e);
     for (size_t i = 0; !st && !kol && eng && eng->models[i]; i++) {
         const hg_model *m1 = hg_model_find(eng->models[i]);
         hg_work w1;
         if (!m1 || m1 == model || m1->max_levels != 1 || n_own == MAX_OWN)
             continue;
-        if (!(st = hg_cost_evaluate(m1, cs.psd, &cs.sys, &cs.values, 1, NULL,
+        if (!(st = hg_cost_evaluate(m1, cs.c.psd, &cs.c.sys, &cs.c.values, 1, NULL,
                                     NULL, &w1, &e)))
             own[n_own++] = (own_baseline){m1, w1.T};
     }

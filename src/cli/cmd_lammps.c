@@ -27,20 +27,20 @@ cJSON *lmp_setting_json(const hg_lammps_setting *s)
 void lmp_print_system(FILE *out, const cli_system *cs,
                       const hg_lammps_system *sys, const char *consts_source)
 {
-    const char *u = cs->unit ? cs->unit : "";
+    const char *u = cs->c.unit ? cs->c.unit : "";
     fprintf(out, "engine:         lammps (LAMMPS' neighbor build, model "
                  "constants: %s)\n", consts_source);
-    if (cs->name)
-        fprintf(out, "system:         %s\n", cs->name);
-    fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
+    if (cs->c.name)
+        fprintf(out, "system:         %s\n", cs->c.name);
+    fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->c.psd));
     fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
-            hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
-            hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
+            hg_psd_rmin(cs->c.psd), hg_psd_rmax(cs->c.psd), *u ? " " : "", u,
+            hg_psd_rmax(cs->c.psd) / hg_psd_rmin(cs->c.psd));
     fprintf(out, "dim %d, nu = %.6g, %.6g atoms (%.6g per rank), %d "
                  "rank%s\n",
             sys->dim, sys->nu, sys->atoms, sys->atoms / sys->nprocs,
             sys->nprocs, sys->nprocs == 1 ? "" : "s");
-    fprintf(out, "skin:           %.6g, %s\n", sys->skin, cs->skin_why);
+    fprintf(out, "skin:           %.6g, %s\n", sys->skin, cs->c.skin_why);
     cli_print_structure(out, cs);
 }
 
@@ -50,22 +50,22 @@ cJSON *lmp_json_document(const char *schema, const cli_system *cs,
 {
     cJSON *j = cli_json_document(schema, cs);
     cJSON_AddStringToObject(j, "engine", "lammps");
-    if (cs->name)
-        cJSON_AddStringToObject(j, "name", cs->name);
-    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
-    cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
-    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
+    if (cs->c.name)
+        cJSON_AddStringToObject(j, "name", cs->c.name);
+    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->c.psd));
+    cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->c.psd));
+    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->c.psd));
     cJSON_AddNumberToObject(j, "dim", sys->dim);
     cJSON_AddNumberToObject(j, "nu", sys->nu);
     cJSON_AddStringToObject(j, "structure",
-                            hg_structure_name(cs->sys.structure));
+                            hg_structure_name(cs->c.sys.structure));
     cli_json_add_snapshot(j, cs);
     cJSON_AddNumberToObject(j, "atoms", sys->atoms);
     cJSON_AddNumberToObject(j, "atoms_per_rank", sys->atoms / sys->nprocs);
     cJSON_AddNumberToObject(j, "ranks", sys->nprocs);
     cJSON_AddNumberToObject(j, "skin", sys->skin);
-    cJSON_AddStringToObject(j, "skin_source", cs->skin_why);
-    cJSON_AddBoolToObject(j, "skin_given", cs->skin_given);
+    cJSON_AddStringToObject(j, "skin_source", cs->c.skin_why);
+    cJSON_AddBoolToObject(j, "skin_given", cs->c.skin_given);
     cJSON_AddStringToObject(j, "constants", consts_source);
     return j;
 }
@@ -94,29 +94,29 @@ void lmp_json_add_lines(cJSON *obj, const char *key, const char *text)
 void lmp_system_from_cli(const cli_system *cs, long atoms, long ranks,
                          hg_lammps_system *sys)
 {
-    sys->dim = cs->sys.dim;
-    sys->nu = cs->sys.nu;
+    sys->dim = cs->c.sys.dim;
+    sys->nu = cs->c.sys.nu;
     sys->atoms = atoms > 0           ? (double)atoms
-                 : cs->has_packing   ? (double)cs->packing.n
-                 : cs->particles > 0 ? (double)cs->particles
+                 : cs->c.has_packing   ? (double)cs->c.packing.n
+                 : cs->c.particles > 0 ? (double)cs->c.particles
                                      : 50000.0;
-    sys->skin = cs->export_skin > 0.0 ? cs->export_skin
-                                      : hg_export_default_skin(cs->psd);
+    sys->skin = cs->c.skin > 0.0 ? cs->c.skin
+                                      : hg_export_default_skin(cs->c.psd);
     sys->nprocs = (int)ranks;
-    sys->structure = cs->sys.structure;
-    sys->snapshot = cs->sys.snapshot;
+    sys->structure = cs->c.sys.structure;
+    sys->snapshot = cs->c.sys.snapshot;
     lmp_system_params(cs, sys);
 }
 
 void lmp_system_params(const cli_system *cs, hg_lammps_system *sys)
 {
     double v;
-    if (hg_model_values_get(&cs->values, "atoms", &v))
+    if (hg_model_values_get(&cs->c.values, "atoms", &v))
         sys->atoms = v;
-    if (hg_model_values_get(&cs->values, "ranks", &v))
+    if (hg_model_values_get(&cs->c.values, "ranks", &v))
         sys->nprocs = (int)v;
-    if (hg_model_values_get(&cs->values, "skin", &v))
-        sys->skin = v * 2.0 * hg_psd_rmin(cs->psd);
+    if (hg_model_values_get(&cs->c.values, "skin", &v))
+        sys->skin = v * 2.0 * hg_psd_rmin(cs->c.psd);
 }
 
 int lmp_load_consts(hg_consts *c, const char **source)
@@ -147,7 +147,7 @@ int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
      * own optimiser finds the cutoffs), in the terms of the export */
     hg_model_values v = {0};
     v.consts = &out->consts;
-    double rmin = hg_psd_rmin(cs->psd);
+    double rmin = hg_psd_rmin(cs->c.psd);
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
     ro.n_models = 2;
@@ -159,7 +159,7 @@ int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
     if ((st = hg_model_values_set(&v, "atoms", sys->atoms, &e)) ||
         (st = hg_model_values_set(&v, "ranks", sys->nprocs, &e)) ||
         (st = hg_model_values_set(&v, "skin", sys->skin / (2.0 * rmin), &e)) ||
-        (st = hg_recommend(cs->psd, &cs->sys, &v, &ro, &r, &e)))
+        (st = hg_recommend(cs->c.psd, &cs->c.sys, &v, &ro, &r, &e)))
         return cli_fail(&e, st, 0);
     hg_lammps_optimum *o = &out->opt;
     memset(o, 0, sizeof *o);
@@ -170,21 +170,21 @@ int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
         const hg_curve_point *pt = &r.curves[1].points[L - 1];
         hg_lammps_setting *s = &o->by_n[L];
         o->by_n_seconds[L] = NAN;
-        if (hg_lammps_setting_from_sizes(cs->psd, L, pt->sizes, s, &e) ==
+        if (hg_lammps_setting_from_sizes(cs->c.psd, L, pt->sizes, s, &e) ==
                 HG_OK &&
             s->ncoll == L)
             o->by_n_seconds[L] = pt->T * unit;
     }
     if (strcmp(r.model->name, "lammps-bin"))
-        st = hg_lammps_setting_from_sizes(cs->psd, r.levels, r.cell_sizes,
+        st = hg_lammps_setting_from_sizes(cs->c.psd, r.levels, r.cell_sizes,
                                           &o->best, &e);
     o->seconds = r.cost.T * unit;
     hg_recommendation_clear(&r);
     if (st)
         return cli_fail(&e, st, 0);
-    hg_export_lammps_input in = {cs->psd,   sys,      &out->opt,
-                                 out->consts_source, cs->name, cs->unit,
-                                 cs->skin_why};
+    hg_export_lammps_input in = {cs->c.psd,   sys,      &out->opt,
+                                 out->consts_source, cs->c.name, cs->c.unit,
+                                 cs->c.skin_why};
     if ((st = hg_export_lammps_model(&in, &out->text, &e)))
         return cli_fail(&e, st, 0);
     return CLI_OK;

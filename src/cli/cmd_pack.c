@@ -131,7 +131,11 @@ static int convert(const char *in, const char *out, hg_io_format fmt,
             cli_error("pack --input: %s", e.msg);
         return CLI_EDATA;
     }
-    cli_note_inferred_box(in, &p);
+    if (p.box_inferred) {
+        char note[800];
+        hg_box_note(in, &p, note, sizeof note);
+        fprintf(stderr, "hgridopt: note: %s\n", note);
+    }
     st = hg_io_write(out, fmt, &p, &e);
     if (st) {
         hg_particles_clear(&p);
@@ -236,7 +240,7 @@ int cmd_pack(int argc, char **argv)
     if (rc)
         goto done;
 
-    hg_pack_params prm = {cs.sys.dim, (size_t)o.n, cs.sys.nu,
+    hg_pack_params prm = {cs.c.sys.dim, (size_t)o.n, cs.c.sys.nu,
                           (uint64_t)o.seed, !walls};
     cli_progress pr;
     opt.progress = cli_progress_start(&pr);
@@ -245,15 +249,15 @@ int cmd_pack(int argc, char **argv)
     hg_pack_report rep = {0};
     int st;
     if (kind == 0) {
-        st = hg_pack_poisson(cs.psd, &prm, &p, &e);
+        st = hg_pack_poisson(cs.c.psd, &prm, &p, &e);
         rep.requested = rep.placed = (size_t)o.n;
-        rep.target_nu = cs.sys.nu;
+        rep.target_nu = cs.c.sys.nu;
         rep.reached = 1;
         rep.seconds = hg_wall_seconds() - pr.t0;
     } else if (kind == 1) {
-        st = hg_pack_rsa_run(cs.psd, &prm, &opt, &p, &rep, &e);
+        st = hg_pack_rsa_run(cs.c.psd, &prm, &opt, &p, &rep, &e);
     } else {
-        st = hg_pack_dense_run(cs.psd, &prm, &opt, &p, &rep, &e);
+        st = hg_pack_dense_run(cs.c.psd, &prm, &opt, &p, &rep, &e);
     }
     cli_progress_end(&pr);
     if (st) {

@@ -105,8 +105,8 @@ static int write_table(FILE *out, const cli_system *cs,
                        const hg_recommendation *r)
 {
     const hg_recommend_options *o = &r->options;
-    double rmin = hg_psd_rmin(cs->psd);
-    const char *u = cs->unit ? cs->unit : "";
+    double rmin = hg_psd_rmin(cs->c.psd);
+    const char *u = cs->c.unit ? cs->c.unit : "";
     cli_print_system(out, cs);
     fprintf(out, "method:         %s", hg_recipe_name(o->recipe));
     for (int i = 0; o->n_models > 1 && i < o->n_models; i++)
@@ -166,7 +166,7 @@ static int write_table(FILE *out, const cli_system *cs,
     fprintf(out, "\n\n");
     cli_print_levels(out, &r->cost, rmin);
     cli_print_work(out, &r->cost);
-    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->psd), &r->baselines,
+    cli_print_single_level(out, 2.0 * hg_psd_rmax(cs->c.psd), &r->baselines,
                            r->cost.T);
     double hq;
     if (cli_homogeneous_check(cs, r->model, r->levels, r->cell_sizes, &hq))
@@ -190,20 +190,20 @@ static int write_table(FILE *out, const cli_system *cs,
 static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
 {
     const hg_recommend_options *o = &r->options;
-    double rmin = hg_psd_rmin(cs->psd);
+    double rmin = hg_psd_rmin(cs->c.psd);
     cJSON *j = cli_json_document("hgridopt.recommendation/1", cs);
     cJSON_AddStringToObject(j, "engine", cs->engine_name
                                              ? cs->engine_name
                                              : hg_engine_at(0)->name);
-    if (cs->name)
-        cJSON_AddStringToObject(j, "name", cs->name);
-    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
+    if (cs->c.name)
+        cJSON_AddStringToObject(j, "name", cs->c.name);
+    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->c.psd));
     cJSON_AddNumberToObject(j, "r_min", rmin);
-    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
-    cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
-    cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->c.psd));
+    cJSON_AddNumberToObject(j, "dim", cs->c.sys.dim);
+    cJSON_AddNumberToObject(j, "nu", cs->c.sys.nu);
     cJSON_AddStringToObject(j, "structure",
-                            hg_structure_name(cs->sys.structure));
+                            hg_structure_name(cs->c.sys.structure));
     cli_json_add_snapshot(j, cs);
     cli_json_add_K(j, cs);
     cJSON_AddStringToObject(j, "method", hg_recipe_name(o->recipe));
@@ -287,8 +287,8 @@ static int write_json(FILE *out, const cli_system *cs,
 static int write_export(FILE *out, const cli_system *cs,
                         const hg_recommendation *r, int lammps)
 {
-    hg_export_input in = {cs->psd,
-                          &cs->sys,
+    hg_export_input in = {cs->c.psd,
+                          &cs->c.sys,
                           r->model->grid_algorithm,
                           r->levels,
                           r->cell_sizes,
@@ -297,13 +297,13 @@ static int write_export(FILE *out, const cli_system *cs,
                           r->cost.T_ca,
                           r->cost.K,
                           r->linked_cell_T,
-                          cs->name,
-                          cs->unit,
-                          cs->export_skin,
+                          cs->c.name,
+                          cs->c.unit,
+                          cs->c.skin,
                           NULL,
-                          cs->skin_why};
+                          cs->c.skin_why};
     char kn[640];
-    in.K_note = hg_K_choice_describe(&cs->Kc, kn, sizeof kn);
+    in.K_note = hg_K_choice_describe(&cs->c.Kc, kn, sizeof kn);
     char *text = NULL;
     hg_err e = {0};
     int st = lammps ? hg_export_lammps(&in, &text, &e)
@@ -441,17 +441,17 @@ static int write_engine(FILE *out, const void *ctx)
     if (!strcmp(fmt, "json")) {
         cJSON *j = cli_json_document("hgridopt.engine-recommendation/1", cs);
         cJSON_AddStringToObject(j, "engine", x->engine->name);
-        cJSON_AddStringToObject(j, "constants", cs->consts_source);
-        cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
-        cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
-        cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+        cJSON_AddStringToObject(j, "constants", cs->c.consts_source);
+        cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->c.psd));
+        cJSON_AddNumberToObject(j, "dim", cs->c.sys.dim);
+        cJSON_AddNumberToObject(j, "nu", cs->c.sys.nu);
         cJSON_AddStringToObject(j, "structure",
-                                hg_structure_name(cs->sys.structure));
+                                hg_structure_name(cs->c.sys.structure));
         cli_json_add_snapshot(j, cs);
         if (m && hg_model_param_index(m, "skin") >= 0) {
-            cJSON_AddNumberToObject(j, "skin", cs->export_skin);
-            cJSON_AddStringToObject(j, "skin_source", cs->skin_why);
-            cJSON_AddBoolToObject(j, "skin_given", cs->skin_given);
+            cJSON_AddNumberToObject(j, "skin", cs->c.skin);
+            cJSON_AddStringToObject(j, "skin_source", cs->c.skin_why);
+            cJSON_AddBoolToObject(j, "skin_given", cs->c.skin_given);
         }
         cJSON_AddStringToObject(j, "model", a->model);
         cJSON_AddStringToObject(j, "setting", a->setting);
@@ -523,14 +523,14 @@ static int engine_answer(cli_system *cs, const hg_engine *eng,
     hg_err e = {0};
     int st;
     if (eng->answer) {
-        st = eng->answer(cs->psd, &cs->sys, &cs->values, &a, &e);
+        st = eng->answer(cs->c.psd, &cs->c.sys, &cs->c.values, &a, &e);
     } else {
         hg_recommend_options ro = *opt;
         for (const char *const *m = eng->models; !opt->n_models && m && *m;
              m++)
             if (ro.n_models < HG_RECOMMEND_MAX_MODELS)
                 ro.models[ro.n_models++] = hg_model_find(*m);
-        st = hg_recommend(cs->psd, &cs->sys, &cs->values, &ro, &r, &e);
+        st = hg_recommend(cs->c.psd, &cs->c.sys, &cs->c.values, &ro, &r, &e);
         if (st == HG_OK) {
             rp = &r;
             a.model = r.model->name;
@@ -553,14 +553,14 @@ static int engine_answer(cli_system *cs, const hg_engine *eng,
                                                                   "ranks");
     double given;
     (void)atoms;
-    if (!hg_model_values_get(&cs->values, "atoms", &atoms))
+    if (!hg_model_values_get(&cs->c.values, "atoms", &atoms))
         atoms = ia >= 0 ? am->params[ia].def : 0.0;
-    if (hg_model_values_get(&cs->values, "ranks", &given))
+    if (hg_model_values_get(&cs->c.values, "ranks", &given))
         ranks = (long)given; /* --param ranks=N over --mpi */
     else if (ranks < 1 && ir >= 0)
         ranks = (long)am->params[ir].def;
-    hg_engine_settings in = {cs->psd,
-                             &cs->sys,
+    hg_engine_settings in = {cs->c.psd,
+                             &cs->c.sys,
                              a.model,
                              hg_model_find(a.model)->grid_algorithm,
                              a.levels,
@@ -569,14 +569,14 @@ static int engine_answer(cli_system *cs, const hg_engine *eng,
                              isfinite(a.seconds) ? "ms per build"
                                                  : hg_model_find(a.model)
                                                        ->help,
-                             cs->export_skin,
+                             cs->c.skin,
                              atoms,
                              (int)ranks,
-                             cs->consts_source,
+                             cs->c.consts_source,
                              "recommend",
-                             cs->name,
-                             cs->unit,
-                             cs->skin_why};
+                             cs->c.name,
+                             cs->c.unit,
+                             cs->c.skin_why};
     char *text = NULL;
     int rc = CLI_OK;
     if ((st = eng->write_settings(&in, &text, &e)))
@@ -618,8 +618,7 @@ int cmd_recommend(int argc, char **argv)
      * model or kol, else the bundled HGrid */
     int lammps_named = (word && !strcmp(word, "lammps")) ||
                        (model && !strncmp(model->name, "lammps-", 7));
-    const hg_engine *fmt_engine = cli_engine_of(&(cli_opts){
-        .format = cs.opt.format}); /* the engine writing --format */
+    const hg_engine *fmt_engine = hg_engine_of_format(cs.opt.format);
     const hg_engine *engine =
         cs.opt.engine ? hg_engine_find(cs.opt.engine)
         : lammps_named || (!model && !word && !strcmp(cs.opt.format, "lammps"))
@@ -709,7 +708,7 @@ int cmd_recommend(int argc, char **argv)
             ro.models[0] = model;
         }
         double atoms = 0.0;
-        hg_model_values_get(&cs.values, "atoms", &atoms);
+        hg_model_values_get(&cs.c.values, "atoms", &atoms);
         rc = engine_answer(&cs, engine, &ro, o.atoms > 0 ? (double)o.atoms
                                                          : atoms,
                            o.mpi);
@@ -725,7 +724,7 @@ int cmd_recommend(int argc, char **argv)
         goto done;
     }
     hg_recommendation r;
-    int st = hg_recommend(cs.psd, &cs.sys, &cs.values, &ro, &r, &e);
+    int st = hg_recommend(cs.c.psd, &cs.c.sys, &cs.c.values, &ro, &r, &e);
     if (st) {
         rc = cli_fail(&e, st, 1);
         goto done;
@@ -733,7 +732,7 @@ int cmd_recommend(int argc, char **argv)
     rec_result res = {&cs, &r};
     rc = cli_write(cs.opt.output, write_result, &res);
     if (!rc && cs.opt.plot &&
-        (st = hg_figure_recommendation(cs.opt.plot, &r, hg_psd_rmin(cs.psd), &e)))
+        (st = hg_figure_recommendation(cs.opt.plot, &r, hg_psd_rmin(cs.c.psd), &e)))
         rc = cli_fail(&e, st, 1);
     hg_recommendation_clear(&r);
 done:

@@ -98,7 +98,7 @@ static double table_cost(const cli_system *cs, const hg_model *m)
 {
     double C = 0.0;
     if (hg_model_param_index(m, "C") >= 0)
-        hg_model_values_get(&cs->values, "C", &C);
+        hg_model_values_get(&cs->c.values, "C", &C);
     return C;
 }
 
@@ -113,8 +113,8 @@ static void write_csv(FILE *out, const cli_system *cs, const hg_curve *cv,
             fprintf(out, "%s,%s,%d,%d,%.10g,%.10g,%.10g,%.10g,%s,%.10g,",
                     hg_recipe_name(cv[k].recipe),
                     hg_algorithm_name(cv[k].model->grid_algorithm), p->levels,
-                    p->nonempty_levels, p->T, p->T_cd, p->T_ca, cs->K,
-                    hg_K_source_name(cs->Kc.source),
+                    p->nonempty_levels, p->T, p->T_cd, p->T_ca, cs->c.K,
+                    hg_K_source_name(cs->c.Kc.source),
                     table_cost(cs, cv[k].model));
             for (int h = 0; h < p->levels; h++)
                 fprintf(out, "%s%.10g", h ? ";" : "", p->sizes[h]);
@@ -126,15 +126,15 @@ static int write_json(FILE *out, const cli_system *cs, const hg_curve *cv,
                       int n)
 {
     cJSON *j = cli_json_document("hgridopt.scan/1", cs);
-    if (cs->name)
-        cJSON_AddStringToObject(j, "name", cs->name);
-    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
-    cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->psd));
-    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->psd));
-    cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
-    cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    if (cs->c.name)
+        cJSON_AddStringToObject(j, "name", cs->c.name);
+    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->c.psd));
+    cJSON_AddNumberToObject(j, "r_min", hg_psd_rmin(cs->c.psd));
+    cJSON_AddNumberToObject(j, "r_max", hg_psd_rmax(cs->c.psd));
+    cJSON_AddNumberToObject(j, "dim", cs->c.sys.dim);
+    cJSON_AddNumberToObject(j, "nu", cs->c.sys.nu);
     cJSON_AddStringToObject(j, "structure",
-                            hg_structure_name(cs->sys.structure));
+                            hg_structure_name(cs->c.sys.structure));
     cli_json_add_snapshot(j, cs);
     cli_json_add_K(j, cs);
     cJSON *rows = cJSON_AddArrayToObject(j, "rows");
@@ -192,10 +192,10 @@ static int write_sweep(FILE *out, const void *ctx)
     int lmax = w->lmax;
     if (!strcmp(cs->opt.format, "json")) {
         cJSON *j = cli_json_document("hgridopt.sweep/1", cs);
-        cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
-        cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+        cJSON_AddNumberToObject(j, "dim", cs->c.sys.dim);
+        cJSON_AddNumberToObject(j, "nu", cs->c.sys.nu);
         cJSON_AddStringToObject(j, "structure",
-                                hg_structure_name(cs->sys.structure));
+                                hg_structure_name(cs->c.sys.structure));
         cli_json_add_K(j, cs);
         cJSON_AddNumberToObject(j, "max_levels", lmax);
         cJSON *arr = cJSON_AddArrayToObject(j, "rows");
@@ -239,8 +239,8 @@ static int write_sweep(FILE *out, const void *ctx)
                 hg_algorithm_name(rows[i].model->grid_algorithm),
                 rows[i].levels, rows[i].nonempty_levels,
                 rows[i].T, rows[i].T_cd, rows[i].T_ca,
-                rows[i].T_linked_cell, rows[i].T_bin, cs->K,
-                hg_K_source_name(cs->Kc.source),
+                rows[i].T_linked_cell, rows[i].T_bin, cs->c.K,
+                hg_K_source_name(cs->c.Kc.source),
                 table_cost(cs, rows[i].model));
     return CLI_OK;
 }
@@ -285,7 +285,7 @@ static int run_sweep(const cli_system *cs, const hg_model *const *models,
         recipes[i] = (hg_recipe)methods[i];
     hg_sweep sw;
     hg_err e = {0};
-    int st = hg_sweep_powerlaw(&cs->sys, &cs->values, models, nalg, recipes,
+    int st = hg_sweep_powerlaw(&cs->c.sys, &cs->c.values, models, nalg, recipes,
                                nm < HG_RECIPE_COUNT ? nm : HG_RECIPE_COUNT,
                                q, lmax, alphas, na, omegas, no, &sw, &e);
     if (st)
@@ -386,7 +386,7 @@ int cmd_scan(int argc, char **argv)
     int n = 0;
     for (int i = 0; i < nm && !rc; i++)
         for (int a = 0; a < nalg && !rc; a++) {
-            int st = hg_curve_compute(models[a], cs.psd, &cs.sys, &cs.values,
+            int st = hg_curve_compute(models[a], cs.c.psd, &cs.c.sys, &cs.c.values,
                                       (hg_recipe)methods[i], q, (int)lmax,
                                       &cv[n], &e);
             if (st)
@@ -402,7 +402,7 @@ int cmd_scan(int argc, char **argv)
         char title[256];
         snprintf(title, sizeof title,
                  "Work per particle against levels (%dD, nu = %g, K = %g)",
-                 cs.sys.dim, cs.sys.nu, cs.K);
+                 cs.c.sys.dim, cs.c.sys.nu, cs.c.K);
         int st = hg_figure_curves(cs.opt.plot, cv, n, title, &e);
         if (st)
             rc = cli_fail(&e, st, 1);

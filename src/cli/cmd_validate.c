@@ -147,19 +147,19 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
                       const hg_validation *v, const char *n_note)
 {
     cJSON *j = cli_json_document("hgridopt.validation/1", cs);
-    if (cs->name)
-        cJSON_AddStringToObject(j, "name", cs->name);
-    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->psd));
-    cJSON_AddNumberToObject(j, "dim", cs->sys.dim);
-    cJSON_AddNumberToObject(j, "nu", cs->sys.nu);
+    if (cs->c.name)
+        cJSON_AddStringToObject(j, "name", cs->c.name);
+    cJSON_AddStringToObject(j, "distribution", hg_psd_spec(cs->c.psd));
+    cJSON_AddNumberToObject(j, "dim", cs->c.sys.dim);
+    cJSON_AddNumberToObject(j, "nu", cs->c.sys.nu);
     cJSON_AddStringToObject(j, "structure",
-                            hg_structure_name(cs->sys.structure));
+                            hg_structure_name(cs->c.sys.structure));
     cli_json_add_snapshot(j, cs);
     cli_json_add_K(j, cs);
-    cJSON_AddStringToObject(j, "packing", cs->has_packing
+    cJSON_AddStringToObject(j, "packing", cs->c.has_packing
                                               ? cs->opt.packing_path
                                               : v->generator);
-    if (!cs->has_packing) {
+    if (!cs->c.has_packing) {
         cJSON_AddStringToObject(j, "generator", v->generator);
         cJSON_AddStringToObject(j, "generator_why", v->generator_why);
         if (strcmp(v->generator, "poisson"))
@@ -175,21 +175,21 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
         if (v->has_baseline)
             cli_json_add_array(o, "linked_cell_T_cd_range", lr, 2);
     }
-    if (cs->has_packing) {
+    if (cs->c.has_packing) {
         char b[8];
         cJSON_AddStringToObject(j, "boundary",
-                                hg_particles_boundary_text(&cs->packing, b));
+                                hg_particles_boundary_text(&cs->c.packing, b));
     }
     cJSON_AddBoolToObject(j, "sizes_rounded", v->rounded);
     cJSON_AddBoolToObject(j, "periodic",
-                          cs->has_packing ? cs->packing.periodic : 1);
+                          cs->c.has_packing ? cs->c.packing.periodic : 1);
     cJSON_AddNumberToObject(j, "particles", (double)v->n);
     if (n_note)
         cJSON_AddStringToObject(j, "particles_note", n_note);
     cJSON_AddNumberToObject(j, "seed", (double)v->seed);
     cJSON_AddNumberToObject(j, "box_edge", v->box_edge);
     cJSON_AddNumberToObject(j, "measured_nu", v->measured_nu);
-    cJSON *h = run_json(&v->hgrid, cs->K);
+    cJSON *h = run_json(&v->hgrid, cs->c.K);
     cJSON_AddStringToObject(j, "model", m->name);
     /* the HGrid's figures at the top level, as the schema names them */
     cJSON_AddStringToObject(j, "algorithm",
@@ -204,7 +204,7 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     cJSON_Delete(h);
     if (v->has_baseline) {
         cJSON_AddItemToObject(j, "linked_cell",
-                              run_json(&v->linked_cell, cs->K));
+                              run_json(&v->linked_cell, cs->c.K));
         cJSON *s = cJSON_AddObjectToObject(j, "speedup_vs_linked_cell");
         cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup);
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup);
@@ -218,7 +218,7 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
     for (int i = 0; i < v->n_notes; i++)
         cJSON_AddItemToArray(notes, cJSON_CreateString(v->notes[i]));
     if (v->has_bin) {
-        cJSON_AddItemToObject(j, "bin", run_json(&v->bin, cs->K));
+        cJSON_AddItemToObject(j, "bin", run_json(&v->bin, cs->c.K));
         cJSON *s = cJSON_AddObjectToObject(j, "speedup_vs_bin");
         cJSON_AddNumberToObject(s, "predicted", v->predicted_speedup_bin);
         cJSON_AddNumberToObject(s, "measured", v->measured_speedup_bin);
@@ -303,15 +303,15 @@ static int write_result(FILE *out, const void *ctx)
     if (!strcmp(cs->opt.format, "json"))
         return cli_json_print(out, to_json(cs, r->model, v, r->n_note));
     cli_print_system(out, cs);
-    if (cs->has_packing)
+    if (cs->c.has_packing)
     {
         char b[8];
         fprintf(out,
                 "packing:        %s, N = %zu, boundary %s, nu of the box "
                 "%.5g\n",
                 cs->opt.packing_path, v->n,
-                hg_particles_boundary_text(&cs->packing, b),
-                hg_particles_packing_fraction(&cs->packing));
+                hg_particles_boundary_text(&cs->c.packing, b),
+                hg_particles_packing_fraction(&cs->c.packing));
     }
     else if (!strcmp(v->generator, "poisson"))
         fprintf(out,
@@ -325,7 +325,7 @@ static int write_result(FILE *out, const void *ctx)
                 "                largest overlap %.3g of the smaller radius\n",
                 v->generator, v->n, (unsigned long)v->seed, v->box_edge,
                 v->measured_nu, v->max_overlap);
-    if (!cs->has_packing)
+    if (!cs->c.has_packing)
         fprintf(out, "generator:      %s: %s\n", v->generator,
                 v->generator_why);
     fprintf(out, "cell sizes:     %s%s\n",
@@ -352,10 +352,10 @@ static int write_result(FILE *out, const void *ctx)
                 "notes)\n", v->hgrid.levels, v->requested_levels,
                 v->merged_levels);
     fprintf(out, "\n");
-    print_run(out, "HGrid", &v->hgrid, cs->K);
+    print_run(out, "HGrid", &v->hgrid, cs->c.K);
     if (v->has_baseline) {
         fprintf(out, "\n");
-        print_run(out, "linked cell", &v->linked_cell, cs->K);
+        print_run(out, "linked cell", &v->linked_cell, cs->c.K);
         fprintf(out,
                 "\nspeed-up over the linked cell: measured %.4g (time, "
                 "median of %d alternating repeats, %.4g-%.4g%s; CPU time "
@@ -363,13 +363,13 @@ static int write_result(FILE *out, const void *ctx)
                 v->measured_speedup, v->hgrid.repeats, v->speedup_min,
                 v->speedup_max,
                 v->linked_cell.extrapolated ? ", extrapolated" : "",
-                v->measured_speedup_cpu, v->predicted_speedup, cs->K,
-                hg_K_source_name(cs->Kc.source));
+                v->measured_speedup_cpu, v->predicted_speedup, cs->c.K,
+                hg_K_source_name(cs->c.Kc.source));
     }
     if (v->has_bin) {
         fprintf(out, "\n");
         print_run(out, "bin (LAMMPS-style, bins of half the cutoff)", &v->bin,
-                  cs->K);
+                  cs->c.K);
         fprintf(out,
                 "\nspeed-up over bin: measured %.4g (time; bin runs on one "
                 "thread), %.4g (CPU time, all threads), predicted %.4g "
@@ -421,17 +421,17 @@ int cmd_validate(int argc, char **argv)
     hg_validation v = {0};
     if ((rc = cli_system_resolve(&cs, 1)))
         goto done;
-    if (cs.has_packing && o.n) {
+    if (cs.c.has_packing && o.n) {
         cli_error("validate: --n and --packing exclude each other (the "
                   "packing file gives the particles)");
         rc = CLI_EUSAGE;
         goto done;
     }
     if (!o.n)
-        n = cs.particles > 1 ? cs.particles : 100000;
+        n = cs.c.particles > 1 ? cs.c.particles : 100000;
     char n_note[200] = "";
     if (sizes) {
-        if ((st = hg_sizes_check(cs.psd, (int)L, sizes, 0, &e))) {
+        if ((st = hg_sizes_check(cs.c.psd, (int)L, sizes, 0, &e))) {
             cli_error("--%s", e.msg);
             rc = CLI_EUSAGE;
             goto done;
@@ -444,7 +444,7 @@ int cmd_validate(int argc, char **argv)
             ro.n_models = 1;
             ro.models[0] = model;
         }
-        if ((st = hg_recommend(cs.psd, &cs.sys, &cs.values, &ro, &rec,
+        if ((st = hg_recommend(cs.c.psd, &cs.c.sys, &cs.c.values, &ro, &rec,
                                &e))) {
             rc = cli_fail(&e, st, 1);
             goto done;
@@ -462,8 +462,8 @@ int cmd_validate(int argc, char **argv)
     /* a box with fewer than 3 cells of the largest size per edge is
      * refused by the library: raise the default N instead */
     size_t nmin = 0;
-    if (!cs.has_packing && !o.n &&
-        hg_validate_min_particles(cs.psd, &cs.sys, (int)L, sizes, &nmin,
+    if (!cs.c.has_packing && !o.n &&
+        hg_validate_min_particles(cs.c.psd, &cs.c.sys, (int)L, sizes, &nmin,
                                   NULL) == HG_OK &&
         (size_t)n < nmin) {
         snprintf(n_note, sizeof n_note,
@@ -472,12 +472,12 @@ int cmd_validate(int argc, char **argv)
                  n, nmin);
         n = (long)nmin;
     }
-    if (!cs.has_packing && (rc = cli_announce_packing("validate", &cs, (size_t)n, seed)))
+    if (!cs.c.has_packing && (rc = cli_announce_packing("validate", &cs, (size_t)n, seed)))
         goto done;
     hg_validate_params vp = {0};
-    vp.sys = cs.sys;
+    vp.sys = cs.c.sys;
     vp.model = model ? model : hg_model_find("hgrid-top-down");
-    vp.values = cs.values;
+    vp.values = cs.c.values;
     vp.L = (int)L;
     vp.sizes = sizes;
     vp.n = (size_t)n;
@@ -490,10 +490,10 @@ int cmd_validate(int argc, char **argv)
     cli_progress pr;
     vp.measure.progress = cli_progress_start(&pr);
     vp.measure.progress_params = &pr;
-    vp.K_choice = &cs.Kc;
-    st = cs.has_packing ? hg_validate_particles(cs.psd, &vp, &cs.packing, &v,
+    vp.K_choice = &cs.c.Kc;
+    st = cs.c.has_packing ? hg_validate_particles(cs.c.psd, &vp, &cs.c.packing, &v,
                                                 &e)
-                        : hg_validate(cs.psd, &vp, &v, &e);
+                        : hg_validate(cs.c.psd, &vp, &v, &e);
     cli_progress_end(&pr);
     if (st) {
         if (st == HG_EINVAL && strstr(e.msg, "exceeds the box edge"))

@@ -38,27 +38,13 @@ int cli_write(const char *path, int (*write)(FILE *out, const void *ctx),
     return CLI_OK;
 }
 
-void cli_note_inferred_box(const char *path, const hg_particles *p)
-{
-    if (!p->box_inferred)
-        return;
-    fprintf(stderr,
-            "hgridopt: note: %s gives no box; using the bounding box of the "
-            "spheres with walls (nu = %.4g). To give the box: CSV '# box "
-            "xlo xhi ylo yhi%s periodic|walls' before the header, XYZ "
-            "Lattice=\"...\" and pbc=\"...\", VTK the title line written "
-            "by 'hgridopt pack'\n",
-            strcmp(path, "-") ? path : "(stdin)",
-            hg_particles_packing_fraction(p), p->dim == 3 ? " zlo zhi" : "");
-}
-
 cJSON *cli_json_document(const char *schema, const cli_system *cs)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "schema", schema);
     cJSON_AddStringToObject(j, "version", HG_VERSION_STRING);
-    if (cs && cs->unit)
-        cJSON_AddStringToObject(j, "length_unit", cs->unit);
+    if (cs && cs->c.unit)
+        cJSON_AddStringToObject(j, "length_unit", cs->c.unit);
     return j;
 }
 
@@ -119,28 +105,28 @@ int cli_json_print(FILE *out, cJSON *json)
 
 void cli_print_system(FILE *out, const cli_system *cs)
 {
-    const char *u = cs->unit ? cs->unit : "";
-    if (cs->name)
-        fprintf(out, "system:         %s\n", cs->name);
-    if (cs->has_packing && !cs->opt.psd_spec)
+    const char *u = cs->c.unit ? cs->c.unit : "";
+    if (cs->c.name)
+        fprintf(out, "system:         %s\n", cs->c.name);
+    if (cs->c.has_packing && !cs->opt.psd_spec)
         fprintf(out, "distribution:   sample of the %zu radii in %s\n",
-                cs->packing.n, cs->opt.packing_path);
+                cs->c.packing.n, cs->opt.packing_path);
     else
-        fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->psd));
+        fprintf(out, "distribution:   %s\n", hg_psd_spec(cs->c.psd));
     fprintf(out, "radii:          %.6g .. %.6g%s%s (omega = %.6g)\n",
-            hg_psd_rmin(cs->psd), hg_psd_rmax(cs->psd), *u ? " " : "", u,
-            hg_psd_rmax(cs->psd) / hg_psd_rmin(cs->psd));
+            hg_psd_rmin(cs->c.psd), hg_psd_rmax(cs->c.psd), *u ? " " : "", u,
+            hg_psd_rmax(cs->c.psd) / hg_psd_rmin(cs->c.psd));
     if (cs->no_K) { /* a model of another engine: its constants */
-        fprintf(out, "dim %d, nu = %.6g\n", cs->sys.dim, cs->sys.nu);
+        fprintf(out, "dim %d, nu = %.6g\n", cs->c.sys.dim, cs->c.sys.nu);
         fprintf(out, "constants:      %s\n",
-                cs->consts_source[0] ? cs->consts_source : "the model's");
+                cs->c.consts_source[0] ? cs->c.consts_source : "the model's");
     } else {
         char who[96];
         fprintf(out, "dim %d, nu = %.6g, K = %.6g (%s, for %s)\n",
-                cs->sys.dim, cs->sys.nu, cs->K,
-                hg_K_source_name(cs->Kc.source),
-                hg_K_target_phrase(&cs->Kc, who, sizeof who));
-        fprintf(out, "K from:         %s\n", cs->Kc.detail);
+                cs->c.sys.dim, cs->c.sys.nu, cs->c.K,
+                hg_K_source_name(cs->c.Kc.source),
+                hg_K_target_phrase(&cs->c.Kc, who, sizeof who));
+        fprintf(out, "K from:         %s\n", cs->c.Kc.detail);
     }
     cli_print_structure(out, cs);
 }
@@ -151,7 +137,7 @@ void cli_print_system(FILE *out, const cli_system *cs)
 /* "PATH: KIND, frame 3 of 5 (timestep 2000)" */
 static void file_text(const cli_system *cs, char *buf, size_t len)
 {
-    const hg_io_info *fi = &cs->file_info;
+    const hg_io_info *fi = &cs->c.file_info;
     int n = snprintf(buf, len, "%s: %s", cs->opt.packing_path, fi->kind);
     if (n < 0 || (size_t)n >= len)
         return;
@@ -171,13 +157,13 @@ static void file_text(const cli_system *cs, char *buf, size_t len)
 
 static void print_snapshot(FILE *out, const cli_system *cs)
 {
-    if (!cs->snapshot)
+    if (!cs->c.snapshot)
         return;
-    const hg_snapshot_info *si = hg_snapshot_get_info(cs->snapshot);
+    const hg_snapshot_info *si = hg_snapshot_get_info(cs->c.snapshot);
     char ft[800];
     file_text(cs, ft, sizeof ft);
     fprintf(out, "file:           %s\n", ft);
-    fprintf(out, "boundary:       %s, %s\n", si->boundary, cs->boundary_why);
+    fprintf(out, "boundary:       %s, %s\n", si->boundary, cs->c.boundary_why);
     fprintf(out, "snapshot:       N = %zu, boundary %s, box nu %.4g, "
                  "occupied region nu %.4g",
             si->n, si->boundary, si->nu_box, si->nu_occupied);
@@ -191,7 +177,7 @@ static void print_snapshot(FILE *out, const cli_system *cs)
     fprintf(out, "density:        the particles experience nu %.4g at the "
                  "linked cell's scale (6 r_max)%s\n",
             si->nu_local,
-            cs->sys.structure == HG_STRUCTURE_MEASURED
+            cs->c.sys.structure == HG_STRUCTURE_MEASURED
                 ? "; the model counts pairs with the measured statistics"
                 : "");
     if (si->layer_axis >= 0) {
@@ -220,10 +206,10 @@ static void print_snapshot(FILE *out, const cli_system *cs)
 
 void cli_json_add_snapshot(cJSON *obj, const cli_system *cs)
 {
-    if (!cs->snapshot)
+    if (!cs->c.snapshot)
         return;
-    const hg_snapshot_info *si = hg_snapshot_get_info(cs->snapshot);
-    const hg_io_info *fi = &cs->file_info;
+    const hg_snapshot_info *si = hg_snapshot_get_info(cs->c.snapshot);
+    const hg_io_info *fi = &cs->c.file_info;
     cJSON *pf = cJSON_AddObjectToObject(obj, "particle_file");
     cJSON_AddStringToObject(pf, "path", cs->opt.packing_path);
     cJSON_AddStringToObject(pf, "format", hg_io_format_name(fi->format));
@@ -244,9 +230,9 @@ void cli_json_add_snapshot(cJSON *obj, const cli_system *cs)
                                        "assumed"};
     cJSON *b = cJSON_AddObjectToObject(pf, "boundary");
     cJSON_AddStringToObject(b, "value", si->boundary);
-    cJSON_AddStringToObject(b, "source", bsrc[cs->boundary_source]);
+    cJSON_AddStringToObject(b, "source", bsrc[cs->c.boundary_source]);
     cJSON_AddBoolToObject(b, "assumed",
-                          cs->boundary_source == CLI_BOUNDARY_ASSUMED);
+                          cs->c.boundary_source == HG_BOUNDARY_ASSUMED);
     cJSON *ax = cJSON_AddArrayToObject(b, "axes");
     for (int a = 0; a < si->dim; a++) {
         cJSON *o = cJSON_CreateObject();
@@ -254,12 +240,12 @@ void cli_json_add_snapshot(cJSON *obj, const cli_system *cs)
         char letter[2] = {si->boundary[2 * a], 0};
         cJSON_AddStringToObject(o, "axis", name);
         cJSON_AddStringToObject(o, "letter", letter);
-        cJSON_AddStringToObject(o, "source", cs->boundary_axes[a]);
-        if (isfinite(cs->boundary_gap[a]))
-            cJSON_AddNumberToObject(o, "gap", cs->boundary_gap[a]);
+        cJSON_AddStringToObject(o, "source", cs->c.boundary_axes[a]);
+        if (isfinite(cs->c.boundary_gap[a]))
+            cJSON_AddNumberToObject(o, "gap", cs->c.boundary_gap[a]);
         cJSON_AddItemToArray(ax, o);
     }
-    cJSON_AddStringToObject(b, "detail", cs->boundary_why);
+    cJSON_AddStringToObject(b, "detail", cs->c.boundary_why);
     cJSON *j = cJSON_AddObjectToObject(obj, "snapshot");
     cJSON_AddNumberToObject(j, "particles", (double)si->n);
     cJSON_AddNumberToObject(j, "centres_counted", (double)si->centres);
@@ -290,15 +276,15 @@ int cli_homogeneous_check(const cli_system *cs, const hg_model *m, int L,
                           const double *sizes, double *ratio)
 {
     *ratio = NAN;
-    if (!cs->snapshot || cs->sys.structure != HG_STRUCTURE_MEASURED)
+    if (!cs->c.snapshot || cs->c.sys.structure != HG_STRUCTURE_MEASURED)
         return 0;
-    hg_system h = cs->sys;
+    hg_system h = cs->c.sys;
     h.structure = HG_STRUCTURE_POISSON;
     h.snapshot = NULL;
     hg_work a, b;
-    if (hg_cost_evaluate(m, cs->psd, &cs->sys, &cs->values, L, sizes, NULL,
+    if (hg_cost_evaluate(m, cs->c.psd, &cs->c.sys, &cs->c.values, L, sizes, NULL,
                          &a, NULL) ||
-        hg_cost_evaluate(m, cs->psd, &h, &cs->values, L, sizes, NULL, &b,
+        hg_cost_evaluate(m, cs->c.psd, &h, &cs->c.values, L, sizes, NULL, &b,
                          NULL))
         return 0;
     *ratio = b.T_cd / a.T_cd;
@@ -309,23 +295,23 @@ void cli_print_structure(FILE *out, const cli_system *cs)
 {
     print_snapshot(out, cs);
     fprintf(out, "structure:      %s (%s)\n",
-            hg_structure_name(cs->sys.structure), cs->structure_why);
-    double lim = hg_structure_fluid_limit(cs->sys.dim);
-    if (cs->sys.structure == HG_STRUCTURE_HARD_SPHERES && cs->sys.nu > lim)
+            hg_structure_name(cs->c.sys.structure), cs->c.structure_why);
+    double lim = hg_structure_fluid_limit(cs->c.sys.dim);
+    if (cs->c.sys.structure == HG_STRUCTURE_HARD_SPHERES && cs->c.sys.nu > lim)
         fprintf(out, "note:           nu = %.6g is above the fluid range of "
                      "hard %s (%.2f): near jamming the model under-predicts "
                      "the pair checks\n",
-                cs->sys.nu, cs->sys.dim == 2 ? "disks" : "spheres", lim);
+                cs->c.sys.nu, cs->c.sys.dim == 2 ? "disks" : "spheres", lim);
 }
 
 void cli_json_add_K(cJSON *obj, const cli_system *cs)
 {
-    cJSON_AddNumberToObject(obj, "K", cs->K);
+    cJSON_AddNumberToObject(obj, "K", cs->c.K);
     cJSON *k = cJSON_AddObjectToObject(obj, "K_choice");
-    cJSON_AddNumberToObject(k, "value", cs->Kc.K);
-    cJSON_AddStringToObject(k, "source", hg_K_source_name(cs->Kc.source));
-    cJSON_AddStringToObject(k, "target", hg_K_target(&cs->Kc));
-    cJSON_AddStringToObject(k, "detail", cs->Kc.detail);
+    cJSON_AddNumberToObject(k, "value", cs->c.Kc.K);
+    cJSON_AddStringToObject(k, "source", hg_K_source_name(cs->c.Kc.source));
+    cJSON_AddStringToObject(k, "target", hg_K_target(&cs->c.Kc));
+    cJSON_AddStringToObject(k, "detail", cs->c.Kc.detail);
 }
 
 void cli_print_levels(FILE *out, const hg_cost *c, double rmin)

@@ -29,12 +29,37 @@ const char *hg_strerror(int status)
 int hg_fail(hg_err *e, int status, const char *fmt, ...)
 {
     if (e) {
+        char msg[HG_ERRLEN]; /* the arguments may hold e->msg */
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
+        memcpy(e->msg, msg, sizeof msg);
         e->status = status;
+        e->data = 0;
     }
+    return status;
+}
+
+int hg_fail_data(hg_err *e, int status, const char *fmt, ...)
+{
+    if (e) {
+        char msg[HG_ERRLEN];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        memcpy(e->msg, msg, sizeof msg);
+        e->status = status;
+        e->data = 1;
+    }
+    return status;
+}
+
+int hg_err_data(hg_err *e, int status)
+{
+    if (e)
+        e->data = 1;
     return status;
 }
 

@@ -42,6 +42,9 @@ const char *hg_strerror(int status);
 typedef struct hg_err {
     int status;
     char msg[HG_ERRLEN];
+    int data; /* 1: the value at fault came from a file's content (a data
+                 problem) rather than from an option; hg_fail clears it,
+                 hg_fail_data and hg_err_data set it */
 } hg_err;
 
 /* Store a printf-style message and status in e (if e is not NULL) and
@@ -51,6 +54,14 @@ int hg_fail(hg_err *e, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* hg_fail for a value read from a file (sets e->data). */
+int hg_fail_data(hg_err *e, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Mark the error in e as a file's (e->data = 1); returns status. */
+int hg_err_data(hg_err *e, int status);
 
 /* Shortest decimal text of v that reads back (strtod) as exactly v: the
  * first of %.1g .. %.17g that round-trips ("0.6", not

@@ -2,6 +2,7 @@
 #ifndef HGRIDOPT_H
 #define HGRIDOPT_H
 
+#include "hg_advise.h"
 #include "hg_bench.h"
 #include "hg_calib.h"
 #include "hg_common.h"

@@ -1,0 +1,148 @@
+/* hg_advise.h - the advice of hgridopt in library calls.
+ *
+ * 1. hg_case_resolve: what the user gives, as text (a particle file, a
+ *    system file or a distribution, the dimension, the packing fraction,
+ *    the structure, K, the neighbour skin, the engine and the output
+ *    format), resolved into the case the models read: the distribution,
+ *    the system with its measured pair statistics, K and the engine's
+ *    constants with where each came from, the skin, the boundary of the
+ *    particle file and why, and notes for the user.
+ * 2. hg_advise: the case, an engine and the options of recommend or
+ *    evaluate in; the answer out: the engine that answers and its kind of
+ *    setting (cell sizes of grid models, LAMMPS collections, one setting of
+ *    a code's own model), the setting with its predicted cost and the
+ *    baselines, and the settings text of the output format.
+ *
+ * The command line only parses options into these calls and renders what
+ * they return. */
+#ifndef HG_ADVISE_H
+#define HG_ADVISE_H
+
+#include <stddef.h>
+
+#include "hg_calib.h"
+#include "hg_common.h"
+#include "hg_consts.h"
+#include "hg_engine.h"
+#include "hg_io.h"
+#include "hg_model.h"
+#include "hg_opt.h"
+#include "hg_particles.h"
+#include "hg_psd.h"
+#include "hg_snapshot.h"
+#include "hg_sysfile.h"
+#include "hg_system.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the case ---- */
+
+/* What the user gives, as given (NULL: not given). */
+typedef struct hg_case_input {
+    const char *system_path;  /* a system file (JSON) */
+    const char *packing_path; /* a particle file ("-": standard input) */
+    const char *psd_spec;     /* a distribution, FAMILY:KEY=VALUE,... */
+    const char *dim, *nu, *structure, *K, *skin;
+    const char *boundary;     /* of the particle file: "p p f" */
+    const char *frame;        /* first|last|N|-N|step=S */
+    const char *type_radius;  /* T=R,... for dumps without radii */
+    const char *engine;       /* --engine */
+    const char *model;        /* --model (a name; NULL: none named) */
+    const char *format;       /* the output: table, json, csv or an
+                                 engine's settings format */
+    int need_nu;              /* the packing fraction is required */
+    /* progress of reading and measuring a particle file (may be NULL) */
+    hg_progress_fn progress;
+    void *progress_params;
+} hg_case_input;
+
+typedef enum hg_boundary_source {
+    HG_BOUNDARY_FILE,     /* the file states it */
+    HG_BOUNDARY_GIVEN,    /* --boundary */
+    HG_BOUNDARY_INFERRED, /* from the gaps the spheres leave */
+    HG_BOUNDARY_ASSUMED   /* the format's default, said */
+} hg_boundary_source;
+
+#define HG_CASE_MAX_NOTES 4
+
+typedef struct hg_case {
+    hg_sysfile file;      /* zero if no system file */
+    hg_psd *psd;
+    hg_system sys;
+    double K;             /* weight of cell accesses (model parameter K) */
+    hg_model_values values; /* model parameters (K, C, the engine's and
+                               the user's); .consts points at consts */
+    hg_consts consts;     /* the constants of the engine the output
+                             describes (hg_engine.consts), resolved once */
+    int has_consts;
+    char consts_source[4200]; /* where they come from ("" when none) */
+    int K_auto;           /* K came from a calibration file */
+    hg_K_choice Kc;       /* K and where it came from (hg_K_resolve) */
+    const char *name;     /* system name or NULL (owned by file) */
+    const char *unit;     /* length unit or NULL (owned by file) */
+    long particles;       /* of the particle or system file; 0: not said */
+    double skin;          /* the neighbour skin the settings assume:
+                             given, else hgridopt's default */
+    char skin_why[200];   /* where skin came from */
+    int skin_given;       /* --skin was given */
+    char structure_why[160]; /* where sys.structure came from */
+    int has_packing;      /* a particle file was read (packing, owned) */
+    hg_particles packing;
+    hg_io_info file_info; /* what the particle file said about itself */
+    hg_boundary_source boundary_source;
+    char boundary_why[768];    /* in words, with the --boundary to give */
+    char boundary_axes[3][12]; /* per axis: file, given, inferred, assumed */
+    double boundary_gap[3];    /* the gap the spheres leave per axis */
+    hg_snapshot *snapshot; /* of the particle file: its pair statistics,
+                              owned; sys.snapshot points here */
+    /* what the user should know about the reading (the box of a file
+     * that gives none, an assumed boundary, an option not used) */
+    char notes[HG_CASE_MAX_NOTES][800];
+    int n_notes;
+} hg_case;
+
+/* Resolve in into c (cleared first; free with hg_case_clear, also after
+ * an error). Errors name the option or the file and the value; e->data
+ * says when a file's content is at fault. The notes are filled as far as
+ * the reading went, also on error. */
+int hg_case_resolve(const hg_case_input *in, hg_case *c, hg_err *e);
+void hg_case_clear(hg_case *c);
+
+/* The note for a particle file path that gives no box (the bounding box
+ * of its spheres with walls is taken), with how to give one. */
+void hg_box_note(const char *path, const hg_particles *p, char *buf,
+                 size_t len);
+
+/* The engine whose constants and parameter values the models take for
+ * in: --engine, else the engine declaring --model's model, else the
+ * engine of the output format; NULL: none (the default engine's models
+ * read only their parameters). */
+const hg_engine *hg_case_engine(const hg_case_input *in);
+
+/* --param NAME=VALUE[,...] for the models evaluated (models[0..n-1]) into
+ * c->values: each name declared by one of them, each value a finite
+ * number in its range; K is refused (--K); skin (in units of the smallest
+ * diameter) sets c->skin. One message naming the parameter. */
+int hg_case_params(hg_case *c, const char *text,
+                   const hg_model *const *models, size_t n, hg_err *e);
+/* The size of the simulation for the models that declare atoms and ranks
+ * (a code's build time): atoms = atoms (> 0), else the particle or system
+ * file's particles; ranks = ranks (> 0); values given with --param win
+ * (atoms together with --param atoms is refused). */
+int hg_case_size_params(hg_case *c, const hg_model *const *models, size_t n,
+                        long atoms, long ranks, hg_err *e);
+
+/* The cost model of --model NAME or --algorithm A (a shorthand for
+ * hgrid-A). words: other values accepted (NULL-terminated; may be NULL),
+ * a match returned in *word with *model NULL. Neither given: *model =
+ * dflt, *word = NULL. The message names the value and lists the names. */
+int hg_model_choose(const char *model_text, const char *algorithm_text,
+                    const char *const *words, const hg_model *dflt,
+                    const hg_model **model, const char **word, hg_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
