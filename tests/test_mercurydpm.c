@@ -80,18 +80,29 @@ static void export_guard(void)
         CHECK(strstr(text, "for MercuryDPM") != NULL);
     }
     free(text);
-    /* K follows a prediction made with it (pair checks) */
+    /* a grid with its prediction is written as given, with its K */
     hg_model_values v = {0};
     hg_work w;
     CHECK(hg_model_values_set(&v, "K", 0.7, &e) == HG_OK);
     CHECK(hg_cost_evaluate(hg_model_find("hgrid-bottom-up"), psd, &sys, &v,
                            2, sizes, NULL, &w, &e) == HG_OK);
-    in.predicted = w.T;
-    in.unit = "pair checks per particle";
-    in.constants = "--K 0.7";
+    hg_export_input x = {0};
+    x.psd = psd;
+    x.sys = &sys;
+    x.algorithm = HG_BOTTOM_UP;
+    x.levels = 2;
+    x.sizes = sizes;
+    x.T = w.T;
+    x.T_cd = w.T_cd;
+    x.T_ca = w.T_ca;
+    x.K = 0.7;
+    x.T_linked_cell = NAN;
+    x.K_note = "command-line, for MercuryDPM: --K 0.7";
+    in.grid = &x;
     CHECK(g->write_settings(&in, &text, &e) == HG_OK && text);
-    CHECK(text && strstr(text, "K 0.7;") && strstr(text, "K from --K 0.7"));
+    CHECK(text && strstr(text, "K 0.7;") && strstr(text, "K from command-line"));
     free(text);
+    in.grid = NULL;
     /* refusals */
     in.levels = 0;
     CHECK(g->write_settings(&in, &text, &e) == HG_EINVAL && !text);

@@ -20,7 +20,6 @@
 #include "hg_advise.h"
 #include "hg_engine.h"
 #include "hg_io.h"
-#include "hg_lammps.h"
 #include "hg_sysfile.h"
 
 /* Exit codes, the same for every command. */
@@ -151,6 +150,13 @@ typedef struct cli_system {
                                 set before writing; NULL: the default) */
 } cli_system;
 
+/* The case input of the common options (need_nu: nu is required), with
+ * progress on pr (cli_progress_end after the library call). */
+struct cli_progress;
+void cli_case_input(const cli_opts *o, int need_nu, struct cli_progress *pr,
+                    hg_case_input *in);
+/* The case's notes on standard error ("hgridopt: note: ..."). */
+void cli_print_notes(const hg_case *c);
 /* hg_case_resolve of the common options; need_nu: nu is required. Prints
  * the case's notes and the error; returns an exit code. */
 int cli_system_resolve(cli_system *cs, int need_nu);
@@ -263,19 +269,5 @@ int cmd_engine_run(int kind, int argc, char **argv);
 /* The engine named by --engine in argv; NULL when none or unknown (the
  * command's own parse then reports it). */
 const hg_engine *cli_engine_of_argv(int argc, char **argv);
-/* recommend with the lammps engine: the LAMMPS model's optimum for cs
- * with atoms per rank (<= 0: packing, system file or 50000), MPI ranks and
- * at most max_coll collections; text is the --format lammps output (its
- * non-comment lines: the settings). Prints errors; returns an exit code. */
-typedef struct cli_lammps_result {
-    hg_consts consts;
-    const char *consts_source; /* "stored calibration" / "shipped defaults" */
-    hg_lammps_system sys;
-    hg_lammps_optimum opt;
-    char *text; /* owned */
-} cli_lammps_result;
-int cli_lammps_answer(const cli_system *cs, long atoms, long ranks,
-                      long max_coll, cli_lammps_result *out);
-void cli_lammps_result_clear(cli_lammps_result *r);
 
 #endif

@@ -35,11 +35,10 @@ void cli_system_clear(cli_system *cs)
         hg_case_clear(&cs->c);
 }
 
-int cli_system_resolve(cli_system *cs, int need_nu)
+void cli_case_input(const cli_opts *o, int need_nu, cli_progress *pr,
+                    hg_case_input *in)
 {
-    const cli_opts *o = &cs->opt;
-    cli_progress pr;
-    hg_case_input in = {
+    *in = (hg_case_input){
         .system_path = o->system_path,
         .packing_path = o->packing_path,
         .psd_spec = o->psd_spec,
@@ -55,14 +54,26 @@ int cli_system_resolve(cli_system *cs, int need_nu)
         .model = o->model_text,
         .format = o->format,
         .need_nu = need_nu,
-        .progress = cli_progress_start(&pr),
-        .progress_params = &pr,
+        .progress = cli_progress_start(pr),
+        .progress_params = pr,
     };
+}
+
+void cli_print_notes(const hg_case *c)
+{
+    for (int i = 0; i < c->n_notes; i++)
+        fprintf(stderr, "hgridopt: note: %s\n", c->notes[i]);
+}
+
+int cli_system_resolve(cli_system *cs, int need_nu)
+{
+    cli_progress pr;
+    hg_case_input in;
+    cli_case_input(&cs->opt, need_nu, &pr, &in);
     hg_err e = {0};
     int st = hg_case_resolve(&in, &cs->c, &e);
     cli_progress_end(&pr);
-    for (int i = 0; i < cs->c.n_notes; i++)
-        fprintf(stderr, "hgridopt: note: %s\n", cs->c.notes[i]);
+    cli_print_notes(&cs->c);
     return st ? cli_fail(&e, st, 0) : CLI_OK;
 }
 

@@ -25,6 +25,8 @@ const hg_engine hg_engine_hgrid = {
     .name = "hgrid",
     .help = "the bundled HGrid (validate, calibrate, bench and tune "
             "measure it in this process)",
+    .code = "the bundled HGrid",
+    .modelled = "the bundled HGrid's detection",
     .models = models,
     .K = &K,
     /* settings: the cell sizes of the table and JSON; validate and

@@ -11,4 +11,13 @@ extern const hg_engine hg_engine_lammps;
 int hg_lammps_write_settings(const hg_engine_settings *in, char **text,
                              hg_err *e);
 
+/* The engine's answer and evaluate hooks (answer.c). */
+int hg_lammps_answer(const hg_psd *psd, const hg_system *sys,
+                     const hg_model_values *v, hg_engine_answer *out,
+                     hg_err *e);
+int hg_lammps_evaluate(const hg_psd *psd, const hg_system *sys,
+                       const hg_model_values *v, int levels,
+                       const double *sizes, hg_engine_answer *out,
+                       hg_err *e);
+
 #endif

@@ -110,14 +110,29 @@ int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
     return lammps_text_close(f, text, in->sys->dim, lines, e);
 }
 
-int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
-                           hg_err *e)
+/* The setting of a code's answer (levels collections, 0: bin). */
+static void setting_of(const hg_engine_answer *a, hg_lammps_setting *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ncoll = a->levels;
+    for (int i = 0; i < a->levels && i < HG_LAMMPS_MAX_COLLECTIONS; i++)
+        s->cut[i] = a->sizes[i];
+}
+
+/* The LAMMPS model's answer (hg_lammps_answer) as input-script lines: bin
+ * or multi with its cutoffs, a comment block with the predicted Neigh
+ * time per build of bin and of each number of collections, and the ratio
+ * of the answer to bin. */
+static int answer_text(const hg_engine_settings *in, char **text,
+                       hg_err *e)
 {
     *text = NULL;
-    const hg_lammps_optimum *o = in->optimum;
+    const hg_engine_answer *a = in->answer;
+    hg_lammps_setting best;
+    setting_of(a, &best);
     double dmax = 2.0 * hg_psd_rmax(in->psd);
     char *lines = NULL;
-    int st = hg_lammps_lines(&o->best, in->sys->skin, dmax, &lines, e);
+    int st = hg_lammps_lines(&best, a->skin, dmax, &lines, e);
     if (st)
         return st;
     size_t len = 0;
@@ -126,22 +141,23 @@ int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
         return HG_ENOMEM;
     fprintf(f, "# distribution: %s (r_min %.6g, r_max %.6g%s%s)\n",
             hg_psd_spec(in->psd), hg_psd_rmin(in->psd), hg_psd_rmax(in->psd),
-            in->unit ? " " : "", in->unit ? in->unit : "");
+            in->length_unit ? " " : "",
+            in->length_unit ? in->length_unit : "");
     fprintf(f,
             "# dim %d, nu %.4g; LAMMPS model of the neighbor build for %.6g "
             "atoms per rank\n# (%d rank%s), constants: %s\n",
-            in->sys->dim, in->sys->nu, in->sys->atoms / in->sys->nprocs,
-            in->sys->nprocs, in->sys->nprocs == 1 ? "" : "s",
-            in->consts_source ? in->consts_source : "given");
-    skin_comment(f, in->sys->skin, in->skin_source);
-    fprintf(f, "# predicted Neigh time per build: bin %.4g ms", 
-            1e3 * o->bin_seconds);
-    for (int n = 1; n <= o->max_coll; n++)
-        if (isfinite(o->by_n_seconds[n]))
+            in->sys->dim, in->sys->nu, a->atoms / a->ranks, a->ranks,
+            a->ranks == 1 ? "" : "s",
+            in->constants ? in->constants : "given");
+    skin_comment(f, a->skin, in->skin_source);
+    fprintf(f, "# predicted Neigh time per build: bin %.4g ms",
+            1e3 * a->default_seconds);
+    for (int n = 1; n < a->n_options; n++)
+        if (isfinite(a->options[n].seconds))
             fprintf(f, "%s multi %d: %.4g", n == 1 ? ";" : ",", n,
-                    1e3 * o->by_n_seconds[n]);
+                    1e3 * a->options[n].seconds);
     fprintf(f, "\n");
-    if (o->best.ncoll == 0)
+    if (best.ncoll == 0)
         fprintf(f, "# answer: bin (predicted fastest; ratio to bin 1)\n");
     else
         fprintf(f,
@@ -151,9 +167,50 @@ int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
                 "h (cutoffs rounded\n# up; the last covers the largest "
                 "atom). Check it with\n# `hgridopt validate --engine "
                 "lammps`, refine with `hgridopt tune --engine lammps`.\n",
-                o->best.ncoll, o->best.ncoll == 1 ? "" : "s",
-                o->seconds / o->bin_seconds);
+                best.ncoll, best.ncoll == 1 ? "" : "s",
+                a->seconds / a->default_seconds);
     return lammps_text_close(f, text, in->sys->dim, lines, e);
+}
+
+/* A setting given (evaluate --engine lammps) with its prediction. */
+static int evaluated_text(const hg_engine_settings *in, char **text,
+                          hg_err *e)
+{
+    *text = NULL;
+    const hg_engine_answer *a = in->answer;
+    hg_lammps_setting s;
+    setting_of(a, &s);
+    char *lines = NULL;
+    int st = hg_lammps_lines(&s, a->skin, 2.0 * hg_psd_rmax(in->psd), &lines,
+                             e);
+    if (st)
+        return st;
+    size_t len = 0;
+    FILE *f = open_memstream(text, &len);
+    if (!f) {
+        free(lines);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    fprintf(f, "# --- neighbor settings by hgridopt (evaluate --engine "
+               "lammps) ---\n");
+    fprintf(f, "# distribution: %s (r_min %.6g, r_max %.6g)\n",
+            hg_psd_spec(in->psd), hg_psd_rmin(in->psd), hg_psd_rmax(in->psd));
+    fprintf(f, "# dim %d, nu %.4g; LAMMPS model of the neighbor build for "
+               "%.6g atoms per rank\n# (%d rank%s), constants: %s\n",
+            in->sys->dim, in->sys->nu, a->atoms / a->ranks, a->ranks,
+            a->ranks == 1 ? "" : "s", in->constants ? in->constants : "given");
+    fprintf(f, "# %s: predicted Neigh time per build %.4g ms (bin %.4g ms, "
+               "ratio %.3g)\n",
+            a->setting, 1e3 * a->seconds, 1e3 * a->default_seconds,
+            a->seconds / a->default_seconds);
+    fputs(lines, f);
+    free(lines);
+    if (fclose(f) != 0 || !*text) {
+        free(*text);
+        *text = NULL;
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    return HG_OK;
 }
 
 double hg_lammps_format_up(double x, char *buf, size_t len)
@@ -218,6 +275,11 @@ int hg_lammps_lines(const hg_lammps_setting *s, double skin, double dmax,
 int hg_lammps_write_settings(const hg_engine_settings *in, char **text,
                              hg_err *e)
 {
+    if (in->grid) /* the KOL grid's levels as collections */
+        return hg_export_lammps(in->grid, text, e);
+    if (in->answer)
+        return in->evaluated ? evaluated_text(in, text, e)
+                             : answer_text(in, text, e);
     hg_lammps_setting s = {0};
     double dmax = 2.0 * hg_psd_rmax(in->psd);
     if (in->levels > 1 || (in->levels == 1 && in->model &&

@@ -507,6 +507,8 @@ const hg_engine hg_engine_liggghts = {
     .help = "LIGGGHTS' granular neighbor build: the bin size of neighbor "
             "bin (validate, calibrate and tune --engine liggghts run "
             "liggghts)",
+    .code = "LIGGGHTS",
+    .modelled = "LIGGGHTS' neighbor build",
     .models = models,
     .settings_format = "liggghts",
     .consts = &hg_liggghts_consts_kind,
@@ -514,5 +516,6 @@ const hg_engine hg_engine_liggghts = {
     .validate = validate,
     .tune = tune,
     .calibrate = calibrate,
+    .answer_kind = HG_ANSWER_SETTING,
     .answer = answer,
 };

@@ -29,6 +29,8 @@ const hg_engine hg_engine_mercurydpm = {
             "MercuryDPM; validate, calibrate and tune --engine mercurydpm "
             "compile a timing driver against a MercuryDPM build: --program "
             "DIR or $HG_MERCURYDPM_DIR)",
+    .code = "MercuryDPM",
+    .modelled = "MercuryDPM's HGrid",
     .models = models,
     .settings_format = "mercurydpm",
     .K = &K,

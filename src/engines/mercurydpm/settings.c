@@ -130,13 +130,15 @@ int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
     return HG_OK;
 }
 
-/* The export of the grid in: its work from the model at K = 0 (T_cd and
- * T_ca do not depend on K), K from the prediction made with it
- * (predicted = T_cd + K T_ca in pair checks), else MercuryDPM's K. */
+/* The export of the grid in: the KOL grid with its prediction as given
+ * (in->grid), else the sizes given with their work from the model at
+ * MercuryDPM's K (its calibration, else the shipped K). */
 int hg_mercurydpm_write_settings(const hg_engine_settings *in, char **text,
                                  hg_err *e)
 {
     *text = NULL;
+    if (in && in->grid)
+        return hg_export_mercurydpm(in->grid, text, e);
     if (!in || !in->psd || !in->sys || !in->sizes || in->levels < 1)
         return hg_fail(e, HG_EINVAL, "mercurydpm settings: no grid given");
     const hg_model *m = in->model ? hg_model_find(in->model) : NULL;
@@ -151,24 +153,13 @@ int hg_mercurydpm_write_settings(const hg_engine_settings *in, char **text,
                               NULL, &w, e);
     if (st)
         return st;
-    double K = NAN;
-    if (isfinite(in->predicted) && w.T_ca > 0.0 &&
-        in->predicted > w.T_cd && in->unit &&
-        strstr(in->unit, "pair check"))
-        K = (in->predicted - w.T_cd) / w.T_ca;
     char note[600];
-    if (!(K > 0.0)) {
-        hg_K_request rq = {.engine = &hg_engine_mercurydpm,
-                           .dim = in->sys->dim};
-        hg_K_choice c;
-        if ((st = hg_K_resolve(&rq, &c, e)))
-            return st;
-        K = c.K;
-        hg_K_choice_describe(&c, note, sizeof note);
-    } else {
-        snprintf(note, sizeof note, "%s",
-                 in->constants ? in->constants : "the prediction given");
-    }
+    hg_K_request rq = {.engine = &hg_engine_mercurydpm, .dim = in->sys->dim};
+    hg_K_choice c;
+    if ((st = hg_K_resolve(&rq, &c, e)))
+        return st;
+    double K = c.K;
+    hg_K_choice_describe(&c, note, sizeof note);
     hg_export_input x;
     memset(&x, 0, sizeof x);
     x.psd = in->psd;

@@ -142,6 +142,77 @@ int hg_model_choose(const char *model_text, const char *algorithm_text,
                     const char *const *words, const hg_model *dflt,
                     const hg_model **model, const char **word, hg_err *e);
 
+/* ---- the advice ---- */
+
+/* The options of recommend and evaluate, as given (NULL or 0: not given). */
+typedef struct hg_advise_options {
+    const char *origin;        /* "recommend" or "evaluate" */
+    const char *model_text;    /* --model: a name, or auto, lammps, kol */
+    const char *algorithm_text;/* --algorithm top-down|bottom-up */
+    hg_recommend_options recommend; /* recipe, q, levels, tolerance (the
+                                       models are chosen here) */
+    const char *sizes_text;    /* evaluate: --sizes s1,...,sL */
+    const char *params;        /* --param NAME=VALUE,... */
+    long atoms, ranks;         /* --atoms, --mpi (0: not given) */
+    int plot;                  /* a figure of the answer is asked */
+} hg_advise_options;
+
+/* What the advice is: the kinds of answer of hg_answer_kind, and the cost
+ * of a model for sizes given (evaluate). */
+typedef enum hg_advice_kind {
+    HG_ADVICE_GRID,        /* rec: hg_recommend over grid models */
+    HG_ADVICE_COLLECTIONS, /* answer: a code's collections (LAMMPS) */
+    HG_ADVICE_SETTING,     /* answer: one setting of a code's model
+                              (LIGGGHTS), with rec when its models were
+                              searched by hg_recommend */
+    HG_ADVICE_COST         /* cost: a model evaluated for the sizes given */
+} hg_advice_kind;
+
+#define HG_ADVICE_MAX_BASELINES 4
+
+typedef struct hg_advice {
+    hg_advice_kind kind;
+    const hg_engine *engine;  /* the engine answering */
+    const hg_engine *writer;  /* the engine whose settings format the
+                                 output is (NULL: table, json) */
+    const hg_model *model;    /* the model answering (NULL for a code's
+                                 collections) */
+    int has_rec;
+    hg_recommendation rec;    /* GRID, and SETTING searched */
+    hg_engine_answer answer;  /* COLLECTIONS, SETTING */
+    /* COST: the model's cost for the sizes (sizes[0..n_sizes-1], none for
+     * a one-level model: its cutoff), and the baselines in its units: the
+     * linked cell and bin of the bundled HGrid (has_single_level) for the
+     * KOL models, else the one-level models of its own engine */
+    hg_cost cost;
+    int has_cost;
+    double *sizes;
+    int n_sizes;
+    hg_single_level single_level;
+    int has_single_level;
+    const hg_model *baseline_model[HG_ADVICE_MAX_BASELINES];
+    double baseline_T[HG_ADVICE_MAX_BASELINES];
+    int n_baselines;
+    double atoms;             /* the simulation the models priced */
+    int ranks;
+    char *settings;           /* the settings text: of the output format,
+                                 or of the answering engine for table and
+                                 json (NULL: none); owned */
+    int no_K;                 /* the model answering has no K */
+} hg_advice;
+
+/* Resolve the case of in (hg_case_resolve; c is the caller's, cleared
+ * first: free with hg_case_clear) and answer it for the engine the output
+ * describes: --engine, else the engine of a code's own model named
+ * (lammps-multi, liggghts-bin, the word lammps), else the engine of the
+ * output format, else the default engine. The options are checked first
+ * (a model of another engine, a format or figure the engine cannot give
+ * are refused before anything is read). a is cleared first: free with
+ * hg_advice_clear, also after an error. */
+int hg_advise(const hg_case_input *in, const hg_advise_options *o,
+              hg_case *c, hg_advice *a, hg_err *e);
+void hg_advice_clear(hg_advice *a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -118,8 +118,55 @@ hg_engine_point *hg_engine_report_add(hg_engine_report *r, const char *role,
  * the measured times over the points that have both; NaN below 3). */
 void hg_engine_report_finish(hg_engine_report *r);
 
-/* A grid the models chose (or the user gave), for the settings writer of
- * an engine (--format of its code). */
+/* How an engine answers: what its setting is, so that outputs show it. */
+typedef enum hg_answer_kind {
+    HG_ANSWER_GRID = 0,   /* cell sizes of the KOL grid models, chosen by
+                             hg_recommend (the bundled HGrid, MercuryDPM) */
+    HG_ANSWER_COLLECTIONS,/* neighbour collections of the code's own model
+                             against its one-grid default (LAMMPS multi
+                             and bin) */
+    HG_ANSWER_SETTING     /* one setting of the code's own model (LIGGGHTS'
+                             bin size) */
+} hg_answer_kind;
+
+/* One setting of a code with its predicted cost. */
+typedef struct hg_engine_option {
+    int levels;         /* levels or collections (0: the one-grid default
+                           of a code with collections, LAMMPS' bin) */
+    double sizes[16];   /* cell sizes, cutoffs or bin size */
+    double seconds;     /* predicted seconds per build (NaN: none) */
+    double T;           /* predicted work in the model's units */
+    char setting[256];  /* in words */
+} hg_engine_option;
+
+#define HG_ENGINE_MAX_OPTIONS 17
+
+/* A code's answer: its own model's best setting (hg_engine.answer) or a
+ * given one (hg_engine.evaluate), with the code's default and the other
+ * settings weighed, for a simulation of atoms on ranks with skin. */
+typedef struct hg_engine_answer {
+    const char *model;  /* the model answering (registry name) */
+    int levels;         /* as in hg_engine_option */
+    double sizes[16];   /* the setting: cell sizes, cutoffs or bin size */
+    double T;           /* its predicted work, in the model's units */
+    double seconds;     /* predicted seconds per build (NaN: none) */
+    double default_seconds; /* the code's default setting (NaN: none) */
+    char setting[256];  /* the setting in words */
+    /* the best of each number of levels weighed (LAMMPS: options[n] with
+     * n collections, options[0] bin; seconds NaN where none) */
+    hg_engine_option options[HG_ENGINE_MAX_OPTIONS];
+    int n_options;
+    double atoms;       /* the simulation the answer is for */
+    int ranks;
+    double skin;
+} hg_engine_answer;
+
+/* The prediction of a KOL grid, for a settings text (hg_export.h). */
+struct hg_export_input;
+
+/* What a settings writer of an engine (--format of its code) writes: a
+ * grid of the KOL models with its prediction (grid), a code's own answer
+ * (answer), or a bare setting (levels and sizes of model). */
 typedef struct hg_engine_settings {
     const hg_psd *psd;
     const hg_system *sys;
@@ -139,19 +186,14 @@ typedef struct hg_engine_settings {
                                        NULL */
     const char *skin_source; /* where the skin came from, in words (NULL:
                                 not said) */
+    /* a grid of the KOL models chosen or given, with its prediction and K
+     * (NULL: none) */
+    const struct hg_export_input *grid;
+    /* the code's own answer (NULL: none); evaluated: it was given, not
+     * chosen */
+    const hg_engine_answer *answer;
+    int evaluated;
 } hg_engine_settings;
-
-/* The answer of an engine whose setting is not a grid hg_recommend
- * optimises (LIGGGHTS' one bin size, a parameter of its model). */
-typedef struct hg_engine_answer {
-    const char *model;  /* the model answering (registry name) */
-    int levels;         /* 1 for one grid */
-    double sizes[16];   /* the setting: cell sizes, cutoffs or bin size */
-    double T;           /* its predicted work, in the model's units */
-    double seconds;     /* predicted seconds per build (NaN: none) */
-    double default_seconds; /* the code's default setting (NaN: none) */
-    char setting[256];  /* the setting in words */
-} hg_engine_answer;
 
 /* K of an engine whose models weigh cell accesses against pair checks
  * (KOL 2014): whose cost it describes, its shipped value and the file of
@@ -174,6 +216,9 @@ typedef struct hg_engine_K {
 typedef struct hg_engine {
     const char *name;   /* "hgrid", "lammps": the value of --engine */
     const char *help;   /* one line */
+    const char *code;   /* the code in sentences: "LAMMPS" */
+    const char *modelled; /* what its models describe: "LAMMPS' neighbor
+                             build" */
     const char *const *models; /* its cost models (names in the model
                                   registry, hg_model_find), NULL-terminated */
     const char *settings_format; /* the output format writing its settings
@@ -204,13 +249,21 @@ typedef struct hg_engine {
     int (*tune)(const hg_engine_run *run, hg_engine_report *out, hg_err *e);
     int (*calibrate)(const hg_engine_run *run, hg_engine_report *out,
                      hg_err *e);
+    /* What its setting is (outputs show each kind in its own terms). */
+    hg_answer_kind answer_kind;
     /* Optional: the best setting for psd and sys under the parameter
-     * values v (v->consts: the engine's resolved constants) when it is not
-     * a grid of cell sizes (NULL: hg_recommend over the engine's models
-     * answers; a model may bring its own optimiser). */
+     * values v (v->consts: the engine's resolved constants; atoms, ranks
+     * and skin in units of the smallest diameter: the simulation's) when
+     * it is not a grid of cell sizes (NULL: hg_recommend over the
+     * engine's models answers; a model may bring its own optimiser). */
     int (*answer)(const hg_psd *psd, const hg_system *sys,
                   const hg_model_values *v, hg_engine_answer *out,
                   hg_err *e);
+    /* Optional: the same for the setting given (levels, sizes; levels 0:
+     * the code's default), with the default beside it. */
+    int (*evaluate)(const hg_psd *psd, const hg_system *sys,
+                    const hg_model_values *v, int levels,
+                    const double *sizes, hg_engine_answer *out, hg_err *e);
     /* Defaults of a run of the code: timed steps per setting, untimed
      * steps before them, alternating repeats (0: hg_engine_run_default's).
      * A code whose times wander between runs of one setting is measured

@@ -51,22 +51,6 @@ int hg_export_lammps_cutoffs(const hg_export_input *in, double *cut,
  * with a comment block stating the KOL 2014 prediction. */
 int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e);
 
-/* The LAMMPS model's answer (hg_lammps_optimise) as input-script lines:
- * bin or multi with its cutoffs, a comment block with the predicted Neigh
- * time per build of bin and of each number of collections, and the ratio
- * of the answer to bin. */
-typedef struct hg_export_lammps_input {
-    const hg_psd *psd;
-    const hg_lammps_system *sys;       /* skin, atoms, ranks */
-    const hg_lammps_optimum *optimum;
-    const char *consts_source;         /* e.g. "shipped defaults" */
-    const char *name, *unit;           /* may be NULL */
-    const char *skin_source;           /* where sys->skin came from, said in
-                                          a comment (NULL: not said) */
-} hg_export_lammps_input;
-int hg_export_lammps_model(const hg_export_lammps_input *in, char **text,
-                           hg_err *e);
-
 /* MercuryDPM C++ snippet: a Mercury3D/Mercury2D subclass overriding
  * userHGridCellSize(level) with the sizes (non-empty levels only, each
  * returned one ulp above its printed value so a particle whose diameter
