@@ -48,7 +48,7 @@ static int load(const char *path, hg_particles *p, hg_psd **psd,
 
 static void run_defaults(hg_engine_run *r)
 {
-    hg_engine_run_default(r);
+    hg_engine_run_default(hg_engine_find("liggghts"), r);
     const char *s = getenv("HG_LIGGGHTS_STEPS");
     r->steps = s ? atoi(s) : 30;
     r->warmup = 2;

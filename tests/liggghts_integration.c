@@ -156,7 +156,7 @@ int main(int argc, char **argv)
     /* validate and tune through the hooks, a few steps each */
     const hg_particles *pk[1] = {&p};
     hg_engine_run run;
-    hg_engine_run_default(&run);
+    hg_engine_run_default(g, &run);
     run.packings = pk;
     run.n_packings = 1;
     run.sys = &sys;
@@ -195,7 +195,7 @@ int main(int argc, char **argv)
     }
     /* calibrate without packings: three small packings of its own, the
      * constants stored where asked and readable */
-    hg_engine_run_default(&run);
+    hg_engine_run_default(g, &run);
     run.atoms = 3000;
     run.steps = 5;
     run.warmup = 1;

@@ -153,7 +153,11 @@ int main(void)
      * declared its report without initialising it and a hook freed the
      * garbage; calibrate without packings makes its own and runs) */
     hg_engine_run run;
-    hg_engine_run_default(&run);
+    hg_engine_run_default(NULL, &run);
+    CHECK(run.steps == 50 && run.repeats == 3);
+    hg_engine_run_default(hg_engine_find("mercurydpm"), &run);
+    CHECK(run.steps == 2 && run.warmup == 1 && run.repeats == 41);
+    hg_engine_run_default(NULL, &run);
     run.budget = 1.0;
     for (size_t i = 0; i < n; i++) {
         const hg_engine *g = hg_engine_at(i);

@@ -368,7 +368,7 @@ static void runner_refusals(void)
     /* the engine's runners need a packing */
     const hg_engine *g = hg_engine_find("liggghts");
     hg_engine_run run;
-    hg_engine_run_default(&run);
+    hg_engine_run_default(g, &run);
     run.budget = 0.0;
     hg_engine_report rep;
     CHECK(g && g->validate(&run, &rep, &e) == HG_EINVAL);

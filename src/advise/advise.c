@@ -276,7 +276,15 @@ static int code_answer(const hg_case *c, const hg_advise_options *o,
 static int recommend(const hg_case_input *in, const hg_advise_options *o,
                      hg_case *c, hg_advice *a, hg_err *e)
 {
-    static const char *const words[] = {"auto", "lammps", "kol", NULL};
+    /* auto, a code's engine (its own models: --model lammps), kol (the
+     * KOL grid models for any code) */
+    const char *words[4 + 16] = {"auto"};
+    size_t nw = 1;
+    for (size_t i = 0; i < hg_engine_count() && nw < 18; i++)
+        if (hg_engine_at(i)->answer_kind != HG_ANSWER_GRID)
+            words[nw++] = hg_engine_at(i)->name;
+    words[nw++] = "kol";
+    words[nw] = NULL;
     const hg_model *model;
     const char *word;
     int st = hg_model_choose(o->model_text, o->algorithm_text, words, NULL,

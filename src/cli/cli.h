@@ -56,8 +56,7 @@ enum {
     CLI_PLOT = 16,  /* --plot */
     /* --engine NAME (every command; the names of the engine registry,
      * hg_engine.h): a command form runs the default engine (hgrid), or
-     * lammps (CLI_LAMMPS), or any engine and checks itself (CLI_ENGINES) */
-    CLI_LAMMPS = 32,
+     * any engine and checks itself (CLI_ENGINES) */
     CLI_ENGINES = 64
 };
 
@@ -110,7 +109,7 @@ typedef struct cli_spec {
  * (the command's struct, prefilled with defaults). Prints the help for
  * --help, and one error line for a bad option or value, an option given
  * twice, or an --engine that is unknown or not the one of this command
- * form (hgrid, or lammps with CLI_LAMMPS). Returns 1 when the
+ * form (the default engine, or any with CLI_ENGINES). Returns 1 when the
  * command must stop now with exit code *rc, else 0; o->format is then set
  * (to the default format when not given). */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,

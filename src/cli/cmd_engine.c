@@ -360,9 +360,9 @@ static void print_table(run_kind kind, const hg_engine *eng,
 /* ---- the run ---- */
 
 /* The packing: --packing (read by cli_system_resolve), else an RSA packing
- * of --n particles of the system. */
-static int packing_of(cli_system *cs, const run_opts *ro, hg_particles *p,
-                      hg_err *e)
+ * of --n particles (not given: the system file's, else the run's). */
+static int packing_of(cli_system *cs, const run_opts *ro,
+                      const hg_engine_run *run, hg_particles *p, hg_err *e)
 {
     if (cs->c.has_packing) {
         *p = cs->c.packing;
@@ -370,7 +370,9 @@ static int packing_of(cli_system *cs, const run_opts *ro, hg_particles *p,
         memset(&cs->c.packing, 0, sizeof cs->c.packing);
         return HG_OK;
     }
-    long n = cs->c.particles > 0 && ro->n == 50000 ? cs->c.particles : ro->n;
+    long n = ro->n > 0              ? ro->n
+             : cs->c.particles > 0 ? cs->c.particles
+                                   : run->atoms;
     hg_pack_params prm = {cs->c.sys.dim, (size_t)n, cs->c.sys.nu,
                           (uint64_t)ro->seed, 1};
     hg_pack_report rep;
@@ -388,14 +390,15 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
     run_kind kind = (run_kind)kind_i;
     const cli_spec *spec = &specs[kind];
     cli_system cs = {0};
+    /* what is not given stays 0 (n, steps, repeats) or takes the run's
+     * defaults (hg_engine_run_default) */
+    hg_engine_run dflt;
+    hg_engine_run_default(NULL, &dflt);
     run_opts ro = {0};
-    ro.mpi = 1;
-    ro.steps = 0; /* 0: the engine's default */
-    ro.repeats = 0;
-    ro.n = 50000;
-    ro.seed = 1;
-    ro.max_levels = 6;
-    ro.budget = 120.0;
+    ro.mpi = dflt.nprocs;
+    ro.seed = dflt.seed;
+    ro.max_levels = dflt.max_levels;
+    ro.budget = dflt.budget;
     int rc;
     if (cli_parse(spec, argc, argv, &cs.opt, &ro, &rc))
         return rc;
@@ -437,16 +440,10 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
         return CLI_EUSAGE;
     }
     hg_engine_run run;
-    hg_engine_run_default(&run);
+    hg_engine_run_default(eng, &run);
     run.program = ro.program;
     run.keep = ro.keep;
     run.nprocs = (int)ro.mpi;
-    if (eng->run_steps > 0)
-        run.steps = eng->run_steps;
-    if (eng->run_warmup > 0)
-        run.warmup = eng->run_warmup;
-    if (eng->run_repeats > 0)
-        run.repeats = eng->run_repeats;
     if (ro.steps > 0)
         run.steps = (int)ro.steps;
     if (ro.repeats > 0)
@@ -454,7 +451,8 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
     run.skin = kind == RUN_CALIBRATE ? ro.skin : 0.0; /* below: the system's */
     run.budget = ro.budget;
     run.max_levels = (int)ro.max_levels;
-    run.atoms = ro.n;
+    if (ro.n > 0)
+        run.atoms = ro.n;
     run.seed = ro.seed;
     if (isatty(STDERR_FILENO)) {
         run.progress = progress;
@@ -496,7 +494,7 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
     } else {
         if ((rc = cli_system_resolve(&cs, 1)))
             goto done;
-        if ((st = packing_of(&cs, &ro, &p, &e))) {
+        if ((st = packing_of(&cs, &ro, &run, &p, &e))) {
             rc = cli_fail(&e, st, 1);
             goto done;
         }

@@ -290,8 +290,8 @@ static int write_result(FILE *out, const void *ctx)
     return CLI_OK;
 }
 
-static const char *const formats[] = {"table", "json", "lammps",
-                                     "mercurydpm", CLI_ENGINE_FORMATS, NULL};
+static const char *const formats[] = {"table", "json", CLI_ENGINE_FORMATS,
+                                     NULL};
 static const cli_spec spec = {"recommend", help,
                               CLI_SYSTEM | CLI_MODEL | CLI_FORMAT | CLI_OUTPUT |
                                   CLI_PLOT | CLI_ENGINES,

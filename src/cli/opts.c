@@ -277,8 +277,8 @@ static int check_format(const char *cmd, const char *format,
     return CLI_EUSAGE;
 }
 
-/* --engine NAME: a known engine, and the one this command form runs (the
- * commands with a LAMMPS form dispatch on --engine lammps before parsing). */
+/* --engine NAME: a known engine, and one this command runs (the default
+ * engine, or any with CLI_ENGINES: the command checks its engine). */
 static int check_engine(const cli_spec *spec, const char *name)
 {
     char list[256] = "";
@@ -294,8 +294,7 @@ static int check_engine(const cli_spec *spec, const char *name)
     }
     if (spec->groups & CLI_ENGINES)
         return CLI_OK;
-    const char *mine = spec->groups & CLI_LAMMPS ? "lammps"
-                                                 : hg_engine_at(0)->name;
+    const char *mine = hg_engine_at(0)->name;
     if (strcmp(name, mine)) {
         cli_error("%s --engine: '%s' is not available for %s (it runs: %s)",
                   spec->name, name, spec->name, mine);

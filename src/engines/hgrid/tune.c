@@ -311,12 +311,13 @@ static void describe(const cand *c, char *buf, size_t len)
         snprintf(buf + n, len - n, ")");
 }
 
-static int add_point(hg_engine_report *r, const char *role, const cand *c,
-                     double per_check, size_t N, hg_err *e)
+static int add_point(hg_engine_report *r, const char *role, int is_default,
+                     const cand *c, double per_check, size_t N, hg_err *e)
 {
     hg_engine_point *q = hg_engine_report_add(r, role, e);
     if (!q)
         return HG_ENOMEM;
+    q->is_default = is_default;
     describe(c, q->setting, sizeof q->setting);
     if (c->once) {
         size_t used = strlen(q->setting);
@@ -573,8 +574,8 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
         static const char *const role[3] = {"default", "recommended",
                                             "tuned"};
         for (int i = 0; i < 3 && st == HG_OK; i++)
-            st = add_point(r, role[i], &fin[idx[i]], per_check, x.p->n, e);
-        r->baseline = 0;
+            st = add_point(r, role[i], i == 0, &fin[idx[i]], per_check,
+                           x.p->n, e);
         r->recommended = 1;
     }
     r->seconds = hg_wall_seconds() - t0;

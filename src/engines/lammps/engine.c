@@ -60,13 +60,14 @@ static int prepare(const hg_engine_run *run, const hg_particles *p,
     return HG_OK;
 }
 
-static int add_point(hg_engine_report *r, const char *role,
+static int add_point(hg_engine_report *r, const char *role, int is_default,
                      const hg_lammps_point *lp, double skin, double dmax,
                      hg_err *e)
 {
     hg_engine_point *q = hg_engine_report_add(r, role, e);
     if (!q)
         return HG_ENOMEM;
+    q->is_default = is_default;
     hg_lammps_setting_text(&lp->setting, q->setting, sizeof q->setting);
     q->levels = lp->setting.ncoll ? lp->setting.ncoll : 1;
     if (lp->setting.ncoll)
@@ -170,12 +171,9 @@ static int validate(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
     double dmax = 2.0 * hg_psd_rmax(psd);
     st = hg_lammps_measure(p, set, n, &ro, &k, pts, e);
     for (int i = 0; st == HG_OK && i < n; i++)
-        st = add_point(r, role[i], &pts[i], ro.skin, dmax, e);
+        st = add_point(r, role[i], set[i].ncoll == 0, &pts[i], ro.skin, dmax,
+                       e);
     r->recommended = 0;
-    r->baseline = 0;
-    for (int i = 0; i < n; i++)
-        if (set[i].ncoll == 0)
-            r->baseline = i;
     r->settings_measured = n * ro.repeats;
     hg_engine_report_finish(r);
     hg_psd_free(psd);
@@ -200,10 +198,10 @@ static int tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
         return st;
     }
     double dmax = 2.0 * hg_psd_rmax(psd);
-    if (!(st = add_point(r, "default", &tr.bin, ro.skin, dmax, e)) &&
-        !(st = add_point(r, "model optimum", &tr.model, ro.skin, dmax, e)))
-        st = add_point(r, "tuned", &tr.best, ro.skin, dmax, e);
-    r->baseline = 0;
+    if (!(st = add_point(r, "default", 1, &tr.bin, ro.skin, dmax, e)) &&
+        !(st = add_point(r, "model optimum", 0, &tr.model, ro.skin, dmax,
+                         e)))
+        st = add_point(r, "tuned", 0, &tr.best, ro.skin, dmax, e);
     r->recommended = 1;
     r->settings_measured = tr.settings;
     r->rounds = tr.rounds;
@@ -328,7 +326,7 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *r,
     int nm = 0;
     for (int i = 0; st == HG_OK && i < npts; i++) {
         pts[i].predicted = hg_lammps_predict(&k, &pts[i].work);
-        st = add_point(r, names[i], &pts[i], skins[i], dmaxs[i], e);
+        st = add_point(r, names[i], 0, &pts[i], skins[i], dmaxs[i], e);
         double rel = fabs(pts[i].predicted / pts[i].timing.neigh - 1.0);
         if (nm < 1024)
             med[nm++] = rel;

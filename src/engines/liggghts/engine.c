@@ -149,6 +149,8 @@ static int measure_into(lig_ctx *x, const double *b, int n,
     for (int i = 0; st == HG_OK && i < n; i++) {
         st = set_point(&out->points[i], i < nroles ? roles[i] : "scan", &m[i],
                        x->cut, x->o.skin, e);
+        /* LIGGGHTS' default: half the cutoff */
+        out->points[i].is_default = fabs(b[i] - 0.5 * x->cut) <= 1e-6 * b[i];
         out->n = i + 1;
     }
     free(m);
@@ -182,7 +184,6 @@ static int validate(const hg_engine_run *run, hg_engine_report *out,
         st = opt.is_default ? measure_into(&x, b, n, same, 1, out, e)
                             : measure_into(&x, b, n, roles, 2, out, e);
         out->recommended = 0;
-        out->baseline = opt.is_default ? 0 : 1;
         out->rounds = x.o.repeats;
     }
     lig_ctx_free(&x);
@@ -266,13 +267,9 @@ static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
         st = measure_into(&x, b, n, roles, n, out, e);
         if (st == HG_OK) {
             out->recommended = -1;
-            out->baseline = -1;
-            for (int i = 0; i < n; i++) {
+            for (int i = 0; i < n; i++)
                 if (fabs(b[i] - opt.binsize) <= 1e-6 * b[i])
                     out->recommended = i;
-                if (fabs(b[i] - opt.default_binsize) <= 1e-6 * b[i])
-                    out->baseline = i;
-            }
         }
     }
     lig_ctx_free(&x);

@@ -380,7 +380,7 @@ static char *setting_lines(const mpack *m, const hg_mercurydpm_setting *s,
 
 /* ---- the report ---- */
 
-static int report_add(hg_engine_report *r, const char *role,
+static int report_add(hg_engine_report *r, const char *role, int is_default,
                       const mpack *m, double K,
                       const hg_mercurydpm_setting *s, const double *sizes,
                       double predicted, const hg_mercurydpm_timing *t,
@@ -389,6 +389,7 @@ static int report_add(hg_engine_report *r, const char *role,
     hg_engine_point *p = hg_engine_report_add(r, role, e);
     if (!p)
         return HG_ENOMEM;
+    p->is_default = is_default;
     describe(s, p->setting, sizeof p->setting);
     p->lines = setting_lines(m, s, K);
     p->levels = s->levels;
@@ -601,8 +602,8 @@ int hg_mercurydpm_calibrate(const hg_engine_run *run, hg_engine_report *out,
             nx++;
             double sizes[HG_MERCURYDPM_MAX_LEVELS];
             if ((st = setting_sizes(&m, &list[k], sizes, e)) == HG_OK)
-                st = report_add(out, k == 0 ? "default" : "calibration", &m,
-                                1.0, &list[k], sizes, NAN, &t[k], e);
+                st = report_add(out, k == 0 ? "default" : "calibration", 0,
+                                &m, 1.0, &list[k], sizes, NAN, &t[k], e);
         }
         out->settings_measured += n * run->repeats;
         out->rounds++;
@@ -722,7 +723,7 @@ static int single_level(const mpack *m, hg_mercurydpm_setting *s, hg_err *e)
 /* Measure list[0..n-1] on packing m and add every point to out with its
  * role and predicted seconds (N a T). */
 static int measure_into(const mpack *m, const hg_mercurydpm_setting *list,
-                        const char *const *roles, int n,
+                        const char *const *roles, int n, int dflt,
                         const hg_engine_run *run, double K, double a,
                         hg_engine_report *out, hg_err *e)
 {
@@ -734,7 +735,7 @@ static int measure_into(const mpack *m, const hg_mercurydpm_setting *list,
     for (int i = 0; i < n && st == HG_OK; i++) {
         double sizes[HG_MERCURYDPM_MAX_LEVELS];
         if ((st = setting_sizes(m, &list[i], sizes, e)) == HG_OK)
-            st = report_add(out, roles[i], m, K, &list[i], sizes,
+            st = report_add(out, roles[i], i == dflt, m, K, &list[i], sizes,
                             t[i].with_ghosts * a * w[i].T, &t[i], e);
     }
     free(w);
@@ -807,6 +808,7 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
     report_program(out, run);
     normalize(&s, &list[n]);
     roles[n++] = "recommended";
+    const int dflt = n; /* MercuryDPM's default: the report's baseline */
     hg_mercurydpm_setting_default(&list[n]);
     roles[n++] = "default";
     hg_mercurydpm_setting o;
@@ -858,10 +860,10 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
     }
     if (st == HG_OK)
         st = search_settings(&m, K, maxL, list, roles, &n, e);
-    if (st || (st = measure_into(&m, list, roles, n, run, K, a, out, e)))
+    if (st ||
+        (st = measure_into(&m, list, roles, n, dflt, run, K, a, out, e)))
         goto done;
     out->recommended = 0;
-    out->baseline = 1;
     out->settings_measured = n * run->repeats;
     out->rounds = 1;
     hg_engine_report_finish(out);
@@ -1030,13 +1032,11 @@ int hg_mercurydpm_tune(const hg_engine_run *run, hg_engine_report *out,
                            : i == 1 ? "default" : "searched";
         if (ts->t[i].seconds > 0.0 &&
             (st = setting_sizes(&m, &ts->s[i], sizes, e)) == HG_OK)
-            st = report_add(out, role, &m, K, &ts->s[i], sizes,
+            st = report_add(out, role, i == 1, &m, K, &ts->s[i], sizes,
                             ts->t[i].with_ghosts * a * ts->T[i], &ts->t[i],
                             e);
         if (st == HG_OK && i == 0)
             out->recommended = out->n - 1;
-        if (st == HG_OK && i == 1)
-            out->baseline = out->n - 1;
     }
     if (st == HG_OK)
         hg_engine_report_finish(out);

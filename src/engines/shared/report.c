@@ -8,13 +8,13 @@
 
 #include <gsl/gsl_statistics_double.h>
 
-void hg_engine_run_default(hg_engine_run *r)
+void hg_engine_run_default(const hg_engine *g, hg_engine_run *r)
 {
     memset(r, 0, sizeof *r);
     r->nprocs = 1;
-    r->steps = 50;
-    r->warmup = 5;
-    r->repeats = 3;
+    r->steps = g && g->run_steps > 0 ? g->run_steps : 50;
+    r->warmup = g && g->run_warmup > 0 ? g->run_warmup : 5;
+    r->repeats = g && g->run_repeats > 0 ? g->run_repeats : 3;
     r->budget = 120.0;
     r->max_levels = 6;
     r->atoms = 50000;
@@ -58,6 +58,10 @@ void hg_engine_report_finish(hg_engine_report *r)
     for (int i = 1; i < r->n; i++)
         if (r->points[i].measured < r->points[r->fastest].measured)
             r->fastest = i;
+    r->baseline = -1;
+    for (int i = r->n - 1; i >= 0; i--)
+        if (r->points[i].is_default)
+            r->baseline = i;
     r->spearman = NAN;
     double *x = malloc(sizeof *x * 2 * (size_t)(r->n + 1));
     if (!x)

@@ -55,11 +55,16 @@ typedef struct hg_engine_run {
     void *progress_params;
 } hg_engine_run;
 
-void hg_engine_run_default(hg_engine_run *r);
+/* The defaults of a run of engine g's code: its own steps, warmup and
+ * repeats (hg_engine.run_*) where it has them (g NULL: the generic ones). */
+struct hg_engine;
+void hg_engine_run_default(const struct hg_engine *g, hg_engine_run *r);
 
 /* One measured setting. */
 typedef struct hg_engine_point {
     const char *role;    /* "recommended", "default", "tuned", ... */
+    int is_default;      /* the code's default setting: the first such
+                            point is the report's baseline */
     char setting[256];   /* in words: "multi, 3 collections (cutoffs ...)" */
     char *lines;         /* the settings as the code reads them (owned;
                             may be NULL) */
@@ -114,8 +119,10 @@ void hg_engine_report_clear(hg_engine_report *r);
  * NULL when out of memory (e set). */
 hg_engine_point *hg_engine_report_add(hg_engine_report *r, const char *role,
                                       hg_err *e);
-/* Sets r->fastest and r->spearman (rank correlation of the predicted with
- * the measured times over the points that have both; NaN below 3). */
+/* Sets r->fastest, r->baseline (the first point that is the code's
+ * default setting, -1 when none) and r->spearman (rank correlation of the
+ * predicted with the measured times over the points that have both; NaN
+ * below 3). */
 void hg_engine_report_finish(hg_engine_report *r);
 
 /* How an engine answers: what its setting is, so that outputs show it. */
