@@ -1,9 +1,9 @@
 /* grid_internal.h - data layout and inline cell helpers shared by the
  * parts of the bundled HGrid (not part of the public API):
  *   grid.c     handle life cycle, setters, accessors;
- *   bin.c      mapping phase: levels, storage, validation (hg_grid_build),
- *              and single insertions;
- *   sort.c     mapping phase: the parallel sort into (level, bucket) order;
+ *   build.c    build (mapping) phase: levels, storage, validation
+ *              (hg_grid_build), and single insertions;
+ *   sort.c     build phase: the parallel sort into (level, bucket) order;
  *   stencil.c  which cells and levels a particle visits;
  *   order.c    the order in which the pair loop visits the particles;
  *   search.c   the pair loop with its work counters (search_pairs.h:

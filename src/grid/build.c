@@ -1,4 +1,4 @@
-/* bin.c - mapping phase of the bundled HGrid: cell widths and storage
+/* build.c - build (mapping) phase of the bundled HGrid: cell widths and storage
  * of every level, the cell of every particle, and the counting sort into
  * (level, cell) order (hg_grid_build); single insertions (hg_grid_insert). */
 #include "grid_internal.h"
