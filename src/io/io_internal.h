@@ -1,5 +1,5 @@
 /* io_internal.h - shared machinery of the particle-file readers/writers
- * (not installed; used by src/io*.c only). */
+ * (not installed; used by the readers in src/io/ only). */
 #ifndef HG_IO_INTERNAL_H
 #define HG_IO_INTERNAL_H
 
@@ -74,6 +74,16 @@ int io_check_box(const io_text *t, const io_box *box, int dim, hg_err *e);
  * along an axis (coordinates too large for their radii). */
 int io_build_finish(io_build *b, io_text *t, const io_box *box,
                     hg_particles *p, hg_err *e);
+
+/* The format the first bytes h[0, n) of a file show (HG_IO_AUTO: cannot
+ * tell; io_format.c). */
+hg_io_format io_sniff(const char *h, size_t n);
+/* Give a VTK frame read from path the box of the box file LIGGGHTS or LPP
+ * wrote beside it, if there is one (xml: an XML VTK frame), wrapping
+ * centres that lie outside into it (periodic, LAMMPS' default, until the
+ * boundary is known); the note of info says so (io_vtk_box.c). */
+void io_vtk_take_box(const char *path, int xml, hg_particles *p,
+                     hg_io_info *info);
 
 /* Per-format entry points. */
 int io_csv_read(io_text *t, hg_particles *p, hg_err *e);
