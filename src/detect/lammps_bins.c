@@ -123,14 +123,14 @@ static int make_stencil(lbins_state *s, double c, hg_err *e)
     return HG_OK;
 }
 
-typedef struct bin_out {
+typedef struct lbins_out {
     hg_pairs *out;
     uint64_t acc, chk;
     int fail;
-} bin_out;
+} lbins_out;
 
 static inline void test_range(const lbins_state *s, const int D, size_t i,
-                              size_t b, size_t e, double skin, bin_out *o)
+                              size_t b, size_t e, double skin, lbins_out *o)
 {
     const size_t S = (size_t)D + 1;
     const double *xi = s->xr + i * S;
@@ -164,7 +164,7 @@ static inline int64_t wrapi(int64_t c, int64_t n)
  * two contiguous ranges of bin ids. */
 static void scan_row(const lbins_state *s, const int D, size_t i, int64_t kx0,
                      int64_t kx1, int64_t ky, int64_t kz, double skin,
-                     bin_out *o)
+                     lbins_out *o)
 {
     const int64_t n0 = s->n[0];
     size_t row = (size_t)(n0 * (ky + s->n[1] * kz));
@@ -201,7 +201,7 @@ static int cmp_i64(const void *a, const void *b)
  * key than the own bin, each once. keys must hold s->full entries. */
 static void scan_small(const lbins_state *s, const int D, size_t i,
                        const int64_t *k, double skin, int64_t *keys,
-                       bin_out *o)
+                       lbins_out *o)
 {
     int m = 0;
     int64_t own = k[0] + s->n[0] * (k[1] + s->n[1] * k[2]);
@@ -259,17 +259,14 @@ static int lbins_reserve(lbins_state *s, size_t n, size_t cells, hg_err *e)
     return HG_OK;
 }
 
-static int lbins_detect(void *state, const hg_particles *p, double skin,
-                      hg_pairs *out, hg_detector_counters *c, hg_err *e)
+/* The bins for cutoff cut: the extent (the box; open: widened to the
+ * centres), bins per axis (periodic: a whole number per edge) and their
+ * width; *cells: their number. HG_ELIMIT when there would be too many. */
+static int setup_bins(lbins_state *s, const hg_particles *p, double cut,
+                      double *cells, hg_err *e)
 {
-    lbins_state *s = state;
     const int D = p->dim;
     const size_t n = p->n;
-    s->dim = D;
-    s->periodic = p->periodic ? 1 : 0;
-    double cut = 2.0 * hg_particles_rmax(p) + skin;
-    if (!(cut > 0.0))
-        cut = 1.0;
     double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
     for (int a = 0; a < D; a++) {
         lo[a] = p->lo[a];
@@ -280,7 +277,7 @@ static int lbins_detect(void *state, const hg_particles *p, double skin,
             hi[a] = x > hi[a] ? x : hi[a];
         }
     }
-    double cells = 1.0;
+    *cells = 1.0;
     for (int a = 0; a < 3; a++) {
         s->lo[a] = lo[a];
         s->len[a] = hi[a] - lo[a];
@@ -300,18 +297,20 @@ static int lbins_detect(void *state, const hg_particles *p, double skin,
         s->n[a] = (int64_t)q;
         s->w[a] = s->periodic ? s->len[a] / q : 0.5 * cut;
         s->inv[a] = 1.0 / s->w[a];
-        cells *= q;
+        *cells *= q;
     }
-    if (cells > 64.0 * (double)n + 16777216.0 || cells > 4.0e9)
+    if (*cells > 64.0 * (double)n + 16777216.0 || *cells > 4.0e9)
         return hg_fail(e, HG_ELIMIT, "bin: %.3g bins for %zu particles are "
-                       "too many (extent / cutoff too large)", cells, n);
-    const size_t nc = (size_t)cells;
-    int st = lbins_reserve(s, n, nc, e);
-    if (st == HG_OK)
-        st = make_stencil(s, cut, e);
-    if (st != HG_OK)
-        return st;
-    /* bins by counting sort */
+                       "too many (extent / cutoff too large)", *cells, n);
+    return HG_OK;
+}
+
+/* Every particle into its bin by counting sort: records and ids in bin
+ * order, cs[b] .. cs[b + 1] the records of bin b (nc bins). */
+static void place_in_bins(lbins_state *s, const hg_particles *p, size_t nc)
+{
+    const int D = p->dim;
+    const size_t n = p->n;
     uint32_t *cs = s->cs;
     memset(cs, 0, (nc + 2) * sizeof *cs);
     for (size_t i = 0; i < n; i++) {
@@ -335,14 +334,21 @@ static int lbins_detect(void *state, const hg_particles *p, double skin,
             s->xr[t * S + (size_t)a] = p->x[i * (size_t)D + (size_t)a];
         s->xr[t * S + (size_t)D] = p->r[i];
     }
-    /* search */
+}
+
+/* Every particle of the nc bins against the rest of its own bin and the
+ * half stencil (small periodic boxes: the distinct bins of the full
+ * stencil once). */
+static int search_bins(const lbins_state *s, const int D, size_t nc,
+                       double skin, lbins_out *o, hg_err *e)
+{
+    const uint32_t *cs = s->cs;
     int64_t *keys = NULL;
     if (s->small) {
         keys = malloc((size_t)(s->full > 0 ? s->full : 1) * sizeof *keys);
         if (!keys)
             return hg_fail(e, HG_ENOMEM, "bin: out of memory");
     }
-    bin_out o = {out, 0, 0, 0};
     for (size_t b = 0; b < nc; b++) {
         size_t b0 = cs[b], b1 = cs[b + 1];
         if (b0 == b1)
@@ -351,10 +357,10 @@ static int lbins_detect(void *state, const hg_particles *p, double skin,
                         ((int64_t)b / s->n[0]) % s->n[1],
                         (int64_t)b / (s->n[0] * s->n[1])};
         for (size_t i = b0; i < b1; i++) {
-            o.acc++;
-            test_range(s, D, i, i + 1, b1, skin, &o);
+            o->acc++;
+            test_range(s, D, i, i + 1, b1, skin, o);
             if (s->small) {
-                scan_small(s, D, i, k, skin, keys, &o);
+                scan_small(s, D, i, k, skin, keys, o);
                 continue;
             }
             for (int r = 0; r < s->nrows; r++) {
@@ -367,11 +373,39 @@ static int lbins_detect(void *state, const hg_particles *p, double skin,
                     continue;
                 }
                 scan_row(s, D, i, k[0] + w->x0, k[0] + w->x1, ky, kz, skin,
-                         &o);
+                         o);
             }
         }
     }
     free(keys);
+    return HG_OK;
+}
+
+static int lbins_detect(void *state, const hg_particles *p, double skin,
+                        hg_pairs *out, hg_detector_counters *c, hg_err *e)
+{
+    lbins_state *s = state;
+    const int D = p->dim;
+    const size_t n = p->n;
+    s->dim = D;
+    s->periodic = p->periodic ? 1 : 0;
+    double cut = 2.0 * hg_particles_rmax(p) + skin;
+    if (!(cut > 0.0))
+        cut = 1.0;
+    double cells;
+    int st = setup_bins(s, p, cut, &cells, e);
+    if (st != HG_OK)
+        return st;
+    const size_t nc = (size_t)cells;
+    st = lbins_reserve(s, n, nc, e);
+    if (st == HG_OK)
+        st = make_stencil(s, cut, e);
+    if (st != HG_OK)
+        return st;
+    place_in_bins(s, p, nc);
+    lbins_out o = {out, 0, 0, 0};
+    if ((st = search_bins(s, D, nc, skin, &o, e)))
+        return st;
     if (o.fail)
         return hg_fail(e, HG_ENOMEM, "bin: out of memory for the pairs");
     c->cell_accesses += o.acc;
