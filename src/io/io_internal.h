@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "hg_io.h"
 #include "io_stream.h"
 
@@ -166,11 +167,27 @@ typedef struct io_dump_atoms {
     int has_id, has_v, radius_from_type;
 } io_dump_atoms;
 
+/* Columns of an atom line at most. */
+#define DUMP_MAXCOL 256
+
+/* 1 if line s starts an item ("ITEM:", after blanks). */
+static inline int io_dump_starts_item(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return strncmp(s, "ITEM:", 5) == 0;
+}
+/* A whole token as a count (io_dump.c). */
+int io_dump_count(io_stream *s, const char *tok, const char *field,
+                  size_t *out, hg_err *e);
+
+/* io_dump_frame.c: */
 /* Read the next frame's header up to and including its ITEM: ATOMS line.
  * Returns 1 for a frame, 0 at the end of the input, or a status. */
 int io_dump_next(io_stream *s, io_dump_frame *f, hg_err *e);
 /* Skip the frame's atom lines (counted, not parsed). */
 int io_dump_skip(io_stream *s, const io_dump_frame *f, hg_err *e);
+/* io_dump.c: */
 /* Parse the frame's atom lines into A (positions wrapped into the box
  * along periodic axes, scaled ones unscaled). */
 int io_dump_read(io_stream *s, const io_dump_frame *f,
