@@ -1,4 +1,6 @@
-/* io_vtk.c - legacy VTK polydata (ASCII) with a "radius" point array. */
+/* io_vtk.c - legacy VTK files (ASCII): POLYDATA or UNSTRUCTURED_GRID
+ * with a "radius" point array, read and written; the box of a
+ * RECTILINEAR_GRID box file (io_vtk_box). */
 #include "io_internal.h"
 
 #include <ctype.h>

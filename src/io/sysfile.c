@@ -1,4 +1,5 @@
-/* sysfile.c - system description files (JSON via cJSON). */
+/* sysfile.c - system description files (JSON via cJSON), and a whole
+ * file read into memory (hg_read_file). */
 #include "hg_sysfile.h"
 #include "read_internal.h"
 
