@@ -325,7 +325,7 @@ HG_INLINE void scatter(hg_grid *g, const hg_particles *p, const int D,
 #endif
 }
 
-/* scatter for 2D and 3D, out of line (as hg_grid_read_levels). */
+/* scatter for 2D and 3D, out of line as the first pass (sort_levels.c). */
 #define HG_SCATTER(name, D)                                                \
     static HG_NOINLINE void name(hg_grid *g, const hg_particles *p,        \
                                  size_t i0, size_t i1, int shift,          \
