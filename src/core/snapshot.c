@@ -334,8 +334,8 @@ int hg_snapshot_create_progress(const hg_particles *p, hg_progress_fn fn,
     setup_classes(s, p, rmin, rmax, ncls);
     setup_widths(s, &g, rmin, rmax);
     double ptc[NA][HG_SNAPSHOT_MAX_CLASSES];
-    if ((st = snapshot_choose_centres(s, p, ncls, in, rmax, ptc, &cs, &ncs,
-                                      e)))
+    if ((st = hg_snapshot_choose_centres(s, p, ncls, in, rmax, ptc, &cs,
+                                         &ncs, e)))
         goto fail;
     double a3[NA];
     for (int t = 0; t < s->na; t++)
@@ -345,7 +345,7 @@ int hg_snapshot_create_progress(const hg_particles *p, hg_progress_fn fn,
     for (size_t i = 0; i < ncs; i++)
         for (int t = 0; t <= cs[i].thi; t++)
             ncen_t[t][cs[i].cls]++;
-    if ((st = snapshot_count(s, p, &g, cs, ncs, a3, fn, params, &T, e)))
+    if ((st = hg_snapshot_count(s, p, &g, cs, ncs, a3, fn, params, &T, e)))
         goto fail;
     in->centres = ncs;
     in->max_overlap = T[0].maxov;

@@ -183,11 +183,11 @@ static int cgrid_build(const centre *cs, const unsigned char *bucket,
  * ptc[t][c] = min(1, max(TARGET / E_t, 64 / centres of c)), E_t the
  * neighbours expected at the occupied region's density (non-increasing
  * in t, so a centre counts the widths up to its own thi). */
-int snapshot_choose_centres(const hg_snapshot *s, const hg_particles *p,
-                            const size_t *ncls, const hg_snapshot_info *in,
-                            double rmax,
-                            double (*ptc)[HG_SNAPSHOT_MAX_CLASSES],
-                            centre **out, size_t *nout, hg_err *e)
+int hg_snapshot_choose_centres(const hg_snapshot *s, const hg_particles *p,
+                               const size_t *ncls,
+                               const hg_snapshot_info *in, double rmax,
+                               double (*ptc)[HG_SNAPSHOT_MAX_CLASSES],
+                               centre **out, size_t *nout, hg_err *e)
 {
     size_t n = p->n;
     int d = p->dim, nc = s->nc;
@@ -402,10 +402,10 @@ static void sum_chunks(int na, int nc, tally *T)
     }
 }
 
-int snapshot_count(const hg_snapshot *s, const hg_particles *p,
-                   const geom *g, const centre *cs, size_t ncs,
-                   const double *a3, hg_progress_fn fn, void *params,
-                   tally **out, hg_err *e)
+int hg_snapshot_count(const hg_snapshot *s, const hg_particles *p,
+                      const geom *g, const centre *cs, size_t ncs,
+                      const double *a3, hg_progress_fn fn, void *params,
+                      tally **out, hg_err *e)
 {
     *out = NULL;
     cgrid grids[BUCKETS];

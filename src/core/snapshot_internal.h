@@ -77,18 +77,18 @@ typedef struct tally {
  * ptc[t][c]: the probability that width t is counted around a centre of
  * class c. ncls[c]: the particles of class c; in: the packing fractions
  * of the profile. *out is allocated, *nout centres. */
-int snapshot_choose_centres(const hg_snapshot *s, const hg_particles *p,
-                            const size_t *ncls, const hg_snapshot_info *in,
-                            double rmax,
-                            double (*ptc)[HG_SNAPSHOT_MAX_CLASSES],
-                            centre **out, size_t *nout, hg_err *e);
+int hg_snapshot_choose_centres(const hg_snapshot *s, const hg_particles *p,
+                               const size_t *ncls,
+                               const hg_snapshot_info *in, double rmax,
+                               double (*ptc)[HG_SNAPSHOT_MAX_CLASSES],
+                               centre **out, size_t *nout, hg_err *e);
 /* The windowed neighbour counts of the particles of p around the ncs
  * centres cs (a3[t] = 2 a_t / 3, the reach of width t), in CHUNKS chunks
  * summed in order into (*out)[0] (allocated: CHUNKS tallies; the counts
  * cumulated over the widths); fn reports progress. */
-int snapshot_count(const hg_snapshot *s, const hg_particles *p,
-                   const geom *g, const centre *cs, size_t ncs,
-                   const double *a3, hg_progress_fn fn, void *params,
-                   tally **out, hg_err *e);
+int hg_snapshot_count(const hg_snapshot *s, const hg_particles *p,
+                      const geom *g, const centre *cs, size_t ncs,
+                      const double *a3, hg_progress_fn fn, void *params,
+                      tally **out, hg_err *e);
 
 #endif
