@@ -141,104 +141,82 @@ fail:
     return st;
 }
 
-static int create(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
-                  hg_err *e)
+/* The rows read: sizes x > 0 strictly increasing, values v >= 0
+ * (cumulative: not decreasing, 0 at the smallest size and 1 or 100 at
+ * the largest; fraction: 0 in the first row), some value > 0; ln the
+ * line of each row. *full: the total the values add up to. */
+static int check_rows(const char *path, const double *x, const double *v,
+                      const long *ln, size_t n, int cumulative, double *full,
+                      hg_err *e)
 {
-    const char *what = "table";
-    const char *file = hg_kv_get(kv, "file");
-    const char *kind = hg_kv_get(kv, "kind");
-    double to_r = 1.0;
-    int volume = 0, cumulative = 1, st;
-    if ((st = hg_dist_size(kv, what, 0.0, &to_r, e)) ||
-        (st = hg_dist_basis(kv, what, -1, &volume, e)))
-        return st;
-    if (!file)
-        return hg_fail(e, HG_EINVAL, "table: missing parameter 'file'");
-    if (kind && strcmp(kind, "cumulative") == 0)
-        cumulative = 1;
-    else if (kind && strcmp(kind, "fraction") == 0)
-        cumulative = 0;
-    else if (kind)
-        return hg_fail(e, HG_EINVAL,
-                       "table kind: '%s' is not cumulative or fraction",
-                       kind);
-    double *x = NULL, *v = NULL;
-    long *ln = NULL;
-    size_t n = 0;
-    table *t = NULL;
-    char path[HG_ERRLEN / 2];
-    if ((st = read_rows(file, ctx, path, sizeof path, &x, &v, &ln, &n, e)))
-        return st;
     double vmax = 0.0;
     for (size_t i = 0; i < n; i++) {
-        if (!(x[i] > 0.0)) {
-            st = hg_fail(e, HG_EINVAL,
-                         "table file %s:%ld: size %g must be > 0", path,
-                         ln[i], x[i]);
-            goto fail;
-        }
-        if (i > 0 && !(x[i] > x[i - 1])) {
-            st = hg_fail(e, HG_EINVAL,
-                         "table file %s:%ld: size %g is not larger than the "
-                         "previous size %g (sizes must increase strictly)",
-                         path, ln[i], x[i], x[i - 1]);
-            goto fail;
-        }
-        if (!(v[i] >= 0.0)) {
-            st = hg_fail(e, HG_EINVAL,
-                         "table file %s:%ld: %s %g must be >= 0", path, ln[i],
-                         cumulative ? "cumulative fraction" : "fraction",
-                         v[i]);
-            goto fail;
-        }
-        if (cumulative && i > 0 && v[i] < v[i - 1]) {
-            st = hg_fail(e, HG_EINVAL,
-                         "table file %s:%ld: cumulative fraction %g is below "
-                         "the previous value %g (it must not decrease)",
-                         path, ln[i], v[i], v[i - 1]);
-            goto fail;
-        }
+        if (!(x[i] > 0.0))
+            return hg_fail(e, HG_EINVAL,
+                           "table file %s:%ld: size %g must be > 0", path,
+                           ln[i], x[i]);
+        if (i > 0 && !(x[i] > x[i - 1]))
+            return hg_fail(e, HG_EINVAL,
+                           "table file %s:%ld: size %g is not larger than "
+                           "the previous size %g (sizes must increase "
+                           "strictly)",
+                           path, ln[i], x[i], x[i - 1]);
+        if (!(v[i] >= 0.0))
+            return hg_fail(e, HG_EINVAL,
+                           "table file %s:%ld: %s %g must be >= 0", path,
+                           ln[i],
+                           cumulative ? "cumulative fraction" : "fraction",
+                           v[i]);
+        if (cumulative && i > 0 && v[i] < v[i - 1])
+            return hg_fail(e, HG_EINVAL,
+                           "table file %s:%ld: cumulative fraction %g is "
+                           "below the previous value %g (it must not "
+                           "decrease)",
+                           path, ln[i], v[i], v[i - 1]);
         vmax = v[i] > vmax ? v[i] : vmax;
     }
-    if (!(vmax > 0.0)) {
-        st = hg_fail(e, HG_EINVAL, "table file %s: all fractions are 0",
-                     path);
-        goto fail;
-    }
-    if (v[0] != 0.0) {
-        st = hg_fail(e, HG_EINVAL,
-                     "table file %s:%ld: %s %g at the smallest size must be "
-                     "0 (%s; add a row with a lower size bound)",
-                     path, ln[0], cumulative ? "cumulative fraction" :
-                     "fraction", v[0], cumulative ?
-                     "material below it would have no lower size bound" :
-                     "the first row only gives the lower edge of the first "
-                     "class");
-        goto fail;
-    }
-    double full = 0.0;
-    if (cumulative) {
-        full = vmax > 1.5 ? 100.0 : 1.0;
-        if (fabs(v[n - 1] - full) > 1e-3 * full) {
-            st = hg_fail(e, HG_EINVAL,
-                         "table file %s:%ld: cumulative fraction %g at the "
-                         "largest size must be %g (material above it would "
-                         "have no upper size bound; add a row)",
-                         path, ln[n - 1], v[n - 1], full);
-            goto fail;
-        }
-        full = v[n - 1];
-    } else {
+    if (!(vmax > 0.0))
+        return hg_fail(e, HG_EINVAL, "table file %s: all fractions are 0",
+                       path);
+    if (v[0] != 0.0)
+        return hg_fail(e, HG_EINVAL,
+                       "table file %s:%ld: %s %g at the smallest size must "
+                       "be 0 (%s; add a row with a lower size bound)",
+                       path, ln[0], cumulative ? "cumulative fraction" :
+                       "fraction", v[0], cumulative ?
+                       "material below it would have no lower size bound" :
+                       "the first row only gives the lower edge of the "
+                       "first class");
+    *full = 0.0;
+    if (!cumulative) {
         for (size_t i = 0; i < n; i++)
-            full += v[i];
+            *full += v[i];
+        return HG_OK;
     }
-    t = calloc(1, sizeof *t);
-    if (!t) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto fail;
-    }
+    double want = vmax > 1.5 ? 100.0 : 1.0;
+    if (fabs(v[n - 1] - want) > 1e-3 * want)
+        return hg_fail(e, HG_EINVAL,
+                       "table file %s:%ld: cumulative fraction %g at the "
+                       "largest size must be %g (material above it would "
+                       "have no upper size bound; add a row)",
+                       path, ln[n - 1], v[n - 1], want);
+    *full = v[n - 1];
+    return HG_OK;
+}
+
+/* The table of the n checked rows: edges x to_r, the number density of
+ * every class from its share of the basis (p = dim for volume, else 0),
+ * normalised, and the prefix sums of the moments. */
+static int build_table(const double *x, const double *v, size_t n,
+                       int cumulative, double full, double to_r, double p,
+                       table **out, hg_err *e)
+{
+    table *t = calloc(1, sizeof *t);
+    *out = t;
+    if (!t)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
     t->m = n - 1;
-    t->p = volume ? (double)ctx->dim : 0.0;
+    t->p = p;
     t->e = malloc(n * sizeof *t->e);
     t->c = calloc(n, sizeof *t->c);
     int ok = t->e && t->c;
@@ -246,10 +224,8 @@ static int create(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
         t->S[k] = calloc(n, sizeof *t->S[k]);
         ok = ok && t->S[k];
     }
-    if (!ok) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto fail;
-    }
+    if (!ok)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++)
         t->e[i] = x[i] * to_r;
     /* class basis mass w_i -> number density c_i r^-p, then normalise */
@@ -274,17 +250,49 @@ static int create(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
     }
     t->rmin = t->e[first - 1];
     t->rmax = t->e[last];
+    return HG_OK;
+}
+
+static int create(const hg_kv *kv, const hg_psd_ctx *ctx, void **state,
+                  hg_err *e)
+{
+    const char *what = "table";
+    const char *file = hg_kv_get(kv, "file");
+    const char *kind = hg_kv_get(kv, "kind");
+    double to_r = 1.0;
+    int volume = 0, cumulative = 1, st;
+    if ((st = hg_dist_size(kv, what, 0.0, &to_r, e)) ||
+        (st = hg_dist_basis(kv, what, -1, &volume, e)))
+        return st;
+    if (!file)
+        return hg_fail(e, HG_EINVAL, "table: missing parameter 'file'");
+    if (kind && strcmp(kind, "cumulative") == 0)
+        cumulative = 1;
+    else if (kind && strcmp(kind, "fraction") == 0)
+        cumulative = 0;
+    else if (kind)
+        return hg_fail(e, HG_EINVAL,
+                       "table kind: '%s' is not cumulative or fraction",
+                       kind);
+    double *x = NULL, *v = NULL, full;
+    long *ln = NULL;
+    size_t n = 0;
+    table *t = NULL;
+    char path[HG_ERRLEN / 2];
+    if ((st = read_rows(file, ctx, path, sizeof path, &x, &v, &ln, &n, e)))
+        return st;
+    if (!(st = check_rows(path, x, v, ln, n, cumulative, &full, e)))
+        st = build_table(x, v, n, cumulative, full, to_r,
+                         volume ? (double)ctx->dim : 0.0, &t, e);
     free(x);
     free(v);
     free(ln);
+    if (st) {
+        destroy(t);
+        return st;
+    }
     *state = t;
     return HG_OK;
-fail:
-    free(x);
-    free(v);
-    free(ln);
-    destroy(t);
-    return st;
 }
 
 static void range(const void *s, double *rmin, double *rmax)

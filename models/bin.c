@@ -1,6 +1,7 @@
-/* bin.c - cost model of the `bin` baseline (src/detect/bin.c), the single
- * grid LAMMPS builds for `neighbor bin`: bins of width w = b c / 2 (b the
- * parameter "bin", 1 = half the cutoff c = 2 r_max), and the stencil of the
+/* bin.c - cost model of the `bin` baseline (its detector:
+ * src/detect/lammps_bins.c), the single grid LAMMPS builds for `neighbor
+ * bin`: bins of width w = b c / 2 (b the parameter "bin", 1 = half the
+ * cutoff c = 2 r_max), and the stencil of the
  * F offsets o in [-R, R]^d, R = ceil(c / w), whose bins hold points nearer
  * than c to the own bin:
  *   sum_a (max(|o_a| - 1, 0) w)^2 < c^2.

@@ -38,6 +38,7 @@
 #include "hg_opt.h"
 #include "hg_pack.h"
 #include "hg_validate.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,12 +54,6 @@ static double peak_rss_mb(void)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return (double)ru.ru_maxrss / 1024.0; /* Linux: kilobytes */
-}
-
-static int die(const char *what, const hg_err *e)
-{
-    fprintf(stderr, "bench_grid: %s: %s\n", what, e->msg);
-    return 1;
 }
 
 /* Median, min and max of v[0..n-1] (sorts v). */
@@ -98,29 +93,18 @@ static int bench_build_case(const char *spec, int dim, double nu, size_t n,
     if (!(K > 0.0)) /* the shipped default */
         K = hg_K_shipped(dim, NULL);
     if (recommend_for(spec, dim, nu, K, &psd, &rec, &e))
-        return die("recommend", &e);
+        return hg_test_die("bench_grid", "recommend", &e);
     const hg_algorithm alg = rec.model->grid_algorithm;
     hg_pack_params pp = {dim, n, nu, 7, 1};
     hg_particles p = {0}, q = {0};
-    if (hg_pack_poisson(psd, &pp, &p, &e) || hg_pack_poisson(psd, &pp, &q, &e))
-        return die("pack", &e);
+    if (hg_pack_poisson(psd, &pp, &p, &e))
+        return hg_test_die("bench_grid", "pack", &e);
     double *rs = malloc((size_t)rec.levels * sizeof *rs);
     if (!rs || hg_pack_round_sizes(p.hi[0], rec.levels, rec.cell_sizes, rs,
                                    &e))
-        return die("round", &e);
+        return hg_test_die("bench_grid", "round", &e);
     /* q: p moved by up to 2 % of r_min on every axis (wrapped) */
-    uint64_t st = 12345;
-    for (size_t i = 0; i < n * (size_t)dim; i++) {
-        st = st * 6364136223846793005ULL + 1442695040888963407ULL;
-        double u = (double)(st >> 11) * 0x1.0p-53 - 0.5;
-        double x = p.x[i] + 0.04 * u;
-        double A = p.hi[i % (size_t)dim] - p.lo[i % (size_t)dim];
-        if (x < p.lo[i % (size_t)dim])
-            x += A;
-        if (x >= p.hi[i % (size_t)dim])
-            x -= A;
-        q.x[i] = x;
-    }
+    hg_test_displace(&p, &q, 0.02, 12345);
     printf("\n%s, %dD, nu = %g, N = %zu, sizes for K = %g: %s, %d levels\n",
            spec, dim, nu, n, K, hg_algorithm_name(alg), rec.levels);
     printf("%-6s %7s %16s %22s %22s %22s %12s\n", "levels", "threads",
@@ -145,24 +129,24 @@ static int bench_build_case(const char *spec, int dim, double nu, size_t n,
             hg_pairs pairs = {0};
             if (hg_grid_create(dim, rec.levels, rs, alg, &g, &e) ||
                 hg_grid_set_storage(g, (hg_grid_storage)storage, &e))
-                return die("grid", &e);
+                return hg_test_die("bench_grid", "grid", &e);
             double t0 = hg_cpu_seconds();
             if (hg_grid_build(g, &p, &e))
-                return die("build", &e);
+                return hg_test_die("bench_grid", "build", &e);
             double first = hg_cpu_seconds() - t0;
             for (int k = 0; k < repeats; k++) {
                 t0 = hg_cpu_seconds();
                 if (hg_grid_build(g, &p, &e))
-                    return die("build", &e);
+                    return hg_test_die("bench_grid", "build", &e);
                 tb[k] = hg_cpu_seconds() - t0;
                 t0 = hg_cpu_seconds();
                 if (hg_grid_find_contacts(g, &pairs, NULL, &e))
-                    return die("detect", &e);
+                    return hg_test_die("bench_grid", "detect", &e);
                 td[k] = hg_cpu_seconds() - t0;
                 const hg_particles *m = k % 2 ? &p : &q;
                 t0 = hg_cpu_seconds();
                 if (hg_grid_build(g, m, &e))
-                    return die("build", &e);
+                    return hg_test_die("bench_grid", "build", &e);
                 tm[k] = hg_cpu_seconds() - t0;
             }
             double b[3], mv[3], d[3];
@@ -203,19 +187,19 @@ static int bench_simd_case(const char *spec, double nu, int dense, size_t n,
     hg_psd *psd = NULL;
     hg_recommendation rec = {0};
     if (recommend_for(spec, 3, nu, hg_K_shipped(3, NULL), &psd, &rec, &e))
-        return die("recommend", &e);
+        return hg_test_die("bench_grid", "recommend", &e);
     hg_pack_params pp = {3, n, nu, 1, !dense};
     hg_particles p = {0};
     if ((dense ? hg_pack_dense(psd, &pp, &p, &e)
                : hg_pack_poisson(psd, &pp, &p, &e)))
-        return die("pack", &e);
+        return hg_test_die("bench_grid", "pack", &e);
     double *rs = malloc((size_t)rec.levels * sizeof *rs);
     if (!rs)
         return 1;
     memcpy(rs, rec.cell_sizes, (size_t)rec.levels * sizeof *rs);
     if (!dense && hg_pack_round_sizes(p.hi[0], rec.levels, rec.cell_sizes,
                                       rs, &e))
-        return die("round", &e);
+        return hg_test_die("bench_grid", "round", &e);
     if (rs[rec.levels - 1] < 2.0 * hg_particles_rmax(&p))
         rs[rec.levels - 1] = 2.0 * hg_particles_rmax(&p);
     hg_grid *g = NULL;
@@ -224,7 +208,7 @@ static int bench_simd_case(const char *spec, double nu, int dense, size_t n,
                        &e) ||
         hg_grid_set_skin(g, dense ? 0.1 : 0.0, &e) ||
         hg_grid_build(g, &p, &e))
-        return die("grid", &e);
+        return hg_test_die("bench_grid", "grid", &e);
     double *t[2], *ratio = malloc((size_t)repeats * sizeof *ratio);
     t[0] = malloc((size_t)repeats * sizeof *t[0]);
     t[1] = malloc((size_t)repeats * sizeof *t[1]);
@@ -236,7 +220,7 @@ static int bench_simd_case(const char *spec, double nu, int dense, size_t n,
             hg_grid_simd(simd);
             double t0 = hg_cpu_seconds();
             if (hg_grid_find_contacts(g, &pairs[simd], NULL, &e))
-                return die("detect", &e);
+                return hg_test_die("bench_grid", "detect", &e);
             t[simd][k] = hg_cpu_seconds() - t0;
         }
     hg_grid_simd(1);
@@ -321,7 +305,7 @@ static int mono_ratio(const hg_psd *psd, const hg_psd *mono,
                            &g[u], &e) ||
             hg_grid_build(g[u], &p[u], &e) ||
             hg_grid_find_contacts(g[u], &pairs[u], NULL, &e))
-            return die("monodisperse comparison", &e);
+            return hg_test_die("bench_grid", "monodisperse comparison", &e);
     }
     for (int k = 0; k < repeats; k++) {
         double w[2], c[2];
@@ -329,7 +313,7 @@ static int mono_ratio(const hg_psd *psd, const hg_psd *mono,
             const int u = (v + k) % 2;
             double w0 = hg_wall_seconds(), c0 = hg_cpu_seconds();
             if (hg_grid_find_contacts(g[u], &pairs[u], NULL, &e))
-                return die("detect", &e);
+                return hg_test_die("bench_grid", "detect", &e);
             w[u] = hg_wall_seconds() - w0;
             c[u] = hg_cpu_seconds() - c0;
         }
@@ -396,9 +380,9 @@ int main(int argc, char **argv)
     hg_psd_ctx ctx = {3, NULL};
     hg_psd *psd = NULL, *mono = NULL;
     if (hg_psd_parse("powerlaw:alpha=-3,omega=100", &ctx, &psd, &e))
-        return die("psd", &e);
+        return hg_test_die("bench_grid", "psd", &e);
     if (hg_psd_parse("mono:r=1", &ctx, &mono, &e))
-        return die("mono psd", &e);
+        return hg_test_die("bench_grid", "mono psd", &e);
     int threads = 1;
 #ifdef HG_HAVE_OPENMP
     threads = omp_get_max_threads();
@@ -406,12 +390,12 @@ int main(int argc, char **argv)
     hg_system sys = {3, 0.6};
     hg_model_values kv = {0};
     if (hg_model_values_set(&kv, "K", K, &e))
-        return die("K", &e);
+        return hg_test_die("bench_grid", "K", &e);
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
     hg_recommendation rec = {0};
     if (hg_recommend(psd, &sys, &kv, &ro, &rec, &e))
-        return die("recommend", &e);
+        return hg_test_die("bench_grid", "recommend", &e);
     printf("bench_grid: %d thread(s); powerlaw alpha=-3 omega=100, 3D, "
            "nu=0.6, K=%g\n",
            threads, K);
@@ -435,7 +419,7 @@ int main(int argc, char **argv)
     vp.measure.budget = 1e9;
     hg_validation v = {0};
     if (hg_validate(psd, &vp, &v, &e))
-        return die("validate", &e);
+        return hg_test_die("bench_grid", "validate", &e);
     hg_validate_params mp = vp;
     double smono = 2.0;
     mp.L = 1;
@@ -443,7 +427,7 @@ int main(int argc, char **argv)
     mp.baseline = 0;
     hg_validation vm = {0};
     if (hg_validate(mono, &mp, &vm, &e))
-        return die("validate mono", &e);
+        return hg_test_die("bench_grid", "validate mono", &e);
     printf("\nN = 10^6 (wall: median of %d repeats; CPU: all threads, "
            "median of %d):\n",
            repeats, repeats);
@@ -512,22 +496,22 @@ int main(int argc, char **argv)
                                 &e) ||
             hg_grid_create(3, rec.levels, rs, rec.model->grid_algorithm,
                            &x->g, &e))
-            return die("set-up", &e);
+            return hg_test_die("bench_grid", "set-up", &e);
         double t0 = hg_wall_seconds();
         if (hg_grid_build(x->g, &x->p, &e))
-            return die("build", &e);
+            return hg_test_die("bench_grid", "build", &e);
         x->first = hg_wall_seconds() - t0;
         for (int k = 0; k < repeats; k++) {
             t0 = hg_wall_seconds();
             if (hg_grid_build(x->g, &x->p, &e))
-                return die("build", &e);
+                return hg_test_die("bench_grid", "build", &e);
             x->wall[k] = hg_wall_seconds() - t0;
         }
         double mn, mx;
         stats(x->wall, repeats, &x->rebuild, &mn, &mx);
         t0 = hg_wall_seconds(); /* warm-up, and the pair list's room */
         if (hg_grid_find_contacts(x->g, &x->pairs, NULL, &e))
-            return die("detect", &e);
+            return hg_test_die("bench_grid", "detect", &e);
         double dt = hg_wall_seconds() - t0;
         x->inner = dt >= 0.02 ? 1 : dt <= 2e-5 ? 1000 : (int)ceil(0.02 / dt);
     }
@@ -537,7 +521,7 @@ int main(int argc, char **argv)
             double w0 = hg_wall_seconds(), c0 = hg_cpu_seconds();
             for (int t = 0; t < x->inner; t++)
                 if (hg_grid_find_contacts(x->g, &x->pairs, NULL, &e))
-                    return die("detect", &e);
+                    return hg_test_die("bench_grid", "detect", &e);
             x->wall[k] = (hg_wall_seconds() - w0) / x->inner;
             x->cpu[k] = (hg_cpu_seconds() - c0) / x->inner;
         }

@@ -79,7 +79,7 @@ static void add(grid *gs, int *n, grid g, const hg_psd *psd,
     g.Tca = c.T_ca;
     g.Ttab = c.T_tab;
     /* the grid stores a level of more than 8 cells per particle in blocks
-     * of cells (src/grid/bin.c): its table is not T_tab's */
+     * of cells (src/grid/build.c): its table is not T_tab's */
     for (int h = 0; h < c.levels; h++)
         g.blocked |= c.per_level[h].T_tab > 8.0;
     hg_cost_clear(&c);

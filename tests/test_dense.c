@@ -12,11 +12,7 @@
 
 static hg_psd *make(const char *spec, int dim)
 {
-    hg_psd_ctx ctx = {dim, NULL};
-    hg_psd *p = NULL;
-    hg_err e = {0};
-    if (hg_psd_parse(spec, &ctx, &p, &e))
-        fprintf(stderr, "parse %s: %s\n", spec, e.msg);
+    hg_psd *p = hg_test_psd(spec, dim);
     CHECK(p != NULL);
     return p;
 }
@@ -30,17 +26,6 @@ static hg_work work(const hg_model *m, const hg_psd *p, int dim, double nu,
     if (hg_cost_evaluate(m, p, &sys, NULL, L, s, NULL, &w, &e))
         fprintf(stderr, "%s: %s\n", m->name, e.msg);
     return w;
-}
-
-/* T and dT/ds through the public driver. */
-static int grad_of(const hg_model *m, const hg_psd *p, const hg_system *sys,
-                   int L, const double *s, double *T, double *g, hg_err *e)
-{
-    hg_model_input in;
-    int st = hg_model_prepare(m, p, sys, NULL, &in, e);
-    in.L = L;
-    in.sizes = s;
-    return st ? st : hg_model_gradient(m, &in, T, g, e);
 }
 
 static const char *const grids[2] = {"hgrid-top-down", "hgrid-bottom-up"};
@@ -164,7 +149,7 @@ static void test_gradient(void)
                          HG_STRUCTURE_HARD_SPHERES};
         for (int a = 0; a < 2; a++) {
             const hg_model *m = hg_model_find(grids[a]);
-            CHECK(grad_of(m, p, &sys, L, s, &T, g, &e) ==
+            CHECK(hg_test_gradient(m, p, &sys, NULL, L, s, &T, g, &e) ==
                   HG_OK);
             CHECK_CLOSE(T, work(m, p, sys.dim, sys.nu, sys.structure, L, s).T,
                         1e-9, 0.0);
@@ -174,8 +159,10 @@ static void test_gradient(void)
                 memcpy(sm, s, sizeof s);
                 sp[h] += dh;
                 sm[h] -= dh;
-                CHECK(grad_of(m, p, &sys, L, sp, &Tp, NULL, &e) == HG_OK);
-                CHECK(grad_of(m, p, &sys, L, sm, &Tm, NULL, &e) == HG_OK);
+                CHECK(hg_test_gradient(m, p, &sys, NULL, L, sp, &Tp, NULL,
+                                       &e) == HG_OK);
+                CHECK(hg_test_gradient(m, p, &sys, NULL, L, sm, &Tm, NULL,
+                                       &e) == HG_OK);
                 double fd = (Tp - Tm) / (2 * dh);
                 if (!hg_close(g[h], fd, 1e-4, 1e-6 * T / s[h]))
                     fprintf(stderr, "%s %s level %d: %g vs fd %g\n",

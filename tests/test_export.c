@@ -6,17 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static hg_psd *make(const char *spec, int dim)
-{
-    hg_psd_ctx ctx = {dim, NULL};
-    hg_psd *p = NULL;
-    hg_psd_parse(spec, &ctx, &p, NULL);
-    return p;
-}
-
 int main(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=10", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=10", 3);
     CHECK(p != NULL);
     if (!p)
         return hg_test_summary("test_export");

@@ -358,14 +358,14 @@ static void test_numbers(void)
     uint64_t seed = 20261127, s = seed;
     int bad = 0;
     for (int i = 0; i < 200000; i++) {
-        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        hg_test_lcg(&s);
         char buf[64];
         int digits = 1 + (int)((s >> 33) % 20), exp = (int)((s >> 20) % 60) - 30;
         int k = 0;
         if (s & 1)
             buf[k++] = '-';
         for (int j = 0; j < digits; j++) {
-            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            hg_test_lcg(&s);
             buf[k++] = (char)('0' + (s >> 59) % 10);
             if (j == 0 && (s & 2))
                 buf[k++] = '.';

@@ -148,31 +148,6 @@ static void compare(const char *what, hg_grid *g, const hg_particles *p,
     hg_grid_free(f);
 }
 
-/* q = p moved by up to d on every axis (wrapped into a periodic box). */
-static void displace(const hg_particles *p, hg_particles *q, double d,
-                     uint64_t seed)
-{
-    hg_err e;
-    CHECK(hg_particles_alloc(q, p->dim, p->n, &e) == HG_OK);
-    q->periodic = p->periodic;
-    memcpy(q->lo, p->lo, sizeof q->lo);
-    memcpy(q->hi, p->hi, sizeof q->hi);
-    memcpy(q->r, p->r, p->n * sizeof *q->r);
-    const int D = p->dim;
-    for (size_t i = 0; i < p->n * (size_t)D; i++) {
-        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-        double u = (double)(seed >> 11) * 0x1.0p-53 - 0.5;
-        double x = p->x[i] + 2.0 * d * u;
-        int a = (int)(i % (size_t)D);
-        double A = p->hi[a] - p->lo[a];
-        if (p->periodic && x < p->lo[a])
-            x += A;
-        if (p->periodic && x >= p->hi[a])
-            x -= A;
-        q->x[i] = x;
-    }
-}
-
 /* The first m particles of p. */
 static void head(const hg_particles *p, size_t m, hg_particles *q)
 {
@@ -212,7 +187,7 @@ static void sequence(int dim, int periodic, hg_grid_storage storage,
     CHECK(hg_grid_set_storage(g, storage, &e) == HG_OK);
     CHECK(hg_grid_build(g, &p, &e) == HG_OK);
     compare("first build", g, &p, &s);
-    displace(&p, &q, 0.02 * rmax, 99);
+    hg_test_displace(&p, &q, 0.02 * rmax, 99);
     CHECK(hg_grid_build(g, &q, &e) == HG_OK);
     compare("after small displacements", g, &q, &s);
     CHECK(hg_grid_build(g, &q, &e) == HG_OK);
@@ -259,10 +234,8 @@ static void crowded_group(void)
     uint64_t st = 2024;
     for (size_t i = 0; i < N; i++) {
         double u[3];
-        for (int k = 0; k < 3; k++) {
-            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
-            u[k] = (double)(st >> 11) * 0x1.0p-53;
-        }
+        for (int k = 0; k < 3; k++)
+            u[k] = hg_test_uniform(&st);
         p.x[2 * i] = 1024.0 * u[0];
         p.x[2 * i + 1] = 4.0 * u[1]; /* rows 0..3 */
         p.r[i] = 0.1 + 0.3 * u[2];
@@ -273,7 +246,7 @@ static void crowded_group(void)
     CHECK(hg_grid_set_storage(g, s.storage, &e) == HG_OK);
     CHECK(hg_grid_build(g, &p, &e) == HG_OK);
     compare("crowded group", g, &p, &s);
-    displace(&p, &q, 0.05, 3);
+    hg_test_displace(&p, &q, 0.05, 3);
     CHECK(hg_grid_build(g, &q, &e) == HG_OK);
     compare("crowded group, moved", g, &q, &s);
     hg_grid_free(g);
@@ -322,7 +295,7 @@ static void many_levels(int dim)
     for (int h = 0; h < L; h++) /* 2 rmin .. 2 rmax */
         sizes[h] = 2.0 * rmin * pow(rmax / rmin, (double)h / (L - 1));
     sizes[L - 1] = 2.0 * rmax;
-    displace(&p, &q, 0.02 * rmax, 5);
+    hg_test_displace(&p, &q, 0.02 * rmax, 5);
     hg_grid *g = NULL;
     CHECK(hg_grid_create(dim, L, sizes, HG_TOP_DOWN, &g, &e) == HG_OK);
     CHECK(hg_grid_set_storage(g, HG_GRID_DENSE, &e) == HG_OK);
@@ -351,7 +324,7 @@ static void deterministic(int dim)
     double rmin, rmax;
     if (packed(dim, n_arg, 5, &p, &rmin, &rmax))
         return;
-    displace(&p, &q, 0.02 * rmax, 7);
+    hg_test_displace(&p, &q, 0.02 * rmax, 7);
     double sizes[2] = {0.7 * rmax, 2.0 * rmax};
     hg_pairs a[2] = {{0}};
     for (int k = 0; k < 2; k++) {

@@ -40,19 +40,6 @@ static void make_particles(hg_particles *p, int dim, size_t n, int periodic,
     gsl_rng_free(rng);
 }
 
-static int same_particles(const hg_particles *a, const hg_particles *b)
-{
-    if (a->dim != b->dim || a->n != b->n || a->periodic != b->periodic)
-        return 0;
-    for (int c = 0; c < a->dim; c++)
-        if (a->lo[c] != b->lo[c] || a->hi[c] != b->hi[c])
-            return 0;
-    size_t nx = a->n * (size_t)a->dim;
-    return (a->n == 0 ||
-            (memcmp(a->x, b->x, nx * sizeof *a->x) == 0 &&
-             memcmp(a->r, b->r, a->n * sizeof *a->r) == 0));
-}
-
 static void test_round_trips(void)
 {
     for (size_t f = 0; f < sizeof formats / sizeof *formats; f++)
@@ -73,7 +60,7 @@ static void test_round_trips(void)
                     int st = hg_io_read_stream(tf, "tmp", formats[f], &q, &e);
                     fclose(tf);
                     CHECK(st == HG_OK);
-                    int same = st == HG_OK && same_particles(&p, &q);
+                    int same = st == HG_OK && hg_test_same_particles(&p, &q);
                     CHECK(same);
                     if (!same || st != HG_OK)
                         fprintf(stderr,
@@ -99,7 +86,7 @@ static void test_files(void)
         CHECK(hg_io_write(names[k], HG_IO_AUTO, &p, &e) == HG_OK);
         int st = hg_io_read(names[k], HG_IO_AUTO, &q, &e);
         CHECK(st == HG_OK);
-        CHECK(st == HG_OK && same_particles(&p, &q));
+        CHECK(st == HG_OK && hg_test_same_particles(&p, &q));
         hg_particles_clear(&q);
         /* content sniffing when the name says nothing */
         FILE *f = fopen(names[k], "rb");
@@ -107,7 +94,7 @@ static void test_files(void)
         if (f) {
             st = hg_io_read_stream(f, "(stdin)", HG_IO_AUTO, &q, &e);
             fclose(f);
-            CHECK(st == HG_OK && same_particles(&p, &q));
+            CHECK(st == HG_OK && hg_test_same_particles(&p, &q));
             hg_particles_clear(&q);
         }
         remove(names[k]);

@@ -15,15 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static hg_psd *make(const char *spec, int dim)
-{
-    hg_psd_ctx ctx = {dim, NULL};
-    hg_psd *p = NULL;
-    if (hg_psd_parse(spec, &ctx, &p, NULL))
-        return NULL;
-    return p;
-}
-
 static void test_format_up(void)
 {
     char buf[64];
@@ -41,8 +32,7 @@ static void test_format_up(void)
     /* random largest diameters: printed value read back never below */
     uint64_t s = 12345;
     for (int i = 0; i < 20000; i++) {
-        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-        double x = 0.01 + (double)(s >> 11) / 9007199254740992.0 * 1000.0;
+        double x = 0.01 + hg_test_uniform(&s) * 1000.0;
         double v = hg_lammps_format_up(x, buf, sizeof buf);
         if (!(v >= x && strtod(buf, NULL) >= x)) {
             CHECK(!"format_up below its argument");
@@ -103,9 +93,8 @@ static void test_lines(void)
 /* The KOL export: one level gives bin, rounded-up cutoffs. */
 static void test_export(void)
 {
-    hg_psd *p =
-        make("lognormal:median=0.5,sigma=0.4,rmin=0.2,rmax=1.4999999999876",
-             3);
+    hg_psd *p = hg_test_psd(
+        "lognormal:median=0.5,sigma=0.4,rmin=0.2,rmax=1.4999999999876", 3);
     CHECK(p != NULL);
     if (!p)
         return;
@@ -130,7 +119,7 @@ static void test_export(void)
 
 static void test_stencils(void)
 {
-    hg_psd *p = make("mono:r=1", 3);
+    hg_psd *p = hg_test_psd("mono:r=1", 3);
     hg_lammps_system sys = {3, 0.4, 50000, 0.2, 1};
     hg_lammps_setting bin = {0};
     hg_lammps_work w;
@@ -142,14 +131,14 @@ static void test_stencils(void)
     CHECK(p && hg_lammps_work_eval(p, &sys, &one, &w1, NULL) == HG_OK);
     CHECK(w1.checks == w.checks && w1.coll_loops == 50000.0);
     hg_psd_free(p);
-    hg_psd *q = make("mono:r=1", 2);
+    hg_psd *q = hg_test_psd("mono:r=1", 2);
     hg_lammps_system s2 = {2, 0.4, 50000, 0.2, 1};
     CHECK(q && hg_lammps_work_eval(q, &s2, &bin, &w, NULL) == HG_OK);
     CHECK(w.stencil[0] == 13); /* 2D */
     hg_psd_free(q);
     /* a small atom visits its own half stencil and 81..125 bins of the
      * larger collection */
-    hg_psd *r = make("powerlaw:alpha=-3,omega=20", 3);
+    hg_psd *r = hg_test_psd("powerlaw:alpha=-3,omega=20", 3);
     hg_lammps_setting two = {2, {8.0, 40.0}};
     CHECK(r && hg_lammps_work_eval(r, &sys, &two, &w, NULL) == HG_OK);
     CHECK(w.stencil[0] >= 63 + 81 && w.stencil[0] <= 63 + 125);
@@ -256,10 +245,8 @@ static double count_checks(const hg_psd *psd, const hg_lammps_system *sys,
     double *r = malloc(sizeof *r * N), *x = malloc(sizeof *x * N * 3);
     hg_psd_sample_systematic(psd, N, seed, r, NULL);
     uint64_t z = seed * 2654435761u + 1;
-    for (size_t i = 0; i < N * 3; i++) {
-        z = z * 6364136223846793005ULL + 1442695040888963407ULL;
-        x[i] = (double)(z >> 11) / 9007199254740992.0 * A;
-    }
+    for (size_t i = 0; i < N * 3; i++)
+        x[i] = hg_test_uniform(&z) * A;
     double checks = count_checks_at(r, x, N, A, sys, s);
     free(r);
     free(x);
@@ -281,7 +268,7 @@ static void test_exact_checks(void)
         {"powerlaw:alpha=-3,omega=20", 2, 0.4, {2, {9.0, 40.0}}},
     };
     for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
-        hg_psd *p = make(cases[t].psd, cases[t].dim);
+        hg_psd *p = hg_test_psd(cases[t].psd, cases[t].dim);
         CHECK(p != NULL);
         if (!p)
             continue;
@@ -323,7 +310,7 @@ static void test_exact_checks_dense(void)
         {"powerlaw:alpha=-3,omega=30", 2, 0.7, {4, {2.5, 5.0, 15.0, 60.0}}},
     };
     for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
-        hg_psd *p = make(cases[t].psd, cases[t].dim), *sample = NULL;
+        hg_psd *p = hg_test_psd(cases[t].psd, cases[t].dim), *sample = NULL;
         hg_particles pk = {0};
         hg_system ps = {0, 0.0, HG_STRUCTURE_POISSON};
         hg_pack_params prm = {cases[t].dim, 20000, cases[t].nu, 21 + t, 1};
@@ -370,7 +357,7 @@ static void test_exact_checks_dense(void)
 
 static void test_fit(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=20", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=20", 3);
     if (!p)
         return;
     const double truth[HG_LAMMPS_NTERMS] = {2e-9, 2.5e-9, 3e-9,
@@ -409,13 +396,13 @@ static void test_optimise(void)
 {
     hg_consts c;
     hg_consts_shipped(&hg_lammps_consts_kind, &c);
-    hg_psd *mono = make("mono:r=1", 3);
+    hg_psd *mono = hg_test_psd("mono:r=1", 3);
     hg_lammps_system sys = {3, 0.4, 50000, 0.2, 1};
     hg_lammps_optimum o;
     CHECK(mono && hg_lammps_optimise(mono, &sys, &c, 4, 0.01, &o, NULL) ==
                       HG_OK);
     CHECK(o.best.ncoll == 0); /* one size: bin */
-    hg_psd *wide = make("powerlaw:alpha=-3,omega=50", 3);
+    hg_psd *wide = hg_test_psd("powerlaw:alpha=-3,omega=50", 3);
     CHECK(wide && hg_lammps_optimise(wide, &sys, &c, 5, 0.01, &o, NULL) ==
                       HG_OK);
     CHECK(o.best.ncoll >= 2 && o.seconds < 0.5 * o.bin_seconds);
@@ -465,7 +452,7 @@ static void test_registry(void)
     const hg_model *mm = hg_model_find("lammps-multi");
     const hg_model *mb = hg_model_find("lammps-bin");
     CHECK(mm != NULL && mb != NULL);
-    hg_psd *p = make("powerlaw:alpha=-3,omega=20", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=20", 3);
     if (!mm || !mb || !p)
         return;
     hg_consts c;

@@ -10,20 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static hg_psd *make_psd(const char *spec)
-{
-    hg_psd *psd = NULL;
-    hg_psd_ctx ctx = {3, NULL};
-    hg_err e = {0};
-    if (hg_psd_parse(spec, &ctx, &psd, &e))
-        fprintf(stderr, "%s: %s\n", spec, e.msg);
-    return psd;
-}
-
 /* A cube of edge 100, periodic, radii up to 9.95 and skin 0.1: cutoff 20. */
 static void counts(void)
 {
-    hg_psd *psd = make_psd("uniform-size:rmin=1,rmax=9.95");
+    hg_psd *psd = hg_test_psd("uniform-size:rmin=1,rmax=9.95", 3);
     CHECK(psd != NULL);
     if (!psd)
         return;
@@ -115,7 +105,7 @@ static void optimiser(void)
     hg_consts c;
     hg_consts_shipped(&hg_liggghts_consts_kind, &c);
     for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
-        hg_psd *psd = make_psd(specs[k]);
+        hg_psd *psd = hg_test_psd(specs[k], 3);
         CHECK(psd != NULL);
         if (!psd)
             continue;
@@ -161,7 +151,7 @@ static void model_and_engine(void)
     CHECK(!strcmp(g->settings_format, "liggghts"));
     CHECK(g->consts == &hg_liggghts_consts_kind && !g->K);
     CHECK(g->write_settings && g->validate && g->tune && g->calibrate);
-    hg_psd *psd = make_psd("powerlaw:alpha=-3,rmin=1,omega=5");
+    hg_psd *psd = hg_test_psd("powerlaw:alpha=-3,rmin=1,omega=5", 3);
     if (!psd)
         return;
     hg_system sys = {3, 0.3};

@@ -11,44 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static hg_psd *make(const char *spec, int dim)
-{
-    hg_psd_ctx ctx = {dim, NULL};
-    hg_psd *p = NULL;
-    hg_err e = {0};
-    if (hg_psd_parse(spec, &ctx, &p, &e))
-        fprintf(stderr, "parse %s: %s\n", spec, e.msg);
-    return p;
-}
-
-/* T and dT/ds of m through the public driver (hg_model_gradient). */
-static int grad_of(const hg_model *m, const hg_psd *p, const hg_system *sys,
-                   const hg_model_values *v, int L, const double *s,
-                   double *T, double *g, hg_err *e)
-{
-    hg_model_input in;
-    int st = hg_model_prepare(m, p, sys, v, &in, e);
-    in.L = L;
-    in.sizes = s;
-    return st ? st : hg_model_gradient(m, &in, T, g, e);
-}
-
 static const hg_model *model(const char *name)
 {
     const hg_model *m = hg_model_find(name);
     CHECK(m != NULL);
     return m;
-}
-
-/* T of m with parameter values v (NaN when the evaluation fails). */
-static double T_of(const hg_model *m, const hg_psd *p, const hg_system *sys,
-                   const hg_model_values *v, int L, const double *s)
-{
-    hg_work w = {NAN, NAN, NAN};
-    hg_err e = {0};
-    if (hg_cost_evaluate(m, p, sys, v, L, s, NULL, &w, &e))
-        fprintf(stderr, "%s: %s\n", m->name, e.msg);
-    return w.T;
 }
 
 /* ---- a test-only model: the better of Top-Down and Bottom-Up for the
@@ -120,7 +87,7 @@ static const hg_model best_model = {
 
 static void test_reference_3d(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=100", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=100", 3);
     CHECK(p != NULL);
     if (!p)
         return;
@@ -129,7 +96,8 @@ static void test_reference_3d(void)
     double s[43];
     for (int h = 1; h <= L; h++)
         s[h - 1] = 2.0 * (1.0 + h * 99.0 / L);
-    CHECK_CLOSE(T_of(model("hgrid-top-down"), p, &sys, NULL, L, s), 12.3975,
+    CHECK_CLOSE(hg_test_T(model("hgrid-top-down"), p, &sys, NULL, L, s),
+                12.3975,
                 0.0, 0.001);
     hg_cost lc = {0};
     CHECK(hg_cost_evaluate(model("linked-cell"), p, &sys, NULL, 0, NULL, &lc,
@@ -147,7 +115,7 @@ static void test_reference_3d(void)
 
 static void test_reference_2d(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=20", 2);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=20", 2);
     CHECK(p != NULL);
     if (!p)
         return;
@@ -167,7 +135,7 @@ static void test_reference_2d(void)
     CHECK_CLOSE(c.T, c.T_cd + 0.2 * c.T_ca, 1e-12, 0.0);
     CHECK(c.dim == 2 && c.nu == 0.4 && c.levels == 5);
     hg_cost_clear(&c);
-    CHECK_CLOSE(T_of(model("linked-cell"), p, &sys, NULL, 0, NULL), 153.62,
+    CHECK_CLOSE(hg_test_T(model("linked-cell"), p, &sys, NULL, 0, NULL), 153.62,
                 0.0, 0.01);
     hg_psd_free(p);
 }
@@ -177,7 +145,7 @@ static void test_reference_2d(void)
 static void test_mono(void)
 {
     for (int d = 2; d <= 3; d++) {
-        hg_psd *p = make("mono:r=0.5", d);
+        hg_psd *p = hg_test_psd("mono:r=0.5", d);
         CHECK(p != NULL);
         if (!p)
             continue;
@@ -255,8 +223,8 @@ static void check_gradient(const hg_model *m, const hg_psd *p,
 {
     double g[8], T = NAN;
     hg_err e = {0};
-    CHECK(grad_of(m, p, sys, v, L, s, &T, g, &e) == HG_OK);
-    double T0 = T_of(m, p, sys, v, L, s);
+    CHECK(hg_test_gradient(m, p, sys, v, L, s, &T, g, &e) == HG_OK);
+    double T0 = hg_test_T(m, p, sys, v, L, s);
     CHECK_CLOSE(T, T0, 1e-12, 0.0);
     CHECK(g[L - 1] == 0.0);
     for (int h = 0; h < L - 1; h++) {
@@ -265,7 +233,8 @@ static void check_gradient(const hg_model *m, const hg_psd *p,
         memcpy(sm, s, sizeof *s * (size_t)L);
         sp[h] += d;
         sm[h] -= d;
-        double fd = (T_of(m, p, sys, v, L, sp) - T_of(m, p, sys, v, L, sm)) /
+        double fd = (hg_test_T(m, p, sys, v, L, sp) -
+                     hg_test_T(m, p, sys, v, L, sm)) /
                     (2.0 * d);
         if (!hg_close(g[h], fd, 1e-5, 1e-7 * fabs(T0) / s[h]))
             fprintf(stderr, "%s, %s, h = %d: dT/ds %.10g vs FD %.10g\n",
@@ -279,7 +248,7 @@ static void check_gradient(const hg_model *m, const hg_psd *p,
 static void check_empty_level(const hg_model *m, const hg_psd *p,
                               const hg_system *sys, int L, const double *s)
 {
-    double T = T_of(m, p, sys, NULL, L, s), s2[8];
+    double T = hg_test_T(m, p, sys, NULL, L, s), s2[8];
     for (int h = 0; h < L; h++) {
         memcpy(s2, s, sizeof *s * (size_t)(h + 1));
         memcpy(s2 + h + 1, s + h, sizeof *s * (size_t)(L - h));
@@ -294,14 +263,14 @@ static void check_empty_level(const hg_model *m, const hg_psd *p,
     }
     memcpy(s2, s, sizeof *s * (size_t)L);
     s2[L] = 1.5 * s[L - 1];
-    CHECK_CLOSE(T_of(m, p, sys, NULL, L + 1, s2), T, 1e-12, 0.0);
+    CHECK_CLOSE(hg_test_T(m, p, sys, NULL, L + 1, s2), T, 1e-12, 0.0);
 }
 
 static void test_every_model(void)
 {
     const hg_model *lc = model("linked-cell");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        hg_psd *p = make(cases[c].spec, cases[c].dim);
+        hg_psd *p = hg_test_psd(cases[c].spec, cases[c].dim);
         CHECK(p != NULL);
         if (!p)
             continue;
@@ -310,12 +279,12 @@ static void test_every_model(void)
         double s[8];
         sizes_of(&cases[c], p, s);
         double one = 2.0 * hg_psd_rmax(p);
-        double T_lc = T_of(lc, p, &sys, NULL, 1, &one);
+        double T_lc = hg_test_T(lc, p, &sys, NULL, 1, &one);
         for (size_t i = 0; i < hg_model_count(); i++) {
             const hg_model *m = hg_model_at(i);
             CHECK(hg_model_find(m->name) == m);
             CHECK(m->help && *m->help && m->n_params >= 0);
-            double T = T_of(m, p, &sys, NULL, L, s);
+            double T = hg_test_T(m, p, &sys, NULL, L, s);
             CHECK(isfinite(T) && T > 0.0);
             hg_model_values v = {0};
             CHECK(hg_model_values_set(&v, "K", 0.37, NULL) == HG_OK);
@@ -329,7 +298,7 @@ static void test_every_model(void)
              * (models of other codes, such as LAMMPS', count in their own
              * terms) */
             if (m->grid_algorithm != HG_GRID_NONE)
-                CHECK_CLOSE(T_of(m, p, &sys, NULL, 1, &one), T_lc, 1e-12,
+                CHECK_CLOSE(hg_test_T(m, p, &sys, NULL, 1, &one), T_lc, 1e-12,
                             0.0);
             /* K weighs the cell accesses (KOL 2014 eq. 27) */
             if (hg_model_param_index(m, "K") >= 0) {
@@ -355,15 +324,15 @@ static void test_every_model(void)
 /* Top-Down and Bottom-Up differ for L > 1 and find their grid. */
 static void test_algorithms(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-2,omega=10", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-2,omega=10", 3);
     if (!p) {
         CHECK(0);
         return;
     }
     hg_system sys = {3, 0.3};
     double s[3] = {4.0, 9.0, 20.0};
-    double td = T_of(model("hgrid-top-down"), p, &sys, NULL, 3, s);
-    double bu = T_of(model("hgrid-bottom-up"), p, &sys, NULL, 3, s);
+    double td = hg_test_T(model("hgrid-top-down"), p, &sys, NULL, 3, s);
+    double bu = hg_test_T(model("hgrid-bottom-up"), p, &sys, NULL, 3, s);
     CHECK(fabs(td - bu) > 1e-6);
     CHECK(hg_model_for_grid(HG_TOP_DOWN) == model("hgrid-top-down"));
     CHECK(hg_model_for_grid(HG_BOTTOM_UP) == model("hgrid-bottom-up"));
@@ -376,7 +345,7 @@ static void test_algorithms(void)
 /* The test-only model takes part in the recommendation like any other. */
 static void test_new_model_recommends(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=100", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=100", 3);
     if (!p) {
         CHECK(0);
         return;
@@ -404,8 +373,8 @@ static void test_new_model_recommends(void)
     hg_model_values v = {0};
     CHECK(hg_model_values_set(&v, "extra", 2.5, NULL) == HG_OK);
     double s[2] = {20.0, 200.0};
-    CHECK_CLOSE(T_of(&best_model, p, &sys, &v, 2, s) -
-                    T_of(&best_model, p, &sys, NULL, 2, s),
+    CHECK_CLOSE(hg_test_T(&best_model, p, &sys, &v, 2, s) -
+                    hg_test_T(&best_model, p, &sys, NULL, 2, s),
                 2.5, 1e-9, 0.0);
     CHECK(hg_model_values_set(&v, "extra", -1.0, NULL) == HG_OK);
     CHECK(hg_cost_evaluate(&best_model, p, &sys, &v, 2, s, NULL, NULL, &e) ==
@@ -432,13 +401,13 @@ static void test_registry(void)
     hg_model no_grid = *hg_model_find("hgrid-top-down");
     no_grid.name = "test-no-grid";
     no_grid.grid_algorithm = HG_GRID_NONE;
-    hg_psd *p = make("powerlaw:alpha=-3,omega=10", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=10", 3);
     hg_system sys = {3, 0.5};
     double s[1] = {20.0};
     CHECK(p && hg_cost_evaluate(&no_grid, p, &sys, NULL, 1, s, NULL, NULL,
                                 &e) == HG_EINVAL);
     CHECK(strstr(e.msg, "test-no-grid: the HGrid core needs") != NULL);
-    CHECK(p && grad_of(&no_grid, p, &sys, NULL, 1, s, NULL, NULL,
+    CHECK(p && hg_test_gradient(&no_grid, p, &sys, NULL, 1, s, NULL, NULL,
                                 &e) == HG_EINVAL);
     hg_psd_free(p);
     CHECK(hg_model_count() == n);
@@ -458,7 +427,7 @@ static void test_registry(void)
 
 static void test_rejections(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=10", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=10", 3);
     if (!p) {
         CHECK(0);
         return;

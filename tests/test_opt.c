@@ -10,28 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static hg_psd *make(const char *spec, int dim)
-{
-    hg_psd_ctx ctx = {dim, NULL};
-    hg_psd *p = NULL;
-    hg_err e = {0};
-    if (hg_psd_parse(spec, &ctx, &p, &e))
-        fprintf(stderr, "parse %s: %s\n", spec, e.msg);
-    return p;
-}
-
-/* T and dT/ds of m through the public driver (hg_model_gradient). */
-static int grad_of(const hg_model *m, const hg_psd *p, const hg_system *sys,
-                   const hg_model_values *v, int L, const double *s,
-                   double *T, double *g, hg_err *e)
-{
-    hg_model_input in;
-    int st = hg_model_prepare(m, p, sys, v, &in, e);
-    in.L = L;
-    in.sizes = s;
-    return st ? st : hg_model_gradient(m, &in, T, g, e);
-}
-
 static int curve_argmin(const hg_curve *c)
 {
     int b = 0;
@@ -53,19 +31,10 @@ static hg_model_values K_is(double K)
     return v;
 }
 
-/* T of model m (NaN when the evaluation fails). */
-static double T_of(const hg_model *m, const hg_psd *p, const hg_system *sys,
-                   int L, const double *s)
-{
-    hg_work w = {NAN, NAN, NAN};
-    hg_cost_evaluate(m, p, sys, NULL, L, s, NULL, &w, NULL);
-    return w.T;
-}
-
 /* Recipes: closed forms, end points, constant ratio of particles per cell. */
 static void test_recipes(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=100", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=100", 3);
     if (!p) {
         CHECK(0);
         return;
@@ -93,7 +62,7 @@ static void test_recipes(void)
         hg_cost_clear(&c);
     }
     /* 2D too, and L = 1, 2 (a single equation). */
-    hg_psd *p2 = make("powerlaw:alpha=-3,omega=20", 2);
+    hg_psd *p2 = hg_test_psd("powerlaw:alpha=-3,omega=20", 2);
     if (p2) {
         for (int L = 1; L <= 3; L++) {
             CHECK(hg_sizes_constant_m(p2, 2, L, 1.0, s, NULL) == HG_OK);
@@ -109,7 +78,7 @@ static void test_recipes(void)
  * K = 0.2, 3D, Top-Down. */
 static void test_spec_3d(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=100", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=100", 3);
     if (!p) {
         CHECK(0);
         return;
@@ -156,7 +125,7 @@ static void test_spec_3d(void)
  * T_LC / T = 34.9. */
 static void test_spec_2d(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=20", 2);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=20", 2);
     if (!p) {
         CHECK(0);
         return;
@@ -196,7 +165,7 @@ static void test_spec_2d(void)
 /* Reference: alpha = -3, omega = 50, nu = 0.62, K = 0.3: L* = 7. */
 static void test_spec_omega50(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=50", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=50", 3);
     if (!p) {
         CHECK(0);
         return;
@@ -230,7 +199,7 @@ static void test_optimum_vs_recipes(void)
                  {"powerlaw:alpha=0,omega=8", 3, 0.5, 0.3},
                  {"powerlaw:alpha=-2,omega=15", 2, 0.6, 0.2}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        hg_psd *p = make(cases[k].spec, cases[k].dim);
+        hg_psd *p = hg_test_psd(cases[k].spec, cases[k].dim);
         if (!p) {
             CHECK(0);
             continue;
@@ -277,7 +246,7 @@ static void test_optimum_vs_recipes(void)
 static void test_mono(void)
 {
     for (int d = 2; d <= 3; d++) {
-        hg_psd *p = make("mono:r=0.5", d);
+        hg_psd *p = hg_test_psd("mono:r=0.5", d);
         if (!p) {
             CHECK(0);
             continue;
@@ -304,7 +273,7 @@ static void test_mono(void)
  * per-level breakdown matches the totals, sensitivity is around L*. */
 static void test_recommend_fields(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=100", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=100", 3);
     if (!p) {
         CHECK(0);
         return;
@@ -425,13 +394,13 @@ static void test_discrete(void)
         double b2 = HUGE_VAL, b3 = HUGE_VAL, T;
         for (double s1 = 2.0; s1 <= 20.0; s1 += 0.01) {
             double s[2] = {s1, 20.0};
-            T = T_of(grid_model(a), p, &sys, 2, s);
+            T = hg_test_T(grid_model(a), p, &sys, NULL, 2, s);
             b2 = fmin(b2, T);
         }
         for (double s1 = 2.0; s1 <= 20.0; s1 += 0.05)
             for (double s2 = s1; s2 <= 20.0; s2 += 0.05) {
                 double s[3] = {s1, s2, 20.0};
-                T = T_of(grid_model(a), p, &sys, 3, s);
+                T = hg_test_T(grid_model(a), p, &sys, NULL, 3, s);
                 b3 = fmin(b3, T);
             }
         printf("discrete %s: T(2) = %.8f (grid %.8f), T(3) = %.8f (grid "
@@ -447,7 +416,7 @@ static void test_discrete(void)
      * only, no pdf) matches finite differences. */
     double sg[3] = {2.5, 7.0, 20.0}, g[3], T0;
     for (int a = 0; a < 2; a++) {
-        CHECK(grad_of(grid_model(a), p, &sys, NULL, 3, sg, &T0, g,
+        CHECK(hg_test_gradient(grid_model(a), p, &sys, NULL, 3, sg, &T0, g,
                                NULL) == HG_OK);
         for (int h = 0; h < 2; h++) {
             double d = 1e-6 * sg[h], sp[3], sm[3], Tp, Tm;
@@ -455,8 +424,8 @@ static void test_discrete(void)
             memcpy(sm, sg, sizeof sg);
             sp[h] += d;
             sm[h] -= d;
-            Tp = T_of(grid_model(a), p, &sys, 3, sp);
-            Tm = T_of(grid_model(a), p, &sys, 3, sm);
+            Tp = hg_test_T(grid_model(a), p, &sys, NULL, 3, sp);
+            Tm = hg_test_T(grid_model(a), p, &sys, NULL, 3, sm);
             CHECK_CLOSE(g[h], (Tp - Tm) / (2.0 * d), 1e-5, 1e-9);
         }
     }
@@ -489,7 +458,7 @@ static void test_robust(void)
                            "powerlaw:alpha=-4,omega=1000"};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
         for (int d = 2; d <= 3; d++) {
-            hg_psd *p = make(specs[i], d);
+            hg_psd *p = hg_test_psd(specs[i], d);
             if (!p) {
                 CHECK(0);
                 continue;
@@ -518,7 +487,7 @@ static void test_robust(void)
 
 static void test_rejections(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=10", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=10", 3);
     if (!p) {
         CHECK(0);
         return;
@@ -573,7 +542,7 @@ static void test_rejections(void)
     CHECK(hg_recommend(p, &sys, NULL, NULL, &r, &e) == HG_EINVAL);
     double g[2], s2[2] = {30.0, 4.0};
     sys.nu = 0.5;
-    CHECK(grad_of(grid_model(HG_TOP_DOWN), p, &sys, NULL, 2, s2, NULL,
+    CHECK(hg_test_gradient(grid_model(HG_TOP_DOWN), p, &sys, NULL, 2, s2, NULL,
                            g, &e) == HG_EINVAL);
     hg_psd_free(p);
 }

@@ -12,13 +12,9 @@
 
 static hg_psd *make_psd(const char *spec, int dim)
 {
-    hg_psd_ctx ctx = {dim, NULL};
-    hg_psd *psd = NULL;
-    hg_err e;
-    if (hg_psd_parse(spec, &ctx, &psd, &e) != HG_OK)
-        fprintf(stderr, "%s: %s\n", spec, e.msg);
-    CHECK(psd != NULL);
-    return psd;
+    hg_psd *p = hg_test_psd(spec, dim);
+    CHECK(p != NULL);
+    return p;
 }
 
 /* Largest (r_i + r_j - d_ij) / min(r_i, r_j) by brute force. */
@@ -198,13 +194,8 @@ static char *packing_bytes(hg_pack_fn gen, const hg_psd *psd,
     }
     FILE *f = tmpfile();
     char *buf = NULL;
-    if (f && hg_io_write_stream(f, "tmp", HG_IO_CSV, &p, &e) == HG_OK) {
-        long n = ftell(f);
-        rewind(f);
-        buf = malloc((size_t)n + 1);
-        if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n)
-            *len = (size_t)n;
-    }
+    if (f && hg_io_write_stream(f, "tmp", HG_IO_CSV, &p, &e) == HG_OK)
+        buf = hg_test_read_stream(f, len);
     if (f)
         fclose(f);
     hg_particles_clear(&p);

@@ -12,26 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *slurp(const char *path, long *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* The text of an SVG document: tags dropped, character references (&#xHH;,
  * as PLplot's svg driver writes every glyph) decoded to ASCII. */
 static void svg_text(const char *svg, char *out, size_t cap)
@@ -60,8 +40,8 @@ static void svg_text(const char *svg, char *out, size_t cap)
 /* The SVG at path exists and its text holds every string of want[]. */
 static void check_svg(const char *path, const char *const *want, int n)
 {
-    long len = 0;
-    char *svg = slurp(path, &len);
+    size_t len = 0;
+    char *svg = hg_test_read_file(path, &len);
     CHECK(svg != NULL && len > 1000);
     if (!svg)
         return;
@@ -235,8 +215,8 @@ int main(void)
     CHECK(hg_plot_write(path, panels, 2, 800, &e) == HG_OK);
     if (e.msg[0])
         fprintf(stderr, "%s\n", e.msg);
-    long n = 0;
-    char *svg = slurp(path, &n);
+    size_t n = 0;
+    char *svg = hg_test_read_file(path, &n);
     CHECK(svg != NULL && n > 1000);
     char *txt = malloc((size_t)n + 1);
     if (svg && txt) {
@@ -265,7 +245,7 @@ int main(void)
     /* PNG: signature and an IHDR of the requested width */
     snprintf(path, sizeof path, "%s/a.png", dir);
     CHECK(hg_plot_write(path, panels, 2, 800, &e) == HG_OK);
-    unsigned char *png = (unsigned char *)slurp(path, &n);
+    unsigned char *png = (unsigned char *)hg_test_read_file(path, &n);
     CHECK(png != NULL && n > 24);
     if (png && n > 24) {
         CHECK(memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0);
@@ -278,7 +258,7 @@ int main(void)
     /* PDF */
     snprintf(path, sizeof path, "%s/a.PDF", dir);
     CHECK(hg_plot_write(path, panels, 1, 800, &e) == HG_OK);
-    char *pdf = slurp(path, &n);
+    char *pdf = hg_test_read_file(path, &n);
     CHECK(pdf != NULL && n > 100 && !strncmp(pdf, "%PDF", 4));
     free(pdf);
 

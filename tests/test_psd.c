@@ -36,16 +36,6 @@ static void remove_file(const char *name)
     remove(path);
 }
 
-static hg_psd *make(const char *spec, int dim)
-{
-    hg_psd_ctx ctx = {dim, tmpdir};
-    hg_psd *p = NULL;
-    hg_err e = {0};
-    if (hg_psd_parse(spec, &ctx, &p, &e))
-        fprintf(stderr, "parse '%s' (dim %d): %s\n", spec, dim, e.msg);
-    return p;
-}
-
 /* ---- quadrature of r^k pdf(r), independent of the families' moments */
 
 typedef struct {
@@ -152,7 +142,7 @@ static void check_family(const char *spec0, int dim)
 {
     char spec[2048];
     expand(spec0, spec, sizeof spec);
-    hg_psd *p = make(spec, dim);
+    hg_psd *p = hg_test_psd_in(spec, dim, tmpdir);
     CHECK(p != NULL);
     if (!p)
         return;
@@ -271,7 +261,7 @@ static double work(const hg_psd *p, int L)
 
 static void test_table_reproduces_powerlaw(void)
 {
-    hg_psd *pl = make("powerlaw:alpha=-3,omega=100", 3);
+    hg_psd *pl = hg_test_psd_in("powerlaw:alpha=-3,omega=100", 3, tmpdir);
     CHECK(pl != NULL);
     if (!pl)
         return;
@@ -289,7 +279,8 @@ static void test_table_reproduces_powerlaw(void)
         fprintf(f, "%.17g,%.17g\n", r, i == 0 ? 0.0 : hg_psd_cdf(pl, r));
     }
     fclose(f);
-    hg_psd *tb = make("table:file=pl-table.csv,size=radius,basis=number", 3);
+    hg_psd *tb = hg_test_psd_in(
+        "table:file=pl-table.csv,size=radius,basis=number", 3, tmpdir);
     CHECK(tb != NULL);
     if (tb) {
         CHECK(hg_psd_rmin(tb) == 1.0 && hg_psd_rmax(tb) == 100.0);
@@ -318,7 +309,7 @@ static void test_table_reproduces_powerlaw(void)
 
 static void test_sample_reproduces_powerlaw(void)
 {
-    hg_psd *pl = make("powerlaw:alpha=-3,omega=100", 3);
+    hg_psd *pl = hg_test_psd_in("powerlaw:alpha=-3,omega=100", 3, tmpdir);
     CHECK(pl != NULL);
     if (!pl)
         return;
@@ -343,7 +334,7 @@ static void test_sample_reproduces_powerlaw(void)
             fprintf(f, "%.17g\n", r[i]);
         fclose(f);
     }
-    hg_psd *sf = make("sample:file=pl-sample.txt", 3);
+    hg_psd *sf = hg_test_psd_in("sample:file=pl-sample.txt", 3, tmpdir);
     hg_psd *sm = NULL;
     CHECK(hg_psd_from_radii(r, n, 3, &sm, NULL) == HG_OK);
     CHECK(sf != NULL && sm != NULL);
@@ -383,10 +374,11 @@ static void test_sample_reproduces_powerlaw(void)
 /* lognormal with basis=volume is the number law with mu - d sigma^2 */
 static void test_basis_conversion(void)
 {
-    hg_psd *v = make("lognormal:median=2,sigma=0.5,rmin=0.5,rmax=8,"
-                     "basis=volume", 3);
-    hg_psd *n = make("lognormal:mu=-0.0568528194400547,sigma=0.5,rmin=0.5,"
-                     "rmax=8", 3); /* ln 2 - 3 * 0.25 */
+    hg_psd *v = hg_test_psd_in("lognormal:median=2,sigma=0.5,rmin=0.5,rmax=8,"
+                     "basis=volume", 3, tmpdir);
+    hg_psd *n = hg_test_psd_in( /* mu = ln 2 - 3 * 0.25 */
+        "lognormal:mu=-0.0568528194400547,sigma=0.5,rmin=0.5,rmax=8", 3,
+        tmpdir);
     CHECK(v && n);
     if (v && n)
         for (int k = 0; k <= 4; k++)
@@ -396,8 +388,8 @@ static void test_basis_conversion(void)
     hg_psd_free(n);
     /* the volume-weighted CDF of a volume-basis law is the given law:
      * M_3(rmin, r) / M_3 = (G(r) - G(rmin)) / (G(rmax) - G(rmin)) */
-    hg_psd *w = make("weibull:scale=1,shape=2,rmin=0.1,rmax=2,basis=volume",
-                     3);
+    hg_psd *w = hg_test_psd_in(
+        "weibull:scale=1,shape=2,rmin=0.1,rmax=2,basis=volume", 3, tmpdir);
     CHECK(w != NULL);
     if (w) {
         double G0 = -expm1(-0.01), G1 = -expm1(-4.0), Gr = -expm1(-1.0);
@@ -406,7 +398,8 @@ static void test_basis_conversion(void)
     }
     hg_psd_free(w);
     /* volume fractions of a bidisperse mixture */
-    hg_psd *d = make("discrete:r=1;2,frac=0.5;0.5,basis=mass", 3);
+    hg_psd *d =
+        hg_test_psd_in("discrete:r=1;2,frac=0.5;0.5,basis=mass", 3, tmpdir);
     CHECK(d != NULL);
     if (d) {
         CHECK_CLOSE(hg_psd_cdf(d, 1.0), 8.0 / 9.0, 1e-15, 0.0);
@@ -417,7 +410,7 @@ static void test_basis_conversion(void)
     /* ASTM C33 mid-band: 5 % of the mass passes 0.15 mm */
     char spec[2048];
     expand("table:file=@ASTM,size=diameter,basis=mass", spec, sizeof spec);
-    hg_psd *t = make(spec, 3);
+    hg_psd *t = hg_test_psd_in(spec, 3, tmpdir);
     CHECK(t != NULL);
     if (t) {
         CHECK_CLOSE(hg_psd_rmin(t), 0.0375, 1e-15, 0.0);
@@ -452,7 +445,7 @@ static void test_windows(void)
         snprintf(spec, sizeof spec,
                  "lognormal:median=2,sigma=0.5,qmin=0.1,qmax=0.9,basis=%s",
                  basis[b]);
-        hg_psd *p = make(spec, 3);
+        hg_psd *p = hg_test_psd_in(spec, 3, tmpdir);
         CHECK(p != NULL);
         if (p) {
             CHECK_CLOSE(hg_psd_rmin(p), 2.0 * exp(-0.5 * 1.2815515655446004),
@@ -465,7 +458,7 @@ static void test_windows(void)
                  "weibull:scale=3,shape=2,qmin=0.2,rmax=5,size=diameter,"
                  "basis=%s",
                  basis[b]);
-        p = make(spec, 2);
+        p = hg_test_psd_in(spec, 2, tmpdir);
         CHECK(p != NULL);
         if (p) {
             CHECK_CLOSE(hg_psd_rmin(p), 1.5 * sqrt(-log(0.8)), 1e-12, 0.0);
@@ -474,14 +467,16 @@ static void test_windows(void)
         hg_psd_free(p);
     }
     /* number basis: the truncated law's CDF is the renormalised one */
-    hg_psd *p = make("weibull:scale=1,shape=2,rmin=0.5,rmax=2", 3);
+    hg_psd *p =
+        hg_test_psd_in("weibull:scale=1,shape=2,rmin=0.5,rmax=2", 3, tmpdir);
     CHECK(p != NULL);
     if (p) {
         double G0 = -expm1(-0.25), G1 = -expm1(-4.0), G = -expm1(-1.0);
         CHECK_CLOSE(hg_psd_cdf(p, 1.0), (G - G0) / (G1 - G0), 1e-14, 0.0);
     }
     hg_psd_free(p);
-    p = make("table:file=gap.csv,size=radius,basis=number", 3);
+    p = hg_test_psd_in("table:file=gap.csv,size=radius,basis=number", 3,
+                       tmpdir);
     CHECK(p != NULL);
     if (p) {
         CHECK(hg_psd_rmin(p) == 1.0 && hg_psd_rmax(p) == 4.0);

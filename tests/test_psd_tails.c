@@ -10,16 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static hg_psd *make(const char *spec, int dim)
-{
-    hg_psd_ctx ctx = {dim, NULL};
-    hg_psd *p = NULL;
-    hg_err e = {0};
-    if (hg_psd_parse(spec, &ctx, &p, &e))
-        fprintf(stderr, "parse '%s' (dim %d): %s\n", spec, dim, e.msg);
-    return p;
-}
-
 /* Every number the cost model reads is finite; P_h over a ladder of levels
  * sums to 1; quantiles lie in the range and invert the CDF. */
 static void check_finite(const hg_psd *p, const char *spec, int invertible)
@@ -81,7 +71,7 @@ static long double wref_moment(const wref *w, int m, double a, double b)
 
 static void check_weibull_tail(const char *spec, int dim, wref w)
 {
-    hg_psd *p = make(spec, dim);
+    hg_psd *p = hg_test_psd(spec, dim);
     CHECK(p != NULL);
     if (!p)
         return;
@@ -135,7 +125,7 @@ static void test_lognormal_degenerate(void)
                            ("lognormal:median=2,sigma=1e-300,rmin=1,rmax=3,"
                             "basis=volume")};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-        hg_psd *p = make(specs[i], 3);
+        hg_psd *p = hg_test_psd(specs[i], 3);
         CHECK(p != NULL);
         if (!p)
             continue;
@@ -182,7 +172,7 @@ static void test_tail_windows(void)
                           "weibull:scale=1e-3,shape=1,rmin=10,rmax=20",
                           "weibull:scale=1,shape=60,rmin=0.5,rmax=0.9"};
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
-        hg_psd *p = make(kept[i], 3);
+        hg_psd *p = hg_test_psd(kept[i], 3);
         CHECK(p != NULL);
         if (!p)
             continue;
@@ -200,7 +190,7 @@ static void test_discrete_overflow(void)
                            "discrete:r=1;2,frac=1e-320;3e-320"};
     const double p1[] = {0.5, 8.0 / 9.0, 8.0 / 9.0, 0.25};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-        hg_psd *p = make(specs[i], 3);
+        hg_psd *p = hg_test_psd(specs[i], 3);
         CHECK(p != NULL);
         if (!p)
             continue;

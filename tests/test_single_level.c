@@ -11,25 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static hg_psd *make(const char *spec, int dim)
-{
-    hg_psd_ctx ctx = {dim, NULL};
-    hg_psd *p = NULL;
-    hg_err e = {0};
-    if (hg_psd_parse(spec, &ctx, &p, &e))
-        fprintf(stderr, "parse %s: %s\n", spec, e.msg);
-    return p;
-}
-
-static double T_one(const char *model, const hg_psd *p, const hg_system *sys,
-                    const hg_model_values *v)
-{
-    hg_work w = {NAN, NAN, NAN};
-    hg_cost_evaluate(hg_model_find(model), p, sys, v, 1, NULL, NULL, &w,
-                     NULL);
-    return w.T;
-}
-
 /* Equal spheres with cheap cell accesses: bin (its stencil holds 63 bins
  * of an eighth of the cell volume); with dear ones the linked cell (14
  * cells); a wide distribution: an HGrid, bin the cheaper baseline. */
@@ -47,7 +28,7 @@ static void test_cases(void)
                  {"powerlaw:alpha=-3,omega=20", 3, 2.9, "bin", 0},
                  {"powerlaw:alpha=-3,omega=20", 2, 0.2, "bin", 0}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        hg_psd *p = make(cases[k].spec, cases[k].dim);
+        hg_psd *p = hg_test_psd(cases[k].spec, cases[k].dim);
         if (!p) {
             CHECK(0);
             continue;
@@ -59,8 +40,9 @@ static void test_cases(void)
         hg_recommend_options_default(&o);
         hg_recommendation r;
         CHECK(hg_recommend(p, &sys, &kv, &o, &r, NULL) == HG_OK);
-        double lc = T_one("linked-cell", p, &sys, &kv);
-        double bin = T_one("bin", p, &sys, &kv);
+        double lc =
+            hg_test_T(hg_model_find("linked-cell"), p, &sys, &kv, 1, NULL);
+        double bin = hg_test_T(hg_model_find("bin"), p, &sys, &kv, 1, NULL);
         CHECK_CLOSE(r.linked_cell_T, lc, 1e-12, 0.0);
         CHECK_CLOSE(r.bin_T, bin, 1e-12, 0.0);
         CHECK_CLOSE(r.single_T, fmin(lc, bin), 1e-12, 0.0);
@@ -105,7 +87,7 @@ static void test_cases(void)
  * candidate outside the bundled HGrid is not compared with bin. */
 static void test_named_candidates(void)
 {
-    hg_psd *p = make("powerlaw:alpha=-3,omega=10", 3);
+    hg_psd *p = hg_test_psd("powerlaw:alpha=-3,omega=10", 3);
     if (!p) {
         CHECK(0);
         return;

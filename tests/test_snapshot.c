@@ -15,8 +15,7 @@ static uint64_t rng = 0;
 
 static double uni(void)
 {
-    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(rng >> 11) * 0x1.0p-53;
+    return hg_test_uniform(&rng);
 }
 
 /* n spheres with radii in [r0, r1] (uniform volume: r^-3... here uniform

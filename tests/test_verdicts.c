@@ -17,12 +17,8 @@
 
 static hg_psd *psd_of(const char *spec, int dim)
 {
-    hg_err e = {0};
-    hg_psd_ctx ctx = {dim, NULL};
-    hg_psd *p = NULL;
-    CHECK(hg_psd_parse(spec, &ctx, &p, &e) == HG_OK);
-    if (!p)
-        fprintf(stderr, "%s: %s\n", spec, e.msg);
+    hg_psd *p = hg_test_psd(spec, dim);
+    CHECK(p != NULL);
     return p;
 }
 

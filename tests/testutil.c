@@ -1,6 +1,10 @@
+/* testutil.c - the helpers shared by the unit tests and benchmarks
+ * (testutil.h). */
 #include "testutil.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 int hg_test_failures = 0;
 int hg_test_checks = 0;
@@ -22,4 +26,125 @@ int hg_test_summary(const char *name)
     printf("%d passed, %d failed\n", hg_test_checks - hg_test_failures,
            hg_test_failures);
     return hg_test_failures == 0 ? 0 : 1;
+}
+
+hg_psd *hg_test_psd_in(const char *spec, int dim, const char *dir)
+{
+    hg_psd_ctx ctx = {dim, dir};
+    hg_psd *p = NULL;
+    hg_err e = {0};
+    if (hg_psd_parse(spec, &ctx, &p, &e))
+        fprintf(stderr, "parse '%s' (dim %d): %s\n", spec, dim, e.msg);
+    return p;
+}
+
+hg_psd *hg_test_psd(const char *spec, int dim)
+{
+    return hg_test_psd_in(spec, dim, NULL);
+}
+
+uint64_t hg_test_lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s;
+}
+
+double hg_test_uniform(uint64_t *s)
+{
+    return (double)(hg_test_lcg(s) >> 11) * 0x1.0p-53;
+}
+
+void hg_test_displace(const hg_particles *p, hg_particles *q, double d,
+                      uint64_t seed)
+{
+    hg_err e;
+    CHECK(hg_particles_alloc(q, p->dim, p->n, &e) == HG_OK);
+    q->periodic = p->periodic;
+    memcpy(q->lo, p->lo, sizeof q->lo);
+    memcpy(q->hi, p->hi, sizeof q->hi);
+    memcpy(q->r, p->r, p->n * sizeof *q->r);
+    const int D = p->dim;
+    for (size_t i = 0; i < p->n * (size_t)D; i++) {
+        double u = hg_test_uniform(&seed) - 0.5;
+        double x = p->x[i] + 2.0 * d * u;
+        int a = (int)(i % (size_t)D);
+        double A = p->hi[a] - p->lo[a];
+        if (p->periodic && x < p->lo[a])
+            x += A;
+        if (p->periodic && x >= p->hi[a])
+            x -= A;
+        q->x[i] = x;
+    }
+}
+
+int hg_test_same_particles(const hg_particles *a, const hg_particles *b)
+{
+    if (a->dim != b->dim || a->n != b->n || a->periodic != b->periodic)
+        return 0;
+    for (int c = 0; c < a->dim; c++)
+        if (a->lo[c] != b->lo[c] || a->hi[c] != b->hi[c])
+            return 0;
+    size_t nx = a->n * (size_t)a->dim;
+    return (a->n == 0 ||
+            (memcmp(a->x, b->x, nx * sizeof *a->x) == 0 &&
+             memcmp(a->r, b->r, a->n * sizeof *a->r) == 0));
+}
+
+char *hg_test_read_stream(FILE *f, size_t *len)
+{
+    *len = 0;
+    if (fseek(f, 0, SEEK_END))
+        return NULL;
+    long n = ftell(f);
+    rewind(f);
+    if (n < 0)
+        return NULL;
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (!buf)
+        return NULL;
+    buf[n] = '\0';
+    *len = (size_t)n;
+    return buf;
+}
+
+char *hg_test_read_file(const char *path, size_t *len)
+{
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = hg_test_read_stream(f, len);
+    fclose(f);
+    return buf;
+}
+
+double hg_test_T(const hg_model *m, const hg_psd *psd, const hg_system *sys,
+                 const hg_model_values *v, int L, const double *s)
+{
+    hg_work w = {NAN, NAN, NAN};
+    hg_err e = {0};
+    if (hg_cost_evaluate(m, psd, sys, v, L, s, NULL, &w, &e))
+        fprintf(stderr, "%s: %s\n", m->name, e.msg);
+    return w.T;
+}
+
+int hg_test_gradient(const hg_model *m, const hg_psd *psd,
+                     const hg_system *sys, const hg_model_values *v, int L,
+                     const double *s, double *T, double *g, hg_err *e)
+{
+    hg_model_input in;
+    int st = hg_model_prepare(m, psd, sys, v, &in, e);
+    in.L = L;
+    in.sizes = s;
+    return st ? st : hg_model_gradient(m, &in, T, g, e);
+}
+
+int hg_test_die(const char *prog, const char *what, const hg_err *e)
+{
+    fprintf(stderr, "%s: %s: %s\n", prog, what, e->msg);
+    return 1;
 }

@@ -1,4 +1,5 @@
-/* common.c - status strings, error messages, number parsing, kv lists. */
+/* common.c - status strings, error messages, number parsing, kv lists,
+ * clocks, and the bounded readers of text input (read_internal.h). */
 #include "hg_common.h"
 #include "read_internal.h"
 

@@ -1,4 +1,6 @@
-/* psd_internal.h - for distribution families only (not installed). */
+/* psd_internal.h - for distribution families and the library's own
+ * callers (not installed): a family state wrapped into a handle, the
+ * state of family "sample", and GSL's error handler turned off. */
 #ifndef HG_PSD_INTERNAL_H
 #define HG_PSD_INTERNAL_H
 

@@ -1,5 +1,5 @@
-/* methods.c - registry and dispatch of the contact-detection methods
- * (one file per method in src/methods/). */
+/* detect.c - registry and dispatch of the contact-detection methods
+ * (the methods, one file each, in src/detect/). */
 #include "hg_detector.h"
 #include "methods_internal.h"
 
@@ -13,7 +13,7 @@ static const hg_detector_type *const registry[] = {
     &hg_detector_sap_incremental,
     &hg_detector_sort,
     &hg_detector_lc,
-    &hg_detector_bin,
+    &hg_detector_lammps_bins,
     &hg_detector_hgrid,
     &hg_detector_hgrid_bu,
     &hg_detector_verlet,

@@ -1,5 +1,5 @@
 /* methods_internal.h - helpers shared by the contact-detection methods in
- * src/methods/ (not part of the public API). */
+ * src/detect/ (not part of the public API). */
 #ifndef HG_METHODS_INTERNAL_H
 #define HG_METHODS_INTERNAL_H
 
@@ -98,7 +98,7 @@ extern const hg_detector_type hg_detector_sap;
 extern const hg_detector_type hg_detector_sap_incremental;
 extern const hg_detector_type hg_detector_sort;
 extern const hg_detector_type hg_detector_lc;
-extern const hg_detector_type hg_detector_bin;
+extern const hg_detector_type hg_detector_lammps_bins;
 extern const hg_detector_type hg_detector_hgrid;
 extern const hg_detector_type hg_detector_hgrid_bu;
 extern const hg_detector_type hg_detector_verlet;

@@ -1,9 +1,10 @@
 /* grid_internal.h - data layout and inline cell helpers shared by the
  * parts of the bundled HGrid (not part of the public API):
  *   grid.c     handle life cycle, setters, accessors;
- *   bin.c      mapping phase: levels, storage, validation (hg_grid_build),
- *              and single insertions;
- *   sort.c     mapping phase: the parallel sort into (level, bucket) order;
+ *   build.c    build (mapping) phase: levels, storage, validation
+ *              (hg_grid_build), and single insertions;
+ *   sort.c     build phase: the parallel sort into (level, bucket) order
+ *              (sort_levels.c: its first pass with table levels only);
  *   stencil.c  which cells and levels a particle visits;
  *   order.c    the order in which the pair loop visits the particles;
  *   search.c   the pair loop with its work counters (search_pairs.h:
@@ -38,8 +39,10 @@
 
 #if defined(__GNUC__)
 #define HG_INLINE static inline __attribute__((always_inline))
+#define HG_NOINLINE __attribute__((noinline))
 #else
 #define HG_INLINE static inline
+#define HG_NOINLINE
 #endif
 
 #define HG_GRID_MAX_LEVELS 65535
@@ -326,6 +329,15 @@ void hg_grid_inserted_free(hg_grid *g);
  * HG_OK, HG_EINVAL (with find: a particle outside the box or extent, or
  * of no level) or HG_ENOMEM. */
 int hg_grid_sort(hg_grid *g, const hg_particles *p, int find);
+
+/* sort_levels.c */
+/* The sort's first pass over particles [i0, i1) with table levels only
+ * (g->periodic: a periodic box; else an open one whose extent holds every
+ * centre): level, checks and global bucket of each particle into g->sgc,
+ * counted by group of 2^shift buckets into h. Returns 1 if a particle is
+ * outside the box or extent, or of no level (not counted). */
+int hg_grid_read_levels(hg_grid *g, const hg_particles *p, size_t i0,
+                        size_t i1, int shift, size_t *h);
 
 /* order.c */
 /* The order in which the pair loop visits the sorted particles: a

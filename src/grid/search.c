@@ -206,6 +206,126 @@ HG_INLINE void own_ranges(probe *q, const int D, const int COUNT,
         add_range(q, D, PER, q->own_b[i], q->own_e[i]);
 }
 
+/* The own level's half stencil, the common case: a cell (k) of a plain
+ * dense level away from the ends of its row. The half stencil is five
+ * (2D: two) ranges read straight from the table, x-1..x+1 never wraps;
+ * they are kept in the probe for the next particle of the same cell
+ * (own-cell end e). */
+HG_INLINE void own_dense(const hg_grid *g, probe *q, const int D,
+                         const int COUNT, const int PER, const level_t *lv,
+                         size_t s, size_t e, const int64_t *k, tcount *tc)
+{
+    const uint32_t *cs = g->cellstart;
+    const size_t base = lv->base;
+    const int64_t n0 = lv->n[0], n1 = lv->n[1], n2 = lv->n[2];
+    q->own_e2 = cs[base + (size_t)(n0 * (k[1] + n1 * k[2]) + k[0] + 2)];
+    q->own_nr = 0;
+    q->own_chk = 0;
+    q->own_acc = 2;
+    static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+    const int nr = D == 3 ? 4 : 1;
+    for (int i = 0; i < nr; i++) {
+        int64_t ky = k[1] + rows3[i][0], kz = k[2] + rows3[i][1];
+        if (PER) {
+            ky = ky < 0 ? ky + n1 : ky >= n1 ? ky - n1 : ky;
+            kz = kz >= n2 ? kz - n2 : kz;
+        } else if (ky < 0 || ky >= n1 || kz >= n2) {
+            continue;
+        }
+        const uint32_t *r = cs + base + (size_t)(n0 * (ky + n1 * kz) + k[0]);
+        q->own_b[q->own_nr] = r[-1];
+        q->own_e[q->own_nr] = r[2];
+        q->own_chk += (size_t)(r[2] - r[-1]);
+        q->own_acc += 3;
+        q->own_nr++;
+    }
+    q->own_end = e;
+    own_ranges(q, D, COUNT, PER, s, tc);
+}
+
+/* The own level's half stencil of any other level with at least 3 cells
+ * per periodic axis, as rows along x: (dy, dz) = (0, 0): x+1; (1, 0):
+ * x-1..x+1; (-1..1, 1): x-1..x+1. The own cell's rest and cell x+1 are
+ * one contiguous range (sorted by cell x). */
+HG_INLINE void own_rows(const hg_grid *g, probe *q, const int D,
+                        const int COUNT, const int PER, const level_t *lv,
+                        size_t s, size_t e, const int64_t *k, tcount *tc)
+{
+    const int64_t n0 = lv->n[0];
+    if (k[0] + 1 < n0) {
+        size_t b2, e2;
+        row_range(g, lv, k[1], k[2], k[0] + 1, k[0] + 1, &b2, &e2);
+        if (COUNT) {
+            tc->acc += 2;
+            tc->chk += e2 - s - 1;
+        }
+        add_range(q, D, PER, s + 1, e2);
+    } else {
+        if (COUNT) {
+            tc->acc++;
+            tc->chk += e - s - 1;
+        }
+        add_range(q, D, PER, s + 1, e);
+        if (PER)
+            scan_row(g, q, D, COUNT, PER, lv, k[1], k[2], n0, n0, tc);
+    }
+    static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+    const int nr = D == 3 ? 4 : 1;
+    for (int i = 0; i < nr; i++) {
+        int64_t ky = k[1] + rows3[i][0], kz = k[2] + rows3[i][1];
+        if (PER) {
+            if (ky < 0)
+                ky += lv->n[1];
+            else if (ky >= lv->n[1])
+                ky -= lv->n[1];
+            if (kz >= lv->n[2])
+                kz -= lv->n[2];
+        } else if (ky < 0 || ky >= lv->n[1] || kz >= lv->n[2]) {
+            continue;
+        }
+        int64_t x0 = k[0] - 1, x1 = k[0] + 1;
+        if (PER) {
+            if (x0 < 0) { /* x-1 wraps to the row's end */
+                scan_row(g, q, D, COUNT, PER, lv, ky, kz, n0 - 1, n0 - 1, tc);
+                x0 = 0;
+            }
+        } else {
+            if (x0 < 0)
+                x0 = 0;
+            if (x1 > n0 - 1)
+                x1 = n0 - 1;
+        }
+        scan_row(g, q, D, COUNT, PER, lv, ky, kz, x0, x1, tc);
+    }
+}
+
+/* The own level's neighbours on a periodic level of fewer than 3 cells
+ * along some axis: the own cell's rest and every distinct cell of the
+ * full stencil whose canonical key exceeds the own cell's, once. */
+HG_INLINE void own_small(const hg_grid *g, probe *q, const int D,
+                         const int COUNT, const int PER, const level_t *lv,
+                         size_t s, size_t e, const int64_t *k, tcount *tc)
+{
+    if (COUNT) {
+        tc->acc++;
+        tc->chk += e - s - 1;
+    }
+    add_range(q, D, PER, s + 1, e);
+    int64_t nb[26][3];
+    int m = hg_grid_small_neighbours(g, lv, k, nb);
+    for (int i = 0; i < m; i++) {
+        size_t b, en;
+        cell_range(g, lv, nb[i], &b, &en);
+        if (COUNT) {
+            tc->acc++;
+            tc->chk += en - b;
+        }
+        add_range(q, D, PER, b, en);
+    }
+}
+
+/* Search for sorted particle s: its own cell (every pair once) and half
+ * stencil, then the boxes of the levels it scans across. */
 HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
                           const int COUNT, const int PER, size_t s,
                           tcount *tc)
@@ -219,116 +339,22 @@ HG_INLINE void search_one(const hg_grid *g, probe *q, const int D,
     /* own cell: every pair once */
     size_t e = g->cend[s];
     int64_t k[3] = {0, 0, 0};
-    const int64_t n0 = lv->n[0];
     if (e != q->own_end) {
         q->own_end = 0;
         for (int a = 0; a < D; a++)
             k[a] = own_coord(g, lv, PER, a, xs[a]);
     }
-    if (e == q->own_end) {
+    if (e == q->own_end)
         /* the same cell as this thread's previous particle: the same
          * ranges (cells are disjoint ranges, so their ends differ) */
         own_ranges(q, D, COUNT, PER, s, tc);
-    } else if (lv->kind == LV_TABLE && lv->bx == 0 && !lv->small &&
-               k[0] >= 1 && k[0] + 2 <= n0) {
-        /* the common case, a cell of a plain dense level away from the
-         * ends of its row: the half stencil is five (2D: two) ranges read
-         * straight from the table, x-1..x+1 never wraps */
-        const uint32_t *cs = g->cellstart;
-        const size_t base = lv->base;
-        const int64_t n1 = lv->n[1], n2 = lv->n[2];
-        q->own_e2 = cs[base + (size_t)(n0 * (k[1] + n1 * k[2]) + k[0] + 2)];
-        q->own_nr = 0;
-        q->own_chk = 0;
-        q->own_acc = 2;
-        static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
-        const int nr = D == 3 ? 4 : 1;
-        for (int i = 0; i < nr; i++) {
-            int64_t ky = k[1] + rows3[i][0], kz = k[2] + rows3[i][1];
-            if (PER) {
-                ky = ky < 0 ? ky + n1 : ky >= n1 ? ky - n1 : ky;
-                kz = kz >= n2 ? kz - n2 : kz;
-            } else if (ky < 0 || ky >= n1 || kz >= n2) {
-                continue;
-            }
-            const uint32_t *r =
-                cs + base + (size_t)(n0 * (ky + n1 * kz) + k[0]);
-            q->own_b[q->own_nr] = r[-1];
-            q->own_e[q->own_nr] = r[2];
-            q->own_chk += (size_t)(r[2] - r[-1]);
-            q->own_acc += 3;
-            q->own_nr++;
-        }
-        q->own_end = e;
-        own_ranges(q, D, COUNT, PER, s, tc);
-    } else if (!lv->small) {
-        /* the half stencil as rows along x: (dy, dz) = (0, 0): x+1;
-         * (1, 0): x-1..x+1; (-1..1, 1): x-1..x+1. The own cell's rest
-         * and cell x+1 are one contiguous range (sorted by cell x). */
-        if (k[0] + 1 < n0) {
-            size_t b2, e2;
-            row_range(g, lv, k[1], k[2], k[0] + 1, k[0] + 1, &b2, &e2);
-            if (COUNT) {
-                tc->acc += 2;
-                tc->chk += e2 - s - 1;
-            }
-            add_range(q, D, PER, s + 1, e2);
-        } else {
-            if (COUNT) {
-                tc->acc++;
-                tc->chk += e - s - 1;
-            }
-            add_range(q, D, PER, s + 1, e);
-            if (PER)
-                scan_row(g, q, D, COUNT, PER, lv, k[1], k[2], n0, n0, tc);
-        }
-        static const int rows3[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
-        const int nr = D == 3 ? 4 : 1;
-        for (int i = 0; i < nr; i++) {
-            int64_t ky = k[1] + rows3[i][0], kz = k[2] + rows3[i][1];
-            if (PER) {
-                if (ky < 0)
-                    ky += lv->n[1];
-                else if (ky >= lv->n[1])
-                    ky -= lv->n[1];
-                if (kz >= lv->n[2])
-                    kz -= lv->n[2];
-            } else if (ky < 0 || ky >= lv->n[1] || kz >= lv->n[2]) {
-                continue;
-            }
-            int64_t x0 = k[0] - 1, x1 = k[0] + 1;
-            if (PER) {
-                if (x0 < 0) { /* x-1 wraps to the row's end */
-                    scan_row(g, q, D, COUNT, PER, lv, ky, kz, n0 - 1, n0 - 1,
-                             tc);
-                    x0 = 0;
-                }
-            } else {
-                if (x0 < 0)
-                    x0 = 0;
-                if (x1 > n0 - 1)
-                    x1 = n0 - 1;
-            }
-            scan_row(g, q, D, COUNT, PER, lv, ky, kz, x0, x1, tc);
-        }
-    } else {
-        if (COUNT) {
-            tc->acc++;
-            tc->chk += e - s - 1;
-        }
-        add_range(q, D, PER, s + 1, e);
-        int64_t nb[26][3];
-        int m = hg_grid_small_neighbours(g, lv, k, nb);
-        for (int i = 0; i < m; i++) {
-            size_t b, en;
-            cell_range(g, lv, nb[i], &b, &en);
-            if (COUNT) {
-                tc->acc++;
-                tc->chk += en - b;
-            }
-            add_range(q, D, PER, b, en);
-        }
-    }
+    else if (lv->kind == LV_TABLE && lv->bx == 0 && !lv->small &&
+             k[0] >= 1 && k[0] + 2 <= lv->n[0])
+        own_dense(g, q, D, COUNT, PER, lv, s, e, k, tc);
+    else if (!lv->small)
+        own_rows(g, q, D, COUNT, PER, lv, s, e, k, tc);
+    else
+        own_small(g, q, D, COUNT, PER, lv, s, e, k, tc);
     /* other levels: the box of half-width beta = r_p + s_j / 2 (KOL 2014) */
     for (int i = 0; i < lv->nj; i++) {
         const level_t *lj = &g->lev[lv->J[i]];
@@ -407,6 +433,143 @@ int hg_grid_simd(int set)
 #endif
 }
 
+/* The search's per-thread buffers of nt threads: pair lists, probes and,
+ * with counts, counters per level; the grid's pair lists of the other
+ * threads grown to nt. HG_OK or HG_ENOMEM (nothing allocated). */
+static int search_buffers(hg_grid *g, int nt, int count, pbuf **bufs,
+                          probe **probes, tcount **tcs, hg_err *e)
+{
+    *bufs = calloc((size_t)nt, sizeof **bufs);
+    *probes = malloc((size_t)nt * sizeof **probes);
+    *tcs = count ? calloc((size_t)nt * (size_t)g->L, sizeof **tcs) : NULL;
+    if (g->ntpairs < nt && *bufs) {
+        hg_pairs *tp = realloc(g->tpairs, (size_t)nt * sizeof *tp);
+        if (tp) {
+            memset(tp + g->ntpairs, 0,
+                   (size_t)(nt - g->ntpairs) * sizeof *tp);
+            g->tpairs = tp;
+            g->ntpairs = nt;
+        }
+    }
+    if (!*bufs || !*probes || (count && !*tcs) || g->ntpairs < nt) {
+        free(*bufs);
+        free(*probes);
+        free(*tcs);
+        return hg_fail(e, HG_ENOMEM, "out of memory for the search buffers");
+    }
+    return HG_OK;
+}
+
+/* A thread's probe, writing its pairs to buf. */
+static void probe_init(probe *q, const hg_grid *g, pbuf *buf, int simd)
+{
+    q->out = buf; /* pairs are kept only when wanted */
+    q->skin = g->skin;
+    for (int a = 0; a < 3; a++) {
+        q->half[a] = g->half[a];
+        q->len[a] = g->len[a];
+    }
+    q->xr = g->xr;
+    q->id = g->id;
+    q->nc = 0;
+    q->own_end = 0;
+    q->simd = simd;
+}
+
+/* The kernel's instantiation for the grid, with or without counters. */
+static search_fn kernel_of(const hg_grid *g, int count)
+{
+    const int D = g->dim, per = g->periodic;
+    return count ? (D == 3 ? (per ? search_3pC : search_3oC)
+                           : (per ? search_2pC : search_2oC))
+                 : (D == 3 ? (per ? search_3pc : search_3oc)
+                           : (per ? search_2pc : search_2oc));
+}
+
+/* Chunks of at most 512 particles, and at least 64 per thread for small
+ * searches: with 20 chunks (10^4 particles) the last ones left a thread
+ * idle (10^4 particles, 3D, two threads: 46.4 against 42.5 ns per
+ * particle with 78-particle chunks). */
+static size_t chunk_size(size_t m, int nt)
+{
+    size_t chunk = nt > 1 ? m / ((size_t)nt * 64) : 512;
+    if (chunk < 64)
+        chunk = 64;
+    if (chunk > 512)
+        chunk = 512;
+    return chunk;
+}
+
+/* After the search: the threads' pair lists' storage back to its owners
+ * (out for the first thread when pairs are wanted, else the grid), and
+ * with want the pairs of all threads gathered into out. *total: the
+ * pairs found. Returns 1 when out of memory. */
+static int gather_pairs(hg_grid *g, pbuf *bufs, int nt, hg_pairs *out,
+                        int want, size_t *total)
+{
+    int fail = 0;
+    *total = 0;
+    for (int t = 0; t < nt; t++) {
+        fail |= bufs[t].fail;
+        *total += bufs[t].n;
+    }
+    for (int t = 0; t < nt; t++) { /* storage back to its owner */
+        hg_pairs *dst = t == 0 && want ? out : &g->tpairs[t];
+        dst->v = bufs[t].v;
+        dst->cap = bufs[t].cap;
+        dst->n = 0;
+    }
+    if (!want || fail)
+        return fail;
+    if (out->cap < *total) {
+        hg_pair *v = realloc(out->v, *total * sizeof *v);
+        if (!v)
+            return 1;
+        out->v = v;
+        out->cap = *total;
+    }
+    out->n = bufs[0].n;
+    for (int t = 1; t < nt; t++) {
+        if (bufs[t].n)
+            memcpy(out->v + out->n, bufs[t].v, bufs[t].n * sizeof *out->v);
+        out->n += bufs[t].n;
+    }
+    return 0;
+}
+
+/* The counters of nt threads (tcs: L per thread) summed per level into
+ * counts, for m searching particles and total contacts. */
+static int sum_counts(const hg_grid *g, const tcount *tcs, int nt, size_t m,
+                      size_t total, hg_grid_counts *counts, hg_err *e)
+{
+    const int L = g->L, D = g->dim;
+    hg_grid_level_counts *pl = counts->per_level;
+    if (counts->levels != L || !pl) {
+        pl = realloc(counts->per_level, (size_t)L * sizeof *pl);
+        if (!pl)
+            return hg_fail(e, HG_ENOMEM, "out of memory for counts");
+    }
+    counts->per_level = pl;
+    counts->levels = L;
+    counts->searching = m;
+    counts->cell_accesses = counts->pair_checks = 0;
+    counts->contacts = total;
+    for (int h = 0; h < L; h++) {
+        memset(&pl[h], 0, sizeof pl[h]);
+        pl[h].particles = g->lev[h].count;
+        pl[h].cell_size = g->lev[h].s;
+        for (int a = 0; a < 3; a++)
+            pl[h].cell_width[a] = a < D ? g->lev[h].w[a] : 0.0;
+        for (int t = 0; t < nt; t++) {
+            pl[h].cell_accesses += tcs[(size_t)t * (size_t)L + h].acc;
+            pl[h].pair_checks += tcs[(size_t)t * (size_t)L + h].chk;
+        }
+        counts->cell_accesses += pl[h].cell_accesses;
+        counts->pair_checks += pl[h].pair_checks;
+    }
+    return HG_OK;
+}
+
 /* Search for sorted particles sel[0..m-1] (or 0..m-1 when sel is NULL). */
 static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
                       hg_pairs *out, hg_grid_counts *counts, hg_err *e)
@@ -418,25 +581,12 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
         nt = 1;
 #endif
     const int L = g->L;
-    pbuf *bufs = calloc((size_t)nt, sizeof *bufs);
-    probe *probes = malloc((size_t)nt * sizeof *probes);
-    tcount *tcs = counts ? calloc((size_t)nt * (size_t)L, sizeof *tcs) : NULL;
-    if (g->ntpairs < nt && bufs) {
-        hg_pairs *tp = realloc(g->tpairs, (size_t)nt * sizeof *tp);
-        if (tp) {
-            memset(tp + g->ntpairs, 0,
-                   (size_t)(nt - g->ntpairs) * sizeof *tp);
-            g->tpairs = tp;
-            g->ntpairs = nt;
-        }
-    }
-    if (!bufs || !probes || (counts && !tcs) || g->ntpairs < nt) {
-        free(bufs);
-        free(probes);
-        free(tcs);
-        return hg_fail(e, HG_ENOMEM, "out of memory for the search buffers");
-    }
-    const int D = g->dim, per = g->periodic;
+    pbuf *bufs;
+    probe *probes;
+    tcount *tcs;
+    int st = search_buffers(g, nt, counts != NULL, &bufs, &probes, &tcs, e);
+    if (st)
+        return st;
     const int want = out != NULL;
     const int simd = hg_grid_simd(-1);
     /* the pair lists: the first thread's is out's storage, the others'
@@ -456,30 +606,9 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
 #endif
         tcount *tc = tcs ? tcs + (size_t)t * (size_t)L : NULL;
         probe *q = &probes[t];
-        q->out = &bufs[t]; /* pairs are kept only when wanted */
-        q->skin = g->skin;
-        for (int a = 0; a < 3; a++) {
-            q->half[a] = g->half[a];
-            q->len[a] = g->len[a];
-        }
-        q->xr = g->xr;
-        q->id = g->id;
-        q->nc = 0;
-        q->own_end = 0;
-        q->simd = simd;
-        const search_fn fn = tc ? (D == 3 ? (per ? search_3pC : search_3oC)
-                                          : (per ? search_2pC : search_2oC))
-                                : (D == 3 ? (per ? search_3pc : search_3oc)
-                                          : (per ? search_2pc : search_2oc));
-        /* chunks of at most 512 particles, and at least 64 per thread
-         * for small searches: with 20 chunks (10^4 particles) the last
-         * ones left a thread idle (10^4 particles, 3D, two threads: 46.4
-         * against 42.5 ns per particle with 78-particle chunks) */
-        size_t chunk = nt > 1 ? m / ((size_t)nt * 64) : 512;
-        if (chunk < 64)
-            chunk = 64;
-        if (chunk > 512)
-            chunk = 512;
+        probe_init(q, g, &bufs[t], simd);
+        const search_fn fn = kernel_of(g, tc != NULL);
+        const size_t chunk = chunk_size(m, nt);
         long long nch = (long long)((m + chunk - 1) / chunk);
 #ifdef HG_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 1)
@@ -490,74 +619,16 @@ static int run_search(hg_grid *g, const uint32_t *sel, size_t m,
         }
     }
     free(probes);
-    int fail = 0;
-    size_t total = 0;
-    for (int t = 0; t < nt; t++) {
-        fail |= bufs[t].fail;
-        total += bufs[t].n;
-    }
-    for (int t = 0; t < nt; t++) { /* storage back to its owner */
-        hg_pairs *dst = t == 0 && want ? out : &g->tpairs[t];
-        dst->v = bufs[t].v;
-        dst->cap = bufs[t].cap;
-        dst->n = 0;
-    }
-    if (want && !fail) {
-        if (out->cap < total) {
-            hg_pair *v = realloc(out->v, total * sizeof *v);
-            if (!v)
-                fail = 1;
-            else {
-                out->v = v;
-                out->cap = total;
-            }
-        }
-        if (!fail) {
-            out->n = bufs[0].n;
-            for (int t = 1; t < nt; t++) {
-                if (bufs[t].n)
-                    memcpy(out->v + out->n, bufs[t].v,
-                           bufs[t].n * sizeof *out->v);
-                out->n += bufs[t].n;
-            }
-        }
-    }
+    size_t total;
+    int fail = gather_pairs(g, bufs, nt, out, want, &total);
     free(bufs);
-    if (fail) {
-        free(tcs);
-        return hg_fail(e, HG_ENOMEM, "out of memory for %zu contact pairs",
-                       total);
-    }
-    if (counts) {
-        hg_grid_level_counts *pl = counts->per_level;
-        if (counts->levels != L || !pl) {
-            pl = realloc(counts->per_level, (size_t)L * sizeof *pl);
-            if (!pl) {
-                free(tcs);
-                return hg_fail(e, HG_ENOMEM, "out of memory for counts");
-            }
-        }
-        counts->per_level = pl;
-        counts->levels = L;
-        counts->searching = m;
-        counts->cell_accesses = counts->pair_checks = 0;
-        counts->contacts = total;
-        for (int h = 0; h < L; h++) {
-            memset(&pl[h], 0, sizeof pl[h]);
-            pl[h].particles = g->lev[h].count;
-            pl[h].cell_size = g->lev[h].s;
-            for (int a = 0; a < 3; a++)
-                pl[h].cell_width[a] = a < D ? g->lev[h].w[a] : 0.0;
-            for (int t = 0; t < nt; t++) {
-                pl[h].cell_accesses += tcs[(size_t)t * (size_t)L + h].acc;
-                pl[h].pair_checks += tcs[(size_t)t * (size_t)L + h].chk;
-            }
-            counts->cell_accesses += pl[h].cell_accesses;
-            counts->pair_checks += pl[h].pair_checks;
-        }
-    }
+    if (fail)
+        st = hg_fail(e, HG_ENOMEM, "out of memory for %zu contact pairs",
+                     total);
+    else if (counts)
+        st = sum_counts(g, tcs, nt, m, total, counts, e);
     free(tcs);
-    return HG_OK;
+    return st;
 }
 
 int hg_grid_find_contacts(hg_grid *g, hg_pairs *out, hg_grid_counts *counts,

@@ -1,11 +1,11 @@
-/* sort.c - the sort of the mapping phase of the bundled HGrid: every
+/* sort.c - the sort of the build (mapping) phase of the bundled HGrid: every
  * particle into (level, bucket) order, records gathered in that order, the
  * end of each particle's own cell. One parallel region, so that no thread
  * waits (spinning) through a serial phase:
  *   1. bucket of every particle (table levels; hashed rows are numbered
  *      before, serially), counted per thread and per group of 2^shift
  *      consecutive buckets; with table levels only, the particle's level
- *      and checks too (one read of the input for both);
+ *      and checks too (one read of the input for both: sort_levels.c);
  *   2. scatter of (bucket, particle) and the record by group, each thread
  *      into its own slots (stable: groups, then threads, then input
  *      order), through a small buffer per group whose full cache lines
@@ -244,192 +244,7 @@ HG_INLINE int bucket_level(const hg_grid *g, uint32_t c)
     return a;
 }
 
-/* Cell coordinate along an axis from the offset v = (x - lo) / w >= 0 of
- * a centre inside the box (periodic) or the extent (open): cell_coord
- * without its negative branch. Rounding may still give n: cell 0 on a
- * periodic level, the last cell on an open one (as cell_coord). */
-HG_INLINE int64_t periodic_coord(double v, int64_t n)
-{
-    int64_t c = (int64_t)v;
-    return c < n ? c : wrap(c, n);
-}
 
-HG_INLINE int64_t box_coord(const int PER, double v, int64_t n)
-{
-    if (PER)
-        return periodic_coord(v, n);
-    int64_t c = (int64_t)v;
-    return c < n ? c : n - 1;
-}
-
-/* The first pass over particles [i0, i1) with table levels only (D and
- * PER constants once inlined): level (as hg_grid_level_index), checks,
- * global bucket (as local_bucket) into sgc, counts by group (h). PER: a
- * periodic box; else an open one whose extent (g->lo..g->hi) holds every
- * centre. Returns 1 if a particle is outside the box or extent, or of no
- * level (not counted). With up to 16 levels the level is the count of sizes below
- * 2 r, and the levels' constants are copied to small local tables (the
- * loop then keeps its pointers and counters in registers). */
-HG_INLINE int read_levels(hg_grid *g, const hg_particles *p, const int D,
-                          const int PER, size_t i0, size_t i1, int shift,
-                          size_t *h)
-{
-    const double *X = p->x, *R = p->r;
-    uint32_t *sgc = g->sgc;
-    const int L = g->L;
-    if (L > 16) { /* many levels: the level by hg_grid_level_index */
-        int bad = 0;
-        for (size_t i = i0; i < i1; i++) {
-            const double *x = X + i * (size_t)D;
-            const double d = 2.0 * R[i];
-            int out = !(d > 0.0 && d <= g->sizes[L - 1]);
-            for (int a = 0; a < D; a++)
-                out |= !(x[a] >= g->lo[a] &&
-                         (PER ? x[a] < g->hi[a] : x[a] <= g->hi[a]));
-            if (out) {
-                bad = 1;
-                continue;
-            }
-            const level_t *lv = &g->lev[hg_grid_level_index(g, R[i])];
-            int64_t k[3] = {0, 0, 0};
-            for (int a = 0; a < D; a++)
-                k[a] = box_coord(PER, (x[a] - g->lo[a]) * lv->inv[a],
-                                 lv->n[a]);
-            uint32_t c = (uint32_t)((k[0] >> lv->bx) +
-                                    lv->nbx * (k[1] + lv->n[1] * k[2]) +
-                                    (int64_t)lv->base);
-            sgc[i] = c;
-            h[c >> shift]++;
-        }
-        return bad;
-    }
-    /* per level: 1 / w per axis, cells per axis, the bucket's multipliers
-     * along y and z, base, bx; sizes padded with +inf to 16 */
-    double inv[3][16], sz[16];
-    int64_t nc[3][16], my[16], mz[16], base[16];
-    int bx[16], narrow = 1;
-    for (int j = 0; j < 16; j++) {
-        const level_t *lv = &g->lev[j < L ? j : L - 1];
-        sz[j] = j < L - 1 ? g->sizes[j] : INFINITY;
-        for (int a = 0; a < 3; a++) {
-            inv[a][j] = lv->inv[a];
-            nc[a][j] = lv->n[a];
-            narrow &= lv->n[a] < ((int64_t)1 << 30);
-        }
-        my[j] = lv->nbx;
-        mz[j] = lv->nbx * lv->n[1];
-        base[j] = (int64_t)lv->base;
-        bx[j] = lv->bx;
-    }
-    const double smax = g->sizes[L - 1];
-    double lo[3] = {0.0, 0.0, 0.0}, hi[3] = {0.0, 0.0, 0.0};
-    for (int a = 0; a < D; a++) {
-        lo[a] = g->lo[a];
-        hi[a] = g->hi[a];
-    }
-    int bad = 0;
-#ifdef __SSE2__
-    if (narrow) {
-        /* x and y as a pair: the checks, the level (the count of sizes
-         * below 2 r, two at a time) and the cell coordinates (truncated
-         * to 32 bits, exact below 2^30 cells) in a few vector operations,
-         * the same floating-point operations as cell_coord */
-        __m128d inv01[16], szp[8];
-        __m128i n01[16];
-        for (int j = 0; j < 16; j++) {
-            inv01[j] = _mm_set_pd(inv[1][j], inv[0][j]);
-            n01[j] = _mm_set_epi32(1, 1, (int)nc[1][j], (int)nc[0][j]);
-        }
-        for (int q = 0; q < 8; q++)
-            szp[q] = _mm_set_pd(sz[2 * q + 1], sz[2 * q]);
-        const int np = L / 2; /* pairs of sizes holding the L - 1 */
-        const __m128d lo01 = _mm_set_pd(lo[1], lo[0]);
-        const __m128d hi01 = _mm_set_pd(hi[1], hi[0]);
-        for (size_t i = i0; i < i1; i++) {
-            const double *x = X + i * (size_t)D;
-            const __m128d xv = _mm_loadu_pd(x);
-            const double d = 2.0 * R[i];
-            const __m128d below = PER ? _mm_cmplt_pd(xv, hi01)
-                                      : _mm_cmple_pd(xv, hi01);
-            int ok = (_mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(xv, lo01),
-                                                 below)) == 3) &
-                     (d > 0.0) & (d <= smax);
-            if (D == 3)
-                ok &= (x[2] >= lo[2]) & (PER ? x[2] < hi[2] : x[2] <= hi[2]);
-            if (!ok) {
-                bad = 1;
-                continue;
-            }
-            const __m128d dv = _mm_set1_pd(d);
-            __m128i cnt = _mm_castpd_si128(_mm_cmplt_pd(szp[0], dv));
-            for (int q = 1; q < np; q++)
-                cnt = _mm_add_epi64(
-                    cnt, _mm_castpd_si128(_mm_cmplt_pd(szp[q], dv)));
-            cnt = _mm_add_epi64(cnt, _mm_unpackhi_epi64(cnt, cnt));
-            const int hl = -_mm_cvtsi128_si32(cnt);
-            __m128i k = _mm_cvttpd_epi32(
-                _mm_mul_pd(_mm_sub_pd(xv, lo01), inv01[hl]));
-            int64_t k0 = _mm_cvtsi128_si32(k);
-            int64_t k1 = _mm_cvtsi128_si32(_mm_shuffle_epi32(k, 1));
-            if (_mm_movemask_epi8(_mm_cmplt_epi32(k, n01[hl])) != 0xFFFF) {
-                k0 = box_coord(PER, (double)k0, nc[0][hl]); /* gave n */
-                k1 = box_coord(PER, (double)k1, nc[1][hl]);
-            }
-            int64_t c = (k0 >> bx[hl]) + my[hl] * k1 + base[hl];
-            if (D == 3)
-                c += mz[hl] * box_coord(PER, (x[2] - lo[2]) * inv[2][hl],
-                                        nc[2][hl]);
-            sgc[i] = (uint32_t)c;
-            h[(uint32_t)c >> shift]++;
-        }
-        return bad;
-    }
-#endif
-    const int nq = (L - 1 + 3) / 4; /* groups of 4 sizes to compare */
-    for (size_t i = i0; i < i1; i++) {
-        const double *x = X + i * (size_t)D;
-        const double d = 2.0 * R[i];
-        int ok = (d > 0.0) & (d <= smax);
-        for (int a = 0; a < D; a++)
-            ok &= (x[a] >= lo[a]) & (PER ? x[a] < hi[a] : x[a] <= hi[a]);
-        if (!ok) {
-            bad = 1;
-            continue;
-        }
-        int hl = 0;
-        for (int q = 0; q < nq; q++)
-            hl += (sz[4 * q] < d) + (sz[4 * q + 1] < d) +
-                  (sz[4 * q + 2] < d) + (sz[4 * q + 3] < d);
-        int64_t k0 = box_coord(PER, (x[0] - lo[0]) * inv[0][hl], nc[0][hl]);
-        int64_t k1 = box_coord(PER, (x[1] - lo[1]) * inv[1][hl], nc[1][hl]);
-        int64_t c = (k0 >> bx[hl]) + my[hl] * k1 + base[hl];
-        if (D == 3)
-            c += mz[hl] *
-                 box_coord(PER, (x[2] - lo[2]) * inv[2][hl], nc[2][hl]);
-        sgc[i] = (uint32_t)c;
-        h[(uint32_t)c >> shift]++;
-    }
-    return bad;
-}
-
-/* read_levels for 2D and 3D, periodic and open, out of line: inlined
- * into the parallel region its loop ran with its counters spilled to the
- * stack. */
-#if defined(__GNUC__)
-#define HG_NOINLINE __attribute__((noinline))
-#else
-#define HG_NOINLINE
-#endif
-#define HG_READ_LEVELS(name, D, PER)                                       \
-    static HG_NOINLINE int name(hg_grid *g, const hg_particles *p,         \
-                                size_t i0, size_t i1, int shift, size_t *h) \
-    {                                                                      \
-        return read_levels(g, p, D, PER, i0, i1, shift, h);                \
-    }
-HG_READ_LEVELS(read_levels2p, 2, 1)
-HG_READ_LEVELS(read_levels3p, 3, 1)
-HG_READ_LEVELS(read_levels2o, 2, 0)
-HG_READ_LEVELS(read_levels3o, 3, 0)
 
 /* Records a group collects in the thread's buffer before they are
  * written out at once: 8 records of 3 or 4 doubles and their 8-byte keys
@@ -510,6 +325,7 @@ HG_INLINE void scatter(hg_grid *g, const hg_particles *p, const int D,
 #endif
 }
 
+/* scatter for 2D and 3D, out of line as the first pass (sort_levels.c). */
 #define HG_SCATTER(name, D)                                                \
     static HG_NOINLINE void name(hg_grid *g, const hg_particles *p,        \
                                  size_t i0, size_t i1, int shift,          \
@@ -583,24 +399,148 @@ HG_INLINE void place_group(hg_grid *g, const int narrow, size_t c0, size_t c1,
     put_u32(g->cend + k0, lce, m);
 }
 
+/* Groups of 2^shift buckets, at most 512: the scatter writes one stream
+ * per group into tmp and xr, and fewer streams stay within the
+ * write-combining and TLB reach (1e6 particles, wall time of a rebuild
+ * against 1024 groups: 2D 36.5 -> 31.6 ms on one thread, 19.4 -> 17.2 on
+ * two; 3D 41.4 -> 39.1 and 21.6 -> 20.2); 256 and fewer groups are slower
+ * again in 3D, as a group outgrows the L2 cache in the second pass. */
+static int group_shift(size_t total)
+{
+    int shift = 0;
+    while ((total >> shift) >= 512)
+        shift++;
+    return shift;
+}
+
+/* The counters of nt threads (rows of hs, at least a cache line apart:
+ * no line written by two threads; the caller splits them) and the
+ * scatter's buffers (g->wcbuf: wcn doubles per thread). NULL when out of
+ * memory. */
+static size_t *sort_buffers(hg_grid *g, int nt, size_t ng, size_t hs,
+                            size_t wcn)
+{
+    size_t *hist = malloc(((size_t)nt * 3 * hs + ng + 1) * sizeof *hist);
+    if (!hist)
+        return NULL;
+    if (g->wccap < (size_t)nt * wcn) {
+        free(g->wcbuf);
+        g->wccap = 0;
+        g->wcbuf = aligned_alloc(64, (size_t)nt * wcn * sizeof(double));
+        if (!g->wcbuf) {
+            free(hist);
+            return NULL;
+        }
+        g->wccap = (size_t)nt * wcn;
+    }
+    return hist;
+}
+
+/* The first pass over particles [i0, i1): global bucket of every particle
+ * into g->sgc, counted by group into h; with find (table levels only)
+ * through hg_grid_read_levels, which finds the levels and checks too
+ * (returns 1 for a particle outside or of no level), else from g->slv
+ * (hashed rows: their bucket already in g->sgc). */
+HG_INLINE int count_buckets(hg_grid *g, const hg_particles *p, int find,
+                            size_t i0, size_t i1, int shift, size_t ng,
+                            size_t *h)
+{
+    const int D = g->dim;
+    memset(h, 0, ng * sizeof *h);
+    if (find)
+        return hg_grid_read_levels(g, p, i0, i1, shift, h);
+    for (size_t i = i0; i < i1; i++) {
+        const level_t *lv = &g->lev[g->slv[i]];
+        uint32_t c = lv->kind == LV_HROWS
+                         ? g->sgc[i]
+                         : local_bucket(g, lv, D, p->x + i * (size_t)D);
+        c += (uint32_t)lv->base;
+        g->sgc[i] = c;
+        h[c >> shift]++;
+    }
+    return 0;
+}
+
+/* The running sum over groups and threads (counts now read only) for
+ * thread t of T: its first slot of every group into hn; thread 0 also
+ * the groups' starts (goff[0..ng]). Returns the largest group. */
+HG_INLINE size_t group_offsets(const size_t *hist, size_t hs, size_t ng,
+                               int t, int T, size_t *hn, size_t *goff)
+{
+    size_t off = 0, gm = 0;
+    for (size_t q = 0; q < ng; q++) {
+        size_t g0 = off;
+        for (int u = 0; u < T; u++) {
+            if (u == t)
+                hn[q] = off;
+            off += hist[(size_t)u * hs + q];
+        }
+        if (t == 0)
+            goff[q] = g0;
+        if (off - g0 > gm)
+            gm = off - g0;
+    }
+    if (t == 0)
+        goff[ng] = off;
+    return gm;
+}
+
+/* The second pass's scratch (g->scratch) for T threads and groups of at
+ * most gmax particles: per thread a window of gmax records, then per
+ * thread 2^shift bucket starts and gmax ids and own-cell ends. 0 when out
+ * of memory. */
+static int reserve_scratch(hg_grid *g, int T, size_t gmax, int shift)
+{
+    const size_t S = (size_t)g->stride;
+    size_t need = (size_t)T * (gmax * S * sizeof(double) +
+                               (((size_t)1 << shift) + 2 * gmax) *
+                                   sizeof(uint32_t));
+    if (g->scap < need) {
+        void *v = realloc(g->scratch, need);
+        if (!v)
+            return 0;
+        g->scratch = v;
+        g->scap = need;
+    }
+    return 1;
+}
+
+/* After the parallel sort: with find the levels' count, total and first
+ * from the bucket ranges; the buckets of more than one cell (blocks,
+ * hashed rows) sorted by cell x. HG_OK or HG_ENOMEM. */
+static int finish_levels(hg_grid *g, int find)
+{
+    const uint32_t *cs = g->cellstart;
+    for (int h = 0; find && h < g->L; h++) { /* levels are bucket ranges */
+        level_t *lv = &g->lev[h];
+        lv->first = cs[lv->base];
+        lv->count = lv->total = cs[lv->base + lv->nb] - lv->first;
+    }
+    for (int h = 0; h < g->L; h++) {
+        const level_t *lv = &g->lev[h];
+        if (lv->kind == LV_TABLE && lv->bx == 0)
+            continue;
+        size_t a = lv->first, end = lv->first + lv->count;
+        while (a < end) {
+            size_t b = cs[g->cend[a] + 1];
+            if (sort_bucket(g, lv, a, b))
+                return HG_ENOMEM;
+            a = b;
+        }
+    }
+    return HG_OK;
+}
+
 /* Sort all particles of p (level and, for hashed rows, bucket of every
  * particle in g->slv / g->sgc; levels' base and first set), or with find
  * (table levels only; open boxes: the extent set) find the levels too:
- * validation, then
- * the levels' count, total and first from the bucket ranges. */
+ * validation, then the levels' count, total and first from the bucket
+ * ranges. */
 int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
 {
     const int D = g->dim;
     const size_t n = g->n, total = g->total_cells, S = (size_t)g->stride;
-    /* At most 512 groups: the scatter below writes one stream per group
-     * into tmp and xr, and fewer streams stay within the write-combining
-     * and TLB reach (1e6 particles, wall time of a rebuild against 1024
-     * groups: 2D 36.5 -> 31.6 ms on one thread, 19.4 -> 17.2 on two; 3D
-     * 41.4 -> 39.1 and 21.6 -> 20.2); 256 and fewer groups are slower
-     * again in 3D, as a group outgrows the L2 cache in the second pass. */
-    int shift = 0;
-    while ((total >> shift) >= 512)
-        shift++;
+    const int shift = group_shift(total);
     const size_t ng = (total >> shift) + 1;
     int nt = 1;
 #ifdef HG_HAVE_OPENMP
@@ -608,30 +548,17 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
     if (nt < 1)
         nt = 1;
 #endif
-    /* per-thread rows of counters at least a cache line apart (no line
-     * written by two threads) */
-    const size_t hs = (ng + 15) & ~(size_t)7;
-    size_t *hist = malloc(((size_t)nt * 3 * hs + ng + 1) * sizeof *hist);
+    const size_t hs = (ng + 15) & ~(size_t)7; /* a row of counters */
+    /* the scatter's buffers: HG_WC records and keys per group and thread */
+    const size_t wcn = ng * HG_WC * (S + 1);
+    size_t *hist = sort_buffers(g, nt, ng, hs, wcn);
     if (!hist)
         return HG_ENOMEM;
     size_t *hnext = hist + (size_t)nt * hs;   /* per thread: next slots */
     size_t *hfirst = hnext + (size_t)nt * hs; /* per thread: first slots */
     size_t *goff = hfirst + (size_t)nt * hs;  /* start of every group */
-    /* the scatter's buffers: HG_WC records and keys per group and thread */
-    const size_t wcn = ng * HG_WC * (S + 1);
-    if (g->wccap < (size_t)nt * wcn) {
-        free(g->wcbuf);
-        g->wccap = 0;
-        g->wcbuf = aligned_alloc(64, (size_t)nt * wcn * sizeof(double));
-        if (!g->wcbuf) {
-            free(hist);
-            return HG_ENOMEM;
-        }
-        g->wccap = (size_t)nt * wcn;
-    }
     int bad = 0;
     uint32_t *cs = g->cellstart;
-    const level_t *lev = g->lev;
     size_t gmax = 0; /* largest group */
     int fail = 0;
     cs[0] = 0;
@@ -646,70 +573,25 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
 #endif
         size_t i0 = n * (size_t)t / (size_t)T;
         size_t i1 = n * (size_t)(t + 1) / (size_t)T;
-        size_t *h = hist + (size_t)t * hs;
-        memset(h, 0, ng * sizeof *h);
-        if (find) {
-            int bad_t = 0;
-            if (g->periodic)
-                bad_t = D == 2 ? read_levels2p(g, p, i0, i1, shift, h)
-                               : read_levels3p(g, p, i0, i1, shift, h);
-            else
-                bad_t = D == 2 ? read_levels2o(g, p, i0, i1, shift, h)
-                               : read_levels3o(g, p, i0, i1, shift, h);
-            if (bad_t) {
+        if (count_buckets(g, p, find, i0, i1, shift, ng,
+                          hist + (size_t)t * hs)) {
 #ifdef HG_HAVE_OPENMP
 #pragma omp atomic write
 #endif
-                bad = 1;
-            }
-        } else {
-            for (size_t i = i0; i < i1; i++) {
-                const level_t *lv = &lev[g->slv[i]];
-                uint32_t c = lv->kind == LV_HROWS
-                                 ? g->sgc[i]
-                                 : local_bucket(g, lv, D, p->x + i * (size_t)D);
-                c += (uint32_t)lv->base;
-                g->sgc[i] = c;
-                h[c >> shift]++;
-            }
+            bad = 1;
         }
 #ifdef HG_HAVE_OPENMP
 #pragma omp barrier
 #endif
-        /* every thread the running sum over groups and threads (counts
-         * now read only) for its own slots; thread 0 also the groups'
-         * starts and the scratch, both used after the next barrier (no
-         * serial section: one barrier fewer to wait at) */
+        /* every thread the running sum for its own slots; thread 0 also
+         * the groups' starts and the scratch, both used after the next
+         * barrier (no serial section: one barrier fewer to wait at) */
         size_t *hn = hnext + (size_t)t * hs;
         if (!bad) {
-            size_t off = 0, gm = 0;
-            for (size_t q = 0; q < ng; q++) {
-                size_t g0 = off;
-                for (int u = 0; u < T; u++) {
-                    if (u == t)
-                        hn[q] = off;
-                    off += hist[(size_t)u * hs + q];
-                }
-                if (t == 0)
-                    goff[q] = g0;
-                if (off - g0 > gm)
-                    gm = off - g0;
-            }
+            size_t gm = group_offsets(hist, hs, ng, t, T, hn, goff);
             if (t == 0) {
-                goff[ng] = off;
                 gmax = gm;
-                size_t need = (size_t)T * (gm * S * sizeof(double) +
-                                           (((size_t)1 << shift) + 2 * gm) *
-                                               sizeof(uint32_t));
-                if (g->scap < need) {
-                    void *v = realloc(g->scratch, need);
-                    if (v) {
-                        g->scratch = v;
-                        g->scap = need;
-                    } else {
-                        fail = 1;
-                    }
-                }
+                fail = !reserve_scratch(g, T, gm, shift);
             }
         }
         /* records travel with the sort: read in input order (sequential),
@@ -761,22 +643,5 @@ int hg_grid_sort(hg_grid *g, const hg_particles *p, int find)
         return HG_EINVAL;
     if (fail)
         return HG_ENOMEM;
-    for (int h = 0; find && h < g->L; h++) { /* levels are bucket ranges */
-        level_t *lv = &g->lev[h];
-        lv->first = cs[lv->base];
-        lv->count = lv->total = cs[lv->base + lv->nb] - lv->first;
-    }
-    for (int h = 0; h < g->L; h++) {
-        const level_t *lv = &lev[h];
-        if (lv->kind == LV_TABLE && lv->bx == 0)
-            continue;
-        size_t a = lv->first, end = lv->first + lv->count;
-        while (a < end) {
-            size_t b = cs[g->cend[a] + 1];
-            if (sort_bucket(g, lv, a, b))
-                return HG_ENOMEM;
-            a = b;
-        }
-    }
-    return HG_OK;
+    return finish_levels(g, find);
 }

@@ -1,9 +1,10 @@
-/* io.c - particle files: the format from the content (else the
- * extension), the in-memory line reader and particle list shared by the
- * readers of whole files (io_csv.c, io_lammps.c, io_xyz.c, io_vtk.c,
- * io_vtk_xml.c, io_mercury.c's restart), the streamed ones (io_dump.c,
- * io_mercury.c's .data, through io_stream.c and io_frames.c), the box file
- * beside a VTK frame, and writing. */
+/* io.c - particle files: loading a file with the reader of its format
+ * (io_format.c tells which: from the content, else the extension), the
+ * in-memory line reader and particle list shared by the readers of whole
+ * files (io_csv.c, io_lammps.c, io_xyz.c, io_vtk.c, io_vtk_xml.c,
+ * io_mercury.c's restart), the streamed ones (io_dump.c, io_mercury.c's
+ * .data, through io_stream.c and io_frames.c), the box file beside a VTK
+ * frame (io_vtk_box.c), and writing. */
 #include "io_internal.h"
 #include "read_internal.h"
 
@@ -14,92 +15,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistd.h>
-
-static const struct {
-    const char *name;
-    hg_io_format fmt;
-} format_names[] = {
-    {"auto", HG_IO_AUTO},
-    {"csv", HG_IO_CSV},
-    {"lammps", HG_IO_LAMMPS},
-    {"data", HG_IO_LAMMPS},
-    {"lmp", HG_IO_LAMMPS},
-    {"xyz", HG_IO_XYZ},
-    {"extxyz", HG_IO_XYZ},
-    {"vtk", HG_IO_VTK},
-    {"dump", HG_IO_DUMP},
-    {"lammpstrj", HG_IO_DUMP},
-    {"mercurydpm-data", HG_IO_MERCURY_DATA},
-    {"mercurydpm-restart", HG_IO_MERCURY_RESTART},
-    {"restart", HG_IO_MERCURY_RESTART},
-};
-
-const char *hg_io_format_name(hg_io_format f)
-{
-    switch (f) {
-    case HG_IO_CSV: return "csv";
-    case HG_IO_LAMMPS: return "lammps";
-    case HG_IO_XYZ: return "xyz";
-    case HG_IO_VTK: return "vtk";
-    case HG_IO_DUMP: return "dump";
-    case HG_IO_MERCURY_DATA: return "mercurydpm-data";
-    case HG_IO_MERCURY_RESTART: return "mercurydpm-restart";
-    default: return "auto";
-    }
-}
-
-int hg_io_format_writable(hg_io_format f)
-{
-    return f == HG_IO_CSV || f == HG_IO_LAMMPS || f == HG_IO_XYZ ||
-           f == HG_IO_VTK;
-}
-
-const char *hg_io_formats_read(void)
-{
-    return "LAMMPS/LIGGGHTS dumps (dump atom, dump custom, .gz), LAMMPS "
-           "data files, LIGGGHTS VTK (dump custom/vtk, LPP), MercuryDPM "
-           ".data and .restart, extended XYZ, CSV (x,y,z,r), legacy VTK "
-           "with a radius array";
-}
-
-int hg_io_format_parse(const char *text, hg_io_format *out, hg_err *e)
-{
-    for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
-        if (text && strcasecmp(text, format_names[i].name) == 0) {
-            *out = format_names[i].fmt;
-            return HG_OK;
-        }
-    return hg_fail(e, HG_EUNKNOWN,
-                   "format: '%s' is not one of csv, lammps, xyz, vtk, dump, "
-                   "mercurydpm-data, mercurydpm-restart",
-                   text ? text : "(null)");
-}
-
-int hg_io_format_from_path(const char *path, hg_io_format *out, hg_err *e)
-{
-    const char *slash = path ? strrchr(path, '/') : NULL;
-    const char *base = slash ? slash + 1 : path;
-    char name[256];
-    snprintf(name, sizeof name, "%s", base ? base : "");
-    size_t n = strlen(name);
-    if (n > 3 && strcasecmp(name + n - 3, ".gz") == 0)
-        name[n - 3] = '\0';
-    const char *dot = strrchr(name, '.');
-    if (dot && dot[1] != '\0' && strcasecmp(dot + 1, "auto") != 0 &&
-        strcasecmp(dot + 1, "restart") != 0 &&
-        hg_io_format_parse(dot + 1, out, NULL) == HG_OK)
-        return HG_OK;
-    if (dot && strcasecmp(dot + 1, "restart") == 0) {
-        *out = HG_IO_MERCURY_RESTART;
-        return HG_OK;
-    }
-    return hg_fail(e, HG_EUNKNOWN,
-                   "%s: cannot tell the format from the extension (use "
-                   ".csv, .data, .lmp, .xyz or .vtk, or give the format)",
-                   path ? path : "(null)");
-}
 
 /* ---- line reader ---------------------------------------------------- */
 
@@ -409,126 +324,6 @@ void io_grow_box(hg_particles *p, hg_io_info *info)
              k == 1 ? "it" : "them");
 }
 
-/* The next non-blank line of h[*pos, n): [*b, *b + *len). 0 at the end. */
-static int head_line(const char *h, size_t n, size_t *pos, const char **b,
-                     size_t *len)
-{
-    for (;;) {
-        if (*pos >= n)
-            return 0;
-        const char *s = h + *pos;
-        const char *nl = memchr(s, '\n', n - *pos);
-        size_t k = nl ? (size_t)(nl - s) : n - *pos;
-        *pos += k + (nl ? 1 : 0);
-        size_t i = 0;
-        while (i < k && isspace((unsigned char)s[i]))
-            i++;
-        if (i == k)
-            continue;
-        while (k > i && isspace((unsigned char)s[k - 1]))
-            k--;
-        *b = s + i;
-        *len = k - i;
-        return 1;
-    }
-}
-
-/* Blank-separated tokens of s[0, n): how many, and whether all are
- * numbers (*ints: all integers). */
-static int count_numbers(const char *s, size_t n, int *all_num, int *ints)
-{
-    int count = 0;
-    *all_num = 1;
-    *ints = 1;
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && isspace((unsigned char)s[i]))
-            i++;
-        if (i >= n)
-            break;
-        char tok[64];
-        size_t k = 0;
-        while (i < n && !isspace((unsigned char)s[i])) {
-            if (k + 1 < sizeof tok)
-                tok[k++] = s[i];
-            i++;
-        }
-        tok[k] = '\0';
-        char *end;
-        double v = strtod(tok, &end);
-        (void)v;
-        if (end == tok || *end)
-            *all_num = 0;
-        if (strpbrk(tok, ".eE") || end == tok || *end)
-            *ints = 0;
-        count++;
-    }
-    return count;
-}
-
-static int starts_with_ci(const char *s, size_t n, const char *w)
-{
-    size_t k = strlen(w);
-    return n >= k && strncasecmp(s, w, k) == 0;
-}
-
-/* The format the content shows (HG_IO_AUTO: cannot tell). */
-static hg_io_format sniff(const char *h, size_t n)
-{
-    size_t pos = 0, l1n, l2n = 0;
-    const char *l1, *l2 = NULL;
-    if (!head_line(h, n, &pos, &l1, &l1n))
-        return HG_IO_AUTO;
-    size_t after1 = pos;
-    if (!head_line(h, n, &pos, &l2, &l2n))
-        l2 = NULL;
-    if (starts_with_ci(l1, l1n, "ITEM:"))
-        return HG_IO_DUMP;
-    if (starts_with_ci(l1, l1n, "# vtk DataFile") ||
-        starts_with_ci(l1, l1n, "<VTKFile") ||
-        (starts_with_ci(l1, l1n, "<?xml") && l2 &&
-         starts_with_ci(l2, l2n, "<VTKFile")))
-        return HG_IO_VTK;
-    if (starts_with_ci(l1, l1n, "restart_version") ||
-        (starts_with_ci(l1, l1n, "name ") && l2 &&
-         starts_with_ci(l2, l2n, "dataFile")))
-        return HG_IO_MERCURY_RESTART;
-    int num1, int1, num2 = 0, int2 = 0;
-    int c1 = count_numbers(l1, l1n, &num1, &int1), c2 = 0;
-    if (l2)
-        c2 = count_numbers(l2, l2n, &num2, &int2);
-    if (num1 && c1 == 1 && int1)
-        return HG_IO_XYZ;
-    /* MercuryDPM: "N time xmin ymin [zmin] xmax ymax [zmax]", then a
-     * particle per line */
-    if (num1 && int1 == 0 && (c1 == 8 || c1 == 6) && (!l2 || num2))
-        return HG_IO_MERCURY_DATA;
-    if (num1 && (c1 == 8 || c1 == 6) && l2 && num2 &&
-        (c2 == 14 || c2 == 8 || c2 == 15 || c2 == 9))
-        return HG_IO_MERCURY_DATA;
-    /* a LAMMPS data file's header has "N atoms" */
-    size_t q = after1;
-    const char *l;
-    size_t ln;
-    for (int k = 0; k < 64 && head_line(h, n, &q, &l, &ln); k++) {
-        char buf[128];
-        size_t m = ln < sizeof buf - 1 ? ln : sizeof buf - 1;
-        memcpy(buf, l, m);
-        buf[m] = '\0';
-        char *hash = strchr(buf, '#');
-        if (hash)
-            *hash = '\0';
-        char w[2][64];
-        if (sscanf(buf, "%63s %63s", w[0], w[1]) == 2 &&
-            strcmp(w[1], "atoms") == 0 && isdigit((unsigned char)w[0][0]))
-            return HG_IO_LAMMPS;
-    }
-    if (memchr(l1, ',', l1n) || (l1[0] == '#' && l2 && memchr(l2, ',', l2n)))
-        return HG_IO_CSV;
-    if (l1[0] == '#' && l2 && !num2)
-        return HG_IO_CSV;
-    return HG_IO_AUTO;
-}
 
 static void info_reset(hg_io_info *info)
 {
@@ -570,92 +365,6 @@ static int load_text(io_stream *s, hg_io_format fmt, hg_particles *p,
     return st;
 }
 
-/* The box file LIGGGHTS (dump custom/vtk: "boundingBox_" where the
- * file name's '*' stood) or LPP ("_boundingBox" after the step) writes
- * beside a VTK frame: read into lo, hi. 0 when there is none. */
-static int sibling_box(const char *path, int xml, double lo[3],
-                       double hi[3], char *found, size_t flen)
-{
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    const char *dot = strrchr(base, '.');
-    size_t stem = dot ? (size_t)(dot - base) : strlen(base);
-    size_t dir = (size_t)(base - path);
-    /* the last run of digits of the stem: the step */
-    size_t d1 = stem;
-    while (d1 > 0 && !isdigit((unsigned char)base[d1 - 1]))
-        d1--;
-    size_t d0 = d1;
-    while (d0 > 0 && isdigit((unsigned char)base[d0 - 1]))
-        d0--;
-    char cand[2][4400];
-    int nc = 0;
-    if (d1 > d0)
-        snprintf(cand[nc++], sizeof cand[0], "%.*s%.*sboundingBox_%.*s%s",
-                 (int)dir, path, (int)d0, base, (int)(stem - d0), base + d0,
-                 xml ? ".vtr" : ".vtk");
-    snprintf(cand[nc++], sizeof cand[0], "%.*s%.*s_boundingBox.vtk",
-             (int)dir, path, (int)stem, base);
-    for (int k = 0; k < nc; k++) {
-        io_stream *s = NULL;
-        if (access(cand[k], R_OK) || io_stream_open(&s, cand[k], NULL))
-            continue;
-        io_text t = {0};
-        int st = io_stream_slurp(s, &t.buf, &t.len, NULL);
-        t.name = cand[k];
-        io_stream_close(s);
-        if (st)
-            continue;
-        const char *c = t.buf;
-        while (isspace((unsigned char)*c))
-            c++;
-        st = *c == '<' ? io_vtk_xml_box(&t, lo, hi, NULL)
-                       : io_vtk_box(&t, lo, hi, NULL);
-        free(t.buf);
-        if (st == HG_OK) {
-            snprintf(found, flen, "%s", cand[k]);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* Give a VTK frame the box of its box file, wrapping centres that lie
- * outside into it (periodic, LAMMPS' default, until the boundary is
- * known). */
-static void vtk_take_box(const char *path, int xml, hg_particles *p,
-                         hg_io_info *info)
-{
-    double lo[3], hi[3];
-    char found[9000];
-    if (!sibling_box(path, xml, lo, hi, found, sizeof found))
-        return;
-    int d = p->dim;
-    for (int a = 0; a < d; a++)
-        if (!(hi[a] > lo[a]))
-            return;
-    for (int a = 0; a < d; a++) {
-        p->lo[a] = lo[a];
-        p->hi[a] = hi[a];
-        double len = hi[a] - lo[a];
-        for (size_t i = 0; i < p->n; i++) {
-            double *x = &p->x[i * (size_t)d + (size_t)a];
-            if (*x < lo[a] || *x >= hi[a]) {
-                *x -= floor((*x - lo[a]) / len) * len;
-                if (*x < lo[a] || *x >= hi[a])
-                    *x = lo[a];
-            }
-        }
-    }
-    p->box_inferred = 0;
-    p->periodic = 1;
-    memset(p->boundary, 0, sizeof p->boundary);
-    info->box_stated = 1;
-    const char *b = strrchr(found, '/');
-    snprintf(info->note + strlen(info->note),
-             sizeof info->note - strlen(info->note), "%sbox from %s",
-             info->note[0] ? "; " : "", b ? b + 1 : found);
-}
 
 static int load_stream(io_stream *s, const hg_io_options *o,
                        const char *path, uint64_t size, hg_particles *p,
@@ -680,7 +389,7 @@ static int load_stream(io_stream *s, const hg_io_options *o,
         return hg_fail(e, HG_EPARSE, "%s: empty file", io_stream_name(s));
     hg_io_format fmt = o->format;
     if (fmt == HG_IO_AUTO)
-        fmt = sniff(h, n);
+        fmt = io_sniff(h, n);
     if (fmt == HG_IO_AUTO && path)
         (void)hg_io_format_from_path(path, &fmt, NULL);
     if (fmt == HG_IO_AUTO) {
@@ -709,7 +418,7 @@ static int load_stream(io_stream *s, const hg_io_options *o,
                                        memchr(h, '<', n < 64 ? n : 64)));
     st = load_text(s, fmt, p, info, e);
     if (!st && fmt == HG_IO_VTK && p->box_inferred && path)
-        vtk_take_box(path, xml, p, info);
+        io_vtk_take_box(path, xml, p, info);
     if (!st && fmt == HG_IO_VTK)
         info->box_stated = !p->box_inferred;
     if (!st && fmt != HG_IO_MERCURY_RESTART && fmt != HG_IO_VTK) {

@@ -1,10 +1,11 @@
 /* io_internal.h - shared machinery of the particle-file readers/writers
- * (not installed; used by src/io*.c only). */
+ * (not installed; used by the readers in src/io/ only). */
 #ifndef HG_IO_INTERNAL_H
 #define HG_IO_INTERNAL_H
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "hg_io.h"
 #include "io_stream.h"
 
@@ -74,6 +75,16 @@ int io_check_box(const io_text *t, const io_box *box, int dim, hg_err *e);
  * along an axis (coordinates too large for their radii). */
 int io_build_finish(io_build *b, io_text *t, const io_box *box,
                     hg_particles *p, hg_err *e);
+
+/* The format the first bytes h[0, n) of a file show (HG_IO_AUTO: cannot
+ * tell; io_format.c). */
+hg_io_format io_sniff(const char *h, size_t n);
+/* Give a VTK frame read from path the box of the box file LIGGGHTS or LPP
+ * wrote beside it, if there is one (xml: an XML VTK frame), wrapping
+ * centres that lie outside into it (periodic, LAMMPS' default, until the
+ * boundary is known); the note of info says so (io_vtk_box.c). */
+void io_vtk_take_box(const char *path, int xml, hg_particles *p,
+                     hg_io_info *info);
 
 /* Per-format entry points. */
 int io_csv_read(io_text *t, hg_particles *p, hg_err *e);
@@ -156,11 +167,27 @@ typedef struct io_dump_atoms {
     int has_id, has_v, radius_from_type;
 } io_dump_atoms;
 
+/* Columns of an atom line at most. */
+#define DUMP_MAXCOL 256
+
+/* 1 if line s starts an item ("ITEM:", after blanks). */
+static inline int io_dump_starts_item(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return strncmp(s, "ITEM:", 5) == 0;
+}
+/* A whole token as a count (io_dump.c). */
+int io_dump_count(io_stream *s, const char *tok, const char *field,
+                  size_t *out, hg_err *e);
+
+/* io_dump_frame.c: */
 /* Read the next frame's header up to and including its ITEM: ATOMS line.
  * Returns 1 for a frame, 0 at the end of the input, or a status. */
 int io_dump_next(io_stream *s, io_dump_frame *f, hg_err *e);
 /* Skip the frame's atom lines (counted, not parsed). */
 int io_dump_skip(io_stream *s, const io_dump_frame *f, hg_err *e);
+/* io_dump.c: */
 /* Parse the frame's atom lines into A (positions wrapped into the box
  * along periodic axes, scaled ones unscaled). */
 int io_dump_read(io_stream *s, const io_dump_frame *f,

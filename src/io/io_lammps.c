@@ -140,70 +140,74 @@ static int read_atoms(io_text *t, size_t n, long count_line, const io_box *box,
     return HG_OK;
 }
 
-int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
+/* The title line is free text; hgridopt writes "dim D periodic|walls":
+ * then *dim (*dim_given), whether the box is periodic, and *titled (the
+ * title states the boundary). */
+static void read_title(char *line, int *dim, int *dim_given, io_box *box,
+                       int *titled)
 {
-    char *line, *tok[16];
-    io_box box = {0};
-    int dim = 3, dim_given = 0;
-    box.periodic = 1;
-    if (!io_next_line(t, &line))
-        return io_fail(t, e, HG_EPARSE, "empty file");
-    /* the title line is free text; hgridopt writes "dim D periodic|walls" */
-    int titled = 0; /* hgridopt's own title states dim and boundary */
-    if (strstr(line, "hgridopt")) {
-        int nt = io_split(line, 0, tok, 16);
-        for (int k = 0; k < nt && k < 16; k++) {
-            if (strcmp(tok[k], "dim") == 0 && k + 1 < nt && k + 1 < 16) {
-                dim = strcmp(tok[k + 1], "2") == 0 ? 2 : 3;
-                dim_given = 1;
-            }
-            else if (strcmp(tok[k], "walls") == 0)
-                box.periodic = 0;
-            if (!strcmp(tok[k], "walls") || !strcmp(tok[k], "periodic"))
-                titled = 1;
+    char *tok[16];
+    if (!strstr(line, "hgridopt"))
+        return;
+    int nt = io_split(line, 0, tok, 16);
+    for (int k = 0; k < nt && k < 16; k++) {
+        if (strcmp(tok[k], "dim") == 0 && k + 1 < nt && k + 1 < 16) {
+            *dim = strcmp(tok[k + 1], "2") == 0 ? 2 : 3;
+            *dim_given = 1;
         }
+        else if (strcmp(tok[k], "walls") == 0)
+            box->periodic = 0;
+        if (!strcmp(tok[k], "walls") || !strcmp(tok[k], "periodic"))
+            *titled = 1;
     }
+}
 
-    size_t natoms = 0;
-    char *comment = NULL;
-    long atoms_line = 0, axis_line[3] = {0, 0, 0};
+/* The header: "<numbers> <keywords>" until the first section name, left
+ * in *line (NULL at the end of the file) with its comment in *comment:
+ * the atom count (*natoms, announced at *atoms_line) and the box of dim
+ * axes. */
+static int read_header(io_text *t, int dim, char **line, char **comment,
+                       size_t *natoms, long *atoms_line, io_box *box,
+                       hg_err *e)
+{
+    char *tok[16];
+    long axis_line[3] = {0, 0, 0};
     int st = HG_OK;
-    /* header: "<numbers> <keywords>" until the first section name */
     for (;;) {
-        if (!io_next_line(t, &line)) {
-            line = NULL;
+        if (!io_next_line(t, line)) {
+            *line = NULL;
             break;
         }
-        comment = cut_comment(line);
-        if (io_blank(line))
+        *comment = cut_comment(*line);
+        if (io_blank(*line))
             continue;
-        if (!starts_numeric(line))
+        if (!starts_numeric(*line))
             break;
-        int nt = io_split(line, 0, tok, 8);
+        int nt = io_split(*line, 0, tok, 8);
         if (nt == 2 && strcmp(tok[1], "atoms") == 0) {
-            if (atoms_line)
+            if (*atoms_line)
                 return io_fail(t, e, HG_EPARSE,
                                "second 'atoms' line (first at line %ld)",
-                               atoms_line);
-            st = io_count(t, tok[0], "atoms", &natoms, e);
+                               *atoms_line);
+            st = io_count(t, tok[0], "atoms", natoms, e);
             if (st != HG_OK)
                 return st;
-            atoms_line = t->line;
+            *atoms_line = t->line;
         } else if (nt == 4 && tok[2][0] && tok[2][1] == 'l' &&
                    strchr("xyz", tok[2][0]) && strcmp(tok[2] + 1, "lo") == 0 &&
                    tok[3][0] == tok[2][0] && strcmp(tok[3] + 1, "hi") == 0) {
             int c = tok[2][0] - 'x';
             char lo[4] = {tok[2][0], 'l', 'o', 0}, hi[4] = {tok[2][0], 'h',
                                                            'i', 0};
-            st = io_number(t, tok[0], lo, &box.lo[c], e);
+            st = io_number(t, tok[0], lo, &box->lo[c], e);
             if (st == HG_OK)
-                st = io_number(t, tok[1], hi, &box.hi[c], e);
+                st = io_number(t, tok[1], hi, &box->hi[c], e);
             if (st != HG_OK)
                 return st;
-            if (!(box.hi[c] > box.lo[c]))
+            if (!(box->hi[c] > box->lo[c]))
                 return io_fail(t, e, HG_EPARSE,
                                "box: %s %.17g is not below %s %.17g", lo,
-                               box.lo[c], hi, box.hi[c]);
+                               box->lo[c], hi, box->hi[c]);
             axis_line[c] = t->line;
         } else if (nt == 6 && strcmp(tok[3], "xy") == 0) {
             return io_fail(t, e, HG_EPARSE,
@@ -211,21 +215,28 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
         }
         /* other counts (atom types, bonds, ...) are not needed */
     }
-    if (!atoms_line)
+    if (!*atoms_line)
         return io_fail(t, e, HG_EPARSE, "header has no 'N atoms' line");
     for (int c = 0; c < dim; c++)
         if (!axis_line[c])
             return io_fail(t, e, HG_EPARSE, "header has no '%clo %chi' box "
                                             "line",
                            'x' + c, 'x' + c);
-    box.has_box = 1;
+    box->has_box = 1;
+    return HG_OK;
+}
 
-    io_build b = {0};
-    b.dim = dim;
+/* The sections from the section name line (comment: its comment) on:
+ * the Atoms section (atom_style sphere, the natoms announced at
+ * atoms_line) into b, the others skipped. */
+static int read_sections(io_text *t, char *line, char *comment,
+                         size_t natoms, long atoms_line, const io_box *box,
+                         io_build *b, hg_err *e)
+{
     atom_id *ids = malloc((natoms ? natoms : 1) * sizeof *ids);
     if (!ids)
         return hg_fail(e, HG_ENOMEM, "out of memory for %zu atoms", natoms);
-    int have_atoms = 0;
+    int have_atoms = 0, st = HG_OK;
     while (line) {
         /* line is a section name (comment already cut) */
         char *s = line;
@@ -241,17 +252,15 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
             }
             /* "Atoms # style": the style hint is optional */
             char *ht[2];
-            if (comment) {
-                if (io_split(comment, 0, ht, 2) >= 1 &&
-                    strcmp(ht[0], "sphere") != 0) {
-                    st = io_fail(t, e, HG_EPARSE,
-                                 "Atoms section is atom_style %s; only "
-                                 "sphere is supported",
-                                 ht[0]);
-                    break;
-                }
+            if (comment && io_split(comment, 0, ht, 2) >= 1 &&
+                strcmp(ht[0], "sphere") != 0) {
+                st = io_fail(t, e, HG_EPARSE,
+                             "Atoms section is atom_style %s; only "
+                             "sphere is supported",
+                             ht[0]);
+                break;
             }
-            st = read_atoms(t, natoms, atoms_line, &box, &b, ids, e);
+            st = read_atoms(t, natoms, atoms_line, box, b, ids, e);
             if (st != HG_OK)
                 break;
             have_atoms = 1;
@@ -271,21 +280,49 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
                      "no Atoms section for the %zu atoms announced at line "
                      "%ld",
                      natoms, atoms_line);
-    /* a file of LAMMPS' own ("dimension 2" is not stored): all z = 0 in a
-     * z box straddling 0 is a 2D system */
-    if (st == HG_OK && !dim_given && b.n > 0 && box.lo[2] < 0.0 &&
-        box.hi[2] > 0.0) {
-        size_t i = 0;
-        while (i < b.n && b.x[3 * i + 2] == 0.0)
-            i++;
-        if (i == b.n) {
-            for (i = 0; i < b.n; i++) {
-                b.x[2 * i] = b.x[3 * i];
-                b.x[2 * i + 1] = b.x[3 * i + 1];
-            }
-            b.dim = 2;
-        }
+    return st;
+}
+
+/* A file of LAMMPS' own ("dimension 2" is not stored): all z = 0 in a z
+ * box straddling 0 is a 2D system; b then holds 2D centres. */
+static void flatten_2d(io_build *b, const io_box *box)
+{
+    if (!(b->n > 0 && box->lo[2] < 0.0 && box->hi[2] > 0.0))
+        return;
+    size_t i = 0;
+    while (i < b->n && b->x[3 * i + 2] == 0.0)
+        i++;
+    if (i < b->n)
+        return;
+    for (i = 0; i < b->n; i++) {
+        b->x[2 * i] = b->x[3 * i];
+        b->x[2 * i + 1] = b->x[3 * i + 1];
     }
+    b->dim = 2;
+}
+
+int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
+{
+    char *line;
+    io_box box = {0};
+    int dim = 3, dim_given = 0;
+    box.periodic = 1;
+    if (!io_next_line(t, &line))
+        return io_fail(t, e, HG_EPARSE, "empty file");
+    int titled = 0; /* hgridopt's own title states dim and boundary */
+    read_title(line, &dim, &dim_given, &box, &titled);
+    size_t natoms = 0;
+    char *comment = NULL;
+    long atoms_line = 0;
+    int st = read_header(t, dim, &line, &comment, &natoms, &atoms_line, &box,
+                         e);
+    if (st != HG_OK)
+        return st;
+    io_build b = {0};
+    b.dim = dim;
+    st = read_sections(t, line, comment, natoms, atoms_line, &box, &b, e);
+    if (st == HG_OK && !dim_given)
+        flatten_2d(&b, &box);
     if (st == HG_OK && titled)
         for (int c = 0; c < 3; c++) /* stated: every axis alike */
             box.boundary[c] = box.periodic || c >= b.dim ? 'p' : 'f';

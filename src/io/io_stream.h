@@ -1,5 +1,5 @@
 /* io_stream.h - buffered line input for the particle-file readers (not
- * installed; used by src/io/ only).
+ * installed; used by src/io/ and the white-box tests only).
  *
  * A stream reads a file, standard input or a block of memory, inflating
  * gzip data (one or several members, as `gzip` and LAMMPS' dump custom/gz

@@ -1,4 +1,6 @@
-/* io_vtk.c - legacy VTK polydata (ASCII) with a "radius" point array. */
+/* io_vtk.c - legacy VTK files (ASCII): POLYDATA or UNSTRUCTURED_GRID
+ * with a "radius" point array, read and written; the box of a
+ * RECTILINEAR_GRID box file (io_vtk_box). */
 #include "io_internal.h"
 
 #include <ctype.h>
@@ -147,7 +149,11 @@ static void skip_metadata(vtk_lex *lx)
         ;
 }
 
-int io_vtk_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e)
+/* The header up to "DATASET POLYDATA" (or UNSTRUCTURED_GRID): the
+ * version line, the title (hgridopt's: dim and box; the writer LIGGGHTS
+ * or LPP), ASCII; info->kind says what it is. lx then reads on. */
+static int read_header(io_text *t, vtk_lex *lx, int *dim, io_box *box,
+                       hg_io_info *info, hg_err *e)
 {
     char *line;
     if (!io_next_line(t, &line) || strncasecmp(line, "# vtk DataFile", 14))
@@ -159,9 +165,7 @@ int io_vtk_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e)
                              ? "LIGGGHTS dump custom/vtk"
                          : strstr(line, "lpp") ? "LPP, LIGGGHTS' post-processing"
                                                : NULL;
-    int dim = 3;
-    io_box box = {0};
-    int st = parse_title(t, line, &dim, &box, e);
+    int st = parse_title(t, line, dim, box, e);
     if (st != HG_OK)
         return st;
     if (!io_next_line(t, &line))
@@ -169,12 +173,10 @@ int io_vtk_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e)
     char *fmt[2];
     if (io_split(line, 0, fmt, 2) != 1 || strcasecmp(fmt[0], "ASCII") != 0)
         return io_fail(t, e, HG_EPARSE, "only ASCII legacy VTK is read");
-
-    vtk_lex lx = {t, NULL, NULL};
-    char *tok = next_tok(&lx);
+    char *tok = next_tok(lx);
     if (!tok || strcasecmp(tok, "DATASET") != 0)
         return io_fail(t, e, HG_EPARSE, "expected 'DATASET POLYDATA'");
-    tok = next_tok(&lx);
+    tok = next_tok(lx);
     if (tok && strcasecmp(tok, "RECTILINEAR_GRID") == 0)
         return io_fail(t, e, HG_EPARSE,
                        "a box file (DATASET RECTILINEAR_GRID, the "
@@ -188,181 +190,232 @@ int io_vtk_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e)
                        tok ? tok : "");
     if (info)
         snprintf(info->kind, sizeof info->kind, "legacy VTK%s%s%s",
-                 writer ? " (" : box.has_box ? " (hgridopt)" : "",
+                 writer ? " (" : box->has_box ? " (hgridopt)" : "",
                  writer ? writer : "", writer ? ")" : "");
+    return HG_OK;
+}
 
-    double *pts = NULL, *rad = NULL;
-    long *pline = NULL, *rline = NULL;
-    size_t npts = 0, nattr = 0;
-    int have_pts = 0, in_points = 0;
-    long pts_line = 0;
-    while (st == HG_OK && (tok = next_tok(&lx))) {
-        size_t n;
-        long at = t->line;
-        if (strcasecmp(tok, "POINTS") == 0) {
-            if (have_pts) {
-                st = io_fail(t, e, HG_EPARSE, "second POINTS block");
-                break;
-            }
-            st = want_count(&lx, "POINTS", &npts, e);
-            if (st != HG_OK || !next_tok(&lx))
-                break;
-            pts = malloc((npts ? npts : 1) * 3 * sizeof *pts);
-            pline = malloc((npts ? npts : 1) * sizeof *pline);
-            if (!pts || !pline) {
-                st = hg_fail(e, HG_ENOMEM, "out of memory");
-                break;
-            }
-            st = read_numbers(&lx, 3 * npts, pts, pline, 3, "POINTS", at, e);
-            have_pts = 1;
-            pts_line = at;
-        } else if (strcasecmp(tok, "VERTICES") == 0 ||
-                   strcasecmp(tok, "LINES") == 0 ||
-                   strcasecmp(tok, "POLYGONS") == 0 ||
-                   strcasecmp(tok, "TRIANGLE_STRIPS") == 0 ||
-                   strcasecmp(tok, "CELLS") == 0) {
-            char key[32];
-            snprintf(key, sizeof key, "%s", tok);
-            st = skip_cells(&lx, key, at, e);
-        } else if (strcasecmp(tok, "CELL_TYPES") == 0) {
-            st = want_count(&lx, tok, &n, e);
-            if (st == HG_OK)
-                st = read_numbers(&lx, n, NULL, NULL, 1, "CELL_TYPES", at, e);
-        } else if (strcasecmp(tok, "METADATA") == 0) {
-            skip_metadata(&lx);
-        } else if (strcasecmp(tok, "POINT_DATA") == 0 ||
-                   strcasecmp(tok, "CELL_DATA") == 0) {
-            in_points = toupper((unsigned char)tok[0]) == 'P';
-            st = want_count(&lx, tok, &nattr, e);
-            if (st == HG_OK && in_points && nattr != npts)
-                st = io_fail(t, e, HG_EPARSE,
-                             "POINT_DATA %zu but POINTS %zu (line %ld)",
-                             nattr, npts, pts_line);
-        } else if (strcasecmp(tok, "SCALARS") == 0) {
-            char *name = next_tok(&lx);
-            char *type = name ? next_tok(&lx) : NULL;
-            if (!type) {
-                st = io_fail(t, e, HG_EPARSE, "SCALARS: missing name/type");
-                break;
-            }
-            int is_radius = in_points && strcmp(name, "radius") == 0;
-            size_t ncomp = 1;
-            char *nx = next_tok(&lx);
-            if (nx && isdigit((unsigned char)nx[0])) {
-                st = io_count(t, nx, "SCALARS components", &ncomp, e);
-                if (st != HG_OK)
-                    break;
-                nx = next_tok(&lx);
-            }
-            if (!nx || strcasecmp(nx, "LOOKUP_TABLE") != 0 ||
-                !next_tok(&lx)) {
-                st = io_fail(t, e, HG_EPARSE,
-                             "SCALARS %s: expected LOOKUP_TABLE", name);
-                break;
-            }
-            if (is_radius && ncomp != 1) {
-                st = io_fail(t, e, HG_EPARSE,
-                             "SCALARS radius has %zu components", ncomp);
-                break;
-            }
-            if (is_radius && rad) {
-                st = io_fail(t, e, HG_EPARSE, "second radius array");
-                break;
-            }
-            if (is_radius) {
-                rad = malloc((nattr ? nattr : 1) * sizeof *rad);
-                rline = malloc((nattr ? nattr : 1) * sizeof *rline);
-                if (!rad || !rline) {
-                    st = hg_fail(e, HG_ENOMEM, "out of memory");
-                    break;
-                }
-            }
-            st = read_numbers(&lx, ncomp * nattr, is_radius ? rad : NULL,
-                              is_radius ? rline : NULL, 1, "SCALARS", at, e);
-        } else if (strcasecmp(tok, "VECTORS") == 0 ||
-                   strcasecmp(tok, "NORMALS") == 0) {
-            if (!next_tok(&lx) || !next_tok(&lx)) {
-                st = io_fail(t, e, HG_EPARSE, "%s: missing name/type", tok);
-                break;
-            }
-            st = read_numbers(&lx, 3 * nattr, NULL, NULL, 1, "VECTORS", at, e);
-        } else if (strcasecmp(tok, "FIELD") == 0) {
-            size_t na;
-            if (!next_tok(&lx)) {
-                st = io_fail(t, e, HG_EPARSE, "FIELD: missing name");
-                break;
-            }
-            st = want_count(&lx, "FIELD arrays", &na, e);
-            for (size_t a = 0; a < na && st == HG_OK; a++) {
-                char *name = next_tok(&lx);
-                size_t nc, ntup;
-                if (!name) {
-                    st = io_fail(t, e, HG_EPARSE, "FIELD: missing array");
-                    break;
-                }
-                long aat = t->line;
-                st = want_count(&lx, "FIELD components", &nc, e);
-                if (st == HG_OK)
-                    st = want_count(&lx, "FIELD tuples", &ntup, e);
-                if (st != HG_OK || !next_tok(&lx))
-                    break;
-                int is_radius = in_points && strcmp(name, "radius") == 0 &&
-                                nc == 1 && ntup == npts && !rad;
-                if (is_radius) {
-                    rad = malloc((npts ? npts : 1) * sizeof *rad);
-                    rline = malloc((npts ? npts : 1) * sizeof *rline);
-                    if (!rad || !rline) {
-                        st = hg_fail(e, HG_ENOMEM, "out of memory");
-                        break;
-                    }
-                }
-                st = read_numbers(&lx, nc * ntup, is_radius ? rad : NULL,
-                                  is_radius ? rline : NULL, 1, "FIELD array",
-                                  aat, e);
-            }
-        } else {
-            st = io_fail(t, e, HG_EPARSE, "unexpected keyword '%s'", tok);
+/* What the sections of a legacy VTK file gave: the points and the radius
+ * array, with the line of each number. */
+typedef struct vtk_arrays {
+    double *pts, *rad;
+    long *pline, *rline;
+    size_t npts, nattr; /* points; entries of the current attribute block */
+    int have_pts, in_points; /* in_points: in POINT_DATA */
+    long pts_line;
+} vtk_arrays;
+
+static void vtk_arrays_free(vtk_arrays *v)
+{
+    free(v->pts);
+    free(v->rad);
+    free(v->pline);
+    free(v->rline);
+}
+
+/* Room for the n radii (and their lines) of the radius array. */
+static int want_radii(vtk_arrays *v, size_t n, hg_err *e)
+{
+    v->rad = malloc((n ? n : 1) * sizeof *v->rad);
+    v->rline = malloc((n ? n : 1) * sizeof *v->rline);
+    if (!v->rad || !v->rline)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    return HG_OK;
+}
+
+/* POINTS n type, then the 3 n coordinates (section line at). */
+static int read_points(vtk_lex *lx, vtk_arrays *v, long at, hg_err *e)
+{
+    io_text *t = lx->t;
+    if (v->have_pts)
+        return io_fail(t, e, HG_EPARSE, "second POINTS block");
+    int st = want_count(lx, "POINTS", &v->npts, e);
+    if (st != HG_OK || !next_tok(lx))
+        return st;
+    size_t npts = v->npts;
+    v->pts = malloc((npts ? npts : 1) * 3 * sizeof *v->pts);
+    v->pline = malloc((npts ? npts : 1) * sizeof *v->pline);
+    if (!v->pts || !v->pline)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    st = read_numbers(lx, 3 * npts, v->pts, v->pline, 3, "POINTS", at, e);
+    v->have_pts = 1;
+    v->pts_line = at;
+    return st;
+}
+
+/* SCALARS name type [components] LOOKUP_TABLE table, then the numbers:
+ * kept when it is the radius array of the points. */
+static int read_scalars(vtk_lex *lx, vtk_arrays *v, long at, hg_err *e)
+{
+    io_text *t = lx->t;
+    char *name = next_tok(lx);
+    char *type = name ? next_tok(lx) : NULL;
+    if (!type)
+        return io_fail(t, e, HG_EPARSE, "SCALARS: missing name/type");
+    int is_radius = v->in_points && strcmp(name, "radius") == 0;
+    size_t ncomp = 1;
+    int st;
+    char *nx = next_tok(lx);
+    if (nx && isdigit((unsigned char)nx[0])) {
+        st = io_count(t, nx, "SCALARS components", &ncomp, e);
+        if (st != HG_OK)
+            return st;
+        nx = next_tok(lx);
+    }
+    if (!nx || strcasecmp(nx, "LOOKUP_TABLE") != 0 || !next_tok(lx))
+        return io_fail(t, e, HG_EPARSE, "SCALARS %s: expected LOOKUP_TABLE",
+                       name);
+    if (is_radius && ncomp != 1)
+        return io_fail(t, e, HG_EPARSE, "SCALARS radius has %zu components",
+                       ncomp);
+    if (is_radius && v->rad)
+        return io_fail(t, e, HG_EPARSE, "second radius array");
+    if (is_radius && (st = want_radii(v, v->nattr, e)))
+        return st;
+    return read_numbers(lx, ncomp * v->nattr, is_radius ? v->rad : NULL,
+                        is_radius ? v->rline : NULL, 1, "SCALARS", at, e);
+}
+
+/* FIELD name n, then n arrays "name components tuples type" and their
+ * numbers: an array named radius of one number per point is kept. */
+static int read_field(vtk_lex *lx, vtk_arrays *v, hg_err *e)
+{
+    io_text *t = lx->t;
+    size_t na;
+    if (!next_tok(lx))
+        return io_fail(t, e, HG_EPARSE, "FIELD: missing name");
+    int st = want_count(lx, "FIELD arrays", &na, e);
+    for (size_t a = 0; a < na && st == HG_OK; a++) {
+        char *name = next_tok(lx);
+        size_t nc, ntup;
+        if (!name)
+            return io_fail(t, e, HG_EPARSE, "FIELD: missing array");
+        long aat = t->line;
+        st = want_count(lx, "FIELD components", &nc, e);
+        if (st == HG_OK)
+            st = want_count(lx, "FIELD tuples", &ntup, e);
+        if (st != HG_OK || !next_tok(lx))
+            return st;
+        int is_radius = v->in_points && strcmp(name, "radius") == 0 &&
+                        nc == 1 && ntup == v->npts && !v->rad;
+        if (is_radius && (st = want_radii(v, v->npts, e)))
+            return st;
+        st = read_numbers(lx, nc * ntup, is_radius ? v->rad : NULL,
+                          is_radius ? v->rline : NULL, 1, "FIELD array", aat,
+                          e);
+    }
+    return st;
+}
+
+/* One section of the dataset, from its keyword tok on. */
+static int read_section(vtk_lex *lx, vtk_arrays *v, char *tok, hg_err *e)
+{
+    io_text *t = lx->t;
+    long at = t->line;
+    size_t n;
+    int st;
+    if (strcasecmp(tok, "POINTS") == 0)
+        return read_points(lx, v, at, e);
+    if (strcasecmp(tok, "VERTICES") == 0 || strcasecmp(tok, "LINES") == 0 ||
+        strcasecmp(tok, "POLYGONS") == 0 ||
+        strcasecmp(tok, "TRIANGLE_STRIPS") == 0 ||
+        strcasecmp(tok, "CELLS") == 0) {
+        char key[32];
+        snprintf(key, sizeof key, "%s", tok);
+        return skip_cells(lx, key, at, e);
+    }
+    if (strcasecmp(tok, "CELL_TYPES") == 0) {
+        st = want_count(lx, tok, &n, e);
+        if (st == HG_OK)
+            st = read_numbers(lx, n, NULL, NULL, 1, "CELL_TYPES", at, e);
+        return st;
+    }
+    if (strcasecmp(tok, "METADATA") == 0) {
+        skip_metadata(lx);
+        return HG_OK;
+    }
+    if (strcasecmp(tok, "POINT_DATA") == 0 ||
+        strcasecmp(tok, "CELL_DATA") == 0) {
+        v->in_points = toupper((unsigned char)tok[0]) == 'P';
+        st = want_count(lx, tok, &v->nattr, e);
+        if (st == HG_OK && v->in_points && v->nattr != v->npts)
+            st = io_fail(t, e, HG_EPARSE,
+                         "POINT_DATA %zu but POINTS %zu (line %ld)",
+                         v->nattr, v->npts, v->pts_line);
+        return st;
+    }
+    if (strcasecmp(tok, "SCALARS") == 0)
+        return read_scalars(lx, v, at, e);
+    if (strcasecmp(tok, "VECTORS") == 0 || strcasecmp(tok, "NORMALS") == 0) {
+        if (!next_tok(lx) || !next_tok(lx))
+            return io_fail(t, e, HG_EPARSE, "%s: missing name/type", tok);
+        return read_numbers(lx, 3 * v->nattr, NULL, NULL, 1, "VECTORS", at,
+                            e);
+    }
+    if (strcasecmp(tok, "FIELD") == 0)
+        return read_field(lx, v, e);
+    return io_fail(t, e, HG_EPARSE, "unexpected keyword '%s'", tok);
+}
+
+/* The points and radii into p, each checked (the radius at its line, the
+ * centre in the box at its line). */
+static int build_particles(io_text *t, const vtk_arrays *v, int dim,
+                           const io_box *box, hg_particles *p, hg_err *e)
+{
+    io_build b = {0};
+    b.dim = dim;
+    const io_box nobox = {0};
+    int st = HG_OK;
+    for (size_t i = 0; st == HG_OK && i < v->npts; i++) {
+        const double *x = v->pts + 3 * i;
+        t->line = v->rline[i];
+        st = io_check_particle(t, &nobox, dim, x, v->rad[i], e);
+        if (st == HG_OK) {
+            t->line = v->pline[i];
+            st = io_check_particle(t, box, dim, x, 1.0, e);
+        }
+        if (st == HG_OK) {
+            t->line = v->rline[i];
+            st = io_build_push(&b, t, x, v->rad[i], e);
         }
     }
-    if (st == HG_OK && !have_pts)
-        st = io_fail(t, e, HG_EPARSE, "no POINTS block");
-    if (st == HG_OK && !rad)
-        st = io_fail(t, e, HG_EPARSE, "no point-data array named radius");
+    if (st == HG_OK)
+        st = io_build_finish(&b, t, box, p, e);
+    io_build_free(&b);
+    return st;
+}
 
+int io_vtk_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e)
+{
+    int dim = 3;
+    io_box box = {0};
+    vtk_lex lx = {t, NULL, NULL};
+    int st = read_header(t, &lx, &dim, &box, info, e);
+    if (st != HG_OK)
+        return st;
+    vtk_arrays v = {0};
+    char *tok;
+    while (st == HG_OK && (tok = next_tok(&lx)))
+        st = read_section(&lx, &v, tok, e);
+    if (st == HG_OK && !v.have_pts)
+        st = io_fail(t, e, HG_EPARSE, "no POINTS block");
+    if (st == HG_OK && !v.rad)
+        st = io_fail(t, e, HG_EPARSE, "no point-data array named radius");
     /* a foreign file of discs: every z 0 */
-    if (st == HG_OK && !box.has_box && dim == 3 && npts > 0) {
+    if (st == HG_OK && !box.has_box && dim == 3 && v.npts > 0) {
         size_t i = 0;
-        while (i < npts && pts[3 * i + 2] == 0.0)
+        while (i < v.npts && v.pts[3 * i + 2] == 0.0)
             i++;
-        if (i == npts) {
+        if (i == v.npts) {
             dim = 2;
             if (info)
                 snprintf(info->note, sizeof info->note,
                          "2D: every z is 0");
         }
     }
-    io_build b = {0};
-    b.dim = dim;
-    const io_box nobox = {0};
-    for (size_t i = 0; st == HG_OK && i < npts; i++) {
-        t->line = rline[i];
-        st = io_check_particle(t, &nobox, dim, pts + 3 * i, rad[i], e);
-        if (st == HG_OK) {
-            t->line = pline[i];
-            st = io_check_particle(t, &box, dim, pts + 3 * i, 1.0, e);
-        }
-        if (st == HG_OK) {
-            t->line = rline[i];
-            st = io_build_push(&b, t, pts + 3 * i, rad[i], e);
-        }
-    }
-    free(pts);
-    free(rad);
-    free(pline);
-    free(rline);
     if (st == HG_OK)
-        st = io_build_finish(&b, t, &box, p, e);
-    io_build_free(&b);
+        st = build_particles(t, &v, dim, &box, p, e);
+    vtk_arrays_free(&v);
     return st;
 }
 

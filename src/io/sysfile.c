@@ -1,4 +1,5 @@
-/* sysfile.c - system description files (JSON via cJSON). */
+/* sysfile.c - system description files (JSON via cJSON), and a whole
+ * file read into memory (hg_read_file). */
 #include "hg_sysfile.h"
 #include "read_internal.h"
 
@@ -161,14 +162,14 @@ static int parse_distribution(const cJSON *d, const char *path,
     return HG_OK;
 }
 
-int hg_sysfile_parse(const char *text, const char *path, const char *base_dir,
-                     hg_sysfile *s, hg_err *e)
+/* The JSON document of text (nothing but blanks after it) into *root;
+ * errors name the line. */
+static int parse_json(const char *text, const char *path, cJSON **root,
+                      hg_err *e)
 {
-    memset(s, 0, sizeof *s);
-    int st = HG_OK;
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 0);
-    if (!root) {
+    *root = cJSON_ParseWithOpts(text, &end, 0);
+    if (!*root) {
         const char *where = cJSON_GetErrorPtr();
         int line = 1;
         for (const char *p = text; where && p < where && *p; p++)
@@ -182,12 +183,113 @@ int hg_sysfile_parse(const char *text, const char *path, const char *base_dir,
         int line = 1;
         for (const char *p = text; p < end; p++)
             line += *p == '\n';
-        cJSON_Delete(root);
+        cJSON_Delete(*root);
+        *root = NULL;
         return hg_fail(e, HG_EPARSE,
                        "%s:%d: text after the JSON document (byte offset "
                        "%ld)",
                        path, line, (long)(end - text));
     }
+    return HG_OK;
+}
+
+/* "structure": poisson or hard-spheres (hg_structure_parse). */
+static int parse_structure(const cJSON *it, const char *path, hg_sysfile *s,
+                           hg_err *e)
+{
+    if (!cJSON_IsString(it) ||
+        hg_structure_parse(it->valuestring, &s->structure, NULL)) {
+        char *txt = cJSON_PrintUnformatted(it);
+        int st = hg_fail(e, HG_EINVAL,
+                         "%s: \"structure\": %s is not \"poisson\" or "
+                         "\"hard-spheres\"",
+                         path, txt ? txt : "?");
+        free(txt);
+        return st;
+    }
+    s->has_structure = 1;
+    return HG_OK;
+}
+
+/* The numbers of the system: dim, nu, K (or "auto"), particles. */
+static int parse_number_key(const cJSON *it, const char *path, const char *k,
+                            hg_sysfile *s, hg_err *e)
+{
+    double v = 0.0;
+    int st;
+    if (!strcmp(k, "K") && cJSON_IsString(it) &&
+        !strcmp(it->valuestring, "auto")) {
+        s->K_auto = 1;
+        return HG_OK;
+    }
+    if ((st = get_number(it, path, k, &v, e)))
+        return st;
+    if (!strcmp(k, "dim")) {
+        if (v != 2.0 && v != 3.0)
+            return hg_fail(e, HG_EINVAL, "%s: \"dim\": %g is not 2 or 3",
+                           path, v);
+        s->has_dim = 1;
+        s->dim = (int)v;
+    } else if (!strcmp(k, "nu")) {
+        s->nu = v;
+        if (!(s->nu > 0.0 && s->nu < 1.0))
+            return hg_fail(e, HG_EINVAL, "%s: \"nu\": %g is outside (0, 1)",
+                           path, s->nu);
+        s->has_nu = 1;
+    } else if (!strcmp(k, "K")) {
+        s->K = v;
+        if (!(s->K > 0.0))
+            return hg_fail(e, HG_EINVAL, "%s: \"K\": %g must be > 0", path,
+                           s->K);
+        s->has_K = 1;
+    } else { /* particles */
+        if (!(v >= 1.0 && v <= 4e9) || v != floor(v))
+            return hg_fail(e, HG_EINVAL,
+                           "%s: \"particles\": %g must be a whole number "
+                           ">= 1", path, v);
+        s->has_particles = 1;
+        s->particles = (long)v;
+    }
+    return HG_OK;
+}
+
+/* One key of the system object. */
+static int parse_key(const cJSON *it, const char *path, hg_sysfile *s,
+                     hg_err *e)
+{
+    const char *k = it->string;
+    if (!strcmp(k, "schema")) {
+        if (!cJSON_IsString(it) ||
+            strcmp(it->valuestring, "hgridopt.system/1") != 0)
+            return hg_fail(e, HG_EPARSE,
+                           "%s: \"schema\" must be \"hgridopt.system/1\"",
+                           path);
+        return HG_OK;
+    }
+    if (!strcmp(k, "name"))
+        return get_string(it, path, k, &s->name, e);
+    if (!strcmp(k, "length_unit"))
+        return get_string(it, path, k, &s->length_unit, e);
+    if (!strcmp(k, "dim") || !strcmp(k, "nu") || !strcmp(k, "K") ||
+        !strcmp(k, "particles"))
+        return parse_number_key(it, path, k, s, e);
+    if (!strcmp(k, "structure"))
+        return parse_structure(it, path, s, e);
+    if (!strcmp(k, "distribution"))
+        return parse_distribution(it, path, s, e);
+    if (!strcmp(k, "description") || k[0] == '$')
+        return HG_OK; /* free text and JSON-Schema keywords are ignored */
+    return hg_fail(e, HG_EUNKNOWN, "%s: unknown key \"%s\"", path, k);
+}
+
+int hg_sysfile_parse(const char *text, const char *path, const char *base_dir,
+                     hg_sysfile *s, hg_err *e)
+{
+    memset(s, 0, sizeof *s);
+    cJSON *root;
+    int st = parse_json(text, path, &root, e);
+    if (st)
+        return st;
     s->path = dupstr(path);
     s->base_dir = dupstr(base_dir ? base_dir : ".");
     if (!s->path || !s->base_dir) {
@@ -208,86 +310,8 @@ int hg_sysfile_parse(const char *text, const char *path, const char *base_dir,
     const cJSON *it;
     cJSON_ArrayForEach(it, root)
     {
-        const char *k = it->string;
-        double v = 0.0;
-        if (!strcmp(k, "schema")) {
-            if (!cJSON_IsString(it) ||
-                strcmp(it->valuestring, "hgridopt.system/1") != 0) {
-                st = hg_fail(e, HG_EPARSE,
-                             "%s: \"schema\" must be \"hgridopt.system/1\"",
-                             path);
-                goto fail;
-            }
-        } else if (!strcmp(k, "name")) {
-            if ((st = get_string(it, path, k, &s->name, e)))
-                goto fail;
-        } else if (!strcmp(k, "length_unit")) {
-            if ((st = get_string(it, path, k, &s->length_unit, e)))
-                goto fail;
-        } else if (!strcmp(k, "dim")) {
-            if ((st = get_number(it, path, k, &v, e)))
-                goto fail;
-            if (v != 2.0 && v != 3.0) {
-                st = hg_fail(e, HG_EINVAL, "%s: \"dim\": %g is not 2 or 3",
-                             path, v);
-                goto fail;
-            }
-            s->has_dim = 1;
-            s->dim = (int)v;
-        } else if (!strcmp(k, "nu")) {
-            if ((st = get_number(it, path, k, &s->nu, e)))
-                goto fail;
-            if (!(s->nu > 0.0 && s->nu < 1.0)) {
-                st = hg_fail(e, HG_EINVAL,
-                             "%s: \"nu\": %g is outside (0, 1)", path, s->nu);
-                goto fail;
-            }
-            s->has_nu = 1;
-        } else if (!strcmp(k, "structure")) {
-            if (!cJSON_IsString(it) ||
-                hg_structure_parse(it->valuestring, &s->structure, NULL)) {
-                char *txt = cJSON_PrintUnformatted(it);
-                st = hg_fail(e, HG_EINVAL,
-                             "%s: \"structure\": %s is not \"poisson\" or "
-                             "\"hard-spheres\"",
-                             path, txt ? txt : "?");
-                free(txt);
-                goto fail;
-            }
-            s->has_structure = 1;
-        } else if (!strcmp(k, "K")) {
-            if (cJSON_IsString(it) && !strcmp(it->valuestring, "auto")) {
-                s->K_auto = 1;
-                continue;
-            }
-            if ((st = get_number(it, path, k, &s->K, e)))
-                goto fail;
-            if (!(s->K > 0.0)) {
-                st = hg_fail(e, HG_EINVAL, "%s: \"K\": %g must be > 0", path,
-                             s->K);
-                goto fail;
-            }
-            s->has_K = 1;
-        } else if (!strcmp(k, "particles")) {
-            if ((st = get_number(it, path, k, &v, e)))
-                goto fail;
-            if (!(v >= 1.0 && v <= 4e9) || v != floor(v)) {
-                st = hg_fail(e, HG_EINVAL,
-                             "%s: \"particles\": %g must be a whole number "
-                             ">= 1", path, v);
-                goto fail;
-            }
-            s->has_particles = 1;
-            s->particles = (long)v;
-        } else if (!strcmp(k, "distribution")) {
-            if ((st = parse_distribution(it, path, s, e)))
-                goto fail;
-        } else if (!strcmp(k, "description") || k[0] == '$') {
-            /* free text and JSON-Schema keywords are ignored */
-        } else {
-            st = hg_fail(e, HG_EUNKNOWN, "%s: unknown key \"%s\"", path, k);
+        if ((st = parse_key(it, path, s, e)))
             goto fail;
-        }
     }
     cJSON_Delete(root);
     return HG_OK;

@@ -1,5 +1,7 @@
 /* cost.c - the model driver: parameter values, input checks and dispatch
- * to a model's table (hg_model.h). The equations live in models/. */
+ * to a model's table (hg_model.h), and the single-level baselines (linked
+ * cell and bin, hg_single_level_evaluate). The equations live in
+ * models/. */
 #include "hg_model.h"
 
 #include <float.h>

@@ -1,6 +1,7 @@
 /* hard_spheres.c - the statistics of non-overlapping particles (structure
- * "hard-spheres"; hard disks in 2D) used by the HGrid models
- * (models/hgrid.c; derivation in docs/model.md).
+ * "hard-spheres"; hard disks in 2D) used by the cost models (the HGrid's
+ * in models/hgrid_hard_spheres.c, models/bin.c, models/lammps.c;
+ * derivation in docs/model.md).
  *
  * The KOL 2014 model counts the level-j particles a search finds as
  * (number density) x (scanned volume), i.e. uniformly random centres.
@@ -260,7 +261,7 @@ void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
     double Vd = hg_unit_ball_volume(dim), c = nu / Vp;
     mx->dim = dim;
     mx->phi = 0.0;
-    mx->bins = 0;
+    mx->classes = 0;
     double xi[7];
     if (!(Rc < rmax)) {
         for (int k = 0; k <= 2 * dim; k++)
@@ -268,16 +269,16 @@ void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
         hg_hs_kb_matrix(dim, xi, mx->K);
         return;
     }
-    double ratio = pow(rmax / Rc, 1.0 / HG_HS_BINS), a = Rc;
-    for (int i = 0; i < HG_HS_BINS; i++) {
-        double b = i == HG_HS_BINS - 1 ? rmax : a * ratio;
+    double ratio = pow(rmax / Rc, 1.0 / HG_HS_CLASSES), a = Rc;
+    for (int i = 0; i < HG_HS_CLASSES; i++) {
+        double b = i == HG_HS_CLASSES - 1 ? rmax : a * ratio;
         double p0 = hg_psd_moment(psd, 0, a, b);
         if (p0 > 0.0) {
             double R = hg_psd_moment(psd, 1, a, b) / p0;
-            mx->R[mx->bins] = R;
-            mx->n[mx->bins] = c * p0;
+            mx->R[mx->classes] = R;
+            mx->n[mx->classes] = c * p0;
             mx->phi += c * p0 * Vd * pow(R, dim);
-            mx->bins++;
+            mx->classes++;
         }
         a = b;
     }
@@ -295,7 +296,7 @@ double hg_hs_crowding(const hg_hs_matrix *mx, double rp, double r_in,
                       double vol)
 {
     double phi = mx->phi;
-    if (mx->bins == 0 || !(phi < 1.0))
+    if (mx->classes == 0 || !(phi < 1.0))
         return 1.0; /* nothing larger, or outside the fluid range */
     int d = mx->dim;
     double Vd = hg_unit_ball_volume(d);
@@ -306,7 +307,7 @@ double hg_hs_crowding(const hg_hs_matrix *mx, double rp, double r_in,
     if (!(shell > 0.0))
         return 1.0;
     double om = 0.0;
-    for (int i = 0; i < mx->bins; i++)
+    for (int i = 0; i < mx->classes; i++)
         om += mx->n[i] * shell_lens(d, mx->R[i], rp, r_in, Rb);
     om /= shell;
     double delta = phi - om;

@@ -1,5 +1,6 @@
-/* model_internal.h - pieces of the cost model shared by cost.c and
- * cost_grad.c (not part of the public API). */
+/* model_internal.h - the hard-sphere physics of hard_spheres.c shared by
+ * the cost models' structure terms (models/hgrid_hard_spheres.c,
+ * models/bin.c, models/lammps.c; not part of the public API). */
 #ifndef HG_MODEL_INTERNAL_H
 #define HG_MODEL_INTERNAL_H
 
@@ -26,14 +27,15 @@ double hg_hs_hole(int dim, const hg_hs_consts *c, const double *qa,
                   const double *qb);
 
 /* The particles larger than a level of cell size s (R > s/2), in
- * HG_HS_BINS bins of the size distribution: the matrix that crowds the
- * level's particles into the space it leaves free. */
-enum { HG_HS_BINS = 24 };
+ * HG_HS_CLASSES size classes (log-spaced radius intervals): the matrix
+ * that crowds the level's particles into the space it leaves free. */
+enum { HG_HS_CLASSES = 24 };
 typedef struct hg_hs_matrix {
-    int dim, bins;
+    int dim, classes;        /* classes holding particles */
     double phi;              /* volume fraction of the matrix */
-    double R[HG_HS_BINS];    /* mean radius of each bin */
-    double n[HG_HS_BINS];    /* number density of each bin (N/V = nu/V_p) */
+    double R[HG_HS_CLASSES]; /* mean radius of each class */
+    double n[HG_HS_CLASSES]; /* number density of each class (N/V =
+                                nu/V_p) */
     /* Kirkwood-Buff coefficients of the fluid of the particles up to the
      * level (R <= s/2) in the space the matrix leaves: the net number of
      * them of radii in dR missing around one of radius r is

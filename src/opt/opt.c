@@ -313,16 +313,9 @@ static int split_start(const hg_model *m, const hg_model_input *in, int L,
     return HG_OK;
 }
 
-int hg_curve_compute(const hg_model *m, const hg_psd *psd,
-                     const hg_system *sys, const hg_model_values *v,
-                     hg_recipe recipe, double q, int max_levels,
-                     hg_curve *out, hg_err *e)
+static int check_curve_args(hg_recipe recipe, double q, int max_levels,
+                            hg_err *e)
 {
-    memset(out, 0, sizeof *out);
-    hg_model_input in;
-    int st;
-    if ((st = hg_model_prepare(m, psd, sys, v, &in, e)))
-        return st;
     if (max_levels < 1 || max_levels > 256)
         return hg_fail(e, HG_EINVAL, "max-levels: %d is outside 1..256",
                        max_levels);
@@ -332,6 +325,88 @@ int hg_curve_compute(const hg_model *m, const hg_psd *psd,
         return hg_fail(e, HG_EINVAL,
                        "q: %g must be a finite ratio > 0 (m_{h+1} = q m_h)",
                        q);
+    return HG_OK;
+}
+
+/* The sizes of point pt (L levels) as those of the previous point,
+ * padded with a collapsed (empty) level at s_L. */
+static void pad_previous(const hg_curve *c, hg_curve_point *pt, int L)
+{
+    const hg_curve_point *pv = &c->points[L - 2];
+    memcpy(pt->sizes, pv->sizes, sizeof *pt->sizes * (size_t)(L - 1));
+    pt->sizes[L - 1] = pv->sizes[L - 2];
+}
+
+/* Where the model optimises itself (m->optimise), its optima for every L
+ * up to max_levels: T in own_T[L-1], the sizes of L levels from
+ * own_s[(L-1) max_levels]. Nothing for other models or recipes. */
+static int own_optima(const hg_model *m, const hg_model_input *in,
+                      hg_recipe recipe, int max_levels, double **own_T,
+                      double **own_s, hg_err *e)
+{
+    *own_T = *own_s = NULL;
+    if (recipe != HG_RECIPE_OPTIMAL || !m->optimise)
+        return HG_OK;
+    *own_T = malloc(sizeof **own_T * (size_t)max_levels);
+    *own_s = malloc(sizeof **own_s * (size_t)max_levels * (size_t)max_levels);
+    if (!*own_T || !*own_s)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    return m->optimise(in, max_levels, *own_T, *own_s, e);
+}
+
+/* The optimal sizes of L levels into pt: the model's own optimum (own_T,
+ * own_s of max_levels), else hg_opt_sizes from the L-1 optimum split
+ * (split: scratch of L doubles); L levels only where they beat fewer,
+ * else the fewer padded with collapsed levels (*stale: how many L in a
+ * row did not beat fewer; from 2 on the padding goes on). */
+static int optimal_sizes(const hg_model *m, const hg_model_input *in,
+                         const hg_psd *psd, const hg_system *sys,
+                         const hg_model_values *v, const hg_curve *c, int L,
+                         const double *own_T, const double *own_s,
+                         int max_levels, double *split, int *stale,
+                         hg_err *e)
+{
+    hg_curve_point *pt = &c->points[L - 1];
+    double T = HUGE_VAL;
+    if (own_T) {
+        if (L == 1 || (isfinite(own_T[L - 1]) &&
+                       own_T[L - 1] < c->points[L - 2].T * (1.0 - MIN_GAIN)))
+            memcpy(pt->sizes, own_s + (size_t)(L - 1) * max_levels,
+                   sizeof *pt->sizes * (size_t)L);
+        else
+            pad_previous(c, pt, L);
+        return HG_OK;
+    }
+    if (*stale >= 2) {
+        /* Two successive L did not beat fewer levels: the interior optima
+         * have turned into collapsing levels; keep padding. */
+        pad_previous(c, pt, L);
+        return HG_OK;
+    }
+    int st;
+    if (L > 1 &&
+        (st = split_start(m, in, L, c->points[L - 2].sizes, split, e)))
+        return st;
+    st = hg_opt_sizes(m, psd, sys, v, L, L > 1 ? split : NULL,
+                      pt->sizes, &T, e);
+    if (!st && L > 1)
+        *stale = T < c->points[L - 2].T * (1.0 - MIN_GAIN) ? 0 : *stale + 1;
+    if (!st && *stale)
+        pad_previous(c, pt, L); /* fewer levels are as good: keep them */
+    return st;
+}
+
+int hg_curve_compute(const hg_model *m, const hg_psd *psd,
+                     const hg_system *sys, const hg_model_values *v,
+                     hg_recipe recipe, double q, int max_levels,
+                     hg_curve *out, hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    hg_model_input in;
+    int st;
+    if ((st = hg_model_prepare(m, psd, sys, v, &in, e)) ||
+        (st = check_curve_args(recipe, q, max_levels, e)))
+        return st;
     if (m->max_levels > 0 && max_levels > m->max_levels)
         max_levels = m->max_levels;
     out->model = m;
@@ -339,30 +414,16 @@ int hg_curve_compute(const hg_model *m, const hg_psd *psd,
     out->q = q;
     out->points = calloc((size_t)max_levels, sizeof *out->points);
     double *tmp = malloc(sizeof *tmp * 3 * (size_t)(max_levels + 1));
+    double *own_T = NULL, *own_s = NULL;
     if (!out->points || !tmp) {
-        free(tmp);
-        hg_curve_clear(out);
-        return hg_fail(e, HG_ENOMEM, "out of memory");
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto fail;
     }
     out->n = max_levels;
-    int stale = 0;
     /* a model with its own optimiser: every L at once */
-    double *own_T = NULL, *own_s = NULL;
-    if (recipe == HG_RECIPE_OPTIMAL && m->optimise) {
-        own_T = malloc(sizeof *own_T * (size_t)max_levels);
-        own_s = malloc(sizeof *own_s * (size_t)max_levels *
-                       (size_t)max_levels);
-        st = !own_T || !own_s
-                 ? hg_fail(e, HG_ENOMEM, "out of memory")
-                 : m->optimise(&in, max_levels, own_T, own_s, e);
-        if (st) {
-            free(own_T);
-            free(own_s);
-            free(tmp);
-            hg_curve_clear(out);
-            return st;
-        }
-    }
+    if ((st = own_optima(m, &in, recipe, max_levels, &own_T, &own_s, e)))
+        goto fail;
+    int stale = 0;
     for (int L = 1; L <= max_levels; L++) {
         hg_curve_point *pt = &out->points[L - 1];
         pt->levels = L;
@@ -381,54 +442,10 @@ int hg_curve_compute(const hg_model *m, const hg_psd *psd,
         case HG_RECIPE_CONSTANT_M:
             st = hg_sizes_constant_m(psd, sys->dim, L, q, pt->sizes, e);
             break;
-        case HG_RECIPE_OPTIMAL: {
-            double *split = NULL, T = HUGE_VAL;
-            if (own_T) {
-                /* L levels only where they beat fewer (else collapsed
-                 * levels, as below) */
-                if (L == 1 || (isfinite(own_T[L - 1]) &&
-                               own_T[L - 1] < out->points[L - 2].T *
-                                                  (1.0 - MIN_GAIN))) {
-                    memcpy(pt->sizes, own_s + (size_t)(L - 1) * max_levels,
-                           sizeof *pt->sizes * (size_t)L);
-                } else {
-                    const hg_curve_point *pv = &out->points[L - 2];
-                    memcpy(pt->sizes, pv->sizes,
-                           sizeof *pt->sizes * (size_t)(L - 1));
-                    pt->sizes[L - 1] = pv->sizes[L - 2];
-                }
-                break;
-            }
-            if (stale >= 2) {
-                /* Two successive L did not beat fewer levels: the interior
-                 * optima have turned into collapsing levels; keep padding. */
-                memcpy(pt->sizes, out->points[L - 2].sizes,
-                       sizeof *pt->sizes * (size_t)(L - 1));
-                pt->sizes[L - 1] = pt->sizes[L - 2];
-                break;
-            }
-            if (L > 1) {
-                split = tmp;
-                st = split_start(m, &in, L, out->points[L - 2].sizes, split,
-                                 e);
-                if (st)
-                    break;
-            }
-            st = hg_opt_sizes(m, psd, sys, v, L, split, pt->sizes, &T, e);
-            if (!st && L > 1)
-                stale = T < out->points[L - 2].T * (1.0 - MIN_GAIN)
-                            ? 0
-                            : stale + 1;
-            if (!st && stale) {
-                /* Fewer levels are as good: keep them, padding with
-                 * collapsed (empty) levels at s_L. */
-                const hg_curve_point *pv = &out->points[L - 2];
-                memcpy(pt->sizes, pv->sizes,
-                       sizeof *pt->sizes * (size_t)(L - 1));
-                pt->sizes[L - 1] = pv->sizes[L - 2];
-            }
+        case HG_RECIPE_OPTIMAL:
+            st = optimal_sizes(m, &in, psd, sys, v, out, L, own_T, own_s,
+                               max_levels, tmp, &stale, e);
             break;
-        }
         }
         if (st || (st = fill_point(m, &in, pt, e)))
             goto fail;

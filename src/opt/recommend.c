@@ -130,6 +130,113 @@ static void decide(hg_recommendation *out, const hg_recommend_options *o)
                  out->cost.T, out->speedup, out->speedup_bin);
 }
 
+/* The single-level baselines: users of LAMMPS get `bin` (bins of half
+ * the cutoff, stencil pruned to reach), often cheaper than the linked
+ * cell; an HGrid is worth its levels only if it beats the better one. */
+static int evaluate_baselines(const hg_psd *psd, const hg_system *sys,
+                              const hg_model_values *v,
+                              hg_recommendation *out, hg_err *e)
+{
+    hg_single_level *sl = &out->baselines;
+    int st = hg_single_level_evaluate(psd, sys, v, sl, e);
+    if (st)
+        return st;
+    out->linked_cell_T = sl->linked_cell.T;
+    out->linked_cell_T_cd = sl->linked_cell.T_cd;
+    out->linked_cell_T_ca = sl->linked_cell.T_ca;
+    out->bin_T = sl->bin.T;
+    out->bin_T_cd = sl->bin.T_cd;
+    out->bin_T_ca = sl->bin.T_ca;
+    out->single_model = sl->cheaper;
+    out->single_T = sl->T;
+    return HG_OK;
+}
+
+/* The T(L) curve of every candidate model of o into out->curves. */
+static int compute_curves(const hg_recommend_options *o, const hg_psd *psd,
+                          const hg_system *sys, const hg_model_values *v,
+                          hg_recommendation *out, hg_err *e)
+{
+    int nalg = o->n_models;
+    if (nalg < 1 || !(out->curves = calloc((size_t)nalg,
+                                           sizeof *out->curves)))
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int a = 0; a < nalg; a++) {
+        int st = hg_curve_compute(o->models[a], psd, sys, v, o->recipe, o->q,
+                                  o->max_levels, &out->curves[a], e);
+        if (st)
+            return st;
+        out->n_curves++;
+    }
+    return HG_OK;
+}
+
+/* The point of lowest T over all curves (*best_a: its curve), or NULL. */
+static const hg_curve_point *best_point(const hg_recommendation *out,
+                                        int *best_a)
+{
+    const hg_curve_point *best = NULL;
+    *best_a = 0;
+    for (int a = 0; a < out->n_curves; a++)
+        for (int i = 0; i < out->curves[a].n; i++) {
+            const hg_curve_point *p = &out->curves[a].points[i];
+            if (!best || p->T < best->T) {
+                best = p;
+                *best_a = a;
+            }
+        }
+    return best;
+}
+
+/* The fewest non-empty levels whose T is within the tolerance of the
+ * best T (*rec_a: its curve): fewer levels, then a one-level model
+ * (LAMMPS' bin before multi with one collection), then the lower T. */
+static const hg_curve_point *recommended_point(const hg_recommendation *out,
+                                               const hg_recommend_options *o,
+                                               double best_T, int *rec_a)
+{
+    const hg_curve_point *rec = NULL;
+    double limit = best_T * (1.0 + o->tolerance);
+    *rec_a = 0;
+    for (int a = 0; a < out->n_curves; a++)
+        for (int i = 0; i < out->curves[a].n; i++) {
+            const hg_curve_point *p = &out->curves[a].points[i];
+            if (!(p->T <= limit))
+                continue;
+            int one = o->models[a]->max_levels == 1,
+                rec_one = rec && o->models[*rec_a]->max_levels == 1;
+            if (!rec || p->nonempty_levels < rec->nonempty_levels ||
+                (p->nonempty_levels == rec->nonempty_levels &&
+                 (one > rec_one || (one == rec_one && p->T < rec->T)))) {
+                rec = p;
+                *rec_a = a;
+            }
+        }
+    return rec;
+}
+
+/* Sensitivity on the recommended model's curve cv around L*: T at
+ * L* - 2 .. L* + 2, and the levels within 5 % of the best T. */
+static void sensitivity(hg_recommendation *out, const hg_curve *cv,
+                        double best_T)
+{
+    out->sens_model = cv->model;
+    int Ls = out->levels;
+    for (int L = Ls - 2; L <= Ls + 2; L++)
+        if (L >= 1 && L <= cv->n) {
+            out->sens_L[out->n_sens] = L;
+            out->sens_T[out->n_sens] = cv->points[L - 1].T;
+            out->n_sens++;
+        }
+    out->within5_lo = out->within5_hi = 0;
+    for (int i = 0; i < cv->n; i++)
+        if (cv->points[i].T <= 1.05 * best_T) {
+            if (!out->within5_lo)
+                out->within5_lo = i + 1;
+            out->within5_hi = i + 1;
+        }
+}
+
 int hg_recommend(const hg_psd *psd, const hg_system *sys,
                  const hg_model_values *v, const hg_recommend_options *opt,
                  hg_recommendation *out, hg_err *e)
@@ -149,74 +256,25 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
         o.models[o.n_models++] = hg_model_find("hgrid-bottom-up");
     }
     out->options = o;
-
-    /* the single-level baselines: users of LAMMPS get `bin` (bins of half
-     * the cutoff, stencil pruned to reach), often cheaper than the linked
-     * cell; an HGrid is worth its levels only if it beats the better one */
     const hg_model *bin_model = hg_model_find("bin");
-    hg_single_level *sl = &out->baselines;
-    if ((st = hg_single_level_evaluate(psd, sys, v, sl, e)))
+    if ((st = evaluate_baselines(psd, sys, v, out, e)))
         return st;
-    out->linked_cell_T = sl->linked_cell.T;
-    out->linked_cell_T_cd = sl->linked_cell.T_cd;
-    out->linked_cell_T_ca = sl->linked_cell.T_ca;
-    out->bin_T = sl->bin.T;
-    out->bin_T_cd = sl->bin.T_cd;
-    out->bin_T_ca = sl->bin.T_ca;
-    out->single_model = sl->cheaper;
-    out->single_T = sl->T;
     /* the comparison needs T in the same units: the bundled HGrid's
      * multi-level models (the linked cell is their L = 1); a single-level
      * candidate asked for by name is answered as such */
-    int nalg = o.n_models, comparable = !o.grid_only;
-    for (int a = 0; a < nalg; a++)
+    int comparable = !o.grid_only;
+    for (int a = 0; a < o.n_models; a++)
         comparable &= o.models[a]->grid_algorithm != HG_GRID_NONE &&
                       o.models[a]->max_levels != 1;
-
-    if (nalg < 1 || !(out->curves = calloc((size_t)nalg,
-                                           sizeof *out->curves)))
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    for (int a = 0; a < nalg; a++) {
-        st = hg_curve_compute(o.models[a], psd, sys, v, o.recipe, o.q,
-                              o.max_levels, &out->curves[a], e);
-        if (st)
-            goto fail;
-        out->n_curves++;
-    }
-
-    /* The best T over all curves, then the fewest non-empty levels within
-     * the tolerance (ties: lower T). */
-    const hg_curve_point *best = NULL, *rec = NULL;
-    int best_a = 0, rec_a = 0;
-    for (int a = 0; a < nalg; a++)
-        for (int i = 0; i < out->curves[a].n; i++) {
-            const hg_curve_point *p = &out->curves[a].points[i];
-            if (!best || p->T < best->T) {
-                best = p;
-                best_a = a;
-            }
-        }
+    if ((st = compute_curves(&o, psd, sys, v, out, e)))
+        goto fail;
+    int best_a, rec_a;
+    const hg_curve_point *best = best_point(out, &best_a);
     if (!best) {
         st = hg_fail(e, HG_ENUMERIC, "recommend: no grid could be evaluated");
         goto fail;
     }
-    double limit = best->T * (1.0 + o.tolerance);
-    for (int a = 0; a < nalg; a++)
-        for (int i = 0; i < out->curves[a].n; i++) {
-            const hg_curve_point *p = &out->curves[a].points[i];
-            if (!(p->T <= limit))
-                continue;
-            /* fewer levels, then a one-level model (LAMMPS' bin before
-             * multi with one collection), then the lower T */
-            int one = o.models[a]->max_levels == 1,
-                rec_one = rec && o.models[rec_a]->max_levels == 1;
-            if (!rec || p->nonempty_levels < rec->nonempty_levels ||
-                (p->nonempty_levels == rec->nonempty_levels &&
-                 (one > rec_one || (one == rec_one && p->T < rec->T)))) {
-                rec = p;
-                rec_a = a;
-            }
-        }
+    const hg_curve_point *rec = recommended_point(out, &o, best->T, &rec_a);
     out->best_T = best->T;
     out->best_at_max_levels = best->levels == o.max_levels &&
                               o.max_levels > 1 &&
@@ -246,25 +304,7 @@ int hg_recommend(const hg_psd *psd, const hg_system *sys,
     out->linked_cell = out->levels == 1 && out->model != bin_model;
     out->speedup = out->linked_cell_T / out->cost.T;
     out->speedup_bin = out->bin_T / out->cost.T;
-
-    /* Sensitivity on the recommended model's curve around L*. */
-    const hg_curve *cv = &out->curves[rec_a];
-    out->sens_model = cv->model;
-    int Ls = out->levels;
-    for (int L = Ls - 2; L <= Ls + 2; L++)
-        if (L >= 1 && L <= cv->n) {
-            out->sens_L[out->n_sens] = L;
-            out->sens_T[out->n_sens] = cv->points[L - 1].T;
-            out->n_sens++;
-        }
-    out->within5_lo = out->within5_hi = 0;
-    for (int i = 0; i < cv->n; i++)
-        if (cv->points[i].T <= 1.05 * best->T) {
-            if (!out->within5_lo)
-                out->within5_lo = i + 1;
-            out->within5_hi = i + 1;
-        }
-
+    sensitivity(out, &out->curves[rec_a], best->T);
     decide(out, &o);
     return HG_OK;
 fail:

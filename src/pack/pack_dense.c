@@ -270,6 +270,184 @@ static void set_radii(relax *rx, const double *r, const size_t *idx,
     rx->skin = RELAX_SKIN * hg_particles_rmin(p);
 }
 
+/* The options the dense generator needs, and a target nu that equal
+ * spheres can reach. */
+static int check_dense(const hg_psd *psd, const hg_pack_params *prm,
+                       const hg_pack_options *opt, hg_err *e)
+{
+    if (!(opt->overlap_tol > 0.0 && opt->overlap_tol < 1.0) ||
+        !(opt->start_nu > 0.0) || !(opt->nu_step > 0.0) ||
+        opt->max_sweeps < 1 || opt->max_dropped < 1)
+        return hg_fail(e, HG_EINVAL,
+                       "dense: need 0 < overlap_tol (%g) < 1, start_nu (%g) "
+                       "> 0, nu_step (%g) > 0, max_sweeps and max_dropped "
+                       ">= 1",
+                       opt->overlap_tol, opt->start_nu, opt->nu_step);
+    /* equal spheres cannot beat the densest lattice packing (Kepler in
+     * 3D, hexagonal in 2D); the jam detection handles the rest */
+    double densest = prm->dim == 3 ? M_PI / sqrt(18.0) : M_PI / sqrt(12.0);
+    if (hg_psd_rmin(psd) == hg_psd_rmax(psd) && prm->nu > densest)
+        return hg_fail(e, HG_EINVAL,
+                       "dense: nu = %g is above the densest packing of equal "
+                       "spheres (%.4f in %dD); random packings jam near "
+                       "%.2f",
+                       prm->nu, densest, prm->dim,
+                       prm->dim == 3 ? 0.64 : 0.84);
+    return HG_OK;
+}
+
+/* The dense generator's working set: target radii r (box edge A), scaled
+ * radii rs, positions x of the last step relaxed, idx[i] the radius of
+ * particle i, the random numbers, the relaxation. */
+typedef struct dense_state {
+    double *r, *rs, *x, A;
+    size_t *idx;
+    gsl_rng *rng;
+    relax rx;
+    size_t attempts;
+} dense_state;
+
+static void dense_free(dense_state *ds)
+{
+    hg_particles_clear(&ds->rx.p);
+    free(ds->rx.w);
+    free(ds->rx.nl.start);
+    free(ds->rx.nl.nb);
+    free(ds->rx.nl.x_ref);
+    hg_pairs_clear(&ds->rx.pairs);
+    free(ds->r);
+    free(ds->rs);
+    free(ds->x);
+    free(ds->idx);
+    gsl_rng_free(ds->rng);
+}
+
+static int dense_alloc(const hg_psd *psd, const hg_pack_params *prm,
+                       dense_state *ds, hg_err *e)
+{
+    const int d = prm->dim;
+    const size_t n = prm->n;
+    memset(ds, 0, sizeof *ds);
+    int st = pack_radii(psd, prm, &ds->r, &ds->A, e);
+    if (st != HG_OK)
+        return st;
+    ds->rs = malloc(n * sizeof *ds->rs);
+    ds->x = malloc(n * (size_t)d * sizeof *ds->x);
+    ds->idx = malloc(n * sizeof *ds->idx);
+    ds->rng = pack_rng(prm->seed);
+    relax *rx = &ds->rx;
+    st = hg_particles_alloc(&rx->p, d, n, e);
+    rx->w = malloc(n * sizeof *rx->w);
+    rx->nl.start = malloc((n + 1) * sizeof *rx->nl.start);
+    rx->nl.x_ref = malloc(n * (size_t)d * sizeof *rx->nl.x_ref);
+    if (st != HG_OK || !ds->rs || !ds->x || !ds->idx || !ds->rng || !rx->w ||
+        !rx->nl.start || !rx->nl.x_ref)
+        return hg_fail(e, HG_ENOMEM, "out of memory for %zu particles", n);
+    for (int c = 0; c < d; c++) {
+        rx->p.lo[c] = 0.0;
+        rx->p.hi[c] = ds->A;
+    }
+    rx->p.periodic = prm->periodic;
+    return HG_OK;
+}
+
+/* The starting positions into ds->x. 1. RSA at the target radii: wide
+ * distributions get there directly; the few particles finding no free
+ * spot are put where they overlap least, and relaxed. 2. When RSA stalls
+ * (narrow distribution): an RSA packing of the radii scaled down to
+ * start_nu (*nu0), then grown in *steps steps. p_rsa: each RSA's share
+ * of the progress bar. */
+static int start_positions(dense_state *ds, const hg_pack_params *prm,
+                           const hg_pack_options *opt, double p_rsa,
+                           double *nu0, int *steps, hg_err *e)
+{
+    const int d = prm->dim;
+    const size_t n = prm->n;
+    size_t placed = 0, tries;
+    int stalled = 0;
+    int st = pack_rsa_place(ds->r, n, d, ds->A, prm->periodic, ds->rng,
+                            DENSE_RSA_ATTEMPTS, opt->max_dropped, opt, 2,
+                            ds->x, ds->idx, &placed, &tries, &stalled, 0.0,
+                            p_rsa, e);
+    ds->attempts += tries;
+    *nu0 = prm->nu;
+    *steps = 0;
+    if (st != HG_OK || !stalled)
+        return st;
+    *nu0 = opt->start_nu < prm->nu ? opt->start_nu : prm->nu;
+    double scale0 = pow(*nu0 / prm->nu, 1.0 / d);
+    for (size_t i = 0; i < n; i++)
+        ds->rs[i] = ds->r[i] * scale0;
+    st = pack_rsa_place(ds->rs, n, d, ds->A, prm->periodic, ds->rng,
+                        DENSE_RSA_ATTEMPTS, opt->max_dropped, opt, 1, ds->x,
+                        ds->idx, &placed, &tries, &stalled, p_rsa,
+                        2.0 * p_rsa, e);
+    ds->attempts += tries;
+    if (st != HG_OK)
+        return st;
+    *steps = (int)ceil((prm->nu - *nu0) / opt->nu_step - 1e-9);
+    if (*steps < 1)
+        *steps = 1;
+    return HG_OK;
+}
+
+/* The radii grown from nu0 to the target in steps steps (0: at the
+ * target at once), relaxed at each (progress from pb on); a step that
+ * cannot be relaxed stops the growth at the last step relaxed
+ * (*jammed). *worst: the largest overlap; stage: the last step's name. */
+static int grow_radii(dense_state *ds, const hg_pack_params *prm,
+                      const hg_pack_options *opt, double nu0, int steps,
+                      double pb, char *stage, size_t stage_len,
+                      double *worst, int *jammed, hg_err *e)
+{
+    const int d = prm->dim;
+    const size_t n = prm->n;
+    relax *rx = &ds->rx;
+    *jammed = 0;
+    for (int k = 1; k <= steps || k == 1; k++) {
+        double nuk = steps ? nu0 + (prm->nu - nu0) * k / steps : prm->nu;
+        set_radii(rx, ds->r, ds->idx, pow(nuk / prm->nu, 1.0 / d));
+        snprintf(stage, stage_len, "dense nu=%.3f", nuk);
+        double span = steps ? (1.0 - pb) / steps : 1.0 - pb;
+        double plo = pb + span * (k - 1);
+        int st = relax_run(rx, opt->overlap_tol, opt->max_sweeps, opt, stage,
+                           plo, plo + span, worst, e);
+        if (st != HG_OK)
+            return st;
+        if (steps && *worst >= opt->overlap_tol && k > 1) {
+            /* the target is out of reach: stop at the last step relaxed
+             * (x holds its positions) and report the nu reached */
+            double nuprev = nu0 + (prm->nu - nu0) * (k - 1) / steps;
+            memcpy(rx->p.x, ds->x, n * (size_t)d * sizeof *ds->x);
+            set_radii(rx, ds->r, ds->idx, pow(nuprev / prm->nu, 1.0 / d));
+            *jammed = 1;
+            break;
+        }
+        if (steps)
+            memcpy(ds->x, rx->p.x, n * (size_t)d * sizeof *ds->x);
+    }
+    return HG_OK;
+}
+
+/* Gauss-Seidel moves pairs after measuring them: confirm with a fresh
+ * search (*worst), relax again if a pair crept over the tolerance. */
+static int confirm_overlaps(relax *rx, const hg_pack_options *opt,
+                            const char *stage, double *worst, hg_err *e)
+{
+    int st;
+    for (int round = 0;; round++) {
+        st = hg_pack_max_overlap(&rx->p, worst, e);
+        if (st != HG_OK || *worst < opt->overlap_tol || round == 5)
+            break;
+        double dummy;
+        st = relax_run(rx, opt->overlap_tol, opt->max_sweeps, opt, stage,
+                       1.0, 1.0, &dummy, e);
+        if (st != HG_OK)
+            break;
+    }
+    return st;
+}
+
 int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
                       const hg_pack_options *opt, hg_particles *out,
                       hg_pack_report *rep, hg_err *e)
@@ -282,130 +460,28 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
     }
     memset(out, 0, sizeof *out);
     int st = hg_pack_params_check(prm, e);
+    if (st == HG_OK)
+        st = check_dense(psd, prm, opt, e);
     if (st != HG_OK)
         return st;
-    if (!(opt->overlap_tol > 0.0 && opt->overlap_tol < 1.0) ||
-        !(opt->start_nu > 0.0) || !(opt->nu_step > 0.0) ||
-        opt->max_sweeps < 1 || opt->max_dropped < 1)
-        return hg_fail(e, HG_EINVAL,
-                       "dense: need 0 < overlap_tol (%g) < 1, start_nu (%g) "
-                       "> 0, nu_step (%g) > 0, max_sweeps and max_dropped "
-                       ">= 1",
-                       opt->overlap_tol, opt->start_nu, opt->nu_step);
-    /* equal spheres cannot beat the densest lattice packing (Kepler in
-     * 3D, hexagonal in 2D); the jam detection below handles the rest */
-    double densest = prm->dim == 3 ? M_PI / sqrt(18.0) : M_PI / sqrt(12.0);
-    if (hg_psd_rmin(psd) == hg_psd_rmax(psd) && prm->nu > densest)
-        return hg_fail(e, HG_EINVAL,
-                       "dense: nu = %g is above the densest packing of equal "
-                       "spheres (%.4f in %dD); random packings jam near "
-                       "%.2f",
-                       prm->nu, densest, prm->dim,
-                       prm->dim == 3 ? 0.64 : 0.84);
     const int d = prm->dim;
     const size_t n = prm->n;
-    double *r = NULL, *rs = NULL, *x = NULL, A, worst = 0.0;
-    size_t *idx = NULL, placed = 0, attempts = 0, tries;
-    int stalled = 0;
-    gsl_rng *rng = NULL;
-    relax rx;
-    memset(&rx, 0, sizeof rx);
+    double worst = 0.0, nu0;
+    int steps, jammed = 0;
     char stage[64];
-
-    st = pack_radii(psd, prm, &r, &A, e);
-    if (st != HG_OK)
-        return st;
-    rs = malloc(n * sizeof *rs);
-    x = malloc(n * (size_t)d * sizeof *x);
-    idx = malloc(n * sizeof *idx);
-    rng = pack_rng(prm->seed);
-    st = hg_particles_alloc(&rx.p, d, n, e);
-    rx.w = malloc(n * sizeof *rx.w);
-    rx.nl.start = malloc((n + 1) * sizeof *rx.nl.start);
-    rx.nl.x_ref = malloc(n * (size_t)d * sizeof *rx.nl.x_ref);
-    if (st != HG_OK || !rs || !x || !idx || !rng || !rx.w || !rx.nl.start ||
-        !rx.nl.x_ref) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory for %zu particles", n);
-        goto done;
-    }
-    for (int c = 0; c < d; c++) {
-        rx.p.lo[c] = 0.0;
-        rx.p.hi[c] = A;
-    }
-    rx.p.periodic = prm->periodic;
-
-    /* 1. RSA at the target radii: wide distributions get there directly;
-     * the few particles finding no free spot are put where they overlap
-     * least, and relaxed. */
+    dense_state ds;
     const double p_rsa = 0.2; /* share of the progress bar */
-    st = pack_rsa_place(r, n, d, A, prm->periodic, rng, DENSE_RSA_ATTEMPTS,
-                        opt->max_dropped, opt, 2, x, idx, &placed, &tries,
-                        &stalled, 0.0, p_rsa, e);
-    attempts += tries;
-    if (st != HG_OK)
+    if ((st = dense_alloc(psd, prm, &ds, e)) ||
+        (st = start_positions(&ds, prm, opt, p_rsa, &nu0, &steps, e)))
         goto done;
-    int steps = 0, grow = stalled;
-    double nu0 = prm->nu;
-    if (grow) {
-        /* 2. RSA stalled (narrow distribution): start from an RSA packing
-         * of the radii scaled down to start_nu, then grow them */
-        nu0 = opt->start_nu < prm->nu ? opt->start_nu : prm->nu;
-        double scale0 = pow(nu0 / prm->nu, 1.0 / d);
-        for (size_t i = 0; i < n; i++)
-            rs[i] = r[i] * scale0;
-        st = pack_rsa_place(rs, n, d, A, prm->periodic, rng,
-                            DENSE_RSA_ATTEMPTS, opt->max_dropped, opt, 1, x,
-                            idx, &placed, &tries, &stalled, p_rsa,
-                            2.0 * p_rsa, e);
-        attempts += tries;
-        if (st != HG_OK)
-            goto done;
-        steps = (int)ceil((prm->nu - nu0) / opt->nu_step - 1e-9);
-        if (steps < 1)
-            steps = 1;
-    }
-    memcpy(rx.p.x, x, n * (size_t)d * sizeof *x);
-
-    double pb = grow ? 2.0 * p_rsa : p_rsa;
-    int jammed = 0;
-    for (int k = 1; k <= steps || k == 1; k++) {
-        double nuk = steps ? nu0 + (prm->nu - nu0) * k / steps : prm->nu;
-        set_radii(&rx, r, idx, pow(nuk / prm->nu, 1.0 / d));
-        snprintf(stage, sizeof stage, "dense nu=%.3f", nuk);
-        double span = steps ? (1.0 - pb) / steps : 1.0 - pb;
-        double plo = pb + span * (k - 1);
-        st = relax_run(&rx, opt->overlap_tol, opt->max_sweeps, opt, stage,
-                       plo, plo + span, &worst, e);
-        if (st != HG_OK)
-            goto done;
-        if (steps && worst >= opt->overlap_tol && k > 1) {
-            /* the target is out of reach: stop at the last step relaxed
-             * (x holds its positions) and report the nu reached */
-            double nuprev = nu0 + (prm->nu - nu0) * (k - 1) / steps;
-            memcpy(rx.p.x, x, n * (size_t)d * sizeof *x);
-            set_radii(&rx, r, idx, pow(nuprev / prm->nu, 1.0 / d));
-            jammed = 1;
-            break;
-        }
-        if (steps)
-            memcpy(x, rx.p.x, n * (size_t)d * sizeof *x);
-    }
-    /* Gauss-Seidel moves pairs after measuring them: confirm with a fresh
-     * search, relax again if a pair crept over the tolerance */
-    for (int round = 0;; round++) {
-        st = hg_pack_max_overlap(&rx.p, &worst, e);
-        if (st != HG_OK || worst < opt->overlap_tol || round == 5)
-            break;
-        double dummy;
-        st = relax_run(&rx, opt->overlap_tol, opt->max_sweeps, opt, stage,
-                       1.0, 1.0, &dummy, e);
-        if (st != HG_OK)
-            break;
-    }
-    if (st != HG_OK)
+    memcpy(ds.rx.p.x, ds.x, n * (size_t)d * sizeof *ds.x);
+    double pb = steps ? 2.0 * p_rsa : p_rsa;
+    if ((st = grow_radii(&ds, prm, opt, nu0, steps, pb, stage, sizeof stage,
+                         &worst, &jammed, e)) ||
+        (st = confirm_overlaps(&ds.rx, opt, stage, &worst, e)))
         goto done;
-    *out = rx.p;
-    memset(&rx.p, 0, sizeof rx.p);
+    *out = ds.rx.p;
+    memset(&ds.rx.p, 0, sizeof ds.rx.p);
     if (rep) {
         memset(rep, 0, sizeof *rep);
         rep->requested = n;
@@ -414,25 +490,15 @@ int hg_pack_dense_run(const hg_psd *psd, const hg_pack_params *prm,
         rep->nu = hg_particles_packing_fraction(out);
         rep->max_overlap = worst;
         rep->reached = worst < opt->overlap_tol && !jammed;
-        rep->attempts = attempts;
-        rep->sweeps = rx.sweeps;
-        rep->rebuilds = rx.rebuilds;
+        rep->attempts = ds.attempts;
+        rep->sweeps = ds.rx.sweeps;
+        rep->rebuilds = ds.rx.rebuilds;
         rep->seconds = hg_wall_seconds() - t0;
     }
     if (opt->progress)
         opt->progress("dense", 1.0, opt->progress_params);
 done:
-    hg_particles_clear(&rx.p);
-    free(rx.w);
-    free(rx.nl.start);
-    free(rx.nl.nb);
-    free(rx.nl.x_ref);
-    hg_pairs_clear(&rx.pairs);
-    free(r);
-    free(rs);
-    free(x);
-    free(idx);
-    gsl_rng_free(rng);
+    dense_free(&ds);
     return st;
 }
 

@@ -1,5 +1,6 @@
-/* pack_internal.h - pieces shared by the rsa and dense generators
- * (src/pack/pack_rsa.c, src/pack/pack_dense.c; not installed). */
+/* pack_internal.h - pieces of the rsa generator (src/pack/pack_rsa.c)
+ * shared with the dense generator (pack_dense.c) and the packings of a
+ * structure (pack_structure.c); not installed. */
 #ifndef HG_PACK_INTERNAL_H
 #define HG_PACK_INTERNAL_H
 

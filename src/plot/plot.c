@@ -194,38 +194,77 @@ static int legend_entries(const hg_plot_panel *pp)
     return n < 16 ? n : 16;
 }
 
-static void draw_panel(const hg_plot_panel *panel)
+/* The panel's legend: up to 16 entries, as pllegend takes them. */
+typedef struct legend {
+    int n;
+    PLINT opts[16], lcol[16], lsty[16], scol[16], snum[16], tcol[16];
+    PLFLT lwid[16], sscale[16];
+    const char *texts[16], *syms[16];
+    char text_store[16][128];
+    PLINT bcol[16], bpat[16];
+    PLFLT bscale[16], bwid[16];
+} legend;
+
+/* An entry for series sr, drawn in colour col (none without a label or
+ * beyond 16). */
+static void legend_add(legend *lg, const hg_plot_series *sr, int col)
 {
-    hg_plot_panel q = *panel;
-    const hg_plot_panel *pp = &q;
-    q.logx = q.logx && spans_decade(panel, 0);
-    q.logy = q.logy && spans_decade(panel, 1);
-    double x0, x1, y0, y1;
-    panel_range(pp, &x0, &x1, &y0, &y1);
-    pladv(0);
-    plschr(0, 0.9);
-    /* the legend goes below the axes, in two columns: keep room for it */
-    PLFLT sx0, sx1, sy0, sy1, chr_def, chr_ht;
-    plgspa(&sx0, &sx1, &sy0, &sy1);
-    plgchr(&chr_def, &chr_ht);
-    int n_leg = legend_entries(pp), leg_cols = n_leg > 1 ? 2 : 1;
-    int leg_rows = (n_leg + leg_cols - 1) / leg_cols;
-    double row = 2.8 * chr_ht / (sy1 - sy0);
-    double bottom = 0.12 + (n_leg > 0 ? 0.04 + leg_rows * row : 0.0);
-    if (bottom > 0.5)
-        bottom = 0.5;
-    plvpor(0.11, 0.96, bottom, 0.90);
-    plwind(x0, x1, y0, y1);
+    if (!(sr->label && *sr->label && lg->n < 16))
+        return;
+    int i = lg->n++;
+    escape_text(sr->label, lg->text_store[i], sizeof lg->text_store[i]);
+    lg->texts[i] = lg->text_store[i];
+    lg->tcol[i] = 1;
+    lg->lcol[i] = lg->scol[i] = lg->bcol[i] = col;
+    lg->lsty[i] = 1;
+    lg->lwid[i] = 2.0;
+    lg->sscale[i] = 1.0;
+    lg->snum[i] = 1;
+    lg->syms[i] = "#(728)";
+    lg->bpat[i] = 0;
+    lg->bscale[i] = 1.0;
+    lg->bwid[i] = 1.0;
+    lg->opts[i] = sr->style == HG_PLOT_BARS     ? PL_LEGEND_COLOR_BOX
+                  : sr->style == HG_PLOT_POINTS ? PL_LEGEND_SYMBOL
+                  : sr->style == HG_PLOT_LINE   ? PL_LEGEND_LINE
+                                  : PL_LEGEND_LINE | PL_LEGEND_SYMBOL;
+}
 
-    if (pp->band_lo < pp->band_hi && usable(pp->band_lo, pp->logy) &&
-        usable(pp->band_hi, pp->logy)) {
-        double lo = axis_value(pp->band_lo, pp->logy);
-        double hi = axis_value(pp->band_hi, pp->logy);
-        PLFLT bx[4] = {x0, x1, x1, x0}, by[4] = {lo, lo, hi, hi};
-        plcol0(COL_BAND);
-        plfill(4, bx, by);
-    }
+/* The legend below the x-axis title, in rows x cols; chr_ht and the
+ * subpage's height (sub_h) give the offset in units of the viewport
+ * height. */
+static void draw_legend(legend *lg, int rows, int cols, PLFLT chr_ht,
+                        PLFLT sub_h)
+{
+    PLFLT lw, lh;
+    plschr(0, 0.8);
+    PLFLT vx0, vx1, vy0, vy1;
+    plgvpd(&vx0, &vx1, &vy0, &vy1);
+    double off = 3.6 * chr_ht / (sub_h * (vy1 - vy0));
+    pllegend(&lw, &lh, 0, PL_POSITION_BOTTOM | PL_POSITION_OUTSIDE, 0.0, off,
+             0.06, 15, 0, 1, rows, cols, lg->n, lg->opts, 1.0, 1.0, 2.0, 1.0,
+             lg->tcol, lg->texts, lg->bcol, lg->bpat, lg->bscale, lg->bwid,
+             lg->lcol, lg->lsty, lg->lwid, lg->scol, lg->sscale, lg->snum,
+             lg->syms);
+}
 
+/* The shaded band between band_lo and band_hi across the panel. */
+static void draw_band(const hg_plot_panel *pp, double x0, double x1)
+{
+    if (!(pp->band_lo < pp->band_hi && usable(pp->band_lo, pp->logy) &&
+          usable(pp->band_hi, pp->logy)))
+        return;
+    double lo = axis_value(pp->band_lo, pp->logy);
+    double hi = axis_value(pp->band_hi, pp->logy);
+    PLFLT bx[4] = {x0, x1, x1, x0}, by[4] = {lo, lo, hi, hi};
+    plcol0(COL_BAND);
+    plfill(4, bx, by);
+}
+
+/* The axes (categories: their names under the x axis; x0, x1 the x
+ * range), their labels and the title. */
+static void draw_axes(const hg_plot_panel *pp, double x0, double x1)
+{
     plcol0(1);
     plschr(0, 0.9);
     char xopt[16] = "bcnst", yopt[16] = "bcnstv";
@@ -248,68 +287,33 @@ static void draw_panel(const hg_plot_panel *panel)
     escape_text(pp->xlabel, xl, sizeof xl);
     escape_text(pp->ylabel, yl, sizeof yl);
     pllab(xl, yl, title);
+}
 
-    int n_bar_series = 0;
-    for (int s = 0; s < pp->n_series; s++)
-        n_bar_series += pp->series[s].style == HG_PLOT_BARS;
-
-    PLINT opts[16], lcol[16], lsty[16], scol[16], snum[16], tcol[16];
-    PLFLT lwid[16], sscale[16];
-    const char *texts[16], *syms[16];
-    char text_store[16][128];
-    PLINT bcol[16], bpat[16];
-    PLFLT bscale[16], bwid[16];
-    int bar_index = 0;
-    n_leg = 0;
-
-    for (int s = 0; s < pp->n_series; s++) {
-        const hg_plot_series *sr = &pp->series[s];
-        int col = 2 + s % N_COLOURS;
-        plcol0(col);
-        plwidth(2.0);
-        if (sr->style == HG_PLOT_BARS) {
-            draw_bars(pp, sr, bar_index++, n_bar_series, y0);
-        } else {
-            /* runs of usable points */
-            PLFLT *xs = malloc(sizeof *xs * (size_t)(sr->n > 0 ? sr->n : 1));
-            PLFLT *ys = malloc(sizeof *ys * (size_t)(sr->n > 0 ? sr->n : 1));
-            int k = 0;
-            for (int i = 0; xs && ys && i < sr->n; i++) {
-                if (!usable(sr->x[i], pp->logx) || !usable(sr->y[i], pp->logy))
-                    continue;
-                xs[k] = axis_value(sr->x[i], pp->logx);
-                ys[k] = axis_value(sr->y[i], pp->logy);
-                k++;
-            }
-            if (k > 1 && sr->style != HG_PLOT_POINTS)
-                plline(k, xs, ys);
-            if (k > 0 && sr->style != HG_PLOT_LINE)
-                plstring(k, xs, ys, "#(728)");
-            free(xs);
-            free(ys);
-        }
-        if (sr->label && *sr->label && n_leg < 16) {
-            int i = n_leg++;
-            escape_text(sr->label, text_store[i], sizeof text_store[i]);
-            texts[i] = text_store[i];
-            tcol[i] = 1;
-            lcol[i] = scol[i] = bcol[i] = col;
-            lsty[i] = 1;
-            lwid[i] = 2.0;
-            sscale[i] = 1.0;
-            snum[i] = 1;
-            syms[i] = "#(728)";
-            bpat[i] = 0;
-            bscale[i] = 1.0;
-            bwid[i] = 1.0;
-            opts[i] = sr->style == HG_PLOT_BARS     ? PL_LEGEND_COLOR_BOX
-                      : sr->style == HG_PLOT_POINTS ? PL_LEGEND_SYMBOL
-                      : sr->style == HG_PLOT_LINE   ? PL_LEGEND_LINE
-                                      : PL_LEGEND_LINE | PL_LEGEND_SYMBOL;
-        }
+/* A series of lines and/or points: the runs of usable points. */
+static void draw_curve(const hg_plot_panel *pp, const hg_plot_series *sr)
+{
+    PLFLT *xs = malloc(sizeof *xs * (size_t)(sr->n > 0 ? sr->n : 1));
+    PLFLT *ys = malloc(sizeof *ys * (size_t)(sr->n > 0 ? sr->n : 1));
+    int k = 0;
+    for (int i = 0; xs && ys && i < sr->n; i++) {
+        if (!usable(sr->x[i], pp->logx) || !usable(sr->y[i], pp->logy))
+            continue;
+        xs[k] = axis_value(sr->x[i], pp->logx);
+        ys[k] = axis_value(sr->y[i], pp->logy);
+        k++;
     }
-    plwidth(1.0);
+    if (k > 1 && sr->style != HG_PLOT_POINTS)
+        plline(k, xs, ys);
+    if (k > 0 && sr->style != HG_PLOT_LINE)
+        plstring(k, xs, ys, "#(728)");
+    free(xs);
+    free(ys);
+}
 
+/* The marked points with their texts (dy: the y range, for the text's
+ * offset). */
+static void draw_marks(const hg_plot_panel *pp, double dy)
+{
     for (int m = 0; m < pp->n_marks; m++) {
         const hg_plot_mark *mk = &pp->marks[m];
         if (!usable(mk->x, pp->logx) || !usable(mk->y, pp->logy))
@@ -321,23 +325,57 @@ static void draw_panel(const hg_plot_panel *panel)
         plschr(0, 0.8);
         char t[128];
         escape_text(mk->text, t, sizeof t);
-        plptex(mx, my + 0.04 * (y1 - y0), 1.0, 0.0, 0.5, t);
+        plptex(mx, my + 0.04 * dy, 1.0, 0.0, 0.5, t);
         plschr(0, 0.9);
     }
+}
 
-    if (n_leg > 0) {
-        PLFLT lw, lh;
-        plschr(0, 0.8);
-        /* below the x-axis title: offset in units of the viewport height */
-        PLFLT vx0, vx1, vy0, vy1;
-        plgvpd(&vx0, &vx1, &vy0, &vy1);
-        double off = 3.6 * chr_ht / ((sy1 - sy0) * (vy1 - vy0));
-        pllegend(&lw, &lh, 0, PL_POSITION_BOTTOM | PL_POSITION_OUTSIDE,
-                 0.0, off, 0.06, 15, 0, 1, leg_rows, leg_cols, n_leg, opts,
-                 1.0, 1.0, 2.0,
-                 1.0, tcol, texts, bcol, bpat, bscale, bwid, lcol, lsty, lwid,
-                 scol, sscale, snum, syms);
+static void draw_panel(const hg_plot_panel *panel)
+{
+    hg_plot_panel q = *panel;
+    const hg_plot_panel *pp = &q;
+    q.logx = q.logx && spans_decade(panel, 0);
+    q.logy = q.logy && spans_decade(panel, 1);
+    double x0, x1, y0, y1;
+    panel_range(pp, &x0, &x1, &y0, &y1);
+    pladv(0);
+    plschr(0, 0.9);
+    /* the legend goes below the axes, in two columns: keep room for it */
+    PLFLT sx0, sx1, sy0, sy1, chr_def, chr_ht;
+    plgspa(&sx0, &sx1, &sy0, &sy1);
+    plgchr(&chr_def, &chr_ht);
+    int n_leg = legend_entries(pp), leg_cols = n_leg > 1 ? 2 : 1;
+    int leg_rows = (n_leg + leg_cols - 1) / leg_cols;
+    double row = 2.8 * chr_ht / (sy1 - sy0);
+    double bottom = 0.12 + (n_leg > 0 ? 0.04 + leg_rows * row : 0.0);
+    if (bottom > 0.5)
+        bottom = 0.5;
+    plvpor(0.11, 0.96, bottom, 0.90);
+    plwind(x0, x1, y0, y1);
+    draw_band(pp, x0, x1);
+    draw_axes(pp, x0, x1);
+
+    int n_bar_series = 0;
+    for (int s = 0; s < pp->n_series; s++)
+        n_bar_series += pp->series[s].style == HG_PLOT_BARS;
+    legend lg;
+    lg.n = 0;
+    int bar_index = 0;
+    for (int s = 0; s < pp->n_series; s++) {
+        const hg_plot_series *sr = &pp->series[s];
+        int col = 2 + s % N_COLOURS;
+        plcol0(col);
+        plwidth(2.0);
+        if (sr->style == HG_PLOT_BARS)
+            draw_bars(pp, sr, bar_index++, n_bar_series, y0);
+        else
+            draw_curve(pp, sr);
+        legend_add(&lg, sr, col);
     }
+    plwidth(1.0);
+    draw_marks(pp, y1 - y0);
+    if (lg.n > 0)
+        draw_legend(&lg, leg_rows, leg_cols, chr_ht, sy1 - sy0);
     plcol0(1);
 }
 

@@ -1,6 +1,7 @@
-/* bin.c - mapping phase of the bundled HGrid: cell widths and storage
- * of every level, the cell of every particle, and the counting sort into
- * (level, cell) order (hg_grid_build); single insertions (hg_grid_insert). */
+/* build.c - the build (mapping) phase of the bundled HGrid
+ * (hg_grid_build): checks, cell widths and storage of every level, the
+ * level of every particle, the bucket table, then the sort into (level,
+ * bucket) order (sort.c); single insertions (hg_grid_insert). */
 #include "grid_internal.h"
 
 #include <string.h>
@@ -424,11 +425,10 @@ static int open_extent(hg_grid *g, const hg_particles *p)
     return bad_any ? 1 : HG_OK;
 }
 
-int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
+/* What the grid cannot take: no particles, another dim, too many
+ * particles, a box periodic on some axes only. */
+static int check_input(const hg_grid *g, const hg_particles *p, hg_err *e)
 {
-    int st = HG_OK;
-    size_t cnt_small[16];
-    size_t *cnt = cnt_small;
     if (!p)
         return hg_fail(e, HG_EINVAL, "particles: NULL");
     if (p->dim != g->dim)
@@ -444,59 +444,59 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
                            "particles: boundary with periodic and "
                            "non-periodic axes; the grid takes a box "
                            "periodic on every axis or on none");
-    const int D = g->dim;
-    const size_t n = p->n;
-    hg_grid_inserted_free(g);
-    g->built = 0;
-    g->stride = D + 1;
-    g->periodic = p->periodic ? 1 : 0;
-    if (g->L > 16) {
-        cnt = calloc((size_t)g->L, sizeof *cnt);
-        if (!cnt)
-            goto nomem;
-    } else {
-        memset(cnt_small, 0, sizeof cnt_small);
-    }
-    if (reserve_particles(g, n))
-        goto nomem;
-    if ((st = check_box(g, p, e)))
-        goto fail;
-    g->n = n;
-    for (int a = 0; a < 3; a++)
-        set_axis(g, a, a < D && g->periodic ? p->lo[a] : 0.0,
-                 a < D && g->periodic ? p->hi[a] : 1.0);
-    /* a periodic box is known before the particles are read, an open
-     * one after a pass of minima and maxima: levels and buckets follow in
-     * one pass (the sort's first), unless a level has hashed rows
-     * (numbered serially in input order, below) or a particle fails the
-     * checks (scan_input names it) */
-    int any_hashed = 0, fused = 0;
-    int known = g->periodic;
+    return HG_OK;
+}
+
+static int out_of_memory(hg_err *e, size_t n)
+{
+    return hg_fail(e, HG_ENOMEM, "out of memory building a grid of %zu "
+                   "particles", n);
+}
+
+/* The levels and where each particle goes. A periodic box is known before
+ * the particles are read, an open one after a pass of minima and maxima:
+ * levels and buckets then follow in one pass (the sort's first: *fused =
+ * 1), unless a level has hashed rows or a particle fails the checks
+ * (scan_input names it): then a pass of scan_input first (level of every
+ * particle, counts cnt per level). *any_hashed: some level has hashed
+ * rows. */
+static int place_levels(hg_grid *g, const hg_particles *p, size_t *cnt,
+                        int *fused, int *any_hashed, hg_err *e)
+{
+    int st, known = g->periodic;
+    *fused = *any_hashed = 0;
     if (!known) {
         int ex = open_extent(g, p);
         if (ex == HG_ENOMEM)
-            goto nomem;
+            return out_of_memory(e, p->n);
         known = ex == HG_OK;
     }
     if (known) {
         if ((st = setup_levels(g, e)))
-            goto fail;
+            return st;
         for (int h = 0; h < g->L; h++)
-            any_hashed |= g->lev[h].kind == LV_HROWS;
-        fused = !any_hashed;
+            *any_hashed |= g->lev[h].kind == LV_HROWS;
+        *fused = !*any_hashed;
     }
-    if (!fused) {
-        if ((st = scan_input(g, p, cnt, e)))
-            goto fail;
-        if (!g->periodic && (st = setup_levels(g, e)))
-            goto fail;
-        if ((st = setup_rows(g, cnt, e)))
-            goto fail;
-        for (int h = 0; h < g->L; h++)
-            any_hashed |= g->lev[h].kind == LV_HROWS;
-    }
-    /* hashed rows numbered in order of first appearance (serial) */
-    for (size_t i = 0; any_hashed && i < n; i++) {
+    if (*fused)
+        return HG_OK;
+    if ((st = scan_input(g, p, cnt, e)))
+        return st;
+    if (!g->periodic && (st = setup_levels(g, e)))
+        return st;
+    if ((st = setup_rows(g, cnt, e)))
+        return st;
+    for (int h = 0; h < g->L; h++)
+        *any_hashed |= g->lev[h].kind == LV_HROWS;
+    return HG_OK;
+}
+
+/* Hashed rows numbered in order of first appearance (serial): the bucket
+ * of every particle of a hashed-row level into g->sgc. */
+static void number_rows(hg_grid *g, const hg_particles *p)
+{
+    const int D = g->dim;
+    for (size_t i = 0; i < p->n; i++) {
         level_t *lv = &g->lev[g->slv[i]];
         if (lv->kind != LV_HROWS)
             continue;
@@ -505,6 +505,13 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         int64_t z = D == 3 ? cell_coord(g, lv, 2, x[2]) : 0;
         g->sgc[i] = row_insert(lv, y, z);
     }
+}
+
+/* The levels' first bucket (base) and first particle (fused: set by the
+ * sort), and the bucket table (cellstart) for all buckets. HG_OK,
+ * HG_ELIMIT or HG_ENOMEM. */
+static int bucket_table(hg_grid *g, size_t n, hg_err *e)
+{
     size_t total = 0, first = 0;
     for (int h = 0; h < g->L; h++) {
         g->lev[h].base = total;
@@ -512,10 +519,8 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         total += g->lev[h].nb;
         first += g->lev[h].count;
     }
-    if (total + 2 > (size_t)UINT32_MAX) {
-        st = hg_fail(e, HG_ELIMIT, "grid: %zu cells are too many", total);
-        goto fail;
-    }
+    if (total + 2 > (size_t)UINT32_MAX)
+        return hg_fail(e, HG_ELIMIT, "grid: %zu cells are too many", total);
     g->total_cells = total;
     if (g->ccap < total + 2) {
         size_t cap = total + 2;
@@ -528,14 +533,53 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
                                                 63) / 64 * 64)
                            : big_alloc(cap * sizeof *g->cellstart);
         if (!g->cellstart)
-            goto nomem;
+            return out_of_memory(e, n);
         g->ccap = cap;
     }
+    return HG_OK;
+}
+
+int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
+{
+    int st = check_input(g, p, e);
+    if (st)
+        return st;
+    size_t cnt_small[16];
+    size_t *cnt = cnt_small;
+    const int D = g->dim;
+    const size_t n = p->n;
+    hg_grid_inserted_free(g);
+    g->built = 0;
+    g->stride = D + 1;
+    g->periodic = p->periodic ? 1 : 0;
+    if (g->L > 16) {
+        cnt = calloc((size_t)g->L, sizeof *cnt);
+        if (!cnt) {
+            st = out_of_memory(e, n);
+            goto fail;
+        }
+    } else {
+        memset(cnt_small, 0, sizeof cnt_small);
+    }
+    if (reserve_particles(g, n)) {
+        st = out_of_memory(e, n);
+        goto fail;
+    }
+    if ((st = check_box(g, p, e)))
+        goto fail;
+    g->n = n;
+    for (int a = 0; a < 3; a++)
+        set_axis(g, a, a < D && g->periodic ? p->lo[a] : 0.0,
+                 a < D && g->periodic ? p->hi[a] : 1.0);
+    int fused, any_hashed;
+    if ((st = place_levels(g, p, cnt, &fused, &any_hashed, e)))
+        goto fail;
+    if (any_hashed)
+        number_rows(g, p);
+    if ((st = bucket_table(g, n, e)))
+        goto fail;
     if ((st = hg_grid_sort(g, p, fused))) {
-        if (st == HG_EINVAL)
-            st = first_bad(g, p, e);
-        else
-            goto nomem;
+        st = st == HG_EINVAL ? first_bad(g, p, e) : out_of_memory(e, n);
         goto fail;
     }
     if ((st = hg_grid_stencil_levels(g, e)))
@@ -544,9 +588,6 @@ int hg_grid_build(hg_grid *g, const hg_particles *p, hg_err *e)
         free(cnt);
     g->built = 1;
     return HG_OK;
-nomem:
-    st = hg_fail(e, HG_ENOMEM, "out of memory building a grid of %zu "
-                 "particles", n);
 fail:
     if (cnt != cnt_small)
         free(cnt);

@@ -1,6 +1,7 @@
-/* bin.c - the `bin` baseline: one grid of bins of half the largest cutoff
- * with a stencil pruned to the bins within reach, as LAMMPS' `neighbor
- * bin` does (the strongest single-level method users run):
+/* lammps_bins.c - the `bin` detector, LAMMPS-style binning (baseline): one
+ * grid of bins of half the largest cutoff with a stencil pruned to the bins
+ * within reach, as LAMMPS' `neighbor bin` does (the strongest single-level
+ * method users run):
  *   cutoff c = 2 r_max + skin (the largest contact distance);
  *   bin width w >= c / 2 (periodic: A / floor(2 A / c), a whole number of
  *   bins per edge; open: c / 2 over the extent of the centres);
@@ -18,13 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BIN_MAX_AXIS 2000000000.0
+#define LBINS_MAX_AXIS 2000000000.0
 
-typedef struct bin_row {
+typedef struct lbins_row {
     int dy, dz, x0, x1; /* offsets of one stencil row along x */
-} bin_row;
+} lbins_row;
 
-typedef struct bin_state {
+typedef struct lbins_state {
     int dim;
     size_t ncap, ccap;
     double *xr;        /* sorted records x[0..dim-1], r */
@@ -32,18 +33,18 @@ typedef struct bin_state {
     uint32_t *cell;    /* bin of each particle (input order) */
     uint32_t *cs;      /* cs[b] .. cs[b + 1]: records of bin b */
     int nrows, rcap;
-    bin_row *rows;     /* half stencil rows (without the own bin) */
+    lbins_row *rows;   /* half stencil rows (without the own bin) */
     int64_t n[3];
     double w[3], inv[3], lo[3], len[3], half[3];
     int periodic, small;
     int full;          /* full stencil size (offsets within reach) */
-} bin_state;
+} lbins_state;
 
-static const char *const bin_keys[] = {NULL};
+static const char *const lbins_keys[] = {NULL};
 
-static void bin_free(void *state)
+static void lbins_free(void *state)
 {
-    bin_state *s = state;
+    lbins_state *s = state;
     if (!s)
         return;
     free(s->xr);
@@ -54,27 +55,27 @@ static void bin_free(void *state)
     free(s);
 }
 
-static int bin_create(const hg_kv *params, void **state, hg_err *e)
+static int lbins_create(const hg_kv *params, void **state, hg_err *e)
 {
     (void)params;
-    bin_state *s = calloc(1, sizeof *s);
+    lbins_state *s = calloc(1, sizeof *s);
     if (!s)
         return hg_fail(e, HG_ENOMEM, "bin: out of memory");
     *state = s;
     return HG_OK;
 }
 
-static size_t bin_bytes(const bin_state *s)
+static size_t lbins_bytes(const lbins_state *s)
 {
     return sizeof *s +
            s->ncap * ((size_t)(s->dim + 1) * sizeof(double) +
                       2 * sizeof(uint32_t)) +
-           s->ccap * sizeof(uint32_t) + (size_t)s->rcap * sizeof(bin_row);
+           s->ccap * sizeof(uint32_t) + (size_t)s->rcap * sizeof(lbins_row);
 }
 
 /* Stencil rows for cutoff c: for every (dy, dz) the x offsets whose bins
  * can hold a centre within c of a centre in the own bin. */
-static int make_stencil(bin_state *s, double c, hg_err *e)
+static int make_stencil(lbins_state *s, double c, hg_err *e)
 {
     int reach[3] = {0, 0, 0};
     for (int a = 0; a < s->dim; a++) {
@@ -85,7 +86,7 @@ static int make_stencil(bin_state *s, double c, hg_err *e)
     }
     int ny = 2 * reach[1] + 1, nz = 2 * reach[2] + 1;
     if (s->rcap < ny * nz) {
-        bin_row *r = realloc(s->rows, (size_t)(ny * nz) * sizeof *r);
+        lbins_row *r = realloc(s->rows, (size_t)(ny * nz) * sizeof *r);
         if (!r)
             return hg_fail(e, HG_ENOMEM, "bin: out of memory");
         s->rows = r;
@@ -117,19 +118,19 @@ static int make_stencil(bin_state *s, double c, hg_err *e)
                 x0 = 1;
             if (x0 > xr)
                 continue;
-            s->rows[s->nrows++] = (bin_row){dy, dz, x0, xr};
+            s->rows[s->nrows++] = (lbins_row){dy, dz, x0, xr};
         }
     return HG_OK;
 }
 
-typedef struct bin_out {
+typedef struct lbins_out {
     hg_pairs *out;
     uint64_t acc, chk;
     int fail;
-} bin_out;
+} lbins_out;
 
-static inline void test_range(const bin_state *s, const int D, size_t i,
-                              size_t b, size_t e, double skin, bin_out *o)
+static inline void test_range(const lbins_state *s, const int D, size_t i,
+                              size_t b, size_t e, double skin, lbins_out *o)
 {
     const size_t S = (size_t)D + 1;
     const double *xi = s->xr + i * S;
@@ -161,9 +162,9 @@ static inline int64_t wrapi(int64_t c, int64_t n)
 
 /* Bins of cells kx..kx+len-1 (periodic: wrapped) of row (ky, kz): at most
  * two contiguous ranges of bin ids. */
-static void scan_row(const bin_state *s, const int D, size_t i, int64_t kx0,
+static void scan_row(const lbins_state *s, const int D, size_t i, int64_t kx0,
                      int64_t kx1, int64_t ky, int64_t kz, double skin,
-                     bin_out *o)
+                     lbins_out *o)
 {
     const int64_t n0 = s->n[0];
     size_t row = (size_t)(n0 * (ky + s->n[1] * kz));
@@ -198,16 +199,16 @@ static int cmp_i64(const void *a, const void *b)
 
 /* Small periodic grid: the distinct bins of the full stencil with a larger
  * key than the own bin, each once. keys must hold s->full entries. */
-static void scan_small(const bin_state *s, const int D, size_t i,
+static void scan_small(const lbins_state *s, const int D, size_t i,
                        const int64_t *k, double skin, int64_t *keys,
-                       bin_out *o)
+                       lbins_out *o)
 {
     int m = 0;
     int64_t own = k[0] + s->n[0] * (k[1] + s->n[1] * k[2]);
     for (int r = 0; r < s->nrows; r++) {
         /* every row of the half stencil and its mirror image */
         for (int sign = -1; sign <= 1; sign += 2) {
-            const bin_row *w = &s->rows[r];
+            const lbins_row *w = &s->rows[r];
             int dy = sign * w->dy, dz = sign * w->dz;
             int x0 = w->x0, x1 = w->x1;
             for (int dx = x0; dx <= x1; dx++) {
@@ -229,7 +230,7 @@ static void scan_small(const bin_state *s, const int D, size_t i,
     }
 }
 
-static int bin_reserve(bin_state *s, size_t n, size_t cells, hg_err *e)
+static int lbins_reserve(lbins_state *s, size_t n, size_t cells, hg_err *e)
 {
     if (n > s->ncap || !s->xr) {
         size_t cap = n > 16 ? n : 16;
@@ -258,17 +259,14 @@ static int bin_reserve(bin_state *s, size_t n, size_t cells, hg_err *e)
     return HG_OK;
 }
 
-static int bin_detect(void *state, const hg_particles *p, double skin,
-                      hg_pairs *out, hg_detector_counters *c, hg_err *e)
+/* The bins for cutoff cut: the extent (the box; open: widened to the
+ * centres), bins per axis (periodic: a whole number per edge) and their
+ * width; *cells: their number. HG_ELIMIT when there would be too many. */
+static int setup_bins(lbins_state *s, const hg_particles *p, double cut,
+                      double *cells, hg_err *e)
 {
-    bin_state *s = state;
     const int D = p->dim;
     const size_t n = p->n;
-    s->dim = D;
-    s->periodic = p->periodic ? 1 : 0;
-    double cut = 2.0 * hg_particles_rmax(p) + skin;
-    if (!(cut > 0.0))
-        cut = 1.0;
     double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
     for (int a = 0; a < D; a++) {
         lo[a] = p->lo[a];
@@ -279,7 +277,7 @@ static int bin_detect(void *state, const hg_particles *p, double skin,
             hi[a] = x > hi[a] ? x : hi[a];
         }
     }
-    double cells = 1.0;
+    *cells = 1.0;
     for (int a = 0; a < 3; a++) {
         s->lo[a] = lo[a];
         s->len[a] = hi[a] - lo[a];
@@ -293,24 +291,26 @@ static int bin_detect(void *state, const hg_particles *p, double skin,
                                : floor(s->len[a] / (0.5 * cut)) + 1.0;
         if (q < 1.0)
             q = 1.0;
-        if (q > BIN_MAX_AXIS)
+        if (q > LBINS_MAX_AXIS)
             return hg_fail(e, HG_ELIMIT, "bin: axis %d needs %.3g bins "
                            "(cutoff %g, extent %g)", a, q, cut, s->len[a]);
         s->n[a] = (int64_t)q;
         s->w[a] = s->periodic ? s->len[a] / q : 0.5 * cut;
         s->inv[a] = 1.0 / s->w[a];
-        cells *= q;
+        *cells *= q;
     }
-    if (cells > 64.0 * (double)n + 16777216.0 || cells > 4.0e9)
+    if (*cells > 64.0 * (double)n + 16777216.0 || *cells > 4.0e9)
         return hg_fail(e, HG_ELIMIT, "bin: %.3g bins for %zu particles are "
-                       "too many (extent / cutoff too large)", cells, n);
-    const size_t nc = (size_t)cells;
-    int st = bin_reserve(s, n, nc, e);
-    if (st == HG_OK)
-        st = make_stencil(s, cut, e);
-    if (st != HG_OK)
-        return st;
-    /* bins by counting sort */
+                       "too many (extent / cutoff too large)", *cells, n);
+    return HG_OK;
+}
+
+/* Every particle into its bin by counting sort: records and ids in bin
+ * order, cs[b] .. cs[b + 1] the records of bin b (nc bins). */
+static void place_in_bins(lbins_state *s, const hg_particles *p, size_t nc)
+{
+    const int D = p->dim;
+    const size_t n = p->n;
     uint32_t *cs = s->cs;
     memset(cs, 0, (nc + 2) * sizeof *cs);
     for (size_t i = 0; i < n; i++) {
@@ -334,14 +334,21 @@ static int bin_detect(void *state, const hg_particles *p, double skin,
             s->xr[t * S + (size_t)a] = p->x[i * (size_t)D + (size_t)a];
         s->xr[t * S + (size_t)D] = p->r[i];
     }
-    /* search */
+}
+
+/* Every particle of the nc bins against the rest of its own bin and the
+ * half stencil (small periodic boxes: the distinct bins of the full
+ * stencil once). */
+static int search_bins(const lbins_state *s, const int D, size_t nc,
+                       double skin, lbins_out *o, hg_err *e)
+{
+    const uint32_t *cs = s->cs;
     int64_t *keys = NULL;
     if (s->small) {
         keys = malloc((size_t)(s->full > 0 ? s->full : 1) * sizeof *keys);
         if (!keys)
             return hg_fail(e, HG_ENOMEM, "bin: out of memory");
     }
-    bin_out o = {out, 0, 0, 0};
     for (size_t b = 0; b < nc; b++) {
         size_t b0 = cs[b], b1 = cs[b + 1];
         if (b0 == b1)
@@ -350,14 +357,14 @@ static int bin_detect(void *state, const hg_particles *p, double skin,
                         ((int64_t)b / s->n[0]) % s->n[1],
                         (int64_t)b / (s->n[0] * s->n[1])};
         for (size_t i = b0; i < b1; i++) {
-            o.acc++;
-            test_range(s, D, i, i + 1, b1, skin, &o);
+            o->acc++;
+            test_range(s, D, i, i + 1, b1, skin, o);
             if (s->small) {
-                scan_small(s, D, i, k, skin, keys, &o);
+                scan_small(s, D, i, k, skin, keys, o);
                 continue;
             }
             for (int r = 0; r < s->nrows; r++) {
-                const bin_row *w = &s->rows[r];
+                const lbins_row *w = &s->rows[r];
                 int64_t ky = k[1] + w->dy, kz = k[2] + w->dz;
                 if (s->periodic) {
                     ky = wrapi(ky, s->n[1]);
@@ -366,30 +373,58 @@ static int bin_detect(void *state, const hg_particles *p, double skin,
                     continue;
                 }
                 scan_row(s, D, i, k[0] + w->x0, k[0] + w->x1, ky, kz, skin,
-                         &o);
+                         o);
             }
         }
     }
     free(keys);
+    return HG_OK;
+}
+
+static int lbins_detect(void *state, const hg_particles *p, double skin,
+                        hg_pairs *out, hg_detector_counters *c, hg_err *e)
+{
+    lbins_state *s = state;
+    const int D = p->dim;
+    const size_t n = p->n;
+    s->dim = D;
+    s->periodic = p->periodic ? 1 : 0;
+    double cut = 2.0 * hg_particles_rmax(p) + skin;
+    if (!(cut > 0.0))
+        cut = 1.0;
+    double cells;
+    int st = setup_bins(s, p, cut, &cells, e);
+    if (st != HG_OK)
+        return st;
+    const size_t nc = (size_t)cells;
+    st = lbins_reserve(s, n, nc, e);
+    if (st == HG_OK)
+        st = make_stencil(s, cut, e);
+    if (st != HG_OK)
+        return st;
+    place_in_bins(s, p, nc);
+    lbins_out o = {out, 0, 0, 0};
+    if ((st = search_bins(s, D, nc, skin, &o, e)))
+        return st;
     if (o.fail)
         return hg_fail(e, HG_ENOMEM, "bin: out of memory for the pairs");
     c->cell_accesses += o.acc;
     c->pair_checks += o.chk;
     c->list_builds++;
-    c->memory_bytes += bin_bytes(s);
+    c->memory_bytes += lbins_bytes(s);
     return HG_OK;
 }
 
-const hg_detector_type hg_detector_bin = {
+const hg_detector_type hg_detector_lammps_bins = {
     .name = "bin",
     .help = "single grid of bins of half the largest cutoff, stencil pruned "
             "to the bins within reach (LAMMPS `neighbor bin`)",
     .periodic = 1,
     .open = 1,
     .incremental = 0,
-    .keys = bin_keys,
-    .create = bin_create,
-    .detect = bin_detect,
+    .keys = lbins_keys,
+    .create = lbins_create,
+    .detect = lbins_detect,
     .update = NULL,
-    .free_state = bin_free,
+    .free_state = lbins_free,
 };
