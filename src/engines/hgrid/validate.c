@@ -509,13 +509,13 @@ static int offset_counts(const hg_psd *psd, const hg_validate_params *prm,
         out->offset_T_cd_min[k] = out->offset_T_cd_max[k] =
             r ? r->measured_T_cd : NAN;
     }
-    const int K = HG_VALIDATE_OFFSETS;
-    double step = largest_size(psd, prm->L, prm->sizes) / K;
+    const int n_offsets = HG_VALIDATE_OFFSETS;
+    double step = largest_size(psd, prm->L, prm->sizes) / n_offsets;
     hg_validate_params one = *prm;
     one.measure.repeats = 1;
     one.measure.progress = NULL;
     int st = HG_OK;
-    for (int j = 1; j < K && st == HG_OK; j++) {
+    for (int j = 1; j < n_offsets && st == HG_OK; j++) {
         for (int c = 0; c < p->dim; c++)
             if (!hg_particles_axis_periodic(p, c)) {
                 q->lo[c] -= step;
@@ -547,12 +547,12 @@ static int offset_counts(const hg_psd *psd, const hg_validate_params *prm,
         hg_validate_run *a = offset_run(out, k);
         if (!a)
             continue;
-        double K1 = out->offsets;
-        a->measured_T_cd /= K1;
-        a->measured_T_ca /= K1;
+        double n_done = out->offsets;
+        a->measured_T_cd /= n_done;
+        a->measured_T_ca /= n_done;
         for (int h = 0; h < a->levels; h++) {
-            a->per_level[h].measured_T_cd /= K1;
-            a->per_level[h].measured_T_ca /= K1;
+            a->per_level[h].measured_T_cd /= n_done;
+            a->per_level[h].measured_T_ca /= n_done;
         }
         double K = a->predicted_T_ca > 0.0
                        ? (a->predicted_T - a->predicted_T_cd) /
