@@ -1,6 +1,6 @@
 /* brute.c - all-pairs contact detection, O(N^2): the oracle the other
  * methods are tested against. */
-#include "methods_internal.h"
+#include "detect_internal.h"
 
 #include <stdlib.h>
 

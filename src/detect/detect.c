@@ -1,7 +1,7 @@
 /* detect.c - registry and dispatch of the contact-detection methods
  * (the methods, one file each, in src/detect/). */
 #include "hg_detector.h"
-#include "methods_internal.h"
+#include "detect_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

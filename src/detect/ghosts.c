@@ -1,6 +1,6 @@
 /* ghosts.c - periodic ghost images and small helpers shared by the
  * sorting-based methods (sap, sort). */
-#include "methods_internal.h"
+#include "detect_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

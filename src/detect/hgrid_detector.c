@@ -5,7 +5,7 @@
  *             an array through hg_detector_create_sized);
  *   hgrid-bu  HGrid Bottom-Up with given cell sizes.
  * The grid applies the skin itself (cell width s_h + skin). */
-#include "methods_internal.h"
+#include "detect_internal.h"
 #include "hg_grid.h"
 
 #include <math.h>

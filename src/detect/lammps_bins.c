@@ -13,7 +13,7 @@
  * one pair check per particle found there; the model models/bin.c predicts
  * both. Periodic boxes with fewer than 2 reach + 1 bins on an axis visit
  * every distinct bin of the full stencil once (the larger canonical key). */
-#include "methods_internal.h"
+#include "detect_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

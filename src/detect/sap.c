@@ -3,7 +3,7 @@
  * inside it, test the other axes, then the spheres. A box is the sphere
  * grown by skin/2 (so boxes of a contact overlap). Periodic boxes use ghost
  * images (hg_detector.h). */
-#include "methods_internal.h"
+#include "detect_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

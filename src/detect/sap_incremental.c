@@ -12,7 +12,7 @@
  * exactly with the value test lo_i <= hi_j used when an overlap starts, and
  * the set equals the boxes overlapping on every axis after each update.
  * Open boxes only: periodic wrapping of the endpoint lists is not done. */
-#include "methods_internal.h"
+#include "detect_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * with l_j - l_i >= 2 r_i + skin: by the triangle inequality no later
  * particle can touch i (paper 004 eq. 3 and Step 3, with the skin added).
  * Periodic boxes use ghost images (hg_detector.h). */
-#include "methods_internal.h"
+#include "detect_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

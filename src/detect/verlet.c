@@ -5,7 +5,7 @@
  * are the listed pairs that touch. A pair touching now was listed: its
  * distance at the build was below the contact distance plus the two
  * displacements (each <= list_skin / 2). */
-#include "methods_internal.h"
+#include "detect_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

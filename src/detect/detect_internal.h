@@ -1,7 +1,7 @@
-/* methods_internal.h - helpers shared by the contact-detection methods in
+/* detect_internal.h - helpers shared by the contact detectors in
  * src/detect/ (not part of the public API). */
-#ifndef HG_METHODS_INTERNAL_H
-#define HG_METHODS_INTERNAL_H
+#ifndef HG_DETECT_INTERNAL_H
+#define HG_DETECT_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
