@@ -174,7 +174,7 @@ expect_fail 2 "--sizes: .*below the largest|--sizes" -- "$HG" evaluate --engine 
 # The LAMMPS model's constants are resolved once by the engine (the stored
 # calibration, else the shipped ones) and passed to the model: evaluate
 # --model lammps-multi follows the stored file; no cost model reads a file
-# or includes anything of src/verify/ or src/cli/ (issue 25).
+# or includes anything of src/engines/ or src/cli/ (issue 25).
 cal() { # cal FILE BINS: constants 1 ns per unit, BINS ns per bin
     printf '{"schema": "hgridopt.lammps-calibration/1", "unit": "seconds per unit of each count", "constants": {"checks": 1e-9, "visits": 1e-9, "bins": %s, "binned": 1e-9, "coll_loops": 1e-9, "neighbours": 1e-9}, "standard_errors": {"checks": 0, "visits": 0, "bins": 0, "binned": 0, "coll_loops": 0, "neighbours": 0}, "r2": 1, "points": 10, "machine": "test", "lammps": "test", "created": "2026-01-01T00:00:00Z"}\n' "$2" >"$1"
 }
@@ -187,15 +187,15 @@ t_none=$("$HG" $LE | jq .work_per_particle)
 python3 -c "import sys; c, d, n = map(float, sys.argv[1:]); assert 0 < c < d and n not in (c, d)" "$t_cheap" "$t_dear" "$t_none" &&
     ok || bad "evaluate --model lammps-multi: T $t_cheap (cheap bins), $t_dear (dear bins), $t_none (shipped): the stored constants are not used"
 expect_fail 1 "README.md: not valid JSON" -- env HGRIDOPT_LAMMPS_CALIBRATION="$SRC/README.md" "$HG" $LE
-inc=$(grep -HnE '#include *"(verify_internal|cli|cmd_[a-z]*)\.h"|#include *"[^"]*(src/)?(verify|cli)/' "$SRC"/models/*.[ch] || true)
-[ -z "$inc" ] && ok || bad "a cost model includes from src/verify/ or src/cli/: $inc"
-for h in "$SRC"/src/verify/*.h "$SRC"/src/cli/*.h; do
+inc=$(grep -HnE '#include *"(cli|render_code|cmd_[a-z]*)\.h"|#include *"[^"]*(src/)?(engines|cli)/' "$SRC"/models/*.[ch] || true)
+[ -z "$inc" ] && ok || bad "a cost model includes from src/engines/ or src/cli/: $inc"
+for h in "$SRC"/src/engines/*/*.h "$SRC"/src/cli/*.h; do
     if grep -qE "#include *[\"<]([^\">]*/)?$(basename "$h")[\">]" "$SRC"/models/*.[ch]; then
         bad "a cost model includes $(basename "$h")"
     else ok; fi
 done
 # nor calls what reads a file (the stored constants are the engine's job)
-calls=$(grep -HnE '\b(fopen|hg_lammps_consts_(auto|load|default_path)|hg_calib[a-z_]*load|getenv)\b' "$SRC"/models/*.c || true)
+calls=$(grep -HnE '\b(fopen|hg_consts_(auto|load|save)|hg_config_path|hg_calib[a-z_]*load|getenv)\b' "$SRC"/models/*.c || true)
 [ -z "$calls" ] && ok || bad "a cost model reads files: $calls"
 
 # evaluate never calls a ratio of LAMMPS' Neigh time (distance checks) to

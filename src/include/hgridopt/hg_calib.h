@@ -140,8 +140,8 @@ double hg_K_shipped(int dim, const char **where);
 
 /* The C of the bundled HGrid (the models' parameter "C": a cell of its
  * tables per rebuild and detection, in pair checks) for dim (2 or 3),
- * fitted to rebuild plus detection times (see kchoice.c for the
- * measurement); NAN for another dim. where as hg_K_shipped's. The hgrid
+ * fitted to rebuild plus detection times (the measurement is described in
+ * src/engines/hgrid/k_shipped.c); NAN for another dim. where as hg_K_shipped's. The hgrid
  * engine's commands set it beside K; --param C=V overrides it. */
 double hg_C_shipped(int dim, const char **where);
 
