@@ -54,9 +54,11 @@ static double work_of(const hg_detector_counters *c)
            (double)c->swaps;
 }
 
-static int is_hgrid(const hg_detector_type *t)
+/* A detector of the bundled HGrid: created with the cell sizes of its
+ * model. */
+static int is_sized(const hg_detector_type *t)
 {
-    return !strcmp(t->name, "hgrid") || !strcmp(t->name, "hgrid-bu");
+    return t->create_sized != NULL && t->model != NULL;
 }
 
 /* The model's system for the packing: its dim, its nu when in (0, 1). */
@@ -72,8 +74,8 @@ static hg_system packing_system(const hg_bench_config *c)
 
 /* Cell sizes for an HGrid of algorithm alg: the given ones or
  * hg_recommend's, the top raised to the largest diameter if needed. */
-static int hgrid_sizes(const hg_bench_config *c, hg_algorithm alg,
-                       hg_bench_method *m, hg_err *e)
+static int hgrid_sizes(const hg_bench_config *c, hg_bench_method *m,
+                       hg_err *e)
 {
     double dmax = 2.0 * hg_particles_rmax(c->particles);
     if (c->L > 0) {
@@ -86,12 +88,14 @@ static int hgrid_sizes(const hg_bench_config *c, hg_algorithm alg,
     }
     if (!c->psd)
         return hg_fail(e, HG_EINVAL, "sizes: %s needs cell sizes or a "
-                       "distribution", alg == HG_TOP_DOWN ? "hgrid"
-                                                          : "hgrid-bu");
+                       "distribution", m->type->name);
     hg_recommend_options ro;
     hg_recommend_options_default(&ro);
     ro.n_models = 1;
-    ro.models[0] = hg_model_for_grid(alg);
+    ro.models[0] = hg_model_find(m->type->model);
+    if (!ro.models[0])
+        return hg_fail(e, HG_EINVAL, "methods: %s: model '%s' is unknown",
+                       m->type->name, m->type->model);
     ro.grid_only = 1; /* sizes for this grid, even where bin is cheaper */
     hg_system sys = packing_system(c);
     hg_recommendation rec = {0};
@@ -125,7 +129,7 @@ static int create(const hg_bench_config *c, const hg_bench_method *m,
         st = hg_kv_add(&kv, "force", "1", e);
     }
     if (st == HG_OK)
-        st = is_hgrid(m->type)
+        st = is_sized(m->type)
                  ? hg_detector_create_sized(name, &kv, m->L, m->sizes, det, e)
                  : hg_detector_create(name, &kv, det, e);
     hg_kv_clear(&kv);
@@ -197,13 +201,9 @@ static double predicted_work(const hg_bench_config *c,
     if (!c->psd)
         return -1.0;
     hg_system sys = packing_system(c);
-    const hg_model *model;
-    if (!strcmp(name, "lc") || !strcmp(name, "verlet"))
-        model = hg_model_find("linked-cell");
-    else if (is_hgrid(m->type))
-        model = hg_model_for_grid(strcmp(name, "hgrid") ? HG_BOTTOM_UP
-                                                        : HG_TOP_DOWN);
-    else
+    const hg_model *model = m->type->model ? hg_model_find(m->type->model)
+                                           : NULL;
+    if (!model)
         return -1.0;
     hg_work w;
     int st = hg_cost_evaluate(model, c->psd, &sys, c->values, m->L, m->sizes,
@@ -329,7 +329,7 @@ static int run(const hg_bench_config *c, hg_bench_result *r, run_method *v,
                    ((double)c->repeats +
                     (c->steps > 0 ? (double)c->steps + 1.0 : 0.0)),
            done = 0.0;
-    int st = hgrid_sizes(c, HG_TOP_DOWN, &refm, e);
+    int st = hgrid_sizes(c, &refm, e);
     if (!st)
         st = create(c, &refm, &ref, e);
     if (!st)
@@ -425,9 +425,8 @@ int hg_bench_run(const hg_bench_config *c, hg_bench_result *r, hg_err *e)
         return hg_fail(e, HG_EINVAL, "methods: no method to run");
     for (size_t k = 0; k < r->n_methods && !st; k++) {
         hg_bench_method *m = &r->methods[k];
-        if (is_hgrid(m->type))
-            st = hgrid_sizes(c, strcmp(m->type->name, "hgrid")
-                                    ? HG_BOTTOM_UP : HG_TOP_DOWN, m, e);
+        if (is_sized(m->type))
+            st = hgrid_sizes(c, m, e);
         if (!st)
             st = over_budget(c, m->type->name, predicted_work(c, m),
                              "is predicted to do", e);

@@ -154,6 +154,7 @@ const hg_detector_type hg_detector_verlet = {
     .open = 1,
     .incremental = 1,
     .keys = verlet_keys,
+    .model = "linked-cell", /* the list is built by one */
     .create = verlet_create,
     .detect = verlet_detect,
     .update = verlet_update,

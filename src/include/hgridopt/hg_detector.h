@@ -88,6 +88,9 @@ typedef struct hg_detector_type {
     int open;                    /* 1: supports open boxes */
     int incremental;             /* 1: update pays only for changes */
     const char *const *keys;     /* NULL-terminated parameter names */
+    /* the cost model (hg_model name) that predicts its counts, NULL if
+     * none; a detector with create_sized takes that model's cell sizes */
+    const char *model;
     /* Create the state from validated params; *state owned by the caller
      * through free_state. */
     int (*create)(const hg_kv *params, void **state, hg_err *e);
