@@ -16,7 +16,6 @@
 #include "hg_io.h"
 #include "hg_lammps.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,23 +45,21 @@ int hg_lammps_version(const char *lmp, char *buf, size_t len, hg_err *e)
     return hg_code_version(lmp, "-h", "Simulator - ", "lmp", buf, len, e);
 }
 
-static int write_script(const char *path, const hg_particles *p,
-                        const hg_lammps_setting *s, int n,
-                        const hg_lammps_run_options *o, const int *order,
-                        int nrun, hg_err *e)
+/* The batch's script around the settings: read by the shared runner. */
+typedef struct script_ctx {
+    const hg_lammps_setting *s;
+    int n, thermo;
+    double skin, dmax;
+} script_ctx;
+
+static void script_head(FILE *f, const hg_particles *p, void *ctx)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return hg_fail(e, HG_EIO, "%s: cannot write: %s", path,
-                       strerror(errno));
-    double rmax = 0.0;
-    for (size_t i = 0; i < p->n; i++)
-        rmax = fmax(rmax, p->r[i]);
-    fprintf(f, "# written by hgridopt: Neigh time per build of %d neighbor "
-               "settings\n",
-            n);
+    const script_ctx *c = ctx;
     char b[8];
     hg_particles_boundary_text(p, b);
+    fprintf(f, "# written by hgridopt: Neigh time per build of %d neighbor "
+               "settings\n",
+            c->n);
     fprintf(f, "units lj\natom_style sphere\ndimension %d\n"
                "boundary %s%s\ncomm_modify vel yes\n",
             p->dim, b, p->dim == 2 ? " p" : "");
@@ -71,25 +68,25 @@ static int write_script(const char *path, const hg_particles *p,
                "pair_coeff * *\n");
     fprintf(f, "neigh_modify every 1 delay 0 check no\ntimestep 0.0001\n"
                "thermo %d\n",
-            o->steps + o->warmup);
-    int st = HG_OK;
-    for (int r = 0; r < nrun && st == HG_OK; r++) {
-        int k = order[r];
-        char *lines = NULL;
-        st = hg_lammps_lines(&s[k], o->skin, 2.0 * rmax, &lines, e);
-        if (st)
-            break;
-        if (s[k].ncoll == 0)
-            fputs("comm_modify mode single\n", f);
-        fputs(lines, f);
-        free(lines);
-        if (o->warmup > 0)
-            fprintf(f, "run %d\n", o->warmup);
-        fprintf(f, "print \"HGRIDOPT timed %d\"\nrun %d\n", k, o->steps);
+            c->thermo);
+}
+
+/* Setting k's lines; bins of one cutoff communicate in one mode. */
+static int script_lines(int k, void *ctx, char **text, hg_err *e)
+{
+    const script_ctx *c = ctx;
+    char *lines = NULL;
+    int st = hg_lammps_lines(&c->s[k], c->skin, c->dmax, &lines, e);
+    if (st || c->s[k].ncoll != 0) {
+        *text = lines;
+        return st;
     }
-    if (fclose(f) != 0 && st == HG_OK)
-        st = hg_fail(e, HG_EIO, "%s: write failed", path);
-    return st;
+    static const char single[] = "comm_modify mode single\n";
+    *text = malloc(sizeof single + strlen(lines));
+    if (*text)
+        sprintf(*text, "%s%s", single, lines);
+    free(lines);
+    return *text ? HG_OK : hg_fail(e, HG_ENOMEM, "out of memory");
 }
 
 /* Third number of a timing row "Neigh | min | avg | max | ...". */
@@ -137,44 +134,22 @@ int hg_lammps_run(const hg_particles *p, const hg_lammps_setting *s, int n,
     char lmp[4096];
     if ((st = hg_lammps_find(o.lmp, lmp, sizeof lmp, e)))
         return st;
-
-    hg_code_dir dir;
-    if ((st = hg_code_dir_open(o.keep, "lmp", &dir, e)))
-        return st;
-    int nrun = n * o.repeats;
-    int *order = malloc(sizeof *order * (size_t)nrun);
-    hg_code_timing *ct = malloc(sizeof *ct * (size_t)n);
-    char *path = malloc(strlen(dir.path) + 64);
-    memset(t, 0, sizeof *t * (size_t)n);
-    if (!order || !ct || !path) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto done;
-    }
-    hg_code_order(order, n, o.repeats);
-    sprintf(path, "%s/data.lmp", dir.path);
-    if ((st = hg_io_write(path, HG_IO_LAMMPS, p, e)))
-        goto done;
-    sprintf(path, "%s/in.hgridopt", dir.path);
-    if ((st = write_script(path, p, s, n, &o, order, nrun, e)))
-        goto done;
-    hg_code_job job = {"lmp",    lmp,       o.nprocs,
-                       "-in in.hgridopt -log log.lammps -echo none",
-                       n,        o.repeats, o.steps,
-                       timing_row, o.progress, o.progress_params};
-    if ((st = hg_code_collect(&dir, &job, ct, e)))
-        goto done;
-    for (int k = 0; k < n; k++) {
-        t[k].neigh = ct[k].neigh;
-        t[k].neigh_min = ct[k].neigh_min;
-        t[k].neigh_max = ct[k].neigh_max;
-        t[k].pair = ct[k].pair;
-        t[k].neighbours = ct[k].neighbours;
-        t[k].builds = ct[k].builds;
-    }
-done:
-    hg_code_dir_close(&dir);
-    free(path);
-    free(order);
-    free(ct);
-    return st;
+    double rmax = 0.0;
+    for (size_t i = 0; i < p->n; i++)
+        rmax = fmax(rmax, p->r[i]);
+    script_ctx ctx = {s, n, o.steps + o.warmup, o.skin, 2.0 * rmax};
+    hg_code_batch batch = {
+        .job = {.label = "lmp", .exe = lmp, .nprocs = o.nprocs,
+                .args = "-in in.hgridopt -log log.lammps -echo none",
+                .n = n, .repeats = o.repeats, .steps = o.steps,
+                .row = timing_row, .progress = o.progress,
+                .progress_params = o.progress_params},
+        .keep = o.keep,
+        .data_file = "data.lmp",
+        .warmup = o.warmup,
+        .head = script_head,
+        .lines = script_lines,
+        .ctx = &ctx,
+    };
+    return hg_code_batch_run(&batch, p, t, e);
 }

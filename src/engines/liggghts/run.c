@@ -19,7 +19,6 @@
 #include "hg_io.h"
 #include "hg_liggghts.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,15 +54,16 @@ int hg_liggghts_version(const char *program, char *buf, size_t len,
     return st;
 }
 
-static int write_script(const char *path, const hg_particles *p,
-                        const double *b, int n,
-                        const hg_liggghts_run_options *o, const int *order,
-                        int nrun, hg_err *e)
+/* The batch's script around the bin sizes: read by the shared runner. */
+typedef struct script_ctx {
+    const double *b;
+    int n, thermo;
+    double skin;
+} script_ctx;
+
+static void script_head(FILE *f, const hg_particles *p, void *ctx)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return hg_fail(e, HG_EIO, "%s: cannot write: %s", path,
-                       strerror(errno));
+    const script_ctx *c = ctx;
     char bnd[8];
     hg_particles_boundary_text(p, bnd);
     fprintf(f,
@@ -71,7 +71,7 @@ static int write_script(const char *path, const hg_particles *p,
             "atom_style granular\natom_modify map array\nboundary %s\n"
             "newton off\ncommunicate single vel yes\nunits si\n"
             "read_data data.liggghts\n",
-            n, bnd);
+            c->n, bnd);
     fputs("fix m1 all property/global youngsModulus peratomtype 5.e6\n"
           "fix m2 all property/global poissonsRatio peratomtype 0.45\n"
           "fix m3 all property/global coefficientRestitution "
@@ -82,22 +82,13 @@ static int write_script(const char *path, const hg_particles *p,
           "fix integrate all nve/sphere\ntimestep 1e-8\n"
           "neigh_modify every 1 delay 0 check no\n",
           f);
-    fprintf(f, "thermo %d\n", o->steps + o->warmup);
-    int st = HG_OK;
-    for (int r = 0; r < nrun && st == HG_OK; r++) {
-        int k = order[r];
-        char *lines = NULL;
-        if ((st = hg_liggghts_lines(b[k], o->skin, &lines, e)))
-            break;
-        fputs(lines, f);
-        free(lines);
-        if (o->warmup > 0)
-            fprintf(f, "run %d\n", o->warmup);
-        fprintf(f, "print \"HGRIDOPT timed %d\"\nrun %d\n", k, o->steps);
-    }
-    if (fclose(f) != 0 && st == HG_OK)
-        st = hg_fail(e, HG_EIO, "%s: write failed", path);
-    return st;
+    fprintf(f, "thermo %d\n", c->thermo);
+}
+
+static int script_lines(int k, void *ctx, char **text, hg_err *e)
+{
+    const script_ctx *c = ctx;
+    return hg_liggghts_lines(c->b[k], c->skin, text, e);
 }
 
 /* "Neigh time (%) = 0.0799 (94.4)" and "Pair  time (%) = ...". */
@@ -149,45 +140,20 @@ int hg_liggghts_run(const hg_particles *p, const double *b, int n,
     char exe[4096];
     if ((st = hg_liggghts_find(o.program, exe, sizeof exe, e)))
         return st;
-    hg_code_dir dir;
-    if ((st = hg_code_dir_open(o.keep, "liggghts", &dir, e)))
-        return st;
-    int nrun = n * o.repeats;
-    int *order = malloc(sizeof *order * (size_t)nrun);
-    hg_code_timing *ct = malloc(sizeof *ct * (size_t)n);
-    char *path = malloc(strlen(dir.path) + 64);
-    memset(t, 0, sizeof *t * (size_t)n);
-    if (!order || !ct || !path) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto done;
-    }
-    hg_code_order(order, n, o.repeats);
-    sprintf(path, "%s/data.liggghts", dir.path);
-    if ((st = hg_io_write(path, HG_IO_LAMMPS, p, e)))
-        goto done;
-    sprintf(path, "%s/in.hgridopt", dir.path);
-    if ((st = write_script(path, p, b, n, &o, order, nrun, e)))
-        goto done;
-    hg_code_job job = {"liggghts", exe,
-                       o.nprocs,   "-in in.hgridopt -log log.liggghts "
-                                   "-echo none -nocite",
-                       n,          o.repeats,
-                       o.steps,    timing_row,
-                       o.progress, o.progress_params};
-    if ((st = hg_code_collect(&dir, &job, ct, e)))
-        goto done;
-    for (int k = 0; k < n; k++) {
-        t[k].neigh = ct[k].neigh;
-        t[k].neigh_min = ct[k].neigh_min;
-        t[k].neigh_max = ct[k].neigh_max;
-        t[k].pair = ct[k].pair;
-        t[k].neighbours = ct[k].neighbours;
-        t[k].builds = ct[k].builds;
-    }
-done:
-    hg_code_dir_close(&dir);
-    free(path);
-    free(order);
-    free(ct);
-    return st;
+    script_ctx ctx = {b, n, o.steps + o.warmup, o.skin};
+    hg_code_batch batch = {
+        .job = {.label = "liggghts", .exe = exe, .nprocs = o.nprocs,
+                .args = "-in in.hgridopt -log log.liggghts -echo none "
+                        "-nocite",
+                .n = n, .repeats = o.repeats, .steps = o.steps,
+                .row = timing_row, .progress = o.progress,
+                .progress_params = o.progress_params},
+        .keep = o.keep,
+        .data_file = "data.liggghts",
+        .warmup = o.warmup,
+        .head = script_head,
+        .lines = script_lines,
+        .ctx = &ctx,
+    };
+    return hg_code_batch_run(&batch, p, t, e);
 }

@@ -1,6 +1,7 @@
 /* process.c - the pieces every runner of a simulation code shares
  * (process.h). */
 #include "process.h"
+#include "hg_io.h"
 
 #include <errno.h>
 #include <math.h>
@@ -259,5 +260,63 @@ done:
     free(neigh);
     free(pair);
     free(seen);
+    return st;
+}
+
+/* The script of a batch: the code's head, then the runs in order. */
+static int batch_script(const hg_code_batch *b, const hg_particles *p,
+                        const char *path, const int *order, int nrun,
+                        hg_err *e)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return hg_fail(e, HG_EIO, "%s: cannot write: %s", path,
+                       strerror(errno));
+    b->head(f, p, b->ctx);
+    int st = HG_OK;
+    for (int r = 0; r < nrun && st == HG_OK; r++) {
+        int k = order[r];
+        char *lines = NULL;
+        if ((st = b->lines(k, b->ctx, &lines, e)))
+            break;
+        fputs(lines, f);
+        free(lines);
+        if (b->warmup > 0)
+            fprintf(f, "run %d\n", b->warmup);
+        fprintf(f, "print \"HGRIDOPT timed %d\"\nrun %d\n", k,
+                b->job.steps);
+    }
+    if (fclose(f) != 0 && st == HG_OK)
+        st = hg_fail(e, HG_EIO, "%s: write failed", path);
+    return st;
+}
+
+int hg_code_batch_run(const hg_code_batch *b, const hg_particles *p,
+                      hg_code_timing *t, hg_err *e)
+{
+    int n = b->job.n, nrun = n * b->job.repeats;
+    hg_code_dir dir;
+    int st = hg_code_dir_open(b->keep, b->job.label, &dir, e);
+    if (st)
+        return st;
+    int *order = malloc(sizeof *order * (size_t)nrun);
+    char *path = malloc(strlen(dir.path) + strlen(b->data_file) + 16);
+    memset(t, 0, sizeof *t * (size_t)n);
+    if (!order || !path) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    hg_code_order(order, n, b->job.repeats);
+    sprintf(path, "%s/%s", dir.path, b->data_file);
+    if ((st = hg_io_write(path, HG_IO_LAMMPS, p, e)))
+        goto done;
+    sprintf(path, "%s/in.hgridopt", dir.path);
+    if ((st = batch_script(b, p, path, order, nrun, e)))
+        goto done;
+    st = hg_code_collect(&dir, &b->job, t, e);
+done:
+    hg_code_dir_close(&dir);
+    free(path);
+    free(order);
     return st;
 }

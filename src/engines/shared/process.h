@@ -10,6 +10,8 @@
 #include <stdio.h>
 
 #include "hg_common.h"
+#include "hg_engine.h"
+#include "hg_particles.h"
 
 /* The executable: given (a path, or a name searched on PATH; NULL: name)
  * into buf. label names the code in messages ("lmp"), hint says how to
@@ -59,19 +61,33 @@ typedef struct hg_code_job {
     void *progress_params;
 } hg_code_job;
 
-/* Medians over the repeats of one setting. */
-typedef struct hg_code_timing {
-    double neigh;      /* Neigh seconds per build */
-    double neigh_min, neigh_max;
-    double pair;       /* Pair seconds per step */
-    double neighbours; /* Total # of neighbors */
-    long builds;       /* per run */
-} hg_code_timing;
 
 /* Run job in folder d and fill t[0..n-1]; fails with the code's first
  * ERROR line (naming the kept folder) or the count of runs it finished. */
 int hg_code_collect(const hg_code_dir *d, const hg_code_job *job,
                     hg_code_timing *t, hg_err *e);
+
+/* A timed batch of a code that reads LAMMPS data files (lmp, liggghts):
+ * the packing written as data_file into the working folder (keep, else a
+ * temporary one named after job.label), an input script in.hgridopt of
+ * the code's head, then for each run of the alternating order
+ * (hg_code_order) setting k's neighbor lines, `warmup` untimed steps, the
+ * marker line and job.steps timed steps; job run in that folder (its args
+ * name in.hgridopt) and t[0..job.n-1] collected (hg_code_collect). */
+typedef struct hg_code_batch {
+    hg_code_job job;
+    const char *keep;
+    const char *data_file;
+    int warmup;
+    /* the script up to the neighbor lines (units, atoms, read_data of
+     * data_file, pair style, thermo) */
+    void (*head)(FILE *f, const hg_particles *p, void *ctx);
+    /* setting k's lines into *text (malloc'd, freed by the batch) */
+    int (*lines)(int k, void *ctx, char **text, hg_err *e);
+    void *ctx;
+} hg_code_batch;
+int hg_code_batch_run(const hg_code_batch *b, const hg_particles *p,
+                      hg_code_timing *t, hg_err *e);
 
 /* The run order of n settings repeated `repeats` times, alternating
  * forward and backward (a drift of the machine's load spreads over all

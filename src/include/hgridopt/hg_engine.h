@@ -17,6 +17,16 @@
 #include "hg_psd.h"
 #include "hg_system.h"
 
+/* The timing of one setting in a batch run of a code (LAMMPS, LIGGGHTS):
+ * medians over the alternating repeats. */
+typedef struct hg_code_timing {
+    double neigh;      /* Neigh seconds per build */
+    double neigh_min, neigh_max;
+    double pair;       /* Pair seconds per step */
+    double neighbours; /* "Total # of neighbors" */
+    long builds;       /* per run */
+} hg_code_timing;
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include "hg_common.h"
 #include "hg_consts.h"
+#include "hg_engine.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
 #include "hg_system.h"
@@ -159,13 +160,7 @@ typedef struct hg_lammps_run_options {
 
 void hg_lammps_run_options_default(hg_lammps_run_options *o);
 
-typedef struct hg_lammps_timing {
-    double neigh;     /* Neigh seconds per build, median of the repeats */
-    double neigh_min, neigh_max;
-    double pair;      /* Pair seconds per step, median */
-    double neighbours;/* "Total # of neighbors" */
-    long builds;      /* per run */
-} hg_lammps_timing;
+typedef hg_code_timing hg_lammps_timing; /* hg_engine.h */
 
 /* The lmp executable: opt->lmp or "lmp" searched on PATH; writes the path
  * into buf. HG_EIO with install advice if it is not found. */

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include "hg_common.h"
 #include "hg_consts.h"
+#include "hg_engine.h"
 #include "hg_particles.h"
 #include "hg_psd.h"
 #include "hg_system.h"
@@ -138,13 +139,7 @@ typedef struct hg_liggghts_run_options {
 
 void hg_liggghts_run_options_default(hg_liggghts_run_options *o);
 
-typedef struct hg_liggghts_timing {
-    double neigh;      /* Neigh seconds per build, median of the repeats */
-    double neigh_min, neigh_max;
-    double pair;       /* Pair seconds per step, median */
-    double neighbours; /* "Total # of neighbors" */
-    long builds;       /* per run */
-} hg_liggghts_timing;
+typedef hg_code_timing hg_liggghts_timing; /* hg_engine.h */
 
 /* The executable: program or "liggghts" on PATH, into buf; HG_EIO with
  * install advice when absent. */
