@@ -101,6 +101,70 @@ static int search_settings(const hg_mercurydpm_pack *m, double K, int maxL,
     return st;
 }
 
+/* The recommendation's neighbours after it and the defaults in list (n
+ * entries): the other algorithm, one level fewer and one more (the sizes
+ * optimised for L + 1 levels), the single level unless the model puts it
+ * far beyond the recommendation (then a note in out), and the inner sizes
+ * scaled by 0.8 and 1.25. */
+static int neighbours(const hg_mercurydpm_pack *m, double K, int maxL,
+                      const hg_mercurydpm_setting *s,
+                      hg_mercurydpm_setting *list, const char **roles,
+                      int *n, hg_engine_report *out, hg_err *e)
+{
+    hg_mercurydpm_setting o;
+    int st = HG_OK, k;
+    hg_algorithm other = s->algorithm == HG_TOP_DOWN ? HG_BOTTOM_UP
+                                                     : HG_TOP_DOWN;
+    if (s->levels > 1 &&
+        (st = hg_mercurydpm_optimum(m, K, other, maxL, &o, e)) == HG_OK &&
+        (k = hg_mercurydpm_setting_add(list, n, VAL_CAP, &o)) == *n - 1)
+        roles[k] = "other algorithm";
+    if (st == HG_OK && s->levels > 1 &&
+        (st = hg_mercurydpm_optimum(m, K, s->algorithm, s->levels - 1, &o,
+                                    e)) == HG_OK &&
+        (k = hg_mercurydpm_setting_add(list, n, VAL_CAP, &o)) == *n - 1)
+        roles[k] = "one level fewer";
+    if (st == HG_OK && s->levels < maxL) {
+        int L = s->levels + 1;
+        double T;
+        hg_model_values v;
+        o = *s;
+        o.levels = L;
+        if ((st = hg_mercurydpm_values(&v, K, e)) == HG_OK &&
+            (st = hg_opt_sizes(hg_mercurydpm_model(s->algorithm), m->psd,
+                               &m->sys, &v, L, NULL, o.sizes, &T, e)) ==
+                HG_OK &&
+            (k = hg_mercurydpm_setting_add(list, n, VAL_CAP, &o)) == *n - 1)
+            roles[k] = "one level more";
+    }
+    /* the single level, unless the model puts it far beyond the
+     * recommendation: its seconds per step would decide nothing */
+    hg_work w1, w0;
+    if (st == HG_OK && (st = single_level(m, &o, e)) == HG_OK &&
+        (st = hg_mercurydpm_predict(m, &o, K, &w1, e)) == HG_OK &&
+        (st = hg_mercurydpm_predict(m, &list[0], K, &w0, e)) == HG_OK) {
+        if (w1.T > HG_MERCURYDPM_SLOWEST * w0.T)
+            snprintf(out->note, sizeof out->note,
+                     "the single-level grid (cells %.6g) is left out: the "
+                     "model puts it at %.3g times the recommendation's "
+                     "work (over %.0f), where timing it decides nothing "
+                     "and costs minutes",
+                     o.sizes[0], w1.T / w0.T, HG_MERCURYDPM_SLOWEST);
+        else if ((k = hg_mercurydpm_setting_add(list, n, VAL_CAP, &o)) ==
+                 *n - 1)
+            roles[k] = "single level";
+    }
+    if (st == HG_OK && s->levels > 1) {
+        scaled(s, 0.8, &o);
+        if ((k = hg_mercurydpm_setting_add(list, n, VAL_CAP, &o)) == *n - 1)
+            roles[k] = "inner sizes x 0.8";
+        scaled(s, 1.25, &o);
+        if ((k = hg_mercurydpm_setting_add(list, n, VAL_CAP, &o)) == *n - 1)
+            roles[k] = "inner sizes x 1.25";
+    }
+    return st;
+}
+
 int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
                            hg_err *e)
 {
@@ -118,7 +182,7 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
         maxL = HG_MERCURYDPM_MAX_LEVELS;
     hg_mercurydpm_setting list[VAL_CAP], s;
     const char *roles[VAL_CAP];
-    int n = 0, k;
+    int n = 0;
     if ((st = hg_mercurydpm_K_resolve(m.sys.dim, &K, &a, out->constants,
                                       sizeof out->constants, e)) ||
         (st = hg_mercurydpm_optimum(&m, K, HG_GRID_NONE, maxL, &s, e)))
@@ -129,56 +193,7 @@ int hg_mercurydpm_validate(const hg_engine_run *run, hg_engine_report *out,
     const int dflt = n; /* MercuryDPM's default: the report's baseline */
     hg_mercurydpm_setting_default(&list[n]);
     roles[n++] = "default";
-    hg_mercurydpm_setting o;
-    hg_algorithm other = s.algorithm == HG_TOP_DOWN ? HG_BOTTOM_UP
-                                                    : HG_TOP_DOWN;
-    if (s.levels > 1 &&
-        (st = hg_mercurydpm_optimum(&m, K, other, maxL, &o, e)) == HG_OK &&
-        (k = hg_mercurydpm_setting_add(list, &n, VAL_CAP, &o)) == n - 1)
-        roles[k] = "other algorithm";
-    if (st == HG_OK && s.levels > 1 &&
-        (st = hg_mercurydpm_optimum(&m, K, s.algorithm, s.levels - 1, &o,
-                                    e)) == HG_OK &&
-        (k = hg_mercurydpm_setting_add(list, &n, VAL_CAP, &o)) == n - 1)
-        roles[k] = "one level fewer";
-    if (st == HG_OK && s.levels < maxL) {
-        int L = s.levels + 1;
-        double T;
-        hg_model_values v;
-        o = s;
-        o.levels = L;
-        if ((st = hg_mercurydpm_values(&v, K, e)) == HG_OK &&
-            (st = hg_opt_sizes(hg_mercurydpm_model(s.algorithm), m.psd,
-                               &m.sys, &v, L, NULL, o.sizes, &T, e)) ==
-                HG_OK &&
-            (k = hg_mercurydpm_setting_add(list, &n, VAL_CAP, &o)) == n - 1)
-            roles[k] = "one level more";
-    }
-    /* the single level, unless the model puts it far beyond the
-     * recommendation: its seconds per step would decide nothing */
-    hg_work w1, w0;
-    if (st == HG_OK && (st = single_level(&m, &o, e)) == HG_OK &&
-        (st = hg_mercurydpm_predict(&m, &o, K, &w1, e)) == HG_OK &&
-        (st = hg_mercurydpm_predict(&m, &list[0], K, &w0, e)) == HG_OK) {
-        if (w1.T > HG_MERCURYDPM_SLOWEST * w0.T)
-            snprintf(out->note, sizeof out->note,
-                     "the single-level grid (cells %.6g) is left out: the "
-                     "model puts it at %.3g times the recommendation's "
-                     "work (over %.0f), where timing it decides nothing "
-                     "and costs minutes",
-                     o.sizes[0], w1.T / w0.T, HG_MERCURYDPM_SLOWEST);
-        else if ((k = hg_mercurydpm_setting_add(list, &n, VAL_CAP, &o)) ==
-                 n - 1)
-            roles[k] = "single level";
-    }
-    if (st == HG_OK && s.levels > 1) {
-        scaled(&s, 0.8, &o);
-        if ((k = hg_mercurydpm_setting_add(list, &n, VAL_CAP, &o)) == n - 1)
-            roles[k] = "inner sizes x 0.8";
-        scaled(&s, 1.25, &o);
-        if ((k = hg_mercurydpm_setting_add(list, &n, VAL_CAP, &o)) == n - 1)
-            roles[k] = "inner sizes x 1.25";
-    }
+    st = neighbours(&m, K, maxL, &s, list, roles, &n, out, e);
     if (st == HG_OK)
         st = search_settings(&m, K, maxL, list, roles, &n, e);
     if (st ||
