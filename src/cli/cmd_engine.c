@@ -385,6 +385,127 @@ static int packing_of(cli_system *cs, const run_opts *ro,
     return st;
 }
 
+typedef int (*run_hook)(const hg_engine_run *, hg_engine_report *, hg_err *);
+
+/* The engine's hook for kind (NULL: it has none). */
+static run_hook hook_of(const hg_engine *g, run_kind kind)
+{
+    return kind == RUN_VALIDATE ? g->validate
+           : kind == RUN_TUNE   ? g->tune
+                                : g->calibrate;
+}
+
+/* The options checked against engine eng and format: a hook for kind
+ * (else the engines that have one are listed), --file only with --save,
+ * tune's format one the engine writes. */
+static int check_usage(run_kind kind, const hg_engine *eng,
+                       const run_opts *ro, const char *format)
+{
+    if (!hook_of(eng, kind)) {
+        char list[256] = "";
+        for (size_t i = 0; i < hg_engine_count(); i++) {
+            const hg_engine *g = hg_engine_at(i);
+            if (hook_of(g, kind) != NULL) {
+                if (list[0])
+                    strncat(list, ", ", sizeof list - strlen(list) - 1);
+                strncat(list, g->name, sizeof list - strlen(list) - 1);
+            }
+        }
+        cli_error("%s --engine: '%s' is not available for %s (it runs: %s)",
+                  kind_name[kind], eng->name, kind_name[kind], list);
+        return CLI_EUSAGE;
+    }
+    if (ro->file && !ro->save) {
+        cli_error("calibrate --file: '%s' is where --save stores the "
+                  "constants; give --save too", ro->file);
+        return CLI_EUSAGE;
+    }
+    if (kind == RUN_TUNE && strcmp(format, "table") &&
+        strcmp(format, "json") &&
+        (!eng->settings_format || strcmp(format, eng->settings_format))) {
+        cli_error("tune --format: '%s' is not a format of tune --engine %s "
+                  "(one of: table, json%s%s)",
+                  format, eng->name, eng->settings_format ? ", " : "",
+                  eng->settings_format ? eng->settings_format : "");
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* The run of engine eng: its defaults, with the options given. */
+static void run_of(run_kind kind, const hg_engine *eng, const run_opts *ro,
+                   hg_engine_run *run)
+{
+    hg_engine_run_default(eng, run);
+    run->program = ro->program;
+    run->keep = ro->keep;
+    run->nprocs = (int)ro->mpi;
+    if (ro->steps > 0)
+        run->steps = (int)ro->steps;
+    if (ro->repeats > 0)
+        run->repeats = (int)ro->repeats;
+    /* other than calibrate: the system's, set by cmd_engine_run */
+    run->skin = kind == RUN_CALIBRATE ? ro->skin : 0.0;
+    run->budget = ro->budget;
+    run->max_levels = (int)ro->max_levels;
+    if (ro->n > 0)
+        run->atoms = ro->n;
+    run->seed = ro->seed;
+    if (isatty(STDERR_FILENO)) {
+        run->progress = progress;
+        run->progress_params = (void *)eng->name;
+    }
+}
+
+/* calibrate --packing FILES (comma-separated, <= 16): each read into
+ * list[i] (clist[i] the same), *nlist of them, which the caller frees,
+ * also after a failure. */
+static int read_packings(const char *packings, hg_particles **list,
+                         const hg_particles **clist, int *nlist, hg_err *e)
+{
+    char *plist = packings ? strdup(packings) : NULL;
+    int rc = CLI_OK, st;
+    for (char *sv = NULL, *t = plist ? strtok_r(plist, ",", &sv) : NULL;
+         t && rc == CLI_OK; t = strtok_r(NULL, ",", &sv)) {
+        if (*nlist == 16) {
+            cli_error("--packing: at most 16 files");
+            rc = CLI_EUSAGE;
+            break;
+        }
+        list[*nlist] = calloc(1, sizeof **list);
+        if (!list[*nlist] ||
+            (st = hg_io_read(t, HG_IO_AUTO, list[*nlist], e)))
+            rc = list[*nlist] ? cli_fail(e, st, 1)
+                              : (cli_error("out of memory"), CLI_EDATA);
+        clist[*nlist] = list[*nlist];
+        (*nlist)++;
+    }
+    free(plist);
+    return rc;
+}
+
+/* The report printed in format: json, table, or (tune) the fastest
+ * setting in the engine's settings format. */
+static void print_report(run_kind kind, const hg_engine *eng,
+                         const char *format, const cli_system *cs,
+                         const hg_particles *p, const hg_engine_run *run,
+                         const hg_engine_report *r)
+{
+    const hg_particles *shown = kind == RUN_CALIBRATE ? NULL : p;
+    const cli_system *cshown = kind == RUN_CALIBRATE ? NULL : cs;
+    if (!strcmp(format, "json"))
+        print_json(kind, eng, cshown, shown, run, r);
+    else if (!strcmp(format, "table"))
+        print_table(kind, eng, cshown, shown, run, r);
+    else if (r->n) { /* tune --format <the engine's settings> */
+        const hg_engine_point *b = &r->points[r->fastest];
+        printf("# --- settings tuned by hgridopt in %s (tune --engine %s) "
+               "---\n# measured %.4g ms (%s); %s\n%s",
+               r->program, eng->name, ms(b->measured), r->unit, b->setting,
+               b->lines ? b->lines : "");
+    }
+}
+
 int cmd_engine_run(int kind_i, int argc, char **argv)
 {
     run_kind kind = (run_kind)kind_i;
@@ -404,60 +525,12 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
         return rc;
     const hg_engine *eng =
         cs.opt.engine ? hg_engine_find(cs.opt.engine) : hg_engine_at(0);
-    int (*hook)(const hg_engine_run *, hg_engine_report *, hg_err *) =
-        kind == RUN_VALIDATE ? eng->validate
-        : kind == RUN_TUNE   ? eng->tune
-                             : eng->calibrate;
-    if (!hook) {
-        char list[256] = "";
-        for (size_t i = 0; i < hg_engine_count(); i++) {
-            const hg_engine *g = hg_engine_at(i);
-            if (kind == RUN_VALIDATE ? g->validate != NULL
-                : kind == RUN_TUNE   ? g->tune != NULL
-                                     : g->calibrate != NULL) {
-                if (list[0])
-                    strncat(list, ", ", sizeof list - strlen(list) - 1);
-                strncat(list, g->name, sizeof list - strlen(list) - 1);
-            }
-        }
-        cli_error("%s --engine: '%s' is not available for %s (it runs: %s)",
-                  kind_name[kind], eng->name, kind_name[kind], list);
-        return CLI_EUSAGE;
-    }
     const char *format = cs.opt.format ? cs.opt.format : "table";
-    if (ro.file && !ro.save) {
-        cli_error("calibrate --file: '%s' is where --save stores the "
-                  "constants; give --save too", ro.file);
-        return CLI_EUSAGE;
-    }
-    if (kind == RUN_TUNE && strcmp(format, "table") &&
-        strcmp(format, "json") &&
-        (!eng->settings_format || strcmp(format, eng->settings_format))) {
-        cli_error("tune --format: '%s' is not a format of tune --engine %s "
-                  "(one of: table, json%s%s)",
-                  format, eng->name, eng->settings_format ? ", " : "",
-                  eng->settings_format ? eng->settings_format : "");
-        return CLI_EUSAGE;
-    }
+    if ((rc = check_usage(kind, eng, &ro, format)))
+        return rc;
+    run_hook hook = hook_of(eng, kind);
     hg_engine_run run;
-    hg_engine_run_default(eng, &run);
-    run.program = ro.program;
-    run.keep = ro.keep;
-    run.nprocs = (int)ro.mpi;
-    if (ro.steps > 0)
-        run.steps = (int)ro.steps;
-    if (ro.repeats > 0)
-        run.repeats = (int)ro.repeats;
-    run.skin = kind == RUN_CALIBRATE ? ro.skin : 0.0; /* below: the system's */
-    run.budget = ro.budget;
-    run.max_levels = (int)ro.max_levels;
-    if (ro.n > 0)
-        run.atoms = ro.n;
-    run.seed = ro.seed;
-    if (isatty(STDERR_FILENO)) {
-        run.progress = progress;
-        run.progress_params = (void *)eng->name;
-    }
+    run_of(kind, eng, &ro, &run);
     hg_err e = {0};
     int st;
     hg_particles p = {0};
@@ -467,25 +540,7 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
     hg_engine_report r;
     hg_engine_report_init(&r);
     if (kind == RUN_CALIBRATE) {
-        char *plist = ro.packings ? strdup(ro.packings) : NULL;
-        rc = CLI_OK;
-        for (char *sv = NULL, *t = plist ? strtok_r(plist, ",", &sv) : NULL;
-             t && rc == CLI_OK; t = strtok_r(NULL, ",", &sv)) {
-            if (nlist == 16) {
-                cli_error("--packing: at most 16 files");
-                rc = CLI_EUSAGE;
-                break;
-            }
-            list[nlist] = calloc(1, sizeof **list);
-            if (!list[nlist] ||
-                (st = hg_io_read(t, HG_IO_AUTO, list[nlist], &e)))
-                rc = list[nlist] ? cli_fail(&e, st, 1)
-                                 : (cli_error("out of memory"), CLI_EDATA);
-            clist[nlist] = list[nlist];
-            nlist++;
-        }
-        free(plist);
-        if (rc)
+        if ((rc = read_packings(ro.packings, list, clist, &nlist, &e)))
             goto done;
         run.packings = clist;
         run.n_packings = nlist;
@@ -509,19 +564,7 @@ int cmd_engine_run(int kind_i, int argc, char **argv)
         rc = cli_fail(&e, st, 0);
         goto done;
     }
-    const hg_particles *shown = kind == RUN_CALIBRATE ? NULL : &p;
-    const cli_system *cshown = kind == RUN_CALIBRATE ? NULL : &cs;
-    if (!strcmp(format, "json"))
-        print_json(kind, eng, cshown, shown, &run, &r);
-    else if (!strcmp(format, "table"))
-        print_table(kind, eng, cshown, shown, &run, &r);
-    else if (r.n) { /* tune --format <the engine's settings> */
-        const hg_engine_point *b = &r.points[r.fastest];
-        printf("# --- settings tuned by hgridopt in %s (tune --engine %s) "
-               "---\n# measured %.4g ms (%s); %s\n%s",
-               r.program, eng->name, ms(b->measured), r.unit, b->setting,
-               b->lines ? b->lines : "");
-    }
+    print_report(kind, eng, format, &cs, &p, &run, &r);
     if (r.saved[0])
         fprintf(stderr, "calibrate: %s constants saved to %s\n", eng->name,
                 r.saved);

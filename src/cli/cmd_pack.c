@@ -155,6 +155,134 @@ static const cli_spec spec = {"pack", help,
                               CLI_SYSTEM | CLI_FORMAT | CLI_OUTPUT, options,
                               sizeof options / sizeof options[0], NULL};
 
+typedef enum { GEN_POISSON, GEN_RSA, GEN_DENSE } generator;
+
+/* --generator gen into *kind, checked against --walls. */
+static int generator_of(const char *gen, int walls, generator *kind)
+{
+    int k = !strcmp(gen, "poisson") ? GEN_POISSON
+            : !strcmp(gen, "rsa")   ? GEN_RSA
+            : !strcmp(gen, "dense") ? GEN_DENSE
+                                    : -1;
+    if (k < 0) {
+        cli_error("--generator: unknown value '%s' (poisson, rsa or dense)",
+                  gen);
+        return CLI_EUSAGE;
+    }
+    if (k == GEN_POISSON && walls) {
+        cli_error("--walls: the poisson generator needs a periodic box "
+                  "(use rsa or dense)");
+        return CLI_EUSAGE;
+    }
+    *kind = (generator)k;
+    return CLI_OK;
+}
+
+/* The file format into *fmt: --format, else from the extension of the
+ * output path (csv on standard output). */
+static int output_format(const char *format, const char *path,
+                         hg_io_format *fmt, hg_err *e)
+{
+    *fmt = HG_IO_CSV;
+    if (format) {
+        if (hg_io_format_parse(format, fmt, e) || *fmt == HG_IO_AUTO) {
+            cli_error("--format: unknown format '%s' (csv, lammps, xyz or "
+                      "vtk)",
+                      format);
+            return CLI_EUSAGE;
+        }
+    } else if (strcmp(path, "-") != 0 &&
+               hg_io_format_from_path(path, fmt, e)) {
+        cli_error("--output: %s", e->msg);
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* Refuse up front what cannot fit in memory: n particles of generator gen
+ * against --max-memory (text; NULL: the physical memory). */
+static int check_memory(const char *gen, long n, const char *max_memory,
+                        hg_err *e)
+{
+    double need = hg_pack_memory_estimate(gen, 2, (size_t)n);
+    double have = (double)sysconf(_SC_PHYS_PAGES) *
+                  (double)sysconf(_SC_PAGE_SIZE);
+    if (max_memory) {
+        size_t lim;
+        if (hg_parse_size(max_memory, "--max-memory", &lim, e))
+            return cli_fail(e, e->status, 0);
+        have = (double)lim;
+    }
+    if (have > 0.0 && need > have) {
+        cli_error("--n: %ld particles with the %s generator need about "
+                  "%.3g GiB of memory, more than the %.3g GiB %s (give "
+                  "--max-memory SIZE to try anyway)",
+                  n, gen, need / 1073741824.0, have / 1073741824.0,
+                  max_memory ? "allowed by --max-memory" : "of this machine");
+        return CLI_EUSAGE;
+    }
+    return CLI_OK;
+}
+
+/* The packing of the system's distribution by generator kind into *p, its
+ * report into *rep (poisson: filled in here), progress on a tty. */
+static int generate(generator kind, const cli_system *cs,
+                    const hg_pack_params *prm, hg_pack_options *opt,
+                    hg_particles *p, hg_pack_report *rep, hg_err *e)
+{
+    cli_progress pr;
+    opt->progress = cli_progress_start(&pr);
+    opt->progress_params = &pr;
+    int st;
+    if (kind == GEN_POISSON) {
+        st = hg_pack_poisson(cs->c.psd, prm, p, e);
+        rep->requested = rep->placed = prm->n;
+        rep->target_nu = cs->c.sys.nu;
+        rep->reached = 1;
+        rep->seconds = hg_wall_seconds() - pr.t0;
+    } else if (kind == GEN_RSA) {
+        st = hg_pack_rsa_run(cs->c.psd, prm, opt, p, rep, e);
+    } else {
+        st = hg_pack_dense_run(cs->c.psd, prm, opt, p, rep, e);
+    }
+    cli_progress_end(&pr);
+    if (st == HG_OK && kind == GEN_POISSON)
+        rep->nu = hg_particles_packing_fraction(p);
+    return st;
+}
+
+/* The summary of the packing p written to path (standard error). */
+static void print_summary(const char *gen, generator kind, int walls,
+                          const hg_pack_report *rep,
+                          const hg_pack_options *opt, const hg_particles *p,
+                          const char *path, hg_io_format fmt)
+{
+    fprintf(stderr,
+            "pack: %s, %zu of %zu particles, nu = %.6f (target %g), box "
+            "[0, %.6g]^%d %s, %.2f s -> %s (%s)\n",
+            gen, rep->placed, rep->requested, rep->nu, rep->target_nu,
+            p->hi[0], p->dim, walls ? "walls" : "periodic", rep->seconds,
+            strcmp(path, "-") ? path : "(stdout)", hg_io_format_name(fmt));
+    if (kind == GEN_DENSE && !rep->reached &&
+        rep->nu < rep->target_nu * (1 - 1e-9))
+        fprintf(stderr,
+                "pack: dense jammed: stopped at nu = %.4f below the target "
+                "%g (out of this generator's reach for this distribution)\n",
+                rep->nu, rep->target_nu);
+    if (kind == GEN_RSA && !rep->reached)
+        fprintf(stderr,
+                "pack: rsa stalled: %zu particles were not placed (largest "
+                "first), nu %.4f < %g\n",
+                rep->requested - rep->placed, rep->nu, rep->target_nu);
+    if (kind == GEN_DENSE)
+        fprintf(stderr,
+                "pack: largest overlap %.3g of the smaller radius (tolerance "
+                "%g)%s; %zu sweeps, %zu neighbour-list rebuilds\n",
+                rep->max_overlap, opt->overlap_tol,
+                rep->reached ? "" : " - NOT reached", rep->sweeps,
+                rep->rebuilds);
+}
+
 int cmd_pack(int argc, char **argv)
 {
     hg_pack_options opt;
@@ -165,40 +293,18 @@ int cmd_pack(int argc, char **argv)
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
-    const char *gen = o.generator, *format = cs.opt.format;
-    int walls = o.walls;
+    const char *gen = o.generator;
     hg_err e = {0};
     opt.overlap_tol = o.tolerance;
     opt.max_attempts = (size_t)o.max_attempts;
-    int kind = !strcmp(gen, "poisson") ? 0
-               : !strcmp(gen, "rsa")   ? 1
-               : !strcmp(gen, "dense") ? 2
-                                       : -1;
-    if (kind < 0) {
-        cli_error("--generator: unknown value '%s' (poisson, rsa or dense)",
-                  gen);
-        return CLI_EUSAGE;
-    }
-    if (kind == 0 && walls) {
-        cli_error("--walls: the poisson generator needs a periodic box "
-                  "(use rsa or dense)");
-        return CLI_EUSAGE;
-    }
-    hg_io_format fmt = HG_IO_CSV;
+    generator kind;
+    if ((rc = generator_of(gen, o.walls, &kind)))
+        return rc;
+    hg_io_format fmt;
     const char *path =
         cs.opt.output && strcmp(cs.opt.output, "-") ? cs.opt.output : "-";
-    if (format) {
-        if (hg_io_format_parse(format, &fmt, &e) || fmt == HG_IO_AUTO) {
-            cli_error("--format: unknown format '%s' (csv, lammps, xyz or "
-                      "vtk)",
-                      format);
-            return CLI_EUSAGE;
-        }
-    } else if (strcmp(path, "-") != 0 &&
-               hg_io_format_from_path(path, &fmt, &e)) {
-        cli_error("--output: %s", e.msg);
-        return CLI_EUSAGE;
-    }
+    if ((rc = output_format(cs.opt.format, path, &fmt, &e)))
+        return rc;
     /* --packing FILE (or --input FILE): read, check, rewrite */
     if (o.input && cs.opt.packing_path) {
         cli_error("pack --input: the same as --packing FILE; give one");
@@ -217,83 +323,28 @@ int cmd_pack(int argc, char **argv)
         cli_error("--n: missing (number of particles)");
         return CLI_EUSAGE;
     }
-    /* refuse up front what cannot fit in memory */
-    double need = hg_pack_memory_estimate(gen, 2, (size_t)o.n);
-    double have = (double)sysconf(_SC_PHYS_PAGES) *
-                  (double)sysconf(_SC_PAGE_SIZE);
-    if (o.max_memory) {
-        size_t lim;
-        if (hg_parse_size(o.max_memory, "--max-memory", &lim, &e))
-            return cli_fail(&e, e.status, 0);
-        have = (double)lim;
-    }
-    if (have > 0.0 && need > have) {
-        cli_error("--n: %ld particles with the %s generator need about "
-                  "%.3g GiB of memory, more than the %.3g GiB %s (give "
-                  "--max-memory SIZE to try anyway)",
-                  o.n, gen, need / 1073741824.0, have / 1073741824.0,
-                  o.max_memory ? "allowed by --max-memory"
-                               : "of this machine");
-        return CLI_EUSAGE;
-    }
+    if ((rc = check_memory(gen, o.n, o.max_memory, &e)))
+        return rc;
     rc = cli_system_resolve(&cs, 1);
     if (rc)
         goto done;
 
     hg_pack_params prm = {cs.c.sys.dim, (size_t)o.n, cs.c.sys.nu,
-                          (uint64_t)o.seed, !walls};
-    cli_progress pr;
-    opt.progress = cli_progress_start(&pr);
-    opt.progress_params = &pr;
+                          (uint64_t)o.seed, !o.walls};
     hg_particles p = {0};
     hg_pack_report rep = {0};
-    int st;
-    if (kind == 0) {
-        st = hg_pack_poisson(cs.c.psd, &prm, &p, &e);
-        rep.requested = rep.placed = (size_t)o.n;
-        rep.target_nu = cs.c.sys.nu;
-        rep.reached = 1;
-        rep.seconds = hg_wall_seconds() - pr.t0;
-    } else if (kind == 1) {
-        st = hg_pack_rsa_run(cs.c.psd, &prm, &opt, &p, &rep, &e);
-    } else {
-        st = hg_pack_dense_run(cs.c.psd, &prm, &opt, &p, &rep, &e);
-    }
-    cli_progress_end(&pr);
+    int st = generate(kind, &cs, &prm, &opt, &p, &rep, &e);
     if (st) {
         rc = cli_fail(&e, st, 0);
         goto done;
     }
-    if (kind == 0)
-        rep.nu = hg_particles_packing_fraction(&p);
     st = hg_io_write(path, fmt, &p, &e);
     if (st) {
         rc = cli_fail(&e, st, 1);
         hg_particles_clear(&p);
         goto done;
     }
-    fprintf(stderr,
-            "pack: %s, %zu of %zu particles, nu = %.6f (target %g), box "
-            "[0, %.6g]^%d %s, %.2f s -> %s (%s)\n",
-            gen, rep.placed, rep.requested, rep.nu, rep.target_nu, p.hi[0],
-            p.dim, walls ? "walls" : "periodic", rep.seconds,
-            strcmp(path, "-") ? path : "(stdout)", hg_io_format_name(fmt));
-    if (kind == 2 && !rep.reached && rep.nu < rep.target_nu * (1 - 1e-9))
-        fprintf(stderr,
-                "pack: dense jammed: stopped at nu = %.4f below the target "
-                "%g (out of this generator's reach for this distribution)\n",
-                rep.nu, rep.target_nu);
-    if (kind == 1 && !rep.reached)
-        fprintf(stderr,
-                "pack: rsa stalled: %zu particles were not placed (largest "
-                "first), nu %.4f < %g\n",
-                rep.requested - rep.placed, rep.nu, rep.target_nu);
-    if (kind == 2)
-        fprintf(stderr,
-                "pack: largest overlap %.3g of the smaller radius (tolerance "
-                "%g)%s; %zu sweeps, %zu neighbour-list rebuilds\n",
-                rep.max_overlap, opt.overlap_tol,
-                rep.reached ? "" : " - NOT reached", rep.sweeps, rep.rebuilds);
+    print_summary(gen, kind, o.walls, &rep, &opt, &p, path, fmt);
     hg_particles_clear(&p);
 done:
     cli_system_clear(&cs);

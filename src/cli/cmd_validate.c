@@ -392,6 +392,102 @@ static const cli_spec spec = {"validate", help,
                               options, sizeof options / sizeof options[0],
                               formats};
 
+/* The cell sizes measured: --sizes (*sizes, *L) checked against the
+ * distribution, else the recommendation for the system (of *model if one
+ * was given) into *rec, its model into *model and a copy of its sizes
+ * into *sizes and *L. A failure is reported: its exit code. */
+static int cell_sizes(const cli_system *cs, hg_recommendation *rec,
+                      const hg_model **model, double **sizes, size_t *L,
+                      hg_err *e)
+{
+    int st;
+    if (*sizes) {
+        if ((st = hg_sizes_check(cs->c.psd, (int)*L, *sizes, 0, e))) {
+            cli_error("--%s", e->msg);
+            return CLI_EUSAGE;
+        }
+        return CLI_OK;
+    }
+    hg_recommend_options ro;
+    hg_recommend_options_default(&ro);
+    ro.grid_only = 1; /* the bundled HGrid is what is measured */
+    if (*model) {
+        ro.n_models = 1;
+        ro.models[0] = *model;
+    }
+    if ((st = hg_recommend(cs->c.psd, &cs->c.sys, &cs->c.values, &ro, rec,
+                           e)))
+        return cli_fail(e, st, 1);
+    *model = rec->model;
+    *L = (size_t)rec->levels;
+    *sizes = malloc(*L * sizeof **sizes);
+    if (!*sizes) {
+        cli_error("out of memory");
+        return CLI_EDATA;
+    }
+    memcpy(*sizes, rec->cell_sizes, *L * sizeof **sizes);
+    return CLI_OK;
+}
+
+/* A box with fewer than 3 cells of the largest size per edge is refused
+ * by the library: n raised to the smallest N whose box holds them (said
+ * in note, of len). */
+static long raised_n(const cli_system *cs, long n, int L, const double *sizes,
+                     char *note, size_t len)
+{
+    size_t nmin = 0;
+    if (hg_validate_min_particles(cs->c.psd, &cs->c.sys, L, sizes, &nmin,
+                                  NULL) != HG_OK ||
+        (size_t)n >= nmin)
+        return n;
+    snprintf(note, len,
+             "N raised from %ld to %zu, the smallest whose box holds 3 "
+             "cells of the largest size per edge",
+             n, nmin);
+    return (long)nmin;
+}
+
+/* Validate the bundled HGrid with the L sizes of model on n particles
+ * (seed, baseline, budget and repeats from o): on the --packing
+ * particles, else on a packing of the system generated; progress on a
+ * tty. A failure is reported: its exit code. */
+static int run_validation(cli_system *cs, const validate_opts *o,
+                          const hg_model *model, int L, const double *sizes,
+                          long n, hg_validation *v, hg_err *e)
+{
+    hg_validate_params vp = {0};
+    vp.sys = cs->c.sys;
+    vp.model = model;
+    vp.values = cs->c.values;
+    vp.L = L;
+    vp.sizes = sizes;
+    vp.n = (size_t)n;
+    vp.seed = (uint64_t)o->seed;
+    vp.baseline = !o->no_baseline;
+    hg_measure_options_default(&vp.measure);
+    vp.measure.budget = o->budget;
+    vp.measure.repeats = (int)o->repeats;
+    vp.measure.seed = (uint64_t)o->seed;
+    cli_progress pr;
+    vp.measure.progress = cli_progress_start(&pr);
+    vp.measure.progress_params = &pr;
+    vp.K_choice = &cs->c.Kc;
+    int st = cs->c.has_packing ? hg_validate_particles(cs->c.psd, &vp,
+                                                       &cs->c.packing, v, e)
+                               : hg_validate(cs->c.psd, &vp, v, e);
+    cli_progress_end(&pr);
+    if (st == HG_OK)
+        return CLI_OK;
+    if (st == HG_EINVAL && strstr(e->msg, "exceeds the box edge"))
+        cli_error("%s (use more particles: --n)", e->msg);
+    else if (st == HG_ELIMIT && !strncmp(e->msg, "nu: ", 4))
+        cli_error("%s; use a lower nu, --structure poisson or --packing "
+                  "FILE", e->msg);
+    else
+        cli_error("%s", e->msg);
+    return st == HG_EINVAL ? CLI_EUSAGE : CLI_EDATA;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     const hg_engine *eng = cli_engine_of_argv(argc, argv);
@@ -402,20 +498,17 @@ int cmd_validate(int argc, char **argv)
     int rc;
     if (cli_parse(&spec, argc, argv, &cs.opt, &o, &rc))
         return rc;
-    const char *sizes_text = o.sizes;
     const hg_model *model;
     const char *word;
     if ((rc = cli_model_resolve(&cs.opt, NULL, NULL, &model, &word)))
         return rc;
-    long n = o.n, seed = o.seed, repeats = o.repeats;
-    double budget = o.budget;
-    int baseline = !o.no_baseline;
+    long n = o.n;
     hg_err e = {0};
     int st;
     double *sizes = NULL;
     size_t L = 0;
-    if (sizes_text &&
-        (st = hg_parse_list(sizes_text, ',', "--sizes", &sizes, &L, &e)))
+    if (o.sizes &&
+        (st = hg_parse_list(o.sizes, ',', "--sizes", &sizes, &L, &e)))
         return cli_fail(&e, st, 0);
     hg_recommendation rec = {0};
     hg_validation v = {0};
@@ -429,84 +522,19 @@ int cmd_validate(int argc, char **argv)
     }
     if (!o.n)
         n = cs.c.particles > 1 ? cs.c.particles : 100000;
+    if ((rc = cell_sizes(&cs, &rec, &model, &sizes, &L, &e)))
+        goto done;
+    if (!model)
+        model = hg_model_find("hgrid-top-down");
     char n_note[200] = "";
-    if (sizes) {
-        if ((st = hg_sizes_check(cs.c.psd, (int)L, sizes, 0, &e))) {
-            cli_error("--%s", e.msg);
-            rc = CLI_EUSAGE;
-            goto done;
-        }
-    } else {
-        hg_recommend_options ro;
-        hg_recommend_options_default(&ro);
-        ro.grid_only = 1; /* the bundled HGrid is what is measured */
-        if (model) {
-            ro.n_models = 1;
-            ro.models[0] = model;
-        }
-        if ((st = hg_recommend(cs.c.psd, &cs.c.sys, &cs.c.values, &ro, &rec,
-                               &e))) {
-            rc = cli_fail(&e, st, 1);
-            goto done;
-        }
-        model = rec.model;
-        L = (size_t)rec.levels;
-        sizes = malloc((size_t)L * sizeof *sizes);
-        if (!sizes) {
-            cli_error("out of memory");
-            rc = CLI_EDATA;
-            goto done;
-        }
-        memcpy(sizes, rec.cell_sizes, (size_t)L * sizeof *sizes);
-    }
-    /* a box with fewer than 3 cells of the largest size per edge is
-     * refused by the library: raise the default N instead */
-    size_t nmin = 0;
-    if (!cs.c.has_packing && !o.n &&
-        hg_validate_min_particles(cs.c.psd, &cs.c.sys, (int)L, sizes, &nmin,
-                                  NULL) == HG_OK &&
-        (size_t)n < nmin) {
-        snprintf(n_note, sizeof n_note,
-                 "N raised from %ld to %zu, the smallest whose box holds 3 "
-                 "cells of the largest size per edge",
-                 n, nmin);
-        n = (long)nmin;
-    }
-    if (!cs.c.has_packing && (rc = cli_announce_packing("validate", &cs, (size_t)n, seed)))
+    if (!cs.c.has_packing && !o.n)
+        n = raised_n(&cs, n, (int)L, sizes, n_note, sizeof n_note);
+    if (!cs.c.has_packing &&
+        (rc = cli_announce_packing("validate", &cs, (size_t)n, o.seed)))
         goto done;
-    hg_validate_params vp = {0};
-    vp.sys = cs.c.sys;
-    vp.model = model ? model : hg_model_find("hgrid-top-down");
-    vp.values = cs.c.values;
-    vp.L = (int)L;
-    vp.sizes = sizes;
-    vp.n = (size_t)n;
-    vp.seed = (uint64_t)seed;
-    vp.baseline = baseline;
-    hg_measure_options_default(&vp.measure);
-    vp.measure.budget = budget;
-    vp.measure.repeats = (int)repeats;
-    vp.measure.seed = (uint64_t)seed;
-    cli_progress pr;
-    vp.measure.progress = cli_progress_start(&pr);
-    vp.measure.progress_params = &pr;
-    vp.K_choice = &cs.c.Kc;
-    st = cs.c.has_packing ? hg_validate_particles(cs.c.psd, &vp, &cs.c.packing, &v,
-                                                &e)
-                        : hg_validate(cs.c.psd, &vp, &v, &e);
-    cli_progress_end(&pr);
-    if (st) {
-        if (st == HG_EINVAL && strstr(e.msg, "exceeds the box edge"))
-            cli_error("%s (use more particles: --n)", e.msg);
-        else if (st == HG_ELIMIT && !strncmp(e.msg, "nu: ", 4))
-            cli_error("%s; use a lower nu, --structure poisson or --packing "
-                      "FILE", e.msg);
-        else
-            cli_error("%s", e.msg);
-        rc = st == HG_EINVAL ? CLI_EUSAGE : CLI_EDATA;
+    if ((rc = run_validation(&cs, &o, model, (int)L, sizes, n, &v, &e)))
         goto done;
-    }
-    validate_output res = {&cs, vp.model, &v, sizes_text != NULL,
+    validate_output res = {&cs, model, &v, o.sizes != NULL,
                            n_note[0] ? n_note : NULL};
     rc = cli_write(cs.opt.output, write_result, &res);
     if (!rc && cs.opt.plot &&

@@ -154,31 +154,26 @@ int hg_calibration_fit(hg_calibration *c, hg_err *e)
     return HG_OK;
 }
 
-int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
-                 hg_calibration *out, hg_err *e)
+/* calibrate's arguments checked: the system into *sys, the models timed
+ * into models and *nm (none given: models keeps both HGrid algorithms). */
+static int calibrate_check(const hg_psd *psd, const hg_calibrate_params *prm,
+                           hg_system *sys, const hg_model **models, int *nm,
+                           hg_err *e)
 {
-    hg_particles p = {0};
-    hg_pairs pairs = {0};
-    calib_grid *gs = NULL;
-    int ng = 0;
-    double *s = NULL, *r = NULL;
-    int st;
-    memset(out, 0, sizeof *out);
     if (!psd || !prm)
         return hg_fail(e, HG_EINVAL, "calibrate: NULL argument");
-    hg_system sys = prm->sys;
-    if ((st = hg_system_check(&sys, e)))
+    *sys = prm->sys;
+    int st;
+    if ((st = hg_system_check(sys, e)))
         return st;
-    int nm = prm->n_models;
-    const hg_model *models[HG_CALIB_MAX_MODELS] = {
-        hg_model_find("hgrid-top-down"), hg_model_find("hgrid-bottom-up")};
-    if (nm < 0 || nm > HG_CALIB_MAX_MODELS)
-        return hg_fail(e, HG_EINVAL, "models: %d is not in [0, %d]", nm,
+    *nm = prm->n_models;
+    if (*nm < 0 || *nm > HG_CALIB_MAX_MODELS)
+        return hg_fail(e, HG_EINVAL, "models: %d is not in [0, %d]", *nm,
                        HG_CALIB_MAX_MODELS);
-    if (nm == 0)
-        nm = 2;
+    if (*nm == 0)
+        *nm = 2;
     else
-        memcpy(models, prm->models, sizeof *models * (size_t)nm);
+        memcpy(models, prm->models, sizeof *models * (size_t)*nm);
     if (prm->n < 1000)
         return hg_fail(e, HG_EINVAL, "n: %zu particles are too few to time "
                        "(>= 1000)", prm->n);
@@ -190,34 +185,28 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
                        prm->repeats);
     if (!(prm->budget > 0.0))
         return hg_fail(e, HG_EINVAL, "budget: %g must be > 0", prm->budget);
-    /* time the grids on the structure the system has: hard spheres fill
-     * cells more evenly than Poisson centres */
-    hg_pack_params pp = {sys.dim, prm->n, sys.nu, prm->seed, 1};
-    hg_pack_options po;
-    hg_pack_options_init(&po);
-    po.progress = prm->progress;
-    po.progress_params = prm->progress_params;
-    hg_pack_choice ch;
-    if ((st = hg_pack_structure_run(psd, &pp, sys.structure, &po, &p, NULL,
-                                    &ch, e)))
-        return st;
-    double A = p.hi[0] - p.lo[0];
-    int Lmax = prm->max_levels;
-    /* at most 3 size variants per L, each with every model */
-    const size_t maxg = (size_t)Lmax * 3 * (size_t)nm;
-    out->points = calloc(maxg, sizeof *out->points);
-    gs = calloc(maxg, sizeof *gs);
-    s = malloc((size_t)Lmax * sizeof *s);
-    r = malloc((size_t)Lmax * sizeof *r);
-    if (!out->points || !gs || !s || !r) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto fail;
-    }
+    return HG_OK;
+}
+
+/* The grids to time into gs (*ng of them): for each L up to max_levels,
+ * three variants of the geometric sizes (the one level widened, or the
+ * lower levels scaled) rounded to whole cells of the box edge, each with
+ * every model (one level: the first); a grid with cells wider than the
+ * box or over the work budget is left out. */
+static int queue_grids(const hg_psd *psd, const hg_calibrate_params *prm,
+                       const hg_particles *p, const hg_model *const *models,
+                       int nm, calib_grid *gs, int *ng, hg_err *e)
+{
     static const double scale[3] = {1.0, 0.6, 1.6};
-    for (int L = 1; L <= Lmax; L++) {
+    double A = p->hi[0] - p->lo[0];
+    int Lmax = prm->max_levels;
+    double *s = malloc((size_t)Lmax * sizeof *s);
+    double *r = malloc((size_t)Lmax * sizeof *r);
+    int st = !s || !r ? hg_fail(e, HG_ENOMEM, "out of memory") : HG_OK;
+    for (int L = 1; st == HG_OK && L <= Lmax; L++) {
         for (int v = 0; v < 3; v++) {
             if ((st = hg_sizes_exponential(psd, L, s, e)))
-                goto fail;
+                break;
             if (L == 1) {
                 s[0] *= v == 0 ? 1.0 : v == 1 ? 1.3 : 1.7;
                 if (s[0] > A)
@@ -232,40 +221,95 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
             if (s[L - 1] > A)
                 continue;
             if ((st = hg_pack_round_sizes(A, L, s, r, e)))
-                goto fail;
-            for (int a = 0; a < (L == 1 ? 1 : nm); a++)
-                if ((st = add_grid(psd, prm, &p, models[a], L, r, gs, &ng,
-                                   e)))
-                    goto fail;
+                break;
+            for (int a = 0; st == HG_OK && a < (L == 1 ? 1 : nm); a++)
+                st = add_grid(psd, prm, p, models[a], L, r, gs, ng, e);
+            if (st)
+                break;
         }
     }
-    /* the grids timed in rounds, each round every grid once (in a rotated
-     * order): a change of the machine's speed during the calibration then
-     * reaches every grid alike, and the fastest of a grid's rounds is
-     * taken from all along the run */
+    free(s);
+    free(r);
+    return st;
+}
+
+/* The ng grids timed in rounds, each round every grid once (in a rotated
+ * order): a change of the machine's speed during the calibration then
+ * reaches every grid alike, and the fastest of a grid's rounds is taken
+ * from all along the run. */
+static int time_rounds(calib_grid *gs, int ng, const hg_particles *p,
+                       const hg_calibrate_params *prm, hg_pairs *pairs,
+                       hg_err *e)
+{
+    int st;
     for (int k = 0; k < prm->repeats; k++) {
         for (int u = 0; u < ng; u++)
-            if ((st = time_grid(&gs[(u + k) % ng], &p, k == 0, &pairs, e)))
-                goto fail;
+            if ((st = time_grid(&gs[(u + k) % ng], p, k == 0, pairs, e)))
+                return st;
         if (prm->progress)
             prm->progress("grids", (double)(k + 1) / prm->repeats,
                           prm->progress_params);
     }
+    return HG_OK;
+}
+
+/* The ng grids' points (counts and fastest detection per particle of the
+ * n) into out, and the fit of K through them (at least 3). */
+static int fit_points(hg_calibration *out, const calib_grid *gs, int ng,
+                      size_t n, double budget, hg_err *e)
+{
     for (int u = 0; u < ng; u++) {
         hg_calib_point *pt = &out->points[out->npoints++];
         pt->levels = gs[u].L;
         pt->T_cd = gs[u].T_cd;
         pt->T_ca = gs[u].T_ca;
-        pt->seconds = gs[u].best / (double)p.n;
+        pt->seconds = gs[u].best / (double)n;
     }
-    if (out->npoints < 3) {
-        st = hg_fail(e, HG_ELIMIT,
-                     "calibration: only %d grid(s) fit the work budget %g "
-                     "(need 3); raise the budget or use fewer particles",
-                     out->npoints, prm->budget);
+    if (out->npoints < 3)
+        return hg_fail(e, HG_ELIMIT,
+                       "calibration: only %d grid(s) fit the work budget %g "
+                       "(need 3); raise the budget or use fewer particles",
+                       out->npoints, budget);
+    return hg_calibration_fit(out, e);
+}
+
+int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
+                 hg_calibration *out, hg_err *e)
+{
+    hg_particles p = {0};
+    hg_pairs pairs = {0};
+    calib_grid *gs = NULL;
+    int ng = 0;
+    int st;
+    memset(out, 0, sizeof *out);
+    hg_system sys;
+    int nm = 0;
+    const hg_model *models[HG_CALIB_MAX_MODELS] = {
+        hg_model_find("hgrid-top-down"), hg_model_find("hgrid-bottom-up")};
+    if ((st = calibrate_check(psd, prm, &sys, models, &nm, e)))
+        return st;
+    /* time the grids on the structure the system has: hard spheres fill
+     * cells more evenly than Poisson centres */
+    hg_pack_params pp = {sys.dim, prm->n, sys.nu, prm->seed, 1};
+    hg_pack_options po;
+    hg_pack_options_init(&po);
+    po.progress = prm->progress;
+    po.progress_params = prm->progress_params;
+    hg_pack_choice ch;
+    if ((st = hg_pack_structure_run(psd, &pp, sys.structure, &po, &p, NULL,
+                                    &ch, e)))
+        return st;
+    /* at most 3 size variants per L, each with every model */
+    const size_t maxg = (size_t)prm->max_levels * 3 * (size_t)nm;
+    out->points = calloc(maxg, sizeof *out->points);
+    gs = calloc(maxg, sizeof *gs);
+    if (!out->points || !gs) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
         goto fail;
     }
-    if ((st = hg_calibration_fit(out, e)))
+    if ((st = queue_grids(psd, prm, &p, models, nm, gs, &ng, e)) ||
+        (st = time_rounds(gs, ng, &p, prm, &pairs, e)) ||
+        (st = fit_points(out, gs, ng, p.n, prm->budget, e)))
         goto fail;
     out->dim = sys.dim;
     out->n = prm->n;
@@ -278,15 +322,11 @@ int hg_calibrate(const hg_psd *psd, const hg_calibrate_params *prm,
     strftime(out->created, sizeof out->created, "%Y-%m-%dT%H:%M:%SZ", &tm);
     hg_calibration_describe_host(out);
     free(gs);
-    free(s);
-    free(r);
     hg_pairs_clear(&pairs);
     hg_particles_clear(&p);
     return HG_OK;
 fail:
     free(gs);
-    free(s);
-    free(r);
     hg_pairs_clear(&pairs);
     hg_particles_clear(&p);
     hg_calibration_clear(out);

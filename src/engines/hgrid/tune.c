@@ -62,6 +62,11 @@ typedef struct tune_ctx {
     int fast_n;           /* candidates timed in every repeat */
     double slow_s;        /* the longest timing of one timed once */
     double rec_T;         /* the recommendation's T (0: not known yet) */
+    double lc_ratio;      /* the default's predicted time over the
+                             recommendation's, when left out of the search */
+    double t0;            /* wall seconds at the start */
+    int max_L;            /* most levels of a candidate */
+    int final_reps;       /* repeats of the final run */
 } tune_ctx;
 
 static const hg_model *model_of(hg_algorithm a)
@@ -350,51 +355,258 @@ static int add_point(hg_engine_report *r, const char *role, int is_default,
     return HG_OK;
 }
 
+/* The packing the grid is built on. With walls or a free surface beside
+ * periodic axes (a poured bed, "p p f"), *mixed is set: the grid takes a
+ * box periodic on every axis or on none, so the open axes are padded into
+ * *padded, as validate does, with more than any candidate's search reaches
+ * (top cells up to twice the largest diameter). */
+static int tune_packing(tune_ctx *x, hg_particles *padded, int *mixed,
+                        hg_err *e)
+{
+    *mixed = 0;
+    for (int a = 0; !x->p->periodic && a < x->p->dim; a++)
+        *mixed |= hg_particles_axis_periodic(x->p, a);
+    if (!*mixed)
+        return HG_OK;
+    double rmax = hg_particles_rmax(x->p);
+    int st = hg_particles_pad_periodic(x->p, 14.0 * rmax, padded, e);
+    if (st == HG_OK)
+        x->p = padded;
+    return st;
+}
+
+/* What the model takes: the distribution (the run's, else the packing's
+ * radii, then owned by *own), the system (the run's, else the packing's
+ * dimension at nu 0.3), the largest diameter, and K (its choice in *kc). */
+static int tune_model_inputs(tune_ctx *x, hg_psd **own, hg_K_choice *kc,
+                             hg_err *e)
+{
+    const hg_engine_run *run = x->run;
+    int st;
+    if (run->psd)
+        x->psd = run->psd;
+    else if ((st = hg_psd_from_radii(x->p->r, x->p->n, x->p->dim, own, e)))
+        return st;
+    else
+        x->psd = *own;
+    if (run->sys)
+        x->sys = *run->sys;
+    else {
+        x->sys.dim = x->p->dim;
+        x->sys.nu = 0.3;
+    }
+    x->dmax = 2.0 * hg_psd_rmax(x->psd);
+    hg_K_request kr = {.engine = &hg_engine_hgrid, .dim = x->sys.dim};
+    if ((st = hg_K_resolve(&kr, kc, e)))
+        return st;
+    return hg_K_values_set(kc, &x->values, e);
+}
+
+/* The particles' diameters, ascending, into x->diam. */
+static int sorted_diameters(tune_ctx *x, hg_err *e)
+{
+    x->n_diam = x->p->n;
+    x->diam = malloc(sizeof *x->diam * (x->n_diam ? x->n_diam : 1));
+    if (!x->diam)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    for (size_t i = 0; i < x->n_diam; i++)
+        x->diam[i] = 2.0 * x->p->r[i];
+    qsort(x->diam, x->n_diam, sizeof *x->diam, hg_cmp_double);
+    return HG_OK;
+}
+
+/* The recommendation into *best (hg_recommend over both algorithms, a
+ * grid even where one level is as good: the search starts from it). */
+static int recommendation(tune_ctx *x, cand *best, hg_err *e)
+{
+    hg_recommend_options ro;
+    hg_recommend_options_default(&ro);
+    ro.max_levels = x->max_L;
+    ro.grid_only = 1;
+    hg_recommendation rec;
+    int st = hg_recommend(x->psd, &x->sys, &x->values, &ro, &rec, e);
+    if (st)
+        return st;
+    best->alg = rec.model->grid_algorithm == HG_BOTTOM_UP ? HG_BOTTOM_UP
+                                                          : HG_TOP_DOWN;
+    best->L = rec.levels < MAX_L ? rec.levels : MAX_L;
+    memcpy(best->sizes, rec.cell_sizes,
+           sizeof rec.cell_sizes[0] * (size_t)best->L);
+    best->T = rec.cost.T;
+    hg_recommendation_clear(&rec);
+    return HG_OK;
+}
+
+/* The first round, timed: the recommendation, its other algorithm, the
+ * model's optima with one level more and one fewer, and the one-level
+ * default lc. The default is searched unless the model puts it over SLOW
+ * times the recommendation (seconds where the others take milliseconds;
+ * its ratio then into x->lc_ratio): the final run times it either way. */
+static int first_round(tune_ctx *x, const cand *best, const cand *lc,
+                       cand *list, int *n, hg_err *e)
+{
+    push(x, list, n, MAX_CAND, *best);
+    x->rec_T = *n > 0 ? list[0].T : 0.0;
+    cand c = *best;
+    c.alg = best->alg == HG_TOP_DOWN ? HG_BOTTOM_UP : HG_TOP_DOWN;
+    push(x, list, n, MAX_CAND, c);
+    for (int d = -1; d <= 1; d += 2)
+        if (best->L + d >= 1 && best->L + d <= x->max_L &&
+            optimum(x, best->alg, best->L + d, &c, e) == HG_OK)
+            push(x, list, n, MAX_CAND, c);
+    int before = *n;
+    push(x, list, n, MAX_CAND, *lc);
+    if (*n > before && before > 0 && list[*n - 1].T > SLOW * list[0].T) {
+        x->lc_ratio = list[*n - 1].T / list[0].T;
+        (*n)--;
+    }
+    return measure(x, list, *n, x->run->repeats, e);
+}
+
+/* The candidates of a round into list (their count into *n): the
+ * incumbent, each of its cell sizes times and over f, its other
+ * algorithm, the widest gap split (below max_L levels) and the smallest
+ * level dropped. */
+static void neighbours(tune_ctx *x, const cand *inc, double f, cand *list,
+                       int *n)
+{
+    cand c;
+    *n = 0;
+    push(x, list, n, MAX_CAND, *inc);
+    for (int i = 0; i < inc->L; i++)
+        for (int s = -1; s <= 1; s += 2) {
+            c = *inc;
+            c.sizes[i] *= s > 0 ? f : 1.0 / f;
+            push(x, list, n, MAX_CAND, c);
+        }
+    c = *inc;
+    c.alg = inc->alg == HG_TOP_DOWN ? HG_BOTTOM_UP : HG_TOP_DOWN;
+    push(x, list, n, MAX_CAND, c);
+    if (inc->L < x->max_L) { /* split the widest gap */
+        c = *inc;
+        int g = 0;
+        double wide = inc->sizes[0] / (2.0 * hg_psd_rmin(x->psd));
+        for (int i = 1; i < inc->L; i++)
+            if (inc->sizes[i] / inc->sizes[i - 1] > wide) {
+                wide = inc->sizes[i] / inc->sizes[i - 1];
+                g = i;
+            }
+        double lo = g ? inc->sizes[g - 1] : 2.0 * hg_psd_rmin(x->psd);
+        c.sizes[c.L++] = sqrt(lo * inc->sizes[g]);
+        push(x, list, n, MAX_CAND, c);
+    }
+    if (inc->L > 1) { /* drop the smallest level */
+        c = *inc;
+        memmove(c.sizes, c.sizes + 1, sizeof c.sizes[0] * (size_t)(c.L - 1));
+        c.L--;
+        push(x, list, n, MAX_CAND, c);
+    }
+}
+
+/* Rounds: the incumbent *inc and its neighbours, while the budget lasts
+ * (a round costs about as long as the last one per candidate); a
+ * neighbour 2 % faster becomes the incumbent, else the step f shrinks.
+ * Each round counted in r->rounds. */
+static int search_rounds(tune_ctx *x, cand *list, cand *inc,
+                         hg_engine_report *r, hg_err *e)
+{
+    const hg_engine_run *run = x->run;
+    double f = 1.3, last = hg_wall_seconds() - x->t0;
+    int st = HG_OK;
+    while (f > 1.04) {
+        int n;
+        neighbours(x, inc, f, list, &n);
+        /* a timing of a candidate that can win, and the one-level
+         * default again in the final run if it was too slow to repeat */
+        double per = x->fast_n ? x->fast_s / x->fast_n
+                               : last / (double)(x->measured ? x->measured
+                                                             : 1);
+        double spent = hg_wall_seconds() - x->t0;
+        /* keep time for the final side-by-side run of three, with the
+         * default's one timing there (measured, else predicted) */
+        double slow = fmax(x->slow_s, per * x->lc_ratio);
+        if (spent + per * (double)(n * run->repeats + 3 * x->final_reps) +
+                slow >
+            run->budget)
+            break;
+        if ((st = measure(x, list, n, run->repeats, e)))
+            break;
+        last = hg_wall_seconds() - x->t0;
+        int win = 0;
+        for (int i = 1; i < n; i++)
+            if (list[i].median < list[win].median)
+                win = i;
+        if (win != 0 && list[win].median < 0.98 * list[0].median)
+            *inc = list[win];
+        else
+            f = sqrt(f);
+        r->rounds++;
+    }
+    return st;
+}
+
+/* Seconds per pair check: least squares through the origin of the
+ * measured times on the model's work over the final run's nf. */
+static double per_pair_check(const tune_ctx *x, const cand *fin, int nf)
+{
+    double sxy = 0.0, sxx = 0.0;
+    for (int i = 0; i < nf; i++) {
+        double w = fin[i].T * (double)x->p->n;
+        sxy += w * fin[i].median;
+        sxx += w * w;
+    }
+    return sxx > 0.0 ? sxy / sxx : NAN;
+}
+
+/* The report from the final run fin (nf of the code's default, the
+ * model's optimum and the fastest found, want[] in that order): its
+ * constants, the ratio's quartiles and the three points, the tuned one the
+ * fastest of the final run. */
+static int report_final(const tune_ctx *x, const hg_K_choice *kc,
+                        const cand *fin, int nf, const cand *const want[3],
+                        hg_engine_report *r, hg_err *e)
+{
+    double per_check = per_pair_check(x, fin, nf);
+    snprintf(r->constants, sizeof r->constants,
+             "K = %g (%.300s); %.3g ns per pair check fitted to these "
+             "measurements",
+             kc->K, kc->detail, 1e9 * per_check);
+    int idx[3] = {0, 1, 1};
+    for (int i = 0; i < nf; i++)
+        for (int k = 0; k < 3; k++)
+            if (same(x, &fin[i], want[k]))
+                idx[k] = i;
+    for (int i = 0; i < nf; i++)
+        if (fin[i].median < fin[idx[2]].median)
+            idx[2] = i;
+    ratio_quartiles(&fin[idx[1]], &fin[idx[2]], r);
+    r->point_repeats = x->final_reps;
+    static const char *const role[3] = {"default", "recommended", "tuned"};
+    int st = HG_OK;
+    for (int i = 0; i < 3 && st == HG_OK; i++)
+        st = add_point(r, role[i], i == 0, &fin[idx[i]], per_check, x->p->n,
+                       e);
+    r->recommended = 1;
+    return st;
+}
+
 int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
 {
     hg_engine_report_init(r);
     r->unit = "seconds per build and detection";
     if (run->n_packings < 1 || !run->packings[0])
         return hg_fail(e, HG_EINVAL, "tune --engine hgrid: no packing");
-    double t0 = hg_wall_seconds();
     tune_ctx x = {0};
+    x.t0 = hg_wall_seconds();
     x.run = run;
     x.p = run->packings[0];
     hg_psd *own = NULL;
-    int st = HG_OK;
-    /* walls or a free surface beside periodic axes (a poured bed, "p p
-     * f"): the grid takes a box periodic on every axis or on none, so the
-     * open axes are padded, as validate does, with more than any
-     * candidate's search reaches (top cells up to twice the largest
-     * diameter) */
     hg_particles padded = {0};
-    int mixed = 0;
-    for (int a = 0; !x.p->periodic && a < x.p->dim; a++)
-        mixed |= hg_particles_axis_periodic(x.p, a);
-    if (mixed) {
-        double rmax = hg_particles_rmax(x.p);
-        if ((st = hg_particles_pad_periodic(x.p, 14.0 * rmax, &padded, e)))
-            return st;
-        x.p = &padded;
-    }
-    if (run->psd)
-        x.psd = run->psd;
-    else if ((st = hg_psd_from_radii(x.p->r, x.p->n, x.p->dim, &own, e))) {
-        hg_particles_clear(&padded);
-        return st;
-    } else
-        x.psd = own;
-    if (run->sys)
-        x.sys = *run->sys;
-    else {
-        x.sys.dim = x.p->dim;
-        x.sys.nu = 0.3;
-    }
-    x.dmax = 2.0 * hg_psd_rmax(x.psd);
-    hg_K_request kr = {.engine = &hg_engine_hgrid, .dim = x.sys.dim};
     hg_K_choice kc;
-    if ((st = hg_K_resolve(&kr, &kc, e)) ||
-        (st = hg_K_values_set(&kc, &x.values, e))) {
+    int mixed, st;
+    if ((st = tune_packing(&x, &padded, &mixed, e)))
+        return st;
+    if ((st = tune_model_inputs(&x, &own, &kc, e))) {
         hg_psd_free(own);
         hg_particles_clear(&padded);
         return st;
@@ -404,181 +616,43 @@ int hg_hgrid_tune(const hg_engine_run *run, hg_engine_report *r, hg_err *e)
              mixed ? "; the open axes padded with empty space to a periodic "
                      "box"
                    : "");
-    x.n_diam = x.p->n;
-    x.diam = malloc(sizeof *x.diam * (x.n_diam ? x.n_diam : 1));
-    if (!x.diam)
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-    for (size_t i = 0; st == HG_OK && i < x.n_diam; i++)
-        x.diam[i] = 2.0 * x.p->r[i];
+    st = sorted_diameters(&x, e);
+    x.max_L = run->max_levels < MAX_L ? run->max_levels : MAX_L;
+    x.final_reps = FINAL * run->repeats < MAX_REP ? FINAL * run->repeats
+                                                  : MAX_REP;
+    cand best_model = {0};
     if (st == HG_OK)
-        qsort(x.diam, x.n_diam, sizeof *x.diam, hg_cmp_double);
-    int maxL = run->max_levels < MAX_L ? run->max_levels : MAX_L;
-    /* the recommendation (hg_recommend over both algorithms, a grid even
-     * where one level is as good: the search starts from it) */
-    cand best_model = {0}, c;
-    hg_recommend_options ro;
-    hg_recommend_options_default(&ro);
-    ro.max_levels = maxL;
-    ro.grid_only = 1;
-    hg_recommendation rec;
-    if (st == HG_OK &&
-        (st = hg_recommend(x.psd, &x.sys, &x.values, &ro, &rec, e)) == HG_OK) {
-        best_model.alg = rec.model->grid_algorithm == HG_BOTTOM_UP
-                             ? HG_BOTTOM_UP
-                             : HG_TOP_DOWN;
-        best_model.L = rec.levels < MAX_L ? rec.levels : MAX_L;
-        memcpy(best_model.sizes, rec.cell_sizes,
-               sizeof rec.cell_sizes[0] * (size_t)best_model.L);
-        best_model.T = rec.cost.T;
-        hg_recommendation_clear(&rec);
-    }
-    cand list[MAX_CAND];
-    int n = 0;
-    double lc_ratio = 0.0; /* the default's predicted time over the
-                              recommendation's, when left out of the search */
-    cand lc = {0};
+        st = recommendation(&x, &best_model, e);
+    cand lc = {0}; /* the code's default: one level of the largest diameter */
     lc.alg = HG_TOP_DOWN;
     lc.L = 1;
     lc.sizes[0] = x.dmax;
-    if (st == HG_OK) {
-        push(&x, list, &n, MAX_CAND, best_model);
-        x.rec_T = n > 0 ? list[0].T : 0.0;
-        c = best_model;
-        c.alg = best_model.alg == HG_TOP_DOWN ? HG_BOTTOM_UP : HG_TOP_DOWN;
-        push(&x, list, &n, MAX_CAND, c);
-        for (int d = -1; d <= 1; d += 2)
-            if (best_model.L + d >= 1 && best_model.L + d <= maxL &&
-                optimum(&x, best_model.alg, best_model.L + d, &c, e) == HG_OK)
-                push(&x, list, &n, MAX_CAND, c);
-        /* the one-level default is searched unless the model puts it over
-         * SLOW times the recommendation (seconds where the others take
-         * milliseconds); the final run times it either way */
-        int before = n;
-        push(&x, list, &n, MAX_CAND, lc);
-        if (n > before && before > 0 && list[n - 1].T > SLOW * list[0].T) {
-            lc_ratio = list[n - 1].T / list[0].T;
-            n--;
-        }
-        st = measure(&x, list, n, run->repeats, e);
-    }
+    cand list[MAX_CAND];
+    int n = 0;
+    if (st == HG_OK)
+        st = first_round(&x, &best_model, &lc, list, &n, e);
     cand inc = n > 0 ? list[0] : lc;
     for (int i = 1; st == HG_OK && i < n; i++)
         if (list[i].median < inc.median)
             inc = list[i];
     r->rounds = st == HG_OK;
-    const int final_reps = FINAL * run->repeats < MAX_REP
-                               ? FINAL * run->repeats
-                               : MAX_REP;
-    double f = 1.3, last = hg_wall_seconds() - t0;
-    /* rounds: the incumbent and its neighbours, while the budget lasts
-     * (a round costs about as long as the last one per candidate) */
-    while (st == HG_OK && f > 1.04) {
-        n = 0;
-        push(&x, list, &n, MAX_CAND, inc);
-        for (int i = 0; i < inc.L; i++)
-            for (int s = -1; s <= 1; s += 2) {
-                c = inc;
-                c.sizes[i] *= s > 0 ? f : 1.0 / f;
-                push(&x, list, &n, MAX_CAND, c);
-            }
-        c = inc;
-        c.alg = inc.alg == HG_TOP_DOWN ? HG_BOTTOM_UP : HG_TOP_DOWN;
-        push(&x, list, &n, MAX_CAND, c);
-        if (inc.L < maxL) { /* split the widest gap */
-            c = inc;
-            int g = 0;
-            double wide = inc.sizes[0] / (2.0 * hg_psd_rmin(x.psd));
-            for (int i = 1; i < inc.L; i++)
-                if (inc.sizes[i] / inc.sizes[i - 1] > wide) {
-                    wide = inc.sizes[i] / inc.sizes[i - 1];
-                    g = i;
-                }
-            double lo = g ? inc.sizes[g - 1] : 2.0 * hg_psd_rmin(x.psd);
-            c.sizes[c.L++] = sqrt(lo * inc.sizes[g]);
-            push(&x, list, &n, MAX_CAND, c);
-        }
-        if (inc.L > 1) /* drop the smallest level */
-            for (int drop = 0; drop < 1; drop++) {
-                c = inc;
-                memmove(c.sizes, c.sizes + 1,
-                        sizeof c.sizes[0] * (size_t)(c.L - 1));
-                c.L--;
-                push(&x, list, &n, MAX_CAND, c);
-            }
-        /* a timing of a candidate that can win, and the one-level
-         * default again in the final run if it was too slow to repeat */
-        double per = x.fast_n ? x.fast_s / x.fast_n
-                              : last / (double)(x.measured ? x.measured : 1);
-        double spent = hg_wall_seconds() - t0;
-        /* keep time for the final side-by-side run of three, with the
-         * default's one timing there (measured, else predicted) */
-        double slow = fmax(x.slow_s, per * lc_ratio);
-        if (spent + per * (double)(n * run->repeats + 3 * final_reps) +
-                slow >
-            run->budget)
-            break;
-        if ((st = measure(&x, list, n, run->repeats, e)))
-            break;
-        last = hg_wall_seconds() - t0;
-        int win = 0;
-        for (int i = 1; i < n; i++)
-            if (list[i].median < list[win].median)
-                win = i;
-        if (win != 0 && list[win].median < 0.98 * list[0].median)
-            inc = list[win];
-        else
-            f = sqrt(f);
-        r->rounds++;
-    }
+    if (st == HG_OK)
+        st = search_rounds(&x, list, &inc, r, e);
     r->settings_measured = x.measured;
-    /* the code's default (one level of the largest diameter), the model's
-     * optimum and the fastest found, side by side */
+    /* the code's default, the model's optimum and the fastest found, side
+     * by side */
+    const cand *const want[3] = {&lc, &best_model, &inc};
     cand fin[3];
     int nf = 0;
     if (st == HG_OK) {
-        push(&x, fin, &nf, 3, lc);
-        push(&x, fin, &nf, 3, best_model);
-        push(&x, fin, &nf, 3, inc);
-        st = measure(&x, fin, nf, final_reps, e);
+        for (int i = 0; i < 3; i++)
+            push(&x, fin, &nf, 3, *want[i]);
+        st = measure(&x, fin, nf, x.final_reps, e);
         r->settings_measured = x.measured;
     }
-    if (st == HG_OK) {
-        /* seconds per pair check: least squares through the origin of the
-         * measured times on the model's work over the final three */
-        double sxy = 0.0, sxx = 0.0;
-        for (int i = 0; i < nf; i++) {
-            double w = fin[i].T * (double)x.p->n;
-            sxy += w * fin[i].median;
-            sxx += w * w;
-        }
-        double per_check = sxx > 0.0 ? sxy / sxx : NAN;
-        snprintf(r->constants, sizeof r->constants,
-                 "K = %g (%.300s); %.3g ns per pair check fitted to these "
-                 "measurements",
-                 kc.K, kc.detail, 1e9 * per_check);
-        int idx[3] = {0, 1, 1};
-        for (int i = 0; i < nf; i++) {
-            if (same(&x, &fin[i], &lc))
-                idx[0] = i;
-            if (same(&x, &fin[i], &best_model))
-                idx[1] = i;
-            if (same(&x, &fin[i], &inc))
-                idx[2] = i;
-        }
-        /* the tuned one is the fastest of the final run */
-        for (int i = 0; i < nf; i++)
-            if (fin[i].median < fin[idx[2]].median)
-                idx[2] = i;
-        ratio_quartiles(&fin[idx[1]], &fin[idx[2]], r);
-        r->point_repeats = final_reps;
-        static const char *const role[3] = {"default", "recommended",
-                                            "tuned"};
-        for (int i = 0; i < 3 && st == HG_OK; i++)
-            st = add_point(r, role[i], i == 0, &fin[idx[i]], per_check,
-                           x.p->n, e);
-        r->recommended = 1;
-    }
-    r->seconds = hg_wall_seconds() - t0;
+    if (st == HG_OK)
+        st = report_final(&x, &kc, fin, nf, want, r, e);
+    r->seconds = hg_wall_seconds() - x.t0;
     hg_engine_report_finish(r);
     free(x.diam);
     hg_psd_free(own);
