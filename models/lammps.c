@@ -295,6 +295,165 @@ static double lmp_meas_density(const lmp_meas *m, double a, int i, int j)
     return hg_snapshot_factor_mix(m->snap, 1.0, 1.0, a, m->w[i], m->w[j]);
 }
 
+/* The geometry of one build: the collections' cutoffs (style bin: one, the
+ * largest diameter), the box, the ranks' sub-boxes and the density. */
+typedef struct lmp_geom {
+    int d, n, bin_style;
+    double cut[HG_LAMMPS_MAX_COLLECTIONS];
+    double len[3];   /* box edges */
+    int per[3];      /* periodic axes */
+    int g[3];        /* procs grid */
+    double sub[3], vsub; /* a rank's sub-box and its volume */
+    double rho, nloc, skin;
+    double cutghost; /* comm->cutghost */
+    const hg_snapshot *snap; /* structure measured, else NULL */
+} lmp_geom;
+
+/* The box: a cube of the atoms at nu, or the snapshot's (see the opening
+ * comment); sets len, per and rho. */
+static void lmp_geom_box(const hg_psd *psd, const hg_lammps_system *sys,
+                         lmp_geom *G)
+{
+    int d = G->d;
+    double Vp = hg_psd_mean_volume(psd, d);
+    double A = pow(sys->atoms * Vp / sys->nu, 1.0 / d);
+    G->rho = sys->atoms / pow(A, d);
+    G->len[0] = G->len[1] = A;
+    G->len[2] = d == 3 ? A : 1.0;
+    G->per[0] = G->per[1] = G->per[2] = 1;
+    if (!G->snap)
+        return;
+    const hg_snapshot_info *si = hg_snapshot_get_info(G->snap);
+    double scale = pow(sys->atoms / (double)si->n, 1.0 / d), vbox = 1.0;
+    for (int c = 0; c < d; c++) {
+        char b = si->boundary[2 * c];
+        G->per[c] = b == 'p';
+        G->len[c] = (b == 's' || b == 'm' ? si->occ_hi[c] - si->occ_lo[c]
+                                          : si->box_hi[c] - si->box_lo[c]) *
+                    scale;
+        vbox *= G->len[c];
+    }
+    G->rho = sys->atoms / vbox;
+}
+
+/* G of a checked system and setting (dmax the largest diameter). */
+static void lmp_geom_init(const hg_psd *psd, const hg_lammps_system *sys,
+                          const hg_lammps_setting *s, double dmax,
+                          lmp_geom *G)
+{
+    int d = G->d = sys->dim;
+    G->bin_style = s->ncoll == 0;
+    G->n = G->bin_style ? 1 : s->ncoll;
+    if (G->bin_style)
+        G->cut[0] = dmax;
+    else
+        memcpy(G->cut, s->cut, sizeof G->cut[0] * (size_t)G->n);
+    G->snap = sys->structure == HG_STRUCTURE_MEASURED ? sys->snapshot : NULL;
+    lmp_geom_box(psd, sys, G);
+    procs_grid(sys->nprocs, d, G->len, G->g);
+    G->sub[0] = G->len[0] / G->g[0];
+    G->sub[1] = G->len[1] / G->g[1];
+    G->sub[2] = d == 3 ? G->len[2] / G->g[2] : 1.0;
+    G->vsub = G->sub[0] * G->sub[1] * (d == 3 ? G->sub[2] : 1.0);
+    G->nloc = sys->atoms / sys->nprocs;
+    G->skin = sys->skin;
+    G->cutghost = G->cut[G->n - 1] + G->skin;
+}
+
+/* Collection i's bins (nbin_multi.cpp, setup_bins): stored in w (cleared
+ * every build); returns the x bin size, on which the stencil is counted
+ * (cubic bins: the others differ by the rounding to whole bins only). */
+static double collection_bins(const lmp_geom *G, int i, hg_lammps_work *w)
+{
+    double nominal = 0.5 * (G->cut[i] + G->skin);
+    double bax[3] = {1.0, 1.0, 1.0};
+    for (int c = 0; c < G->d; c++) {
+        int nb = (int)(G->len[c] / nominal);
+        if (nb < 1)
+            nb = 1;
+        bax[c] = G->len[c] / nb;
+    }
+    double mb = bins_axis(G->len[0], G->sub[0], G->cutghost, bax[0]) *
+                bins_axis(G->len[1], G->sub[1], G->cutghost, bax[1]);
+    if (G->d == 3)
+        mb *= bins_axis(G->len[2], G->sub[2], G->cutghost, bax[2]);
+    w->bins += mb + 1.0;
+    w->bins_c[i] = mb + 1.0;
+    return bax[0];
+}
+
+/* Ghosts of collection i (atom fraction frac) out to its largest pair
+ * cutoff, across periodic faces and those between ranks. */
+static double collection_ghosts(const lmp_geom *G, int i, double frac)
+{
+    const double *sub = G->sub;
+    double gc = G->bin_style ? G->cutghost
+                             : 0.5 * (G->cut[i] + G->cut[G->n - 1]) + G->skin;
+    double grow = 1.0;
+    for (int c = 0; c < G->d; c++)
+        if (G->per[c] || G->g[c] > 1)
+            grow *= 1.0 + 2.0 * gc / sub[c];
+    return G->snap ? G->nloc * frac * (grow - 1.0)
+                   : G->rho * frac *
+                         ((sub[0] + 2 * gc) * (sub[1] + 2 * gc) *
+                              (G->d == 3 ? sub[2] + 2 * gc : 1.0) -
+                          G->vsub);
+}
+
+/* The pair loop of an atom of collection i over collections j >= i:
+ * stencil bins visited (*visits) and distance checks (*checks), with the
+ * structure's pair statistics (ms measured, hs hard spheres, else
+ * Poisson). */
+static void collection_search(const lmp_geom *G, int i, const double *frac,
+                              const double *bsize, const lmp_meas *ms,
+                              const lmp_hs *hs, double *visits,
+                              double *checks)
+{
+    int d = G->d;
+    double per_visit = 0.0, per_check = 0.0;
+    for (int j = i; j < G->n; j++) {
+        double cij = 0.5 * (G->cut[i] + G->cut[j]) + G->skin;
+        double b = bsize[j];
+        double vbin = pow(b, d);
+        if (j == i) {
+            int h = stencil_bins(d, cij, b, 1);
+            double vol = vbin * (2 * h + 1);
+            double c = ms ? lmp_meas_density(ms, pow(vol, 1.0 / d), i, i) *
+                                frac[i] * 0.5 * vol
+                          : G->rho * frac[i] * vbin * (h + 0.5);
+            per_visit += h + 1;
+            per_check += hs ? lmp_hs_checks(hs, d, i, i, c, vol) : c;
+        } else if (frac[j] > 0.0) {
+            int f = stencil_bins(d, cij, b, 0);
+            double vol = vbin * f;
+            double c = ms ? lmp_meas_density(ms, pow(vol, 1.0 / d), i, j) *
+                                frac[j] * vol
+                          : G->rho * frac[j] * vbin * f;
+            per_visit += f;
+            per_check += hs ? lmp_hs_checks(hs, d, i, j, c, vol) : c;
+        } else {
+            per_visit += stencil_bins(d, cij, b, 0);
+        }
+    }
+    *visits = per_visit;
+    *checks = per_check;
+}
+
+/* The density the stored neighbours see: rho, or measured, the density at
+ * the finest width the snapshot measured of all collections' mix. */
+static double near_density(const lmp_meas *ms, const double *frac, int n,
+                           double rho)
+{
+    if (!ms)
+        return rho;
+    lmp_meas all = *ms;
+    memset(all.w, 0, sizeof all.w);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < ms->nc; c++)
+            all.w[0][c] += frac[i] * ms->w[i][c];
+    return lmp_meas_density(&all, 0.0, 0, 0);
+}
+
 int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
                         const hg_lammps_setting *s, hg_lammps_work *w,
                         hg_err *e)
@@ -305,147 +464,51 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
     if ((st = hg_lammps_system_check(sys, e)) ||
         (st = hg_lammps_setting_check(s, dmax, e)))
         return st;
-    int d = sys->dim, bin_style = s->ncoll == 0;
-    int n = bin_style ? 1 : s->ncoll;
-    double cut[HG_LAMMPS_MAX_COLLECTIONS];
-    if (bin_style)
-        cut[0] = dmax;
-    else
-        memcpy(cut, s->cut, sizeof cut[0] * (size_t)n);
-    double Vp = hg_psd_mean_volume(psd, d);
-    double A = pow(sys->atoms * Vp / sys->nu, 1.0 / d);
-    double rho = sys->atoms / pow(A, d);
-    /* the box: a cube of the atoms at nu, or the snapshot's */
-    double len[3] = {A, A, d == 3 ? A : 1.0};
-    int per[3] = {1, 1, 1};
-    const hg_snapshot *snap =
-        sys->structure == HG_STRUCTURE_MEASURED ? sys->snapshot : NULL;
-    if (snap) {
-        const hg_snapshot_info *si = hg_snapshot_get_info(snap);
-        double scale = pow(sys->atoms / (double)si->n, 1.0 / d), vbox = 1.0;
-        for (int c = 0; c < d; c++) {
-            char b = si->boundary[2 * c];
-            per[c] = b == 'p';
-            len[c] = (b == 's' || b == 'm' ? si->occ_hi[c] - si->occ_lo[c]
-                                           : si->box_hi[c] - si->box_lo[c]) *
-                     scale;
-            vbox *= len[c];
-        }
-        rho = sys->atoms / vbox;
-    }
-    int g[3];
-    procs_grid(sys->nprocs, d, len, g);
-    double sub[3] = {len[0] / g[0], len[1] / g[1],
-                     d == 3 ? len[2] / g[2] : 1.0};
-    double vsub = sub[0] * sub[1] * (d == 3 ? sub[2] : 1.0);
-    double nloc = sys->atoms / sys->nprocs;
-    double skin = sys->skin;
-    double cutghost = cut[n - 1] + skin; /* comm->cutghost */
-
+    lmp_geom G;
+    lmp_geom_init(psd, sys, s, dmax, &G);
+    int n = G.n;
     double frac[HG_LAMMPS_MAX_COLLECTIONS], bsize[HG_LAMMPS_MAX_COLLECTIONS];
     for (int i = 0; i < n; i++) {
-        double lo = i == 0 ? 0.0 : 0.5 * cut[i - 1];
-        double hi = i == n - 1 ? hg_psd_rmax(psd) : 0.5 * cut[i];
+        double lo = i == 0 ? 0.0 : 0.5 * G.cut[i - 1];
+        double hi = i == n - 1 ? hg_psd_rmax(psd) : 0.5 * G.cut[i];
         frac[i] = hg_psd_moment(psd, 0, lo, hi);
-        double nominal = 0.5 * (cut[i] + skin);
-        double bax[3] = {1.0, 1.0, 1.0};
-        for (int c = 0; c < d; c++) {
-            int nb = (int)(len[c] / nominal);
-            if (nb < 1)
-                nb = 1;
-            bax[c] = len[c] / nb;
-        }
-        /* the stencil is counted on cubic bins: the x bin (the others
-         * differ by the rounding to whole bins only) */
-        bsize[i] = bax[0];
         w->fraction[i] = frac[i];
-        /* bins cleared every build */
-        double mb = bins_axis(len[0], sub[0], cutghost, bax[0]) *
-                    bins_axis(len[1], sub[1], cutghost, bax[1]);
-        if (d == 3)
-            mb *= bins_axis(len[2], sub[2], cutghost, bax[2]);
-        w->bins += mb + 1.0;
-        w->bins_c[i] = mb + 1.0;
-        /* ghosts of collection i out to its largest pair cutoff, across
-         * periodic faces and those between ranks */
-        double gc = bin_style ? cutghost
-                              : 0.5 * (cut[i] + cut[n - 1]) + skin;
-        double grow = 1.0;
-        for (int c = 0; c < d; c++)
-            if (per[c] || g[c] > 1)
-                grow *= 1.0 + 2.0 * gc / sub[c];
-        double ghosts = snap ? nloc * frac[i] * (grow - 1.0)
-                             : rho * frac[i] *
-                                   ((sub[0] + 2 * gc) * (sub[1] + 2 * gc) *
-                                        (d == 3 ? sub[2] + 2 * gc : 1.0) -
-                                    vsub);
+        bsize[i] = collection_bins(&G, i, w);
+        double ghosts = collection_ghosts(&G, i, frac[i]);
         w->ghosts += ghosts;
-        w->binned_c[i] = nloc * frac[i] + ghosts;
+        w->binned_c[i] = G.nloc * frac[i] + ghosts;
     }
     lmp_meas *ms = NULL;
-    if (snap) {
-        if (!(ms = malloc(sizeof *ms)))
-            return hg_fail(e, HG_ENOMEM, "out of memory");
-        lmp_meas_init(psd, snap, n, cut, ms);
-    }
     lmp_hs *hs = NULL;
-    if (sys->structure == HG_STRUCTURE_HARD_SPHERES) {
-        if (!(hs = malloc(sizeof *hs)))
-            return hg_fail(e, HG_ENOMEM, "out of memory");
-        lmp_hs_init(psd, d, sys->nu, n, cut, hs);
+    if ((G.snap && !(ms = malloc(sizeof *ms))) ||
+        (sys->structure == HG_STRUCTURE_HARD_SPHERES &&
+         !(hs = malloc(sizeof *hs)))) {
+        free(ms);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
     }
+    if (ms)
+        lmp_meas_init(psd, G.snap, n, G.cut, ms);
+    if (hs)
+        lmp_hs_init(psd, G.d, sys->nu, n, G.cut, hs);
     for (int i = 0; i < n; i++) {
         if (!(frac[i] > 0.0))
             continue;
-        double per_visit = 0.0, per_check = 0.0;
-        for (int j = i; j < n; j++) {
-            double cij = 0.5 * (cut[i] + cut[j]) + skin;
-            double b = bsize[j];
-            double vbin = pow(b, d);
-            if (j == i) {
-                int h = stencil_bins(d, cij, b, 1);
-                double vol = vbin * (2 * h + 1);
-                double c = ms ? lmp_meas_density(ms, pow(vol, 1.0 / d), i,
-                                                 i) *
-                                    frac[i] * 0.5 * vol
-                              : rho * frac[i] * vbin * (h + 0.5);
-                per_visit += h + 1;
-                per_check += hs ? lmp_hs_checks(hs, d, i, i, c, vol) : c;
-            } else if (frac[j] > 0.0) {
-                int f = stencil_bins(d, cij, b, 0);
-                double vol = vbin * f;
-                double c = ms ? lmp_meas_density(ms, pow(vol, 1.0 / d), i,
-                                                 j) *
-                                    frac[j] * vol
-                              : rho * frac[j] * vbin * f;
-                per_visit += f;
-                per_check += hs ? lmp_hs_checks(hs, d, i, j, c, vol) : c;
-            } else {
-                per_visit += stencil_bins(d, cij, b, 0);
-            }
-        }
+        double per_visit, per_check;
+        collection_search(&G, i, frac, bsize, ms, hs, &per_visit, &per_check);
         w->stencil[i] = per_visit;
-        w->visits_c[i] = nloc * frac[i] * per_visit;
-        w->checks_c[i] = nloc * frac[i] * per_check;
+        w->visits_c[i] = G.nloc * frac[i] * per_visit;
+        w->checks_c[i] = G.nloc * frac[i] * per_check;
         w->visits += w->visits_c[i];
         w->checks += w->checks_c[i];
     }
     free(hs);
-    double rho_near = rho;
-    if (ms) { /* the density at the finest width the snapshot measured */
-        lmp_meas all = *ms;
-        memset(all.w, 0, sizeof all.w);
-        for (int i = 0; i < n; i++)
-            for (int c = 0; c < ms->nc; c++)
-                all.w[0][c] += frac[i] * ms->w[i][c];
-        rho_near = lmp_meas_density(&all, 0.0, 0, 0);
-    }
+    double rho_near = near_density(ms, frac, n, G.rho);
     free(ms);
     w->ncoll = n;
-    w->binned = nloc + w->ghosts;
-    w->coll_loops = bin_style ? 0.0 : nloc * n;
-    w->neighbours = 0.5 * nloc * rho_near * hg_unit_ball_volume(d) *
-                    mean_reach(psd, d, skin);
+    w->binned = G.nloc + w->ghosts;
+    w->coll_loops = G.bin_style ? 0.0 : G.nloc * n;
+    w->neighbours = 0.5 * G.nloc * rho_near * hg_unit_ball_volume(G.d) *
+                    mean_reach(psd, G.d, G.skin);
     return HG_OK;
 }
 

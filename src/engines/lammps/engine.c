@@ -229,104 +229,124 @@ static const char *const system_role[16] = {
     "system 11", "system 12", "system 13", "system 14", "system 15",
     "system 16"};
 
-static int calibrate(const hg_engine_run *run, hg_engine_report *r,
-                     hg_err *e)
+enum { PER_SYSTEM = 10 }; /* calibration settings per system, at most */
+
+/* The measured points of all systems, with the skin, largest diameter
+ * and role add_point needs of each. */
+typedef struct cal_points {
+    hg_lammps_point *pts;
+    double *skins, *dmaxs;
+    const char **names;
+    int n;
+} cal_points;
+
+/* The RSA packing of own system s (run->atoms atoms, run->seed). */
+static int own_packing(const hg_engine_run *run, int s, hg_particles *own,
+                       hg_err *e)
 {
-    report_start(r);
-    char version[64];
-    int st = program_text(run, r, version, sizeof version, e);
-    if (st)
-        return st;
-    int nsys = run->n_packings ? run->n_packings
-                               : (int)(sizeof own_systems /
-                                       sizeof own_systems[0]);
-    enum { PER = 10 };
-    hg_lammps_point *pts = calloc((size_t)nsys * PER, sizeof *pts);
-    double *skins = calloc((size_t)nsys * PER, sizeof *skins);
-    double *dmaxs = calloc((size_t)nsys * PER, sizeof *dmaxs);
-    const char **names = calloc((size_t)nsys * PER, sizeof *names);
-    int npts = 0;
-    if (!pts || !skins || !dmaxs || !names)
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-    for (int s = 0; st == HG_OK && s < nsys; s++) {
-        hg_particles own = {0};
-        const hg_particles *p = run->n_packings ? run->packings[s] : &own;
-        hg_psd *psd = NULL;
-        if (!run->n_packings) {
-            hg_psd_ctx ctx = {own_systems[s].dim, NULL};
-            hg_pack_params prm = {own_systems[s].dim, (size_t)run->atoms,
-                                  own_systems[s].nu, (uint64_t)run->seed, 1};
-            hg_pack_report rep;
-            st = hg_psd_parse(own_systems[s].psd, &ctx, &psd, e);
-            if (st == HG_OK)
-                st = hg_pack_rsa_run(psd, &prm, NULL, &own, &rep, e);
-            hg_psd_free(psd);
-            psd = NULL;
-        }
-        hg_lammps_system sys;
-        hg_lammps_run_options ro;
-        if (st == HG_OK)
-            st = prepare(run, p, NULL, &psd, &sys, &ro, e);
-        char keep[4096];
-        if (st == HG_OK && run->keep) { /* one folder per system */
-            if (mkdir(run->keep, 0777) != 0 && errno != EEXIST)
-                st = hg_fail(e, HG_EIO, "--keep: cannot create '%s': %s",
-                             run->keep, strerror(errno));
-            snprintf(keep, sizeof keep, "%s/system%d", run->keep, s + 1);
-            ro.keep = keep;
-        }
-        hg_lammps_setting set[PER];
-        int n = st == HG_OK ? hg_lammps_calibration_settings(psd, set, PER)
-                            : 0;
-        if (st == HG_OK)
-            st = hg_lammps_measure(p, set, n, &ro, NULL, pts + npts, e);
-        for (int i = 0; st == HG_OK && i < n; i++) {
-            skins[npts] = ro.skin;
-            dmaxs[npts] = 2.0 * hg_psd_rmax(psd);
-            names[npts++] = system_role[s < 16 ? s : 15];
-        }
-        hg_particles_clear(&own);
-        hg_psd_free(psd);
+    hg_psd *psd = NULL;
+    hg_psd_ctx ctx = {own_systems[s].dim, NULL};
+    hg_pack_params prm = {own_systems[s].dim, (size_t)run->atoms,
+                          own_systems[s].nu, (uint64_t)run->seed, 1};
+    hg_pack_report rep;
+    int st = hg_psd_parse(own_systems[s].psd, &ctx, &psd, e);
+    if (st == HG_OK)
+        st = hg_pack_rsa_run(psd, &prm, NULL, own, &rep, e);
+    hg_psd_free(psd);
+    return st;
+}
+
+/* The calibration grid measured on system s (run->packings[s], else own
+ * system s), appended to cp (room for PER_SYSTEM more points). */
+static int measure_system(const hg_engine_run *run, int s, cal_points *cp,
+                          hg_err *e)
+{
+    hg_particles own = {0};
+    const hg_particles *p = run->n_packings ? run->packings[s] : &own;
+    hg_psd *psd = NULL;
+    int st = run->n_packings ? HG_OK : own_packing(run, s, &own, e);
+    hg_lammps_system sys;
+    hg_lammps_run_options ro;
+    if (st == HG_OK)
+        st = prepare(run, p, NULL, &psd, &sys, &ro, e);
+    char keep[4096];
+    if (st == HG_OK && run->keep) { /* one folder per system */
+        if (mkdir(run->keep, 0777) != 0 && errno != EEXIST)
+            st = hg_fail(e, HG_EIO, "--keep: cannot create '%s': %s",
+                         run->keep, strerror(errno));
+        snprintf(keep, sizeof keep, "%s/system%d", run->keep, s + 1);
+        ro.keep = keep;
     }
-    hg_lammps_work *w = st ? NULL : malloc(sizeof *w * (size_t)npts);
-    double *y = st ? NULL : malloc(sizeof *y * (size_t)npts);
-    hg_consts k = {0};
-    if (st == HG_OK && (!w || !y))
+    hg_lammps_setting set[PER_SYSTEM];
+    int n = st == HG_OK ? hg_lammps_calibration_settings(psd, set, PER_SYSTEM)
+                        : 0;
+    if (st == HG_OK)
+        st = hg_lammps_measure(p, set, n, &ro, NULL, cp->pts + cp->n, e);
+    for (int i = 0; st == HG_OK && i < n; i++) {
+        cp->skins[cp->n] = ro.skin;
+        cp->dmaxs[cp->n] = 2.0 * hg_psd_rmax(psd);
+        cp->names[cp->n++] = system_role[s < 16 ? s : 15];
+    }
+    hg_particles_clear(&own);
+    hg_psd_free(psd);
+    return st;
+}
+
+/* hg_lammps_fit of the points' work against their Neigh times. */
+static int fit_points(const cal_points *cp, hg_consts *k, hg_err *e)
+{
+    hg_lammps_work *w = malloc(sizeof *w * (size_t)cp->n);
+    double *y = malloc(sizeof *y * (size_t)cp->n);
+    int st = HG_OK;
+    if (!w || !y)
         st = hg_fail(e, HG_ENOMEM, "out of memory");
-    for (int i = 0; st == HG_OK && i < npts; i++) {
-        w[i] = pts[i].work;
-        y[i] = pts[i].timing.neigh;
+    for (int i = 0; st == HG_OK && i < cp->n; i++) {
+        w[i] = cp->pts[i].work;
+        y[i] = cp->pts[i].timing.neigh;
     }
     if (st == HG_OK)
-        st = hg_lammps_fit(w, y, npts, &k, e);
+        st = hg_lammps_fit(w, y, cp->n, k, e);
     free(w);
     free(y);
-    if (st == HG_OK) {
-        char host[64] = "";
-        gethostname(host, sizeof host - 1);
-        snprintf(k.machine, sizeof k.machine,
-                 "%s, %ld online CPUs, %d rank%s", host,
-                 sysconf(_SC_NPROCESSORS_ONLN), run->nprocs,
-                 run->nprocs == 1 ? "" : "s");
-        snprintf(k.version, sizeof k.version, "%s", version);
-        size_t m = (size_t)snprintf(r->fitted, sizeof r->fitted,
-                                    "ns per unit:");
-        for (int t = 0; t < HG_LAMMPS_NTERMS && m < sizeof r->fitted; t++)
-            m += (size_t)snprintf(r->fitted + m, sizeof r->fitted - m,
-                                  " %s %.4g +- %.2g%s", hg_consts_term(&hg_lammps_consts_kind, t),
-                                  1e9 * k.c[t], 1e9 * k.se[t],
-                                  k.c[t] == 0.0 ? " (dropped: not > 0)" : "");
-        if (m < sizeof r->fitted)
-            snprintf(r->fitted + m, sizeof r->fitted - m,
-                     "; R^2 %.4f over %d measurements", k.r2, npts);
-        snprintf(r->constants, sizeof r->constants, "fitted here (%s)",
-                 k.machine);
-    }
+    return st;
+}
+
+/* k's machine and lmp version, and the fit's text in the report. */
+static void describe_fit(const hg_engine_run *run, const char *version,
+                         int npts, hg_consts *k, hg_engine_report *r)
+{
+    char host[64] = "";
+    gethostname(host, sizeof host - 1);
+    snprintf(k->machine, sizeof k->machine, "%s, %ld online CPUs, %d rank%s",
+             host, sysconf(_SC_NPROCESSORS_ONLN), run->nprocs,
+             run->nprocs == 1 ? "" : "s");
+    snprintf(k->version, sizeof k->version, "%s", version);
+    size_t m = (size_t)snprintf(r->fitted, sizeof r->fitted, "ns per unit:");
+    for (int t = 0; t < HG_LAMMPS_NTERMS && m < sizeof r->fitted; t++)
+        m += (size_t)snprintf(r->fitted + m, sizeof r->fitted - m,
+                              " %s %.4g +- %.2g%s",
+                              hg_consts_term(&hg_lammps_consts_kind, t),
+                              1e9 * k->c[t], 1e9 * k->se[t],
+                              k->c[t] == 0.0 ? " (dropped: not > 0)" : "");
+    if (m < sizeof r->fitted)
+        snprintf(r->fitted + m, sizeof r->fitted - m,
+                 "; R^2 %.4f over %d measurements", k->r2, npts);
+    snprintf(r->constants, sizeof r->constants, "fitted here (%s)",
+             k->machine);
+}
+
+/* The points into the report with k's predictions, and the median and
+ * largest relative error of those (the median over the first 1024). */
+static int report_points(cal_points *cp, const hg_consts *k,
+                         hg_engine_report *r, hg_err *e)
+{
     double med[1024];
-    int nm = 0;
-    for (int i = 0; st == HG_OK && i < npts; i++) {
-        pts[i].predicted = hg_lammps_predict(&k, &pts[i].work);
-        st = add_point(r, names[i], 0, &pts[i], skins[i], dmaxs[i], e);
+    int nm = 0, st = HG_OK;
+    hg_lammps_point *pts = cp->pts;
+    for (int i = 0; st == HG_OK && i < cp->n; i++) {
+        pts[i].predicted = hg_lammps_predict(k, &pts[i].work);
+        st = add_point(r, cp->names[i], 0, &pts[i], cp->skins[i],
+                       cp->dmaxs[i], e);
         double rel = fabs(pts[i].predicted / pts[i].timing.neigh - 1.0);
         if (nm < 1024)
             med[nm++] = rel;
@@ -342,24 +362,63 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *r,
         r->fit_median_error = nm % 2 ? med[nm / 2]
                                      : 0.5 * (med[nm / 2 - 1] + med[nm / 2]);
     }
-    r->settings_measured = npts * run->repeats;
-    if (st == HG_OK && run->store) {
-        char path[4096];
-        if (run->save)
-            snprintf(path, sizeof path, "%s", run->save);
-        else
-            st = hg_consts_path(&hg_lammps_consts_kind, path, sizeof path, e);
-        if (st == HG_OK)
-            st = hg_consts_save(&hg_lammps_consts_kind, &k, path, e);
-        if (st == HG_OK)
-            snprintf(r->saved, sizeof r->saved, "%s", path);
+    return st;
+}
+
+/* k saved to run->save, else to the constants' default path. */
+static int save_constants(const hg_engine_run *run, const hg_consts *k,
+                          hg_engine_report *r, hg_err *e)
+{
+    char path[4096];
+    int st = HG_OK;
+    if (run->save)
+        snprintf(path, sizeof path, "%s", run->save);
+    else
+        st = hg_consts_path(&hg_lammps_consts_kind, path, sizeof path, e);
+    if (st == HG_OK)
+        st = hg_consts_save(&hg_lammps_consts_kind, k, path, e);
+    if (st == HG_OK)
+        snprintf(r->saved, sizeof r->saved, "%s", path);
+    return st;
+}
+
+static int calibrate(const hg_engine_run *run, hg_engine_report *r,
+                     hg_err *e)
+{
+    report_start(r);
+    char version[64];
+    int st = program_text(run, r, version, sizeof version, e);
+    if (st)
+        return st;
+    int nsys = run->n_packings ? run->n_packings
+                               : (int)(sizeof own_systems /
+                                       sizeof own_systems[0]);
+    size_t cap = (size_t)nsys * PER_SYSTEM;
+    cal_points cp = {0};
+    cp.pts = calloc(cap, sizeof *cp.pts);
+    cp.skins = calloc(cap, sizeof *cp.skins);
+    cp.dmaxs = calloc(cap, sizeof *cp.dmaxs);
+    cp.names = calloc(cap, sizeof *cp.names);
+    if (!cp.pts || !cp.skins || !cp.dmaxs || !cp.names)
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int s = 0; st == HG_OK && s < nsys; s++)
+        st = measure_system(run, s, &cp, e);
+    hg_consts k = {0};
+    if (st == HG_OK)
+        st = fit_points(&cp, &k, e);
+    if (st == HG_OK) {
+        describe_fit(run, version, cp.n, &k, r);
+        st = report_points(&cp, &k, r, e);
     }
+    r->settings_measured = cp.n * run->repeats;
+    if (st == HG_OK && run->store)
+        st = save_constants(run, &k, r, e);
     hg_engine_report_finish(r);
     r->recommended = -1;
-    free(pts);
-    free(skins);
-    free(dmaxs);
-    free(names);
+    free(cp.pts);
+    free(cp.skins);
+    free(cp.dmaxs);
+    free(cp.names);
     return st;
 }
 

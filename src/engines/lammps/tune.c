@@ -140,15 +140,16 @@ static void add_candidate(hg_lammps_setting *list, int *n, int cap,
     list[(*n)++] = *s;
 }
 
-int hg_lammps_tune(const hg_particles *p, const hg_consts *c,
-                   const hg_lammps_run_options *o, double budget,
-                   int max_coll, hg_lammps_tune_result *out, hg_err *e)
+/* Settings measured in one run of the search, at most. */
+enum { TUNE_CAP = 2 * HG_LAMMPS_MAX_COLLECTIONS + 4 };
+
+/* The model's optimum for p (its radii, o's ranks, skin and structure),
+ * and p's smallest and largest diameters. */
+static int model_optimum(const hg_particles *p, const hg_consts *c,
+                         const hg_lammps_run_options *o, int max_coll,
+                         hg_lammps_optimum *opt, double *dmin, double *dmax,
+                         hg_err *e)
 {
-    memset(out, 0, sizeof *out);
-    if (!(budget > 0.0))
-        return hg_fail(e, HG_EINVAL, "budget: %g seconds must be > 0",
-                       budget);
-    double t0 = hg_wall_seconds();
     hg_psd *psd = NULL;
     hg_lammps_system sys;
     hg_snapshot *snap = NULL;
@@ -159,67 +160,133 @@ int hg_lammps_tune(const hg_particles *p, const hg_consts *c,
         hg_psd_free(psd);
         return st;
     }
-    double dmin = 2.0 * hg_psd_rmin(psd), dmax = 2.0 * hg_psd_rmax(psd);
-    hg_lammps_optimum opt;
-    st = hg_lammps_optimise(psd, &sys, c, max_coll, 0.01, &opt, e);
+    *dmin = 2.0 * hg_psd_rmin(psd);
+    *dmax = 2.0 * hg_psd_rmax(psd);
+    st = hg_lammps_optimise(psd, &sys, c, max_coll, 0.01, opt, e);
     hg_psd_free(psd);
     hg_snapshot_free(snap);
+    return st;
+}
+
+/* The first round's candidates into cand: the model's optimum (first),
+ * bin, and its best settings with one collection fewer and one more (bin
+ * the optimum: two collections). Returns their number. */
+static int first_candidates(const hg_lammps_optimum *opt, int max_coll,
+                            double dmax, hg_lammps_setting *cand)
+{
+    int n = 0, nb = opt->best.ncoll;
+    add_candidate(cand, &n, TUNE_CAP, &opt->best, dmax);
+    add_candidate(cand, &n, TUNE_CAP, &opt->by_n[0], dmax);
+    if (nb > 1)
+        add_candidate(cand, &n, TUNE_CAP, &opt->by_n[nb - 1], dmax);
+    if (nb + 1 <= max_coll && isfinite(opt->by_n_seconds[nb + 1]))
+        add_candidate(cand, &n, TUNE_CAP, &opt->by_n[nb + 1], dmax);
+    if (nb == 0 && max_coll >= 2 && isfinite(opt->by_n_seconds[2]))
+        add_candidate(cand, &n, TUNE_CAP, &opt->by_n[2], dmax);
+    return n;
+}
+
+/* A round's candidates into cand: the incumbent cur (first), each of its
+ * cutoffs but the last times and over f (staying above dmin), its top
+ * collection split at the geometric mean and its two lowest merged.
+ * Returns their number. */
+static int round_candidates(const hg_lammps_setting *cur, double f,
+                            double dmin, double dmax, int max_coll,
+                            hg_lammps_setting *cand)
+{
+    int n = 0;
+    add_candidate(cand, &n, TUNE_CAP, cur, dmax);
+    for (int i = 0; i + 1 < cur->ncoll; i++)
+        for (int sgn = -1; sgn <= 1; sgn += 2) {
+            hg_lammps_setting s = *cur;
+            s.cut[i] *= sgn > 0 ? f : 1.0 / f;
+            if (s.cut[i] <= dmin)
+                continue;
+            add_candidate(cand, &n, TUNE_CAP, &s, dmax);
+        }
+    if (cur->ncoll >= 1 && cur->ncoll < max_coll) { /* split the top */
+        hg_lammps_setting s = *cur;
+        double lo = cur->ncoll > 1 ? cur->cut[cur->ncoll - 2] : dmin;
+        s.cut[cur->ncoll] = dmax;
+        s.cut[cur->ncoll - 1] = sqrt(lo * dmax);
+        s.ncoll++;
+        add_candidate(cand, &n, TUNE_CAP, &s, dmax);
+    }
+    if (cur->ncoll >= 2) { /* merge the two lowest */
+        hg_lammps_setting s = *cur;
+        memmove(s.cut, s.cut + 1, sizeof s.cut[0] * (size_t)(s.ncoll - 1));
+        s.ncoll--;
+        add_candidate(cand, &n, TUNE_CAP, &s, dmax);
+    }
+    return n;
+}
+
+/* The index of the fastest of pts[0..n-1] (the first of equals). */
+static int fastest(const hg_lammps_point *pts, int n)
+{
+    int win = 0;
+    for (int i = 1; i < n; i++)
+        if (pts[i].timing.neigh < pts[win].timing.neigh)
+            win = i;
+    return win;
+}
+
+/* The answer: out's best, model optimum and bin measured again side by
+ * side in one run. */
+static int final_run(const hg_particles *p, const hg_consts *c,
+                     const hg_lammps_run_options *o, double dmax,
+                     hg_lammps_tune_result *out, hg_err *e)
+{
+    hg_lammps_setting cand[3];
+    hg_lammps_point pts[3];
+    int n = 0, st;
+    add_candidate(cand, &n, 3, &out->best.setting, dmax);
+    add_candidate(cand, &n, 3, &out->model.setting, dmax);
+    add_candidate(cand, &n, 3, &out->bin.setting, dmax);
+    if ((st = hg_lammps_measure(p, cand, n, o, c, pts, e)))
+        return st;
+    out->settings += n;
+    for (int i = 0; i < n; i++) {
+        if (same_setting(&pts[i].setting, &out->model.setting))
+            out->model = pts[i];
+        if (same_setting(&pts[i].setting, &out->bin.setting))
+            out->bin = pts[i];
+    }
+    out->best = pts[fastest(pts, n)];
+    return HG_OK;
+}
+
+int hg_lammps_tune(const hg_particles *p, const hg_consts *c,
+                   const hg_lammps_run_options *o, double budget,
+                   int max_coll, hg_lammps_tune_result *out, hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    if (!(budget > 0.0))
+        return hg_fail(e, HG_EINVAL, "budget: %g seconds must be > 0",
+                       budget);
+    double t0 = hg_wall_seconds(), dmin, dmax;
+    hg_lammps_optimum opt;
+    int st = model_optimum(p, c, o, max_coll, &opt, &dmin, &dmax, e);
     if (st)
         return st;
-    enum { CAP = 2 * HG_LAMMPS_MAX_COLLECTIONS + 4 };
-    hg_lammps_setting cand[CAP];
-    hg_lammps_point pts[CAP];
-    int n = 0;
-    int nb = opt.best.ncoll;
-    add_candidate(cand, &n, CAP, &opt.best, dmax);
-    add_candidate(cand, &n, CAP, &opt.by_n[0], dmax);
-    if (nb > 1)
-        add_candidate(cand, &n, CAP, &opt.by_n[nb - 1], dmax);
-    if (nb + 1 <= max_coll && isfinite(opt.by_n_seconds[nb + 1]))
-        add_candidate(cand, &n, CAP, &opt.by_n[nb + 1], dmax);
-    if (nb == 0 && max_coll >= 2 && isfinite(opt.by_n_seconds[2]))
-        add_candidate(cand, &n, CAP, &opt.by_n[2], dmax);
+    hg_lammps_setting cand[TUNE_CAP];
+    hg_lammps_point pts[TUNE_CAP];
+    int n = first_candidates(&opt, max_coll, dmax, cand);
     double b0 = hg_wall_seconds();
     if ((st = hg_lammps_measure(p, cand, n, o, c, pts, e)))
         return st;
     double per_setting = (hg_wall_seconds() - b0) / n;
     out->settings = n;
     out->model = pts[0];
-    out->best = pts[0];
     for (int i = 0; i < n; i++)
         if (pts[i].setting.ncoll == 0)
             out->bin = pts[i];
-    for (int i = 1; i < n; i++)
-        if (pts[i].timing.neigh < out->best.timing.neigh)
-            out->best = pts[i];
+    out->best = pts[fastest(pts, n)];
     double f = 1.3;
     /* rounds while the next one fits the budget */
     while (f > 1.02) {
         hg_lammps_setting cur = out->best.setting;
-        n = 0;
-        add_candidate(cand, &n, CAP, &cur, dmax);
-        for (int i = 0; i + 1 < cur.ncoll; i++)
-            for (int sgn = -1; sgn <= 1; sgn += 2) {
-                hg_lammps_setting s = cur;
-                s.cut[i] *= sgn > 0 ? f : 1.0 / f;
-                if (s.cut[i] <= dmin)
-                    continue;
-                add_candidate(cand, &n, CAP, &s, dmax);
-            }
-        if (cur.ncoll >= 1 && cur.ncoll < max_coll) { /* split the top */
-            hg_lammps_setting s = cur;
-            double lo = cur.ncoll > 1 ? cur.cut[cur.ncoll - 2] : dmin;
-            s.cut[cur.ncoll] = dmax;
-            s.cut[cur.ncoll - 1] = sqrt(lo * dmax);
-            s.ncoll++;
-            add_candidate(cand, &n, CAP, &s, dmax);
-        }
-        if (cur.ncoll >= 2) { /* merge the two lowest */
-            hg_lammps_setting s = cur;
-            memmove(s.cut, s.cut + 1, sizeof s.cut[0] * (size_t)(s.ncoll - 1));
-            s.ncoll--;
-            add_candidate(cand, &n, CAP, &s, dmax);
-        }
+        n = round_candidates(&cur, f, dmin, dmax, max_coll, cand);
         if (n < 2)
             break;
         /* keep room for the final side-by-side run of three settings */
@@ -232,10 +299,7 @@ int hg_lammps_tune(const hg_particles *p, const hg_consts *c,
         out->settings += n;
         out->rounds++;
         /* pts[0] is the incumbent re-measured */
-        int win = 0;
-        for (int i = 1; i < n; i++)
-            if (pts[i].timing.neigh < pts[win].timing.neigh)
-                win = i;
+        int win = fastest(pts, n);
         if (win != 0 && pts[win].timing.neigh < 0.98 * pts[0].timing.neigh)
             out->best = pts[win];
         else {
@@ -243,24 +307,8 @@ int hg_lammps_tune(const hg_particles *p, const hg_consts *c,
             f = sqrt(f);
         }
     }
-    /* the answer: best, model optimum and bin side by side in one run */
-    n = 0;
-    add_candidate(cand, &n, CAP, &out->best.setting, dmax);
-    add_candidate(cand, &n, CAP, &out->model.setting, dmax);
-    add_candidate(cand, &n, CAP, &out->bin.setting, dmax);
-    if ((st = hg_lammps_measure(p, cand, n, o, c, pts, e)))
+    if ((st = final_run(p, c, o, dmax, out, e)))
         return st;
-    out->settings += n;
-    for (int i = 0; i < n; i++) {
-        if (same_setting(&pts[i].setting, &out->model.setting))
-            out->model = pts[i];
-        if (same_setting(&pts[i].setting, &out->bin.setting))
-            out->bin = pts[i];
-    }
-    out->best = pts[0];
-    for (int i = 1; i < n; i++)
-        if (pts[i].timing.neigh < out->best.timing.neigh)
-            out->best = pts[i];
     out->seconds = hg_wall_seconds() - t0;
     return HG_OK;
 }

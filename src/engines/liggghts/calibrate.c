@@ -26,37 +26,18 @@ static void work_terms(const hg_liggghts_work *w, double *x)
     x[5] = w->neighbours;
 }
 
-/* Two stages, so that the noise between systems (whose per-system work,
- * binned atoms and stored neighbours, does not change with the bin size)
- * does not bend the constants that rank bin sizes:
- *  1. within each system (the rows sharing binned and neighbours), the
- *     deviations of the times from the system's mean against those of
- *     checks, visits, lines and bins, relative to the system's mean time;
- *  2. what is left of each system's mean against binned and neighbours
- *     (relative residuals; binned alone with fewer than three systems). */
-int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
-                    hg_consts *c, hg_err *e)
+/* The terms of the fit (M, in the order of work_terms) and the first M1
+ * of them, those that change with the bin size. */
+enum { M = HG_LIGGGHTS_NTERMS, M1 = 4 };
+
+/* The systems of the n rows (rows sharing binned and neighbours): each
+ * row's terms into X (n x M), its system into grp, and per system g its
+ * mean terms, mean time and row count into gm[g * (M + 2) ...] (zeroed by
+ * the caller). Returns the number of systems. */
+static int system_means(const hg_liggghts_work *w, const double *y, int n,
+                        double *X, int *grp, double *gm)
 {
-    enum { M = HG_LIGGGHTS_NTERMS, M1 = 4 };
-    if (n < M + 2)
-        return hg_fail(e, HG_EINVAL,
-                       "LIGGGHTS fit: %d measurements, at least %d needed", n,
-                       M + 2);
-    for (int i = 0; i < n; i++)
-        if (!(y[i] > 0.0) || !isfinite(y[i]))
-            return hg_fail(e, HG_EINVAL,
-                           "LIGGGHTS fit: measured time %d is %g, not > 0", i,
-                           y[i]);
-    int *grp = malloc(sizeof *grp * (size_t)n), ng = 0;
-    double *X = malloc(sizeof *X * (size_t)n * M), *d = malloc(sizeof *d * (size_t)n);
-    double *wt = malloc(sizeof *wt * (size_t)n);
-    double *gm = calloc((size_t)n * (M + 2), sizeof *gm); /* per group: mean
-                                        terms, mean y, count */
-    int st = HG_OK;
-    if (!grp || !X || !d || !wt || !gm) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto done;
-    }
+    int ng = 0;
     for (int i = 0; i < n; i++) {
         work_terms(&w[i], X + (size_t)i * M);
         int g = 0;
@@ -76,9 +57,22 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
         for (int k = 0; k <= M; k++)
             m[k] /= m[M + 1];
     }
-    /* stage 1: deviations from the system means */
+    return ng;
+}
+
+/* Stage 1: coef and se of the M1 bin-size terms, from the deviations of
+ * the rows from their system's means, relative to the system's mean
+ * time. */
+static int fit_within_systems(const double *X, const double *y, int n,
+                              const int *grp, const double *gm, double *coef,
+                              double *se, hg_err *e)
+{
     double *X1 = malloc(sizeof *X1 * (size_t)n * M1);
-    if (!X1) {
+    double *d = malloc(sizeof *d * (size_t)n);
+    double *wt = malloc(sizeof *wt * (size_t)n);
+    int st = HG_OK;
+    hg_lsq f1;
+    if (!X1 || !d || !wt) {
         st = hg_fail(e, HG_ENOMEM, "out of memory");
         goto done;
     }
@@ -89,21 +83,31 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
         d[i] = y[i] - m[M];
         wt[i] = 1.0 / (m[M] * m[M]);
     }
-    double coef[M] = {0}, se[M] = {0};
-    hg_lsq f1;
-    int rc = hg_lsq_fit(X1, d, wt, n, M1, 1, &f1);
-    free(X1);
-    for (int k = 0; k < M1; k++) {
-        coef[k] = f1.coef[k];
-        se[k] = f1.se[k];
-    }
-    if (rc) {
+    if (hg_lsq_fit(X1, d, wt, n, M1, 1, &f1)) {
         st = hg_fail(e, HG_ENUMERIC, "LIGGGHTS fit: least squares failed "
                                      "(degenerate bin sizes?)");
         goto done;
     }
-    /* stage 2: the systems' means less the bin-size terms */
-    double X2[2 * 64], r[64], c2[2] = {0, 0}, s2[2] = {0, 0};
+    for (int k = 0; k < M1; k++) {
+        coef[k] = f1.coef[k];
+        se[k] = f1.se[k];
+    }
+done:
+    free(X1);
+    free(d);
+    free(wt);
+    return st;
+}
+
+/* Stage 2: c2 and s2 of binned and neighbours, from what the bin-size
+ * terms coef leave of the first 64 systems' mean times (at least a
+ * thousandth of each); binned alone with fewer than three systems or when
+ * that fit fails. */
+static void fit_between_systems(const double *gm, int ng, const double *coef,
+                                double c2[2], double s2[2])
+{
+    double X2[2 * 64], r[64];
+    c2[0] = c2[1] = s2[0] = s2[1] = 0.0;
     int n2 = ng < 64 ? ng : 64;
     for (int g = 0; g < n2; g++) {
         const double *m = gm + (size_t)g * (M + 2);
@@ -132,6 +136,58 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
         c2[0] = b > 0.0 ? a / b : 0.0;
         c2[1] = 0.0;
     }
+}
+
+/* R^2 of the whole prediction, relative residuals. */
+static double fit_r2(const hg_consts *c, const hg_liggghts_work *w,
+                     const double *y, int n)
+{
+    double sw = 0.0, swy = 0.0, tss = 0.0, rss = 0.0;
+    for (int i = 0; i < n; i++) {
+        sw += 1.0 / (y[i] * y[i]);
+        swy += 1.0 / y[i];
+    }
+    for (int i = 0; i < n; i++) {
+        double pr = hg_liggghts_predict(c, &w[i]);
+        tss += (y[i] - swy / sw) * (y[i] - swy / sw) / (y[i] * y[i]);
+        rss += (y[i] - pr) * (y[i] - pr) / (y[i] * y[i]);
+    }
+    return tss > 0.0 ? 1.0 - rss / tss : 0.0;
+}
+
+/* Two stages, so that the noise between systems (whose per-system work,
+ * binned atoms and stored neighbours, does not change with the bin size)
+ * does not bend the constants that rank bin sizes:
+ *  1. within each system (the rows sharing binned and neighbours), the
+ *     deviations of the times from the system's mean against those of
+ *     checks, visits, lines and bins, relative to the system's mean time;
+ *  2. what is left of each system's mean against binned and neighbours
+ *     (relative residuals; binned alone with fewer than three systems). */
+int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
+                    hg_consts *c, hg_err *e)
+{
+    if (n < M + 2)
+        return hg_fail(e, HG_EINVAL,
+                       "LIGGGHTS fit: %d measurements, at least %d needed", n,
+                       M + 2);
+    for (int i = 0; i < n; i++)
+        if (!(y[i] > 0.0) || !isfinite(y[i]))
+            return hg_fail(e, HG_EINVAL,
+                           "LIGGGHTS fit: measured time %d is %g, not > 0", i,
+                           y[i]);
+    int *grp = malloc(sizeof *grp * (size_t)n);
+    double *X = malloc(sizeof *X * (size_t)n * M);
+    double *gm = calloc((size_t)n * (M + 2), sizeof *gm);
+    double coef[M] = {0}, se[M] = {0}, c2[2], s2[2];
+    int st = HG_OK;
+    if (!grp || !X || !gm) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    int ng = system_means(w, y, n, X, grp, gm);
+    if ((st = fit_within_systems(X, y, n, grp, gm, coef, se, e)))
+        goto done;
+    fit_between_systems(gm, ng, coef, c2, s2);
     if (!(coef[0] > 0.0)) {
         st = hg_fail(e, HG_ENUMERIC,
                      "LIGGGHTS fit: the fetched atoms got no cost (too few "
@@ -146,18 +202,7 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
         c->c[k] = coef[k];
         c->se[k] = se[k];
     }
-    /* R^2 of the whole prediction, relative residuals */
-    double sw = 0.0, swy = 0.0, tss = 0.0, rss = 0.0;
-    for (int i = 0; i < n; i++) {
-        sw += 1.0 / (y[i] * y[i]);
-        swy += 1.0 / y[i];
-    }
-    for (int i = 0; i < n; i++) {
-        double pr = hg_liggghts_predict(c, &w[i]);
-        tss += (y[i] - swy / sw) * (y[i] - swy / sw) / (y[i] * y[i]);
-        rss += (y[i] - pr) * (y[i] - pr) / (y[i] * y[i]);
-    }
-    c->r2 = tss > 0.0 ? 1.0 - rss / tss : 0.0;
+    c->r2 = fit_r2(c, w, y, n);
     c->npoints = n;
     time_t now = time(NULL);
     struct tm tm;
@@ -166,8 +211,6 @@ int hg_liggghts_fit(const hg_liggghts_work *w, const double *y, int n,
 done:
     free(grp);
     free(X);
-    free(d);
-    free(wt);
     free(gm);
     return st;
 }

@@ -279,100 +279,119 @@ static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
     return st;
 }
 
-static int calibrate_packings(const hg_engine_run *run,
-                              hg_engine_report *out, hg_err *e)
+/* Bin sizes measured per packing, at most. */
+enum { PER_PACKING = 16 };
+
+/* The model's system of packing k: the first packing's from x, else from
+ * the packing's radii with the run's structure (measured: *snap, its pair
+ * statistics, and the density they see). *psd and *snap are freed by the
+ * caller, also on failure. */
+static int packing_system(const hg_engine_run *run, const lig_ctx *x, int k,
+                          hg_psd **psd, hg_snapshot **snap,
+                          hg_liggghts_system *sys, hg_err *e)
 {
-    double t0 = hg_wall_seconds();
-    lig_ctx x;
-    int st = lig_ctx_init(run, &x, out, e);
-    enum { PER = 16 };
-    int cap = run && run->n_packings > 0 ? run->n_packings * PER : 1, n = 0;
-    hg_liggghts_point *m = calloc((size_t)cap, sizeof *m);
-    hg_liggghts_work *w = calloc((size_t)cap, sizeof *w);
-    double *y = calloc((size_t)cap, sizeof *y);
-    if (st == HG_OK && (!m || !w || !y))
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-    for (int k = 0; st == HG_OK && k < run->n_packings; k++) {
-        const hg_particles *p = run->packings[k];
-        hg_psd *psd = NULL;
-        hg_snapshot *snap = NULL;
-        hg_system s = {0};
-        hg_liggghts_system sys;
-        if (k == 0) {
-            sys = x.sys;
-        } else if ((st = hg_io_system_from_particles(p, &psd, &s, e)) ==
-                   HG_OK) {
-            s.structure = run->sys ? run->sys->structure
-                                   : HG_STRUCTURE_POISSON;
-            if (s.structure == HG_STRUCTURE_MEASURED &&
-                (st = hg_snapshot_create(p, &snap, e)) == HG_OK) {
-                s.snapshot = snap;
-                double nu = hg_snapshot_get_info(snap)->nu_local;
-                if (nu > 0.0 && nu < 1.0)
-                    s.nu = nu;
-            }
-            if (st == HG_OK)
-                st = hg_liggghts_system_of(p, &s, x.o.skin, x.o.nprocs, &sys,
-                                           e);
-        }
-        const hg_psd *kp = k == 0 ? x.psd : psd;
-        double b[PER];
-        int nb = 0;
-        if (st == HG_OK) {
-            double cut = hg_liggghts_cutoff(kp, x.o.skin);
-            nb = hg_liggghts_scan_sizes(cut, b, PER);
-            add_size(b, &nb, PER, 0.5 * cut);
-            st = hg_liggghts_measure(p, kp, &sys, b, nb, &x.o, NULL, m + n,
-                                     e);
-        }
-        for (int i = 0; st == HG_OK && i < nb; i++) {
-            w[n] = m[n].work;
-            y[n] = m[n].timing.neigh;
-            n++;
-        }
-        hg_psd_free(psd);
-        hg_snapshot_free(snap);
+    const hg_particles *p = run->packings[k];
+    hg_system s = {0};
+    int st;
+    if (k == 0) {
+        *sys = x->sys;
+        return HG_OK;
     }
-    hg_consts c = x.c;
+    if ((st = hg_io_system_from_particles(p, psd, &s, e)))
+        return st;
+    s.structure = run->sys ? run->sys->structure : HG_STRUCTURE_POISSON;
+    if (s.structure == HG_STRUCTURE_MEASURED &&
+        (st = hg_snapshot_create(p, snap, e)) == HG_OK) {
+        s.snapshot = *snap;
+        double nu = hg_snapshot_get_info(*snap)->nu_local;
+        if (nu > 0.0 && nu < 1.0)
+            s.nu = nu;
+    }
     if (st == HG_OK)
-        st = hg_liggghts_fit(w, y, n, &c, e);
+        st = hg_liggghts_system_of(p, &s, x->o.skin, x->o.nprocs, sys, e);
+    return st;
+}
+
+/* Measure packing k at the scan's bin sizes and LIGGGHTS' default into
+ * m + *n, each point's work and Neigh time also into w and y; *n grows by
+ * their number. */
+static int measure_packing(const hg_engine_run *run, lig_ctx *x, int k,
+                           hg_liggghts_point *m, hg_liggghts_work *w,
+                           double *y, int *n, hg_err *e)
+{
+    hg_psd *psd = NULL;
+    hg_snapshot *snap = NULL;
+    hg_liggghts_system sys;
+    int st = packing_system(run, x, k, &psd, &snap, &sys, e);
+    const hg_psd *kp = k == 0 ? x->psd : psd;
+    double b[PER_PACKING];
+    int nb = 0;
     if (st == HG_OK) {
-        char host[64] = "?";
-        gethostname(host, sizeof host);
-        host[sizeof host - 1] = '\0';
-        snprintf(c.machine, sizeof c.machine, "%s, %ld CPUs, %d rank%s", host,
-                 sysconf(_SC_NPROCESSORS_ONLN), x.o.nprocs,
-                 x.o.nprocs > 1 ? "s" : "");
-        const char *v = strchr(out->program, '(');
-        snprintf(c.version, sizeof c.version, "%.*s",
-                 v ? (int)strcspn(v + 1, ")") : 1, v ? v + 1 : "?");
-        size_t k = (size_t)snprintf(out->fitted, sizeof out->fitted,
-                                    "ns per unit:");
-        for (int t = 0; t < HG_LIGGGHTS_NTERMS && k < sizeof out->fitted;
-             t++)
-            k += (size_t)snprintf(out->fitted + k, sizeof out->fitted - k,
-                                  " %s %.3g +- %.2g", hg_consts_term(&hg_liggghts_consts_kind, t),
-                                  1e9 * c.c[t], 1e9 * c.se[t]);
-        if (k < sizeof out->fitted)
-            snprintf(out->fitted + k, sizeof out->fitted - k,
-                     "; R^2 %.3f over %d bin sizes", c.r2, n);
-        if (!(out->points = calloc((size_t)n, sizeof *out->points)))
-            st = hg_fail(e, HG_ENOMEM, "out of memory");
+        double cut = hg_liggghts_cutoff(kp, x->o.skin);
+        nb = hg_liggghts_scan_sizes(cut, b, PER_PACKING);
+        add_size(b, &nb, PER_PACKING, 0.5 * cut);
+        st = hg_liggghts_measure(run->packings[k], kp, &sys, b, nb, &x->o,
+                                 NULL, m + *n, e);
     }
-    double *err = st == HG_OK ? malloc(sizeof *err * (size_t)n) : NULL;
-    if (st == HG_OK && !err)
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int i = 0; st == HG_OK && i < nb; i++) {
+        w[*n] = m[*n].work;
+        y[*n] = m[*n].timing.neigh;
+        (*n)++;
+    }
+    hg_psd_free(psd);
+    hg_snapshot_free(snap);
+    return st;
+}
+
+/* c's machine and liggghts version (from out->program), and the text of
+ * the fit over n bin sizes in out. */
+static void describe_fit(const lig_ctx *x, int n, hg_consts *c,
+                         hg_engine_report *out)
+{
+    char host[64] = "?";
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = '\0';
+    snprintf(c->machine, sizeof c->machine, "%s, %ld CPUs, %d rank%s", host,
+             sysconf(_SC_NPROCESSORS_ONLN), x->o.nprocs,
+             x->o.nprocs > 1 ? "s" : "");
+    const char *v = strchr(out->program, '(');
+    snprintf(c->version, sizeof c->version, "%.*s",
+             v ? (int)strcspn(v + 1, ")") : 1, v ? v + 1 : "?");
+    size_t k = (size_t)snprintf(out->fitted, sizeof out->fitted,
+                                "ns per unit:");
+    for (int t = 0; t < HG_LIGGGHTS_NTERMS && k < sizeof out->fitted; t++)
+        k += (size_t)snprintf(out->fitted + k, sizeof out->fitted - k,
+                              " %s %.3g +- %.2g",
+                              hg_consts_term(&hg_liggghts_consts_kind, t),
+                              1e9 * c->c[t], 1e9 * c->se[t]);
+    if (k < sizeof out->fitted)
+        snprintf(out->fitted + k, sizeof out->fitted - k,
+                 "; R^2 %.3f over %d bin sizes", c->r2, n);
+}
+
+/* The n measured points m (times y) into out with c's predictions, and
+ * the median and largest relative error of those. */
+static int report_points(const lig_ctx *x, const hg_consts *c,
+                         hg_liggghts_point *m, const double *y, int n,
+                         hg_engine_report *out, hg_err *e)
+{
+    if (!(out->points = calloc((size_t)n, sizeof *out->points)))
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    double *err = malloc(sizeof *err * (size_t)n);
+    if (!err)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    int st = HG_OK;
     for (int i = 0; st == HG_OK && i < n; i++) {
-        m[i].predicted = hg_liggghts_predict(&c, &m[i].work);
+        m[i].predicted = hg_liggghts_predict(c, &m[i].work);
         st = set_point(&out->points[i], "calibration", &m[i],
-                       m[i].work.cutoff, x.o.skin, e);
+                       m[i].work.cutoff, x->o.skin, e);
         out->n = i + 1;
         err[i] = fabs(m[i].predicted - y[i]) / y[i];
     }
     if (st == HG_OK) {
         hg_engine_report_finish(out);
         out->settings_measured = n;
-        out->rounds = x.o.repeats;
+        out->rounds = x->o.repeats;
         double mx = 0.0;
         for (int i = 0; i < n; i++)
             mx = fmax(mx, err[i]);
@@ -380,16 +399,51 @@ static int calibrate_packings(const hg_engine_run *run,
         out->fit_median_error = gsl_stats_median_from_sorted_data(err, 1,
                                                                   (size_t)n);
         out->fit_max_error = mx;
-        char path[4096];
-        if (run->store && run->save)
-            snprintf(path, sizeof path, "%s", run->save);
-        else if (run->store)
-            st = hg_consts_path(&hg_liggghts_consts_kind, path, sizeof path, e);
-        if (st == HG_OK && run->store &&
-            (st = hg_consts_save(&hg_liggghts_consts_kind, &c, path, e)) == HG_OK)
-            snprintf(out->saved, sizeof out->saved, "%s", path);
     }
     free(err);
+    return st;
+}
+
+/* c saved to run->save, else to the constants' default path. */
+static int save_constants(const hg_engine_run *run, const hg_consts *c,
+                          hg_engine_report *out, hg_err *e)
+{
+    char path[4096];
+    int st = HG_OK;
+    if (run->save)
+        snprintf(path, sizeof path, "%s", run->save);
+    else
+        st = hg_consts_path(&hg_liggghts_consts_kind, path, sizeof path, e);
+    if (st == HG_OK &&
+        (st = hg_consts_save(&hg_liggghts_consts_kind, c, path, e)) == HG_OK)
+        snprintf(out->saved, sizeof out->saved, "%s", path);
+    return st;
+}
+
+static int calibrate_packings(const hg_engine_run *run,
+                              hg_engine_report *out, hg_err *e)
+{
+    double t0 = hg_wall_seconds();
+    lig_ctx x;
+    int st = lig_ctx_init(run, &x, out, e);
+    int cap = run && run->n_packings > 0 ? run->n_packings * PER_PACKING : 1;
+    int n = 0;
+    hg_liggghts_point *m = calloc((size_t)cap, sizeof *m);
+    hg_liggghts_work *w = calloc((size_t)cap, sizeof *w);
+    double *y = calloc((size_t)cap, sizeof *y);
+    if (st == HG_OK && (!m || !w || !y))
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int k = 0; st == HG_OK && k < run->n_packings; k++)
+        st = measure_packing(run, &x, k, m, w, y, &n, e);
+    hg_consts c = x.c;
+    if (st == HG_OK)
+        st = hg_liggghts_fit(w, y, n, &c, e);
+    if (st == HG_OK) {
+        describe_fit(&x, n, &c, out);
+        st = report_points(&x, &c, m, y, n, out, e);
+    }
+    if (st == HG_OK && run->store)
+        st = save_constants(run, &c, out, e);
     free(m);
     free(w);
     free(y);
