@@ -42,9 +42,9 @@
  * parameter, H(h,h) = sum_k C(d,k) kappa^(d-k) Q_{h,d-k} Q_{h,k} and G
  * the crowding factors:
  *   within: G_hh [A m_h P_h - (1/2) c_v H(h,h)]
- *   cross:  G_jh [m_j B(j,h) - n sum_ab K_ab Q_{h,a} Q_{j,b}]
- * with n = nu / V_p, b = max(h, j) the coarser level of the pair and K the
- * Kirkwood-Buff kernel of the fluid up to level b (hg_hs_matrix.K of
+ *   cross:  G_jh [m_j B(j,h) - n sum_ab kb_ab Q_{h,a} Q_{j,b}]
+ * with n = nu / V_p, b = max(h, j) the coarser level of the pair and kb the
+ * Kirkwood-Buff kernel of the fluid up to level b (hg_hs_matrix.kb of
  * level b; it depends on s_b: central differences); G_jh is the crowding
  * by the matrix beyond level b. Top-Down and Bottom-Up take the same pair
  * statistics; only the region scanned differs.

@@ -54,7 +54,7 @@ static void hs_hole_grad(int d, const hs_terms *hs, double c, level *a,
     }
 }
 
-/* Kirkwood-Buff hole sum_ab K_ab Q_{a,a} Q_{b,b} of the particles of
+/* Kirkwood-Buff hole sum_ab kb_ab Q_{a,a} Q_{b,b} of the particles of
  * level b around those of level a (hard_spheres.c, item 3). */
 static double kb_hole(int d, const hg_hs_matrix *mx, const double *qa,
                       const double *qb)
@@ -62,7 +62,7 @@ static double kb_hole(int d, const hg_hs_matrix *mx, const double *qa,
     double acc = 0.0;
     for (int a = 0; a <= d; a++)
         for (int b = 0; b <= d; b++)
-            acc += mx->K[a][b] * qa[a] * qb[b];
+            acc += mx->kb[a][b] * qa[a] * qb[b];
     return acc;
 }
 
@@ -72,8 +72,8 @@ static void kb_hole_grad(int d, const hg_hs_matrix *mx, double c, level *la,
 {
     for (int a = 0; a <= d; a++)
         for (int b = 0; b <= d; b++) {
-            la->dT_dq[a] += c * mx->K[a][b] * lb->q[b];
-            lb->dT_dq[b] += c * mx->K[a][b] * la->q[a];
+            la->dT_dq[a] += c * mx->kb[a][b] * lb->q[b];
+            lb->dT_dq[b] += c * mx->kb[a][b] * la->q[a];
         }
 }
 

@@ -42,9 +42,9 @@
  * c_v = nu V_d / V_p and G the crowding factor by the atoms larger than
  * the collection searched (R > c_j / 2), averaged over the stencil:
  *   own:    G_ii [rho_i V_bin (h + 1/2) - (1/2) c_v H(i,i) / P_i]
- *   larger: G_ij [rho_j V_bin f - n sum_ab K_ab Q_{i,a} Q_{j,b} / P_i]
+ *   larger: G_ij [rho_j V_bin f - n sum_ab kb_ab Q_{i,a} Q_{j,b} / P_i]
  * H the excluded-centres hole (KOL-style sum of partial moments with the
- * sum-rule kappa), K the Kirkwood-Buff kernel of the fluid up to
+ * sum-rule kappa), kb the Kirkwood-Buff kernel of the fluid up to
  * collection j: a small atom's stencil in a larger collection's bins
  * spans the pair cutoff and holds the first shell, as a Bottom-Up search
  * does. The other terms (bins, visits, ghosts) are geometric.
@@ -260,7 +260,7 @@ static double lmp_hs_checks(const lmp_hs *hs, int d, int i, int j,
     } else {
         for (int a = 0; a <= d; a++)
             for (int b = 0; b <= d; b++)
-                hole += hs->mx[j].K[a][b] * qi[a] * qj[b];
+                hole += hs->mx[j].kb[a][b] * qi[a] * qj[b];
         hole *= hs->c.n / qi[0];
         r_in = hs->rbar[j] + hs->c.kap * hs->rbar[i];
     }

@@ -50,7 +50,7 @@
  *      c_0 = -ln(1-eta), c_1 = 2 pi xi_1/(1-eta), c_2 = pi P,
  *      P = xi_0/(1-eta) + pi xi_1^2/(1-eta)^2,   eta = pi xi_2.
  *    With u(r) = (1, r, .., r^d), J_ab = dc_a/dxi_b and Xi_ab = xi_(a+b)
- *    the OZ solution is G(r, R) = -u(r)' K u(R), K = (I + J Xi)^-1 J
+ *    the OZ solution is G(r, R) = -u(r)' kb u(R), kb = (I + J Xi)^-1 J
  *    (a rank d+1 kernel: no discretisation). The fluid is that of the
  *    particles up to the coarser level of the pair, at the densities of
  *    the space the larger matrix leaves (rho / (1 - phi)); its crowding
@@ -188,7 +188,7 @@ static void spt_jacobian(int d, const double *xi, double J[4][4])
                    16.0 * p2 * xi[2] * xi[2] * xi[2] * v / (a3 * a));
 }
 
-void hg_hs_kb_matrix(int d, const double *xi, double K[4][4])
+void hg_hs_kb_matrix(int d, const double *xi, double kb[4][4])
 {
     int n = d + 1;
     double J[4][4], M[4][8];
@@ -223,10 +223,10 @@ void hg_hs_kb_matrix(int d, const double *xi, double K[4][4])
                 M[r][k] -= f * M[col][k];
         }
     }
-    memset(K, 0, 16 * sizeof K[0][0]);
+    memset(kb, 0, 16 * sizeof kb[0][0]);
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++)
-            K[a][b] = M[a][n + b];
+            kb[a][b] = M[a][n + b];
 }
 
 /* M_k(0, b) for k = 0..6: hg_psd_moment up to k = 4; above, by parts
@@ -266,7 +266,7 @@ void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
     if (!(Rc < rmax)) {
         for (int k = 0; k <= 2 * dim; k++)
             xi[k] = c * moment_to(psd, k, rmax);
-        hg_hs_kb_matrix(dim, xi, mx->K);
+        hg_hs_kb_matrix(dim, xi, mx->kb);
         return;
     }
     double ratio = pow(rmax / Rc, 1.0 / HG_HS_CLASSES), a = Rc;
@@ -287,9 +287,9 @@ void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
     /* beyond the fluid range (matrix or fluid filling the space) the
      * theory has no answer: no Kirkwood-Buff term */
     if (!(mx->phi < 1.0) || !(Vd * xi[dim] < 1.0))
-        memset(mx->K, 0, sizeof mx->K);
+        memset(mx->kb, 0, sizeof mx->kb);
     else
-        hg_hs_kb_matrix(dim, xi, mx->K);
+        hg_hs_kb_matrix(dim, xi, mx->kb);
 }
 
 double hg_hs_crowding(const hg_hs_matrix *mx, double rp, double r_in,

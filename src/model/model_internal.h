@@ -39,14 +39,14 @@ typedef struct hg_hs_matrix {
     /* Kirkwood-Buff coefficients of the fluid of the particles up to the
      * level (R <= s/2) in the space the matrix leaves: the net number of
      * them of radii in dR missing around one of radius r is
-     * -rho(R) dR G(r, R), G(r, R) = -sum_ab r^a K[a][b] R^b */
-    double K[4][4];
+     * -rho(R) dR G(r, R), G(r, R) = -sum_ab r^a kb[a][b] R^b */
+    double kb[4][4];
 } hg_hs_matrix;
 void hg_hs_matrix_build(const hg_psd *psd, int dim, double nu, double Vp,
                         double s, hg_hs_matrix *mx);
-/* K = (I + J Xi)^-1 J of the fluid with moments xi[k] = sum rho r^k,
+/* kb = (I + J Xi)^-1 J of the fluid with moments xi[k] = sum rho r^k,
  * k = 0..2 dim (hard_spheres.c). */
-void hg_hs_kb_matrix(int dim, const double *xi, double K[4][4]);
+void hg_hs_kb_matrix(int dim, const double *xi, double kb[4][4]);
 /* Crowding factor Gbar (>= 1; 1 without matrix): the mean of the pair
  * distribution G over the search region of a particle of radius rp, i.e.
  * the region of volume vol (a ball of the same volume) outside the hole
