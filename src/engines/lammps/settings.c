@@ -61,12 +61,7 @@ static int lammps_text_close(FILE *f, char **text, int dim, char *lines,
                    "extent as usual.\n");
     fputs(lines, f);
     free(lines);
-    if (fclose(f) != 0 || !*text) {
-        free(*text);
-        *text = NULL;
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    return HG_OK;
+    return hg_settings_text_close(f, text, e);
 }
 
 int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
@@ -205,12 +200,7 @@ static int evaluated_text(const hg_engine_settings *in, char **text,
             a->seconds / a->default_seconds);
     fputs(lines, f);
     free(lines);
-    if (fclose(f) != 0 || !*text) {
-        free(*text);
-        *text = NULL;
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    return HG_OK;
+    return hg_settings_text_close(f, text, e);
 }
 
 double hg_lammps_format_up(double x, char *buf, size_t len)
@@ -262,12 +252,7 @@ int hg_lammps_lines(const hg_lammps_setting *s, double skin, double dmax,
         }
         fprintf(f, "\ncomm_modify mode multi\n");
     }
-    if (fclose(f) != 0 || !*text) {
-        free(*text);
-        *text = NULL;
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    return HG_OK;
+    return hg_settings_text_close(f, text, e);
 }
 
 /* ---- the settings writer of the engine: --format lammps ---- */

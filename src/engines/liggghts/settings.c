@@ -1,5 +1,6 @@
 /* settings.c - LIGGGHTS input lines: neighbor SKIN bin with the bin size
  * of neigh_modify binsize, and the comments of the prediction. */
+#include "settings_text.h"
 #include "hg_engine.h"
 #include "hg_export.h"
 #include "hg_liggghts.h"
@@ -72,10 +73,5 @@ int hg_liggghts_write_settings(const hg_engine_settings *in, char **text,
           f);
     fputs(lines, f);
     free(lines);
-    if (fclose(f) != 0 || !*text) {
-        free(*text);
-        *text = NULL;
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    return HG_OK;
+    return hg_settings_text_close(f, text, e);
 }

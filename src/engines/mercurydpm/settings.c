@@ -122,12 +122,7 @@ int hg_export_mercurydpm(const hg_export_input *in, char **text, hg_err *e)
             n, n - 1, n);
     free(size);
     free(dmax);
-    if (fclose(f) != 0 || !*text) {
-        free(*text);
-        *text = NULL;
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
-    return HG_OK;
+    return hg_settings_text_close(f, text, e);
 }
 
 /* The export of the grid in: the KOL grid with its prediction as given

@@ -1,9 +1,11 @@
 /* settings.c - what every engine's settings text shares: the default
- * neighbour skin and the comment block stating the KOL 2014 prediction. */
+ * neighbour skin, the comment block stating the KOL 2014 prediction and
+ * closing the text's stream. */
 #include "settings_text.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 double hg_export_default_skin(const hg_psd *psd)
 {
@@ -31,4 +33,14 @@ void hg_settings_prediction_comment(FILE *f, const hg_export_input *in,
                 "%s single-level linked cell: T = %.6g -> predicted "
                 "speed-up %.3g\n",
                 c, in->T_linked_cell, in->T_linked_cell / in->T);
+}
+
+int hg_settings_text_close(FILE *f, char **text, hg_err *e)
+{
+    if (fclose(f) != 0 || !*text) {
+        free(*text);
+        *text = NULL;
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    return HG_OK;
 }

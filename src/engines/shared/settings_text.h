@@ -13,4 +13,9 @@
 void hg_settings_prediction_comment(FILE *f, const hg_export_input *in,
                                     const char *c);
 
+/* Close the memory stream f of a settings text (open_memstream into
+ * *text): HG_OK, or HG_ENOMEM with *text freed and NULL when the stream
+ * failed. */
+int hg_settings_text_close(FILE *f, char **text, hg_err *e);
+
 #endif
