@@ -170,6 +170,11 @@ for k, name in enumerate(names):
     lo = min(x[0] for x in v); hi = max(x[0] for x in v)
     print(f"| {name} | {med[k][0]:.2f} ({lo:.2f}-{hi:.2f}) | {med[k][1]:.2f} | {med[k][2]:.2f} | "
           f"{v[0][3]} | {max(x[4] for x in v)} | {med[k][0] / best:.3f} |")
+lines = [l.rstrip('\n').split('\t', 1)[1] for l in open(sys.argv[1]) if l.strip()]
+norm = [' '.join(x.replace('\\n', ' ').split()) for x in lines]
+same = [names[k] for k in range(len(names) - 1) if norm[k] == norm[-1]]
+if same:
+    print(f"hgridopt's lines are those of: {', '.join(same)} (a difference in their times is noise)")
 own = med.get(0, [float('nan')])[0]
 hg = med.get(len(names) - 1, [float('nan')])[0]
 print(f"own / best {own / best:.3f}; hgridopt / best {hg / best:.3f}; hgridopt / own {hg / own:.3f}")
