@@ -10,8 +10,8 @@
 # in that folder, and with calibration files of their own (none at first),
 # so that a page is read as a new user runs it. Every command must exit 0.
 #
-# Smaller runs: a `--n N` above 20000 is run with --n 20000 and a
-# `--seconds S` above 5 with --seconds 5 (the pages' figures are for their
+# Smaller runs: a `--n N` above 10000 is run with --n 10000 and a
+# `--seconds S` above 2 with --seconds 2 (the pages' figures are for their
 # N and budget; what is tested here is that the flow runs).
 #
 # Commands needing root, the network, an installation, another build,
@@ -20,8 +20,8 @@
 # it, and a skip entry matching no command fails (the list stays true).
 HG=${1:?binary}
 SRC=${2:?source dir}
-N_MAX=20000
-SECONDS_MAX=5
+N_MAX=10000
+SECONDS_MAX=2
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 # hermetic: no calibration file of the user's, nor XDG_CONFIG_HOME, changes
