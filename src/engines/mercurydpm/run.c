@@ -391,9 +391,9 @@ static int parse_timed(char *line, int n, int repeats, double *sec,
     return 1;
 }
 
-int hg_mercurydpm_run(const hg_particles *p, const hg_mercurydpm_setting *s,
-                      int n, const hg_engine_run *run,
-                      hg_mercurydpm_timing *t, hg_err *e)
+/* The arguments of hg_mercurydpm_run checked. */
+static int check_run(const hg_particles *p, const hg_mercurydpm_setting *s,
+                     int n, const hg_engine_run *run, hg_err *e)
 {
     if (n < 1)
         return hg_fail(e, HG_EINVAL, "MercuryDPM: no HGrid setting to run");
@@ -412,6 +412,40 @@ int hg_mercurydpm_run(const hg_particles *p, const hg_mercurydpm_setting *s,
     for (int i = 0; i < n; i++)
         if ((st = check_setting(&s[i], i, dmax, e)))
             return st;
+    return HG_OK;
+}
+
+/* t[0..n-1] from the seconds and wall times of R repeats of n settings
+ * (sec[k * R + r]; sorted in place). Paired medians
+ * (hg_code_paired_medians): the machine's speed drifts between repeats
+ * (one setting's repeats spread 2x on the development machine while the
+ * ratios of two settings in one repeat held). */
+static int summarise(double *sec, double *wall, int n, int R,
+                     hg_mercurydpm_timing *t, hg_err *e)
+{
+    double *paired = malloc(sizeof *paired * (size_t)n);
+    if (!paired)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    int st = hg_code_paired_medians(sec, n, R, paired, e);
+    for (int k = 0; k < n && st == HG_OK; k++) {
+        double *v = sec + k * R;
+        hg_code_median(v, R); /* sorts v */
+        t[k].seconds = paired[k];
+        t[k].seconds_min = v[0];
+        t[k].seconds_max = v[R - 1];
+        t[k].wall = hg_code_median(wall + k * R, R);
+    }
+    free(paired);
+    return st;
+}
+
+int hg_mercurydpm_run(const hg_particles *p, const hg_mercurydpm_setting *s,
+                      int n, const hg_engine_run *run,
+                      hg_mercurydpm_timing *t, hg_err *e)
+{
+    int st = check_run(p, s, n, run, e);
+    if (st)
+        return st;
     char build[4096], exe[4400];
     if ((st = hg_mercurydpm_find(run->program, build, sizeof build, e)) ||
         (st = hg_mercurydpm_driver(build, exe, sizeof exe, e)))
@@ -478,27 +512,7 @@ int hg_mercurydpm_run(const hg_particles *p, const hg_mercurydpm_setting *s,
                      run->keep ? dir.path : "");
         goto done;
     }
-    /* Paired medians (hg_code_paired_medians): the machine's speed drifts
-     * between repeats (one setting's repeats spread 2x on the development
-     * machine while the ratios of two settings in one repeat held) */
-    double *paired = malloc(sizeof *paired * (size_t)n);
-    if (!paired) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto done;
-    }
-    if ((st = hg_code_paired_medians(sec, n, R, paired, e))) {
-        free(paired);
-        goto done;
-    }
-    for (int k = 0; k < n; k++) {
-        double *v = sec + k * R;
-        hg_code_median(v, R); /* sorts v */
-        t[k].seconds = paired[k];
-        t[k].seconds_min = v[0];
-        t[k].seconds_max = v[R - 1];
-        t[k].wall = hg_code_median(wall + k * R, R);
-    }
-    free(paired);
+    st = summarise(sec, wall, n, R, t, e);
 done:
     if (pipe)
         pclose(pipe);
