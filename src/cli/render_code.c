@@ -126,16 +126,24 @@ static int collections_table(FILE *out, const cli_system *cs,
     return CLI_OK;
 }
 
+/* The answer's collections under key, and its predicted Neigh time
+ * against bin's. */
+static void collections_prediction(cJSON *j, const char *key,
+                                   const hg_engine_answer *x)
+{
+    cJSON_AddItemToObject(j, key, collections_json(x->levels, x->sizes));
+    cJSON_AddNumberToObject(j, "predicted_neigh_ms", 1e3 * x->seconds);
+    cJSON_AddNumberToObject(j, "bin_neigh_ms", 1e3 * x->default_seconds);
+    cJSON_AddNumberToObject(j, "ratio_to_bin",
+                            x->seconds / x->default_seconds);
+}
+
 static int collections_json_doc(FILE *out, const cli_system *cs,
                                 const hg_advice *a)
 {
     const hg_engine_answer *x = &a->answer;
     cJSON *j = collections_document("recommendation", cs, a);
-    cJSON_AddItemToObject(j, "answer", collections_json(x->levels, x->sizes));
-    cJSON_AddNumberToObject(j, "predicted_neigh_ms", 1e3 * x->seconds);
-    cJSON_AddNumberToObject(j, "bin_neigh_ms", 1e3 * x->default_seconds);
-    cJSON_AddNumberToObject(j, "ratio_to_bin",
-                            x->seconds / x->default_seconds);
+    collections_prediction(j, "answer", x);
     cJSON *by = cJSON_AddArrayToObject(j, "by_collections");
     for (int n = 1; n < x->n_options; n++) {
         const hg_engine_option *o = &x->options[n];
@@ -172,11 +180,7 @@ static int collections_eval_json(FILE *out, const cli_system *cs,
 {
     const hg_engine_answer *x = &a->answer;
     cJSON *j = collections_document("evaluation", cs, a);
-    cJSON_AddItemToObject(j, "setting", collections_json(x->levels, x->sizes));
-    cJSON_AddNumberToObject(j, "predicted_neigh_ms", 1e3 * x->seconds);
-    cJSON_AddNumberToObject(j, "bin_neigh_ms", 1e3 * x->default_seconds);
-    cJSON_AddNumberToObject(j, "ratio_to_bin",
-                            x->seconds / x->default_seconds);
+    collections_prediction(j, "setting", x);
     render_json_lines(j, "settings", a->settings);
     return cli_json_print(out, j);
 }
