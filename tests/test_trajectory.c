@@ -60,6 +60,65 @@ static size_t same_as_one_by_one(const char *path)
     return k;
 }
 
+/* The motion fields of every frame of path against a brute-force join of
+ * consecutive frames by id. */
+static void motion_brute(const char *path)
+{
+    hg_err e;
+    hg_io_frames *t = NULL;
+    CHECK(hg_io_frames_open(path, NULL, &t, &e) == HG_OK);
+    hg_io_frame f;
+    uint64_t *pid = NULL;
+    double *px = NULL;
+    size_t pn = 0;
+    long long pstep = -1;
+    int frames = 0, moved = 0;
+    while (t && hg_io_frames_next(t, &f, &e) == 1) {
+        const hg_particles *p = f.p;
+        double d2max = 0.0;
+        size_t m = 0;
+        for (size_t i = 0; i < p->n; i++)
+            for (size_t j = 0; j < pn; j++) {
+                if (pid[j] != f.id[i])
+                    continue;
+                double d2 = 0.0;
+                for (int a = 0; a < p->dim; a++) {
+                    double d = p->x[i * p->dim + a] - px[j * 3 + a];
+                    if (hg_particles_axis_periodic(p, a)) {
+                        double L = p->hi[a] - p->lo[a];
+                        d -= L * nearbyint(d / L);
+                    }
+                    d2 += d * d;
+                }
+                d2max = d2 > d2max ? d2 : d2max;
+                m++;
+            }
+        CHECK(f.matched == m);
+        if (frames == 0 || m == 0)
+            CHECK(isnan(f.max_step_displacement));
+        else
+            CHECK_CLOSE(f.max_step_displacement,
+                        sqrt(d2max) / (double)(f.step - pstep), 1e-12, 0.0);
+        moved += m > 0 && f.max_step_displacement > 0.0;
+        free(pid);
+        free(px);
+        pid = malloc((p->n ? p->n : 1) * sizeof *pid);
+        px = calloc((p->n ? p->n : 1) * 3, sizeof *px);
+        for (size_t i = 0; pid && px && i < p->n; i++) {
+            pid[i] = f.id[i];
+            for (int a = 0; a < p->dim; a++)
+                px[i * 3 + a] = p->x[i * p->dim + a];
+        }
+        pn = p->n;
+        pstep = f.step;
+        frames++;
+    }
+    CHECK(frames > 1 && moved > 0);
+    free(pid);
+    free(px);
+    hg_io_frames_free(t);
+}
+
 int main(void)
 {
     char path[4000], gz[4096];
@@ -69,6 +128,7 @@ int main(void)
     size_t n = same_as_one_by_one(path);
     CHECK(n == 6);
     CHECK(same_as_one_by_one(gz) == n);
+    motion_brute(path);
 
     /* ids as written (atoms in another order) and the frames' steps */
     snprintf(path, sizeof path,

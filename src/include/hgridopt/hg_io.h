@@ -238,6 +238,15 @@ typedef struct hg_io_frame {
     double time;            /* NAN without ITEM: TIME */
     size_t index;           /* 1-based */
     const hg_io_info *info; /* what was read and assumed for this frame */
+    /* Motion since the previous frame (what decides how often a
+     * neighbour list is rebuilt): the largest displacement of an atom
+     * present in both frames (matched by id; minimum image along
+     * periodic axes) divided by the steps between them, and how many
+     * atoms were matched. NAN and 0 for the first frame, a dump without
+     * ids or timesteps, or steps that do not increase. */
+    double max_step_displacement;
+    size_t matched;
+    double max_speed;       /* largest |v| of the frame; NAN without v */
 } hg_io_frame;
 
 int hg_io_frames_open(const char *path, const hg_io_options *o,
