@@ -334,7 +334,7 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
 }
 
 /* Move the atoms of dump frame f into p. */
-static int dump_finish(io_stream *s, const io_dump_frame *f,
+int io_dump_finish(io_stream *s, const io_dump_frame *f,
                        io_dump_atoms *A, hg_particles *p, hg_io_info *info,
                        hg_err *e)
 {
@@ -434,7 +434,7 @@ int io_dump_load(io_stream *s, const hg_io_options *o, uint64_t size,
     io_dump_atoms A = {0};
     int st = io_frames_select(s, o, size, &dump_ops, &f, &A, info, e);
     if (!st)
-        st = dump_finish(s, &f, &A, p, info, e);
+        st = io_dump_finish(s, &f, &A, p, info, e);
     io_dump_atoms_free(&A);
     return st;
 }

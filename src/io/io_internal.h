@@ -195,6 +195,11 @@ int io_dump_read(io_stream *s, const io_dump_frame *f,
 void io_dump_atoms_free(io_dump_atoms *A);
 /* Room for want atoms in A (its arrays grown, at most A->limit). */
 int io_dump_atoms_grow(io_dump_atoms *A, size_t want, hg_err *e);
+/* The frame f read into A as particles p (A's positions and radii move
+ * into p; ids and velocities stay in A), with its box and boundary; info
+ * gets what was read and assumed. */
+int io_dump_finish(io_stream *s, const io_dump_frame *f, io_dump_atoms *A,
+                   hg_particles *p, hg_io_info *info, hg_err *e);
 /* A dump into p: the frame of o (io_frames_select), its box and boundary. */
 int io_dump_load(io_stream *s, const hg_io_options *o, uint64_t size,
                  hg_particles *p, hg_io_info *info, hg_err *e);

@@ -67,6 +67,7 @@
 #ifndef HG_IO_H
 #define HG_IO_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "hg_common.h"
 #include "hg_system.h"
@@ -217,4 +218,41 @@ char *hg_json_print(struct cJSON *json);
 #ifdef __cplusplus
 }
 #endif
+/* ---- trajectories: every frame of a dump, one after the other ---------
+ *
+ * A LAMMPS or LIGGGHTS dump of several frames (gzip too) read frame by
+ * frame in one pass, for what changes between frames (displacements,
+ * rebuild rates): memory holds one frame. o as hg_io_load's (o->frame and
+ * o->by_step are ignored: every frame is read). Other formats: HG_EINVAL
+ * naming the format found. */
+typedef struct hg_io_frames hg_io_frames;
+
+/* One frame, owned by the reader and valid until the next call. */
+typedef struct hg_io_frame {
+    const hg_particles *p;  /* positions wrapped into the box, radii; n 0
+                               (box only) in a frame without atoms */
+    const uint64_t *id;     /* p->n atom ids (1..n when the dump has none) */
+    int has_id;             /* the dump has an id column */
+    const double *v;        /* velocities v[3i..3i+2]; NULL without them */
+    long long step;         /* -1 without ITEM: TIMESTEP */
+    double time;            /* NAN without ITEM: TIME */
+    size_t index;           /* 1-based */
+    const hg_io_info *info; /* what was read and assumed for this frame */
+    /* Motion since the previous frame (what decides how often a
+     * neighbour list is rebuilt): the largest displacement of an atom
+     * present in both frames (matched by id; minimum image along
+     * periodic axes) divided by the steps between them, and how many
+     * atoms were matched. NAN and 0 for the first frame, a dump without
+     * ids or timesteps, or steps that do not increase. */
+    double max_step_displacement;
+    size_t matched;
+    double max_speed;       /* largest |v| of the frame; NAN without v */
+} hg_io_frame;
+
+int hg_io_frames_open(const char *path, const hg_io_options *o,
+                      hg_io_frames **out, hg_err *e);
+/* The next frame into *f: 1, 0 after the last, or a status. */
+int hg_io_frames_next(hg_io_frames *t, hg_io_frame *f, hg_err *e);
+void hg_io_frames_free(hg_io_frames *t); /* accepts NULL */
+
 #endif
