@@ -86,6 +86,9 @@ int hg_lammps_system_check(const hg_lammps_system *s, hg_err *e)
         return hg_fail(e, HG_EINVAL, "atoms: %g must be >= 1", s->atoms);
     if (!(s->skin > 0.0) || !isfinite(s->skin))
         return hg_fail(e, HG_EINVAL, "skin: %g must be > 0", s->skin);
+    if (!(s->cutoff_diameter >= 0.0) || !isfinite(s->cutoff_diameter))
+        return hg_fail(e, HG_EINVAL, "cutoff diameter: %g must be >= 0",
+                       s->cutoff_diameter);
     if (s->nprocs < 1 || s->nprocs > 4096)
         return hg_fail(e, HG_EINVAL, "nprocs: %d is outside 1..4096",
                        s->nprocs);
@@ -115,6 +118,12 @@ int hg_lammps_setting_check(const hg_lammps_setting *s, double dmax,
                            "%.17g after %.17g",
                            s->cut[i], s->cut[i - 1]);
     }
+    if (!(s->binsize >= 0.0) || !isfinite(s->binsize))
+        return hg_fail(e, HG_EINVAL, "binsize: %g must be finite and >= 0",
+                       s->binsize);
+    if (s->ncoll > 0 && s->binsize > 0.0)
+        return hg_fail(e, HG_EINVAL, "binsize: %g is for bin; multi bins "
+                       "each collection by its own cutoff", s->binsize);
     if (s->ncoll > 0 && !(s->cut[s->ncoll - 1] >= dmax))
         return hg_fail(e, HG_EINVAL,
                        "last collection cutoff %.17g is below the largest "
@@ -300,6 +309,7 @@ static double lmp_meas_density(const lmp_meas *m, double a, int i, int j)
 typedef struct lmp_geom {
     int d, n, bin_style;
     double cut[HG_LAMMPS_MAX_COLLECTIONS];
+    double binsize;  /* bin: neigh_modify binsize (0: half the cutoff) */
     double len[3];   /* box edges */
     int per[3];      /* periodic axes */
     int g[3];        /* procs grid */
@@ -344,8 +354,9 @@ static void lmp_geom_init(const hg_psd *psd, const hg_lammps_system *sys,
     int d = G->d = sys->dim;
     G->bin_style = s->ncoll == 0;
     G->n = G->bin_style ? 1 : s->ncoll;
+    G->binsize = G->bin_style ? s->binsize : 0.0;
     if (G->bin_style)
-        G->cut[0] = dmax;
+        G->cut[0] = sys->cutoff_diameter > dmax ? sys->cutoff_diameter : dmax;
     else
         memcpy(G->cut, s->cut, sizeof G->cut[0] * (size_t)G->n);
     G->snap = sys->structure == HG_STRUCTURE_MEASURED ? sys->snapshot : NULL;
@@ -365,7 +376,8 @@ static void lmp_geom_init(const hg_psd *psd, const hg_lammps_system *sys,
  * (cubic bins: the others differ by the rounding to whole bins only). */
 static double collection_bins(const lmp_geom *G, int i, hg_lammps_work *w)
 {
-    double nominal = 0.5 * (G->cut[i] + G->skin);
+    double nominal = G->binsize > 0.0 ? G->binsize
+                                       : 0.5 * (G->cut[i] + G->skin);
     double bax[3] = {1.0, 1.0, 1.0};
     for (int c = 0; c < G->d; c++) {
         int nb = (int)(G->len[c] / nominal);
@@ -563,7 +575,10 @@ void hg_lammps_setting_text(const hg_lammps_setting *s, char *buf,
                             size_t len)
 {
     if (s->ncoll == 0) {
-        snprintf(buf, len, "bin");
+        if (s->binsize > 0.0)
+            snprintf(buf, len, "bin (bins of %.4g)", s->binsize);
+        else
+            snprintf(buf, len, "bin");
         return;
     }
     size_t n = (size_t)snprintf(buf, len, "multi with %d collection%s",

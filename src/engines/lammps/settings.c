@@ -237,6 +237,10 @@ int hg_lammps_lines(const hg_lammps_setting *s, double skin, double dmax,
     snprintf(buf, sizeof buf, "%.6g", skin);
     if (s->ncoll == 0) {
         fprintf(f, "neighbor %s bin\n", buf);
+        if (s->binsize > 0.0) {
+            hg_lammps_format_up(s->binsize, buf, sizeof buf);
+            fprintf(f, "neigh_modify binsize %s\n", buf);
+        }
     } else {
         fprintf(f, "neighbor %s multi\n", buf);
         fprintf(f, "neigh_modify collection/interval %d", s->ncoll);

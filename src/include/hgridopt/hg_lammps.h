@@ -43,6 +43,8 @@ extern "C" {
 typedef struct hg_lammps_setting {
     int ncoll;                              /* 0: `bin`; 1..16: `multi` */
     double cut[HG_LAMMPS_MAX_COLLECTIONS];  /* c_1 < ... < c_ncoll */
+    double binsize; /* bin only: `neigh_modify binsize` (0: LAMMPS'
+                       default, half the cutoff) */
 } hg_lammps_setting;
 
 /* The system seen by LAMMPS. */
@@ -60,6 +62,10 @@ typedef struct hg_lammps_system {
                                empty bins are binned on every build) and
                                the pair statistics the distance checks
                                take (hg_snapshot.h); not owned */
+    double cutoff_diameter; /* bin: the diameter LAMMPS' cutoff is set
+                               from when it exceeds the largest of the
+                               radii priced (a frame of a run whose larger
+                               particles come later); 0: theirs */
 } hg_lammps_system;
 
 /* Expected work of one neighbor build on one rank. */
@@ -83,6 +89,14 @@ typedef struct hg_lammps_work {
  * neighbours); stored in lammps.json (hg_consts_path), shipped values
  * measured with Debian's lmp 29 Sep 2021 (docs/measurements/lammps.md). */
 extern const hg_consts_kind hg_lammps_consts_kind;
+/* The pair loop's cost (Pair seconds per step on one rank): per stored
+ * neighbour pair and per atom, fitted by `calibrate --engine lammps`
+ * (each system's lists built once and kept, at 1x to 4x the skin), in
+ * lammps-pair.json; what a larger skin costs in every step. */
+extern const hg_consts_kind hg_lammps_pair_kind;
+/* Predicted Pair seconds per step for stored pairs and atoms per rank. */
+double hg_lammps_pair_predict(const hg_consts *c, double neighbours,
+                              double atoms);
 
 /* Check a setting against the largest diameter dmax: 0 <= ncoll <= 16,
  * cutoffs finite, strictly increasing, > 0, the last >= dmax. */
@@ -150,6 +164,9 @@ typedef struct hg_lammps_run_options {
     int warmup;          /* untimed steps before (default 5) */
     int repeats;         /* alternating repeats of the whole list (3) */
     double skin;         /* neighbor skin, > 0 */
+    int keep_lists;      /* 0: the list rebuilt every step (Neigh per
+                            build); 1: built once and kept (check yes on
+                            atoms that stay): the pair loop alone */
     /* statistics of the centres for the model's predicted work (poisson;
      * hard-spheres for a non-overlapping packing) */
     hg_structure structure;
