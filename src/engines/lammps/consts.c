@@ -45,3 +45,41 @@ const hg_consts_kind hg_lammps_consts_kind = {
     .positive = -1,
     .shipped = shipped,
 };
+
+/* ---- the pair loop: seconds per step of LAMMPS' Pair time ---- */
+
+static const char *const pair_terms[2] = {"neighbours", "atoms"};
+
+static void pair_shipped(hg_consts *c)
+{
+    /* hgridopt calibrate --engine lammps on the development machine (see
+     * shipped.h): Pair seconds per step over lists kept, against the
+     * stored neighbour pairs and the atoms, the skin 1x to 4x. */
+    c->c[0] = HG_LAMMPS_PAIR_NEIGHBOUR;
+    c->c[1] = HG_LAMMPS_PAIR_ATOM;
+    c->se[0] = HG_LAMMPS_PAIR_NEIGHBOUR_SE;
+    c->se[1] = HG_LAMMPS_PAIR_ATOM_SE;
+    c->r2 = HG_LAMMPS_PAIR_R2;
+    c->npoints = HG_LAMMPS_PAIR_NPOINTS;
+    snprintf(c->machine, sizeof c->machine, "%s", HG_LAMMPS_PAIR_MACHINE);
+    snprintf(c->version, sizeof c->version, "%s", HG_LAMMPS_PAIR_VERSION);
+    snprintf(c->created, sizeof c->created, "%s", HG_LAMMPS_PAIR_DATE);
+}
+
+const hg_consts_kind hg_lammps_pair_kind = {
+    .code = "LAMMPS",
+    .schema = "hgridopt.lammps-pair-calibration/1",
+    .version_key = "lammps",
+    .env = "HGRIDOPT_LAMMPS_PAIR_CALIBRATION",
+    .file = "lammps-pair.json",
+    .nterms = 2,
+    .terms = pair_terms,
+    .positive = 0,
+    .shipped = pair_shipped,
+};
+
+double hg_lammps_pair_predict(const hg_consts *c, double neighbours,
+                              double atoms)
+{
+    return c->c[0] * neighbours + c->c[1] * atoms;
+}

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const models[] = {"lammps-multi", "lammps-bin", NULL};
@@ -229,15 +230,26 @@ static const char *const system_role[16] = {
     "system 11", "system 12", "system 13", "system 14", "system 15",
     "system 16"};
 
-enum { PER_SYSTEM = 10 }; /* calibration settings per system, at most */
+/* calibration settings per system, at most; skins of the pair loop's
+ * measurements */
+enum { PER_SYSTEM = 10, PAIR_SKINS = 4 };
 
 /* The measured points of all systems, with the skin, largest diameter
  * and role add_point needs of each. */
+/* The pair loop over kept lists: Pair seconds per step, the stored
+ * pairs LAMMPS counted, atoms per rank. */
+typedef struct pair_point {
+    double seconds, neighbours, atoms;
+    int system;
+} pair_point;
+
 typedef struct cal_points {
     hg_lammps_point *pts;
     double *skins, *dmaxs;
     const char **names;
     int n;
+    pair_point *pair;
+    int n_pair;
 } cal_points;
 
 /* The RSA packing of own system s (run->atoms atoms, run->seed). */
@@ -287,6 +299,28 @@ static int measure_system(const hg_engine_run *run, int s, cal_points *cp,
         cp->dmaxs[cp->n] = 2.0 * hg_psd_rmax(psd);
         cp->names[cp->n++] = system_role[s < 16 ? s : 15];
     }
+    /* the pair loop alone (lists kept) with bin at 1 to 10 times the
+     * skin: more stored pairs for the same atoms, which separates its cost
+     * per stored pair from its cost per atom */
+    static const double pair_skins[PAIR_SKINS] = {1.0, 3.0, 6.0, 10.0};
+    ro.keep_lists = 1;
+    ro.steps = 20 * ro.steps + 200; /* a step costs no build: more steps
+                                       for the same timer resolution */
+    double skin0 = ro.skin;
+    for (int f = 0; st == HG_OK && f < PAIR_SKINS; f++) {
+        if (run->keep) {
+            snprintf(keep, sizeof keep, "%s/system%d-pair%d", run->keep,
+                     s + 1, f + 1);
+            ro.keep = keep;
+        }
+        hg_lammps_point q;
+        st = hg_lammps_measure(p, set, 1, &ro, NULL, &q, e);
+        if (st == HG_OK)
+            cp->pair[cp->n_pair++] = (pair_point){
+                q.timing.pair, q.timing.neighbours,
+                q.work.binned - q.work.ghosts, s};
+        ro.skin = skin0 * pair_skins[f + 1 < PAIR_SKINS ? f + 1 : f];
+    }
     hg_particles_clear(&own);
     hg_psd_free(psd);
     return st;
@@ -311,9 +345,64 @@ static int fit_points(const cal_points *cp, hg_consts *k, hg_err *e)
     return st;
 }
 
+/* The pair loop's constants (hg_lammps_pair_kind): Pair seconds per step
+ * against the stored pairs LAMMPS counted, within each system (what a
+ * skin adds to the same atoms: one slope over all systems, each with its
+ * own intercept), and the mean intercept per atom. */
+static int fit_pair(const cal_points *cp, hg_consts *k, hg_err *e)
+{
+    int nsys = 0;
+    for (int i = 0; i < cp->n_pair; i++)
+        nsys = cp->pair[i].system + 1 > nsys ? cp->pair[i].system + 1 : nsys;
+    double sxy = 0.0, sxx = 0.0, syy = 0.0, per_atom = 0.0;
+    int used = 0;
+    for (int s = 0; s < nsys; s++) {
+        double mx = 0.0, my = 0.0;
+        int m = 0;
+        for (int i = 0; i < cp->n_pair; i++)
+            if (cp->pair[i].system == s) {
+                mx += cp->pair[i].neighbours;
+                my += cp->pair[i].seconds;
+                m++;
+            }
+        if (m < 2)
+            continue;
+        mx /= m;
+        my /= m;
+        for (int i = 0; i < cp->n_pair; i++)
+            if (cp->pair[i].system == s) {
+                double dx = cp->pair[i].neighbours - mx;
+                double dy = cp->pair[i].seconds - my;
+                sxy += dx * dy;
+                sxx += dx * dx;
+                syy += dy * dy;
+            }
+        used++;
+    }
+    if (!(sxx > 0.0) || !(sxy > 0.0))
+        return hg_fail(e, HG_ENUMERIC, "LAMMPS pair fit: Pair time does not "
+                       "grow with the stored pairs in these measurements");
+    double slope = sxy / sxx, res = syy - sxy * sxy / sxx;
+    int dof = cp->n_pair - used - 1;
+    memset(k, 0, sizeof *k);
+    k->c[0] = slope;
+    k->se[0] = dof > 0 ? sqrt(res / dof / sxx) : 0.0;
+    for (int i = 0; i < cp->n_pair; i++)
+        per_atom += (cp->pair[i].seconds - slope * cp->pair[i].neighbours) /
+                    cp->pair[i].atoms;
+    k->c[1] = fmax(0.0, per_atom / cp->n_pair); /* se[1]: not fitted */
+    k->r2 = syy > 0.0 ? 1.0 - res / syy : NAN;
+    k->npoints = cp->n_pair;
+    time_t now = time(NULL);
+    strftime(k->created, sizeof k->created, "%Y-%m-%dT%H:%M:%SZ",
+             gmtime(&now));
+    return HG_OK;
+}
+
 /* k's machine and lmp version, and the fit's text in the report. */
 static void describe_fit(const hg_engine_run *run, const char *version,
-                         int npts, hg_consts *k, hg_engine_report *r)
+                         int npts, hg_consts *k, hg_consts *pair,
+                         hg_engine_report *r)
 {
     char host[64] = "";
     gethostname(host, sizeof host - 1);
@@ -329,8 +418,16 @@ static void describe_fit(const hg_engine_run *run, const char *version,
                               1e9 * k->c[t], 1e9 * k->se[t],
                               k->c[t] == 0.0 ? " (dropped: not > 0)" : "");
     if (m < sizeof r->fitted)
+        m += (size_t)snprintf(r->fitted + m, sizeof r->fitted - m,
+                              "; R^2 %.4f over %d measurements", k->r2, npts);
+    if (m < sizeof r->fitted)
         snprintf(r->fitted + m, sizeof r->fitted - m,
-                 "; R^2 %.4f over %d measurements", k->r2, npts);
+                 ". Pair per step: %.4g +- %.2g ns per stored pair, %.4g +- "
+                 "%.2g ns per atom, R^2 %.4f",
+                 1e9 * pair->c[0], 1e9 * pair->se[0], 1e9 * pair->c[1],
+                 1e9 * pair->se[1], pair->r2);
+    snprintf(pair->machine, sizeof pair->machine, "%s", k->machine);
+    snprintf(pair->version, sizeof pair->version, "%s", version);
     snprintf(r->constants, sizeof r->constants, "fitted here (%s)",
              k->machine);
 }
@@ -365,20 +462,32 @@ static int report_points(cal_points *cp, const hg_consts *k,
     return st;
 }
 
-/* k saved to run->save, else to the constants' default path. */
+/* k saved to run->save, else to the constants' default path; the pair
+ * constants beside it (run->save's name with -pair before .json, else
+ * their own default path). */
 static int save_constants(const hg_engine_run *run, const hg_consts *k,
-                          hg_engine_report *r, hg_err *e)
+                          const hg_consts *pair, hg_engine_report *r,
+                          hg_err *e)
 {
-    char path[4096];
+    char path[4096], ppath[4096];
     int st = HG_OK;
-    if (run->save)
+    if (run->save) {
         snprintf(path, sizeof path, "%s", run->save);
-    else
-        st = hg_consts_path(&hg_lammps_consts_kind, path, sizeof path, e);
+        size_t n = strlen(run->save);
+        int json = n > 5 && !strcmp(run->save + n - 5, ".json");
+        snprintf(ppath, sizeof ppath, "%.*s-pair.json",
+                 (int)(json ? n - 5 : n), run->save);
+    } else if ((st = hg_consts_path(&hg_lammps_consts_kind, path,
+                                    sizeof path, e)) == HG_OK) {
+        st = hg_consts_path(&hg_lammps_pair_kind, ppath, sizeof ppath, e);
+    }
     if (st == HG_OK)
         st = hg_consts_save(&hg_lammps_consts_kind, k, path, e);
     if (st == HG_OK)
-        snprintf(r->saved, sizeof r->saved, "%s", path);
+        st = hg_consts_save(&hg_lammps_pair_kind, pair, ppath, e);
+    if (st == HG_OK)
+        snprintf(r->saved, sizeof r->saved, "%.2040s and %.2040s", path,
+                 ppath);
     return st;
 }
 
@@ -399,26 +508,30 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *r,
     cp.skins = calloc(cap, sizeof *cp.skins);
     cp.dmaxs = calloc(cap, sizeof *cp.dmaxs);
     cp.names = calloc(cap, sizeof *cp.names);
-    if (!cp.pts || !cp.skins || !cp.dmaxs || !cp.names)
+    cp.pair = calloc((size_t)nsys * PAIR_SKINS, sizeof *cp.pair);
+    if (!cp.pts || !cp.skins || !cp.dmaxs || !cp.names || !cp.pair)
         st = hg_fail(e, HG_ENOMEM, "out of memory");
     for (int s = 0; st == HG_OK && s < nsys; s++)
         st = measure_system(run, s, &cp, e);
-    hg_consts k = {0};
+    hg_consts k = {0}, pair = {0};
     if (st == HG_OK)
         st = fit_points(&cp, &k, e);
+    if (st == HG_OK)
+        st = fit_pair(&cp, &pair, e);
     if (st == HG_OK) {
-        describe_fit(run, version, cp.n, &k, r);
+        describe_fit(run, version, cp.n, &k, &pair, r);
         st = report_points(&cp, &k, r, e);
     }
     r->settings_measured = cp.n * run->repeats;
     if (st == HG_OK && run->store)
-        st = save_constants(run, &k, r, e);
+        st = save_constants(run, &k, &pair, r, e);
     hg_engine_report_finish(r);
     r->recommended = -1;
     free(cp.pts);
     free(cp.skins);
     free(cp.dmaxs);
     free(cp.names);
+    free(cp.pair);
     return st;
 }
 
@@ -451,4 +564,5 @@ const hg_engine hg_engine_lammps = {
     .validate = validate,
     .tune = tune,
     .calibrate = calibrate,
+    .run = &hg_lammps_run_hooks,
 };

@@ -48,7 +48,7 @@ int hg_lammps_version(const char *lmp, char *buf, size_t len, hg_err *e)
 /* The batch's script around the settings: read by the shared runner. */
 typedef struct script_ctx {
     const hg_lammps_setting *s;
-    int n, thermo;
+    int n, thermo, keep_lists;
     double skin, dmax;
 } script_ctx;
 
@@ -66,9 +66,9 @@ static void script_head(FILE *f, const hg_particles *p, void *ctx)
     fprintf(f, "read_data data.lmp\n");
     fprintf(f, "pair_style gran/hooke 2000.0 NULL 50.0 NULL 0.5 0\n"
                "pair_coeff * *\n");
-    fprintf(f, "neigh_modify every 1 delay 0 check no\ntimestep 0.0001\n"
+    fprintf(f, "neigh_modify every 1 delay 0 check %s\ntimestep 0.0001\n"
                "thermo %d\n",
-            c->thermo);
+            c->keep_lists ? "yes" : "no", c->thermo);
 }
 
 /* Setting k's lines; bins of one cutoff communicate in one mode. */
@@ -137,7 +137,8 @@ int hg_lammps_run(const hg_particles *p, const hg_lammps_setting *s, int n,
     double rmax = 0.0;
     for (size_t i = 0; i < p->n; i++)
         rmax = fmax(rmax, p->r[i]);
-    script_ctx ctx = {s, n, o.steps + o.warmup, o.skin, 2.0 * rmax};
+    script_ctx ctx = {s, n, o.steps + o.warmup, o.keep_lists, o.skin,
+                      2.0 * rmax};
     hg_code_batch batch = {
         .job = {.label = "lmp", .exe = lmp, .nprocs = o.nprocs,
                 .args = "-in in.hgridopt -log log.lammps -echo none",

@@ -222,10 +222,11 @@ int hg_code_collect(const hg_code_dir *d, const hg_code_job *job,
             t[cur].neighbours = strtod(line + 22, NULL);
         else if (!strncmp(line, "Neighbor list builds =", 22)) {
             long b = strtol(line + 22, NULL, 10);
-            if (b > 0 && isfinite(cur_neigh) && done_runs < nrun &&
+            if (b >= 0 && isfinite(cur_neigh) && done_runs < nrun &&
                 seen[cur] < R) {
                 int r = seen[cur]++;
-                neigh[cur * R + r] = cur_neigh / (double)b;
+                /* no build: a run over lists kept (its Pair time) */
+                neigh[cur * R + r] = b > 0 ? cur_neigh / (double)b : NAN;
                 pair[cur * R + r] = cur_pair / (double)job->steps;
                 t[cur].builds = b;
                 done_runs++;

@@ -102,7 +102,7 @@ typedef struct hg_engine_report {
                              build", "seconds per step" */
     char program[512];    /* the code run and its version */
     char constants[512];  /* the constants predicting, with their source */
-    char fitted[512];     /* calibrate: the fitted constants in words */
+    char fitted[1024];     /* calibrate: the fitted constants in words */
     char saved[4096];     /* calibrate: the file they were stored in ("":
                              not stored) */
     double fit_median_error, fit_max_error; /* calibrate: relative */
@@ -290,6 +290,9 @@ typedef struct hg_engine {
      * e.g. "whole=0": MercuryDPM's hashed cells are not stretched), set
      * before the user's --param; NULL: none. */
     const char *model_values;
+    /* Whole-run advice from a trajectory (hg_whole_run.h: candidate
+     * settings, a frame priced, the lines); NULL: not offered. */
+    const struct hg_run_hooks *run;
 } hg_engine;
 
 /* The constants of engine g (g->consts) for dimension dim: the stored
