@@ -139,8 +139,8 @@ static int parse_frame(const char *text, hg_io_options *o, hg_err *e)
 }
 
 /* --type-radius T=R,...: radius[t-1] for types 1..*n (caller frees). */
-static int parse_type_radius(const char *text, double **radius, size_t *n,
-                             hg_err *e)
+int hg_type_radius_parse(const char *text, double **radius, size_t *n,
+                         hg_err *e)
 {
     *radius = NULL;
     *n = 0;
@@ -251,7 +251,7 @@ static int load_packing(const hg_case_input *in, hg_case *c, hg_err *e)
     if (in->frame && (st = parse_frame(in->frame, &io, e)))
         return st;
     if (in->type_radius &&
-        (st = parse_type_radius(in->type_radius, &tr, &io.n_types, e)))
+        (st = hg_type_radius_parse(in->type_radius, &tr, &io.n_types, e)))
         return st;
     io.type_radius = tr;
     io.progress = in->progress;

@@ -257,6 +257,8 @@ typedef struct cli_command {
 int cmd_evaluate(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_recommend(int argc, char **argv);
+/* recommend --trajectory (cmd_trajectory.c) */
+int cmd_trajectory(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);

@@ -300,6 +300,9 @@ static const cli_spec spec = {"recommend", help,
 
 int cmd_recommend(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--trajectory"))
+            return cmd_trajectory(argc, argv);
     hg_advise_options ao = {.origin = "recommend"};
     hg_recommend_options_default(&ao.recommend);
     recommend_opts o = {NULL, ao.recommend.max_levels, ao.recommend.tolerance,

@@ -304,8 +304,25 @@ static double poisson_coordination(const hg_snapshot *s,
     return n * acc;
 }
 
+static int create(const hg_particles *p, size_t max_centres,
+                  hg_progress_fn fn, void *params, hg_snapshot **out,
+                  hg_err *e);
+
 int hg_snapshot_create_progress(const hg_particles *p, hg_progress_fn fn,
                                 void *params, hg_snapshot **out, hg_err *e)
+{
+    return create(p, 0, fn, params, out, e);
+}
+
+int hg_snapshot_create_sampled(const hg_particles *p, size_t max_centres,
+                               hg_snapshot **out, hg_err *e)
+{
+    return create(p, max_centres, NULL, NULL, out, e);
+}
+
+static int create(const hg_particles *p, size_t max_centres,
+                  hg_progress_fn fn, void *params, hg_snapshot **out,
+                  hg_err *e)
 {
     *out = NULL;
     int st = hg_particles_check(p, e);
@@ -322,6 +339,7 @@ int hg_snapshot_create_progress(const hg_particles *p, hg_progress_fn fn,
     size_t ncs = 0;
     if (!s)
         return hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
+    s->max_centres = max_centres;
     geom g;
     setup_geom(p, &g);
     hg_snapshot_info *in = &s->info;

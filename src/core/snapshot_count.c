@@ -192,7 +192,8 @@ int hg_snapshot_choose_centres(const hg_snapshot *s, const hg_particles *p,
     size_t n = p->n;
     int d = p->dim, nc = s->nc;
     double share[HG_SNAPSHOT_MAX_CLASSES];
-    size_t cap = n <= MAX_CENTRES ? n : MAX_CENTRES / (size_t)nc;
+    size_t most = s->max_centres ? s->max_centres : MAX_CENTRES;
+    size_t cap = n <= most ? n : most / (size_t)nc;
     if (cap < 200)
         cap = 200;
     double expect[HG_SNAPSHOT_MAX_CLASSES];

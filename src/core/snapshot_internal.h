@@ -32,6 +32,7 @@ struct hg_snapshot {
     double frac[HG_SNAPSHOT_MAX_CLASSES]; /* number fraction per class */
     /* g[t][ci][ck]: number density of all particles seen (hg_snapshot.h) */
     double g[NA][HG_SNAPSHOT_MAX_CLASSES][HG_SNAPSHOT_MAX_CLASSES];
+    size_t max_centres;   /* centres counted at most (0: MAX_CENTRES) */
 };
 
 /* The box as the counts see it: per axis periodic or not, lower end,

@@ -60,12 +60,13 @@ static int check_dump(io_stream *s, const hg_io_options *o, const char *path,
     if (fmt == HG_IO_AUTO && path)
         (void)hg_io_format_from_path(path, &fmt, NULL);
     if (fmt != HG_IO_DUMP)
-        return hg_fail(e, HG_EINVAL,
-                       "%s: a trajectory is read from a LAMMPS or LIGGGHTS "
-                       "dump; this file is %s",
-                       io_stream_name(s),
-                       fmt == HG_IO_AUTO ? "of no format known"
-                                         : hg_io_format_name(fmt));
+        return hg_fail_data(e, HG_EINVAL,
+                            "%s: a trajectory is read from a LAMMPS or "
+                            "LIGGGHTS dump; this file is %s%s",
+                            io_stream_name(s),
+                            fmt == HG_IO_AUTO ? "of no format known"
+                                              : "of format ",
+                            fmt == HG_IO_AUTO ? "" : hg_io_format_name(fmt));
     return HG_OK;
 }
 
@@ -94,6 +95,27 @@ int hg_io_frames_open(const char *path, const hg_io_options *o,
     t->A.want_id = 1;
     t->A.want_v = 1;
     *out = t;
+    return HG_OK;
+}
+
+int hg_io_frames_continue(hg_io_frames *t, const char *path,
+                          const hg_io_options *o, hg_err *e)
+{
+    static const hg_io_options dflt;
+    o = o ? o : &dflt;
+    if (!path)
+        return hg_fail(e, HG_EINVAL, "trajectory: no file name");
+    io_stream *s = NULL;
+    int st = io_stream_open(&s, path, e);
+    if (!st)
+        st = check_dump(s, o, strcmp(path, "-") ? path : NULL, e);
+    if (st) {
+        io_stream_close(s);
+        return st;
+    }
+    io_stream_close(t->s);
+    t->s = s;
+    t->ro.size_hint = io_stream_raw_size(s);
     return HG_OK;
 }
 

@@ -5,6 +5,8 @@
 #include "hg_engine.h"
 
 extern const hg_engine hg_engine_lammps;
+/* Whole-run advice (whole_run.c). */
+extern const struct hg_run_hooks hg_lammps_run_hooks;
 
 /* --format lammps: the input-script lines of a grid (one level of model
  * lammps-bin: neighbor bin; else multi with the sizes as cutoffs). */

@@ -108,6 +108,10 @@ typedef struct hg_case {
  * says when a file's content is at fault. The notes are filled as far as
  * the reading went, also on error. */
 int hg_case_resolve(const hg_case_input *in, hg_case *c, hg_err *e);
+/* --type-radius T=R,...: *radius[t - 1] the radius of type t (*n types;
+ * caller frees), one message naming the entry at fault. */
+int hg_type_radius_parse(const char *text, double **radius, size_t *n,
+                         hg_err *e);
 void hg_case_clear(hg_case *c);
 
 /* The note for a particle file path that gives no box (the bounding box

@@ -253,6 +253,10 @@ int hg_io_frames_open(const char *path, const hg_io_options *o,
                       hg_io_frames **out, hg_err *e);
 /* The next frame into *f: 1, 0 after the last, or a status. */
 int hg_io_frames_next(hg_io_frames *t, hg_io_frame *f, hg_err *e);
+/* Go on with the next file of the same run (the frames that follow):
+ * its first frame's motion is measured from the last frame read. */
+int hg_io_frames_continue(hg_io_frames *t, const char *path,
+                          const hg_io_options *o, hg_err *e);
 void hg_io_frames_free(hg_io_frames *t); /* accepts NULL */
 
 #endif

@@ -78,6 +78,11 @@ typedef struct hg_snapshot hg_snapshot;
  * particles are not kept. Work ~ (centres) x (neighbours within 4 r_max);
  * about a second for 10^4 particles. *out is freed with hg_snapshot_free. */
 int hg_snapshot_create(const hg_particles *p, hg_snapshot **out, hg_err *e);
+/* The same with about max_centres centres counted (at least 200 per
+ * radius class; 0: the default, 4000): cheaper, noisier, for the many
+ * frames of a trajectory. */
+int hg_snapshot_create_sampled(const hg_particles *p, size_t max_centres,
+                               hg_snapshot **out, hg_err *e);
 /* The same, reporting progress to fn (may be NULL; stage "measuring",
  * the share of the particles counted), from one thread at a time. */
 int hg_snapshot_create_progress(const hg_particles *p, hg_progress_fn fn,

@@ -2,7 +2,8 @@
 # Regenerate the LAMMPS test fixtures of hgridopt in OUTDIR.
 #
 #   usage: make_fixtures.sh OUTDIR [CASE...]
-#   CASE is one of: funnel drum pour pour_poly pour2d box tri   (default: all)
+#   CASE is one of: funnel drum pour pour_poly pour_traj pour2d box tri
+#   (default: all)
 #
 # Every case (except "tri", a tiny input of our own) runs one of the granular
 # example inputs that ship with LAMMPS (Debian package lammps-examples,
@@ -24,12 +25,12 @@
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then
-    echo "usage: $0 OUTDIR [funnel|drum|pour|pour_poly|pour2d|box|tri ...]" >&2
+    echo "usage: $0 OUTDIR [funnel|drum|pour|pour_poly|pour_traj|pour2d|box|tri ...]" >&2
     exit 2
 fi
 OUTDIR=$1
 shift
-ALL_CASES=(funnel drum pour pour_poly pour2d box tri)
+ALL_CASES=(funnel drum pour pour_poly pour_traj pour2d box tri)
 if [[ $# -gt 0 ]]; then CASES=("$@"); else CASES=("${ALL_CASES[@]}"); fi
 
 LMP=${LMP:-lmp}
@@ -194,6 +195,21 @@ dump		scaled all custom 25000 pour_poly_scaled.dump radius xs ys zs type id'
         pour_poly_reorder.dump pour_poly_scaled.dump pour_poly.data
 }
 
+# --- (c3) pour/in.pour, wide distribution, a short trajectory ---------------
+# The pour_poly run with both runs cut to 2500 steps (pour, then chute flow)
+# and a trajectory of 21 frames (every 250 steps) with ids and velocities:
+# what `recommend --trajectory` reads.
+case_pour_traj() {
+    prepare_case pour_traj pour/in.pour
+    replace_line "$IN" '^fix[[:space:]]+ins all pour 3000 1 300719 vol 0[.]13 50 region slab$' \
+        'fix		ins all pour 3000 1 300719 vol 0.13 50 diam poly 3 0.25 0.6 0.6 0.3 2.0 0.1 region slab'
+    [[ $(grep -cE '^run[[:space:]]+25000$' "$IN") == 2 ]] || die "in.pour: expected 2 runs of 25000 steps"
+    sed -i -E 's/^run([[:space:]]+)25000$/run\12500/' "$IN"
+    insert_after "$IN" '^#dump[[:space:]]+id all atom 1000 dump[.]pour$' \
+        'dump		traj all custom 250 pour_traj.dump id type radius x y z vx vy vz'
+    run_case pour_traj pour_traj.dump
+}
+
 # --- (d) pour/in.pour.2d ----------------------------------------------------
 # 1000 disks (d 0.5..1.0) poured into a 2d container, dimension 2,
 # boundary f fm p, neighbor 0.2 bin; 25000 steps as written (~4 s).
@@ -256,7 +272,7 @@ EOF
 T0=$EPOCHREALTIME
 for c in "${CASES[@]}"; do
     case $c in
-        funnel | drum | pour | pour_poly | pour2d | box | tri) "case_$c" ;;
+        funnel | drum | pour | pour_poly | pour_traj | pour2d | box | tri) "case_$c" ;;
         *) die "unknown case '$c' (known: ${ALL_CASES[*]})" ;;
     esac
 done

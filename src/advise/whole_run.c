@@ -1,0 +1,454 @@
+/* whole_run.c - whole-run advice (hg_whole_run.h), first half: the run
+ * read once for its frames' steps, atoms and motion and its largest
+ * frame, the settings and skins to price, then read again to price every
+ * frame (or every k-th of a long one) with the engine's model. The
+ * choice is in whole_run_choose.c. */
+#include "hg_engine.h"
+#include "whole_run_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Skins tried when the skin is chosen. */
+#define N_SKINS 40
+
+static void note(hg_run_advice *a, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void note(hg_run_advice *a, const char *fmt, ...)
+{
+    if (a->n_notes >= HG_RUN_MAX_NOTES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->notes[a->n_notes++], sizeof a->notes[0], fmt, ap);
+    va_end(ap);
+}
+
+void hg_run_advice_clear(hg_run_advice *a)
+{
+    if (!a)
+        return;
+    free(a->lines);
+    free(a->own_lines);
+    for (int i = 0; i < a->n_segments; i++)
+        free(a->segments[i].lines);
+    memset(a, 0, sizeof *a);
+}
+
+static void run_data_free(run_data *d)
+{
+    free(d->frames);
+    free(d->priced);
+    free(d->neigh);
+    free(d->pair);
+    memset(d, 0, sizeof *d);
+}
+
+/* Open paths[i] (the first) or go on with it. */
+static int open_file(const hg_run_input *in, int i, hg_io_frames **t,
+                     hg_err *e)
+{
+    if (i == 0)
+        return hg_io_frames_open(in->paths[0], &in->io, t, e);
+    return hg_io_frames_continue(*t, in->paths[i], &in->io, e);
+}
+
+static int copy_particles(const hg_particles *p, hg_particles *out,
+                          hg_err *e)
+{
+    hg_particles_clear(out);
+    *out = *p;
+    out->x = malloc(sizeof *out->x * 3 * (p->n ? p->n : 1));
+    out->r = malloc(sizeof *out->r * (p->n ? p->n : 1));
+    if (!out->x || !out->r) {
+        free(out->x);
+        free(out->r);
+        memset(out, 0, sizeof *out);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    memcpy(out->x, p->x, sizeof *out->x * 3 * p->n);
+    memcpy(out->r, p->r, sizeof *out->r * p->n);
+    return HG_OK;
+}
+
+/* The motion of frame f per step: its displacements, raised to the mean
+ * of the largest speeds at both ends times the timestep when both are
+ * known (displacements between frames far apart understate it). */
+static double motion_of(const hg_run_input *in, const hg_io_frame *f,
+                        double vprev, int *from_speed)
+{
+    double u = f->max_step_displacement;
+    if (in->timestep > 0.0 && isfinite(f->max_speed) && isfinite(vprev)) {
+        double uv = in->timestep * 0.5 * (f->max_speed + vprev);
+        if (!(u >= uv)) {
+            u = uv;
+            *from_speed = 1;
+        }
+    }
+    return u;
+}
+
+/* Pass 1: every frame's step, atoms and motion; the diameters; the
+ * largest frame (the last of the largest) into rep. */
+static int scan(const hg_run_input *in, run_data *d, hg_particles *rep,
+                hg_run_advice *a, hg_err *e)
+{
+    hg_io_frames *t = NULL;
+    size_t cap = 0;
+    int st = HG_OK;
+    double rmin = INFINITY, rmax = 0.0, vprev = NAN;
+    for (int i = 0; st == HG_OK && i < in->n_paths; i++) {
+        if ((st = open_file(in, i, &t, e)))
+            break;
+        hg_io_frame f;
+        int r;
+        while ((r = hg_io_frames_next(t, &f, e)) == 1) {
+            if (d->nf == cap) {
+                cap = cap ? 2 * cap : 256;
+                run_frame *nfr = realloc(d->frames, sizeof *nfr * cap);
+                if (!nfr) {
+                    st = hg_fail(e, HG_ENOMEM, "out of memory");
+                    break;
+                }
+                d->frames = nfr;
+            }
+            if (f.step < 0) {
+                st = hg_fail_data(e, HG_EINVAL, "--trajectory: '%s' frame %zu "
+                             "has no ITEM: TIMESTEP; the steps between "
+                             "frames are needed", in->paths[i], f.index);
+                break;
+            }
+            if (d->nf && f.step <= d->frames[d->nf - 1].step) {
+                st = hg_fail_data(e, HG_EINVAL, "--trajectory: '%s' frame %zu is "
+                             "step %lld after step %lld; give the files of "
+                             "one run in the order they were written",
+                             in->paths[i], f.index, f.step,
+                             d->frames[d->nf - 1].step);
+                break;
+            }
+            run_frame *fr = &d->frames[d->nf++];
+            fr->step = f.step;
+            fr->n = f.p->n;
+            fr->vmax = f.max_speed;
+            fr->u = motion_of(in, &f, vprev, &a->motion_from_speed);
+            vprev = f.max_speed;
+            a->has_velocities |= f.v != NULL;
+            a->dim = f.p->dim;
+            for (size_t k = 0; k < f.p->n; k++) {
+                rmin = fmin(rmin, f.p->r[k]);
+                rmax = fmax(rmax, f.p->r[k]);
+            }
+            if (f.p->n && f.p->n >= rep->n)
+                st = copy_particles(f.p, rep, e);
+            if (st)
+                break;
+            if (in->progress)
+                in->progress("reading the frames",
+                             (i + 0.5) / in->n_paths, in->progress_params);
+        }
+        if (r < 0)
+            st = r;
+    }
+    hg_io_frames_free(t);
+    if (st)
+        return st;
+    if (d->nf < 2)
+        return hg_fail_data(e, HG_EINVAL, "--trajectory: %zu frame%s; the motion "
+                       "between frames decides the builds, so give a dump "
+                       "of several frames", d->nf, d->nf == 1 ? "" : "s");
+    if (!(rmax > 0.0))
+        return hg_fail_data(e, HG_EINVAL, "--trajectory: no frame has atoms");
+    a->dmin = 2.0 * rmin;
+    a->dmax = 2.0 * rmax;
+    return HG_OK;
+}
+
+/* The run's motion: every interval measured, the largest, the gaps. */
+static int motion(const hg_run_input *in, run_data *d, hg_run_advice *a,
+                  hg_err *e)
+{
+    a->frames = d->nf;
+    a->first_step = d->frames[0].step;
+    a->last_step = d->frames[d->nf - 1].step;
+    size_t unknown = 0, first_unknown = 0;
+    for (size_t i = 1; i < d->nf; i++) {
+        run_frame *f = &d->frames[i];
+        long long gap = f->step - d->frames[i - 1].step;
+        a->max_gap = gap > a->max_gap ? gap : a->max_gap;
+        a->max_atoms = f->n > a->max_atoms ? f->n : a->max_atoms;
+        if (!isfinite(f->u)) {
+            /* no atom in both frames (a pour before its first atoms):
+             * nothing moves that a list holds */
+            if (f->n && d->frames[i - 1].n && !unknown++)
+                first_unknown = i;
+            f->u = 0.0;
+        }
+        if (f->u > a->max_motion) {
+            a->max_motion = f->u;
+            a->max_motion_step = f->step;
+        }
+    }
+    a->max_atoms = d->frames[0].n > a->max_atoms ? d->frames[0].n
+                                                 : a->max_atoms;
+    if (unknown)
+        return hg_fail_data(e, HG_EINVAL, "--trajectory: the motion between "
+                       "frames %zu and %zu (steps %lld and %lld) cannot be "
+                       "measured: the dump needs an id column (and vx vy vz "
+                       "with --timestep for frames far apart)",
+                       first_unknown, first_unknown + 1,
+                       d->frames[first_unknown - 1].step,
+                       d->frames[first_unknown].step);
+    if (!(a->max_motion > 0.0))
+        return hg_fail_data(e, HG_EINVAL, "--trajectory: no atom moves between "
+                       "frames; a run without motion needs one build");
+    if (a->has_velocities && !(in->timestep > 0.0))
+        note(a, "the dump has velocities; give --timestep DT (the input's "
+                "timestep) to count the motion between frames far apart "
+                "from the speeds");
+    return HG_OK;
+}
+
+/* The skins priced: the one given, else N_SKINS geometric ones from 4x
+ * the largest motion per step (or 1/50 of the smallest diameter) up to
+ * the largest diameter, and the user's. */
+static void skins(const hg_run_input *in, double own, hg_run_advice *a)
+{
+    a->skin_min = 4.0 * a->max_motion;
+    if (in->skin > 0.0) {
+        a->skins[0] = in->skin;
+        a->n_skins = 1;
+        return;
+    }
+    double lo = fmax(a->skin_min, 0.02 * a->dmin);
+    double hi = fmax(a->dmax, 4.0 * lo);
+    int n = 0;
+    for (int j = 0; j < N_SKINS; j++) {
+        /* two significant digits (a skin to type), at least lo */
+        double s = lo * pow(hi / lo, (double)j / (N_SKINS - 1));
+        double p = pow(10.0, floor(log10(s)) - 1.0);
+        s = ceil(s / p * (1.0 - 1e-12)) * p;
+        if (n == 0 || s > a->skins[n - 1] * (1.0 + 1e-9))
+            a->skins[n++] = s;
+    }
+    if (own > 0.0 && n < HG_RUN_MAX_SKINS)
+        a->skins[n++] = own;
+    a->n_skins = n;
+}
+
+/* The user's setting (--setting), else bin at --skin, else LAMMPS'
+ * default for units lj when it fits the sizes. */
+static int own_setting(const hg_run_input *in, const hg_run_hooks *h,
+                       hg_run_advice *a, double *own, hg_err *e)
+{
+    *own = 0.0;
+    if (in->setting) {
+        int st = h->parse(in->setting, a->dmax, &a->own_setting, own, e);
+        if (st)
+            return st;
+        if (in->skin > 0.0 && fabs(*own - in->skin) > 1e-12 * in->skin)
+            return hg_fail(e, HG_EINVAL, "--skin: %g differs from the skin "
+                           "%g of --setting; give one of them", in->skin,
+                           *own);
+        snprintf(a->own_why, sizeof a->own_why, "--setting");
+    } else if (in->skin > 0.0) {
+        *own = in->skin;
+        snprintf(a->own_setting.name, sizeof a->own_setting.name, "bin");
+        snprintf(a->own_why, sizeof a->own_why,
+                 "the code's default style at --skin");
+    } else if (0.3 >= 0.01 * a->dmin && 0.3 <= 2.0 * a->dmax) {
+        *own = 0.3;
+        snprintf(a->own_setting.name, sizeof a->own_setting.name, "bin");
+        snprintf(a->own_why, sizeof a->own_why,
+                 "assumed: LAMMPS' default for units lj; give --setting");
+    } else {
+        note(a, "no own setting to compare with: give --setting \"LINES\" "
+                "(your input's neighbor lines)");
+        return HG_OK;
+    }
+    a->has_own = 1;
+    return HG_OK;
+}
+
+/* The settings priced: the engine's candidates and the user's. */
+static int settings(const hg_run_input *in, const hg_run_hooks *h,
+                    const hg_particles *rep, double own, hg_run_advice *a,
+                    hg_err *e)
+{
+    double ref = in->skin > 0.0 ? in->skin : own > 0.0 ? own
+                                                       : 0.1 * a->dmin;
+    int n = h->candidates(rep, a->dmax, ref, &a->build, a->candidates,
+                          HG_RUN_MAX_CANDIDATES - 1, e);
+    if (n < 0)
+        return -n;
+    a->n_candidates = n;
+    if (!a->has_own)
+        return HG_OK;
+    for (int k = 0; k < n; k++) {
+        const hg_run_setting *c = &a->candidates[k];
+        int same = c->ncoll == a->own_setting.ncoll &&
+                   c->bin_factor == a->own_setting.bin_factor &&
+                   c->binsize == a->own_setting.binsize;
+        for (int i = 0; same && i < c->ncoll; i++)
+            same = c->cut[i] == a->own_setting.cut[i];
+        if (same) {
+            a->own.candidate = k;
+            return HG_OK;
+        }
+    }
+    a->own.candidate = a->n_candidates;
+    a->candidates[a->n_candidates] = a->own_setting;
+    snprintf(a->candidates[a->n_candidates].name,
+             sizeof a->candidates[0].name, "your setting: %.70s",
+             a->own_setting.name);
+    a->n_candidates++;
+    return HG_OK;
+}
+
+/* Pass 2: the frames priced (every stride-th and the last), each
+ * candidate at each skin. */
+static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
+                 hg_run_advice *a, hg_err *e)
+{
+    size_t maxf = in->max_frames > 0 ? (size_t)in->max_frames : 500;
+    size_t stride = (d->nf + maxf - 1) / maxf;
+    stride = stride ? stride : 1;
+    d->K = a->n_candidates;
+    d->S = a->n_skins;
+    size_t np = (d->nf - 1) / stride + 1 + ((d->nf - 1) % stride != 0);
+    d->priced = malloc(sizeof *d->priced * np);
+    d->neigh = calloc(np * (size_t)d->K * (size_t)d->S, sizeof *d->neigh);
+    d->pair = calloc(np * (size_t)d->S, sizeof *d->pair);
+    if (!d->priced || !d->neigh || !d->pair)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    hg_io_frames *t = NULL;
+    int st = HG_OK;
+    size_t idx = 0;
+    for (int i = 0; st == HG_OK && i < in->n_paths; i++) {
+        if ((st = open_file(in, i, &t, e)))
+            break;
+        hg_io_frame f;
+        int r;
+        while (st == HG_OK && (r = hg_io_frames_next(t, &f, e)) == 1) {
+            size_t fi = idx++;
+            if (fi % stride && fi != d->nf - 1)
+                continue;
+            size_t m = d->np++;
+            d->priced[m] = fi;
+            struct hg_run_frame *fr = NULL;
+            st = h->frame_open(f.p, a->dmax, &fr, e);
+            for (int k = 0; st == HG_OK && fr && k < d->K; k++)
+                for (int j = 0; st == HG_OK && j < d->S; j++) {
+                    double pr;
+                    st = h->frame_cost(fr, &a->candidates[k], a->skins[j],
+                                       &a->build, &a->pair,
+                                       &d->neigh[(m * d->K + k) * d->S + j],
+                                       &pr, e);
+                    if (k == 0)
+                        d->pair[m * d->S + j] = pr;
+                }
+            h->frame_free(fr);
+            if (st) {
+                char msg[sizeof e->msg];
+                snprintf(msg, sizeof msg, "%s", e->msg);
+                st = hg_fail_data(e, st, "--trajectory: frame %zu (step %lld): "
+                             "%s", fi + 1, d->frames[fi].step, msg);
+            }
+            if (in->progress)
+                in->progress("pricing the frames", (double)(fi + 1) / d->nf,
+                             in->progress_params);
+        }
+        if (st == HG_OK && r < 0)
+            st = r;
+    }
+    hg_io_frames_free(t);
+    a->measured = d->np;
+    if (st == HG_OK && stride > 1)
+        note(a, "priced %zu of the %zu frames (one in %zu and the last; "
+                "--max-frames N prices more)", d->np, d->nf, stride);
+    return st;
+}
+
+/* The engine's constants, given or resolved, with their source. */
+static int constants(const hg_run_input *in, const hg_engine *g,
+                     hg_run_advice *a, hg_err *e)
+{
+    int st = HG_OK;
+    if (in->build) {
+        a->build = *in->build;
+        snprintf(a->build_source, sizeof a->build_source, "given");
+    } else {
+        st = hg_engine_consts(g, a->dim, &a->build, a->build_source,
+                              sizeof a->build_source, e);
+    }
+    if (st)
+        return st;
+    if (in->pair) {
+        a->pair = *in->pair;
+        snprintf(a->pair_source, sizeof a->pair_source, "given");
+        return HG_OK;
+    }
+    int from_file = 0;
+    char path[500];
+    if ((st = hg_consts_auto(g->run->pair_kind, &a->pair, &from_file, path,
+                             sizeof path, e)))
+        return st;
+    if (from_file)
+        snprintf(a->pair_source, sizeof a->pair_source,
+                 "stored calibration %s", path);
+    else
+        snprintf(a->pair_source, sizeof a->pair_source,
+                 "shipped defaults (%s, %s)", a->pair.machine,
+                 a->pair.created);
+    return HG_OK;
+}
+
+static int check_input(const hg_run_input *in, hg_err *e)
+{
+    if (!in->engine || !in->engine->run)
+        return hg_fail(e, HG_EINVAL, "--engine: %s gives no whole-run "
+                       "advice (lammps does)",
+                       in->engine ? in->engine->name : "(none)");
+    if (in->n_paths < 1 || !in->paths)
+        return hg_fail(e, HG_EINVAL, "--trajectory: no file given");
+    if (!(in->skin >= 0.0) || !isfinite(in->skin))
+        return hg_fail(e, HG_EINVAL, "--skin: %g must be > 0", in->skin);
+    if (!(in->timestep >= 0.0) || !isfinite(in->timestep))
+        return hg_fail(e, HG_EINVAL, "--timestep: %g must be > 0",
+                       in->timestep);
+    return HG_OK;
+}
+
+int hg_run_advise(const hg_run_input *in, hg_run_advice *a, hg_err *e)
+{
+    memset(a, 0, sizeof *a);
+    int st = check_input(in, e);
+    if (st)
+        return st;
+    const hg_run_hooks *h = in->engine->run;
+    a->files = in->n_paths;
+    run_data d = {0};
+    hg_particles rep = {0};
+    double own = 0.0;
+    if ((st = scan(in, &d, &rep, a, e)) == HG_OK &&
+        (st = motion(in, &d, a, e)) == HG_OK &&
+        (st = constants(in, in->engine, a, e)) == HG_OK &&
+        (st = own_setting(in, h, a, &own, e)) == HG_OK) {
+        skins(in, own, a);
+        if ((st = settings(in, h, &rep, own, a, e)) == HG_OK &&
+            (st = price(in, h, &d, a, e)) == HG_OK)
+            st = run_choose(in, &d, a, e);
+    }
+    if (st == HG_OK && a->has_own)
+        st = h->lines(&a->own_setting, own, a->dmax, 0, &a->own_lines, e);
+    hg_particles_clear(&rep);
+    run_data_free(&d);
+    if (st)
+        hg_run_advice_clear(a);
+    return st;
+}

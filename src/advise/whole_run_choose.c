@@ -1,0 +1,310 @@
+/* whole_run_choose.c - whole-run advice (hg_whole_run.h), second half:
+ * the steps between priced frames as blocks (builds from the motion of
+ * every frame, Neigh and Pair costs interpolated by step between the
+ * priced frames), the total of every setting and skin, the answer, the
+ * user's setting and bin beside it, the sampling check, and a schedule
+ * of phases where one pays. */
+#include "hg_engine.h"
+#include "whole_run_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void run_blocks_free(run_blocks *b)
+{
+    free(b->cost);
+    free(b->neigh);
+    free(b->builds);
+    free(b->every);
+    free(b->umax);
+    free(b->from);
+    free(b->to);
+    memset(b, 0, sizeof *b);
+}
+
+/* Block bi: the raw intervals between priced frames f0 < f1, weighted
+ * toward the nearer end (lambda: where the interval's middle lies). */
+static void block(const run_data *d, const double *skins, size_t m0,
+                  size_t m1, int bi, run_blocks *b)
+{
+    int K = d->K, S = d->S;
+    size_t f0 = d->priced[m0], f1 = d->priced[m1];
+    double t0 = (double)d->frames[f0].step, T = d->frames[f1].step - t0;
+    double A[HG_RUN_MAX_SKINS] = {0}, B[HG_RUN_MAX_SKINS] = {0};
+    double C = 0.0, D = 0.0, umax = 0.0;
+    for (size_t i = f0 + 1; i <= f1; i++) {
+        double lo = (double)d->frames[i - 1].step, hi = d->frames[i].step;
+        double dt = hi - lo, lam = (0.5 * (lo + hi) - t0) / T;
+        double u = d->frames[i].u;
+        umax = fmax(umax, u);
+        for (int j = 0; j < S; j++) {
+            double r = fmin(1.0, 2.0 * u / skins[j]);
+            A[j] += dt * r * (1.0 - lam);
+            B[j] += dt * r * lam;
+            b->builds[bi * S + j] += dt * r;
+            if (2.0 * u >= skins[j])
+                b->every[bi * S + j] += dt;
+        }
+        C += dt * (1.0 - lam);
+        D += dt * lam;
+    }
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < S; j++) {
+            double n0 = d->neigh[(m0 * K + k) * S + j];
+            double n1 = d->neigh[(m1 * K + k) * S + j];
+            double ne = A[j] * n0 + B[j] * n1;
+            size_t x = ((size_t)bi * K + k) * S + j;
+            b->neigh[x] = ne;
+            b->cost[x] = ne + C * d->pair[m0 * S + j] +
+                         D * d->pair[m1 * S + j];
+        }
+    b->umax[bi] = umax;
+    b->from[bi] = d->frames[f0].step;
+    b->to[bi] = d->frames[f1].step;
+}
+
+int run_blocks_make(const run_data *d, const double *skins, const size_t *use,
+                    size_t nu, run_blocks *b, hg_err *e)
+{
+    memset(b, 0, sizeof *b);
+    int nb = (int)nu - 1, K = d->K, S = d->S;
+    size_t n = (size_t)(nb > 0 ? nb : 1);
+    b->nb = nb;
+    b->K = K;
+    b->S = S;
+    b->cost = calloc(n * K * S, sizeof *b->cost);
+    b->neigh = calloc(n * K * S, sizeof *b->neigh);
+    b->builds = calloc(n * S, sizeof *b->builds);
+    b->every = calloc(n * S, sizeof *b->every);
+    b->umax = calloc(n, sizeof *b->umax);
+    b->from = calloc(n, sizeof *b->from);
+    b->to = calloc(n, sizeof *b->to);
+    if (!b->cost || !b->neigh || !b->builds || !b->every || !b->umax ||
+        !b->from || !b->to) {
+        run_blocks_free(b);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < nb; i++)
+        block(d, skins, use[i], use[i + 1], i, b);
+    return HG_OK;
+}
+
+void run_choice_sum(const run_blocks *b, int b0, int b1, int k, int j,
+                    double skin, hg_run_choice *c)
+{
+    memset(c, 0, sizeof *c);
+    c->candidate = k;
+    c->skin = skin;
+    for (int i = b0; i < b1; i++) {
+        size_t x = ((size_t)i * b->K + k) * b->S + j;
+        c->seconds += b->cost[x];
+        c->neigh += b->neigh[x];
+        c->builds += b->builds[i * b->S + j];
+        c->steps_every_step += b->every[i * b->S + j];
+    }
+    c->pair = c->seconds - c->neigh;
+}
+
+/* A skin may be offered for blocks whose largest motion per step is umax:
+ * the skin given, else one of 4x that motion or more (no atom crosses
+ * half of it in one step with a margin). */
+static int allowed(const hg_run_input *in, double skin, double umax)
+{
+    return in->skin > 0.0 || skin >= 4.0 * umax * (1.0 - 1e-12);
+}
+
+/* The least total over blocks [b0, b1) of any candidate at an allowed
+ * skin: its k and j. */
+static double least(const hg_run_input *in, const hg_run_advice *a,
+                    const run_blocks *b, const double *prefix, int b0, int b1,
+                    double umax, int *k_out, int *j_out)
+{
+    int K = b->K, S = b->S;
+    double best = INFINITY;
+    for (int j = 0; j < S; j++) {
+        if (!allowed(in, a->skins[j], umax))
+            continue;
+        for (int k = 0; k < K; k++) {
+            size_t x = (size_t)k * S + j;
+            double v = prefix[(size_t)b1 * K * S + x] -
+                       prefix[(size_t)b0 * K * S + x];
+            if (v < best) {
+                best = v;
+                *k_out = k;
+                *j_out = j;
+            }
+        }
+    }
+    return best;
+}
+
+/* The best split into at most G phases (dynamic programming over the
+ * block boundaries); its phases into a when it saves the gain. */
+static int schedule(const hg_run_input *in, const run_blocks *b,
+                    hg_run_advice *a, hg_err *e)
+{
+    int nb = b->nb, K = b->K, S = b->S;
+    int G = in->max_segments > 0 ? in->max_segments : 3;
+    G = G > HG_RUN_MAX_SEGMENTS ? HG_RUN_MAX_SEGMENTS : G;
+    double gain = in->schedule_gain > 0.0 ? in->schedule_gain : 0.10;
+    if (nb < 2 || G < 2)
+        return HG_OK;
+    size_t KS = (size_t)K * S, nn = (size_t)(nb + 1);
+    double *prefix = calloc(nn * KS, sizeof *prefix);
+    double *seg = malloc(nn * nn * sizeof *seg);
+    double *F = malloc((size_t)(G + 1) * nn * sizeof *F);
+    int *from = malloc((size_t)(G + 1) * nn * sizeof *from);
+    if (!prefix || !seg || !F || !from) {
+        free(prefix);
+        free(seg);
+        free(F);
+        free(from);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < nb; i++)
+        for (size_t x = 0; x < KS; x++)
+            prefix[(i + 1) * KS + x] =
+                prefix[i * KS + x] + b->cost[(size_t)i * KS + x];
+    for (int b1 = 1; b1 <= nb; b1++) {
+        double umax = 0.0;
+        for (int b0 = b1 - 1; b0 >= 0; b0--) {
+            int k, j;
+            umax = fmax(umax, b->umax[b0]);
+            seg[b0 * nn + b1] = least(in, a, b, prefix, b0, b1, umax, &k, &j);
+        }
+    }
+    for (int g = 0; g <= G; g++)
+        for (size_t x = 0; x < nn; x++)
+            F[g * nn + x] = x == 0 && g == 0 ? 0.0 : INFINITY;
+    for (int g = 1; g <= G; g++)
+        for (int b1 = 1; b1 <= nb; b1++)
+            for (int b0 = 0; b0 < b1; b0++) {
+                double v = F[(g - 1) * nn + b0] + seg[b0 * nn + b1];
+                if (v < F[g * nn + b1]) {
+                    F[g * nn + b1] = v;
+                    from[g * nn + b1] = b0;
+                }
+            }
+    int gbest = 1;
+    for (int g = 2; g <= G; g++) /* more phases only for 1 % more */
+        if (F[g * nn + nb] < 0.99 * F[gbest * nn + nb])
+            gbest = g;
+    int st = HG_OK;
+    if (gbest > 1 && F[gbest * nn + nb] < (1.0 - gain) * a->best.seconds) {
+        int cut[HG_RUN_MAX_SEGMENTS + 1];
+        cut[gbest] = nb;
+        for (int g = gbest; g > 0; g--)
+            cut[g - 1] = from[g * nn + cut[g]];
+        a->schedule_seconds = F[gbest * nn + nb];
+        for (int g = 0; g < gbest && st == HG_OK; g++) {
+            double umax = 0.0;
+            for (int i = cut[g]; i < cut[g + 1]; i++)
+                umax = fmax(umax, b->umax[i]);
+            int k = 0, j = 0;
+            least(in, a, b, prefix, cut[g], cut[g + 1], umax, &k, &j);
+            hg_run_segment *s = &a->segments[a->n_segments++];
+            run_choice_sum(b, cut[g], cut[g + 1], k, j, a->skins[j],
+                           &s->choice);
+            s->from = b->from[cut[g]];
+            s->to = b->to[cut[g + 1] - 1];
+            st = in->engine->run->lines(&a->candidates[k], a->skins[j],
+                                        a->dmax, 1, &s->lines, e);
+        }
+    }
+    free(prefix);
+    free(seg);
+    free(F);
+    free(from);
+    return st;
+}
+
+/* Every candidate at its best allowed skin; the best of them. */
+static void totals(const hg_run_input *in, const run_blocks *b,
+                   hg_run_advice *a)
+{
+    double umax = 0.0;
+    for (int i = 0; i < b->nb; i++)
+        umax = fmax(umax, b->umax[i]);
+    a->best.seconds = INFINITY;
+    for (int k = 0; k < a->n_candidates; k++) {
+        hg_run_choice *pc = &a->per_candidate[k];
+        pc->seconds = INFINITY;
+        for (int j = 0; j < a->n_skins; j++) {
+            if (!allowed(in, a->skins[j], umax))
+                continue;
+            hg_run_choice c;
+            run_choice_sum(b, 0, b->nb, k, j, a->skins[j], &c);
+            if (c.seconds < pc->seconds)
+                *pc = c;
+        }
+        if (pc->seconds < a->best.seconds)
+            a->best = *pc;
+    }
+}
+
+static int skin_index(const hg_run_advice *a, double skin)
+{
+    for (int j = 0; j < a->n_skins; j++)
+        if (a->skins[j] == skin)
+            return j;
+    return 0;
+}
+
+/* How much best's total moves when every other priced frame is left
+ * out (the last kept). */
+static int sampling(const run_data *d, hg_run_advice *a, hg_err *e)
+{
+    if (d->np < 3)
+        return HG_OK;
+    size_t *use = malloc(sizeof *use * d->np), nu = 0;
+    if (!use)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    for (size_t m = 0; m < d->np; m += 2)
+        use[nu++] = m;
+    if (use[nu - 1] != d->np - 1)
+        use[nu++] = d->np - 1;
+    run_blocks half;
+    int st = run_blocks_make(d, a->skins, use, nu, &half, e);
+    if (st == HG_OK) {
+        hg_run_choice c;
+        run_choice_sum(&half, 0, half.nb, a->best.candidate,
+                       skin_index(a, a->best.skin), a->best.skin, &c);
+        a->sampling_change = fabs(c.seconds / a->best.seconds - 1.0);
+    }
+    run_blocks_free(&half);
+    free(use);
+    return st;
+}
+
+int run_choose(const hg_run_input *in, const run_data *d, hg_run_advice *a,
+               hg_err *e)
+{
+    size_t *use = malloc(sizeof *use * d->np);
+    if (!use)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    for (size_t m = 0; m < d->np; m++)
+        use[m] = m;
+    run_blocks b;
+    int st = run_blocks_make(d, a->skins, use, d->np, &b, e);
+    free(use);
+    if (st)
+        return st;
+    totals(in, &b, a);
+    if (a->has_own) {
+        int k = a->own.candidate;
+        double skin = in->skin > 0.0 ? in->skin : a->skins[a->n_skins - 1];
+        run_choice_sum(&b, 0, b.nb, k, skin_index(a, skin), skin, &a->own);
+    }
+    run_choice_sum(&b, 0, b.nb, 0, skin_index(a, a->best.skin), a->best.skin,
+                   &a->bin);
+    st = in->engine->run->lines(&a->candidates[a->best.candidate],
+                                a->best.skin, a->dmax, 0, &a->lines, e);
+    if (st == HG_OK)
+        st = sampling(d, a, e);
+    if (st == HG_OK)
+        st = schedule(in, &b, a, e);
+    run_blocks_free(&b);
+    return st;
+}

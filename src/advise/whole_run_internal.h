@@ -1,0 +1,57 @@
+/* whole_run_internal.h - what the two halves of whole-run advice share:
+ * the run as read (whole_run.c) and its pricing into blocks between
+ * priced frames, the totals and the schedule (whole_run_choose.c). */
+#ifndef HG_WHOLE_RUN_INTERNAL_H
+#define HG_WHOLE_RUN_INTERNAL_H
+
+#include "hg_whole_run.h"
+
+/* One frame as read: its step, atoms, and the largest displacement of an
+ * atom per step since the frame before (speeds x timestep included). */
+typedef struct run_frame {
+    long long step;
+    size_t n;
+    double u;
+    double vmax; /* NAN without velocities */
+} run_frame;
+
+/* The run: every frame, the priced ones (index into frames) with their
+ * costs per candidate k and skin j: neigh[(m * K + k) * S + j] seconds
+ * per build, pair[m * S + j] seconds per step. */
+typedef struct run_data {
+    run_frame *frames;
+    size_t nf;
+    size_t *priced;
+    size_t np;
+    int K, S;
+    double *neigh, *pair;
+} run_data;
+
+/* The cost of the steps between two priced frames (a block) for each
+ * candidate and skin, priced frames' costs interpolated by step. */
+typedef struct run_blocks {
+    int nb, K, S;
+    double *cost;     /* [(b * K + k) * S + j] Neigh + Pair seconds */
+    double *neigh;    /* the Neigh part, same index */
+    double *builds;   /* [b * S + j] */
+    double *every;    /* [b * S + j] steps with a build every step */
+    double *umax;     /* [b] largest motion per step in the block */
+    long long *from, *to; /* [b] steps */
+} run_blocks;
+
+/* Blocks between the priced frames listed in use[0..nu-1] (indices into
+ * d->priced, increasing, the first and the last included). */
+int run_blocks_make(const run_data *d, const double *skins, const size_t *use,
+                    size_t nu, run_blocks *b, hg_err *e);
+void run_blocks_free(run_blocks *b);
+
+/* The sum of blocks [b0, b1) for candidate k at skin j into c. */
+void run_choice_sum(const run_blocks *b, int b0, int b1, int k, int j,
+                    double skin, hg_run_choice *c);
+
+/* The totals, the answer, the comparisons and the schedule into a (its
+ * candidates, skins, own setting and skin_min set). */
+int run_choose(const hg_run_input *in, const run_data *d, hg_run_advice *a,
+               hg_err *e);
+
+#endif

@@ -1,0 +1,352 @@
+/* whole_run.c - LAMMPS for whole-run advice (hg_whole_run.h): the
+ * settings worth pricing, the user's lines read back, a frame priced by
+ * the model of LAMMPS' build (models/lammps.c) with the frame's measured
+ * pair statistics, and the lines of a setting at a skin. */
+#include "hg_lammps.h"
+#include "hg_psd.h"
+#include "hg_snapshot.h"
+#include "hg_whole_run.h"
+#include "lammps_engine.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Centres whose neighbourhoods are counted per frame: a run has many
+ * frames, each counted with fewer centres than one snapshot is. */
+#define FRAME_CENTRES 600
+
+/* Collections the model's optimum is asked for, at most. */
+#define OPT_COLL 4
+
+struct hg_run_frame {
+    hg_psd *psd;
+    hg_lammps_system sys;
+    hg_snapshot *snap;
+    double atoms;
+};
+
+static void lammps_setting(const hg_run_setting *s, double skin,
+                           double dmax, hg_lammps_setting *ls)
+{
+    memset(ls, 0, sizeof *ls);
+    ls->ncoll = s->ncoll;
+    for (int i = 0; i < s->ncoll && i < HG_LAMMPS_MAX_COLLECTIONS; i++)
+        ls->cut[i] = s->cut[i];
+    if (s->ncoll == 0)
+        ls->binsize = s->bin_factor > 0.0 ? s->bin_factor * (dmax + skin)
+                                         : s->binsize;
+}
+
+static void run_setting(const hg_lammps_setting *ls, const char *name,
+                        hg_run_setting *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ncoll = ls->ncoll;
+    for (int i = 0; i < ls->ncoll && i < HG_RUN_MAX_CUTS; i++)
+        s->cut[i] = ls->cut[i];
+    s->binsize = ls->ncoll ? 0.0 : ls->binsize;
+    snprintf(s->name, sizeof s->name, "%s", name);
+}
+
+static int same_setting(const hg_run_setting *a, const hg_run_setting *b)
+{
+    if (a->ncoll != b->ncoll || a->bin_factor != b->bin_factor ||
+        fabs(a->binsize - b->binsize) > 1e-9 * (a->binsize + b->binsize))
+        return 0;
+    for (int i = 0; i < a->ncoll; i++)
+        if (fabs(a->cut[i] - b->cut[i]) > 1e-6 * b->cut[i])
+            return 0;
+    return 1;
+}
+
+static int add(hg_run_setting *out, int n, int cap, const hg_run_setting *s)
+{
+    for (int i = 0; i < n; i++)
+        if (same_setting(&out[i], s))
+            return n;
+    if (n < cap)
+        out[n++] = *s;
+    return n;
+}
+
+static void frame_free(struct hg_run_frame *f)
+{
+    if (!f)
+        return;
+    hg_psd_free(f->psd);
+    hg_snapshot_free(f->snap);
+    free(f);
+}
+
+static int frame_open(const hg_particles *p, double dmax,
+                      struct hg_run_frame **out, hg_err *e)
+{
+    *out = NULL;
+    if (p->n == 0)
+        return HG_OK;
+    struct hg_run_frame *f = calloc(1, sizeof *f);
+    if (!f)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    int st = hg_lammps_system_of(p, 0.1 * dmax, 1, &f->psd, &f->sys, e);
+    if (st == HG_OK && p->n >= 2 &&
+        hg_snapshot_create_sampled(p, FRAME_CENTRES, &f->snap, NULL) == HG_OK) {
+        /* a frame of a handful of atoms may have no pair statistics:
+         * it is then priced as random centres */
+        f->sys.structure = HG_STRUCTURE_MEASURED;
+        f->sys.snapshot = f->snap;
+        double nu = hg_snapshot_get_info(f->snap)->nu_local;
+        if (nu > 0.0 && nu < 1.0)
+            f->sys.nu = nu;
+    }
+    f->sys.cutoff_diameter = dmax;
+    f->atoms = (double)p->n;
+    if (st) {
+        frame_free(f);
+        return st;
+    }
+    *out = f;
+    return HG_OK;
+}
+
+static int frame_cost(struct hg_run_frame *f, const hg_run_setting *s,
+                      double skin, const hg_consts *build,
+                      const hg_consts *pair, double *neigh, double *pair_s,
+                      hg_err *e)
+{
+    hg_lammps_setting ls;
+    lammps_setting(s, skin, f->sys.cutoff_diameter, &ls);
+    f->sys.skin = skin;
+    hg_lammps_work w;
+    int st = hg_lammps_work_eval(f->psd, &f->sys, &ls, &w, e);
+    if (st)
+        return st;
+    *neigh = hg_lammps_predict(build, &w);
+    *pair_s = hg_lammps_pair_predict(pair, w.neighbours, f->atoms);
+    return HG_OK;
+}
+
+/* bin (half-cutoff and one-cutoff bins), multi with 2 and 3 collections
+ * of geometric cutoffs, and the model's best multi with 1..OPT_COLL
+ * collections on the largest frame at skin. */
+static int candidates(const hg_particles *rep, double dmax, double skin,
+                      const hg_consts *build, hg_run_setting *out, int cap,
+                      hg_err *e)
+{
+    int n = 0;
+    hg_run_setting s = {0};
+    snprintf(s.name, sizeof s.name, "bin");
+    n = add(out, n, cap, &s);
+    s.bin_factor = 1.0;
+    snprintf(s.name, sizeof s.name, "bin, bins of one cutoff");
+    n = add(out, n, cap, &s);
+    struct hg_run_frame *f = NULL;
+    int st = frame_open(rep, dmax, &f, e);
+    if (st)
+        return -st;
+    if (!f)
+        return n;
+    double dmin = 2.0 * hg_psd_rmin(f->psd);
+    for (int k = 2; k <= 3 && dmax > 1.05 * dmin; k++) {
+        memset(&s, 0, sizeof s);
+        s.ncoll = k;
+        for (int i = 0; i < k; i++)
+            s.cut[i] = dmin * pow(dmax / dmin, (double)(i + 1) / k);
+        s.cut[k - 1] = dmax;
+        snprintf(s.name, sizeof s.name,
+                 "multi, %d collections of geometric cutoffs", k);
+        n = add(out, n, cap, &s);
+    }
+    f->sys.skin = skin;
+    hg_lammps_optimum opt;
+    st = hg_lammps_optimise(f->psd, &f->sys, build, OPT_COLL, 0.0, &opt, e);
+    for (int k = 1; st == HG_OK && k <= opt.max_coll; k++) {
+        hg_lammps_setting ls = opt.by_n[k];
+        if (ls.ncoll != k)
+            continue;
+        if (ls.cut[k - 1] < dmax)
+            ls.cut[k - 1] = dmax;
+        char name[96];
+        snprintf(name, sizeof name,
+                 "multi, %d collection%s of the model's best cutoffs", k,
+                 k == 1 ? "" : "s");
+        run_setting(&ls, name, &s);
+        n = add(out, n, cap, &s);
+    }
+    frame_free(f);
+    return st ? -st : n;
+}
+
+/* ---- the user's lines ---- */
+
+static int next_word(const char **p, char *w, size_t len)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t k = 0;
+    while (*s && !isspace((unsigned char)*s) && *s != ';') {
+        if (k + 1 < len)
+            w[k++] = *s;
+        s++;
+    }
+    w[k] = '\0';
+    *p = s;
+    return k > 0;
+}
+
+static int number(const char *w, const char *what, double lo, double *v,
+                  hg_err *e)
+{
+    char *end;
+    *v = strtod(w, &end);
+    if (!*w || *end || !isfinite(*v) || !(*v > lo))
+        return hg_fail(e, HG_EINVAL, "--setting: %s '%s' is not a number "
+                       "> %g", what, w, lo);
+    return HG_OK;
+}
+
+/* neigh_modify's keywords: binsize, collection/interval; the rest of
+ * the list options are taken as they are, check no refused. */
+static int neigh_modify(const char **p, hg_run_setting *s, int *has_coll,
+                        hg_err *e)
+{
+    char w[128];
+    int st = HG_OK;
+    while (st == HG_OK && next_word(p, w, sizeof w)) {
+        if (!strcmp(w, "binsize")) {
+            if (!next_word(p, w, sizeof w))
+                return hg_fail(e, HG_EINVAL, "--setting: binsize needs a "
+                                             "value");
+            st = number(w, "binsize", -1e-300, &s->binsize, e);
+        } else if (!strcmp(w, "collection/interval")) {
+            double n;
+            if (!next_word(p, w, sizeof w) ||
+                (st = number(w, "collection/interval count", 0.0, &n, e)))
+                return st ? st : hg_fail(e, HG_EINVAL, "--setting: "
+                                         "collection/interval needs a count");
+            if (n != floor(n) || n > HG_RUN_MAX_CUTS)
+                return hg_fail(e, HG_EINVAL, "--setting: collection/interval "
+                               "count '%s' is not 1..%d", w, HG_RUN_MAX_CUTS);
+            s->ncoll = (int)n;
+            for (int i = 0; st == HG_OK && i < s->ncoll; i++)
+                st = next_word(p, w, sizeof w)
+                         ? number(w, "collection cutoff", 0.0, &s->cut[i], e)
+                         : hg_fail(e, HG_EINVAL, "--setting: collection/"
+                                   "interval gives fewer than %d cutoffs",
+                                   s->ncoll);
+            *has_coll = 1;
+        } else if (!strcmp(w, "collection/type")) {
+            return hg_fail(e, HG_EINVAL, "--setting: collection/type (by "
+                           "atom type) is not modelled; give "
+                           "collection/interval");
+        } else if (!strcmp(w, "check")) {
+            if (next_word(p, w, sizeof w) && !strcmp(w, "no"))
+                return hg_fail(e, HG_EINVAL, "--setting: check no rebuilds "
+                               "on a fixed interval whatever the motion; "
+                               "hgridopt prices check yes");
+        }
+    }
+    return st;
+}
+
+static int parse(const char *lines, double dmax, hg_run_setting *s,
+                 double *skin, hg_err *e)
+{
+    memset(s, 0, sizeof *s);
+    *skin = 0.0;
+    int multi = 0, has_coll = 0, st = HG_OK;
+    const char *p = lines;
+    char w[128];
+    while (st == HG_OK && *p) {
+        if (!next_word(&p, w, sizeof w)) {
+            p += *p ? 1 : 0; /* an empty command, a line end or ';' */
+            continue;
+        }
+        if (!strcmp(w, "neighbor")) {
+            char style[64] = "";
+            if (!next_word(&p, w, sizeof w) ||
+                (st = number(w, "neighbor skin", 0.0, skin, e)))
+                return st ? st : hg_fail(e, HG_EINVAL, "--setting: neighbor "
+                                         "needs a skin and a style");
+            next_word(&p, style, sizeof style);
+            if (!strcmp(style, "multi"))
+                multi = 1;
+            else if (strcmp(style, "bin"))
+                return hg_fail(e, HG_EINVAL, "--setting: neighbor style "
+                               "'%s' is not modelled (bin or multi)", style);
+        } else if (!strcmp(w, "neigh_modify")) {
+            st = neigh_modify(&p, s, &has_coll, e);
+        } else if (strcmp(w, "comm_modify")) {
+            return hg_fail(e, HG_EINVAL, "--setting: '%s' is not a neighbor, "
+                           "neigh_modify or comm_modify command", w);
+        }
+        while (*p && *p != '\n' && *p != ';') /* the rest of the command */
+            p++;
+    }
+    if (st)
+        return st;
+    if (!(*skin > 0.0))
+        return hg_fail(e, HG_EINVAL, "--setting: no neighbor command (give "
+                       "the input's lines, e.g. \"neighbor 0.2 bin\")");
+    int by_type = multi && !has_coll;
+    if (by_type) { /* collections by atom type: a dump's radii carry no
+                      type, so one collection of the largest diameter
+                      (exact for one atom type) */
+        s->ncoll = 1;
+        s->cut[0] = dmax;
+    }
+    if (!multi)
+        s->ncoll = 0;
+    hg_lammps_setting ls;
+    lammps_setting(s, *skin, dmax, &ls);
+    if ((st = hg_lammps_setting_check(&ls, dmax, e)))
+        return hg_fail(e, HG_EINVAL, "--setting: %s", e->msg);
+    if (by_type)
+        snprintf(s->name, sizeof s->name,
+                 "multi by atom type (priced as one collection)");
+    else
+        hg_lammps_setting_text(&ls, s->name, sizeof s->name);
+    return HG_OK;
+}
+
+static int lines(const hg_run_setting *s, double skin, double dmax, int full,
+                 char **text, hg_err *e)
+{
+    hg_lammps_setting ls;
+    lammps_setting(s, skin, dmax, &ls);
+    char *base = NULL;
+    int st = hg_lammps_lines(&ls, skin, dmax, &base, e);
+    if (st)
+        return st;
+    size_t len = 0;
+    FILE *f = open_memstream(text, &len);
+    if (!f) {
+        free(base);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    const char *nl = strchr(base, '\n');
+    fprintf(f, "%.*s\nneigh_modify delay 0 every 1 check yes\n",
+            (int)(nl - base), base);
+    fputs(nl + 1, f);
+    /* bin: single mode undoes an input's (or a phase's) mode multi */
+    if (full && s->ncoll == 0 && !(ls.binsize > 0.0))
+        fprintf(f, "neigh_modify binsize 0.0\n");
+    if (s->ncoll == 0)
+        fprintf(f, "comm_modify mode single\n");
+    free(base);
+    fclose(f);
+    return *text ? HG_OK : hg_fail(e, HG_ENOMEM, "out of memory");
+}
+
+const hg_run_hooks hg_lammps_run_hooks = {
+    .pair_kind = &hg_lammps_pair_kind,
+    .candidates = candidates,
+    .parse = parse,
+    .frame_open = frame_open,
+    .frame_free = frame_free,
+    .frame_cost = frame_cost,
+    .lines = lines,
+};

@@ -1,0 +1,174 @@
+/* hg_whole_run.h - the neighbour setting for a whole run, from its
+ * trajectory (`hgridopt recommend --trajectory`).
+ *
+ * A run pays for its neighbour lists in every step: a build costs the
+ * code's Neigh time of the arrangement at that moment, the builds come as
+ * often as the fastest atom crosses half the skin, and the pair loop goes
+ * over every stored pair, which a larger skin makes more. Per step:
+ *
+ *   cost(setting, skin) = builds per step (skin) x Neigh seconds per
+ *                         build (setting, skin, frame)
+ *                       + Pair seconds per step (stored pairs (skin))
+ *
+ * builds per step = min(1, u / (skin / 2)), u the largest displacement
+ * of an atom per step: between two frames, measured from the frames (the
+ * atoms joined by id) or, with velocities and the timestep, the largest
+ * speed times the timestep (whichever is larger; displacements between
+ * frames far apart understate it). Neigh per build and the stored pairs
+ * come from the engine's model of its build on each measured frame (its
+ * radii, box and measured pair statistics) with the engine's constants;
+ * the Pair cost per stored pair from `calibrate --engine ENGINE`.
+ *
+ * Every frame weighs the steps it stands for (half the gap to each
+ * neighbour); the answer is the setting and skin of least total over the
+ * run, and where splitting the run into phases saves more than a
+ * threshold, a schedule: the steps of each phase and its lines. */
+#ifndef HG_WHOLE_RUN_H
+#define HG_WHOLE_RUN_H
+
+#include <stddef.h>
+
+#include "hg_common.h"
+#include "hg_consts.h"
+#include "hg_io.h"
+#include "hg_particles.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HG_RUN_MAX_CUTS 16
+#define HG_RUN_MAX_CANDIDATES 16
+#define HG_RUN_MAX_SKINS 48
+#define HG_RUN_MAX_SEGMENTS 4
+#define HG_RUN_MAX_NOTES 8
+
+/* One setting of a code's neighbour build (the engine reads it). */
+typedef struct hg_run_setting {
+    int ncoll;                  /* 0: bin; n: multi with n collections */
+    double cut[HG_RUN_MAX_CUTS];/* multi: the collections' cutoffs */
+    double binsize;             /* bin: > 0 a fixed bin size; 0 the
+                                   code's default */
+    double bin_factor;          /* bin: > 0 bins of this many cutoffs
+                                   (the largest diameter plus the skin,
+                                   whatever the skin) */
+    char name[96];              /* in words */
+} hg_run_setting;
+
+struct hg_run_frame;
+
+/* What an engine gives for whole-run advice (hg_engine.run). */
+typedef struct hg_run_hooks {
+    const hg_consts_kind *pair_kind; /* Pair seconds per step */
+    /* The settings worth pricing for a run whose largest diameter is
+     * dmax, the largest frame rep, at skin: out[0..cap-1]; returns the
+     * count or -status. */
+    int (*candidates)(const hg_particles *rep, double dmax, double skin,
+                      const hg_consts *build, hg_run_setting *out, int cap,
+                      hg_err *e);
+    /* The user's lines ("neighbor 0.2 bin" ...) as a setting and skin. */
+    int (*parse)(const char *lines, double dmax, hg_run_setting *s,
+                 double *skin, hg_err *e);
+    /* A frame as the model sees it (dmax: the cutoff's diameter of the
+     * run); NULL *frame for a frame without atoms (it costs nothing). */
+    int (*frame_open)(const hg_particles *p, double dmax,
+                      struct hg_run_frame **frame, hg_err *e);
+    void (*frame_free)(struct hg_run_frame *frame);
+    /* Neigh seconds per build of s at skin, and Pair seconds per step. */
+    int (*frame_cost)(struct hg_run_frame *frame, const hg_run_setting *s,
+                      double skin, const hg_consts *build,
+                      const hg_consts *pair, double *neigh, double *pair_s,
+                      hg_err *e);
+    /* The input-script lines of s at skin (text freed by the caller);
+     * full: also the lines a phase of a schedule needs to undo the one
+     * before (the default bin size). */
+    int (*lines)(const hg_run_setting *s, double skin, double dmax, int full,
+                 char **text, hg_err *e);
+} hg_run_hooks;
+
+struct hg_engine;
+
+typedef struct hg_run_input {
+    const char *const *paths;  /* the dumps of one run, in order */
+    int n_paths;
+    const struct hg_engine *engine; /* with run hooks (lammps) */
+    hg_io_options io;          /* type radii for dumps without them */
+    double skin;               /* > 0: kept (--skin S); 0: chosen */
+    const char *setting;       /* the user's lines; NULL: none given */
+    double timestep;           /* > 0: with velocities, the speeds */
+    const hg_consts *build, *pair; /* NULL: the engine's (stored, else
+                                      shipped) */
+    int max_frames;            /* frames measured at most (0: 500) */
+    int max_segments;          /* phases of a schedule (0: 3) */
+    double schedule_gain;      /* a schedule must save more (0: 0.10) */
+    hg_progress_fn progress;
+    void *progress_params;
+} hg_run_input;
+
+/* A setting at a skin over the whole run or a phase of it. */
+typedef struct hg_run_choice {
+    int candidate;          /* index into hg_run_advice.candidates */
+    double skin;
+    double seconds;         /* predicted Neigh + Pair seconds */
+    double neigh, pair;     /* the two parts */
+    double builds;          /* predicted neighbour-list builds */
+    double steps_every_step;/* steps whose atoms move half the skin in
+                               one step (a build every step: LAMMPS calls
+                               them dangerous) */
+} hg_run_choice;
+
+typedef struct hg_run_segment {
+    long long from, to;     /* steps */
+    hg_run_choice choice;
+    char *lines;            /* owned */
+} hg_run_segment;
+
+typedef struct hg_run_advice {
+    /* the run */
+    size_t frames, measured;    /* read, priced */
+    int files;
+    long long first_step, last_step, max_gap; /* steps */
+    size_t max_atoms;
+    int dim;
+    double dmin, dmax;          /* diameters over the run */
+    double max_motion;          /* largest displacement per step */
+    long long max_motion_step;  /* where */
+    int motion_from_speed;      /* speeds x timestep raised it somewhere */
+    int has_velocities;
+    double skin_min;            /* the smallest skin offered: 4 x the
+                                   largest motion per step */
+    /* what was priced */
+    int n_candidates;
+    hg_run_setting candidates[HG_RUN_MAX_CANDIDATES];
+    int n_skins;
+    double skins[HG_RUN_MAX_SKINS];
+    hg_run_choice per_candidate[HG_RUN_MAX_CANDIDATES]; /* at its best
+                                   skin (or the skin given) */
+    /* the answer and its comparisons */
+    hg_run_choice best;
+    char *lines;                /* of best (owned) */
+    int has_own;
+    hg_run_setting own_setting;
+    hg_run_choice own;          /* the user's (or the code's default) */
+    char own_why[160];
+    char *own_lines;
+    hg_run_choice bin;          /* bin with default bins at best's skin */
+    int n_segments;             /* 0: one setting is within the gain */
+    hg_run_segment segments[HG_RUN_MAX_SEGMENTS];
+    double schedule_seconds;
+    double sampling_change;     /* relative change of best's total when
+                                   every other priced frame is dropped */
+    hg_consts build, pair;
+    char build_source[600], pair_source[600];
+    char notes[HG_RUN_MAX_NOTES][400];
+    int n_notes;
+} hg_run_advice;
+
+/* Read the run, price it, choose. Errors name the file and frame. */
+int hg_run_advise(const hg_run_input *in, hg_run_advice *out, hg_err *e);
+void hg_run_advice_clear(hg_run_advice *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

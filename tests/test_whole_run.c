@@ -1,0 +1,377 @@
+/* test_whole_run.c - whole-run advice (hg_whole_run.h) on a trajectory
+ * written here, priced by an engine of the test's own whose costs are
+ * known: the builds from the motion between frames (minimum image on a
+ * periodic axis, atoms joined by id, atoms that come in later), the
+ * totals of every setting and skin against the documented formula
+ * computed here, the skin kept or chosen (never below 4x the motion per
+ * step), the user's setting, the schedule of two phases, the frames
+ * priced one in k, several files of one run, and the errors. */
+#include "hg_engine.h"
+#include "hg_whole_run.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* CHECK with a message of what was found */
+#define CHECKM(cond, ...)                                                  \
+    do {                                                                   \
+        hg_test_checks++;                                                  \
+        if (!(cond)) {                                                     \
+            hg_test_failures++;                                            \
+            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__,         \
+                    __LINE__, #cond);                                      \
+            fprintf(stderr, __VA_ARGS__);                                  \
+            fputc('\n', stderr);                                           \
+        }                                                                  \
+    } while (0)
+
+/* ---- the run: 10 atoms, 2 more from step 1100; every atom moves 0.001
+ * per step along x up to step 1000, 0.002 after; frames every 100 steps
+ * up to 2000 ---- */
+
+#define LAST 2000
+#define EVERY 100
+
+static double shift(long s)
+{
+    return 0.001 * (s < 1000 ? s : 1000) + 0.002 * (s > 1000 ? s - 1000 : 0);
+}
+
+static int atoms_at(long s)
+{
+    return s >= 1100 ? 12 : 10;
+}
+
+static void write_frames(FILE *f, long from, long to)
+{
+    for (long s = from; s <= to; s += EVERY) {
+        int n = atoms_at(s);
+        fprintf(f, "ITEM: TIMESTEP\n%ld\nITEM: NUMBER OF ATOMS\n%d\n"
+                   "ITEM: BOX BOUNDS pp pp pp\n0 10\n0 10\n0 10\n"
+                   "ITEM: ATOMS id type radius x y z\n", s, n);
+        for (int i = 0; i < n; i++) {
+            double x = fmod((i < 10 ? 1.0 + 0.8 * i : 2.0) + shift(s), 10.0);
+            fprintf(f, "%d 1 0.5 %.9f %.9f 5\n", i + 1, x,
+                    i < 10 ? 5.0 : 8.0 + 0.5 * (i - 10));
+        }
+    }
+}
+
+static void write_file(const char *path, long from, long to)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    write_frames(f, from, to);
+    fclose(f);
+}
+
+/* ---- the engine: setting A costs 1 s a build with 10 atoms and 3 with
+ * 12, B the other way round; the pair loop PAIR x skin a step ---- */
+
+#define PAIR 0.01
+
+struct hg_run_frame {
+    size_t n;
+};
+
+static int candidates(const hg_particles *rep, double dmax, double skin,
+                      const hg_consts *build, hg_run_setting *out, int cap,
+                      hg_err *e)
+{
+    (void)rep, (void)skin, (void)build, (void)e;
+    if (cap < 2)
+        return 0;
+    memset(out, 0, 2 * sizeof *out);
+    snprintf(out[0].name, sizeof out[0].name, "A");
+    out[1].ncoll = 1;
+    out[1].cut[0] = dmax;
+    snprintf(out[1].name, sizeof out[1].name, "B");
+    return 2;
+}
+
+static int parse(const char *lines, double dmax, hg_run_setting *s,
+                 double *skin, hg_err *e)
+{
+    memset(s, 0, sizeof *s);
+    char name[16];
+    if (sscanf(lines, "%15s %lf", name, skin) != 2 || !(*skin > 0.0))
+        return hg_fail(e, HG_EINVAL, "--setting: '%s' is not NAME SKIN",
+                       lines);
+    if (!strcmp(name, "B")) {
+        s->ncoll = 1;
+        s->cut[0] = dmax;
+    } else if (strcmp(name, "A")) {
+        s->binsize = 0.7; /* a third setting */
+    }
+    snprintf(s->name, sizeof s->name, "%s", name);
+    return HG_OK;
+}
+
+static int frame_open(const hg_particles *p, double dmax,
+                      struct hg_run_frame **f, hg_err *e)
+{
+    (void)dmax, (void)e;
+    *f = malloc(sizeof **f);
+    (*f)->n = p->n;
+    return HG_OK;
+}
+
+static void frame_free(struct hg_run_frame *f)
+{
+    free(f);
+}
+
+static double neigh_of(int ncoll, double binsize, size_t n)
+{
+    if (binsize > 0.0)
+        return 2.5;
+    return (ncoll == 0) == (n == 10) ? 1.0 : 3.0;
+}
+
+static int frame_cost(struct hg_run_frame *f, const hg_run_setting *s,
+                      double skin, const hg_consts *build,
+                      const hg_consts *pair, double *neigh, double *pair_s,
+                      hg_err *e)
+{
+    (void)build, (void)pair, (void)e;
+    *neigh = neigh_of(s->ncoll, s->binsize, f->n);
+    *pair_s = PAIR * skin;
+    return HG_OK;
+}
+
+static int lines(const hg_run_setting *s, double skin, double dmax, int full,
+                 char **text, hg_err *e)
+{
+    (void)dmax, (void)e;
+    *text = malloc(160);
+    snprintf(*text, 160, "%s %.6g%s\n", s->name, skin, full ? " full" : "");
+    return HG_OK;
+}
+
+static const hg_run_hooks hooks = {
+    .candidates = candidates,
+    .parse = parse,
+    .frame_open = frame_open,
+    .frame_free = frame_free,
+    .frame_cost = frame_cost,
+    .lines = lines,
+};
+
+static const hg_engine engine = {.name = "test", .run = &hooks};
+
+/* The documented total of a setting at skin over steps [from, to]:
+ * every interval between frames, builds Δ min(1, 2u / skin) times the
+ * mean of its ends' Neigh, plus Δ times the pair loop. */
+static double expected(int ncoll, double binsize, double skin, long from,
+                       long to)
+{
+    double t = 0.0;
+    for (long s = from + EVERY; s <= to; s += EVERY) {
+        double u = (shift(s) - shift(s - EVERY)) / EVERY;
+        double ne = 0.5 * (neigh_of(ncoll, binsize, atoms_at(s - EVERY)) +
+                           neigh_of(ncoll, binsize, atoms_at(s)));
+        t += EVERY * (fmin(1.0, 2.0 * u / skin) * ne + PAIR * skin);
+    }
+    return t;
+}
+
+static int near(double a, double b, double rel)
+{
+    return fabs(a - b) <= rel * fabs(b);
+}
+
+static hg_consts zero;
+
+static int advise(const char *const *paths, int n, double skin,
+                  const char *setting, int max_frames, hg_run_advice *a,
+                  hg_err *e)
+{
+    hg_run_input in = {0};
+    in.paths = paths;
+    in.n_paths = n;
+    in.engine = &engine;
+    in.skin = skin;
+    in.setting = setting;
+    in.build = &zero;
+    in.pair = &zero;
+    in.max_frames = max_frames;
+    return hg_run_advise(&in, a, e);
+}
+
+static void test_skin_kept(const char *path)
+{
+    const char *paths[] = {path};
+    hg_run_advice a;
+    hg_err e = {0};
+    int st = advise(paths, 1, 0.05, "A 0.05", 0, &a, &e);
+    CHECKM(st == HG_OK, "advice with the skin kept: %s", e.msg);
+    if (st)
+        return;
+    CHECKM(a.frames == 21 && a.measured == 21, "frames %zu priced %zu",
+          a.frames, a.measured);
+    CHECKM(a.first_step == 0 && a.last_step == LAST && a.max_atoms == 12,
+          "run %lld-%lld, %zu atoms", a.first_step, a.last_step,
+          a.max_atoms);
+    CHECKM(near(a.max_motion, 0.002, 1e-6), "largest motion %g per step "
+          "(0.002, across the periodic face too)", a.max_motion);
+    CHECKM(a.n_skins == 1 && a.best.skin == 0.05, "skin kept: %g",
+          a.best.skin);
+    /* builds: 1000 steps at 0.001 and 1000 at 0.002 per step, skin 0.05 */
+    double builds = 1000 * 2 * 0.001 / 0.05 + 1000 * 2 * 0.002 / 0.05;
+    CHECKM(near(a.own.builds, builds, 1e-6), "builds %g, expected %g",
+          a.own.builds, builds);
+    for (int k = 0; k < a.n_candidates; k++) {
+        const hg_run_setting *c = &a.candidates[k];
+        double x = expected(c->ncoll, c->binsize, 0.05, 0, LAST);
+        CHECKM(near(a.per_candidate[k].seconds, x, 1e-9),
+              "%s: total %.9g, expected %.9g", c->name,
+              a.per_candidate[k].seconds, x);
+    }
+    CHECKM(a.has_own && a.own.candidate == 0 &&
+              near(a.own.seconds, expected(0, 0.0, 0.05, 0, LAST), 1e-9),
+          "your setting A priced as A");
+    /* A is best in the first phase, B in the second: a schedule */
+    CHECKM(a.n_segments == 2, "schedule of %d phases", a.n_segments);
+    if (a.n_segments == 2) {
+        const hg_run_segment *p = a.segments;
+        CHECKM(!strcmp(a.candidates[p[0].choice.candidate].name, "A") &&
+                  !strcmp(a.candidates[p[1].choice.candidate].name, "B"),
+              "phases A then B");
+        CHECKM(p[0].from == 0 && p[1].to == LAST &&
+                  p[0].to == p[1].from &&
+                  (p[1].from == 1000 || p[1].from == 1100),
+              "phase steps %lld-%lld, %lld-%lld", p[0].from, p[0].to,
+              p[1].from, p[1].to);
+        double x = expected(0, 0.0, 0.05, 0, p[0].to) +
+                   expected(1, 0.0, 0.05, p[1].from, LAST);
+        CHECKM(near(a.schedule_seconds, x, 1e-9),
+              "schedule %.9g, expected %.9g", a.schedule_seconds, x);
+        CHECKM(a.schedule_seconds < 0.9 * a.best.seconds,
+              "schedule saves more than 10 %%");
+        CHECKM(p[1].lines && strstr(p[1].lines, "full"),
+              "a phase's lines are full ones");
+    }
+    hg_run_advice_clear(&a);
+}
+
+static void test_skin_chosen(const char *path)
+{
+    const char *paths[] = {path};
+    hg_run_advice a;
+    hg_err e = {0};
+    int st = advise(paths, 1, 0.0, "C 0.05", 0, &a, &e);
+    CHECKM(st == HG_OK, "advice with the skin chosen: %s", e.msg);
+    if (st)
+        return;
+    CHECKM(a.n_skins > 10 && a.skin_min == 4 * a.max_motion,
+          "%d skins from %g", a.n_skins, a.skin_min);
+    /* the best over the skins offered, by the formula */
+    double best = INFINITY;
+    for (int j = 0; j < a.n_skins; j++)
+        for (int k = 0; k < a.n_candidates; k++)
+            if (a.skins[j] >= a.skin_min)
+                best = fmin(best, expected(a.candidates[k].ncoll,
+                                           a.candidates[k].binsize,
+                                           a.skins[j], 0, LAST));
+    CHECKM(near(a.best.seconds, best, 1e-9), "best %.9g, expected %.9g",
+          a.best.seconds, best);
+    CHECKM(a.best.skin >= a.skin_min, "skin %g >= %g", a.best.skin,
+          a.skin_min);
+    CHECKM(a.best.steps_every_step == 0.0, "no step with a build every step");
+    /* the user's third setting C is priced too, at its own skin */
+    CHECKM(a.n_candidates == 3 && !strcmp(a.own_setting.name, "C") &&
+              near(a.own.seconds, expected(0, 0.7, 0.05, 0, LAST), 1e-9),
+          "your setting C: %g", a.own.seconds);
+    CHECKM(a.own_lines && !strcmp(a.own_lines, "C 0.05\n"),
+          "your lines: %s", a.own_lines ? a.own_lines : "(none)");
+    hg_run_advice_clear(&a);
+}
+
+static void test_sampled_and_files(const char *path, const char *p1,
+                                   const char *p2)
+{
+    hg_run_advice a, b;
+    hg_err e = {0};
+    const char *one[] = {path}, *two[] = {p1, p2};
+    int st = advise(one, 1, 0.05, NULL, 6, &a, &e);
+    CHECKM(st == HG_OK && a.measured == 6 && a.n_notes >= 1 &&
+              strstr(a.notes[a.n_notes - 1], "one in 4"),
+          "priced one frame in 4: %zu (%s)", a.measured,
+          st ? e.msg : a.n_notes ? a.notes[a.n_notes - 1] : "");
+    if (st == HG_OK)
+        hg_run_advice_clear(&a);
+    st = advise(one, 1, 0.05, NULL, 0, &a, &e);
+    int st2 = advise(two, 2, 0.05, NULL, 0, &b, &e);
+    CHECKM(st == HG_OK && st2 == HG_OK && a.frames == b.frames &&
+              b.files == 2 && near(b.best.seconds, a.best.seconds, 1e-12) &&
+              near(b.best.builds, a.best.builds, 1e-12),
+          "two files of one run give the answer of one");
+    if (st == HG_OK)
+        hg_run_advice_clear(&a);
+    if (st2 == HG_OK)
+        hg_run_advice_clear(&b);
+}
+
+static void test_errors(const char *path, const char *p1, const char *dir)
+{
+    hg_run_advice a;
+    hg_err e = {0};
+    const char *twice[] = {path, path};
+    CHECKM(advise(twice, 2, 0.05, NULL, 0, &a, &e) == HG_EINVAL &&
+              strstr(e.msg, "order"),
+          "a run read twice: %s", e.msg);
+    char one[4096];
+    snprintf(one, sizeof one, "%s/one.dump", dir);
+    write_file(one, 0, 0);
+    const char *ones[] = {one};
+    CHECKM(advise(ones, 1, 0.05, NULL, 0, &a, &e) == HG_EINVAL &&
+              strstr(e.msg, "1 frame"),
+          "one frame: %s", e.msg);
+    const char *bad[] = {p1};
+    CHECKM(advise(bad, 1, 0.05, "A 0.1", 0, &a, &e) == HG_EINVAL &&
+              strstr(e.msg, "--skin") && strstr(e.msg, "0.1"),
+          "--skin against --setting: %s", e.msg);
+    CHECKM(advise(bad, 1, 0.0, "A", 0, &a, &e) == HG_EINVAL &&
+              strstr(e.msg, "--setting"),
+          "a bad --setting: %s", e.msg);
+    hg_run_input in = {0};
+    in.paths = bad;
+    in.n_paths = 1;
+    in.engine = hg_engine_find("hgrid");
+    CHECKM(hg_run_advise(&in, &a, &e) == HG_EINVAL &&
+              strstr(e.msg, "no whole-run advice"),
+          "an engine without whole-run advice: %s", e.msg);
+    const char *none[] = {"/nonexistent/traj.dump"};
+    CHECKM(advise(none, 1, 0.05, NULL, 0, &a, &e) != HG_OK &&
+              strstr(e.msg, "/nonexistent/traj.dump"),
+          "a missing file: %s", e.msg);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/hg_test_whole_run.XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    char path[4096], p1[4096], p2[4096];
+    snprintf(path, sizeof path, "%s/run.dump", dir);
+    snprintf(p1, sizeof p1, "%s/part1.dump", dir);
+    snprintf(p2, sizeof p2, "%s/part2.dump", dir);
+    write_file(path, 0, LAST);
+    write_file(p1, 0, 1000);
+    write_file(p2, 1100, LAST);
+    test_skin_kept(path);
+    test_skin_chosen(path);
+    test_sampled_and_files(path, p1, p2);
+    test_errors(path, p1, dir);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return hg_test_summary("test_whole_run");
+}
