@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # bench_whole_run.sh HGRIDOPT [CASE...] - LAMMPS' own granular examples run
 # whole (pour, settle, flow), each re-run with only its neighbor lines
-# changed: the input's own lines, the static lines hgridopt recommends for
-# a frame of the run's own trajectory (with the input's skin), and a sweep
-# (the input's style at 0.5x, 1x, 2x and 4x its skin; bins of one cutoff;
-# multi with 2 and 3 geometrically spaced collections). Prints, per case,
-# the total Loop, Neigh and Pair seconds (summed over the input's runs;
-# medians of alternating rounds, with their min-max), the neighbor list
-# builds and the dangerous builds of every candidate, and the ratio of
-# each to the fastest.
+# changed: the input's own lines; hgridopt's whole-run advice from the
+# run's own trajectory (`recommend --trajectory`): its static lines, the
+# same with the input's skin kept (--skin S), and its schedule when it
+# gives one; and a sweep (the input's style at 0.5x, 1x, 2x and 4x its
+# skin; bins of one cutoff; multi with 2 and 3 geometrically spaced
+# collections). Prints, per case, the total Loop, Neigh and Pair seconds
+# (summed over the input's runs; medians of alternating rounds, with their
+# min-max), the neighbor list builds and the dangerous builds of every
+# candidate, the ratio of each to the fastest, and the goals: hgridopt /
+# best within 1.05; faster than the input's own lines where the sweep
+# finds something 10 % faster; with the skin kept, Neigh within 10 % of
+# the best Neigh at that skin.
 #
 # Cases (default: all):
 #   pour-wide  examples/pour/in.pour with the size-ratio-8 distribution
@@ -16,6 +20,11 @@
 #              pour (3000 atoms; 25000 steps pour, 25000 steps chute flow)
 #   drum       examples/granular/in.pour.drum (two pours of 2000 atoms,
 #              diameters 0.5-1; 2000 steps fill, 3000 steps rotation)
+#   flatwall   examples/granular/in.pour.flatwall (two pours of 1500 atoms,
+#              diameters 0.5-1, onto a flat wall; 5000 steps)
+#   funnel     examples/granregion/in.granregion.funnel (2000 atoms,
+#              diameters 0.5-1, poured into a hopper, settled, discharged;
+#              270000 steps, about 3 min a run: not in the default list)
 # Environment: BENCH_ROUNDS (3), BENCH_STEPS_SCALE (1: the inputs' run
 # lengths; 0.2 runs a fifth of every run), BENCH_KEEP (a folder to keep
 # the inputs and logs in), LAMMPS_EXAMPLES (/usr/share/lammps/examples).
@@ -32,7 +41,7 @@ T=${BENCH_KEEP:-$(mktemp -d)}
 mkdir -p "$T"
 [ -n "${BENCH_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(pour-wide drum)
+[ ${#cases[@]} -gt 0 ] || cases=(pour-wide drum flatwall)
 
 # case_input CASE > FILE: the example as LAMMPS ships it, with the case's
 # own changes (the pour's wide distribution) and every run scaled by SCALE
@@ -41,7 +50,9 @@ case_input() {
     case "$1" in
     pour-wide) src="$EX/pour/in.pour" ;;
     drum) src="$EX/granular/in.pour.drum" ;;
-    *) echo "bench_whole_run: unknown case '$1' (pour-wide, drum)" >&2; return 1 ;;
+    flatwall) src="$EX/granular/in.pour.flatwall" ;;
+    funnel) src="$EX/granregion/in.granregion.funnel" ;;
+    *) echo "bench_whole_run: unknown case '$1' (pour-wide, drum, flatwall, funnel)" >&2; return 1 ;;
     esac
     [ -r "$src" ] || { echo "bench_whole_run: $src: not readable" >&2; return 1; }
     awk -v scale="$SCALE" -v c="$1" '
@@ -51,33 +62,40 @@ case_input() {
 }
 
 # case facts: the input's own skin and style, the smallest and largest
-# diameter (what the collections and one-cutoff bins are made of)
+# diameter (what the collections and one-cutoff bins are made of), its
+# timestep ("log": read from the trajectory run's log)
 case_facts() {
     case "$1" in
-    pour-wide) echo "0.2 bin 0.25 2.0" ;;
-    drum) echo "0.2 bin 0.5 1.0" ;;
+    pour-wide) echo "0.2 bin 0.25 2.0 0.001" ;;
+    drum) echo "0.2 bin 0.5 1.0 0.001" ;;
+    flatwall) echo "0.15 bin 0.5 1.0 0.001" ;;
+    funnel) echo "0.5 multi 0.5 1.0 log" ;; # its timestep: a variable
     esac
 }
 
 # with_lines INPUT LINES: the input with its neighbor lines (the first
 # `neighbor` line) replaced by LINES; its neigh_modify lines are kept
-# (delay, every, check), LINES' neigh_modify lines follow them
+# (delay, every, check), LINES' neigh_modify lines follow them; LINES'
+# comm_modify lines are repeated before the first run (after the input's
+# own comm_modify, whose mode multi a bin setting must undo)
 with_lines() {
     awk -v lines="$2" '
+        BEGIN { n = split(lines, L, "\n"); for (i = 1; i <= n; i++) if (L[i] ~ /^comm_modify/) comm = comm L[i] "\n" }
         /^neighbor[ \t]/ { if (!done) { print lines; done = 1 }; next }
+        /^run[ \t]/ && !ran { printf "%s", comm; ran = 1 }
         { print }' "$1"
 }
 
 # The candidates of a case, one per line: NAME<TAB>LINES (\n in LINES)
 candidates() {
-    local skin style dmin dmax
-    read -r skin style dmin dmax <<< "$(case_facts "$1")"
+    local skin style dmin dmax dt
+    read -r skin style dmin dmax dt <<< "$(case_facts "$1")"
     awk -v s="$skin" -v st="$style" -v a="$dmin" -v b="$dmax" 'BEGIN {
         printf "own\tneighbor %g %s\n", s, st
         printf "skin x0.5\tneighbor %g %s\n", 0.5 * s, st
         printf "skin x2\tneighbor %g %s\n", 2 * s, st
         printf "skin x4\tneighbor %g %s\n", 4 * s, st
-        printf "bin of one cutoff\tneighbor %g bin\\nneigh_modify binsize %.6g\n", s, b + s
+        printf "bin of one cutoff\tneighbor %g bin\\nneigh_modify binsize %.6g\\ncomm_modify mode single\n", s, b + s
         top = b * 1.000001
         printf "multi 2 collections\tneighbor %g multi\\nneigh_modify collection/interval 2 %.6g %.7g\\ncomm_modify mode multi\n", s, sqrt(a * b), top
         printf "multi 3 collections\tneighbor %g multi\\nneigh_modify collection/interval 3 %.6g %.6g %.7g\\ncomm_modify mode multi\n", s, a * (b / a)^(1 / 3), a * (b / a)^(2 / 3), top
@@ -99,34 +117,81 @@ run_lmp() { # run_lmp DIR INPUT LOG
     (cd "$1" && lmp -in "$2" -log "$3" -screen none > /dev/null 2>&1)
 }
 
+# with_schedule INPUT JSON: the input with the schedule's phases of the
+# advice (recommend --format json): the first phase's lines in place of
+# the neighbor line, each later phase's lines before the run that starts
+# at its first step (a run that holds it is split there)
+with_schedule() {
+    python3 - "$1" "$2" << 'PY'
+import json, sys
+base = open(sys.argv[1]).read().split('\n')
+adv = json.load(open(sys.argv[2]))
+ph = adv["schedule"]
+out, step, done, k = [], 0, False, 1
+for line in base:
+    w = line.split()
+    if w[:1] == ["neighbor"] and not done:
+        out += ph[0]["lines"].rstrip("\n").split("\n")
+        done = True
+        continue
+    if w[:1] == ["run"]:
+        n = int(w[1])
+        while k < len(ph) and step <= ph[k]["from_step"] < step + n:
+            cut = ph[k]["from_step"] - step
+            if cut > 0:
+                out.append("run %d" % cut)
+            out += ph[k]["lines"].rstrip("\n").split("\n")
+            step, n, k = step + cut, n - cut, k + 1
+        if n > 0:
+            out.append("run %d" % n)
+        step += n
+        continue
+    out.append(line)
+print("\n".join(out))
+PY
+}
+
+# advice CASE-DIR SKIN-OPTION: hgridopt's whole-run advice as JSON
+advice() {
+    local d=$1
+    shift
+    "$HG" recommend --trajectory "$d/traj.dump" --engine lammps \
+        --setting "$(printf 'neighbor %s %s' "$skin" "$style")" --timestep "$dt" \
+        --format json "$@"
+}
+
 rc=0
 for c in "${cases[@]}"; do
     d="$T/$c"
     mkdir -p "$d"
     case_input "$c" > "$d/in.base" || { rc=1; continue; }
-    read -r skin style dmin dmax <<< "$(case_facts "$c")"
+    read -r skin style dmin dmax dt <<< "$(case_facts "$c")"
     # the trajectory, written once by the input as it is (a frame every
-    # 1/20 of its runs, with radii)
-    every=$(awk '/^run[ \t]/ { s += $2 } END { n = int(s / 20); print (n < 1 ? 1 : n) }' "$d/in.base")
+    # 1/500 of its runs, with ids, radii and velocities)
+    every=$(awk '/^run[ \t]/ { s += $2 } END { n = int(s / 500); print (n < 1 ? 1 : n) }' "$d/in.base")
     awk -v every="$every" '
-        /^run[ \t]/ && !done { print "dump hgtraj all custom " every " traj.dump id type radius x y z"; done = 1 }
+        /^run[ \t]/ && !done { print "dump hgtraj all custom " every " traj.dump id type radius x y z vx vy vz"; done = 1 }
         { print }' "$d/in.base" > "$d/in.traj"
     if ! run_lmp "$d" in.traj log.traj; then
         echo "$c: lmp failed writing the trajectory: $(grep -m1 ERROR "$d/log.traj")" >&2
         rc=1
         continue
     fi
-    # hgridopt's static lines for the last frame, the input's skin kept
-    if ! "$HG" recommend --packing "$d/traj.dump" --frame last --engine lammps \
-        --skin "$skin" --format lammps > "$d/hgridopt.lines" 2> "$d/hgridopt.err"; then
-        echo "$c: hgridopt recommend failed: $(cat "$d/hgridopt.err")" >&2
+    [ "$dt" = log ] && dt=$(awk '$1 == "timestep" && $2 + 0 > 0 { print $2; exit }' "$d/log.traj")
+    # hgridopt's advice for the whole run: skin chosen, and skin kept
+    if ! advice "$d" > "$d/advice.json" 2> "$d/advice.err" ||
+        ! advice "$d" --skin "$skin" > "$d/advice-skin.json" 2>> "$d/advice.err"; then
+        echo "$c: hgridopt recommend --trajectory failed: $(cat "$d/advice.err")" >&2
         rc=1
         continue
     fi
-    grep -q . "$d/hgridopt.err" && sed "s/^/$c: hgridopt: /" "$d/hgridopt.err" >&2
+    grep -q . "$d/advice.err" && sed "s/^/$c: hgridopt: /" "$d/advice.err" >&2
     {
         candidates "$c"
-        printf 'hgridopt (last frame)\t%s\n' "$(grep -vE '^#|^$' "$d/hgridopt.lines" | awk '{printf "%s\\n", $0}' | sed 's/\\n$//')"
+        for a in advice advice-skin; do
+            python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); print(sys.argv[2] + "\t" + a["lines"].rstrip("\n").replace("\n", "\\n"))' \
+                "$d/$a.json" "$([ $a = advice ] && echo hgridopt || echo "hgridopt --skin $skin")"
+        done
     } > "$d/candidates"
     n=$(wc -l < "$d/candidates")
     i=0
@@ -134,6 +199,11 @@ for c in "${cases[@]}"; do
         with_lines "$d/in.base" "$(printf '%b' "$lines")" > "$d/in.$i"
         i=$((i + 1))
     done < "$d/candidates"
+    if python3 -c 'import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["schedule"] else 1)' "$d/advice.json"; then
+        with_schedule "$d/in.base" "$d/advice.json" > "$d/in.$n"
+        printf 'hgridopt schedule\t(see in.%d)\n' "$n" >> "$d/candidates"
+        n=$((n + 1))
+    fi
     : > "$d/times"
     for ((r = 0; r < ROUNDS; r++)); do
         for ((j = 0; j < n; j++)); do
@@ -149,9 +219,19 @@ for c in "${cases[@]}"; do
     done
     echo
     echo "$c: $(awk '/^run[ \t]/ { s += $2; r++ } END { printf "%d runs, %d steps", r, s }' "$d/in.base"), $ROUNDS alternating rounds, one rank, lmp $(lmp -h | awk '/^Large-scale/ { sub(/.*Simulator - /, ""); sub(/ *$/, ""); print; exit }')"
-    echo "hgridopt's lines (recommend --packing traj.dump --frame last --engine lammps --skin $skin --format lammps):"
-    grep -vE '^$' "$d/hgridopt.lines" | sed 's/^/    /'
-    python3 - "$d/candidates" "$d/times" << 'PY'
+    echo "hgridopt recommend --trajectory traj.dump (a frame every $every steps) --engine lammps --setting \"neighbor $skin $style\" --timestep $dt:"
+    python3 - "$d/advice.json" "$d/advice-skin.json" << 'PY'
+import json, sys
+for f, what in zip(sys.argv[1:], ["skin chosen", "skin kept"]):
+    a = json.load(open(f))
+    b = a["answer"]
+    print(f"  {what}: {b['setting']}, skin {b['skin']:.4g}: predicted {b['seconds']:.4g} s "
+          f"(Neigh {b['neigh_seconds']:.4g}, Pair {b['pair_seconds']:.4g}, {b['builds']:.0f} builds); "
+          f"yours {a['yours']['seconds']:.4g} s ({a['yours']['builds']:.0f} builds)")
+    for p in a["schedule"]:
+        print(f"    phase steps {p['from_step']}-{p['to_step']}: {p['setting']}, skin {p['skin']:.4g}")
+PY
+    python3 - "$d/candidates" "$d/times" "$skin" << 'PY'
 import sys, statistics as st
 names = [l.split('\t')[0] for l in open(sys.argv[1]) if l.strip()]
 rows = {}
@@ -172,12 +252,25 @@ for k, name in enumerate(names):
           f"{v[0][3]} | {max(x[4] for x in v)} | {med[k][0] / best:.3f} |")
 lines = [l.rstrip('\n').split('\t', 1)[1] for l in open(sys.argv[1]) if l.strip()]
 norm = [' '.join(x.replace('\\n', ' ').split()) for x in lines]
-same = [names[k] for k in range(len(names) - 1) if norm[k] == norm[-1]]
+idx = {n: k for k, n in enumerate(names)}
+hk = idx["hgridopt"]
+same = [names[k] for k in range(len(names)) if k != hk and norm[k] == norm[hk]]
 if same:
     print(f"hgridopt's lines are those of: {', '.join(same)} (a difference in their times is noise)")
-own = med.get(0, [float('nan')])[0]
-hg = med.get(len(names) - 1, [float('nan')])[0]
+nan = float('nan')
+g = lambda n, i=0: med.get(idx.get(n, -1), [nan] * 3)[i]
+own, hg = g("own"), g("hgridopt")
+sweep = [med[k][0] for k, n in enumerate(names) if k in med and not n.startswith("hgridopt")]
 print(f"own / best {own / best:.3f}; hgridopt / best {hg / best:.3f}; hgridopt / own {hg / own:.3f}")
+if "hgridopt schedule" in idx:
+    print(f"hgridopt schedule / best {g('hgridopt schedule') / best:.3f}")
+print(f"goal hgridopt / best <= 1.05: {'met' if hg / best <= 1.05 else 'NOT met'}")
+if min(sweep) < own / 1.10:
+    print(f"goal faster than own (the sweep finds {own / min(sweep):.2f}x): {'met' if hg < own else 'NOT met'}")
+at_skin = ["own", "bin of one cutoff", "multi 2 collections", "multi 3 collections", f"hgridopt --skin {sys.argv[3]}"]
+nb = min(g(n, 1) for n in at_skin if n in idx and idx[n] in med)
+hs = g(f"hgridopt --skin {sys.argv[3]}", 1)
+print(f"goal with the skin kept, Neigh / best Neigh at that skin <= 1.10: {hs / nb:.3f} {'met' if hs / nb <= 1.10 else 'NOT met'}")
 sys.exit(0 if len(rows) == len(names) else 1)
 PY
     [ $? = 0 ] || rc=1
