@@ -22,13 +22,16 @@
 #              diameters 0.5-1; 2000 steps fill, 3000 steps rotation)
 #   flatwall   examples/granular/in.pour.flatwall (two pours of 1500 atoms,
 #              diameters 0.5-1, onto a flat wall; 5000 steps)
+#   liggghts-pour  LIGGGHTS: tests/data/files/liggghts/in.pour_wide, an
+#              input of our own (2000 spheres, radii 0.5-2.5 mm, poured
+#              onto a floor and settled; 40000 steps), its dumps removed
 #   funnel     examples/granregion/in.granregion.funnel (2000 atoms,
 #              diameters 0.5-1, poured into a hopper, settled, discharged;
 #              270000 steps, about 3 min a run: not in the default list)
 # Environment: BENCH_ROUNDS (3), BENCH_STEPS_SCALE (1: the inputs' run
 # lengths; 0.2 runs a fifth of every run), BENCH_KEEP (a folder to keep
 # the inputs and logs in), LAMMPS_EXAMPLES (/usr/share/lammps/examples).
-# Needs lmp (Debian's lammps) and one quiet core: timing runs alternate
+# Needs lmp (Debian's lammps), liggghts for liggghts-pour, and one quiet core: timing runs alternate
 # the candidates, so a load that drifts spreads over all of them.
 set -uo pipefail
 HG=$(realpath "$1")
@@ -41,7 +44,8 @@ T=${BENCH_KEEP:-$(mktemp -d)}
 mkdir -p "$T"
 [ -n "${BENCH_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(pour-wide drum flatwall)
+[ ${#cases[@]} -gt 0 ] || cases=(pour-wide drum flatwall liggghts-pour)
+SRC=$(cd "$(dirname "$0")/.." && pwd)
 
 # case_input CASE > FILE: the example as LAMMPS ships it, with the case's
 # own changes (the pour's wide distribution) and every run scaled by SCALE
@@ -52,11 +56,13 @@ case_input() {
     drum) src="$EX/granular/in.pour.drum" ;;
     flatwall) src="$EX/granular/in.pour.flatwall" ;;
     funnel) src="$EX/granregion/in.granregion.funnel" ;;
+    liggghts-pour) src="$SRC/tests/data/files/liggghts/in.pour_wide" ;;
     *) echo "bench_whole_run: unknown case '$1' (pour-wide, drum, flatwall, funnel)" >&2; return 1 ;;
     esac
     [ -r "$src" ] || { echo "bench_whole_run: $src: not readable" >&2; return 1; }
     awk -v scale="$SCALE" -v c="$1" '
         c == "pour-wide" && /^fix[ \t]+ins[ \t]/ { $0 = $0 " diam poly 3 0.25 0.6 0.6 0.3 2.0 0.1" }
+        c == "liggghts-pour" && /^(dump|dump_modify|write_data|variable[ \t]+(next|last)dump)/ { next }
         /^run[ \t]/ { n = int($2 * scale + 0.5); if (n < 1) n = 1; $0 = "run " n }
         { print }' "$src"
 }
@@ -70,6 +76,7 @@ case_facts() {
     drum) echo "0.2 bin 0.5 1.0 0.001" ;;
     flatwall) echo "0.15 bin 0.5 1.0 0.001" ;;
     funnel) echo "0.5 multi 0.5 1.0 log" ;; # its timestep: a variable
+    liggghts-pour) echo "0.0005 bin 0.001 0.005 0.00001" ;;
     esac
 }
 
@@ -90,12 +97,13 @@ with_lines() {
 candidates() {
     local skin style dmin dmax dt
     read -r skin style dmin dmax dt <<< "$(case_facts "$1")"
-    awk -v s="$skin" -v st="$style" -v a="$dmin" -v b="$dmax" 'BEGIN {
+    awk -v s="$skin" -v st="$style" -v a="$dmin" -v b="$dmax" -v lig="$([ "$1" = liggghts-pour ] && echo 1 || echo 0)" 'BEGIN {
         printf "own\tneighbor %g %s\n", s, st
         printf "skin x0.5\tneighbor %g %s\n", 0.5 * s, st
         printf "skin x2\tneighbor %g %s\n", 2 * s, st
         printf "skin x4\tneighbor %g %s\n", 4 * s, st
         printf "bin of one cutoff\tneighbor %g bin\\nneigh_modify binsize %.6g\\ncomm_modify mode single\n", s, b + s
+        if (lig) exit
         top = b * 1.000001
         printf "multi 2 collections\tneighbor %g multi\\nneigh_modify collection/interval 2 %.6g %.7g\\ncomm_modify mode multi\n", s, sqrt(a * b), top
         printf "multi 3 collections\tneighbor %g multi\\nneigh_modify collection/interval 3 %.6g %.6g %.7g\\ncomm_modify mode multi\n", s, a * (b / a)^(1 / 3), a * (b / a)^(2 / 3), top
@@ -108,13 +116,19 @@ sums() {
         /^Loop time of/ { loop += $4 }
         /^Neigh +\|/ { split($0, f, "|"); neigh += f[3] }
         /^Pair +\|/ { split($0, f, "|"); pair += f[3] }
+        /^Neigh +time \(%\) =/ { neigh += $5 }
+        /^Pair +time \(%\) =/ { pair += $5 }
         /^Neighbor list builds =/ { builds += $5 }
         /^Dangerous builds =/ { danger += $4 }
         END { printf "%.6g %.6g %.6g %d %d\n", loop, neigh, pair, builds, danger }' "$1"
 }
 
-run_lmp() { # run_lmp DIR INPUT LOG
-    (cd "$1" && lmp -in "$2" -log "$3" -screen none > /dev/null 2>&1)
+run_lmp() { # run_lmp DIR INPUT LOG: the case's code (CODE) on INPUT
+    if [ "$CODE" = liggghts ]; then
+        (cd "$1" && liggghts -in "$2" -log "$3" -echo none -nocite > /dev/null 2>&1)
+    else
+        (cd "$1" && lmp -in "$2" -log "$3" -screen none > /dev/null 2>&1)
+    fi
 }
 
 # with_schedule INPUT JSON: the input with the schedule's phases of the
@@ -155,7 +169,7 @@ PY
 advice() {
     local d=$1
     shift
-    "$HG" recommend --trajectory "$d/traj.dump" --engine lammps \
+    "$HG" recommend --trajectory "$d/traj.dump" --engine "$CODE" \
         --setting "$(printf 'neighbor %s %s' "$skin" "$style")" --timestep "$dt" \
         --format json "$@"
 }
@@ -166,6 +180,11 @@ for c in "${cases[@]}"; do
     mkdir -p "$d"
     case_input "$c" > "$d/in.base" || { rc=1; continue; }
     read -r skin style dmin dmax dt <<< "$(case_facts "$c")"
+    CODE=lammps
+    if [ "$c" = liggghts-pour ]; then
+        CODE=liggghts
+        command -v liggghts > /dev/null || { echo "$c: liggghts not found (apt-get install liggghts)" >&2; rc=1; continue; }
+    fi
     # the trajectory, written once by the input as it is (a frame every
     # 1/500 of its runs, with ids, radii and velocities)
     every=$(awk '/^run[ \t]/ { s += $2 } END { n = int(s / 500); print (n < 1 ? 1 : n) }' "$d/in.base")
@@ -218,8 +237,13 @@ for c in "${cases[@]}"; do
         done
     done
     echo
-    echo "$c: $(awk '/^run[ \t]/ { s += $2; r++ } END { printf "%d runs, %d steps", r, s }' "$d/in.base"), $ROUNDS alternating rounds, one rank, lmp $(lmp -h | awk '/^Large-scale/ { sub(/.*Simulator - /, ""); sub(/ *$/, ""); print; exit }')"
-    echo "hgridopt recommend --trajectory traj.dump (a frame every $every steps) --engine lammps --setting \"neighbor $skin $style\" --timestep $dt:"
+    if [ "$CODE" = liggghts ]; then
+        version=$(liggghts -h 2>/dev/null | grep -m1 -o 'LIGGGHTS-PUBLIC [0-9.]*')
+    else
+        version="lmp $(lmp -h | awk '/^Large-scale/ { sub(/.*Simulator - /, ""); sub(/ *$/, ""); print; exit }')"
+    fi
+    echo "$c: $(awk '/^run[ \t]/ { s += $2; r++ } END { printf "%d runs, %d steps", r, s }' "$d/in.base"), $ROUNDS alternating rounds, one rank, $version"
+    echo "hgridopt recommend --trajectory traj.dump (a frame every $every steps) --engine $CODE --setting \"neighbor $skin $style\" --timestep $dt:"
     python3 - "$d/advice.json" "$d/advice-skin.json" << 'PY'
 import json, sys
 for f, what in zip(sys.argv[1:], ["skin chosen", "skin kept"]):

@@ -113,4 +113,12 @@ cat "$D" "$D" > "$TMP/twice.dump"
 expect_fail 1 'frame 22 is step 0 after step 5000' -- $R "$TMP/twice.dump" --engine lammps
 awk '/^ITEM: ATOMS/ { sub(/ id /, " "); print; next } NF == 9 { $1 = ""; sub(/^ /, "") } { print }' "$D" > "$TMP/noid.dump"
 expect_fail 1 'the dump needs an id column' -- $R "$TMP/noid.dump" --engine lammps
+# LIGGGHTS: a trajectory of a pour of our own (tests/data/files/liggghts)
+G=$SRC/tests/data/files/liggghts/pour_wide_traj.dump
+GOWN=(--engine liggghts --setting "neighbor 0.0005 bin" --timestep 0.00001)
+expect_ok '^answer: bin.*, skin [0-9.e-]+: ' -- $R "$G" "${GOWN[@]}"
+expect_ok '^trajectory: 6 frames in 1 file .*steps 0 to 10000, up to 2000 atoms, 3D$' -- $R "$G" "${GOWN[@]}"
+expect_ok '^neigh_modify binsize [0-9.e-]+$' -- $R "$G" "${GOWN[@]}" --format liggghts
+expect_ok '^neigh_modify delay 0 every 1 check yes$' -- $R "$G" "${GOWN[@]}" --format liggghts
+expect_fail 2 'neighbor style multi is not modelled for LIGGGHTS' -- $R "$G" --engine liggghts --setting "neighbor 0.0005 multi"
 finish

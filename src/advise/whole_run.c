@@ -412,7 +412,7 @@ static int check_input(const hg_run_input *in, hg_err *e)
 {
     if (!in->engine || !in->engine->run)
         return hg_fail(e, HG_EINVAL, "--engine: %s gives no whole-run "
-                       "advice (lammps does)",
+                       "advice (lammps and liggghts do)",
                        in->engine ? in->engine->name : "(none)");
     if (in->n_paths < 1 || !in->paths)
         return hg_fail(e, HG_EINVAL, "--trajectory: no file given");

@@ -30,8 +30,8 @@ static const cli_option options[] = {
 static void help(FILE *out)
 {
     fprintf(out,
-            "Usage: hgridopt recommend --trajectory FILE... --engine lammps "
-            "[options]\n\n"
+            "Usage: hgridopt recommend --trajectory FILE... --engine "
+            "lammps|liggghts [options]\n\n"
             "The neighbor setting and skin that make a whole run fastest, "
             "from its\ntrajectory: a LAMMPS or LIGGGHTS dump of several "
             "frames (or several dumps\nof one run, in order) with atom ids. "
@@ -42,7 +42,7 @@ static void help(FILE *out)
             "grow with\nthe skin). Where switching settings between phases "
             "saves more than 10 %%,\na schedule is printed too.\n\n"
             "  --trajectory FILE...  the dumps (gzip too), in run order\n"
-            "  --engine lammps       the code (or --format lammps)\n"
+            "  --engine lammps|liggghts  the code (or its --format)\n"
             "  --setting \"LINES\"     your input's neighbor lines, to "
             "compare with\n"
             "                        (\"neighbor 0.2 bin\"; multi with "

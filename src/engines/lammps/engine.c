@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *const models[] = {"lammps-multi", "lammps-bin", NULL};
@@ -345,58 +344,25 @@ static int fit_points(const cal_points *cp, hg_consts *k, hg_err *e)
     return st;
 }
 
-/* The pair loop's constants (hg_lammps_pair_kind): Pair seconds per step
- * against the stored pairs LAMMPS counted, within each system (what a
- * skin adds to the same atoms: one slope over all systems, each with its
- * own intercept), and the mean intercept per atom. */
+/* The pair loop's constants (hg_lammps_pair_kind) of the points. */
 static int fit_pair(const cal_points *cp, hg_consts *k, hg_err *e)
 {
-    int nsys = 0;
-    for (int i = 0; i < cp->n_pair; i++)
-        nsys = cp->pair[i].system + 1 > nsys ? cp->pair[i].system + 1 : nsys;
-    double sxy = 0.0, sxx = 0.0, syy = 0.0, per_atom = 0.0;
-    int used = 0;
-    for (int s = 0; s < nsys; s++) {
-        double mx = 0.0, my = 0.0;
-        int m = 0;
-        for (int i = 0; i < cp->n_pair; i++)
-            if (cp->pair[i].system == s) {
-                mx += cp->pair[i].neighbours;
-                my += cp->pair[i].seconds;
-                m++;
-            }
-        if (m < 2)
-            continue;
-        mx /= m;
-        my /= m;
-        for (int i = 0; i < cp->n_pair; i++)
-            if (cp->pair[i].system == s) {
-                double dx = cp->pair[i].neighbours - mx;
-                double dy = cp->pair[i].seconds - my;
-                sxy += dx * dy;
-                sxx += dx * dx;
-                syy += dy * dy;
-            }
-        used++;
+    int n = cp->n_pair;
+    double *x = malloc(sizeof *x * 3 * (size_t)(n + 1));
+    int *g = malloc(sizeof *g * (size_t)(n + 1));
+    int st = x && g ? HG_OK : hg_fail(e, HG_ENOMEM, "out of memory");
+    for (int i = 0; st == HG_OK && i < n; i++) {
+        x[i] = cp->pair[i].neighbours;
+        x[n + i] = cp->pair[i].atoms;
+        x[2 * n + i] = cp->pair[i].seconds;
+        g[i] = cp->pair[i].system;
     }
-    if (!(sxx > 0.0) || !(sxy > 0.0))
-        return hg_fail(e, HG_ENUMERIC, "LAMMPS pair fit: Pair time does not "
-                       "grow with the stored pairs in these measurements");
-    double slope = sxy / sxx, res = syy - sxy * sxy / sxx;
-    int dof = cp->n_pair - used - 1;
-    memset(k, 0, sizeof *k);
-    k->c[0] = slope;
-    k->se[0] = dof > 0 ? sqrt(res / dof / sxx) : 0.0;
-    for (int i = 0; i < cp->n_pair; i++)
-        per_atom += (cp->pair[i].seconds - slope * cp->pair[i].neighbours) /
-                    cp->pair[i].atoms;
-    k->c[1] = fmax(0.0, per_atom / cp->n_pair); /* se[1]: not fitted */
-    k->r2 = syy > 0.0 ? 1.0 - res / syy : NAN;
-    k->npoints = cp->n_pair;
-    time_t now = time(NULL);
-    strftime(k->created, sizeof k->created, "%Y-%m-%dT%H:%M:%SZ",
-             gmtime(&now));
-    return HG_OK;
+    if (st == HG_OK)
+        st = hg_pair_fit(&hg_lammps_pair_kind, x, x + n, x + 2 * n, g, n, k,
+                         e);
+    free(x);
+    free(g);
+    return st;
 }
 
 /* k's machine and lmp version, and the fit's text in the report. */
@@ -462,33 +428,14 @@ static int report_points(cal_points *cp, const hg_consts *k,
     return st;
 }
 
-/* k saved to run->save, else to the constants' default path; the pair
- * constants beside it (run->save's name with -pair before .json, else
- * their own default path). */
+/* k and the pair constants saved (hg_consts_save_with_pair). */
 static int save_constants(const hg_engine_run *run, const hg_consts *k,
                           const hg_consts *pair, hg_engine_report *r,
                           hg_err *e)
 {
-    char path[4096], ppath[4096];
-    int st = HG_OK;
-    if (run->save) {
-        snprintf(path, sizeof path, "%s", run->save);
-        size_t n = strlen(run->save);
-        int json = n > 5 && !strcmp(run->save + n - 5, ".json");
-        snprintf(ppath, sizeof ppath, "%.*s-pair.json",
-                 (int)(json ? n - 5 : n), run->save);
-    } else if ((st = hg_consts_path(&hg_lammps_consts_kind, path,
-                                    sizeof path, e)) == HG_OK) {
-        st = hg_consts_path(&hg_lammps_pair_kind, ppath, sizeof ppath, e);
-    }
-    if (st == HG_OK)
-        st = hg_consts_save(&hg_lammps_consts_kind, k, path, e);
-    if (st == HG_OK)
-        st = hg_consts_save(&hg_lammps_pair_kind, pair, ppath, e);
-    if (st == HG_OK)
-        snprintf(r->saved, sizeof r->saved, "%.2040s and %.2040s", path,
-                 ppath);
-    return st;
+    return hg_consts_save_with_pair(&hg_lammps_consts_kind, k,
+                                    &hg_lammps_pair_kind, pair, run->save,
+                                    r->saved, sizeof r->saved, e);
 }
 
 static int calibrate(const hg_engine_run *run, hg_engine_report *r,

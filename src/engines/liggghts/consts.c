@@ -44,3 +44,32 @@ const hg_consts_kind hg_liggghts_consts_kind = {
     .positive = 0,
     .shipped = shipped,
 };
+
+/* ---- the pair loop: seconds per step of LIGGGHTS' Pair time ---- */
+
+static const char *const pair_terms[2] = {"neighbours", "atoms"};
+
+static void pair_shipped(hg_consts *c)
+{
+    /* see shipped.h */
+    c->c[0] = HG_LIGGGHTS_PAIR_NEIGHBOUR;
+    c->c[1] = HG_LIGGGHTS_PAIR_ATOM;
+    c->se[0] = HG_LIGGGHTS_PAIR_NEIGHBOUR_SE;
+    c->r2 = HG_LIGGGHTS_PAIR_R2;
+    c->npoints = HG_LIGGGHTS_PAIR_NPOINTS;
+    snprintf(c->machine, sizeof c->machine, "%s", HG_LIGGGHTS_PAIR_MACHINE);
+    snprintf(c->version, sizeof c->version, "%s", HG_LIGGGHTS_PAIR_VERSION);
+    snprintf(c->created, sizeof c->created, "%s", HG_LIGGGHTS_PAIR_DATE);
+}
+
+const hg_consts_kind hg_liggghts_pair_kind = {
+    .code = "LIGGGHTS",
+    .schema = "hgridopt.liggghts-pair-calibration/1",
+    .version_key = "liggghts",
+    .env = "HGRIDOPT_LIGGGHTS_PAIR_CALIBRATION",
+    .file = "liggghts-pair.json",
+    .nterms = 2,
+    .terms = pair_terms,
+    .positive = 0,
+    .shipped = pair_shipped,
+};

@@ -38,10 +38,23 @@ typedef struct lig_ctx {
     hg_liggghts_run_options o;
     char source[4200];
     double cut;
+    /* calibrate: the pair loop over kept lists, per packing and skin */
+    double *pairs, *atoms, *pair_s;
+    int *group, n_pair;
 } lig_ctx;
+
+/* Skins of the pair loop's measurements, times the skin. */
+enum { PAIR_SKINS = 4 };
+static const double pair_skins[PAIR_SKINS] = {1.0, 3.0, 6.0, 10.0};
 
 static void lig_ctx_free(lig_ctx *x)
 {
+    free(x->pairs);
+    free(x->atoms);
+    free(x->pair_s);
+    free(x->group);
+    x->pairs = x->atoms = x->pair_s = NULL;
+    x->group = NULL;
     hg_psd_free(x->own_psd);
     x->own_psd = NULL;
 }
@@ -312,6 +325,41 @@ static int packing_system(const hg_engine_run *run, const lig_ctx *x, int k,
     return st;
 }
 
+/* The pair loop alone on packing k (lists built once and kept, the
+ * default bin size) at each of pair_skins times the skin: more stored
+ * pairs for the same atoms (hg_pair_fit). */
+static int measure_pair(const hg_engine_run *run, lig_ctx *x, int k,
+                        const hg_psd *psd, const hg_liggghts_system *sys,
+                        hg_err *e)
+{
+    hg_liggghts_run_options o = x->o;
+    o.keep_lists = 1;
+    o.steps = 20 * o.steps + 200; /* no build: more steps, same resolution */
+    char keep[4096];
+    int st = HG_OK;
+    for (int f = 0; st == HG_OK && f < PAIR_SKINS; f++) {
+        hg_liggghts_system s = *sys;
+        s.skin = o.skin = x->o.skin * pair_skins[f];
+        if (x->o.keep) {
+            snprintf(keep, sizeof keep, "%s-pair%d-%d", x->o.keep, k + 1,
+                     f + 1);
+            o.keep = keep;
+        }
+        double b = hg_liggghts_default_binsize(psd, s.skin);
+        hg_liggghts_point q;
+        st = hg_liggghts_measure(run->packings[k], psd, &s, &b, 1, &o, NULL,
+                                 &q, e);
+        if (st == HG_OK) {
+            int i = x->n_pair++;
+            x->pairs[i] = q.timing.neighbours;
+            x->atoms[i] = s.atoms / s.nprocs;
+            x->pair_s[i] = q.timing.pair;
+            x->group[i] = k;
+        }
+    }
+    return st;
+}
+
 /* Measure packing k at the scan's bin sizes and LIGGGHTS' default into
  * m + *n, each point's work and Neigh time also into w and y; *n grows by
  * their number. */
@@ -338,6 +386,8 @@ static int measure_packing(const hg_engine_run *run, lig_ctx *x, int k,
         y[*n] = m[*n].timing.neigh;
         (*n)++;
     }
+    if (st == HG_OK)
+        st = measure_pair(run, x, k, kp, &sys, e);
     hg_psd_free(psd);
     hg_snapshot_free(snap);
     return st;
@@ -346,7 +396,7 @@ static int measure_packing(const hg_engine_run *run, lig_ctx *x, int k,
 /* c's machine and liggghts version (from out->program), and the text of
  * the fit over n bin sizes in out. */
 static void describe_fit(const lig_ctx *x, int n, hg_consts *c,
-                         hg_engine_report *out)
+                         hg_consts *pair, hg_engine_report *out)
 {
     char host[64] = "?";
     gethostname(host, sizeof host);
@@ -365,8 +415,16 @@ static void describe_fit(const lig_ctx *x, int n, hg_consts *c,
                               hg_consts_term(&hg_liggghts_consts_kind, t),
                               1e9 * c->c[t], 1e9 * c->se[t]);
     if (k < sizeof out->fitted)
+        k += (size_t)snprintf(out->fitted + k, sizeof out->fitted - k,
+                              "; R^2 %.3f over %d bin sizes", c->r2, n);
+    if (k < sizeof out->fitted)
         snprintf(out->fitted + k, sizeof out->fitted - k,
-                 "; R^2 %.3f over %d bin sizes", c->r2, n);
+                 ". Pair per step: %.4g +- %.2g ns per stored pair, %.4g ns "
+                 "per atom, R^2 %.3f",
+                 1e9 * pair->c[0], 1e9 * pair->se[0], 1e9 * pair->c[1],
+                 pair->r2);
+    snprintf(pair->machine, sizeof pair->machine, "%s", c->machine);
+    snprintf(pair->version, sizeof pair->version, "%s", c->version);
 }
 
 /* The n measured points m (times y) into out with c's predictions, and
@@ -404,20 +462,15 @@ static int report_points(const lig_ctx *x, const hg_consts *c,
     return st;
 }
 
-/* c saved to run->save, else to the constants' default path. */
+/* c saved to run->save, else to the constants' default path; the pair
+ * constants beside it (hg_consts_save_pair). */
 static int save_constants(const hg_engine_run *run, const hg_consts *c,
-                          hg_engine_report *out, hg_err *e)
+                          const hg_consts *pair, hg_engine_report *out,
+                          hg_err *e)
 {
-    char path[4096];
-    int st = HG_OK;
-    if (run->save)
-        snprintf(path, sizeof path, "%s", run->save);
-    else
-        st = hg_consts_path(&hg_liggghts_consts_kind, path, sizeof path, e);
-    if (st == HG_OK &&
-        (st = hg_consts_save(&hg_liggghts_consts_kind, c, path, e)) == HG_OK)
-        snprintf(out->saved, sizeof out->saved, "%s", path);
-    return st;
+    return hg_consts_save_with_pair(&hg_liggghts_consts_kind, c,
+                                    &hg_liggghts_pair_kind, pair, run->save,
+                                    out->saved, sizeof out->saved, e);
 }
 
 static int calibrate_packings(const hg_engine_run *run,
@@ -431,19 +484,28 @@ static int calibrate_packings(const hg_engine_run *run,
     hg_liggghts_point *m = calloc((size_t)cap, sizeof *m);
     hg_liggghts_work *w = calloc((size_t)cap, sizeof *w);
     double *y = calloc((size_t)cap, sizeof *y);
-    if (st == HG_OK && (!m || !w || !y))
+    int pc = (run && run->n_packings > 0 ? run->n_packings : 1) * PAIR_SKINS;
+    x.pairs = calloc((size_t)pc, sizeof *x.pairs);
+    x.atoms = calloc((size_t)pc, sizeof *x.atoms);
+    x.pair_s = calloc((size_t)pc, sizeof *x.pair_s);
+    x.group = calloc((size_t)pc, sizeof *x.group);
+    if (st == HG_OK &&
+        (!m || !w || !y || !x.pairs || !x.atoms || !x.pair_s || !x.group))
         st = hg_fail(e, HG_ENOMEM, "out of memory");
     for (int k = 0; st == HG_OK && k < run->n_packings; k++)
         st = measure_packing(run, &x, k, m, w, y, &n, e);
-    hg_consts c = x.c;
+    hg_consts c = x.c, pair = {0};
     if (st == HG_OK)
         st = hg_liggghts_fit(w, y, n, &c, e);
+    if (st == HG_OK)
+        st = hg_pair_fit(&hg_liggghts_pair_kind, x.pairs, x.atoms, x.pair_s,
+                         x.group, x.n_pair, &pair, e);
     if (st == HG_OK) {
-        describe_fit(&x, n, &c, out);
+        describe_fit(&x, n, &c, &pair, out);
         st = report_points(&x, &c, m, y, n, out, e);
     }
     if (st == HG_OK && run->store)
-        st = save_constants(run, &c, out, e);
+        st = save_constants(run, &c, &pair, out, e);
     free(m);
     free(w);
     free(y);
@@ -567,6 +629,7 @@ const hg_engine hg_engine_liggghts = {
     .validate = validate,
     .tune = tune,
     .calibrate = calibrate,
+    .run = &hg_liggghts_run_hooks,
     .answer_kind = HG_ANSWER_SETTING,
     .answer = answer,
 };

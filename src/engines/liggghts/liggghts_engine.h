@@ -5,6 +5,8 @@
 #include "hg_engine.h"
 
 extern const hg_engine hg_engine_liggghts;
+/* Whole-run advice (whole_run.c). */
+extern const struct hg_run_hooks hg_liggghts_run_hooks;
 
 /* --format liggghts: neighbor SKIN bin and neigh_modify binsize of a
  * one-level grid, with the prediction and the skin's source. */

@@ -57,7 +57,7 @@ int hg_liggghts_version(const char *program, char *buf, size_t len,
 /* The batch's script around the bin sizes: read by the shared runner. */
 typedef struct script_ctx {
     const double *b;
-    int n, thermo;
+    int n, thermo, keep_lists;
     double skin;
 } script_ctx;
 
@@ -79,10 +79,10 @@ static void script_head(FILE *f, const hg_particles *p, void *ctx)
           "fix m4 all property/global coefficientFriction peratomtypepair "
           "1 0.5\n"
           "pair_style gran model hertz tangential history\npair_coeff * *\n"
-          "fix integrate all nve/sphere\ntimestep 1e-8\n"
-          "neigh_modify every 1 delay 0 check no\n",
+          "fix integrate all nve/sphere\ntimestep 1e-8\n",
           f);
-    fprintf(f, "thermo %d\n", c->thermo);
+    fprintf(f, "neigh_modify every 1 delay 0 check %s\nthermo %d\n",
+            c->keep_lists ? "yes" : "no", c->thermo);
 }
 
 static int script_lines(int k, void *ctx, char **text, hg_err *e)
@@ -140,7 +140,7 @@ int hg_liggghts_run(const hg_particles *p, const double *b, int n,
     char exe[4096];
     if ((st = hg_liggghts_find(o.program, exe, sizeof exe, e)))
         return st;
-    script_ctx ctx = {b, n, o.steps + o.warmup, o.skin};
+    script_ctx ctx = {b, n, o.steps + o.warmup, o.keep_lists, o.skin};
     hg_code_batch batch = {
         .job = {.label = "liggghts", .exe = exe, .nprocs = o.nprocs,
                 .args = "-in in.hgridopt -log log.liggghts -echo none "

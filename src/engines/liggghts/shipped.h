@@ -45,4 +45,22 @@
     "2-CPU VM (AMD EPYC), Debian 12, 1 rank, no other timing job"
 #define HG_LIGGGHTS_DEFAULT_VERSION "LIGGGHTS-PUBLIC 3.8.0"
 #define HG_LIGGGHTS_DEFAULT_DATE "2026-11-25T21:56:25Z"
+/* Pair seconds per step (hg_liggghts_pair_kind): per stored neighbour
+ * pair and per atom, fitted by `hgridopt calibrate --engine liggghts
+ * --packing pour_wide.data,mid.dump --repeats 5` on the development
+ * machine (2 CPUs, Debian 12, LIGGGHTS-PUBLIC 3.8.0, one rank):
+ * tests/data/files/liggghts/pour_wide.data (the settled bed of
+ * in.pour_wide) and mid.dump, the frame at step 10000 of the same input
+ * written with `dump traj all custom 100 traj.dump id type radius x y z vx
+ * vy vz` (pouring); each bed's lists built once and kept at 1, 3, 6 and 10
+ * times the skin, 800 steps each; the slope within each bed, R^2 0.79. */
+#define HG_LIGGGHTS_PAIR_NEIGHBOUR 7.805701788798444e-09
+#define HG_LIGGGHTS_PAIR_ATOM 4.37750327528358e-08
+#define HG_LIGGGHTS_PAIR_NEIGHBOUR_SE 1.8015596327084351e-09
+#define HG_LIGGGHTS_PAIR_R2 0.7896746675407271
+#define HG_LIGGGHTS_PAIR_NPOINTS 8
+#define HG_LIGGGHTS_PAIR_MACHINE \
+    "2-CPU VM, Debian 12, 1 rank; beds poured by in.pour_wide"
+#define HG_LIGGGHTS_PAIR_VERSION "LIGGGHTS-PUBLIC 3.8.0"
+#define HG_LIGGGHTS_PAIR_DATE "2026-11-28T00:50:21Z"
 #endif

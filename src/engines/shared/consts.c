@@ -193,3 +193,28 @@ int hg_consts_auto(const hg_consts_kind *k, hg_consts *c, int *from_file,
     hg_consts_shipped(k, c);
     return HG_OK;
 }
+
+int hg_consts_save_with_pair(const hg_consts_kind *k, const hg_consts *c,
+                             const hg_consts_kind *pk, const hg_consts *pair,
+                             const char *save, char *saved, size_t len,
+                             hg_err *e)
+{
+    char path[4096], ppath[4096];
+    int st = HG_OK;
+    if (save) {
+        snprintf(path, sizeof path, "%s", save);
+        size_t n = strlen(save);
+        int json = n > 5 && !strcmp(save + n - 5, ".json");
+        snprintf(ppath, sizeof ppath, "%.*s-pair.json",
+                 (int)(json ? n - 5 : n), save);
+    } else if ((st = hg_consts_path(k, path, sizeof path, e)) == HG_OK) {
+        st = hg_consts_path(pk, ppath, sizeof ppath, e);
+    }
+    if (st == HG_OK)
+        st = hg_consts_save(k, c, path, e);
+    if (st == HG_OK)
+        st = hg_consts_save(pk, pair, ppath, e);
+    if (st == HG_OK)
+        snprintf(saved, len, "%.2040s and %.2040s", path, ppath);
+    return st;
+}

@@ -135,3 +135,53 @@ int hg_consts_fit(const hg_consts_kind *k, const double *X, const double *y,
     strftime(c->created, sizeof c->created, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return HG_OK;
 }
+
+int hg_pair_fit(const hg_consts_kind *k, const double *pairs,
+                const double *atoms, const double *y, const int *group,
+                int n, hg_consts *c, hg_err *e)
+{
+    int ng = 0;
+    for (int i = 0; i < n; i++)
+        ng = group[i] + 1 > ng ? group[i] + 1 : ng;
+    double sxy = 0.0, sxx = 0.0, syy = 0.0;
+    int used = 0;
+    for (int g = 0; g < ng; g++) {
+        double mx = 0.0, my = 0.0;
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (group[i] == g) {
+                mx += pairs[i];
+                my += y[i];
+                m++;
+            }
+        if (m < 2)
+            continue;
+        mx /= m;
+        my /= m;
+        for (int i = 0; i < n; i++)
+            if (group[i] == g) {
+                sxy += (pairs[i] - mx) * (y[i] - my);
+                sxx += (pairs[i] - mx) * (pairs[i] - mx);
+                syy += (y[i] - my) * (y[i] - my);
+            }
+        used++;
+    }
+    if (!(sxx > 0.0) || !(sxy > 0.0))
+        return hg_fail(e, HG_ENUMERIC, "%s pair fit: Pair time does not grow "
+                       "with the stored pairs in these measurements",
+                       k->code);
+    double slope = sxy / sxx, res = syy - sxy * sxy / sxx, per_atom = 0.0;
+    int dof = n - used - 1;
+    memset(c, 0, sizeof *c);
+    c->c[0] = slope;
+    c->se[0] = dof > 0 ? sqrt(res / dof / sxx) : 0.0;
+    for (int i = 0; i < n; i++)
+        per_atom += (y[i] - slope * pairs[i]) / atoms[i];
+    c->c[1] = fmax(0.0, per_atom / n); /* se[1]: not fitted */
+    c->r2 = syy > 0.0 ? 1.0 - res / syy : NAN;
+    c->npoints = n;
+    time_t now = time(NULL);
+    strftime(c->created, sizeof c->created, "%Y-%m-%dT%H:%M:%SZ",
+             gmtime(&now));
+    return HG_OK;
+}

@@ -77,6 +77,24 @@ int hg_consts_auto(const hg_consts_kind *k, hg_consts *c, int *from_file,
 int hg_consts_fit(const hg_consts_kind *k, const double *X, const double *y,
                   int n, hg_consts *c, hg_err *e);
 
+/* c saved to save (else k's default path) and pair beside it: save's
+ * name with -pair before .json (else pk's default path); the two paths
+ * into saved. */
+int hg_consts_save_with_pair(const hg_consts_kind *k, const hg_consts *c,
+                             const hg_consts_kind *pk, const hg_consts *pair,
+                             const char *save, char *saved, size_t len,
+                             hg_err *e);
+
+/* The pair loop's constants of a code (a kind of two terms: seconds per
+ * stored neighbour pair and per atom) from Pair seconds per step y[i] of
+ * pairs[i] stored pairs and atoms[i] atoms of packing group[i] (0, 1,
+ * ...): one slope within the packings (what a larger skin adds to the
+ * same atoms), each packing its own intercept; the per-atom term the mean
+ * intercept per atom. Fails unless Pair time grows with the pairs. */
+int hg_pair_fit(const hg_consts_kind *k, const double *pairs,
+                const double *atoms, const double *y, const int *group,
+                int n, hg_consts *c, hg_err *e);
+
 /* ---- the least squares every fit of the engines uses (GSL) ---- */
 
 #define HG_LSQ_MAX_TERMS 16

@@ -65,6 +65,10 @@ typedef struct hg_liggghts_system {
     double box[3];  /* edges of the simulation box; 0: a cube holding the
                        atoms at nu (with a snapshot: its box) */
     char boundary[3]; /* per axis 'p' periodic, else walls; 0: 'p' */
+    double cutoff_diameter; /* the diameter LIGGGHTS' cutoff is set from
+                               when it exceeds the largest of the radii
+                               priced (a frame of a run whose larger
+                               particles come later); 0: theirs */
 } hg_liggghts_system;
 
 /* Expected work of one build on one rank. */
@@ -84,6 +88,11 @@ typedef struct hg_liggghts_work {
  * visits, lines, bins, binned, neighbours); stored in liggghts.json
  * (hg_consts_path), shipped values in src/engines/liggghts/shipped.h. */
 extern const hg_consts_kind hg_liggghts_consts_kind;
+/* The pair loop's cost (Pair seconds per step on one rank): per stored
+ * neighbour pair and per atom, fitted by `calibrate --engine liggghts`
+ * (each packing's lists built once and kept, at 1x to 10x the skin),
+ * stored in liggghts-pair.json. */
+extern const hg_consts_kind hg_liggghts_pair_kind;
 
 int hg_liggghts_system_check(const hg_liggghts_system *sys, hg_err *e);
 /* The largest neighbour cutoff, 2 r_max + skin, and LIGGGHTS' default bin
@@ -133,6 +142,8 @@ typedef struct hg_liggghts_run_options {
     int warmup;          /* untimed steps before (default 3) */
     int repeats;         /* alternating repeats of the list (default 3) */
     double skin;         /* neighbor skin, > 0 */
+    int keep_lists;      /* 0: the list rebuilt every step; 1: built once
+                            and kept (check yes): the pair loop alone */
     void (*progress)(int done, int total, void *params);
     void *progress_params;
 } hg_liggghts_run_options;

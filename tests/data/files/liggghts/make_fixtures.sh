@@ -76,6 +76,14 @@ copy_out in.pour_wide pour_wide.dump \
     pour_wide_vtu_40000.vtu pour_wide_vtu_boundingBox_40000.vtr \
     pour_wide.data log.pour_wide
 
+# a short trajectory of the same pour (recommend --trajectory): its first
+# 10000 steps, a frame every 2000 with ids, radii and velocities
+awk '/^(dump|dump_modify|write_data|variable[ \t]+(next|last)dump)/ { next }
+     /^run[ \t]/ { print "dump traj all custom 2000 pour_wide_traj.dump id type radius x y z vx vy vz"; print "run 10000"; next }
+     { print }' in.pour_wide > in.pour_wide_traj
+run_liggghts in.pour_wide_traj log.pour_wide_traj
+copy_out pour_wide_traj.dump
+
 run_liggghts in.collapse2d log.collapse2d
 copy_out in.collapse2d collapse2d.dump collapse2d_140000.vtk \
     collapse2d_boundingBox_140000.vtk collapse2d.data log.collapse2d

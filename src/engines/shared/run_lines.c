@@ -1,0 +1,125 @@
+/* run_lines.c - the user's neighbor lines of a LAMMPS-like input
+ * (LAMMPS, LIGGGHTS) read back for whole-run advice: neighbor SKIN
+ * bin|multi, neigh_modify binsize and collection/interval (check no
+ * refused: it rebuilds on a fixed interval), comm_modify ignored. */
+#include "run_lines.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int next_word(const char **p, char *w, size_t len)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t k = 0;
+    while (*s && !isspace((unsigned char)*s) && *s != ';') {
+        if (k + 1 < len)
+            w[k++] = *s;
+        s++;
+    }
+    w[k] = '\0';
+    *p = s;
+    return k > 0;
+}
+
+static int number(const char *w, const char *what, double lo, double *v,
+                  hg_err *e)
+{
+    char *end;
+    *v = strtod(w, &end);
+    if (!*w || *end || !isfinite(*v) || !(*v > lo))
+        return hg_fail(e, HG_EINVAL, "--setting: %s '%s' is not a number "
+                       "> %g", what, w, lo);
+    return HG_OK;
+}
+
+/* neigh_modify's keywords: binsize, collection/interval; the rest of
+ * the list options are taken as they are, check no refused. */
+static int neigh_modify(const char **p, hg_run_setting *s, int *has_coll,
+                        hg_err *e)
+{
+    char w[128];
+    int st = HG_OK;
+    while (st == HG_OK && next_word(p, w, sizeof w)) {
+        if (!strcmp(w, "binsize")) {
+            if (!next_word(p, w, sizeof w))
+                return hg_fail(e, HG_EINVAL, "--setting: binsize needs a "
+                                             "value");
+            st = number(w, "binsize", -1e-300, &s->binsize, e);
+        } else if (!strcmp(w, "collection/interval")) {
+            double n;
+            if (!next_word(p, w, sizeof w) ||
+                (st = number(w, "collection/interval count", 0.0, &n, e)))
+                return st ? st : hg_fail(e, HG_EINVAL, "--setting: "
+                                         "collection/interval needs a count");
+            if (n != floor(n) || n > HG_RUN_MAX_CUTS)
+                return hg_fail(e, HG_EINVAL, "--setting: collection/interval "
+                               "count '%s' is not 1..%d", w, HG_RUN_MAX_CUTS);
+            s->ncoll = (int)n;
+            for (int i = 0; st == HG_OK && i < s->ncoll; i++)
+                st = next_word(p, w, sizeof w)
+                         ? number(w, "collection cutoff", 0.0, &s->cut[i], e)
+                         : hg_fail(e, HG_EINVAL, "--setting: collection/"
+                                   "interval gives fewer than %d cutoffs",
+                                   s->ncoll);
+            *has_coll = 1;
+        } else if (!strcmp(w, "collection/type")) {
+            return hg_fail(e, HG_EINVAL, "--setting: collection/type (by "
+                           "atom type) is not modelled; give "
+                           "collection/interval");
+        } else if (!strcmp(w, "check")) {
+            if (next_word(p, w, sizeof w) && !strcmp(w, "no"))
+                return hg_fail(e, HG_EINVAL, "--setting: check no rebuilds "
+                               "on a fixed interval whatever the motion; "
+                               "hgridopt prices check yes");
+        }
+    }
+    return st;
+}
+
+int hg_run_lines_parse(const char *lines, hg_run_setting *s, double *skin,
+                       int *multi, int *has_coll, hg_err *e)
+{
+    memset(s, 0, sizeof *s);
+    *skin = 0.0;
+    *multi = *has_coll = 0;
+    int st = HG_OK;
+    const char *p = lines;
+    char w[128];
+    while (st == HG_OK && *p) {
+        if (!next_word(&p, w, sizeof w)) {
+            p += *p ? 1 : 0; /* an empty command, a line end or ';' */
+            continue;
+        }
+        if (!strcmp(w, "neighbor")) {
+            char style[64] = "";
+            if (!next_word(&p, w, sizeof w) ||
+                (st = number(w, "neighbor skin", 0.0, skin, e)))
+                return st ? st : hg_fail(e, HG_EINVAL, "--setting: neighbor "
+                                         "needs a skin and a style");
+            next_word(&p, style, sizeof style);
+            if (!strcmp(style, "multi"))
+                *multi = 1;
+            else if (strcmp(style, "bin"))
+                return hg_fail(e, HG_EINVAL, "--setting: neighbor style "
+                               "'%s' is not modelled (bin or multi)", style);
+        } else if (!strcmp(w, "neigh_modify")) {
+            st = neigh_modify(&p, s, has_coll, e);
+        } else if (strcmp(w, "comm_modify")) {
+            return hg_fail(e, HG_EINVAL, "--setting: '%s' is not a neighbor, "
+                           "neigh_modify or comm_modify command", w);
+        }
+        while (*p && *p != '\n' && *p != ';') /* the rest of the command */
+            p++;
+    }
+    if (st)
+        return st;
+    if (!(*skin > 0.0))
+        return hg_fail(e, HG_EINVAL, "--setting: no neighbor command (give "
+                       "the input's lines, e.g. \"neighbor 0.2 bin\")");
+    return HG_OK;
+}
