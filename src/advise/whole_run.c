@@ -59,21 +59,48 @@ static int open_file(const hg_run_input *in, int i, hg_io_frames **t,
     return hg_io_frames_continue(*t, in->paths[i], &in->io, e);
 }
 
-static int copy_particles(const hg_particles *p, hg_particles *out,
-                          hg_err *e)
+/* The largest frame, kept while the run is read: its box and, in single
+ * precision (a dump prints 6 digits), its centres and radii. */
+typedef struct rep_frame {
+    hg_particles box; /* n, dim, box, boundary; no arrays */
+    float *xr;        /* x, y, z, r of each atom */
+} rep_frame;
+
+static int rep_keep(const hg_particles *p, rep_frame *r, hg_err *e)
 {
-    hg_particles_clear(out);
-    *out = *p;
-    out->x = malloc(sizeof *out->x * 3 * (p->n ? p->n : 1));
-    out->r = malloc(sizeof *out->r * (p->n ? p->n : 1));
+    float *xr = realloc(r->xr, sizeof *xr * 4 * (p->n ? p->n : 1));
+    if (!xr)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    r->xr = xr;
+    r->box = *p;
+    r->box.x = r->box.r = NULL;
+    for (size_t i = 0; i < p->n; i++) {
+        for (int a = 0; a < 3; a++)
+            xr[4 * i + a] = a < p->dim ? (float)p->x[i * p->dim + a] : 0.0f;
+        xr[4 * i + 3] = (float)p->r[i];
+    }
+    return HG_OK;
+}
+
+/* r as particles (out's arrays freed by hg_particles_clear). */
+static int rep_particles(const rep_frame *r, hg_particles *out, hg_err *e)
+{
+    *out = r->box;
+    size_t n = r->box.n ? r->box.n : 1;
+    int d = r->box.dim;
+    out->x = malloc(sizeof *out->x * (size_t)d * n);
+    out->r = malloc(sizeof *out->r * n);
     if (!out->x || !out->r) {
         free(out->x);
         free(out->r);
         memset(out, 0, sizeof *out);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
-    memcpy(out->x, p->x, sizeof *out->x * 3 * p->n);
-    memcpy(out->r, p->r, sizeof *out->r * p->n);
+    for (size_t i = 0; i < r->box.n; i++) {
+        for (int a = 0; a < d; a++)
+            out->x[i * (size_t)d + a] = r->xr[4 * i + a];
+        out->r[i] = r->xr[4 * i + 3];
+    }
     return HG_OK;
 }
 
@@ -96,7 +123,7 @@ static double motion_of(const hg_run_input *in, const hg_io_frame *f,
 
 /* Pass 1: every frame's step, atoms and motion; the diameters; the
  * largest frame (the last of the largest) into rep. */
-static int scan(const hg_run_input *in, run_data *d, hg_particles *rep,
+static int scan(const hg_run_input *in, run_data *d, rep_frame *rep,
                 hg_run_advice *a, hg_err *e)
 {
     hg_io_frames *t = NULL;
@@ -144,8 +171,8 @@ static int scan(const hg_run_input *in, run_data *d, hg_particles *rep,
                 rmin = fmin(rmin, f.p->r[k]);
                 rmax = fmax(rmax, f.p->r[k]);
             }
-            if (f.p->n && f.p->n >= rep->n)
-                st = copy_particles(f.p, rep, e);
+            if (f.p->n && f.p->n >= rep->box.n)
+                st = rep_keep(f.p, rep, e);
             if (st)
                 break;
             if (in->progress)
@@ -332,6 +359,7 @@ static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
     for (int i = 0; st == HG_OK && i < in->n_paths; i++) {
         if ((st = open_file(in, i, &t, e)))
             break;
+        hg_io_frames_no_motion(t); /* read in the first pass */
         hg_io_frame f;
         int r;
         while (st == HG_OK && (r = hg_io_frames_next(t, &f, e)) == 1) {
@@ -433,17 +461,23 @@ int hg_run_advise(const hg_run_input *in, hg_run_advice *a, hg_err *e)
     const hg_run_hooks *h = in->engine->run;
     a->files = in->n_paths;
     run_data d = {0};
+    rep_frame rf = {0};
     hg_particles rep = {0};
     double own = 0.0;
-    if ((st = scan(in, &d, &rep, a, e)) == HG_OK &&
+    if ((st = scan(in, &d, &rf, a, e)) == HG_OK &&
         (st = motion(in, &d, a, e)) == HG_OK &&
         (st = constants(in, in->engine, a, e)) == HG_OK &&
-        (st = own_setting(in, h, a, &own, e)) == HG_OK) {
+        (st = own_setting(in, h, a, &own, e)) == HG_OK &&
+        (st = rep_particles(&rf, &rep, e)) == HG_OK) {
+        free(rf.xr);
+        rf.xr = NULL;
         skins(in, own, a);
-        if ((st = settings(in, h, &rep, own, a, e)) == HG_OK &&
-            (st = price(in, h, &d, a, e)) == HG_OK)
+        st = settings(in, h, &rep, own, a, e);
+        hg_particles_clear(&rep);
+        if (st == HG_OK && (st = price(in, h, &d, a, e)) == HG_OK)
             st = run_choose(in, &d, a, e);
     }
+    free(rf.xr);
     if (st == HG_OK && a->has_own)
         st = h->lines(&a->own_setting, own, a->dmax, 0, &a->own_lines, e);
     hg_particles_clear(&rep);

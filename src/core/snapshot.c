@@ -152,7 +152,8 @@ static void setup_classes(hg_snapshot *s, const hg_particles *p, double rmin,
                           double rmax, size_t *ncls)
 {
     double om = rmax / rmin;
-    int nc = (int)ceil(2.0 * log2(om));
+    /* sampled (a trajectory's many frames): half the classes */
+    int nc = (int)ceil((s->max_centres ? 1.0 : 2.0) * log2(om));
     nc = nc < 1 ? 1 : nc > HG_SNAPSHOT_MAX_CLASSES ? HG_SNAPSHOT_MAX_CLASSES
                                                    : nc;
     s->nc = nc;

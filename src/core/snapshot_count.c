@@ -194,8 +194,9 @@ int hg_snapshot_choose_centres(const hg_snapshot *s, const hg_particles *p,
     double share[HG_SNAPSHOT_MAX_CLASSES];
     size_t most = s->max_centres ? s->max_centres : MAX_CENTRES;
     size_t cap = n <= most ? n : most / (size_t)nc;
-    if (cap < 200)
-        cap = 200;
+    size_t floor_cap = s->max_centres ? 50 : 200; /* sampled: fewer */
+    if (cap < floor_cap)
+        cap = floor_cap;
     double expect[HG_SNAPSHOT_MAX_CLASSES];
     for (int c = 0; c < nc; c++) {
         share[c] = ncls[c] <= cap ? 1.0 : (double)cap / (double)ncls[c];
@@ -209,8 +210,8 @@ int hg_snapshot_choose_centres(const hg_snapshot *s, const hg_particles *p,
         double E = fmin(nocc * pow(exp(s->log_a[t]), d), (double)n);
         for (int c = 0; c < nc; c++) {
             double q = E > 0.0 ? TARGET / E : 1.0;
-            if (expect[c] > 0.0)
-                q = fmax(q, 64.0 / expect[c]);
+            if (expect[c] > 0.0) /* sampled: fewer centres per width */
+                q = fmax(q, (s->max_centres ? 16.0 : 64.0) / expect[c]);
             ptc[t][c] = fmin(1.0, q);
         }
     }

@@ -16,7 +16,7 @@
 
 /* Centres whose neighbourhoods are counted per frame: a run has many
  * frames, each counted with fewer centres than one snapshot is. */
-#define FRAME_CENTRES 600
+#define FRAME_CENTRES 300
 
 /* Collections the model's optimum is asked for, at most. */
 #define OPT_COLL 4

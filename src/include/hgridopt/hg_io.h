@@ -258,5 +258,8 @@ int hg_io_frames_next(hg_io_frames *t, hg_io_frame *f, hg_err *e);
 int hg_io_frames_continue(hg_io_frames *t, const char *path,
                           const hg_io_options *o, hg_err *e);
 void hg_io_frames_free(hg_io_frames *t); /* accepts NULL */
+/* Read on without the motion (no atom kept from the frame before: less
+ * memory; max_step_displacement NAN). */
+void hg_io_frames_no_motion(hg_io_frames *t);
 
 #endif
