@@ -304,10 +304,12 @@ static void test_sampled_and_files(const char *path, const char *p1,
     hg_err e = {0};
     const char *one[] = {path}, *two[] = {p1, p2};
     int st = advise(one, 1, 0.05, NULL, 6, &a, &e);
-    CHECKM(st == HG_OK && a.measured == 6 && a.n_notes >= 1 &&
-              strstr(a.notes[a.n_notes - 1], "one in 4"),
+    int said = 0;
+    for (int i = 0; st == HG_OK && i < a.n_notes; i++)
+        said |= strstr(a.notes[i], "one in 4") != NULL;
+    CHECKM(st == HG_OK && a.measured == 6 && said,
           "priced one frame in 4: %zu (%s)", a.measured,
-          st ? e.msg : a.n_notes ? a.notes[a.n_notes - 1] : "");
+          st ? e.msg : a.n_notes ? a.notes[0] : "");
     if (st == HG_OK)
         hg_run_advice_clear(&a);
     st = advise(one, 1, 0.05, NULL, 0, &a, &e);

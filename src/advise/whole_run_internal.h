@@ -13,6 +13,8 @@ typedef struct run_frame {
     size_t n;
     double u;
     double vmax; /* NAN without velocities */
+    int renumbered; /* the ids were found renumbered since the frame
+                       before (displacements across the box) */
 } run_frame;
 
 /* The run: every frame, the priced ones (index into frames) with their

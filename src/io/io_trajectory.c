@@ -133,7 +133,7 @@ static int motion(hg_io_frames *t, const hg_io_frame *f, int has_steps,
                   hg_io_frame *out, hg_err *e)
 {
     const hg_particles *p = f->p;
-    out->max_step_displacement = NAN;
+    out->max_step_displacement = out->mean_step_displacement = NAN;
     out->matched = 0;
     if (p->n > t->cap) {
         size_t cap = p->n;
@@ -156,7 +156,7 @@ static int motion(hg_io_frames *t, const hg_io_frame *f, int has_steps,
     long long steps = f->step - t->prev_step;
     if (f->has_id && has_steps && t->prev_step >= 0 && steps > 0 &&
         t->n_prev > 0) {
-        double d2max = 0.0;
+        double d2max = 0.0, dsum = 0.0;
         size_t i = 0, j = 0, m = 0;
         while (i < p->n && j < t->n_prev) {
             if (t->cur[i].id < t->prev[j].id) {
@@ -174,14 +174,17 @@ static int motion(hg_io_frames *t, const hg_io_frame *f, int has_steps,
                     d2 += d * d;
                 }
                 d2max = fmax(d2max, d2);
+                dsum += sqrt(d2);
                 m++;
                 i++;
                 j++;
             }
         }
         out->matched = m;
-        if (m > 0)
+        if (m > 0) {
             out->max_step_displacement = sqrt(d2max) / (double)steps;
+            out->mean_step_displacement = dsum / (double)m / (double)steps;
+        }
     }
     prev_atom *swap = t->prev;
     t->prev = t->cur;
@@ -237,7 +240,7 @@ int hg_io_frames_next(hg_io_frames *t, hg_io_frame *out, hg_err *e)
         }
         out->max_speed = sqrt(v2);
     }
-    out->max_step_displacement = NAN;
+    out->max_step_displacement = out->mean_step_displacement = NAN;
     if (!t->no_motion && (st = motion(t, out, f.step >= 0, out, e)))
         return st;
     return 1;

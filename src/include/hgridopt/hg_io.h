@@ -245,6 +245,7 @@ typedef struct hg_io_frame {
      * atoms were matched. NAN and 0 for the first frame, a dump without
      * ids or timesteps, or steps that do not increase. */
     double max_step_displacement;
+    double mean_step_displacement; /* the mean over the atoms matched */
     size_t matched;
     double max_speed;       /* largest |v| of the frame; NAN without v */
 } hg_io_frame;
