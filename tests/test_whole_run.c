@@ -359,6 +359,53 @@ static void test_errors(const char *path, const char *p1, const char *dir)
           "a missing file: %s", e.msg);
 }
 
+/* Ids renumbered at step 500 (reversed), velocities 1 along x with a
+ * timestep 0.001: the motion stays 0.001 per step, with or without the
+ * speeds, and the advice says so. */
+static void test_renumbered(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/renumbered.dump", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    for (long s = 0; s <= 1000; s += 100) {
+        fprintf(f, "ITEM: TIMESTEP\n%ld\nITEM: NUMBER OF ATOMS\n10\n"
+                   "ITEM: BOX BOUNDS pp pp pp\n0 10\n0 10\n0 10\n"
+                   "ITEM: ATOMS id type radius x y z vx vy vz\n", s);
+        for (int i = 0; i < 10; i++)
+            fprintf(f, "%d 1 0.5 %.9f %.9f 5 1 0 0\n",
+                    s >= 500 ? 10 - i : i + 1, 1.0 + 0.001 * s, 0.5 + i);
+    }
+    fclose(f);
+    const char *paths[] = {path};
+    for (int with_dt = 0; with_dt < 2; with_dt++) {
+        hg_run_input in = {0};
+        in.paths = paths;
+        in.n_paths = 1;
+        in.engine = &engine;
+        in.skin = 0.05;
+        in.timestep = with_dt ? 0.001 : 0.0;
+        in.build = &zero;
+        in.pair = &zero;
+        hg_run_advice a;
+        hg_err e = {0};
+        int st = hg_run_advise(&in, &a, &e);
+        int said = 0;
+        for (int i = 0; st == HG_OK && i < a.n_notes; i++)
+            said |= strstr(a.notes[i], "renumbered between 1 pair") &&
+                    strstr(a.notes[i], "steps 400 and 500") &&
+                    strstr(a.notes[i], with_dt ? "speeds" : "frames around");
+        CHECKM(st == HG_OK && said && near(a.max_motion, 0.001, REL) &&
+                   near(a.best.builds, 1000 * 2 * 0.001 / 0.05, REL),
+               "renumbered ids (timestep %d): %s motion %g builds %g",
+               with_dt, st ? e.msg : "", st ? 0.0 : a.max_motion,
+               st ? 0.0 : a.best.builds);
+        if (st == HG_OK)
+            hg_run_advice_clear(&a);
+    }
+}
+
 int main(void)
 {
     char dir[] = "/tmp/hg_test_whole_run.XXXXXX";
@@ -375,6 +422,7 @@ int main(void)
     test_skin_chosen(path);
     test_sampled_and_files(path, p1, p2);
     test_errors(path, p1, dir);
+    test_renumbered(dir);
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -113,30 +113,19 @@ static int rep_particles(const rep_frame *r, hg_particles *out, hg_err *e)
  * speeds 3-32 %; with frames 2500 steps apart the displacements 37 %
  * below it and the speeds 17 % above.
  * Displacements no speed explains (the largest above 4x the largest speed
- * times the timestep; without speeds, the mean above half the shortest
- * box edge) mean the ids were renumbered (LAMMPS' delete_atoms
- * compresses them): the speeds stand for them, else the frames around. */
+ * times the timestep; without speeds, above 10x the motion of the
+ * frames before and after: motion()) mean the ids were renumbered
+ * (LAMMPS' delete_atoms compresses them): the speeds stand for them,
+ * else the frames around. */
 static void motion_of(const hg_run_input *in, const hg_io_frame *f,
-                      double vprev, long long steps, run_frame *fr,
-                      int *from_speed)
+                      double vprev, run_frame *fr, int *from_speed)
 {
     double u = f->max_step_displacement;
     int speeds = in->timestep > 0.0 && isfinite(f->max_speed) &&
                  isfinite(vprev);
     double uv = speeds ? in->timestep * 0.5 * (f->max_speed + vprev) : NAN;
-    double edge = INFINITY;
-    for (int a = 0; a < f->p->dim; a++)
-        edge = fmin(edge, f->p->hi[a] - f->p->lo[a]);
-    fr->renumbered = 0;
-    if (isfinite(u)) {
-        if (speeds)
-            fr->renumbered =
-                u > 4.0 * in->timestep * fmax(f->max_speed, vprev);
-        else
-            fr->renumbered = isfinite(f->mean_step_displacement) &&
-                             f->mean_step_displacement * (double)steps >
-                                 0.5 * edge;
-    }
+    fr->renumbered = speeds && isfinite(u) &&
+                     u > 4.0 * in->timestep * fmax(f->max_speed, vprev);
     if (fr->renumbered)
         u = uv; /* NAN without speeds: the frames around decide */
     else if (speeds && !(1.5 * u >= uv)) {
@@ -188,9 +177,7 @@ static int scan(const hg_run_input *in, run_data *d, rep_frame *rep,
             fr->step = f.step;
             fr->n = f.p->n;
             fr->vmax = f.max_speed;
-            motion_of(in, &f, vprev,
-                      d->nf > 1 ? f.step - d->frames[d->nf - 2].step : 0, fr,
-                      &a->motion_from_speed);
+            motion_of(in, &f, vprev, fr, &a->motion_from_speed);
             vprev = f.max_speed;
             a->has_velocities |= f.v != NULL;
             a->dim = f.p->dim;
@@ -231,6 +218,18 @@ static int motion(const hg_run_input *in, run_data *d, hg_run_advice *a,
     a->first_step = d->frames[0].step;
     a->last_step = d->frames[d->nf - 1].step;
     size_t unknown = 0, first_unknown = 0, renumbered = 0, first_ren = 0;
+    for (size_t i = 1; i < d->nf; i++) { /* without speeds: a spike */
+        run_frame *f = &d->frames[i];
+        double lo = i > 1 ? d->frames[i - 1].u : NAN;
+        double hi = i + 1 < d->nf ? d->frames[i + 1].u : NAN;
+        double around = fmax(isfinite(lo) ? lo : 0.0, isfinite(hi) ? hi : 0.0);
+        if (!f->renumbered && isfinite(f->u) &&
+            !(in->timestep > 0.0 && isfinite(f->vmax)) &&
+            around > 0.0 && f->u > 10.0 * around) {
+            f->renumbered = 1;
+            f->u = NAN;
+        }
+    }
     for (size_t i = 1; i < d->nf; i++) { /* renumbered ids without speeds:
                                             the motion of the frames around */
         run_frame *f = &d->frames[i];
