@@ -366,9 +366,8 @@ static int load_text(io_stream *s, hg_io_format fmt, hg_particles *p,
 }
 
 
-static int load_stream(io_stream *s, const hg_io_options *o,
-                       const char *path, uint64_t size, hg_particles *p,
-                       hg_io_info *info, hg_err *e)
+int io_stream_format(io_stream *s, const hg_io_options *o,
+                     const char *path, hg_io_format *fmt, hg_err *e)
 {
     const char *h;
     size_t n;
@@ -379,7 +378,6 @@ static int load_stream(io_stream *s, const hg_io_options *o,
         io_stream_drop(s, 3);
     if ((st = io_stream_peek(s, 1 << 16, &h, &n, e)))
         return st;
-    info->compressed = io_stream_compressed(s);
     const char *nul = memchr(h, '\0', n);
     if (nul)
         return hg_fail(e, HG_EPARSE, "%s: binary data (NUL byte at offset "
@@ -387,15 +385,28 @@ static int load_stream(io_stream *s, const hg_io_options *o,
                        io_stream_name(s), (size_t)(nul - h));
     if (n == 0)
         return hg_fail(e, HG_EPARSE, "%s: empty file", io_stream_name(s));
-    hg_io_format fmt = o->format;
-    if (fmt == HG_IO_AUTO)
-        fmt = io_sniff(h, n);
-    if (fmt == HG_IO_AUTO && path)
-        (void)hg_io_format_from_path(path, &fmt, NULL);
+    *fmt = o->format;
+    if (*fmt == HG_IO_AUTO)
+        *fmt = io_sniff(h, n);
+    if (*fmt == HG_IO_AUTO && path)
+        (void)hg_io_format_from_path(path, fmt, NULL);
+    return HG_OK;
+}
+
+static int load_stream(io_stream *s, const hg_io_options *o,
+                       const char *path, uint64_t size, hg_particles *p,
+                       hg_io_info *info, hg_err *e)
+{
+    hg_io_format fmt;
+    int st = io_stream_format(s, o, path, &fmt, e);
+    if (st)
+        return st;
+    info->compressed = io_stream_compressed(s);
+    const char *h;
+    size_t n;
+    if ((st = io_stream_peek(s, 1 << 16, &h, &n, e)))
+        return st;
     if (fmt == HG_IO_AUTO) {
-        if (n == 0)
-            return hg_fail(e, HG_EPARSE, "%s: empty file",
-                           io_stream_name(s));
         return hg_fail(e, HG_EPARSE,
                        "%s: not a particle file hgridopt reads (it reads %s)",
                        io_stream_name(s), hg_io_formats_read());

@@ -167,6 +167,12 @@ typedef struct io_dump_atoms {
     int has_id, has_v, radius_from_type;
 } io_dump_atoms;
 
+/* The format of the stream s (o->format, else sniffed from its start,
+ * else from path's name; HG_IO_AUTO when none fits), a UTF-8 mark
+ * dropped; an empty or binary stream refused. */
+int io_stream_format(io_stream *s, const hg_io_options *o,
+                     const char *path, hg_io_format *fmt, hg_err *e);
+
 /* Columns of an atom line at most. */
 #define DUMP_MAXCOL 256
 

@@ -49,18 +49,10 @@ void hg_io_frames_free(hg_io_frames *t)
 static int check_dump(io_stream *s, const hg_io_options *o, const char *path,
                       hg_err *e)
 {
-    const char *h;
-    size_t n;
-    int st = io_stream_peek(s, 1 << 16, &h, &n, e);
+    hg_io_format fmt;
+    int st = io_stream_format(s, o, path, &fmt, e);
     if (st)
-        return st;
-    if (n == 0)
-        return hg_fail(e, HG_EPARSE, "%s: empty file", io_stream_name(s));
-    hg_io_format fmt = o->format;
-    if (fmt == HG_IO_AUTO)
-        fmt = io_sniff(h, n);
-    if (fmt == HG_IO_AUTO && path)
-        (void)hg_io_format_from_path(path, &fmt, NULL);
+        return hg_err_data(e, st);
     if (fmt != HG_IO_DUMP)
         return hg_fail_data(e, HG_EINVAL,
                             "%s: a trajectory is read from a LAMMPS or "

@@ -14,10 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Centres whose neighbourhoods are counted per frame: a run has many
- * frames, each counted with fewer centres than one snapshot is. */
-#define FRAME_CENTRES 300
-
 /* Collections the model's optimum is asked for, at most. */
 #define OPT_COLL 4
 
@@ -91,15 +87,9 @@ static int frame_open(const hg_particles *p, double dmax,
     if (!f)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     int st = hg_lammps_system_of(p, 0.1 * dmax, 1, &f->psd, &f->sys, e);
-    if (st == HG_OK && p->n >= 2 &&
-        hg_snapshot_create_sampled(p, FRAME_CENTRES, &f->snap, NULL) == HG_OK) {
-        /* a frame of a handful of atoms may have no pair statistics:
-         * it is then priced as random centres */
+    if (st == HG_OK && (f->snap = hg_run_frame_snapshot(p, &f->sys.nu))) {
         f->sys.structure = HG_STRUCTURE_MEASURED;
         f->sys.snapshot = f->snap;
-        double nu = hg_snapshot_get_info(f->snap)->nu_local;
-        if (nu > 0.0 && nu < 1.0)
-            f->sys.nu = nu;
     }
     f->sys.cutoff_diameter = dmax;
     f->atoms = (double)p->n;

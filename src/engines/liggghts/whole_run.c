@@ -16,9 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Centres counted per frame (as for LAMMPS' frames). */
-#define FRAME_CENTRES 600
-
 struct hg_run_frame {
     hg_psd *psd;
     hg_liggghts_system sys;
@@ -46,14 +43,9 @@ static int frame_open(const hg_particles *p, double dmax,
     hg_system s = {0};
     int st = hg_io_system_from_particles(p, &f->psd, &s, e);
     s.structure = HG_STRUCTURE_POISSON;
-    if (st == HG_OK && p->n >= 2 &&
-        hg_snapshot_create_sampled(p, FRAME_CENTRES, &f->snap, NULL) ==
-            HG_OK) {
+    if (st == HG_OK && (f->snap = hg_run_frame_snapshot(p, &s.nu))) {
         s.structure = HG_STRUCTURE_MEASURED;
         s.snapshot = f->snap;
-        double nu = hg_snapshot_get_info(f->snap)->nu_local;
-        if (nu > 0.0 && nu < 1.0)
-            s.nu = nu;
     }
     if (st == HG_OK)
         st = hg_liggghts_system_of(p, &s, 0.1 * dmax, 1, &f->sys, e);

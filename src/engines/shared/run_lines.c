@@ -1,8 +1,10 @@
-/* run_lines.c - the user's neighbor lines of a LAMMPS-like input
- * (LAMMPS, LIGGGHTS) read back for whole-run advice: neighbor SKIN
- * bin|multi, neigh_modify binsize and collection/interval (check no
- * refused: it rebuilds on a fixed interval), comm_modify ignored. */
+/* run_lines.c - what the engines share for whole-run advice: the user's
+ * neighbor lines of a LAMMPS-like input (LAMMPS, LIGGGHTS) read back
+ * (neighbor SKIN bin|multi, neigh_modify binsize and collection/interval;
+ * check no refused: it rebuilds on a fixed interval; comm_modify
+ * ignored), and the pair statistics of a frame. */
 #include "run_lines.h"
+#include "hg_snapshot.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -122,4 +124,16 @@ int hg_run_lines_parse(const char *lines, hg_run_setting *s, double *skin,
         return hg_fail(e, HG_EINVAL, "--setting: no neighbor command (give "
                        "the input's lines, e.g. \"neighbor 0.2 bin\")");
     return HG_OK;
+}
+
+hg_snapshot *hg_run_frame_snapshot(const hg_particles *p, double *nu)
+{
+    hg_snapshot *snap = NULL;
+    if (p->n < 2 ||
+        hg_snapshot_create_sampled(p, HG_RUN_FRAME_CENTRES, &snap, NULL))
+        return NULL; /* a handful of atoms: priced as random centres */
+    double v = hg_snapshot_get_info(snap)->nu_local;
+    if (v > 0.0 && v < 1.0)
+        *nu = v;
+    return snap;
 }

@@ -1,4 +1,5 @@
-/* run_lines.h - the user's neighbor lines read back (run_lines.c). */
+/* run_lines.h - what the engines share for whole-run advice
+ * (run_lines.c): the user's lines read back, a frame's pair statistics. */
 #ifndef HG_RUN_LINES_H
 #define HG_RUN_LINES_H
 
@@ -10,5 +11,14 @@
  * word at fault (--setting: ...). */
 int hg_run_lines_parse(const char *lines, hg_run_setting *s, double *skin,
                        int *multi, int *has_coll, hg_err *e);
+
+/* Centres counted per frame: a run has many frames, each counted with
+ * fewer centres than one snapshot is (hg_snapshot_create_sampled). */
+#define HG_RUN_FRAME_CENTRES 600
+
+/* The pair statistics of a frame of a run; NULL when it has fewer than 2
+ * atoms or none could be measured (the frame is then priced as random
+ * centres). *nu becomes the local packing fraction when measured. */
+struct hg_snapshot *hg_run_frame_snapshot(const hg_particles *p, double *nu);
 
 #endif
