@@ -422,6 +422,12 @@ static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
         int r;
         while (st == HG_OK && (r = hg_io_frames_next(t, &f, e)) == 1) {
             size_t fi = idx++;
+            if (fi >= d->nf) {
+                st = hg_fail_data(e, HG_EINVAL, "--trajectory: '%s' has more "
+                                  "frames than when it was first read (is it "
+                                  "still being written?)", in->paths[i]);
+                break;
+            }
             if (fi % stride && fi != d->nf - 1)
                 continue;
             size_t m = d->np++;
@@ -538,6 +544,11 @@ int hg_run_advise(const hg_run_input *in, hg_run_advice *a, hg_err *e)
     free(rf.xr);
     if (st == HG_OK && a->has_own)
         st = h->lines(&a->own_setting, own, a->dmax, 0, &a->own_lines, e);
+    if (st == HG_OK && a->best.steps_every_step > 0.0)
+        note(a, "at the skin %.4g atoms move half of it in one step during "
+                "%.0f steps: expect dangerous builds; a skin of %.3g or more "
+                "avoids them",
+             a->best.skin, a->best.steps_every_step, a->skin_min);
     if (st == HG_OK && a->sampling_change > 0.01)
         note(a, "with every other priced frame the answer's total moves "
                 "%.2g %%: for an answer within 1 %%, write frames more often "
