@@ -243,7 +243,8 @@ static int work_box(const hg_psd *psd, const hg_liggghts_system *sys,
 {
     memset(w, 0, sizeof *w);
     int d = sys->dim;
-    double cut = hg_liggghts_cutoff(psd, sys->skin);
+    double cut = fmax(hg_liggghts_cutoff(psd, sys->skin),
+                      sys->cutoff_diameter + sys->skin);
     if (!(binsize > 0.0))
         binsize = 0.5 * cut;
     if (!isfinite(binsize) || binsize < 1e-3 * cut)
@@ -351,7 +352,8 @@ int hg_liggghts_optimise(const hg_psd *psd, const hg_liggghts_system *sys,
     lig_box box;
     model_box(psd, sys, &box);
     int d = sys->dim;
-    double cut = hg_liggghts_cutoff(psd, sys->skin);
+    double cut = fmax(hg_liggghts_cutoff(psd, sys->skin),
+                      sys->cutoff_diameter + sys->skin);
     double lo = HG_LIGGGHTS_BIN_MIN * cut, hi = HG_LIGGGHTS_BIN_MAX * cut;
     /* bin sizes where some axis changes its bin count: len / k */
     size_t cap = 16, n = 0;

@@ -83,14 +83,15 @@ case_facts() {
 # with_lines INPUT LINES: the input with its neighbor lines (the first
 # `neighbor` line) replaced by LINES; its neigh_modify lines are kept
 # (delay, every, check), LINES' neigh_modify lines follow them; LINES'
-# comm_modify lines are repeated before the first run (after the input's
-# own comm_modify, whose mode multi a bin setting must undo)
+# comm_modify lines are repeated after each of the input's own (whose
+# mode multi a bin setting must undo before anything, such as balance,
+# initialises the run)
 with_lines() {
     awk -v lines="$2" '
         BEGIN { n = split(lines, L, "\n"); for (i = 1; i <= n; i++) if (L[i] ~ /^comm_modify/) comm = comm L[i] "\n" }
         /^neighbor[ \t]/ { if (!done) { print lines; done = 1 }; next }
-        /^run[ \t]/ && !ran { printf "%s", comm; ran = 1 }
-        { print }' "$1"
+        { print }
+        /^comm_modify[ \t]/ { printf "%s", comm }' "$1"
 }
 
 # The candidates of a case, one per line: NAME<TAB>LINES (\n in LINES)
