@@ -83,13 +83,14 @@ case_facts() {
 # with_lines INPUT LINES: the input with its neighbor lines (the first
 # `neighbor` line) replaced by LINES; its neigh_modify lines are kept
 # (delay, every, check), LINES' neigh_modify lines follow them; LINES'
-# comm_modify lines are repeated after each of the input's own (whose
-# mode multi a bin setting must undo before anything, such as balance,
-# initialises the run)
+# comm_modify lines are repeated after each of the input's own, and when
+# they set mode single the input's own lose their `mode multi` (LAMMPS
+# refuses it with bin at once, as a user pasting bin lines must do too)
 with_lines() {
     awk -v lines="$2" '
         BEGIN { n = split(lines, L, "\n"); for (i = 1; i <= n; i++) if (L[i] ~ /^comm_modify/) comm = comm L[i] "\n" }
         /^neighbor[ \t]/ { if (!done) { print lines; done = 1 }; next }
+        /^comm_modify[ \t]/ && comm ~ /mode single/ { gsub(/mode[ \t]+multi/, "") }
         { print }
         /^comm_modify[ \t]/ { printf "%s", comm }' "$1"
 }
