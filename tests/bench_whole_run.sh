@@ -104,7 +104,7 @@ candidates() {
         printf "skin x0.5\tneighbor %g %s\n", 0.5 * s, st
         printf "skin x2\tneighbor %g %s\n", 2 * s, st
         printf "skin x4\tneighbor %g %s\n", 4 * s, st
-        printf "bin of one cutoff\tneighbor %g bin\\nneigh_modify binsize %.6g\\ncomm_modify mode single\n", s, b + s
+        printf "bin of one cutoff\tneighbor %g bin\\nneigh_modify binsize %.6g%s\n", s, b + s, lig ? "" : "\\ncomm_modify mode single"
         if (lig) exit
         top = b * 1.000001
         printf "multi 2 collections\tneighbor %g multi\\nneigh_modify collection/interval 2 %.6g %.7g\\ncomm_modify mode multi\n", s, sqrt(a * b), top
