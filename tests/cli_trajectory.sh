@@ -96,7 +96,9 @@ for alt in "$TMP/p1.dump $TMP/p2.dump" "$TMP/t.dump.gz"; do
     fi
 done
 
+expect_ok '^Usage: hgridopt recommend --trajectory FILE' -- $R --help
 # refused, with one line each
+expect_fail 2 "^hgridopt: --trajectory: give the run's dumps" -- $R --engine lammps
 expect_fail 2 '^hgridopt: --engine: give the code the trajectory comes from' -- $R "$D"
 expect_fail 2 'hgrid gives no whole-run advice' -- $R "$D" --engine hgrid
 expect_fail 2 "neighbor style 'nsq' is not modelled" -- $R "$D" --engine lammps --setting "neighbor 0.2 nsq"

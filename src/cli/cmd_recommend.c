@@ -44,6 +44,9 @@ static void help(FILE *out)
             "or bin, by the\ntolerance, that is the answer); for LAMMPS and "
             "LIGGGHTS their neighbor lines,\nfrom models of their own "
             "neighbor builds.\n\n");
+    fprintf(out, "For a whole run (LAMMPS, LIGGGHTS): --trajectory FILE... "
+                 "chooses the setting and\nthe skin from the run's dumps "
+                 "(hgridopt recommend --trajectory --help).\n\n");
     cli_print_engines_help(out, "recommend");
     fprintf(out,
             "  --model NAME     auto (default: the engine's models, keep the "

@@ -297,19 +297,25 @@ static int write_result(FILE *out, const void *ctx)
     return write_code(out, ctx);
 }
 
-/* The files after --trajectory (up to the next option) out of argv. */
+/* The files after --trajectory (up to the next option; "-" is standard
+ * input) out of argv, the first left as the option's value (none: the
+ * option dropped, so that --help still reaches the parser). */
 static int take_files(int *argc, char **argv, const char **paths)
 {
     int n = 0, w = 0;
     for (int i = 0; i < *argc; i++) {
-        argv[w++] = argv[i];
-        if (strcmp(argv[i], "--trajectory") || i + 1 >= *argc)
+        if (strcmp(argv[i], "--trajectory")) {
+            argv[w++] = argv[i];
             continue;
-        argv[w++] = argv[++i];
-        paths[n++] = argv[i];
+        }
         while (i + 1 < *argc && strncmp(argv[i + 1], "--", 2) &&
-               n < MAX_FILES)
+               n < MAX_FILES) {
             paths[n++] = argv[++i];
+            if (n == 1) { /* the option with its first file */
+                argv[w++] = "--trajectory";
+                argv[w++] = argv[i];
+            }
+        }
     }
     *argc = w;
     return n;
@@ -332,6 +338,10 @@ int cmd_trajectory(int argc, char **argv)
     int rc;
     if (cli_parse(&spec, argc, argv, &co, &o, &rc))
         return rc;
+    if (n_paths == 0) {
+        cli_error("--trajectory: give the run's dumps (--trajectory FILE...)");
+        return CLI_EUSAGE;
+    }
     const hg_engine *g = engine_of(&co);
     if (!g) {
         cli_error("--engine: give the code the trajectory comes from "
