@@ -83,7 +83,8 @@ case_facts() {
 # with_lines INPUT LINES: the input with its neighbor lines (the first
 # `neighbor` line) replaced by LINES; its neigh_modify lines are kept
 # (delay, every, check), LINES' neigh_modify lines follow them; LINES'
-# comm_modify lines are repeated after each of the input's own, and when
+# comm_modify lines are repeated after each of the input's own that
+# follows its neighbor line, and when
 # they set mode single the input's own lose their `mode multi` (LAMMPS
 # refuses it with bin at once, as a user pasting bin lines must do too)
 with_lines() {
@@ -92,7 +93,7 @@ with_lines() {
         /^neighbor[ \t]/ { if (!done) { print lines; done = 1 }; next }
         /^comm_modify[ \t]/ && comm ~ /mode single/ { gsub(/mode[ \t]+multi/, "") }
         { print }
-        /^comm_modify[ \t]/ { printf "%s", comm }' "$1"
+        /^comm_modify[ \t]/ && done { printf "%s", comm }' "$1"
 }
 
 # The candidates of a case, one per line: NAME<TAB>LINES (\n in LINES)

@@ -216,10 +216,18 @@ int main(int argc, char **argv)
     if (st == HG_OK) {
         printf("calibrate: %s; median error %.2f\n", rep.fitted,
                rep.fit_median_error);
-        CHECK(rep.n == 21 && !strcmp(rep.saved, saved));
-        hg_consts back;
+        char both[9000];
+        snprintf(both, sizeof both, "%s and %s-pair.json", saved, saved);
+        CHECK(rep.n == 21 && !strcmp(rep.saved, both));
+        hg_consts back, pair;
         CHECK(hg_consts_load(&hg_liggghts_consts_kind, saved, &back, &e) == HG_OK);
         CHECK(back.npoints == 21 && back.c[0] > 0.0);
+        /* the pair loop's constants beside them: per stored pair > 0 */
+        snprintf(both, sizeof both, "%s-pair.json", saved);
+        CHECK(hg_consts_load(&hg_liggghts_pair_kind, both, &pair, &e) ==
+                  HG_OK &&
+              pair.c[0] > 0.0 && pair.npoints == 12);
+        remove(both);
         hg_engine_report_clear(&rep);
     }
     remove(saved);

@@ -28,5 +28,6 @@
 #include "hg_system.h"
 #include "hg_validate.h"
 #include "hg_version.h"
+#include "hg_whole_run.h"
 
 #endif
