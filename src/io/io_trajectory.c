@@ -144,7 +144,8 @@ static int motion(hg_io_frames *t, const hg_io_frame *f, int has_steps,
         for (int a = 0; a < 3; a++)
             t->cur[i].x[a] = a < p->dim ? (float)p->x[i * p->dim + a] : 0.0f;
     }
-    qsort(t->cur, p->n, sizeof *t->cur, by_id);
+    if (p->n > 1) /* an empty frame has no array */
+        qsort(t->cur, p->n, sizeof *t->cur, by_id);
     long long steps = f->step - t->prev_step;
     if (f->has_id && has_steps && t->prev_step >= 0 && steps > 0 &&
         t->n_prev > 0) {
