@@ -241,7 +241,7 @@ for c in "${cases[@]}"; do
     done
     echo
     if [ "$CODE" = liggghts ]; then
-        version=$(liggghts -h 2>/dev/null | grep -m1 -o 'LIGGGHTS-PUBLIC [0-9.]*')
+        version=$(liggghts -log none -h 2>/dev/null | grep -m1 -o 'LIGGGHTS-PUBLIC [0-9.]*')
     else
         version="lmp $(lmp -h | awk '/^Large-scale/ { sub(/.*Simulator - /, ""); sub(/ *$/, ""); print; exit }')"
     fi
