@@ -17,13 +17,13 @@
  * BENCH_GZIP=1 (also time the gzip-compressed dump, written with zlib),
  * BENCH_KEEP=1 (keep the dumps). */
 #include "hgridopt.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -107,24 +107,6 @@ static void run_child(const char *path, int fd)
     _exit(0);
 }
 
-static int measure(const char *path, result *r)
-{
-    int fd[2];
-    if (pipe(fd))
-        return -1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
-        run_child(path, fd[1]);
-    }
-    close(fd[1]);
-    ssize_t got = read(fd[0], r, sizeof *r);
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return got == (ssize_t)sizeof *r ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
     const char *dir = getenv("BENCH_DIR") ? getenv("BENCH_DIR") : "/tmp";
@@ -162,7 +144,7 @@ int main(int argc, char **argv)
                 fclose(f);
             }
             result r;
-            if (measure(path, &r) || !r.ok) {
+            if (hg_test_in_child(run_child, path, &r, sizeof r) || !r.ok) {
                 fprintf(stderr, "bench_files: N = %zu failed: %s\n", n,
                         r.msg);
                 fails++;

@@ -17,6 +17,7 @@
  * Usage: bench_trajectory [N FRAMES ...]   (default 1000000 2 100000 100)
  * Environment: BENCH_DIR (default /tmp), BENCH_KEEP=1 (keep the dumps). */
 #include "hgridopt.h"
+#include "testutil.h"
 #include "hg_whole_run.h"
 
 #include <math.h>
@@ -24,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 typedef struct result {
@@ -100,24 +100,6 @@ static void run_child(const char *path, int fd)
     _exit(0);
 }
 
-static int measure(const char *path, result *r)
-{
-    int fd[2];
-    if (pipe(fd))
-        return -1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
-        run_child(path, fd[1]);
-    }
-    close(fd[1]);
-    ssize_t got = read(fd[0], r, sizeof *r);
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return got == (ssize_t)sizeof *r ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
     const char *dir = getenv("BENCH_DIR") ? getenv("BENCH_DIR") : "/tmp";
@@ -138,7 +120,7 @@ int main(int argc, char **argv)
             return 1;
         }
         result r;
-        if (measure(path, &r) || !r.ok) {
+        if (hg_test_in_child(run_child, path, &r, sizeof r) || !r.ok) {
             fprintf(stderr, "bench_trajectory: %zu x %d: %s\n", n, frames,
                     r.msg);
             fails++;

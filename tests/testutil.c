@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 int hg_test_failures = 0;
 int hg_test_checks = 0;
@@ -147,4 +149,25 @@ int hg_test_die(const char *prog, const char *what, const hg_err *e)
 {
     fprintf(stderr, "%s: %s: %s\n", prog, what, e->msg);
     return 1;
+}
+
+int hg_test_in_child(void (*child)(const char *path, int fd),
+                     const char *path, void *out, size_t len)
+{
+    int fd[2];
+    if (pipe(fd))
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        child(path, fd[1]);
+        _exit(4); /* child() exits itself */
+    }
+    close(fd[1]);
+    ssize_t got = read(fd[0], out, len);
+    close(fd[0]);
+    int status = 0;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    return pid > 0 && got == (ssize_t)len ? 0 : -1;
 }

@@ -5,6 +5,7 @@
 #ifndef HG_TESTUTIL_H
 #define HG_TESTUTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -79,6 +80,12 @@ double hg_test_T(const hg_model *m, const hg_psd *psd, const hg_system *sys,
 int hg_test_gradient(const hg_model *m, const hg_psd *psd,
                      const hg_system *sys, const hg_model_values *v, int L,
                      const double *s, double *T, double *g, hg_err *e);
+
+/* A benchmark's measurement in a child process (its own peak memory):
+ * child(path, fd) writes len bytes of its result to fd and exits; they
+ * land in out. 0, or -1 when the child gave less. */
+int hg_test_in_child(void (*child)(const char *path, int fd),
+                     const char *path, void *out, size_t len);
 
 /* A benchmark's exit: "prog: what: message" on stderr; returns 1. */
 int hg_test_die(const char *prog, const char *what, const hg_err *e);
