@@ -174,7 +174,7 @@ advice() {
     shift
     "$HG" recommend --trajectory "$d/traj.dump" --engine "$CODE" \
         --setting "$(printf 'neighbor %s %s' "$skin" "$style")" --timestep "$dt" \
-        --format json "$@"
+        --log "$d/log.traj" --format json "$@"
 }
 
 rc=0

@@ -4,8 +4,9 @@
 # size ratio 8, 2500 steps of pour and 2500 of chute flow, 21 frames with
 # ids and velocities): the table, JSON and LAMMPS lines; the builds of the
 # user's skin recomputed here from the frames; the skin kept with --skin;
-# the same answer from two files of the run and from gzip; one clear line
-# for every input refused.
+# the same answer from two files of the run and from gzip; the run's log
+# (pour_traj.log) read and the model scaled to it; one clear line for
+# every input refused.
 . "$(dirname "$0")/cli_lib.sh"
 export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json"
 export HGRIDOPT_LAMMPS_PAIR_CALIBRATION="$TMP/no-lammps-pair.json"
@@ -115,6 +116,76 @@ cat "$D" "$D" > "$TMP/twice.dump"
 expect_fail 1 'frame 22 is step 0 after step 5000' -- $R "$TMP/twice.dump" --engine lammps
 awk '/^ITEM: ATOMS/ { sub(/ id /, " "); print; next } NF == 9 { $1 = ""; sub(/^ /, "") } { print }' "$D" > "$TMP/noid.dump"
 expect_fail 1 'the dump needs an id column' -- $R "$TMP/noid.dump" --engine lammps
+
+# --log: the log LAMMPS wrote with the trajectory (pour_traj.log). Its
+# lines and timestep are read from it; the user's lines are predicted as
+# the log measured them (builds, Neigh, Pair, Loop recomputed here from
+# the log), every setting as a Loop time.
+LOG=$SRC/tests/data/files/lammps/pour_traj.log
+GLOG0=$SRC/tests/data/files/liggghts/log.pour_wide_traj
+expect_ok '^your log: +2 runs, 5000 steps on 1 rank: Loop ' -- $R "$D" --engine lammps --log "$LOG"
+expect_ok '^  yours: bin \(your log\) +0\.2 ' -- $R "$D" --engine lammps --log "$LOG"
+expect_ok '^motion: +largest .* from speeds x timestep' -- $R "$D" --engine lammps --log "$LOG"
+expect_ok '^# predicted Loop time \(scaled to your log\) over the run' -- $R "$D" --engine lammps --log "$LOG" --format lammps
+if $R "$D" --engine lammps --log "$LOG" --format json > "$TMP/l.json" 2> "$TMP/err"; then
+    if python3 - "$LOG" "$TMP/l.json" << 'PY'
+import json, re, sys
+loop = pair = neigh = 0.0
+steps = builds = 0
+for l in open(sys.argv[1]):
+    m = re.match(r"Loop time of (\S+) on \d+ procs for (\d+) steps", l)
+    if m:
+        loop += float(m.group(1)); steps += int(m.group(2))
+    m = re.match(r"(Pair|Neigh) +\|[^|]+\|\s*(\S+)", l)
+    if m:
+        if m.group(1) == "Pair":
+            pair += float(m.group(2))
+        else:
+            neigh += float(m.group(2))
+    m = re.match(r"Neighbor list builds = (\d+)", l)
+    if m:
+        builds += int(m.group(1))
+a = json.load(open(sys.argv[2]))
+L, y = a["log"], a["yours"]
+near = lambda x, v, r: abs(x - v) <= r * abs(v)
+ok = (L["steps"] == steps == 5000 and L["builds"] == builds and near(L["pair_seconds"], pair, 1e-9)
+      and near(L["neigh_seconds"], neigh, 1e-9) and L["timestep"] == 0.001
+      and L["lines"].startswith("neighbor 0.2 bin\n") and "\nneigh_modify delay 0\n" in L["lines"]
+      and y["source"] == "your log" and y["skin"] == 0.2
+      and near(y["builds"], builds, 2e-3) and near(y["pair_seconds"], pair, 1e-6)
+      and near(y["neigh_seconds"], neigh, 5e-3) and near(y["loop_seconds"], loop, 5e-3)
+      and near(a["answer"]["loop_seconds"], L["other_seconds"] + a["answer"]["seconds"], 1e-9)
+      and a["answer"]["loop_seconds"] <= y["loop_seconds"] + 1e-12)
+if not ok:
+    print("log", L, "\nyours", y, "\nrecomputed: loop", loop, "pair", pair, "neigh", neigh, "builds", builds, "steps", steps)
+sys.exit(0 if ok else 1)
+PY
+    then ok; else bad "--log: JSON does not predict your lines as the log measured them"; fi
+else
+    bad "--log --format json failed: $(cat "$TMP/err")"
+fi
+# the answer keeps your lines unless it saves 5 % of the predicted loop
+if python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); s = 1 - a["answer"]["loop_seconds"] / a["yours"]["loop_seconds"]; sys.exit(0 if (a["answer"]["keeps_yours"] == (s < 0.05)) else 1)' "$TMP/l.json"; then ok; else bad "--log: the answer keeps your lines exactly when it saves under 5 %"; fi
+expect_ok '^# yours \(your log\): ' -- $R "$D" --engine lammps --log "$LOG" --setting "neighbor 0.2 bin" --format lammps --skin 0.2
+expect_fail 2 "^hgridopt: --setting: 'neighbor 0.3 bin' is not what your log ran \('neighbor 0.2 bin'\)" -- $R "$D" --engine lammps --log "$LOG" --setting "neighbor 0.3 bin"
+expect_fail 2 "^hgridopt: --timestep: 0.002 is not your log's timestep 0.001" -- $R "$D" --engine lammps --log "$LOG" --timestep 0.002
+expect_fail 1 "^hgridopt: --log: cannot open '/no/such.log'" -- $R "$D" --engine lammps --log /no/such.log
+head -n 60 "$LOG" > "$TMP/cut.log"
+expect_fail 1 "^hgridopt: --log: '.*cut.log' has no 'Loop time of' line" -- $R "$D" --engine lammps --log "$TMP/cut.log"
+expect_fail 1 "is not a log of LAMMPS \(it begins with 'LIGGGHTS'\)" -- $R "$D" --engine lammps --log "$SRC/tests/data/files/liggghts/log.pour_wide_traj"
+expect_fail 1 "^hgridopt: --log: '.*' is not a text file" -- $R "$D" --engine lammps --log "$SRC/tests/data/files/lammps/pour_poly.dump.gz"
+# no neighbor command echoed: the code's default for the log's units
+grep -v '^neighbor' "$LOG" > "$TMP/nonb.log"
+expect_ok "^note: your log echoes no neighbor command: LAMMPS's default for units lj \(neighbor 0.3 bin\)" -- $R "$D" --engine lammps --log "$TMP/nonb.log"
+G0=$SRC/tests/data/files/liggghts/pour_wide_traj.dump
+sed 's/^units.*/units si/' "$GLOG0" | grep -v '^neighbor' > "$TMP/nonb-si.log"
+expect_ok "^note: your log echoes no neighbor command: LIGGGHTS's default for units si \(neighbor 0.001 bin\)" -- $R "$G0" --engine liggghts --log "$TMP/nonb-si.log"
+sed 's/^units.*/units electron/' "$GLOG0" | grep -v '^neighbor' > "$TMP/electron.log"
+expect_fail 1 "echoes no neighbor command and no default skin for units electron is known" -- $R "$G0" --engine liggghts --log "$TMP/electron.log"
+# a log written with -echo none: no command to read, --setting needed
+grep -v '^[a-z_]' "$LOG" > "$TMP/noecho.log"
+expect_fail 1 "echoes no commands \(written with -echo none\?\): give --setting" -- $R "$D" --engine lammps --log "$TMP/noecho.log"
+expect_ok "^note: your log echoes no neighbor command .*: --setting is taken as the lines it ran with" -- $R "$D" --engine lammps --log "$TMP/noecho.log" --setting "neighbor 0.2 bin"
 # LIGGGHTS: a trajectory of a pour of our own (tests/data/files/liggghts)
 G=$SRC/tests/data/files/liggghts/pour_wide_traj.dump
 GOWN=(--engine liggghts --setting "neighbor 0.0005 bin" --timestep 0.00001)
@@ -123,4 +194,10 @@ expect_ok '^trajectory: 6 frames in 1 file .*steps 0 to 10000, up to 2000 atoms,
 expect_ok '^neigh_modify binsize [0-9.e-]+$' -- $R "$G" "${GOWN[@]}" --format liggghts
 expect_ok '^neigh_modify delay 0 every 1 check yes$' -- $R "$G" "${GOWN[@]}" --format liggghts
 expect_fail 2 'neighbor style multi is not modelled for LIGGGHTS' -- $R "$G" --engine liggghts --setting "neighbor 0.0005 multi"
+# and its log (the commands echoed): lines, timestep and times read
+GLOG=$SRC/tests/data/files/liggghts/log.pour_wide_traj
+expect_ok '^your log: +1 run, 10000 steps on 1 rank: .*, 408 builds \(0 dangerous\)$' -- $R "$G" --engine liggghts --log "$GLOG"
+expect_ok '^  yours: bin \(LIGGGHTS. default bins\) \(your log\) +0\.0005 ' -- $R "$G" --engine liggghts --log "$GLOG"
+expect_ok '^motion: +largest .* from speeds x timestep' -- $R "$G" --engine liggghts --log "$GLOG"
+expect_fail 1 "is not a log of LIGGGHTS \(it begins with 'LAMMPS'\)" -- $R "$G" --engine liggghts --log "$LOG"
 finish

@@ -104,7 +104,12 @@ static int parse(const char *lines, double dmax, hg_run_setting *s,
 {
     memset(s, 0, sizeof *s);
     char name[16];
-    if (sscanf(lines, "%15s %lf", name, skin) != 2 || !(*skin > 0.0))
+    /* "NAME SKIN", or as a log echoes it, "neighbor SKIN NAME" */
+    if (sscanf(lines, "neighbor %lf %15s", skin, name) != 2 &&
+        sscanf(lines, "%15s %lf", name, skin) != 2)
+        return hg_fail(e, HG_EINVAL, "--setting: '%s' is not NAME SKIN",
+                       lines);
+    if (!(*skin > 0.0))
         return hg_fail(e, HG_EINVAL, "--setting: '%s' is not NAME SKIN",
                        lines);
     if (!strcmp(name, "B")) {
@@ -165,6 +170,7 @@ static const hg_run_hooks hooks = {
     .frame_free = frame_free,
     .frame_cost = frame_cost,
     .lines = lines,
+    .log_code = "TESTCODE",
 };
 
 static const hg_engine engine = {.name = "test", .run = &hooks};
@@ -406,6 +412,239 @@ static void test_renumbered(const char *dir)
     }
 }
 
+/* ---- the code's log ---- */
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Both forms of the timing rows, summed over runs; the commands echoed
+ * before the first run (those with variables not yet put in skipped, the
+ * last neighbor line kept); a change after it marked. */
+static void test_log_read(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/log.lammps", dir);
+    write_text(path,
+               "LAMMPS (29 Sep 2021 - Update 2)\n"
+               "units lj\n"
+               "neighbor ${skin} bin\n"
+               "neighbor 0.3 bin\n"
+               "neighbor\t0.2   bin  # the skin\n"
+               "neigh_modify delay 0\n"
+               "timestep ${dt}\n"
+               "timestep 0.001\n"
+               "Loop time of 2.5 on 1 procs for 1000 steps with 460 atoms\n"
+               "Section |  min time  |  avg time  |  max time  |%varavg| "
+               "%total\n"
+               "--------------------------------------------------------\n"
+               "Pair    | 0.4        | 0.5        | 0.6        |   0.0 | "
+               "20.00\n"
+               "Neigh   | 1.0        | 1.25       | 1.5        |   0.0 | "
+               "50.00\n"
+               "Neighbor list builds = 100\n"
+               "Dangerous builds = 2\n"
+               "neigh_modify every 2\n"
+               "Loop time of 1.5 on 1 procs for 500 steps with 470 atoms\n"
+               "Pair    | 0.1        | 0.25       | 0.3        |   0.0 | "
+               "20.00\n"
+               "Neigh   | 0.5        | 0.75       | 1.0        |   0.0 | "
+               "50.00\n"
+               "Neighbor list builds = 50\n"
+               "Dangerous builds = 0\n");
+    hg_run_log L;
+    hg_err e = {0};
+    int st = hg_run_log_read(path, &L, &e);
+    CHECKM(st == HG_OK, "LAMMPS log: %s", e.msg);
+    CHECKM(!strcmp(L.code, "LAMMPS") && L.runs == 2 && L.procs == 1 &&
+              L.steps == 1500 && L.max_atoms == 470,
+          "code %s, %d runs, %lld steps, %zu atoms", L.code, L.runs, L.steps,
+          L.max_atoms);
+    CHECKM(near(L.loop, 4.0, 1e-12) && near(L.pair, 0.75, 1e-12) &&
+              near(L.neigh, 2.0, 1e-12),
+          "loop %g pair %g neigh %g (avg column, summed)", L.loop, L.pair,
+          L.neigh);
+    CHECKM(L.builds == 150 && L.dangerous == 2, "builds %lld dangerous %lld",
+          L.builds, L.dangerous);
+    CHECKM(!strcmp(L.lines, "neighbor 0.2 bin\nneigh_modify delay 0\n"),
+          "lines '%s'", L.lines);
+    CHECKM(L.timestep == 0.001 && !strcmp(L.units, "lj") && L.lines_changed,
+          "timestep %g units %s changed %d", L.timestep, L.units,
+          L.lines_changed);
+
+    snprintf(path, sizeof path, "%s/log.liggghts", dir);
+    write_text(path,
+               "LIGGGHTS (Version LIGGGHTS-PUBLIC 3.8.0, compiled ...)\n"
+               "units           si\n"
+               "timestep        0.00001\n"
+               "Loop time of 14.3 on 2 procs for 40000 steps with 2000 atoms, "
+               "finish time Sat Nov 28 00:49:10 2026\n\n\n"
+               "Pair  time (%) = 8.5 (61.2401)\n"
+               "Neigh time (%) = 1.5 (13.4105)\n"
+               "Comm  time (%) = 0.38 (2.67371)\n"
+               "Neighbor list builds = 982\n"
+               "Dangerous builds = 0\n");
+    st = hg_run_log_read(path, &L, &e);
+    CHECKM(st == HG_OK && !strcmp(L.code, "LIGGGHTS") && L.procs == 2 &&
+              L.steps == 40000 && near(L.pair, 8.5, 1e-12) &&
+              near(L.neigh, 1.5, 1e-12) && L.builds == 982 &&
+              !*L.lines && !strcmp(L.units, "si") && L.timestep == 1e-5,
+          "LIGGGHTS log: %s; pair %g neigh %g lines '%s'", e.msg, L.pair,
+          L.neigh, L.lines);
+
+    snprintf(path, sizeof path, "%s/log.unfinished", dir);
+    write_text(path, "LAMMPS (29 Sep 2021)\nneighbor 0.2 bin\nrun 1000\n");
+    CHECKM(hg_run_log_read(path, &L, &e) == HG_EINVAL &&
+              strstr(e.msg, "no 'Loop time of' line"),
+          "a log without a finished run: %s", e.msg);
+    snprintf(path, sizeof path, "%s/no/such.log", dir);
+    CHECKM(hg_run_log_read(path, &L, &e) == HG_EIO &&
+              strstr(e.msg, "--log: cannot open"),
+          "a missing log: %s", e.msg);
+}
+
+static int advise_log(const char *path, const char *log, const char *setting,
+                      double skin, double keep, hg_run_advice *a, hg_err *e)
+{
+    const char *paths[] = {path};
+    hg_run_input in = {0};
+    in.paths = paths;
+    in.n_paths = 1;
+    in.engine = &engine;
+    in.skin = skin;
+    in.setting = setting;
+    in.build = &zero;
+    in.pair = &zero;
+    in.log = log;
+    in.keep_margin = keep;
+    return hg_run_advise(&in, a, e);
+}
+
+/* The model scaled to a log of the run: the log of setting A at skin
+ * 0.05 measured 3x the model's Pair, half its Neigh per build and 0.8x
+ * its builds, and 100 s besides; so A is predicted as measured, and
+ * every setting with the same factors. */
+static void test_log_calibrated(const char *path, const char *dir)
+{
+    const double skin = 0.05;
+    double builds = 1000 * 2 * 0.001 / skin + 1000 * 2 * 0.002 / skin;
+    double pair = PAIR * skin * LAST;
+    double neigh = expected(0, 0.0, skin, 0, LAST) - pair;
+    double mb = 0.8 * builds, mp = 3.0 * pair;
+    double mn = 0.5 * (neigh / builds) * mb;
+    char log[4200], text[2000];
+    snprintf(log, sizeof log, "%s/log.test", dir);
+    snprintf(text, sizeof text,
+             "TESTCODE (a code of this test)\n"
+             "neighbor 0.05 A\n"
+             "Loop time of %.12g on 1 procs for %d steps with 12 atoms\n"
+             "Pair    | 0 | %.12g | 0 | 0 | 0\n"
+             "Neigh   | 0 | %.12g | 0 | 0 | 0\n"
+             "Neighbor list builds = %.0f\n"
+             "Dangerous builds = 0\n",
+             mn + mp + 100.0, LAST, mp, mn, mb);
+    write_text(log, text);
+    hg_run_advice a;
+    hg_err e = {0};
+    int st = advise_log(path, log, NULL, skin, -1.0, &a, &e);
+    CHECKM(st == HG_OK, "advice with a log: %s", e.msg);
+    if (st)
+        return;
+    CHECKM(a.has_log && a.has_own && !strcmp(a.own_setting.name, "A") &&
+              !strcmp(a.own_why, "your log"),
+          "your lines from the log: %s (%s)", a.own_setting.name, a.own_why);
+    CHECKM(near(a.scale_pair, 3.0, 1e-9) && near(a.scale_neigh, 0.5, 1e-6),
+          "scales: Pair %g, Neigh per build %g", a.scale_pair,
+          a.scale_neigh);
+    CHECKM(near(a.own.builds, mb, 1e-3) && near(a.own.pair, mp, 1e-9) &&
+              near(a.own.neigh, mn, 1e-3) && near(a.rest, 100.0, 1e-9),
+          "yours predicted as measured: builds %g (%g), Pair %g (%g), Neigh "
+          "%g (%g), rest %g", a.own.builds, mb, a.own.pair, mp, a.own.neigh,
+          mn, a.rest);
+    /* B scaled alike: its Pair is A's, its Neigh the same factors */
+    const hg_run_choice *b = &a.per_candidate[1];
+    double bn = expected(1, 0.0, skin, 0, LAST) - pair;
+    CHECKM(near(b->pair, mp, 1e-9) &&
+              near(b->neigh, 0.5 * a.scale_builds * bn, 1e-3),
+          "B scaled: Pair %g, Neigh %g (expected %g)", b->pair, b->neigh,
+          0.5 * a.scale_builds * bn);
+    CHECKM(!a.kept_own, "never kept with a negative margin");
+    hg_run_advice_clear(&a);
+
+    /* a margin above any saving keeps the user's lines, as written */
+    st = advise_log(path, log, NULL, skin, 0.9, &a, &e);
+    CHECKM(st == HG_OK && a.kept_own && a.best.candidate == a.own.candidate &&
+              a.lines && !strcmp(a.lines, "neighbor 0.05 A\n"),
+          "kept: %s; lines '%s'", e.msg, a.lines ? a.lines : "(none)");
+    hg_run_advice_clear(&a);
+
+    /* what the log contradicts is refused, naming the option */
+    CHECKM(advise_log(path, log, "B 0.05", skin, 0.0, &a, &e) == HG_EINVAL &&
+              strstr(e.msg, "--setting: 'B 0.05' is not what your log ran"),
+          "a --setting the log did not run: %s", e.msg);
+    snprintf(text, sizeof text, "%s/log.other", dir);
+    write_text(text, "LAMMPS (29 Sep 2021)\nLoop time of 1 on 1 procs for "
+                     "10 steps with 1 atoms\n");
+    CHECKM(advise_log(path, text, "A 0.05", skin, 0.0, &a, &e) ==
+                  HG_EINVAL &&
+              strstr(e.msg, "is not a log of TESTCODE"),
+          "a log of another code: %s", e.msg);
+}
+
+/* Without a log: your style at its best skin is taken where it is within
+ * half the margin of the best (of Neigh + Pair), your lines as they are
+ * where nothing saves the margin. */
+static void test_prefer_own(const char *path)
+{
+    const char *paths[] = {path};
+    hg_run_input in = {0};
+    in.paths = paths;
+    in.n_paths = 1;
+    in.engine = &engine;
+    in.setting = "C 0.05";
+    in.build = &zero;
+    in.pair = &zero;
+    in.keep_margin = -1.0;
+    hg_run_advice a;
+    hg_err e = {0};
+    if (hg_run_advise(&in, &a, &e)) {
+        CHECKM(0, "advice never keeping: %s", e.msg);
+        return;
+    }
+    int kc = a.own.candidate;
+    double best = a.best.seconds, cbest = a.per_candidate[kc].seconds;
+    double own = a.own.seconds, cskin = a.per_candidate[kc].skin;
+    CHECKM(a.best.candidate != kc && cbest > best && own > cbest,
+          "C is not the best: best %g, C at its skin %g, C at 0.05 %g", best,
+          cbest, own);
+    hg_run_advice_clear(&a);
+    /* a margin m with C's best under m/2 of the best, C's own lines over m */
+    double lo = 2.0 * (cbest - best) / best, hi = (own - best) / own;
+    CHECKM(lo < hi, "a margin between %g and %g exists", lo, hi);
+    in.keep_margin = 0.5 * (lo + hi);
+    if (hg_run_advise(&in, &a, &e) == HG_OK) {
+        CHECKM(a.best.candidate == kc && a.best.skin == cskin &&
+                  !a.kept_own && a.best_any == best,
+              "your style at skin %g taken: %s at %g", cskin,
+              a.candidates[a.best.candidate].name, a.best.skin);
+        hg_run_advice_clear(&a);
+    }
+    in.keep_margin = 1.01 * (own - best) / own;
+    if (hg_run_advise(&in, &a, &e) == HG_OK) {
+        CHECKM(a.kept_own && a.best.skin == 0.05 && !strcmp(a.lines,
+                                                           "C 0.05\n"),
+              "your lines kept: %s", a.lines);
+        hg_run_advice_clear(&a);
+    }
+}
+
 int main(void)
 {
     char dir[] = "/tmp/hg_test_whole_run.XXXXXX";
@@ -423,6 +662,9 @@ int main(void)
     test_sampled_and_files(path, p1, p2);
     test_errors(path, p1, dir);
     test_renumbered(dir);
+    test_prefer_own(path);
+    test_log_read(dir);
+    test_log_calibrated(path, dir);
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

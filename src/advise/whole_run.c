@@ -15,12 +15,7 @@
 /* Skins tried when the skin is chosen. */
 #define N_SKINS 40
 
-static void note(hg_run_advice *a, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void note(hg_run_advice *a, const char *fmt, ...)
+void run_note(hg_run_advice *a, const char *fmt, ...)
 {
     if (a->n_notes >= HG_RUN_MAX_NOTES)
         return;
@@ -253,7 +248,7 @@ static int motion(const hg_run_input *in, run_data *d, hg_run_advice *a,
             }
     }
     if (renumbered)
-        note(a, "atom ids were renumbered between %zu pair%s of frames "
+        run_note(a, "atom ids were renumbered between %zu pair%s of frames "
                 "(first between steps %lld and %lld; LAMMPS' delete_atoms "
                 "renumbers them unless compress no): there the motion is "
                 "taken from %s",
@@ -293,7 +288,7 @@ static int motion(const hg_run_input *in, run_data *d, hg_run_advice *a,
         return hg_fail_data(e, HG_EINVAL, "--trajectory: no atom moves between "
                        "frames; a run without motion needs one build");
     if (a->has_velocities && !(in->timestep > 0.0))
-        note(a, "the dump has velocities; give --timestep DT (the input's "
+        run_note(a, "the dump has velocities; give --timestep DT (the input's "
                 "timestep) to count the motion between frames far apart "
                 "from the speeds");
     return HG_OK;
@@ -340,7 +335,8 @@ static int own_setting(const hg_run_input *in, const hg_run_hooks *h,
             return hg_fail(e, HG_EINVAL, "--skin: %g differs from the skin "
                            "%g of --setting; give one of them", in->skin,
                            *own);
-        snprintf(a->own_why, sizeof a->own_why, "--setting");
+        snprintf(a->own_why, sizeof a->own_why, "%s",
+                 a->has_log ? "your log" : "--setting");
     } else if (in->skin > 0.0) {
         *own = in->skin;
         snprintf(a->own_setting.name, sizeof a->own_setting.name, "bin");
@@ -352,7 +348,7 @@ static int own_setting(const hg_run_input *in, const hg_run_hooks *h,
         snprintf(a->own_why, sizeof a->own_why,
                  "assumed: LAMMPS' default for units lj; give --setting");
     } else {
-        note(a, "no own setting to compare with: give --setting \"LINES\" "
+        run_note(a, "no own setting to compare with: give --setting \"LINES\" "
                 "(your input's neighbor lines)");
         return HG_OK;
     }
@@ -461,7 +457,7 @@ static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
     hg_io_frames_free(t);
     a->measured = d->np;
     if (st == HG_OK && stride > 1)
-        note(a, "priced %zu of the %zu frames (one in %zu and the last; "
+        run_note(a, "priced %zu of the %zu frames (one in %zu and the last; "
                 "--max-frames N prices more)", d->np, d->nf, stride);
     return st;
 }
@@ -500,6 +496,96 @@ static int constants(const hg_run_input *in, const hg_engine *g,
     return HG_OK;
 }
 
+/* Two sets of lines read back as the same setting and skin. */
+static int same_lines(const hg_run_hooks *h, const char *x, const char *y,
+                      double dmax, hg_err *e)
+{
+    hg_run_setting a, b;
+    double sa, sb;
+    if (h->parse(x, dmax, &a, &sa, e) || h->parse(y, dmax, &b, &sb, e))
+        return -1;
+    int same = fabs(sa - sb) <= 1e-9 * sa && a.ncoll == b.ncoll &&
+               fabs(a.binsize - b.binsize) <= 1e-9 * (a.binsize + b.binsize);
+    for (int i = 0; same && i < a.ncoll; i++)
+        same = fabs(a.cut[i] - b.cut[i]) <= 1e-9 * b.cut[i];
+    return same;
+}
+
+/* The code's log of the run (--log): read and checked against the
+ * engine and the options; the user's lines (own, cap bytes) and the
+ * timestep taken from it. in is the caller's copy of the input. */
+static int read_log(hg_run_input *in, const hg_run_hooks *h,
+                    hg_run_advice *a, char *own, size_t cap, hg_err *e)
+{
+    if (!in->log)
+        return HG_OK;
+    hg_run_log *L = &a->log;
+    int st = hg_run_log_read(in->log, L, e);
+    if (st)
+        return st;
+    if (!h->log_code || strcmp(L->code, h->log_code))
+        return hg_fail_data(e, HG_EINVAL, "--log: '%s' is not a log of %s "
+                            "(it begins with '%s'); give the log of the run "
+                            "that wrote the trajectory", in->log,
+                            h->log_code ? h->log_code : in->engine->name,
+                            L->code);
+    a->has_log = 1;
+    /* without a units command: lj, the default of both codes */
+    const char *units = *L->units ? L->units : "lj";
+    double dskin = h->default_skin ? h->default_skin(units) : 0.0;
+    if (!strncmp(L->lines, "neighbor ", 9)) {
+        snprintf(own, cap, "%s", L->lines);
+    } else if (in->setting) {
+        snprintf(own, cap, "%s", in->setting);
+        run_note(a, "your log echoes no neighbor command (written with "
+                    "-echo none?): --setting is taken as the lines it ran "
+                    "with");
+    } else if (!L->echoed) {
+        return hg_fail_data(e, HG_EINVAL, "--log: '%s' echoes no commands "
+                            "(written with -echo none?): give --setting "
+                            "with the input's neighbor lines", in->log);
+    } else if (dskin > 0.0) {
+        snprintf(own, cap, "neighbor %g bin\n%s", dskin, L->lines);
+        run_note(a, "your log echoes no neighbor command: %s's default for "
+                    "units %s (neighbor %g bin) is taken as your lines",
+                 L->code, units, dskin);
+    } else {
+        return hg_fail_data(e, HG_EINVAL, "--log: '%s' echoes no neighbor "
+                            "command and no default skin for units %s is "
+                            "known: give --setting with the input's "
+                            "neighbor lines", in->log, units);
+    }
+    if (in->setting && in->setting != own) {
+        /* before the frames are read: both read with the same
+         * placeholder diameter */
+        int same = same_lines(h, in->setting, own, 1.0, e);
+        if (same < 0)
+            return HG_EINVAL;
+        if (!same)
+            return hg_fail(e, HG_EINVAL, "--setting: '%s' is not what your "
+                           "log ran ('%.*s'); its times are of its own lines: "
+                           "give one of them", in->setting,
+                           (int)strcspn(own, "\n"), own);
+    }
+    in->setting = own;
+    if (L->timestep > 0.0) {
+        if (in->timestep > 0.0 &&
+            fabs(in->timestep - L->timestep) > 1e-6 * L->timestep)
+            return hg_fail(e, HG_EINVAL, "--timestep: %g is not your log's "
+                           "timestep %g", in->timestep, L->timestep);
+        in->timestep = L->timestep;
+    }
+    if (L->lines_changed)
+        run_note(a, "your log changes its neighbor lines after its first run: "
+                "its times are of all its runs, compared with the first "
+                "lines");
+    if (L->procs > 1)
+        run_note(a, "your log's runs used %d ranks: its times are per rank, so "
+                "the predictions scaled to them are for %d ranks",
+             L->procs, L->procs);
+    return HG_OK;
+}
+
 static int check_input(const hg_run_input *in, hg_err *e)
 {
     if (!in->engine || !in->engine->run)
@@ -513,22 +599,28 @@ static int check_input(const hg_run_input *in, hg_err *e)
     if (!(in->timestep >= 0.0) || !isfinite(in->timestep))
         return hg_fail(e, HG_EINVAL, "--timestep: %g must be > 0",
                        in->timestep);
+    if (!(in->keep_margin < 1.0) || !isfinite(in->keep_margin))
+        return hg_fail(e, HG_EINVAL, "keep margin: %g must be < 1",
+                       in->keep_margin);
     return HG_OK;
 }
 
-int hg_run_advise(const hg_run_input *in, hg_run_advice *a, hg_err *e)
+int hg_run_advise(const hg_run_input *given, hg_run_advice *a, hg_err *e)
 {
     memset(a, 0, sizeof *a);
-    int st = check_input(in, e);
+    int st = check_input(given, e);
     if (st)
         return st;
+    hg_run_input input = *given, *in = &input;
+    char own_lines[sizeof a->log.lines + 64] = "";
     const hg_run_hooks *h = in->engine->run;
     a->files = in->n_paths;
     run_data d = {0};
     rep_frame rf = {0};
     hg_particles rep = {0};
     double own = 0.0;
-    if ((st = scan(in, &d, &rf, a, e)) == HG_OK &&
+    if ((st = read_log(in, h, a, own_lines, sizeof own_lines, e)) == HG_OK &&
+        (st = scan(in, &d, &rf, a, e)) == HG_OK &&
         (st = motion(in, &d, a, e)) == HG_OK &&
         (st = constants(in, in->engine, a, e)) == HG_OK &&
         (st = own_setting(in, h, a, &own, e)) == HG_OK &&
@@ -545,12 +637,12 @@ int hg_run_advise(const hg_run_input *in, hg_run_advice *a, hg_err *e)
     if (st == HG_OK && a->has_own)
         st = h->lines(&a->own_setting, own, a->dmax, 0, &a->own_lines, e);
     if (st == HG_OK && a->best.steps_every_step > 0.0)
-        note(a, "at the skin %.4g atoms move half of it in one step during "
+        run_note(a, "at the skin %.4g atoms move half of it in one step during "
                 "%.0f steps: expect dangerous builds; a skin of %.3g or more "
                 "avoids them",
              a->best.skin, a->best.steps_every_step, a->skin_min);
     if (st == HG_OK && a->sampling_change > 0.01)
-        note(a, "with every other priced frame the answer's total moves "
+        run_note(a, "with every other priced frame the answer's total moves "
                 "%.2g %%: for an answer within 1 %%, write frames more often "
                 "(or price more with --max-frames)",
              100.0 * a->sampling_change);

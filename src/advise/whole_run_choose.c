@@ -40,7 +40,7 @@ static void block(const run_data *d, const double *skins, size_t m0,
         double u = d->frames[i].u;
         umax = fmax(umax, u);
         for (int j = 0; j < S; j++) {
-            double r = fmin(1.0, 2.0 * u / skins[j]);
+            double r = fmin(1.0, d->sb * 2.0 * u / skins[j]);
             A[j] += dt * r * (1.0 - lam);
             B[j] += dt * r * lam;
             b->builds[bi * S + j] += dt * r;
@@ -54,11 +54,11 @@ static void block(const run_data *d, const double *skins, size_t m0,
         for (int j = 0; j < S; j++) {
             double n0 = d->neigh[(m0 * K + k) * S + j];
             double n1 = d->neigh[(m1 * K + k) * S + j];
-            double ne = A[j] * n0 + B[j] * n1;
+            double ne = d->sn * (A[j] * n0 + B[j] * n1);
             size_t x = ((size_t)bi * K + k) * S + j;
             b->neigh[x] = ne;
-            b->cost[x] = ne + C * d->pair[m0 * S + j] +
-                         D * d->pair[m1 * S + j];
+            b->cost[x] = ne + d->sp * (C * d->pair[m0 * S + j] +
+                                       D * d->pair[m1 * S + j]);
         }
     b->umax[bi] = umax;
     b->from[bi] = d->frames[f0].step;
@@ -278,29 +278,170 @@ static int sampling(const run_data *d, hg_run_advice *a, hg_err *e)
     return st;
 }
 
-int run_choose(const hg_run_input *in, const run_data *d, hg_run_advice *a,
-               hg_err *e)
+/* The user's lines, one command a line ("; " between commands read as
+ * a line end), ending in a line end. */
+static int own_text(const char *setting, char **text, hg_err *e)
+{
+    size_t n = strlen(setting);
+    char *t = malloc(n + 2), *w = t;
+    if (!t)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    for (const char *p = setting; *p; p++) {
+        if (*p == ';') {
+            *w++ = '\n';
+            while (p[1] == ' ' || p[1] == '\t')
+                p++;
+        } else {
+            *w++ = *p;
+        }
+    }
+    if (w == t || w[-1] != '\n')
+        *w++ = '\n';
+    *w = '\0';
+    *text = t;
+    return HG_OK;
+}
+
+/* Every priced frame in blocks. */
+static int all_blocks(const run_data *d, const hg_run_advice *a,
+                      run_blocks *b, hg_err *e)
 {
     size_t *use = malloc(sizeof *use * d->np);
     if (!use)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     for (size_t m = 0; m < d->np; m++)
         use[m] = m;
-    run_blocks b;
-    int st = run_blocks_make(d, a->skins, use, d->np, &b, e);
+    int st = run_blocks_make(d, a->skins, use, d->np, b, e);
     free(use);
+    return st;
+}
+
+static void own_sum(const hg_run_input *in, const run_blocks *b,
+                    hg_run_advice *a)
+{
+    int k = a->own.candidate;
+    double skin = in->skin > 0.0 ? in->skin : a->skins[a->n_skins - 1];
+    run_choice_sum(b, 0, b->nb, k, skin_index(a, skin), skin, &a->own);
+}
+
+static void check_scale(hg_run_advice *a, const char *what, double f)
+{
+    if (f < 0.1 || f > 10.0)
+        run_note(a, "your log's %s is %.3gx the model's at your lines: "
+                    "every setting is scaled by it (is the log of the run "
+                    "that wrote the trajectory?)", what, f);
+}
+
+/* The model scaled to the log (a->has_log, a->has_own): Pair per step,
+ * Neigh per build and builds per step at the user's lines made what the
+ * log measured, as rates per step over the trajectory's steps; b remade
+ * with the scales. The time outside Neigh and Pair into a->rest. */
+static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
+                     hg_run_advice *a, hg_err *e)
+{
+    const hg_run_log *L = &a->log;
+    double T = (double)(a->last_step - a->first_step);
+    double per = T / (double)L->steps;
+    double mp = L->pair * per, mn = L->neigh * per;
+    double mb = (double)L->builds * per;
+    hg_run_choice o = a->own;
+    if (fabs((double)L->steps / T - 1.0) > 0.1)
+        run_note(a, "your log has %lld steps, the trajectory %.0f: the log's "
+                    "times per step are compared", L->steps, T);
+    d->sp = o.pair > 0.0 && mp > 0.0 ? mp / o.pair : 1.0;
+    d->sn = o.neigh > 0.0 && o.builds > 0.0 && mn > 0.0 && mb > 0.0
+                ? (mn / mb) / (o.neigh / o.builds)
+                : 1.0;
+    int st = HG_OK;
+    /* builds: the motion's count scaled, steps with a build due every
+     * step kept; a few rounds make the user's count the log's */
+    for (int it = 0; it < 8 && st == HG_OK && mb > 0.0; it++) {
+        run_blocks_free(b);
+        if ((st = all_blocks(d, a, b, e)))
+            break;
+        own_sum(in, b, a);
+        if (!(a->own.builds > 0.0) || fabs(a->own.builds / mb - 1.0) < 1e-3)
+            break;
+        d->sb = fmin(1e3, fmax(1e-3, d->sb * mb / a->own.builds));
+    }
+    if (st == HG_OK && !(mb > 0.0)) {
+        run_blocks_free(b);
+        if ((st = all_blocks(d, a, b, e)) == HG_OK)
+            own_sum(in, b, a);
+    }
+    a->scale_pair = d->sp;
+    a->scale_neigh = d->sn;
+    a->scale_builds = d->sb;
+    a->rest = fmax(0.0, L->loop - L->pair - L->neigh) * per;
+    check_scale(a, "Pair per step", d->sp);
+    check_scale(a, "Neigh per build", d->sn);
+    check_scale(a, "builds", d->sb);
+    return st;
+}
+
+/* The user's lines kept when nothing saves keep_margin of the loop (and
+ * they give no dangerous builds); else the user's style at its best
+ * skin when it is within half that margin of the best. */
+static void prefer_own(const hg_run_input *in, hg_run_advice *a)
+{
+    a->best_any = a->best.seconds;
+    double margin = in->keep_margin != 0.0 ? in->keep_margin : 0.05;
+    if (!a->has_own || margin < 0.0)
+        return;
+    const char *of = a->has_log ? "the predicted loop" : "Neigh + Pair";
+    double loop = a->rest + a->own.seconds;
+    int safe = !(a->own.steps_every_step > 0.0) &&
+               !(a->has_log && a->log.dangerous > 0);
+    if (safe && a->own.seconds - a->best.seconds < margin * loop) {
+        if (a->own.seconds > a->best.seconds)
+            run_note(a, "the best setting (%s, skin %.4g) saves %.1f %% of "
+                        "%s, under the %.0f %% worth a change: your lines "
+                        "are kept", a->candidates[a->best.candidate].name,
+                     a->best.skin,
+                     100.0 * (a->own.seconds - a->best.seconds) / loop, of,
+                     100.0 * margin);
+        a->best = a->own;
+        a->kept_own = 1;
+        return;
+    }
+    const hg_run_choice *c = &a->per_candidate[a->own.candidate];
+    if (c->candidate != a->best.candidate && isfinite(c->seconds) &&
+        c->seconds - a->best.seconds <
+            0.5 * margin * (a->rest + a->best.seconds)) {
+        run_note(a, "your style at skin %.4g is within %.1f %% of %s of the "
+                    "best (%s): the answer keeps your style",
+                 c->skin,
+                 100.0 * (c->seconds - a->best.seconds) /
+                     (a->rest + a->best.seconds),
+                 of, a->candidates[a->best.candidate].name);
+        a->best = *c;
+    }
+}
+
+int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
+               hg_err *e)
+{
+    run_blocks b;
+    d->sp = d->sn = d->sb = 1.0;
+    a->scale_pair = a->scale_neigh = a->scale_builds = 1.0;
+    int st = all_blocks(d, a, &b, e);
     if (st)
         return st;
-    totals(in, &b, a);
-    if (a->has_own) {
-        int k = a->own.candidate;
-        double skin = in->skin > 0.0 ? in->skin : a->skins[a->n_skins - 1];
-        run_choice_sum(&b, 0, b.nb, k, skin_index(a, skin), skin, &a->own);
+    if (a->has_own)
+        own_sum(in, &b, a);
+    if (a->has_own && a->has_log && (st = calibrate(in, d, &b, a, e))) {
+        run_blocks_free(&b);
+        return st;
     }
+    totals(in, &b, a);
+    prefer_own(in, a);
     run_choice_sum(&b, 0, b.nb, 0, skin_index(a, a->best.skin), a->best.skin,
                    &a->bin);
-    st = in->engine->run->lines(&a->candidates[a->best.candidate],
-                                a->best.skin, a->dmax, 0, &a->lines, e);
+    if (a->kept_own && in->setting) /* the user's own text */
+        st = own_text(in->setting, &a->lines, e);
+    else
+        st = in->engine->run->lines(&a->candidates[a->best.candidate],
+                                    a->best.skin, a->dmax, 0, &a->lines, e);
     if (st == HG_OK)
         st = sampling(d, a, e);
     if (st == HG_OK)

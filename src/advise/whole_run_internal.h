@@ -27,6 +27,9 @@ typedef struct run_data {
     size_t np;
     int K, S;
     double *neigh, *pair;
+    /* the model scaled to the user's log (1 without one): Pair per
+     * step, Neigh per build, builds */
+    double sp, sn, sb;
 } run_data;
 
 /* The cost of the steps between two priced frames (a block) for each
@@ -53,7 +56,14 @@ void run_choice_sum(const run_blocks *b, int b0, int b1, int k, int j,
 
 /* The totals, the answer, the comparisons and the schedule into a (its
  * candidates, skins, own setting and skin_min set). */
-int run_choose(const hg_run_input *in, const run_data *d, hg_run_advice *a,
+int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
                hg_err *e);
+
+/* A note for the user (at most HG_RUN_MAX_NOTES kept). */
+void run_note(hg_run_advice *a, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 #endif

@@ -12,7 +12,7 @@
 #define MAX_FILES 4096
 
 typedef struct traj_opts {
-    const char *trajectory, *setting, *skin, *type_radius;
+    const char *trajectory, *setting, *skin, *type_radius, *log;
     double timestep;
     long max_frames, max_phases;
 } traj_opts;
@@ -20,6 +20,7 @@ typedef struct traj_opts {
 static const cli_option options[] = {
     CLI_STR("trajectory", traj_opts, trajectory),
     CLI_STR("setting", traj_opts, setting),
+    CLI_STR("log", traj_opts, log),
     CLI_STR("skin", traj_opts, skin),
     CLI_STR("type-radius", traj_opts, type_radius),
     CLI_DOUBLE("timestep", traj_opts, timestep, CLI_POSITIVE),
@@ -40,9 +41,20 @@ static void help(FILE *out)
             "often a build is due for each skin. Per step: builds per step "
             "x\nNeigh seconds per build + Pair seconds per step (stored pairs "
             "grow with\nthe skin). Where switching settings between phases "
-            "saves more than 10 %%,\na schedule is printed too.\n\n"
+            "saves more than 10 %%,\na schedule is printed too. Your own "
+            "lines are kept unless a setting saves\n5 %% of the predicted "
+            "time.\n\n"
             "  --trajectory FILE...  the dumps (gzip too), in run order\n"
             "  --engine lammps|liggghts  the code (or its --format)\n"
+            "  --log FILE            the code's log of the run that wrote "
+            "the trajectory:\n"
+            "                        your lines and timestep are read from "
+            "it, and the\n"
+            "                        model is scaled to the times it "
+            "measured (Pair,\n"
+            "                        Neigh per build, builds); each setting "
+            "is then\n"
+            "                        predicted as a whole Loop time\n"
             "  --setting \"LINES\"     your input's neighbor lines, to "
             "compare with\n"
             "                        (\"neighbor 0.2 bin\"; multi with "
@@ -70,7 +82,7 @@ static void help(FILE *out)
             "vz\n\n"
             "Example:\n"
             "  hgridopt recommend --trajectory traj.dump --engine lammps "
-            "--setting \"neighbor 0.2 bin\"\n\n%s",
+            "--log log.lammps\n\n%s",
             cli_exit_help);
 }
 
@@ -88,12 +100,18 @@ typedef struct traj_ctx {
     int n_paths;
 } traj_ctx;
 
+/* The predicted time compared: the Loop with a log, else Neigh + Pair. */
+static double total(const hg_run_advice *a, const hg_run_choice *c)
+{
+    return a->rest + c->seconds;
+}
+
 static void choice_row(FILE *out, const hg_run_advice *a, const char *name,
                        const hg_run_choice *c)
 {
     fprintf(out, "  %-52.52s %8.4g %9.0f %9.4g %9.4g %9.4g %7.3f\n", name,
-            c->skin, c->builds, c->neigh, c->pair, c->seconds,
-            c->seconds / a->best.seconds);
+            c->skin, c->builds, c->neigh, c->pair, total(a, c),
+            total(a, c) / total(a, &a->best));
 }
 
 static void print_lines(FILE *out, const char *indent, const char *text)
@@ -124,6 +142,18 @@ static void write_run(FILE *out, const traj_ctx *x)
     fprintf(out, "priced:    %zu frames; Neigh constants: %s\n"
                  "           Pair constants: %s\n",
             a->measured, a->build_source, a->pair_source);
+    if (!a->has_log)
+        return;
+    const hg_run_log *L = &a->log;
+    fprintf(out, "your log:  %d run%s, %lld steps on %d rank%s: Loop %.4g s, "
+                 "Neigh %.4g s, Pair %.4g s, %lld builds (%lld dangerous)\n",
+            L->runs, L->runs == 1 ? "" : "s", L->steps, L->procs,
+            L->procs == 1 ? "" : "s", L->loop, L->neigh, L->pair, L->builds,
+            L->dangerous);
+    fprintf(out, "           the model scaled to it: Pair x%.3g, Neigh per "
+                 "build x%.3g, builds x%.3g; outside Neigh and Pair %.4g s "
+                 "over the trajectory\n",
+            a->scale_pair, a->scale_neigh, a->scale_builds, a->rest);
 }
 
 static int write_table(FILE *out, const void *ctx)
@@ -131,12 +161,23 @@ static int write_table(FILE *out, const void *ctx)
     const traj_ctx *x = ctx;
     const hg_run_advice *a = x->a;
     write_run(out, x);
-    fprintf(out, "\nPredicted over the run (seconds of Neigh and Pair on one "
-                 "rank; the skin\nshown is each setting's best%s):\n",
-            a->n_skins == 1 ? ", the one given" : ", at least 4x the largest "
-                                                  "motion per step");
+    if (a->has_log)
+        fprintf(out, "\nPredicted over the run (seconds, scaled to your log; "
+                     "Loop = Neigh + Pair + the\nlog's other time; the skin "
+                     "shown is each setting's best%s):\n",
+                a->n_skins == 1 ? ", the one given" : ", at least 4x the "
+                                                      "largest motion per "
+                                                      "step");
+    else
+        fprintf(out, "\nPredicted over the run (seconds of Neigh and Pair "
+                     "on one rank; the skin\nshown is each setting's "
+                     "best%s):\n",
+                a->n_skins == 1 ? ", the one given" : ", at least 4x the "
+                                                      "largest motion per "
+                                                      "step");
     fprintf(out, "  %-52s %8s %9s %9s %9s %9s %7s\n", "setting", "skin",
-            "builds", "Neigh s", "Pair s", "total s", "/best");
+            "builds", "Neigh s", "Pair s", a->has_log ? "Loop s" : "total s",
+            "/answer");
     for (int k = 0; k < a->n_candidates; k++)
         if (isfinite(a->per_candidate[k].seconds))
             choice_row(out, a, a->candidates[k].name, &a->per_candidate[k]);
@@ -147,13 +188,19 @@ static int write_table(FILE *out, const void *ctx)
         choice_row(out, a, name, &a->own);
     }
     choice_row(out, a, "bin at the answer's skin", &a->bin);
-    fprintf(out, "\nanswer: %s, skin %.4g: %.4g s predicted",
-            a->candidates[a->best.candidate].name, a->best.skin,
-            a->best.seconds);
-    if (a->has_own)
-        fprintf(out, " (yours %.4g s: %.3gx)", a->own.seconds,
-                a->own.seconds / a->best.seconds);
-    fprintf(out, "\n");
+    if (a->kept_own)
+        fprintf(out, "\nanswer: keep your lines (%s, skin %.4g): %.4g s "
+                     "predicted\n",
+                a->own_setting.name, a->best.skin, total(a, &a->best));
+    else {
+        fprintf(out, "\nanswer: %s, skin %.4g: %.4g s predicted",
+                a->candidates[a->best.candidate].name, a->best.skin,
+                total(a, &a->best));
+        if (a->has_own)
+            fprintf(out, " (yours %.4g s: %.3gx)", total(a, &a->own),
+                    total(a, &a->own) / total(a, &a->best));
+        fprintf(out, "\n");
+    }
     if (a->has_own && a->own.steps_every_step > 0.0)
         fprintf(out, "warning: at your skin atoms move half of it in one step "
                      "during %.0f steps: expect dangerous builds\n",
@@ -162,8 +209,9 @@ static int write_table(FILE *out, const void *ctx)
     if (a->n_segments) {
         fprintf(out, "\nschedule: %d phases, %.4g s predicted (%.1f %% less "
                      "than the answer)\n",
-                a->n_segments, a->schedule_seconds,
-                100.0 * (1.0 - a->schedule_seconds / a->best.seconds));
+                a->n_segments, a->rest + a->schedule_seconds,
+                100.0 * (1.0 - (a->rest + a->schedule_seconds) /
+                                   total(a, &a->best)));
         for (int i = 0; i < a->n_segments; i++) {
             const hg_run_segment *s = &a->segments[i];
             fprintf(out, "  steps %lld to %lld: %s, skin %.4g (%.4g s)\n",
@@ -193,6 +241,8 @@ static cJSON *choice_json(const hg_run_advice *a, const hg_run_choice *c)
     cJSON_AddNumberToObject(j, "builds", c->builds);
     cJSON_AddNumberToObject(j, "steps_with_a_build_every_step",
                             c->steps_every_step);
+    if (a->has_log)
+        cJSON_AddNumberToObject(j, "loop_seconds", a->rest + c->seconds);
     return j;
 }
 
@@ -223,7 +273,29 @@ static int write_json(FILE *out, const void *ctx)
     cJSON *k = cJSON_AddObjectToObject(j, "constants");
     cJSON_AddStringToObject(k, "neigh", a->build_source);
     cJSON_AddStringToObject(k, "pair", a->pair_source);
-    cJSON_AddItemToObject(j, "answer", choice_json(a, &a->best));
+    if (a->has_log) {
+        const hg_run_log *L = &a->log;
+        cJSON *l = cJSON_AddObjectToObject(j, "log");
+        cJSON_AddStringToObject(l, "code", L->code);
+        cJSON_AddNumberToObject(l, "runs", L->runs);
+        cJSON_AddNumberToObject(l, "steps", (double)L->steps);
+        cJSON_AddNumberToObject(l, "ranks", L->procs);
+        cJSON_AddNumberToObject(l, "loop_seconds", L->loop);
+        cJSON_AddNumberToObject(l, "neigh_seconds", L->neigh);
+        cJSON_AddNumberToObject(l, "pair_seconds", L->pair);
+        cJSON_AddNumberToObject(l, "builds", (double)L->builds);
+        cJSON_AddNumberToObject(l, "dangerous_builds", (double)L->dangerous);
+        cJSON_AddNumberToObject(l, "timestep", L->timestep);
+        cJSON_AddStringToObject(l, "lines", L->lines);
+        cJSON *sc = cJSON_AddObjectToObject(l, "model_scaled");
+        cJSON_AddNumberToObject(sc, "pair", a->scale_pair);
+        cJSON_AddNumberToObject(sc, "neigh_per_build", a->scale_neigh);
+        cJSON_AddNumberToObject(sc, "builds", a->scale_builds);
+        cJSON_AddNumberToObject(l, "other_seconds", a->rest);
+    }
+    cJSON *ans = choice_json(a, &a->best);
+    cJSON_AddBoolToObject(ans, "keeps_yours", a->kept_own);
+    cJSON_AddItemToObject(j, "answer", ans);
     cJSON_AddStringToObject(j, "lines", a->lines);
     if (a->has_own) {
         cJSON *o = choice_json(a, &a->own);
@@ -263,13 +335,16 @@ static int write_code(FILE *out, const void *ctx)
                  "diameters %.6g to %.6g\n",
             a->frames, a->first_step, a->last_step, a->max_atoms, a->dmin,
             a->dmax);
-    fprintf(out, "# predicted Neigh + Pair over the run: %.4g s with these "
+    fprintf(out, "# predicted %s over the run: %.4g s with these "
                  "lines (%s, skin %.4g)\n",
-            a->best.seconds, a->candidates[a->best.candidate].name,
+            a->has_log ? "Loop time (scaled to your log)" : "Neigh + Pair",
+            total(a, &a->best),
+            a->kept_own ? "your lines kept" :
+                          a->candidates[a->best.candidate].name,
             a->best.skin);
-    if (a->has_own)
+    if (a->has_own && !a->kept_own)
         fprintf(out, "# yours (%s): %.4g s, %.3gx\n", a->own_why,
-                a->own.seconds, a->own.seconds / a->best.seconds);
+                total(a, &a->own), total(a, &a->own) / total(a, &a->best));
     fputs(a->lines, out);
     if (a->n_segments) {
         fprintf(out, "# A schedule saves %.1f %% more: put each block before "
@@ -359,6 +434,7 @@ int cmd_trajectory(int argc, char **argv)
     in.n_paths = n_paths;
     in.engine = g;
     in.setting = o.setting;
+    in.log = o.log;
     in.timestep = o.timestep;
     in.max_frames = (int)o.max_frames;
     in.max_segments = (int)o.max_phases;

@@ -236,4 +236,6 @@ const hg_run_hooks hg_lammps_run_hooks = {
     .frame_free = frame_free,
     .frame_cost = frame_cost,
     .lines = lines,
+    .log_code = "LAMMPS",
+    .default_skin = hg_run_default_skin,
 };

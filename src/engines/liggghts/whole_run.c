@@ -169,4 +169,6 @@ const hg_run_hooks hg_liggghts_run_hooks = {
     .frame_free = frame_free,
     .frame_cost = frame_cost,
     .lines = lines,
+    .log_code = "LIGGGHTS",
+    .default_skin = hg_run_default_skin,
 };

@@ -126,6 +126,19 @@ int hg_run_lines_parse(const char *lines, hg_run_setting *s, double *skin,
     return HG_OK;
 }
 
+double hg_run_default_skin(const char *units)
+{
+    static const struct {
+        const char *units;
+        double skin;
+    } table[] = {{"lj", 0.3}, {"real", 2.0}, {"metal", 2.0},
+                 {"si", 0.001}, {"cgs", 0.1}};
+    for (size_t i = 0; units && i < sizeof table / sizeof table[0]; i++)
+        if (!strcmp(units, table[i].units))
+            return table[i].skin;
+    return 0.0;
+}
+
 hg_snapshot *hg_run_frame_snapshot(const hg_particles *p, double *nu)
 {
     hg_snapshot *snap = NULL;

@@ -12,6 +12,11 @@
 int hg_run_lines_parse(const char *lines, hg_run_setting *s, double *skin,
                        int *multi, int *has_coll, hg_err *e);
 
+/* The skin without a neighbor command, by units, as the manuals of
+ * LAMMPS and LIGGGHTS give it: 0.3 sigma (lj), 2 Angstrom (real,
+ * metal), 0.001 m (si), 0.1 cm (cgs); 0 for other units. */
+double hg_run_default_skin(const char *units);
+
 /* Centres counted per frame: a run has many frames, each counted with
  * fewer centres than one snapshot is (hg_snapshot_create_sampled). */
 #define HG_RUN_FRAME_CENTRES 600

@@ -22,7 +22,16 @@
  * Every frame weighs the steps it stands for (half the gap to each
  * neighbour); the answer is the setting and skin of least total over the
  * run, and where splitting the run into phases saves more than a
- * threshold, a schedule: the steps of each phase and its lines. */
+ * threshold, a schedule: the steps of each phase and its lines.
+ *
+ * With the code's log of the run that wrote the trajectory (--log), the
+ * measurement wins: the user's lines and timestep are read from it, and
+ * the model's Pair per step, Neigh per build and builds at the user's
+ * setting are scaled to what the log measured, for every setting and
+ * skin alike; the log's time outside Neigh and Pair stands beside every
+ * setting, so each is predicted as a Loop time. Where the least total
+ * is not at least a margin of the loop below the user's own lines, the
+ * answer keeps them. */
 #ifndef HG_WHOLE_RUN_H
 #define HG_WHOLE_RUN_H
 
@@ -41,7 +50,7 @@ extern "C" {
 #define HG_RUN_MAX_CANDIDATES 16
 #define HG_RUN_MAX_SKINS 48
 #define HG_RUN_MAX_SEGMENTS 4
-#define HG_RUN_MAX_NOTES 8
+#define HG_RUN_MAX_NOTES 16
 
 /* One setting of a code's neighbour build (the engine reads it). */
 typedef struct hg_run_setting {
@@ -57,9 +66,40 @@ typedef struct hg_run_setting {
 
 struct hg_run_frame;
 
+/* What the log of a run of a LAMMPS-like code (LAMMPS' log.lammps,
+ * LIGGGHTS' log.liggghts) measured, summed over its runs. */
+typedef struct hg_run_log {
+    char code[32];          /* the banner's first word: LAMMPS, LIGGGHTS */
+    int runs;               /* "Loop time of" lines */
+    int procs;              /* of the first run */
+    long long steps;        /* summed over the runs */
+    double loop, pair, neigh; /* seconds, summed (the average over ranks) */
+    long long builds, dangerous;
+    double timestep;        /* the last "timestep X" before the first run
+                               (0: none echoed) */
+    char lines[1024];       /* the neighbor, neigh_modify and comm_modify
+                               commands echoed before the first run, one a
+                               line ("" : none echoed) */
+    int lines_changed;      /* a neighbor or neigh_modify command echoed
+                               after the first run */
+    char units[16];         /* the units echoed ("" : none) */
+    int echoed;             /* a run command was echoed before the first
+                               run (0: the log holds no commands, -echo
+                               none) */
+    size_t max_atoms;       /* the most atoms of a run */
+} hg_run_log;
+
+/* Read path: errors name the file and what is missing (no "Loop time
+ * of" line: a log of a run that did not finish, or not a log). */
+int hg_run_log_read(const char *path, hg_run_log *log, hg_err *e);
+
 /* What an engine gives for whole-run advice (hg_engine.run). */
 typedef struct hg_run_hooks {
     const hg_consts_kind *pair_kind; /* Pair seconds per step */
+    const char *log_code;      /* the first word of the code's log */
+    /* The skin the code takes without a neighbor command, for units
+     * ("lj", "si", ...; 0: unknown units). */
+    double (*default_skin)(const char *units);
     /* The settings worth pricing for a run whose largest diameter is
      * dmax, the largest frame rep, at skin: out[0..cap-1]; returns the
      * count or -status. */
@@ -101,6 +141,11 @@ typedef struct hg_run_input {
     int max_frames;            /* frames measured at most (0: 500) */
     int max_segments;          /* phases of a schedule (0: 3) */
     double schedule_gain;      /* a schedule must save more (0: 0.10) */
+    const char *log;           /* the code's log of the run that wrote the
+                                  trajectory; NULL: none */
+    double keep_margin;        /* the answer keeps the user's lines unless
+                                  it saves this share of the predicted
+                                  loop (0: 0.05; < 0: never kept) */
     hg_progress_fn progress;
     void *progress_params;
 } hg_run_input;
@@ -158,6 +203,18 @@ typedef struct hg_run_advice {
     double schedule_seconds;
     double sampling_change;     /* relative change of best's total when
                                    every other priced frame is dropped */
+    int kept_own;               /* the answer is the user's lines: nothing
+                                   saves keep_margin of the loop */
+    double best_any;            /* the least total of any setting (the
+                                   answer's unless kept_own) */
+    /* the log (has_log): what it measured, and the model scaled to it */
+    int has_log;
+    hg_run_log log;
+    double scale_pair, scale_neigh, scale_builds; /* measured / model at
+                                   the user's setting (1 without a log) */
+    double rest;                /* the log's seconds outside Neigh and
+                                   Pair over the trajectory's steps (0
+                                   without a log); Loop = rest + seconds */
     hg_consts build, pair;
     char build_source[600], pair_source[600];
     char notes[HG_RUN_MAX_NOTES][400];

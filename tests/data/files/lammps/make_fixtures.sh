@@ -17,7 +17,9 @@
 #
 # The examples use fixed random seeds and run serially, so the output is
 # deterministic for a given lmp build (checked: two runs gave identical
-# files, also the .gz).  Logs are not copied (they contain CPU times).
+# files, also the .gz).  Logs are not copied (they contain CPU times),
+# except pour_traj.log: the log of the trajectory's run, which
+# `recommend --trajectory --log` reads for its timings.
 #
 # Written against: LAMMPS 29 Sep 2021 - Update 2 (Debian 12 package lammps
 # 20220106.git7586adbb6a+ds1-2+b2).  Environment overrides:
@@ -208,6 +210,7 @@ case_pour_traj() {
     insert_after "$IN" '^#dump[[:space:]]+id all atom 1000 dump[.]pour$' \
         'dump		traj all custom 250 pour_traj.dump id type radius x y z vx vy vz'
     run_case pour_traj pour_traj.dump
+    cp "$W/log.lammps" "$OUTDIR/pour_traj.log"
 }
 
 # --- (d) pour/in.pour.2d ----------------------------------------------------

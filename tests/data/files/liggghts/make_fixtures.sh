@@ -35,14 +35,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 # LIGGGHTS aborts through MPI_Abort on errors, which loses its buffered
 # stdout; line buffering keeps the error message.
-run_liggghts() {  # input-file log-name
-    local t0 t1
+run_liggghts() {  # input-file log-name [echo style, default none]
+    local t0 t1 echo=${3:-none}
     t0=$(date +%s.%N)
     if command -v stdbuf >/dev/null; then
-        stdbuf -oL liggghts -in "$1" -log "$2" -echo none > "$2.screen" 2>&1 || {
+        stdbuf -oL liggghts -in "$1" -log "$2" -echo "$echo" > "$2.screen" 2>&1 || {
             tail -n 20 "$2.screen" >&2; echo "liggghts failed on $1" >&2; exit 1; }
     else
-        liggghts -in "$1" -log "$2" -echo none > "$2.screen" 2>&1 || {
+        liggghts -in "$1" -log "$2" -echo "$echo" > "$2.screen" 2>&1 || {
             tail -n 20 "$2.screen" >&2; echo "liggghts failed on $1" >&2; exit 1; }
     fi
     t1=$(date +%s.%N)
@@ -81,8 +81,9 @@ copy_out in.pour_wide pour_wide.dump \
 awk '/^(dump|dump_modify|write_data|variable[ \t]+(next|last)dump)/ { next }
      /^run[ \t]/ { print "dump traj all custom 2000 pour_wide_traj.dump id type radius x y z vx vy vz"; print "run 10000"; next }
      { print }' in.pour_wide > in.pour_wide_traj
-run_liggghts in.pour_wide_traj log.pour_wide_traj
-copy_out pour_wide_traj.dump
+# its log as a user's is (the commands echoed): `recommend --log` reads it
+run_liggghts in.pour_wide_traj log.pour_wide_traj log
+copy_out pour_wide_traj.dump log.pour_wide_traj
 
 run_liggghts in.collapse2d log.collapse2d
 copy_out in.collapse2d collapse2d.dump collapse2d_140000.vtk \
