@@ -198,9 +198,9 @@ static int near(double a, double b, double rel)
 
 static hg_consts zero;
 
-static int advise(const char *const *paths, int n, double skin,
-                  const char *setting, int max_frames, hg_run_advice *a,
-                  hg_err *e)
+/* The input of a run of the test's engine (constants of its own). */
+static hg_run_input input(const char *const *paths, int n, double skin,
+                          const char *setting)
 {
     hg_run_input in = {0};
     in.paths = paths;
@@ -210,6 +210,14 @@ static int advise(const char *const *paths, int n, double skin,
     in.setting = setting;
     in.build = &zero;
     in.pair = &zero;
+    return in;
+}
+
+static int advise(const char *const *paths, int n, double skin,
+                  const char *setting, int max_frames, hg_run_advice *a,
+                  hg_err *e)
+{
+    hg_run_input in = input(paths, n, skin, setting);
     in.max_frames = max_frames;
     return hg_run_advise(&in, a, e);
 }
@@ -514,14 +522,7 @@ static int advise_log(const char *path, const char *log, const char *setting,
                       double skin, double keep, hg_run_advice *a, hg_err *e)
 {
     const char *paths[] = {path};
-    hg_run_input in = {0};
-    in.paths = paths;
-    in.n_paths = 1;
-    in.engine = &engine;
-    in.skin = skin;
-    in.setting = setting;
-    in.build = &zero;
-    in.pair = &zero;
+    hg_run_input in = input(paths, 1, skin, setting);
     in.log = log;
     in.keep_margin = keep;
     return hg_run_advise(&in, a, e);
@@ -604,13 +605,7 @@ static void test_log_calibrated(const char *path, const char *dir)
 static void test_prefer_own(const char *path)
 {
     const char *paths[] = {path};
-    hg_run_input in = {0};
-    in.paths = paths;
-    in.n_paths = 1;
-    in.engine = &engine;
-    in.setting = "C 0.05";
-    in.build = &zero;
-    in.pair = &zero;
+    hg_run_input in = input(paths, 1, 0.0, "C 0.05");
     in.keep_margin = -1.0;
     hg_run_advice a;
     hg_err e = {0};
