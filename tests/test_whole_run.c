@@ -579,8 +579,12 @@ static void test_log_calibrated(const char *path, const char *dir)
     CHECKM(!a.kept_own, "never kept with a negative margin");
     hg_run_advice_clear(&a);
 
-    /* a margin above any saving keeps the user's lines, as written */
+    /* with the skin given, the grid at that skin: never kept */
     st = advise_log(path, log, NULL, skin, 0.9, &a, &e);
+    CHECKM(st == HG_OK && !a.kept_own, "the skin given: not kept");
+    hg_run_advice_clear(&a);
+    /* a margin above any saving keeps the user's lines, as written */
+    st = advise_log(path, log, NULL, 0.0, 0.9, &a, &e);
     CHECKM(st == HG_OK && a.kept_own && a.best.candidate == a.own.candidate &&
               a.lines && !strcmp(a.lines, "neighbor 0.05 A\n"),
           "kept: %s; lines '%s'", e.msg, a.lines ? a.lines : "(none)");

@@ -381,12 +381,13 @@ static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
 
 /* The user's lines kept when nothing saves keep_margin of the loop (and
  * they give no dangerous builds); else the user's style at its best
- * skin when it is within half that margin of the best. */
+ * skin when it is within half that margin of the best. Not with the
+ * skin given: the question is then the grid at that skin. */
 static void prefer_own(const hg_run_input *in, hg_run_advice *a)
 {
     a->best_any = a->best.seconds;
     double margin = in->keep_margin != 0.0 ? in->keep_margin : 0.05;
-    if (!a->has_own || margin < 0.0)
+    if (!a->has_own || margin < 0.0 || in->skin > 0.0)
         return;
     const char *of = a->has_log ? "the predicted loop" : "Neigh + Pair";
     double loop = a->rest + a->own.seconds;
