@@ -2,7 +2,8 @@
 # bench_whole_run.sh HGRIDOPT [CASE...] - LAMMPS' own granular examples run
 # whole (pour, settle, flow), each re-run with only its neighbor lines
 # changed: the input's own lines; hgridopt's whole-run advice from the
-# run's own trajectory (`recommend --trajectory`): its static lines, the
+# run's own trajectory and log (`recommend --trajectory --log`): its
+# static lines, the
 # same with the input's skin kept (--skin S), and its schedule when it
 # gives one; and a sweep (the input's style at 0.5x, 1x, 2x and 4x its
 # skin; bins of one cutoff; multi with 2 and 3 geometrically spaced
@@ -246,15 +247,22 @@ for c in "${cases[@]}"; do
         version="lmp $(lmp -h | awk '/^Large-scale/ { sub(/.*Simulator - /, ""); sub(/ *$/, ""); print; exit }')"
     fi
     echo "$c: $(awk '/^run[ \t]/ { s += $2; r++ } END { printf "%d runs, %d steps", r, s }' "$d/in.base"), $ROUNDS alternating rounds, one rank, $version"
-    echo "hgridopt recommend --trajectory traj.dump (a frame every $every steps) --engine $CODE --setting \"neighbor $skin $style\" --timestep $dt:"
+    echo "hgridopt recommend --trajectory traj.dump (a frame every $every steps) --engine $CODE --setting \"neighbor $skin $style\" --timestep $dt --log log.traj:"
     python3 - "$d/advice.json" "$d/advice-skin.json" << 'PY'
 import json, sys
+nan = float("nan")
 for f, what in zip(sys.argv[1:], ["skin chosen", "skin kept"]):
     a = json.load(open(f))
     b = a["answer"]
-    print(f"  {what}: {b['setting']}, skin {b['skin']:.4g}: predicted {b['seconds']:.4g} s "
+    y = a["yours"]
+    kept = " (your lines kept)" if b.get("keeps_yours") else ""
+    print(f"  {what}: {b['setting']}{kept}, skin {b['skin']:.4g}: predicted Loop {b.get('loop_seconds', nan):.4g} s "
           f"(Neigh {b['neigh_seconds']:.4g}, Pair {b['pair_seconds']:.4g}, {b['builds']:.0f} builds); "
-          f"yours {a['yours']['seconds']:.4g} s ({a['yours']['builds']:.0f} builds)")
+          f"yours {y.get('loop_seconds', nan):.4g} s ({y['builds']:.0f} builds)")
+    if "log" in a:
+        m = a["log"]["model_scaled"]
+        print(f"    the model scaled to the log: Pair x{m['pair']:.3g}, Neigh per build x{m['neigh_per_build']:.3g}, "
+              f"builds x{m['builds']:.3g}")
     for p in a["schedule"]:
         print(f"    phase steps {p['from_step']}-{p['to_step']}: {p['setting']}, skin {p['skin']:.4g}")
 PY
