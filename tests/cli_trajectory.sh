@@ -166,6 +166,9 @@ else
 fi
 # the answer keeps your lines unless it saves 5 % of the predicted loop
 if python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); s = 1 - a["answer"]["loop_seconds"] / a["yours"]["loop_seconds"]; sys.exit(0 if (a["answer"]["keeps_yours"] == (s < 0.05)) else 1)' "$TMP/l.json"; then ok; else bad "--log: the answer keeps your lines exactly when it saves under 5 %"; fi
+expect_ok '^answer: keep your lines \(bin, skin 0\.2\): ' -- $R "$D" --engine lammps --log "$LOG" --min-gain 0.5
+expect_ok '^neigh_modify delay 0$' -- $R "$D" --engine lammps --log "$LOG" --min-gain 0.5 --format lammps
+expect_fail 2 "^hgridopt: --min-gain: '1' is not a share in \[0, 1\)$" -- $R "$D" --engine lammps --log "$LOG" --min-gain 1
 expect_ok '^# yours \(your log\): ' -- $R "$D" --engine lammps --log "$LOG" --setting "neighbor 0.2 bin" --format lammps --skin 0.2
 expect_fail 2 "^hgridopt: --setting: 'neighbor 0.3 bin' is not what your log ran \('neighbor 0.2 bin'\)" -- $R "$D" --engine lammps --log "$LOG" --setting "neighbor 0.3 bin"
 expect_fail 2 "^hgridopt: --timestep: 0.002 is not your log's timestep 0.001" -- $R "$D" --engine lammps --log "$LOG" --timestep 0.002

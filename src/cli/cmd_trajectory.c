@@ -13,6 +13,7 @@
 
 typedef struct traj_opts {
     const char *trajectory, *setting, *skin, *type_radius, *log;
+    const char *min_gain_text;
     double timestep;
     long max_frames, max_phases;
 } traj_opts;
@@ -24,6 +25,7 @@ static const cli_option options[] = {
     CLI_STR("skin", traj_opts, skin),
     CLI_STR("type-radius", traj_opts, type_radius),
     CLI_DOUBLE("timestep", traj_opts, timestep, CLI_POSITIVE),
+    CLI_STR("min-gain", traj_opts, min_gain_text),
     CLI_LONG("max-frames", traj_opts, max_frames, 2, 100000),
     CLI_LONG("max-phases", traj_opts, max_phases, 1, HG_RUN_MAX_SEGMENTS),
 };
@@ -43,7 +45,7 @@ static void help(FILE *out)
             "grow with\nthe skin). Where switching settings between phases "
             "saves more than 10 %%,\na schedule is printed too. Your own "
             "lines are kept unless a setting saves\n5 %% of the predicted "
-            "time.\n\n"
+            "time (--min-gain).\n\n"
             "  --trajectory FILE...  the dumps (gzip too), in run order\n"
             "  --engine lammps|liggghts  the code (or its --format)\n"
             "  --log FILE            the code's log of the run that wrote "
@@ -67,6 +69,11 @@ static void help(FILE *out)
             "the dump, the\n"
             "                        speeds bound the motion between frames "
             "far apart\n"
+            "  --min-gain F          change your lines only for a predicted "
+            "saving of at\n"
+            "                        least this share of the run (default "
+            "0.05; 0: the\n"
+            "                        least predicted, however close)\n"
             "  --max-frames N        frames priced at most (default 500; "
             "every k-th)\n"
             "  --max-phases N        phases of a schedule at most (default "
@@ -444,6 +451,16 @@ int cmd_trajectory(int argc, char **argv)
          !(in.skin > 0.0))) {
         cli_error("--skin: '%s' is not auto or a number > 0", o.skin);
         return CLI_EUSAGE;
+    }
+    if (o.min_gain_text) {
+        double g;
+        if (hg_parse_double(o.min_gain_text, "--min-gain", &g, &e) ||
+            !(g >= 0.0 && g < 1.0)) {
+            cli_error("--min-gain: '%s' is not a share in [0, 1)",
+                      o.min_gain_text);
+            return CLI_EUSAGE;
+        }
+        in.keep_margin = g > 0.0 ? g : -1.0;
     }
     double *tr = NULL;
     if (o.type_radius && hg_type_radius_parse(o.type_radius, &tr,
