@@ -123,7 +123,7 @@ expect_fail 1 'the dump needs an id column' -- $R "$TMP/noid.dump" --engine lamm
 # the log), every setting as a Loop time.
 LOG=$SRC/tests/data/files/lammps/pour_traj.log
 GLOG0=$SRC/tests/data/files/liggghts/log.pour_wide_traj
-expect_ok '^your log: +2 runs, 5000 steps on 1 rank: Loop ' -- $R "$D" --engine lammps --log "$LOG"
+expect_ok '^your log: +2 runs, 5000 steps on 1 proc: Loop ' -- $R "$D" --engine lammps --log "$LOG"
 expect_ok '^  yours: bin \(your log\) +0\.2 ' -- $R "$D" --engine lammps --log "$LOG"
 expect_ok '^motion: +largest .* from speeds x timestep' -- $R "$D" --engine lammps --log "$LOG"
 expect_ok '^# predicted Loop time \(scaled to your log\) over the run' -- $R "$D" --engine lammps --log "$LOG" --format lammps
@@ -199,7 +199,7 @@ expect_ok '^neigh_modify delay 0 every 1 check yes$' -- $R "$G" "${GOWN[@]}" --f
 expect_fail 2 'neighbor style multi is not modelled for LIGGGHTS' -- $R "$G" --engine liggghts --setting "neighbor 0.0005 multi"
 # and its log (the commands echoed): lines, timestep and times read
 GLOG=$SRC/tests/data/files/liggghts/log.pour_wide_traj
-expect_ok '^your log: +1 run, 10000 steps on 1 rank: .*, 408 builds \(0 dangerous\)$' -- $R "$G" --engine liggghts --log "$GLOG"
+expect_ok '^your log: +1 run, 10000 steps on 1 proc: .*, 408 builds \(0 dangerous\)$' -- $R "$G" --engine liggghts --log "$GLOG"
 expect_ok '^  yours: bin \(LIGGGHTS. default bins\) \(your log\) +0\.0005 ' -- $R "$G" --engine liggghts --log "$GLOG"
 expect_ok '^motion: +largest .* from speeds x timestep' -- $R "$G" --engine liggghts --log "$GLOG"
 expect_fail 1 "is not a log of LIGGGHTS \(it begins with 'LAMMPS'\)" -- $R "$G" --engine liggghts --log "$LOG"

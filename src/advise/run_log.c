@@ -148,8 +148,12 @@ int hg_run_log_read(const char *path, hg_run_log *log, hg_err *e)
         int procs;
         long long steps;
         unsigned long long atoms;
-        if (sscanf(line, "Loop time of %lf on %d procs for %lld steps with "
-                         "%llu atoms", &t, &procs, &steps, &atoms) == 4) {
+        /* "Loop time of T on P procs [...] for N steps with M atoms" */
+        const char *fo = strstr(line, " for ");
+        if (!strncmp(line, "Loop time of ", 13) && fo &&
+            sscanf(line, "Loop time of %lf on %d", &t, &procs) == 2 &&
+            sscanf(fo, " for %lld steps with %llu atoms", &steps,
+                   &atoms) == 2) {
             if (!(t >= 0.0) || procs < 1 || steps < 0) {
                 fclose(f);
                 return hg_fail_data(e, HG_EINVAL, "--log: '%s' line %lld: "

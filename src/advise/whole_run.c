@@ -580,9 +580,10 @@ static int read_log(hg_run_input *in, const hg_run_hooks *h,
                 "its times are of all its runs, compared with the first "
                 "lines");
     if (L->procs > 1)
-        run_note(a, "your log's runs used %d ranks: its times are per rank, so "
-                "the predictions scaled to them are for %d ranks",
-             L->procs, L->procs);
+        run_note(a, "your log's runs used %d procs (MPI ranks x threads): "
+                    "its times are per rank, so the predictions scaled to "
+                    "them are for as many",
+                 L->procs);
     return HG_OK;
 }
 

@@ -152,7 +152,7 @@ static void write_run(FILE *out, const traj_ctx *x)
     if (!a->has_log)
         return;
     const hg_run_log *L = &a->log;
-    fprintf(out, "your log:  %d run%s, %lld steps on %d rank%s: Loop %.4g s, "
+    fprintf(out, "your log:  %d run%s, %lld steps on %d proc%s: Loop %.4g s, "
                  "Neigh %.4g s, Pair %.4g s, %lld builds (%lld dangerous)\n",
             L->runs, L->runs == 1 ? "" : "s", L->steps, L->procs,
             L->procs == 1 ? "" : "s", L->loop, L->neigh, L->pair, L->builds,
@@ -286,7 +286,7 @@ static int write_json(FILE *out, const void *ctx)
         cJSON_AddStringToObject(l, "code", L->code);
         cJSON_AddNumberToObject(l, "runs", L->runs);
         cJSON_AddNumberToObject(l, "steps", (double)L->steps);
-        cJSON_AddNumberToObject(l, "ranks", L->procs);
+        cJSON_AddNumberToObject(l, "procs", L->procs);
         cJSON_AddNumberToObject(l, "loop_seconds", L->loop);
         cJSON_AddNumberToObject(l, "neigh_seconds", L->neigh);
         cJSON_AddNumberToObject(l, "pair_seconds", L->pair);
