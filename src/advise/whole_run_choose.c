@@ -360,8 +360,9 @@ static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
         if ((st = all_blocks(d, a, b, e)))
             break;
         own_sum(in, b, a);
-        if (!(a->own.builds > 0.0) || fabs(a->own.builds / mb - 1.0) < 1e-3)
-            break;
+        if (!(a->own.builds > 0.0) ||
+            fabs(a->own.builds / mb - 1.0) < 1e-3 || it == 7)
+            break; /* b is of the scale in d->sb */
         d->sb = fmin(1e3, fmax(1e-3, d->sb * mb / a->own.builds));
     }
     if (st == HG_OK && !(mb > 0.0)) {
