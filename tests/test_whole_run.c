@@ -433,7 +433,8 @@ static void write_text(const char *path, const char *text)
     fclose(f);
 }
 
-/* Both forms of the timing rows, summed over runs; the commands echoed
+/* Both forms of the timing rows, summed over runs (OpenMP's thread
+ * breakdown not counted twice); the commands echoed
  * before the first run (those with variables not yet put in skipped, the
  * last neighbor line kept); a change after it marked. */
 static void test_log_read(const char *dir)
@@ -457,6 +458,9 @@ static void test_log_read(const char *dir)
                "20.00\n"
                "Neigh   | 1.0        | 1.25       | 1.5        |   0.0 | "
                "50.00\n"
+               "\nThread timing breakdown (MPI rank 0):\n"
+               "Pair    | 0.3        | 0.4        | 0.5        |   0.0 | "
+               "20.00\n"
                "Neighbor list builds = 100\n"
                "Dangerous builds = 2\n"
                "neigh_modify every 2\n"

@@ -170,14 +170,18 @@ int hg_run_log_read(const char *path, hg_run_log *log, hg_err *e)
             in_run = 1;
             continue;
         }
-        if (in_run && timing_row(line, "Pair", &v))
+        if (!strncmp(line, "Thread timing breakdown", 23))
+            in_run = 0; /* OpenMP: the threads' share of the same rows */
+        else if (in_run && timing_row(line, "Pair", &v))
             log->pair += v;
         else if (in_run && timing_row(line, "Neigh", &v))
             log->neigh += v;
         else if (!strncmp(line, "Neighbor list builds =", 22))
             log->builds += strtoll(line + 22, NULL, 10);
-        else if (!strncmp(line, "Dangerous builds =", 18))
+        else if (!strncmp(line, "Dangerous builds =", 18)) {
             log->dangerous += strtoll(line + 18, NULL, 10);
+            in_run = 0;
+        }
         else
             command(line, log, neighbor, sizeof neighbor, modify,
                     sizeof modify);
