@@ -329,6 +329,12 @@ static int own_setting(const hg_run_input *in, const hg_run_hooks *h,
     *own = 0.0;
     if (in->setting) {
         int st = h->parse(in->setting, a->dmax, &a->own_setting, own, e);
+        if (st && a->has_log && !strncmp(e->msg, "--setting: ", 11)) {
+            char msg[sizeof e->msg];
+            snprintf(msg, sizeof msg, "%s", e->msg + 11);
+            return hg_fail_data(e, st, "--log: the lines of '%s': %s",
+                                in->log, msg);
+        }
         if (st)
             return st;
         if (in->skin > 0.0 && fabs(*own - in->skin) > 1e-12 * in->skin)
