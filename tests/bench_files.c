@@ -36,17 +36,9 @@ typedef struct result {
 
 static int write_dump(const char *path, size_t n, int gz)
 {
-    hg_err e = {0};
-    hg_psd *psd = NULL;
-    if (hg_psd_parse("powerlaw:alpha=-3,omega=8", &(hg_psd_ctx){3, NULL},
-                     &psd, &e))
-        return fprintf(stderr, "bench_files: %s\n", e.msg), -1;
-    hg_pack_params prm = {3, n, 0.6, 7, 1};
-    hg_particles p = {0};
-    if (hg_pack_poisson(psd, &prm, &p, &e)) {
-        hg_psd_free(psd);
-        return fprintf(stderr, "bench_files: %s\n", e.msg), -1;
-    }
+    hg_particles p;
+    if (hg_test_bench_bed("bench_files", n, &p, NULL))
+        return -1;
     double A = p.hi[0];
     FILE *f = gz ? NULL : fopen(path, "w");
     gzFile z = gz ? gzopen(path, "wb6") : NULL;
@@ -68,7 +60,6 @@ static int write_dump(const char *path, size_t n, int gz)
     }
     int bad = gz ? gzclose(z) != Z_OK : fclose(f) != 0;
     hg_particles_clear(&p);
-    hg_psd_free(psd);
     return bad ? -1 : 0;
 }
 

@@ -37,18 +37,10 @@ typedef struct result {
 
 static int write_dump(const char *path, size_t n, int frames)
 {
-    hg_err e = {0};
-    hg_psd *psd = NULL;
-    if (hg_psd_parse("powerlaw:alpha=-3,omega=8", &(hg_psd_ctx){3, NULL},
-                     &psd, &e))
-        return fprintf(stderr, "bench_trajectory: %s\n", e.msg), -1;
-    hg_pack_params prm = {3, n, 0.6, 7, 1};
-    hg_particles p = {0};
-    int st = hg_pack_poisson(psd, &prm, &p, &e);
-    double rmin = hg_psd_rmin(psd);
-    hg_psd_free(psd);
-    if (st)
-        return fprintf(stderr, "bench_trajectory: %s\n", e.msg), -1;
+    hg_particles p;
+    double rmin;
+    if (hg_test_bench_bed("bench_trajectory", n, &p, &rmin))
+        return -1;
     double A = p.hi[0];
     FILE *f = fopen(path, "w");
     if (!f)

@@ -1,6 +1,7 @@
 /* testutil.c - the helpers shared by the unit tests and benchmarks
  * (testutil.h). */
 #include "testutil.h"
+#include "hg_pack.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -170,4 +171,23 @@ int hg_test_in_child(void (*child)(const char *path, int fd),
     if (pid > 0)
         waitpid(pid, &status, 0);
     return pid > 0 && got == (ssize_t)len ? 0 : -1;
+}
+
+int hg_test_bench_bed(const char *prog, size_t n, hg_particles *p,
+                      double *rmin)
+{
+    hg_err e = {0};
+    hg_psd *psd = NULL;
+    memset(p, 0, sizeof *p);
+    if (hg_psd_parse("powerlaw:alpha=-3,omega=8", &(hg_psd_ctx){3, NULL},
+                     &psd, &e))
+        return fprintf(stderr, "%s: %s\n", prog, e.msg), -1;
+    hg_pack_params prm = {3, n, 0.6, 7, 1};
+    int st = hg_pack_poisson(psd, &prm, p, &e);
+    if (rmin)
+        *rmin = hg_psd_rmin(psd);
+    hg_psd_free(psd);
+    if (st)
+        return fprintf(stderr, "%s: %s\n", prog, e.msg), -1;
+    return 0;
 }

@@ -87,6 +87,12 @@ int hg_test_gradient(const hg_model *m, const hg_psd *psd,
 int hg_test_in_child(void (*child)(const char *path, int fd),
                      const char *path, void *out, size_t len);
 
+/* The benchmarks' synthetic bed: n spheres of a power law of size ratio
+ * 8 (alpha -3) packed to 0.6 (seed 7) into p; *rmin its smallest radius
+ * (may be NULL). 0, or -1 after "prog: message" on stderr. */
+int hg_test_bench_bed(const char *prog, size_t n, hg_particles *p,
+                      double *rmin);
+
 /* A benchmark's exit: "prog: what: message" on stderr; returns 1. */
 int hg_test_die(const char *prog, const char *what, const hg_err *e);
 

@@ -562,8 +562,8 @@ static int read_log(hg_run_input *in, const hg_run_hooks *h,
                             "neighbor lines", in->log, units);
     }
     if (in->setting && in->setting != own) {
-        /* before the frames are read: both read with the same
-         * placeholder diameter */
+        /* the frames are not read yet: both are read with a diameter
+         * of 1, which the comparison does not depend on */
         int same = same_lines(h, in->setting, own, 1.0, e);
         if (same < 0)
             return HG_EINVAL;
