@@ -362,6 +362,21 @@ static int own_setting(const hg_run_input *in, const hg_run_hooks *h,
     return HG_OK;
 }
 
+static int near_equal(double x, double y)
+{
+    return fabs(x - y) <= 1e-9 * (fabs(x) + fabs(y));
+}
+
+/* The same style, bins and collections (names aside). */
+static int same_setting(const hg_run_setting *a, const hg_run_setting *b)
+{
+    int same = a->ncoll == b->ncoll && near_equal(a->binsize, b->binsize) &&
+               near_equal(a->bin_factor, b->bin_factor);
+    for (int i = 0; same && i < a->ncoll; i++)
+        same = near_equal(a->cut[i], b->cut[i]);
+    return same;
+}
+
 /* The settings priced: the engine's candidates and the user's. */
 static int settings(const hg_run_input *in, const hg_run_hooks *h,
                     const hg_particles *rep, double own, hg_run_advice *a,
@@ -377,13 +392,7 @@ static int settings(const hg_run_input *in, const hg_run_hooks *h,
     if (!a->has_own)
         return HG_OK;
     for (int k = 0; k < n; k++) {
-        const hg_run_setting *c = &a->candidates[k];
-        int same = c->ncoll == a->own_setting.ncoll &&
-                   c->bin_factor == a->own_setting.bin_factor &&
-                   c->binsize == a->own_setting.binsize;
-        for (int i = 0; same && i < c->ncoll; i++)
-            same = c->cut[i] == a->own_setting.cut[i];
-        if (same) {
+        if (same_setting(&a->candidates[k], &a->own_setting)) {
             a->own.candidate = k;
             return HG_OK;
         }
@@ -510,11 +519,7 @@ static int same_lines(const hg_run_hooks *h, const char *x, const char *y,
     double sa, sb;
     if (h->parse(x, dmax, &a, &sa, e) || h->parse(y, dmax, &b, &sb, e))
         return -1;
-    int same = fabs(sa - sb) <= 1e-9 * sa && a.ncoll == b.ncoll &&
-               fabs(a.binsize - b.binsize) <= 1e-9 * (a.binsize + b.binsize);
-    for (int i = 0; same && i < a.ncoll; i++)
-        same = fabs(a.cut[i] - b.cut[i]) <= 1e-9 * b.cut[i];
-    return same;
+    return near_equal(sa, sb) && same_setting(&a, &b);
 }
 
 /* The code's log of the run (--log): read and checked against the
