@@ -47,6 +47,7 @@ mkdir -p "$T"
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(pour-wide drum flatwall liggghts-pour)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$SRC/tests/whole_run_lib.sh"
 
 # case_input CASE > FILE: the example as LAMMPS ships it, with the case's
 # own changes (the pour's wide distribution) and every run scaled by SCALE
@@ -133,40 +134,6 @@ run_lmp() { # run_lmp DIR INPUT LOG: the case's code (CODE) on INPUT
     else
         (cd "$1" && lmp -in "$2" -log "$3" -screen none > /dev/null 2>&1)
     fi
-}
-
-# with_schedule INPUT JSON: the input with the schedule's phases of the
-# advice (recommend --format json): the first phase's lines in place of
-# the neighbor line, each later phase's lines before the run that starts
-# at its first step (a run that holds it is split there)
-with_schedule() {
-    python3 - "$1" "$2" << 'PY'
-import json, sys
-base = open(sys.argv[1]).read().split('\n')
-adv = json.load(open(sys.argv[2]))
-ph = adv["schedule"]
-out, step, done, k = [], 0, False, 1
-for line in base:
-    w = line.split()
-    if w[:1] == ["neighbor"] and not done:
-        out += ph[0]["lines"].rstrip("\n").split("\n")
-        done = True
-        continue
-    if w[:1] == ["run"]:
-        n = int(w[1])
-        while k < len(ph) and step <= ph[k]["from_step"] < step + n:
-            cut = ph[k]["from_step"] - step
-            if cut > 0:
-                out.append("run %d" % cut)
-            out += ph[k]["lines"].rstrip("\n").split("\n")
-            step, n, k = step + cut, n - cut, k + 1
-        if n > 0:
-            out.append("run %d" % n)
-        step += n
-        continue
-    out.append(line)
-print("\n".join(out))
-PY
 }
 
 # advice CASE-DIR SKIN-OPTION: hgridopt's whole-run advice as JSON

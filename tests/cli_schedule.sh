@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# recommend --trajectory, the schedule: a run of two phases
+# (tests/two_phase_traj.py: a dilute gas in fast flight, then a dense bed
+# that barely moves) has a schedule in the table, in JSON and in each
+# code's format; its phases cover the run end to end, add up to its
+# total, save the 10 % that makes it worth printing, give the gas the
+# larger skin, and each phase's lines read back as --setting. The phases
+# pasted into a small granular input (tests/whole_run_lib.sh, as the
+# whole-run benchmark does) run in lmp, switching at the schedule's steps.
+# A run that gains nothing from a split (LAMMPS' pour, committed) says so.
+. "$(dirname "$0")/cli_lib.sh"
+. "$SRC/tests/whole_run_lib.sh"
+export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json"
+export HGRIDOPT_LAMMPS_PAIR_CALIBRATION="$TMP/no-lammps-pair.json"
+export HGRIDOPT_LIGGGHTS_CALIBRATION="$TMP/no-liggghts.json"
+export HGRIDOPT_LIGGGHTS_PAIR_CALIBRATION="$TMP/no-liggghts-pair.json"
+R="$HG recommend --trajectory"
+D=$TMP/two_phase.dump
+python3 "$SRC/tests/two_phase_traj.py" 600 > "$D" || bad "two_phase_traj.py failed"
+OWN=(--engine lammps --setting "neighbor 0.3 bin" --timestep 0.001)
+
+expect_ok '^schedule: [23] phases, [0-9.e+-]+ s predicted \([0-9.]+ % less than the answer\)$' -- $R "$D" "${OWN[@]}"
+expect_ok '^  steps 0 to [0-9]+: .*, skin [0-9.]+ \([0-9.e+-]+ s\)$' -- $R "$D" "${OWN[@]}"
+expect_ok '^# A schedule saves [0-9.]+ % more: ' -- $R "$D" "${OWN[@]}" --format lammps
+expect_ok '^# phase 1, steps 0 to [0-9]+ \([0-9.e+-]+ s\):$' -- $R "$D" "${OWN[@]}" --format lammps
+expect_ok '^#   neighbor [0-9.]+ bin$' -- $R "$D" "${OWN[@]}" --format lammps
+expect_ok '^#   neigh_modify binsize [0-9.e-]+$' -- $R "$D" --engine liggghts --setting "neighbor 0.3 bin" --timestep 0.001 --format liggghts
+
+# JSON: the phases end to end over steps 0-10000, their sum the
+# schedule's total, 10 % below the single answer, the gas's skin larger
+# than the bed's; with --max-phases 2 no better than with 3
+if $R "$D" "${OWN[@]}" --format json > "$TMP/s.json" 2> "$TMP/err" &&
+    $R "$D" "${OWN[@]}" --format json --max-phases 2 > "$TMP/s2.json" 2>> "$TMP/err" &&
+    $R "$D" "${OWN[@]}" --format json --max-phases 1 > "$TMP/s1.json" 2>> "$TMP/err"; then
+    if python3 - "$TMP/s.json" "$TMP/s2.json" "$TMP/s1.json" << 'PY'
+import json, sys
+a, a2, a1 = (json.load(open(f)) for f in sys.argv[1:4])
+s = a["schedule"]
+why = []
+if not 2 <= len(s) <= 3: why.append("%d phases" % len(s))
+if s[0]["from_step"] != a["run"]["first_step"] or s[-1]["to_step"] != a["run"]["last_step"]:
+    why.append("the phases do not span the run")
+if any(p["to_step"] != q["from_step"] for p, q in zip(s, s[1:])): why.append("a gap or overlap")
+tot = sum(p["seconds"] for p in s)
+if abs(tot - a["schedule_seconds"]) > 1e-9 * tot: why.append("sum %g != %g" % (tot, a["schedule_seconds"]))
+if not a["schedule_seconds"] < 0.9 * a["answer"]["seconds"]: why.append("saves under 10 %")
+if not s[0]["skin"] > s[-1]["skin"]: why.append("gas skin %g <= bed skin %g" % (s[0]["skin"], s[-1]["skin"]))
+for p in s:
+    if not p["lines"].startswith("neighbor %g bin\n" % p["skin"]): why.append("lines " + p["lines"])
+s2 = a2["schedule"]
+if not 1 < len(s2) <= 2 or a2["schedule_seconds"] < a["schedule_seconds"] * (1 - 1e-12):
+    why.append("--max-phases 2: %d phases, %g s" % (len(s2), a2.get("schedule_seconds", 0)))
+if a1["schedule"]: why.append("--max-phases 1 gave a schedule")
+for i, p in enumerate(s):
+    open(sys.argv[1] + ".%d" % i, "w").write(p["lines"])
+if why: print("; ".join(why))
+sys.exit(1 if why else 0)
+PY
+    then ok; else bad "schedule JSON"; fi
+else
+    bad "--format json failed: $(cat "$TMP/err")"
+fi
+# each phase's lines read back as your lines: the same setting and skin
+for f in "$TMP"/s.json.[0-9]; do
+    [ -e "$f" ] || continue
+    skin=$(awk '$1 == "neighbor" { print $2 }' "$f")
+    expect_ok "^  yours: bin \(bins of [0-9.]+\) \(--setting\) +$skin " -- $R "$D" --engine lammps --setting "$(cat "$f")" --timestep 0.001
+done
+
+# the schedule pasted into a small granular input runs in lmp, its lines
+# in force from the schedule's steps
+if command -v lmp > /dev/null; then
+    cat > "$TMP/in.base" << 'EOF'
+units lj
+atom_style sphere
+boundary p p p
+region box block 0 12 0 12 0 12
+create_box 1 box
+create_atoms 1 random 300 4928 NULL
+set type 1 diameter 0.6
+set type 1 density 1.0
+pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 0
+pair_coeff * *
+comm_modify vel yes
+neighbor 0.3 bin
+fix 1 all nve/sphere
+velocity all create 1.0 87287 loop geom
+timestep 0.001
+thermo 1000
+run 4000
+run 6000
+EOF
+    with_schedule "$TMP/in.base" "$TMP/s.json" > "$TMP/in.sched"
+    if (cd "$TMP" && lmp -in in.sched -log log.sched -screen none > /dev/null 2>&1); then
+        if python3 - "$TMP/s.json" "$TMP/log.sched" << 'PY'
+import json, re, sys
+s = json.load(open(sys.argv[1]))["schedule"]
+log = open(sys.argv[2]).read().split("\n")
+# the step at which every echoed neighbor line took effect
+step, seen = 0, []
+for line in log:
+    if line.startswith("neighbor "):
+        seen.append((step, line.split()[1]))
+    m = re.match(r"Loop time of \S+ on \d+ procs for (\d+) steps", line)
+    if m:
+        step += int(m.group(1))
+want = [(p["from_step"], "%g" % p["skin"]) for p in s]
+got = [(st, "%g" % float(k)) for st, k in seen]
+ok = got == want and step == 10000
+if not ok:
+    print("neighbor lines at steps", got, "expected", want, "steps run", step)
+sys.exit(0 if ok else 1)
+PY
+        then ok; else bad "the schedule in lmp: its lines not at its steps"; fi
+    else
+        bad "lmp refused the schedule's input: $(grep -m1 ERROR "$TMP/log.sched")"
+    fi
+else
+    echo "lmp not found: the schedule is not run in LAMMPS" >&2
+    bad "lmp not found (apt-get install lammps)"
+fi
+
+# a run no split serves: LAMMPS' pour, committed
+expect_ok '^schedule: none \(no split into phases saves 10 %\)$' -- $R "$SRC/tests/data/files/lammps/pour_traj.dump" --engine lammps --setting "neighbor 0.2 bin"
+expect_fail 2 "max-phases" -- $R "$D" "${OWN[@]}" --max-phases 0
+finish
