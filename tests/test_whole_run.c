@@ -458,9 +458,13 @@ static void test_log_read(const char *dir)
                "20.00\n"
                "Neigh   | 1.0        | 1.25       | 1.5        |   0.0 | "
                "50.00\n"
+               "Output  | 0.2        | 0.3        | 0.4        |   0.0 | "
+               "12.00\n"
                "\nThread timing breakdown (MPI rank 0):\n"
                "Pair    | 0.3        | 0.4        | 0.5        |   0.0 | "
                "20.00\n"
+               "Output  | 0.1        | 0.1        | 0.1        |   0.0 | "
+               "4.00\n"
                "Neighbor list builds = 100\n"
                "Dangerous builds = 2\n"
                "neigh_modify every 2\n"
@@ -480,9 +484,9 @@ static void test_log_read(const char *dir)
           "code %s, %d runs, %lld steps, %zu atoms", L.code, L.runs, L.steps,
           L.max_atoms);
     CHECKM(near(L.loop, 4.0, 1e-12) && near(L.pair, 0.75, 1e-12) &&
-              near(L.neigh, 2.0, 1e-12),
-          "loop %g pair %g neigh %g (avg column, summed)", L.loop, L.pair,
-          L.neigh);
+              near(L.neigh, 2.0, 1e-12) && near(L.output, 0.3, 1e-12),
+          "loop %g pair %g neigh %g output %g (avg column, summed)", L.loop,
+          L.pair, L.neigh, L.output);
     CHECKM(L.builds == 150 && L.dangerous == 2, "builds %lld dangerous %lld",
           L.builds, L.dangerous);
     CHECKM(!strcmp(L.lines, "neighbor 0.2 bin\nneigh_modify delay 0\n"),
@@ -501,15 +505,17 @@ static void test_log_read(const char *dir)
                "Pair  time (%) = 8.5 (61.2401)\n"
                "Neigh time (%) = 1.5 (13.4105)\n"
                "Comm  time (%) = 0.38 (2.67371)\n"
+               "Outpt time (%) = 1.25 (8.74126)\n"
                "Neighbor list builds = 982\n"
                "Dangerous builds = 0\n");
     st = hg_run_log_read(path, &L, &e);
     CHECKM(st == HG_OK && !strcmp(L.code, "LIGGGHTS") && L.procs == 2 &&
               L.steps == 40000 && near(L.pair, 8.5, 1e-12) &&
-              near(L.neigh, 1.5, 1e-12) && L.builds == 982 &&
-              !*L.lines && !strcmp(L.units, "si") && L.timestep == 1e-5,
-          "LIGGGHTS log: %s; pair %g neigh %g lines '%s'", e.msg, L.pair,
-          L.neigh, L.lines);
+              near(L.neigh, 1.5, 1e-12) && near(L.output, 1.25, 1e-12) &&
+              L.builds == 982 && !*L.lines && !strcmp(L.units, "si") &&
+              L.timestep == 1e-5,
+          "LIGGGHTS log: %s; pair %g neigh %g output %g lines '%s'", e.msg,
+          L.pair, L.neigh, L.output, L.lines);
 
     snprintf(path, sizeof path, "%s/log.unfinished", dir);
     write_text(path, "LAMMPS (29 Sep 2021)\nneighbor 0.2 bin\nrun 1000\n");
@@ -534,8 +540,9 @@ static int advise_log(const char *path, const char *log, const char *setting,
 
 /* The model scaled to a log of the run: the log of setting A at skin
  * 0.05 measured 3x the model's Pair, half its Neigh per build and 0.8x
- * its builds, and 100 s besides; so A is predicted as measured, and
- * every setting with the same factors. */
+ * its builds, 100 s besides and 7.5 s of Output (left out: the
+ * trajectory's dump); so A is predicted as measured, and every setting
+ * with the same factors. */
 static void test_log_calibrated(const char *path, const char *dir)
 {
     const double skin = 0.05;
@@ -552,9 +559,10 @@ static void test_log_calibrated(const char *path, const char *dir)
              "Loop time of %.12g on 1 procs for %d steps with 12 atoms\n"
              "Pair    | 0 | %.12g | 0 | 0 | 0\n"
              "Neigh   | 0 | %.12g | 0 | 0 | 0\n"
+             "Output  | 0 | 7.5 | 0 | 0 | 0\n"
              "Neighbor list builds = %.0f\n"
              "Dangerous builds = 0\n",
-             mn + mp + 100.0, LAST, mp, mn, mb);
+             mn + mp + 107.5, LAST, mp, mn, mb);
     write_text(log, text);
     hg_run_advice a;
     hg_err e = {0};
@@ -573,6 +581,11 @@ static void test_log_calibrated(const char *path, const char *dir)
           "yours predicted as measured: builds %g (%g), Pair %g (%g), Neigh "
           "%g (%g), rest %g", a.own.builds, mb, a.own.pair, mp, a.own.neigh,
           mn, a.rest);
+    int said = 0;
+    for (int i = 0; i < a.n_notes; i++)
+        said |= strstr(a.notes[i], "Output time (7.5 s") != NULL &&
+                strstr(a.notes[i], "left out of the predicted Loop") != NULL;
+    CHECKM(said, "a note says the log's Output is left out");
     /* B scaled alike: its Pair is A's, its Neigh the same factors */
     const hg_run_choice *b = &a.per_candidate[1];
     double bn = expected(1, 0.0, skin, 0, LAST) - pair;

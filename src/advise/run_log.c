@@ -1,6 +1,6 @@
 /* run_log.c - the log of a run of a LAMMPS-like code (hg_whole_run.h):
- * the timings it printed after each run ("Loop time of ...", the Pair
- * and Neigh rows, "Neighbor list builds", "Dangerous builds"), summed
+ * the timings it printed after each run ("Loop time of ...", the Pair,
+ * Neigh and Output rows, "Neighbor list builds", "Dangerous builds"), summed
  * over its runs, and the neighbor, neigh_modify, comm_modify, timestep
  * and units commands it echoed before its first run. LAMMPS prints its
  * rows as "Pair | min | avg | max | %varavg | %total", LIGGGHTS 3 as
@@ -176,6 +176,9 @@ int hg_run_log_read(const char *path, hg_run_log *log, hg_err *e)
             log->pair += v;
         else if (in_run && timing_row(line, "Neigh", &v))
             log->neigh += v;
+        else if (in_run && (timing_row(line, "Output", &v) ||
+                            timing_row(line, "Outpt", &v)))
+            log->output += v;
         else if (!strncmp(line, "Neighbor list builds =", 22))
             log->builds += strtoll(line + 22, NULL, 10);
         else if (!strncmp(line, "Dangerous builds =", 18)) {

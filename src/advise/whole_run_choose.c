@@ -335,7 +335,8 @@ static void check_scale(hg_run_advice *a, const char *what, double f)
 /* The model scaled to the log (a->has_log, a->has_own): Pair per step,
  * Neigh per build and builds per step at the user's lines made what the
  * log measured, as rates per step over the trajectory's steps; b remade
- * with the scales. The time outside Neigh and Pair into a->rest. */
+ * with the scales. The time outside Neigh, Pair and Output into
+ * a->rest. */
 static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
                      hg_run_advice *a, hg_err *e)
 {
@@ -373,7 +374,14 @@ static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
     a->scale_pair = d->sp;
     a->scale_neigh = d->sn;
     a->scale_builds = d->sb;
-    a->rest = fmax(0.0, L->loop - L->pair - L->neigh) * per;
+    /* the log's Output (its dumps, the trajectory's among them) is no
+     * part of the run the lines are chosen for */
+    a->rest = fmax(0.0, L->loop - L->pair - L->neigh - L->output) * per;
+    if (L->output >= 0.01 * L->loop)
+        run_note(a, "your log's Output time (%.3g s, %.0f %% of its loop: "
+                    "its dumps, the trajectory's among them) is left out of "
+                    "the predicted Loop", L->output,
+                 100.0 * L->output / L->loop);
     check_scale(a, "Pair per step", d->sp);
     check_scale(a, "Neigh per build", d->sn);
     check_scale(a, "builds", d->sb);

@@ -153,13 +153,14 @@ static void write_run(FILE *out, const traj_ctx *x)
         return;
     const hg_run_log *L = &a->log;
     fprintf(out, "your log:  %d run%s, %lld steps on %d proc%s: Loop %.4g s, "
-                 "Neigh %.4g s, Pair %.4g s, %lld builds (%lld dangerous)\n",
+                 "Neigh %.4g s, Pair %.4g s, Output %.4g s, %lld builds "
+                 "(%lld dangerous)\n",
             L->runs, L->runs == 1 ? "" : "s", L->steps, L->procs,
-            L->procs == 1 ? "" : "s", L->loop, L->neigh, L->pair, L->builds,
-            L->dangerous);
+            L->procs == 1 ? "" : "s", L->loop, L->neigh, L->pair, L->output,
+            L->builds, L->dangerous);
     fprintf(out, "           the model scaled to it: Pair x%.3g, Neigh per "
-                 "build x%.3g, builds x%.3g; outside Neigh and Pair %.4g s "
-                 "over the trajectory\n",
+                 "build x%.3g, builds x%.3g; outside Neigh, Pair and Output "
+                 "%.4g s over the trajectory\n",
             a->scale_pair, a->scale_neigh, a->scale_builds, a->rest);
 }
 
@@ -290,6 +291,7 @@ static int write_json(FILE *out, const void *ctx)
         cJSON_AddNumberToObject(l, "loop_seconds", L->loop);
         cJSON_AddNumberToObject(l, "neigh_seconds", L->neigh);
         cJSON_AddNumberToObject(l, "pair_seconds", L->pair);
+        cJSON_AddNumberToObject(l, "output_seconds", L->output);
         cJSON_AddNumberToObject(l, "builds", (double)L->builds);
         cJSON_AddNumberToObject(l, "dangerous_builds", (double)L->dangerous);
         cJSON_AddNumberToObject(l, "timestep", L->timestep);

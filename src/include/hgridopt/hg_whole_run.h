@@ -74,6 +74,8 @@ typedef struct hg_run_log {
     int procs;              /* of the first run */
     long long steps;        /* summed over the runs */
     double loop, pair, neigh; /* seconds, summed (the average over ranks) */
+    double output;          /* the Output row (LIGGGHTS: Outpt): dumps and
+                               thermo, the trajectory's dump among them */
     long long builds, dangerous;
     double timestep;        /* the last "timestep X" before the first run
                                (0: none echoed) */
