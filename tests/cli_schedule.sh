@@ -6,7 +6,8 @@
 # total, save the 10 % that makes it worth printing, give the gas the
 # larger skin, and each phase's lines read back as --setting. The phases
 # pasted into a small granular input (tests/whole_run_lib.sh, as the
-# whole-run benchmark does) run in lmp, switching at the schedule's steps.
+# whole-run benchmark does) run in lmp and in liggghts, switching at the
+# schedule's steps.
 # A run that gains nothing from a split (LAMMPS' pour, committed) says so.
 . "$(dirname "$0")/cli_lib.sh"
 . "$SRC/tests/whole_run_lib.sh"
@@ -118,6 +119,67 @@ PY
 else
     echo "lmp not found: the schedule is not run in LAMMPS" >&2
     bad "lmp not found (apt-get install lammps)"
+fi
+
+# and LIGGGHTS' schedule in liggghts (512 still spheres on a lattice in a
+# box of the trajectory's size, si units: only the lines and their steps
+# matter)
+if command -v liggghts > /dev/null; then
+    cat > "$TMP/in.gbase" << 'EOF'
+atom_style granular
+atom_modify map array
+boundary p p p
+newton off
+communicate single vel yes
+units si
+region box block 0 40 0 40 0 40 units box
+create_box 1 box
+neighbor 0.3 bin
+neigh_modify delay 0
+fix m1 all property/global youngsModulus peratomtype 5.e6
+fix m2 all property/global poissonsRatio peratomtype 0.45
+fix m3 all property/global coefficientRestitution peratomtypepair 1 0.3
+fix m4 all property/global coefficientFriction peratomtypepair 1 0.5
+pair_style gran model hertz tangential history
+pair_coeff * *
+timestep 0.001
+lattice sc 5.0
+create_atoms 1 box
+set group all diameter 0.5
+set group all density 2500
+fix integr all nve/sphere
+run 4000
+run 6000
+EOF
+    if $R "$D" --engine liggghts --setting "neighbor 0.3 bin" --timestep 0.001 --format json > "$TMP/g.json" 2> "$TMP/err" &&
+        python3 -c 'import json, sys; sys.exit(0 if len(json.load(open(sys.argv[1]))["schedule"]) > 1 else 1)' "$TMP/g.json"; then
+        with_schedule "$TMP/in.gbase" "$TMP/g.json" > "$TMP/in.gsched"
+        if (cd "$TMP" && liggghts -in in.gsched -log log.gsched -echo log -nocite > /dev/null 2>&1); then
+            if python3 - "$TMP/g.json" "$TMP/log.gsched" << 'PY'
+import json, re, sys
+s = json.load(open(sys.argv[1]))["schedule"]
+step, seen = 0, []
+for line in open(sys.argv[2]).read().split("\n"):
+    if line.startswith("neighbor "):
+        seen.append((step, "%g" % float(line.split()[1])))
+    m = re.match(r"Loop time of \S+ on \d+ procs for (\d+) steps", line)
+    if m:
+        step += int(m.group(1))
+want = [(p["from_step"], "%g" % p["skin"]) for p in s]
+ok = seen == want and step == 10000
+if not ok:
+    print("neighbor lines at steps", seen, "expected", want, "steps run", step)
+sys.exit(0 if ok else 1)
+PY
+            then ok; else bad "the schedule in liggghts: its lines not at its steps"; fi
+        else
+            bad "liggghts refused the schedule's input: $(grep -m1 ERROR "$TMP/log.gsched")"
+        fi
+    else
+        bad "--engine liggghts: no schedule in JSON: $(cat "$TMP/err")"
+    fi
+else
+    echo "liggghts not found: the LIGGGHTS schedule is not run (apt-get install liggghts)" >&2
 fi
 
 # a run no split serves: LAMMPS' pour, committed
