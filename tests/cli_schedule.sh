@@ -117,8 +117,7 @@ PY
         bad "lmp refused the schedule's input: $(grep -m1 ERROR "$TMP/log.sched")"
     fi
 else
-    echo "lmp not found: the schedule is not run in LAMMPS" >&2
-    bad "lmp not found (apt-get install lammps)"
+    bad "lmp not found (apt-get install lammps): the schedule is not run in LAMMPS"
 fi
 
 # and LIGGGHTS' schedule in liggghts (512 still spheres on a lattice in a
@@ -179,7 +178,7 @@ PY
         bad "--engine liggghts: no schedule in JSON: $(cat "$TMP/err")"
     fi
 else
-    echo "liggghts not found: the LIGGGHTS schedule is not run (apt-get install liggghts)" >&2
+    bad "liggghts not found (apt-get install liggghts): the LIGGGHTS schedule is not run"
 fi
 
 # a run no split serves: LAMMPS' pour, committed
