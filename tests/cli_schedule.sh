@@ -20,6 +20,28 @@ D=$TMP/two_phase.dump
 python3 "$SRC/tests/two_phase_traj.py" 600 > "$D" || bad "two_phase_traj.py failed"
 OWN=(--engine lammps --setting "neighbor 0.3 bin" --timestep 0.001)
 
+# at_steps JSON LOG: each phase's neighbor line of the schedule in JSON
+# echoed in the code's LOG at the phase's first step (the steps of the
+# runs before it), and the runs 10000 steps in all
+at_steps() {
+    python3 - "$1" "$2" << 'PY'
+import json, re, sys
+s = json.load(open(sys.argv[1]))["schedule"]
+step, seen = 0, []
+for line in open(sys.argv[2]).read().split("\n"):
+    if line.startswith("neighbor "):
+        seen.append((step, "%g" % float(line.split()[1])))
+    m = re.match(r"Loop time of \S+ on \d+ procs for (\d+) steps", line)
+    if m:
+        step += int(m.group(1))
+want = [(p["from_step"], "%g" % p["skin"]) for p in s]
+ok = seen == want and step == 10000
+if not ok:
+    print("neighbor lines at steps", seen, "expected", want, "steps run", step)
+sys.exit(0 if ok else 1)
+PY
+}
+
 expect_ok '^schedule: [23] phases, [0-9.e+-]+ s predicted \([0-9.]+ % less than the answer\)$' -- $R "$D" "${OWN[@]}"
 expect_ok '^  steps 0 to [0-9]+: .*, skin [0-9.]+ \([0-9.e+-]+ s\)$' -- $R "$D" "${OWN[@]}"
 expect_ok '^# A schedule saves [0-9.]+ % more: ' -- $R "$D" "${OWN[@]}" --format lammps
@@ -93,25 +115,7 @@ run 6000
 EOF
     with_schedule "$TMP/in.base" "$TMP/s.json" > "$TMP/in.sched"
     if (cd "$TMP" && lmp -in in.sched -log log.sched -screen none > /dev/null 2>&1); then
-        if python3 - "$TMP/s.json" "$TMP/log.sched" << 'PY'
-import json, re, sys
-s = json.load(open(sys.argv[1]))["schedule"]
-log = open(sys.argv[2]).read().split("\n")
-# the step at which every echoed neighbor line took effect
-step, seen = 0, []
-for line in log:
-    if line.startswith("neighbor "):
-        seen.append((step, line.split()[1]))
-    m = re.match(r"Loop time of \S+ on \d+ procs for (\d+) steps", line)
-    if m:
-        step += int(m.group(1))
-want = [(p["from_step"], "%g" % p["skin"]) for p in s]
-got = [(st, "%g" % float(k)) for st, k in seen]
-ok = got == want and step == 10000
-if not ok:
-    print("neighbor lines at steps", got, "expected", want, "steps run", step)
-sys.exit(0 if ok else 1)
-PY
+        if at_steps "$TMP/s.json" "$TMP/log.sched"
         then ok; else bad "the schedule in lmp: its lines not at its steps"; fi
     else
         bad "lmp refused the schedule's input: $(grep -m1 ERROR "$TMP/log.sched")"
@@ -154,22 +158,7 @@ EOF
         python3 -c 'import json, sys; sys.exit(0 if len(json.load(open(sys.argv[1]))["schedule"]) > 1 else 1)' "$TMP/g.json"; then
         with_schedule "$TMP/in.gbase" "$TMP/g.json" > "$TMP/in.gsched"
         if (cd "$TMP" && liggghts -in in.gsched -log log.gsched -echo log -nocite > /dev/null 2>&1); then
-            if python3 - "$TMP/g.json" "$TMP/log.gsched" << 'PY'
-import json, re, sys
-s = json.load(open(sys.argv[1]))["schedule"]
-step, seen = 0, []
-for line in open(sys.argv[2]).read().split("\n"):
-    if line.startswith("neighbor "):
-        seen.append((step, "%g" % float(line.split()[1])))
-    m = re.match(r"Loop time of \S+ on \d+ procs for (\d+) steps", line)
-    if m:
-        step += int(m.group(1))
-want = [(p["from_step"], "%g" % p["skin"]) for p in s]
-ok = seen == want and step == 10000
-if not ok:
-    print("neighbor lines at steps", seen, "expected", want, "steps run", step)
-sys.exit(0 if ok else 1)
-PY
+            if at_steps "$TMP/g.json" "$TMP/log.gsched"
             then ok; else bad "the schedule in liggghts: its lines not at its steps"; fi
         else
             bad "liggghts refused the schedule's input: $(grep -m1 ERROR "$TMP/log.gsched")"
