@@ -107,11 +107,9 @@ static int parse(const char *lines, double dmax, hg_run_setting *s,
     /* "NAME SKIN", or as a log echoes it, "neighbor SKIN NAME" */
     if (sscanf(lines, "neighbor %lf %15s", skin, name) != 2 &&
         sscanf(lines, "%15s %lf", name, skin) != 2)
-        return hg_fail(e, HG_EINVAL, "--setting: '%s' is not NAME SKIN",
-                       lines);
+        return hg_fail(e, HG_EINVAL, "'%s' is not NAME SKIN", lines);
     if (!(*skin > 0.0))
-        return hg_fail(e, HG_EINVAL, "--setting: '%s' is not NAME SKIN",
-                       lines);
+        return hg_fail(e, HG_EINVAL, "'%s' is not NAME SKIN", lines);
     if (!strcmp(name, "B")) {
         s->ncoll = 1;
         s->cut[0] = dmax;

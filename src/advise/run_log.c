@@ -2,9 +2,9 @@
  * the timings it printed after each run ("Loop time of ...", the Pair,
  * Neigh and Output rows, "Neighbor list builds", "Dangerous builds"),
  * summed over its runs, and the neighbor, neigh_modify, comm_modify,
- * timestep and units commands it echoed before its first run. LAMMPS prints its
- * rows as "Pair | min | avg | max | %varavg | %total", LIGGGHTS 3 as
- * "Pair  time (%) = avg (%total)"; both are read. */
+ * timestep and units commands it echoed before its first run. LAMMPS
+ * prints its rows as "Pair | min | avg | max | %varavg | %total",
+ * LIGGGHTS 3 as "Pair  time (%) = avg (%total)"; both are read. */
 #include "hg_whole_run.h"
 
 #include <ctype.h>

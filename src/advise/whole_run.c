@@ -321,6 +321,21 @@ static void skins(const hg_run_input *in, double own, hg_run_advice *a)
     a->n_skins = n;
 }
 
+/* lines read by the engine as a setting and skin; an error says whose
+ * lines they are: the log's (log, its path) or --setting's (NULL). */
+static int parse_lines(const hg_run_hooks *h, const char *lines,
+                       const char *log, double dmax, hg_run_setting *s,
+                       double *skin, hg_err *e)
+{
+    int st = h->parse(lines, dmax, s, skin, e);
+    if (!st)
+        return HG_OK;
+    if (log)
+        return hg_fail_data(e, st, "--log: the lines of '%s': %s", log,
+                            e->msg);
+    return hg_fail(e, st, "--setting: %s", e->msg);
+}
+
 /* The user's setting (--setting), else bin at --skin, else LAMMPS'
  * default for units lj when it fits the sizes. */
 static int own_setting(const hg_run_input *in, const hg_run_hooks *h,
@@ -328,13 +343,8 @@ static int own_setting(const hg_run_input *in, const hg_run_hooks *h,
 {
     *own = 0.0;
     if (in->setting) {
-        int st = h->parse(in->setting, a->dmax, &a->own_setting, own, e);
-        if (st && a->has_log && !strncmp(e->msg, "--setting: ", 11)) {
-            char msg[sizeof e->msg];
-            snprintf(msg, sizeof msg, "%s", e->msg + 11);
-            return hg_fail_data(e, st, "--log: the lines of '%s': %s",
-                                in->log, msg);
-        }
+        int st = parse_lines(h, in->setting, a->has_log ? in->log : NULL,
+                             a->dmax, &a->own_setting, own, e);
         if (st)
             return st;
         if (in->skin > 0.0 && fabs(*own - in->skin) > 1e-12 * in->skin)
@@ -517,7 +527,8 @@ static int same_lines(const hg_run_hooks *h, const char *x, const char *y,
 {
     hg_run_setting a, b;
     double sa, sb;
-    if (h->parse(x, dmax, &a, &sa, e) || h->parse(y, dmax, &b, &sb, e))
+    if (parse_lines(h, x, NULL, dmax, &a, &sa, e) ||
+        parse_lines(h, y, NULL, dmax, &b, &sb, e))
         return -1;
     return near_equal(sa, sb) && same_setting(&a, &b);
 }

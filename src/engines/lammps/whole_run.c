@@ -190,7 +190,7 @@ static int parse(const char *lines, double dmax, hg_run_setting *s,
     hg_lammps_setting ls;
     lammps_setting(s, *skin, dmax, &ls);
     if ((st = hg_lammps_setting_check(&ls, dmax, e)))
-        return hg_fail(e, HG_EINVAL, "--setting: %s", e->msg);
+        return hg_fail(e, HG_EINVAL, "%s", e->msg);
     if (by_type)
         snprintf(s->name, sizeof s->name,
                  "multi by atom type (priced as one collection)");

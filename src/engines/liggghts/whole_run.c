@@ -131,7 +131,7 @@ static int parse(const char *lines, double dmax, hg_run_setting *s,
     if (st)
         return st;
     if (multi)
-        return hg_fail(e, HG_EINVAL, "--setting: neighbor style multi is "
+        return hg_fail(e, HG_EINVAL, "neighbor style multi is "
                        "not modelled for LIGGGHTS (bin)");
     s->ncoll = 0;
     if (s->binsize > 0.0)

@@ -34,7 +34,7 @@ static int number(const char *w, const char *what, double lo, double *v,
     char *end;
     *v = strtod(w, &end);
     if (!*w || *end || !isfinite(*v) || !(*v > lo))
-        return hg_fail(e, HG_EINVAL, "--setting: %s '%s' is not a number "
+        return hg_fail(e, HG_EINVAL, "%s '%s' is not a number "
                        "> %g", what, w, lo);
     return HG_OK;
 }
@@ -49,33 +49,33 @@ static int neigh_modify(const char **p, hg_run_setting *s, int *has_coll,
     while (st == HG_OK && next_word(p, w, sizeof w)) {
         if (!strcmp(w, "binsize")) {
             if (!next_word(p, w, sizeof w))
-                return hg_fail(e, HG_EINVAL, "--setting: binsize needs a "
+                return hg_fail(e, HG_EINVAL, "binsize needs a "
                                              "value");
             st = number(w, "binsize", -1e-300, &s->binsize, e);
         } else if (!strcmp(w, "collection/interval")) {
             double n;
             if (!next_word(p, w, sizeof w) ||
                 (st = number(w, "collection/interval count", 0.0, &n, e)))
-                return st ? st : hg_fail(e, HG_EINVAL, "--setting: "
+                return st ? st : hg_fail(e, HG_EINVAL,
                                          "collection/interval needs a count");
             if (n != floor(n) || n > HG_RUN_MAX_CUTS)
-                return hg_fail(e, HG_EINVAL, "--setting: collection/interval "
+                return hg_fail(e, HG_EINVAL, "collection/interval "
                                "count '%s' is not 1..%d", w, HG_RUN_MAX_CUTS);
             s->ncoll = (int)n;
             for (int i = 0; st == HG_OK && i < s->ncoll; i++)
                 st = next_word(p, w, sizeof w)
                          ? number(w, "collection cutoff", 0.0, &s->cut[i], e)
-                         : hg_fail(e, HG_EINVAL, "--setting: collection/"
+                         : hg_fail(e, HG_EINVAL, "collection/"
                                    "interval gives fewer than %d cutoffs",
                                    s->ncoll);
             *has_coll = 1;
         } else if (!strcmp(w, "collection/type")) {
-            return hg_fail(e, HG_EINVAL, "--setting: collection/type (by "
+            return hg_fail(e, HG_EINVAL, "collection/type (by "
                            "atom type) is not modelled; give "
                            "collection/interval");
         } else if (!strcmp(w, "check")) {
             if (next_word(p, w, sizeof w) && !strcmp(w, "no"))
-                return hg_fail(e, HG_EINVAL, "--setting: check no rebuilds "
+                return hg_fail(e, HG_EINVAL, "check no rebuilds "
                                "on a fixed interval whatever the motion; "
                                "hgridopt prices check yes");
         }
@@ -101,18 +101,18 @@ int hg_run_lines_parse(const char *lines, hg_run_setting *s, double *skin,
             char style[64] = "";
             if (!next_word(&p, w, sizeof w) ||
                 (st = number(w, "neighbor skin", 0.0, skin, e)))
-                return st ? st : hg_fail(e, HG_EINVAL, "--setting: neighbor "
+                return st ? st : hg_fail(e, HG_EINVAL, "neighbor "
                                          "needs a skin and a style");
             next_word(&p, style, sizeof style);
             if (!strcmp(style, "multi"))
                 *multi = 1;
             else if (strcmp(style, "bin"))
-                return hg_fail(e, HG_EINVAL, "--setting: neighbor style "
+                return hg_fail(e, HG_EINVAL, "neighbor style "
                                "'%s' is not modelled (bin or multi)", style);
         } else if (!strcmp(w, "neigh_modify")) {
             st = neigh_modify(&p, s, has_coll, e);
         } else if (strcmp(w, "comm_modify")) {
-            return hg_fail(e, HG_EINVAL, "--setting: '%s' is not a neighbor, "
+            return hg_fail(e, HG_EINVAL, "'%s' is not a neighbor, "
                            "neigh_modify or comm_modify command", w);
         }
         while (*p && *p != '\n' && *p != ';') /* the rest of the command */
@@ -121,7 +121,7 @@ int hg_run_lines_parse(const char *lines, hg_run_setting *s, double *skin,
     if (st)
         return st;
     if (!(*skin > 0.0))
-        return hg_fail(e, HG_EINVAL, "--setting: no neighbor command (give "
+        return hg_fail(e, HG_EINVAL, "no neighbor command (give "
                        "the input's lines, e.g. \"neighbor 0.2 bin\")");
     return HG_OK;
 }

@@ -8,7 +8,7 @@
 /* lines ("neighbor 0.2 bin; neigh_modify delay 0", ';' or new lines
  * between commands) into s (binsize, collections) and *skin; *multi: the
  * style is multi; *has_coll: collection/interval given. Errors name the
- * word at fault (--setting: ...). */
+ * word at fault, not whose lines they are (the caller says it). */
 int hg_run_lines_parse(const char *lines, hg_run_setting *s, double *skin,
                        int *multi, int *has_coll, hg_err *e);
 

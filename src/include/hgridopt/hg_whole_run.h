@@ -108,7 +108,9 @@ typedef struct hg_run_hooks {
     int (*candidates)(const hg_particles *rep, double dmax, double skin,
                       const hg_consts *build, hg_run_setting *out, int cap,
                       hg_err *e);
-    /* The user's lines ("neighbor 0.2 bin" ...) as a setting and skin. */
+    /* The user's lines ("neighbor 0.2 bin" ...) as a setting and skin.
+     * Errors say what is wrong, not whose lines they are (--setting or
+     * the log's: the caller adds it). */
     int (*parse)(const char *lines, double dmax, hg_run_setting *s,
                  double *skin, hg_err *e);
     /* A frame as the model sees it (dmax: the cutoff's diameter of the
