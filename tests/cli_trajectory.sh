@@ -184,6 +184,7 @@ expect_fail 1 "is not a log of LAMMPS \(it begins with 'LIGGGHTS'\)" -- $R "$D" 
 expect_fail 1 "^hgridopt: --log: '.*' is not a text file" -- $R "$D" --engine lammps --log "$SRC/tests/data/files/lammps/pour_poly.dump.gz"
 sed 's/^neigh_modify.*/neigh_modify every 10 check no/' "$LOG" > "$TMP/checkno.log"
 expect_fail 1 "^hgridopt: --log: the lines of '.*checkno.log': check no rebuilds on a fixed interval" -- $R "$D" --engine lammps --log "$TMP/checkno.log"
+expect_fail 1 "^hgridopt: --log: the lines of '.*checkno.log': check no rebuilds on a fixed interval" -- $R "$D" --engine lammps --log "$TMP/checkno.log" --setting "neighbor 0.2 bin"
 # no neighbor command echoed: the code's default for the log's units
 grep -v '^neighbor' "$LOG" > "$TMP/nonb.log"
 expect_ok "^note: your log echoes no neighbor command: LAMMPS's default for units lj \(neighbor 0.3 bin\)" -- $R "$D" --engine lammps --log "$TMP/nonb.log"

@@ -521,14 +521,15 @@ static int constants(const hg_run_input *in, const hg_engine *g,
     return HG_OK;
 }
 
-/* Two sets of lines read back as the same setting and skin. */
+/* --setting's lines x and the log's (at log) y read back as the same
+ * setting and skin. */
 static int same_lines(const hg_run_hooks *h, const char *x, const char *y,
-                      double dmax, hg_err *e)
+                      const char *log, double dmax, hg_err *e)
 {
     hg_run_setting a, b;
     double sa, sb;
     if (parse_lines(h, x, NULL, dmax, &a, &sa, e) ||
-        parse_lines(h, y, NULL, dmax, &b, &sb, e))
+        parse_lines(h, y, log, dmax, &b, &sb, e))
         return -1;
     return near_equal(sa, sb) && same_setting(&a, &b);
 }
@@ -580,9 +581,9 @@ static int read_log(hg_run_input *in, const hg_run_hooks *h,
     if (in->setting && in->setting != own) {
         /* the frames are not read yet: both are read with a diameter
          * of 1, which the comparison does not depend on */
-        int same = same_lines(h, in->setting, own, 1.0, e);
+        int same = same_lines(h, in->setting, own, in->log, 1.0, e);
         if (same < 0)
-            return HG_EINVAL;
+            return e->status;
         if (!same)
             return hg_fail(e, HG_EINVAL, "--setting: '%s' is not what your "
                            "log ran ('%.*s'); its times are of its own lines: "
