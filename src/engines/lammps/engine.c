@@ -280,6 +280,10 @@ static int measure_system(const hg_engine_run *run, int s, cal_points *cp,
     hg_lammps_run_options ro;
     if (st == HG_OK)
         st = prepare(run, p, NULL, &psd, &sys, &ro, e);
+    /* the user's files are priced with their own pair statistics, as the
+     * advice prices them; the own RSA packings as uniformly random */
+    if (run->n_packings)
+        ro.structure = HG_STRUCTURE_MEASURED;
     char keep[4096];
     if (st == HG_OK && run->keep) { /* one folder per system */
         if (mkdir(run->keep, 0777) != 0 && errno != EEXIST)

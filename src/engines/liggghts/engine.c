@@ -295,24 +295,26 @@ static int tune(const hg_engine_run *run, hg_engine_report *out, hg_err *e)
 /* Bin sizes measured per packing, at most. */
 enum { PER_PACKING = 16 };
 
-/* The model's system of packing k: the first packing's from x, else from
- * the packing's radii with the run's structure (measured: *snap, its pair
+/* The model's system of packing k: the first packing's from x when the
+ * run gave a system, else from the packing's radii with the run's
+ * structure, or without one with `plain` (measured: *snap, its pair
  * statistics, and the density they see). *psd and *snap are freed by the
  * caller, also on failure. */
 static int packing_system(const hg_engine_run *run, const lig_ctx *x, int k,
-                          hg_psd **psd, hg_snapshot **snap,
-                          hg_liggghts_system *sys, hg_err *e)
+                          hg_structure plain, hg_psd **psd,
+                          hg_snapshot **snap, hg_liggghts_system *sys,
+                          hg_err *e)
 {
     const hg_particles *p = run->packings[k];
     hg_system s = {0};
     int st;
-    if (k == 0) {
+    if (k == 0 && run->sys) {
         *sys = x->sys;
         return HG_OK;
     }
     if ((st = hg_io_system_from_particles(p, psd, &s, e)))
         return st;
-    s.structure = run->sys ? run->sys->structure : HG_STRUCTURE_POISSON;
+    s.structure = run->sys ? run->sys->structure : plain;
     if (s.structure == HG_STRUCTURE_MEASURED &&
         (st = hg_snapshot_create(p, snap, e)) == HG_OK) {
         s.snapshot = *snap;
@@ -364,14 +366,14 @@ static int measure_pair(const hg_engine_run *run, lig_ctx *x, int k,
  * m + *n, each point's work and Neigh time also into w and y; *n grows by
  * their number. */
 static int measure_packing(const hg_engine_run *run, lig_ctx *x, int k,
-                           hg_liggghts_point *m, hg_liggghts_work *w,
-                           double *y, int *n, hg_err *e)
+                           hg_structure plain, hg_liggghts_point *m,
+                           hg_liggghts_work *w, double *y, int *n, hg_err *e)
 {
     hg_psd *psd = NULL;
     hg_snapshot *snap = NULL;
     hg_liggghts_system sys;
-    int st = packing_system(run, x, k, &psd, &snap, &sys, e);
-    const hg_psd *kp = k == 0 ? x->psd : psd;
+    int st = packing_system(run, x, k, plain, &psd, &snap, &sys, e);
+    const hg_psd *kp = psd ? psd : x->psd;
     double b[PER_PACKING];
     int nb = 0;
     if (st == HG_OK) {
@@ -473,7 +475,9 @@ static int save_constants(const hg_engine_run *run, const hg_consts *c,
                                     out->saved, sizeof out->saved, e);
 }
 
-static int calibrate_packings(const hg_engine_run *run,
+/* Calibrate on run's packings; without a system of the run, each
+ * packing's structure is `plain`. */
+static int calibrate_packings(const hg_engine_run *run, hg_structure plain,
                               hg_engine_report *out, hg_err *e)
 {
     double t0 = hg_wall_seconds();
@@ -493,7 +497,7 @@ static int calibrate_packings(const hg_engine_run *run,
         (!m || !w || !y || !x.pairs || !x.atoms || !x.pair_s || !x.group))
         st = hg_fail(e, HG_ENOMEM, "out of memory");
     for (int k = 0; st == HG_OK && k < run->n_packings; k++)
-        st = measure_packing(run, &x, k, m, w, y, &n, e);
+        st = measure_packing(run, &x, k, plain, m, w, y, &n, e);
     hg_consts c = x.c, pair = {0};
     if (st == HG_OK)
         st = hg_liggghts_fit(w, y, n, &c, e);
@@ -517,7 +521,8 @@ static int calibrate_packings(const hg_engine_run *run,
 }
 
 /* calibrate without packings: RSA packings of three systems of its own
- * (run->atoms spheres each, run->seed), measured as if they were given. */
+ * (run->atoms spheres each, run->seed), measured as if they were given
+ * but priced as uniformly random centres (Poisson). */
 static const struct {
     const char *psd;
     double nu;
@@ -534,8 +539,8 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *out,
     hg_engine_report_init(out);
     if (!run)
         return hg_fail(e, HG_EINVAL, "calibrate: no request");
-    if (run->n_packings > 0)
-        return calibrate_packings(run, out, e);
+    if (run->n_packings > 0) /* the user's files: their own structure */
+        return calibrate_packings(run, HG_STRUCTURE_MEASURED, out, e);
     if (run->atoms < 100)
         return hg_fail(e, HG_EINVAL,
                        "atoms: %ld: calibrate's own packings need >= 100",
@@ -562,7 +567,7 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *out,
         r.n_packings = N_OWN;
         r.sys = NULL;
         r.psd = NULL;
-        st = calibrate_packings(&r, out, e);
+        st = calibrate_packings(&r, HG_STRUCTURE_POISSON, out, e);
     }
     for (int s = 0; s < N_OWN; s++)
         hg_particles_clear(&own[s]);
