@@ -2,9 +2,10 @@
 # calibrate --engine lammps|liggghts --packing A,B: the user's files are
 # priced with their own pair statistics (structure measured), as the advice
 # prices them. Two frames of one dump with the same atoms, radii and box
-# but a different arrangement (falling against settled) must get a
-# different predicted build at the same setting; priced as uniformly
-# random centres, they got the same one. Short runs (one repeat, few
+# but a different arrangement (falling against settled) must be seen by
+# the model as different: the neighbour pairs it expects on each
+# (model_found) differ; priced as uniformly random centres, they were the
+# same. Short runs (one repeat, few
 # steps; enough that the pair fit sees Pair grow with the stored pairs):
 # the timings are not judged here, only the model beside them.
 . "$(dirname "$0")/cli_lib.sh"
@@ -20,25 +21,48 @@ frame() {
         if (on) print "ITEM: TIMESTEP\n" s; next } on' "$1"
 }
 
-# differ JSON ROLE_A ROLE_B: the first point of each system (its first
-# setting, the same in both) predicted more than 2 % apart
+# differ JSON N: the points of the first system (the first N) and those of
+# the second (the next N), the same settings in the same order, and the
+# neighbour pairs the model expects (model_found, which does not depend on
+# the timings or the fitted constants) more than 5 % apart; beside them
+# the pairs the code found, which tell the two frames apart
 differ() {
-    jq -e --arg a "$2" --arg b "$3" '
-        def first(r): [.points[] | select(.role == r)][0];
-        (first($a).setting == first($b).setting) and
-        ((first($a).predicted_ms / first($b).predicted_ms - 1) | fabs > 0.02)' \
-        "$1" > /dev/null
+    jq -e --argjson n "$2" '
+        .points as $p | ($p | length) == 2 * $n and
+        ([range($n) | select($p[.].setting == $p[. + $n].setting)] | length) == $n and
+        ($p[0].found != $p[$n].found) and
+        (($p[0].model_found / $p[$n].model_found - 1) | fabs > 0.05)' "$1" > /dev/null
 }
 
+# cal OUT ARGS...: calibrate ARGS into OUT; once more when the pair fit
+# alone failed (a few steps on a loaded machine can hide Pair's growth
+# with the stored pairs; not what this test is about)
+cal() {
+    local out=$1
+    shift
+    "$HG" calibrate "$@" --format json > "$out" 2> "$TMP/err" && return 0
+    grep -q "pair fit" "$TMP/err" || return 1
+    echo "note: $(tail -1 "$TMP/err"); once more"
+    "$HG" calibrate "$@" --format json > "$out" 2> "$TMP/err"
+}
+
+# show JSON: role, setting, predicted of every point, for a failure
+show() { jq -c '[.points[] | [.role, .found, .model_found]] | unique' "$1"; }
+
 if command -v lmp > /dev/null; then
-    # LAMMPS' pour: just inserted (step 250) and piled (step 2500), 460 atoms
-    frame "$F/lammps/pour_traj.dump" 250 > "$TMP/a.dump"
-    frame "$F/lammps/pour_traj.dump" 2500 > "$TMP/b.dump"
-    if "$HG" calibrate --engine lammps --packing "$TMP/a.dump,$TMP/b.dump" \
-            --steps 20 --repeats 1 --format json > "$TMP/lmp.json" 2> "$TMP/err"; then
+    # LAMMPS' pour: 3000 atoms just poured (step 20000) and settled (50000)
+    frame "$F/lammps/pour_poly.dump" 20000 > "$TMP/a.dump"
+    # the settled frame in the taller box of the poured one (fm: LAMMPS
+    # shrink-wraps the top), so that only the arrangement differs
+    frame "$F/lammps/pour_poly.dump" 50000 | awk -v box="$(sed -n 6,8p "$TMP/a.dump")" '
+        /^ITEM: BOX BOUNDS/ { print; print box; skip = 3; next }
+        skip > 0 { skip--; next } { print }' > "$TMP/b.dump"
+    if cal "$TMP/lmp.json" --engine lammps --packing "$TMP/a.dump,$TMP/b.dump" \
+            --steps 10 --repeats 1; then
         ok
-        if differ "$TMP/lmp.json" "system 1" "system 2"; then ok; else
-            bad "calibrate --engine lammps: a falling and a piled frame got the same prediction: $(jq -c '[.points[] | [.role, .setting, .predicted_ms]][0,8]' "$TMP/lmp.json")"
+        n=$(jq '[.points[] | select(.role == "system 1")] | length' "$TMP/lmp.json")
+        if differ "$TMP/lmp.json" "$n"; then ok; else
+            bad "calibrate --engine lammps: the model expects the same neighbour pairs on a poured and a settled frame ([role, found, model_found]): $(show "$TMP/lmp.json")"
         fi
     else
         bad "calibrate --engine lammps: $(tail -1 "$TMP/err")"
@@ -51,19 +75,12 @@ if command -v liggghts > /dev/null; then
     # the LIGGGHTS pour: 2000 atoms falling (step 10000) and settled (40000)
     frame "$F/liggghts/pour_wide.dump" 10000 > "$TMP/c.dump"
     frame "$F/liggghts/pour_wide.dump" 40000 > "$TMP/d.dump"
-    if "$HG" calibrate --engine liggghts --packing "$TMP/c.dump,$TMP/d.dump" \
-            --skin 0.0005 --steps 5 --repeats 1 --format json \
-            > "$TMP/lig.json" 2> "$TMP/err"; then
+    if cal "$TMP/lig.json" --engine liggghts --packing "$TMP/c.dump,$TMP/d.dump" \
+            --skin 0.0005 --steps 10 --repeats 1; then
         ok
-        # LIGGGHTS' points carry no system role: the first of each half
-        n=$(jq '.points | length' "$TMP/lig.json")
-        if jq -e --argjson h "$((n / 2))" '
-                (.points[0].setting == .points[$h].setting) and
-                ((.points[0].predicted_ms / .points[$h].predicted_ms - 1)
-                 | fabs > 0.02)' "$TMP/lig.json" > /dev/null; then
-            ok
-        else
-            bad "calibrate --engine liggghts: a falling and a settled frame got the same prediction: $(jq -c "[.points[0], .points[$((n / 2))]] | map([.setting, .predicted_ms])" "$TMP/lig.json")"
+        n=$(jq '.points | length / 2' "$TMP/lig.json")
+        if differ "$TMP/lig.json" "$n"; then ok; else
+            bad "calibrate --engine liggghts: the model expects the same neighbour pairs on a falling and a settled frame ([role, found, model_found]): $(show "$TMP/lig.json")"
         fi
     else
         bad "calibrate --engine liggghts: $(tail -1 "$TMP/err")"

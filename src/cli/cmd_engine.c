@@ -111,7 +111,10 @@ static void calibrate_help(FILE *out)
             "`hgridopt help engines` lists each engine's\nconstants. "
             "(calibrate without --engine: K of the bundled HGrid.)\n\n"
             "  --packing FILES  calibrate on these particle files "
-            "(comma-separated, <= 16)\n%s"
+            "(comma-separated, <= 16);\n                   lammps and "
+            "liggghts price each with its own measured\n"
+            "                   pair statistics, as recommend prices a "
+            "snapshot\n%s"
             "  --save           store the constants (read by every command "
             "of the engine)\n"
             "  --file PATH      where to store them (default: the engine's "
@@ -219,6 +222,7 @@ static cJSON *point_json(const hg_engine_point *p)
     add_number(j, "measured_max_ms", ms(p->measured_max));
     add_number(j, "other_ms", ms(p->other));
     add_number(j, "found", p->found);
+    add_number(j, "model_found", p->model_found);
     return j;
 }
 

@@ -84,6 +84,7 @@ static int add_point(hg_engine_report *r, const char *role, int is_default,
     q->measured_max = lp->timing.neigh_max;
     q->other = lp->timing.pair;
     q->found = lp->timing.neighbours;
+    q->model_found = lp->work.neighbours;
     return HG_OK;
 }
 

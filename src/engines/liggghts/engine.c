@@ -133,6 +133,7 @@ static int set_point(hg_engine_point *pt, const char *role,
     pt->measured_max = m->timing.neigh_max;
     pt->other = m->timing.pair;
     pt->found = m->timing.neighbours;
+    pt->model_found = m->work.neighbours;
     return hg_liggghts_lines(m->binsize, skin, &pt->lines, e);
 }
 

@@ -88,6 +88,8 @@ typedef struct hg_engine_point {
                             Pair seconds per step); NaN: none */
     double found;        /* neighbours or contacts found (the same for every
                             setting of one packing); NaN: not reported */
+    double model_found;  /* the neighbours the model expects (its stored
+                            pairs); NaN: the engine's model has none */
 } hg_engine_point;
 
 /* What validate, tune or calibrate measured. */
