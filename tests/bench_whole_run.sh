@@ -31,7 +31,15 @@
 #              270000 steps, about 3 min a run: not in the default list)
 # Environment: BENCH_ROUNDS (3), BENCH_STEPS_SCALE (1: the inputs' run
 # lengths; 0.2 runs a fifth of every run), BENCH_KEEP (a folder to keep
-# the inputs and logs in), LAMMPS_EXAMPLES (/usr/share/lammps/examples).
+# the inputs and logs in), LAMMPS_EXAMPLES (/usr/share/lammps/examples),
+# BENCH_SEEDS (1; liggghts-pour only): each timed run of a candidate is
+# the input with that many insertion seeds, one after the other, its
+# times summed. A run is chaotic: any change of the neighbor lines changes
+# the order of the sums and so the whole trajectory, and one pour's
+# contacts, and with them its Pair time, differ from another's by a few
+# per cent whatever the lines; more seeds average that out. The advice
+# still comes from the first seed's trajectory alone, as a user's would.
+# LAMMPS' examples run as written, with their own seeds.
 # Needs lmp (Debian's lammps), liggghts for liggghts-pour, and one quiet core: timing runs alternate
 # the candidates, so a load that drifts spreads over all of them.
 set -uo pipefail
@@ -40,6 +48,8 @@ shift
 EX=${LAMMPS_EXAMPLES:-/usr/share/lammps/examples}
 ROUNDS=${BENCH_ROUNDS:-3}
 SCALE=${BENCH_STEPS_SCALE:-1}
+SEEDS=${BENCH_SEEDS:-1}
+case $SEEDS in [1-6]) ;; *) echo "bench_whole_run: BENCH_SEEDS: '$SEEDS' is not 1-6" >&2; exit 2 ;; esac
 command -v lmp > /dev/null || { echo "bench_whole_run: lmp not found (apt-get install lammps)" >&2; exit 1; }
 T=${BENCH_KEEP:-$(mktemp -d)}
 mkdir -p "$T"
@@ -128,6 +138,34 @@ sums() {
         END { printf "%.6g %.6g %.6g %d %d\n", loop, neigh, pair, builds, danger }' "$1"
 }
 
+# seeded CASE INPUT N: INPUT with the case's N-th insertion seed (1: as it
+# is); nothing for a case without seeds of its own
+insertion_seeds=(67867967 86028121 104395301 122949823 141650939 160481183)
+seeded() {
+    [ "$1" = liggghts-pour ] || return 1
+    sed "s/seed ${insertion_seeds[0]}/seed ${insertion_seeds[$(($3 - 1))]}/" "$2"
+}
+
+# timed DIR K R: candidate K's run of round R, into log.K.R; with more than
+# one seed, every seed's run one after the other, their logs in one
+timed() {
+    if [ "$SEEDS" = 1 ] || [ "$CODE" != liggghts ]; then
+        run_lmp "$1" "in.$2" "log.$2.$3"
+        return
+    fi
+    local s
+    : > "$1/log.$2.$3"
+    for ((s = 1; s <= SEEDS; s++)); do
+        seeded liggghts-pour "$1/in.$2" "$s" > "$1/in.$2.s$s"
+        grep -q "seed ${insertion_seeds[$((s - 1))]}" "$1/in.$2.s$s" || {
+            echo "bench_whole_run: in.$2: no 'seed ${insertion_seeds[0]}' to vary" >&2
+            return 1
+        }
+        run_lmp "$1" "in.$2.s$s" "log.$2.$3.s$s" || return 1
+        cat "$1/log.$2.$3.s$s" >> "$1/log.$2.$3"
+    done
+}
+
 run_lmp() { # run_lmp DIR INPUT LOG: the case's code (CODE) on INPUT
     if [ "$CODE" = liggghts ]; then
         (cd "$1" && liggghts -in "$2" -log "$3" -echo none -nocite > /dev/null 2>&1)
@@ -199,7 +237,7 @@ for c in "${cases[@]}"; do
         for ((j = 0; j < n; j++)); do
             k=$j
             [ $((r % 2)) = 1 ] && k=$((n - 1 - j))
-            if run_lmp "$d" "in.$k" "log.$k.$r" && grep -q '^Loop time of' "$d/log.$k.$r"; then
+            if timed "$d" "$k" "$r" && grep -q '^Loop time of' "$d/log.$k.$r"; then
                 echo "$k $(sums "$d/log.$k.$r")" >> "$d/times"
             else
                 echo "$c: candidate $k ($(sed -n "$((k + 1))p" "$d/candidates" | cut -f1)) failed: $(grep -m1 ERROR "$d/log.$k.$r")" >&2
@@ -213,7 +251,9 @@ for c in "${cases[@]}"; do
     else
         version="lmp $(lmp -h | awk '/^Large-scale/ { sub(/.*Simulator - /, ""); sub(/ *$/, ""); print; exit }')"
     fi
-    echo "$c: $(awk '/^run[ \t]/ { s += $2; r++ } END { printf "%d runs, %d steps", r, s }' "$d/in.base"), $ROUNDS alternating rounds, one rank, $version"
+    seeds=""
+    [ "$CODE" = liggghts ] && [ "$SEEDS" != 1 ] && seeds=", each of $SEEDS insertion seeds (times summed)"
+    echo "$c: $(awk '/^run[ \t]/ { s += $2; r++ } END { printf "%d runs, %d steps", r, s }' "$d/in.base")$seeds, $ROUNDS alternating rounds, one rank, $version"
     echo "hgridopt recommend --trajectory traj.dump (a frame every $every steps) --engine $CODE --setting \"neighbor $skin $style\" --timestep $dt --log log.traj:"
     python3 - "$d/advice.json" "$d/advice-skin.json" << 'PY'
 import json, sys
