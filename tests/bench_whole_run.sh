@@ -146,24 +146,19 @@ seeded() {
     sed "s/seed ${insertion_seeds[0]}/seed ${insertion_seeds[$(($3 - 1))]}/" "$2"
 }
 
-# timed DIR K R: candidate K's run of round R, into log.K.R; with more than
-# one seed, every seed's run one after the other, their logs in one
+# timed DIR K R S: candidate K's run of round R with seed S, into log.K.R
+# (one seed) or log.K.R.sS (several: the round's log is their logs in one)
 timed() {
-    if [ "$SEEDS" = 1 ] || [ "$CODE" != liggghts ]; then
+    if [ "$NSEEDS" = 1 ]; then
         run_lmp "$1" "in.$2" "log.$2.$3"
         return
     fi
-    local s
-    : > "$1/log.$2.$3"
-    for ((s = 1; s <= SEEDS; s++)); do
-        seeded liggghts-pour "$1/in.$2" "$s" > "$1/in.$2.s$s"
-        grep -q "seed ${insertion_seeds[$((s - 1))]}" "$1/in.$2.s$s" || {
-            echo "bench_whole_run: in.$2: no 'seed ${insertion_seeds[0]}' to vary" >&2
-            return 1
-        }
-        run_lmp "$1" "in.$2.s$s" "log.$2.$3.s$s" || return 1
-        cat "$1/log.$2.$3.s$s" >> "$1/log.$2.$3"
-    done
+    seeded liggghts-pour "$1/in.$2" "$4" > "$1/in.$2.s$4"
+    grep -q "seed ${insertion_seeds[$(($4 - 1))]}" "$1/in.$2.s$4" || {
+        echo "bench_whole_run: in.$2: no 'seed ${insertion_seeds[0]}' to vary" >&2
+        return 1
+    }
+    run_lmp "$1" "in.$2.s$4" "log.$2.$3.s$4"
 }
 
 run_lmp() { # run_lmp DIR INPUT LOG: the case's code (CODE) on INPUT
@@ -232,19 +227,57 @@ for c in "${cases[@]}"; do
         printf 'hgridopt schedule\t(see in.%d)\n' "$n" >> "$d/candidates"
         n=$((n + 1))
     fi
-    : > "$d/times"
-    for ((r = 0; r < ROUNDS; r++)); do
-        for ((j = 0; j < n; j++)); do
-            k=$j
-            [ $((r % 2)) = 1 ] && k=$((n - 1 - j))
-            if timed "$d" "$k" "$r" && grep -q '^Loop time of' "$d/log.$k.$r"; then
-                echo "$k $(sums "$d/log.$k.$r")" >> "$d/times"
-            else
-                echo "$c: candidate $k ($(sed -n "$((k + 1))p" "$d/candidates" | cut -f1)) failed: $(grep -m1 ERROR "$d/log.$k.$r")" >&2
-                rc=1
+    # a candidate whose input is another's (hgridopt's answer may keep the
+    # input's lines) runs once; its times are the other's
+    declare -A same=()
+    for ((k = 1; k < n; k++)); do
+        for ((o = 0; o < k; o++)); do
+            if [ -z "${same[$o]:-}" ] && cmp -s "$d/in.$o" "$d/in.$k"; then
+                same[$k]=$o
+                break
             fi
         done
     done
+    NSEEDS=1
+    [ "$CODE" = liggghts ] && NSEEDS=$SEEDS
+    : > "$d/times"
+    # the runs alternate at the finest grain: every candidate's run of one
+    # seed, then the next seed's in the other order, so a slow spell of the
+    # machine falls on all candidates alike
+    pass=0
+    for ((r = 0; r < ROUNDS; r++)); do
+        declare -A failed=()
+        for ((sd = 1; sd <= NSEEDS; sd++)); do
+            for ((j = 0; j < n; j++)); do
+                k=$j
+                [ $((pass % 2)) = 1 ] && k=$((n - 1 - j))
+                [ -n "${same[$k]:-}" ] && continue
+                [ -n "${failed[$k]:-}" ] && continue
+                if ! timed "$d" "$k" "$r" "$sd"; then
+                    failed[$k]=1
+                fi
+            done
+            pass=$((pass + 1))
+        done
+        for ((k = 0; k < n; k++)); do
+            [ -n "${same[$k]:-}" ] && continue
+            if [ "$NSEEDS" != 1 ] && [ -z "${failed[$k]:-}" ]; then
+                cat "$d"/log.$k.$r.s* > "$d/log.$k.$r"
+            fi
+            if [ -z "${failed[$k]:-}" ] &&
+                [ "$(grep -c '^Loop time of' "$d/log.$k.$r")" -ge "$NSEEDS" ]; then
+                echo "$k $(sums "$d/log.$k.$r")" >> "$d/times"
+            else
+                echo "$c: candidate $k ($(sed -n "$((k + 1))p" "$d/candidates" | cut -f1)) failed: $(grep -h -m1 ERROR "$d/log.$k.$r"* 2> /dev/null)" >&2
+                rc=1
+            fi
+        done
+        unset failed
+    done
+    for k in "${!same[@]}"; do
+        awk -v o="${same[$k]}" -v k="$k" '$1 == o { $1 = k; print }' "$d/times" >> "$d/times.same"
+    done
+    [ -f "$d/times.same" ] && cat "$d/times.same" >> "$d/times" && rm -f "$d/times.same"
     echo
     if [ "$CODE" = liggghts ]; then
         version=$(liggghts -log none -h 2>/dev/null | grep -m1 -o 'LIGGGHTS-PUBLIC [0-9.]*')
@@ -252,7 +285,7 @@ for c in "${cases[@]}"; do
         version="lmp $(lmp -h | awk '/^Large-scale/ { sub(/.*Simulator - /, ""); sub(/ *$/, ""); print; exit }')"
     fi
     seeds=""
-    [ "$CODE" = liggghts ] && [ "$SEEDS" != 1 ] && seeds=", each of $SEEDS insertion seeds (times summed)"
+    [ "$NSEEDS" != 1 ] && seeds=", each of $NSEEDS insertion seeds (times summed)"
     echo "$c: $(awk '/^run[ \t]/ { s += $2; r++ } END { printf "%d runs, %d steps", r, s }' "$d/in.base")$seeds, $ROUNDS alternating rounds, one rank, $version"
     echo "hgridopt recommend --trajectory traj.dump (a frame every $every steps) --engine $CODE --setting \"neighbor $skin $style\" --timestep $dt --log log.traj:"
     python3 - "$d/advice.json" "$d/advice-skin.json" << 'PY'
@@ -298,7 +331,7 @@ idx = {n: k for k, n in enumerate(names)}
 hk = idx["hgridopt"]
 same = [names[k] for k in range(len(names)) if k != hk and norm[k] == norm[hk]]
 if same:
-    print(f"hgridopt's lines are those of: {', '.join(same)} (a difference in their times is noise)")
+    print(f"hgridopt's lines are those of: {', '.join(same)} (an input the same as another's runs once and shares its times)")
 nan = float('nan')
 g = lambda n, i=0: med.get(idx.get(n, -1), [nan] * 3)[i]
 own, hg = g("own"), g("hgridopt")
