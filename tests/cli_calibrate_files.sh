@@ -49,6 +49,23 @@ cal() {
 # show JSON: role, setting, predicted of every point, for a failure
 show() { jq -c '[.points[] | [.role, .found, .model_found]] | unique' "$1"; }
 
+# check ENGINE WHAT A B OPTIONS...: calibrate ENGINE on frames A and B;
+# the model must tell them apart (differ), WHAT names them for a failure
+check() {
+    local eng=$1 what=$2 a=$3 b=$4
+    shift 4
+    if ! cal "$TMP/$eng.json" --engine "$eng" --packing "$a,$b" "$@"; then
+        bad "calibrate --engine $eng: $(tail -1 "$TMP/err")"
+        return
+    fi
+    ok
+    if differ "$TMP/$eng.json" "$(jq '.points | length / 2' "$TMP/$eng.json")"; then
+        ok
+    else
+        bad "calibrate --engine $eng: the model expects the same neighbour pairs on $what ([role, found, model_found]): $(show "$TMP/$eng.json")"
+    fi
+}
+
 if command -v lmp > /dev/null; then
     # LAMMPS' pour: 3000 atoms just poured (step 20000) and settled (50000)
     frame "$F/lammps/pour_poly.dump" 20000 > "$TMP/a.dump"
@@ -57,16 +74,8 @@ if command -v lmp > /dev/null; then
     frame "$F/lammps/pour_poly.dump" 50000 | awk -v box="$(sed -n 6,8p "$TMP/a.dump")" '
         /^ITEM: BOX BOUNDS/ { print; print box; skip = 3; next }
         skip > 0 { skip--; next } { print }' > "$TMP/b.dump"
-    if cal "$TMP/lmp.json" --engine lammps --packing "$TMP/a.dump,$TMP/b.dump" \
-            --steps 10 --repeats 1; then
-        ok
-        n=$(jq '[.points[] | select(.role == "system 1")] | length' "$TMP/lmp.json")
-        if differ "$TMP/lmp.json" "$n"; then ok; else
-            bad "calibrate --engine lammps: the model expects the same neighbour pairs on a poured and a settled frame ([role, found, model_found]): $(show "$TMP/lmp.json")"
-        fi
-    else
-        bad "calibrate --engine lammps: $(tail -1 "$TMP/err")"
-    fi
+    check lammps "a poured and a settled frame" "$TMP/a.dump" "$TMP/b.dump" \
+        --steps 10 --repeats 1
 else
     bad "lmp not found (apt-get install lammps)"
 fi
@@ -75,16 +84,8 @@ if command -v liggghts > /dev/null; then
     # the LIGGGHTS pour: 2000 atoms falling (step 10000) and settled (40000)
     frame "$F/liggghts/pour_wide.dump" 10000 > "$TMP/c.dump"
     frame "$F/liggghts/pour_wide.dump" 40000 > "$TMP/d.dump"
-    if cal "$TMP/lig.json" --engine liggghts --packing "$TMP/c.dump,$TMP/d.dump" \
-            --skin 0.0005 --steps 10 --repeats 1; then
-        ok
-        n=$(jq '.points | length / 2' "$TMP/lig.json")
-        if differ "$TMP/lig.json" "$n"; then ok; else
-            bad "calibrate --engine liggghts: the model expects the same neighbour pairs on a falling and a settled frame ([role, found, model_found]): $(show "$TMP/lig.json")"
-        fi
-    else
-        bad "calibrate --engine liggghts: $(tail -1 "$TMP/err")"
-    fi
+    check liggghts "a falling and a settled frame" "$TMP/c.dump" "$TMP/d.dump" \
+        --skin 0.0005 --steps 10 --repeats 1
 else
     bad "liggghts not found (apt-get install liggghts)"
 fi
