@@ -32,9 +32,9 @@
 # Environment: BENCH_ROUNDS (3), BENCH_STEPS_SCALE (1: the inputs' run
 # lengths; 0.2 runs a fifth of every run), BENCH_KEEP (a folder to keep
 # the inputs and logs in), LAMMPS_EXAMPLES (/usr/share/lammps/examples),
-# BENCH_SEEDS (1; liggghts-pour only): each timed run of a candidate is
+# BENCH_SEEDS (3; liggghts-pour only): each timed run of a candidate is
 # the input with that many insertion seeds, one after the other, its
-# times summed. A run is chaotic: any change of the neighbor lines changes
+# times summed (1: the input's own seed alone). A run is chaotic: any change of the neighbor lines changes
 # the order of the sums and so the whole trajectory, and one pour's
 # contacts, and with them its Pair time, differ from another's by a few
 # per cent whatever the lines; more seeds average that out. The advice
@@ -48,7 +48,7 @@ shift
 EX=${LAMMPS_EXAMPLES:-/usr/share/lammps/examples}
 ROUNDS=${BENCH_ROUNDS:-3}
 SCALE=${BENCH_STEPS_SCALE:-1}
-SEEDS=${BENCH_SEEDS:-1}
+SEEDS=${BENCH_SEEDS:-3}
 case $SEEDS in [1-6]) ;; *) echo "bench_whole_run: BENCH_SEEDS: '$SEEDS' is not 1-6" >&2; exit 2 ;; esac
 command -v lmp > /dev/null || { echo "bench_whole_run: lmp not found (apt-get install lammps)" >&2; exit 1; }
 T=${BENCH_KEEP:-$(mktemp -d)}
