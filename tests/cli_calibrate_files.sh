@@ -7,7 +7,8 @@
 # (model_found) differ; priced as uniformly random centres, they were the
 # same. Short runs (one repeat, few
 # steps; enough that the pair fit sees Pair grow with the stored pairs):
-# the timings are not judged here, only the model beside them.
+# the timings are not judged here, only the model beside them. One file
+# is too few for LIGGGHTS' fit, and says so before anything runs.
 . "$(dirname "$0")/cli_lib.sh"
 export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json"
 export HGRIDOPT_LAMMPS_PAIR_CALIBRATION="$TMP/no-lammps-pair.json"
@@ -79,6 +80,10 @@ if command -v lmp > /dev/null; then
 else
     bad "lmp not found (apt-get install lammps)"
 fi
+
+# one file is too few for LIGGGHTS' fit: said at once, before any run
+expect_fail 2 "^hgridopt: --packing: calibrate --engine liggghts needs two or more files \(--packing A,B" \
+    -- "$HG" calibrate --engine liggghts --packing "$F/liggghts/pour_wide.dump" --skin 0.0005
 
 if command -v liggghts > /dev/null; then
     # the LIGGGHTS pour: 2000 atoms falling (step 10000) and settled (40000)

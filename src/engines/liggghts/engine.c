@@ -540,6 +540,13 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *out,
     hg_engine_report_init(out);
     if (!run)
         return hg_fail(e, HG_EINVAL, "calibrate: no request");
+    /* one file gives the scan's 7 bin sizes; the fit needs 8 points, and
+     * a second system to tell the per-atom from the per-pair cost */
+    if (run->n_packings == 1)
+        return hg_fail(e, HG_EINVAL,
+                       "--packing: calibrate --engine liggghts needs two or "
+                       "more files (--packing A,B; e.g. two frames of your "
+                       "run): one gives 7 bin sizes, the fit needs 8");
     if (run->n_packings > 0) /* the user's files: their own structure */
         return calibrate_packings(run, HG_STRUCTURE_MEASURED, out, e);
     if (run->atoms < 100)
