@@ -34,12 +34,13 @@
 # the inputs and logs in), LAMMPS_EXAMPLES (/usr/share/lammps/examples),
 # BENCH_SEEDS (3; liggghts-pour only): each timed run of a candidate is
 # the input with that many insertion seeds, one after the other, its
-# times summed (1: the input's own seed alone). A run is chaotic: any change of the neighbor lines changes
-# the order of the sums and so the whole trajectory, and one pour's
-# contacts, and with them its Pair time, differ from another's by a few
-# per cent whatever the lines; more seeds average that out. The advice
-# still comes from the first seed's trajectory alone, as a user's would.
-# LAMMPS' examples run as written, with their own seeds.
+# times summed (1: the input's own seed alone). A run is chaotic: any
+# change of the neighbor lines changes the order of the sums and so the
+# whole trajectory, and one pour's contacts, and with them its Pair time,
+# differ from another's by a few per cent whatever the lines; more seeds
+# average that out. The advice still comes from the first seed's
+# trajectory alone, as a user's would. LAMMPS' examples run as written,
+# with their own seeds.
 # Needs lmp (Debian's lammps), liggghts for liggghts-pour, and one quiet core: timing runs alternate
 # the candidates, so a load that drifts spreads over all of them.
 set -uo pipefail
@@ -138,23 +139,18 @@ sums() {
         END { printf "%.6g %.6g %.6g %d %d\n", loop, neigh, pair, builds, danger }' "$1"
 }
 
-# seeded CASE INPUT N: INPUT with the case's N-th insertion seed (1: as it
-# is); nothing for a case without seeds of its own
+# timed DIR K R S: candidate K's run of round R, into log.K.R; with
+# several seeds, the run of the S-th insertion seed (the first: the
+# input's own) into log.K.R.sS (the round's log is their logs in one)
 insertion_seeds=(67867967 86028121 104395301 122949823 141650939 160481183)
-seeded() {
-    [ "$1" = liggghts-pour ] || return 1
-    sed "s/seed ${insertion_seeds[0]}/seed ${insertion_seeds[$(($3 - 1))]}/" "$2"
-}
-
-# timed DIR K R S: candidate K's run of round R with seed S, into log.K.R
-# (one seed) or log.K.R.sS (several: the round's log is their logs in one)
 timed() {
     if [ "$NSEEDS" = 1 ]; then
         run_lmp "$1" "in.$2" "log.$2.$3"
         return
     fi
-    seeded liggghts-pour "$1/in.$2" "$4" > "$1/in.$2.s$4"
-    grep -q "seed ${insertion_seeds[$(($4 - 1))]}" "$1/in.$2.s$4" || {
+    local seed=${insertion_seeds[$(($4 - 1))]}
+    sed "s/seed ${insertion_seeds[0]}/seed $seed/" "$1/in.$2" > "$1/in.$2.s$4"
+    grep -q "seed $seed" "$1/in.$2.s$4" || {
         echo "bench_whole_run: in.$2: no 'seed ${insertion_seeds[0]}' to vary" >&2
         return 1
     }
@@ -228,12 +224,14 @@ for c in "${cases[@]}"; do
         n=$((n + 1))
     fi
     # a candidate whose input is another's (hgridopt's answer may keep the
-    # input's lines) runs once; its times are the other's
+    # input's lines) runs once; its times are the other's ("K O" in same)
     declare -A same=()
+    : > "$d/same"
     for ((k = 1; k < n; k++)); do
         for ((o = 0; o < k; o++)); do
             if [ -z "${same[$o]:-}" ] && cmp -s "$d/in.$o" "$d/in.$k"; then
                 same[$k]=$o
+                echo "$k $o" >> "$d/same"
                 break
             fi
         done
@@ -274,10 +272,11 @@ for c in "${cases[@]}"; do
         done
         unset failed
     done
-    for k in "${!same[@]}"; do
-        awk -v o="${same[$k]}" -v k="$k" '$1 == o { $1 = k; print }' "$d/times" >> "$d/times.same"
-    done
-    [ -f "$d/times.same" ] && cat "$d/times.same" >> "$d/times" && rm -f "$d/times.same"
+    awk 'NR == FNR { of[$2] = of[$2] " " $1; next }
+        $1 in of { n = split(of[$1], k, " "); for (i = 1; i <= n; i++) { $1 = k[i]; print } }' \
+        "$d/same" "$d/times" > "$d/times.same"
+    cat "$d/times.same" >> "$d/times"
+    rm -f "$d/times.same"
     echo
     if [ "$CODE" = liggghts ]; then
         version=$(liggghts -log none -h 2>/dev/null | grep -m1 -o 'LIGGGHTS-PUBLIC [0-9.]*')
@@ -306,7 +305,7 @@ for f, what in zip(sys.argv[1:], ["skin chosen", "skin kept"]):
     for p in a["schedule"]:
         print(f"    phase steps {p['from_step']}-{p['to_step']}: {p['setting']}, skin {p['skin']:.4g}")
 PY
-    python3 - "$d/candidates" "$d/times" "$skin" << 'PY'
+    python3 - "$d/candidates" "$d/times" "$skin" "$d/same" << 'PY'
 import sys, statistics as st
 names = [l.split('\t')[0] for l in open(sys.argv[1]) if l.strip()]
 rows = {}
@@ -325,13 +324,10 @@ for k, name in enumerate(names):
     lo = min(x[0] for x in v); hi = max(x[0] for x in v)
     print(f"| {name} | {med[k][0]:.2f} ({lo:.2f}-{hi:.2f}) | {med[k][1]:.2f} | {med[k][2]:.2f} | "
           f"{v[0][3]} | {max(x[4] for x in v)} | {med[k][0] / best:.3f} |")
-lines = [l.rstrip('\n').split('\t', 1)[1] for l in open(sys.argv[1]) if l.strip()]
-norm = [' '.join(x.replace('\\n', ' ').split()) for x in lines]
 idx = {n: k for k, n in enumerate(names)}
-hk = idx["hgridopt"]
-same = [names[k] for k in range(len(names)) if k != hk and norm[k] == norm[hk]]
-if same:
-    print(f"hgridopt's lines are those of: {', '.join(same)} (an input the same as another's runs once and shares its times)")
+for l in open(sys.argv[4]):
+    k, o = map(int, l.split())
+    print(f"{names[k]}: the same input as {names[o]}, run once, its times shared")
 nan = float('nan')
 g = lambda n, i=0: med.get(idx.get(n, -1), [nan] * 3)[i]
 own, hg = g("own"), g("hgridopt")
