@@ -5,10 +5,10 @@
 # but a different arrangement (falling against settled) must be seen by
 # the model as different: the neighbour pairs it expects on each
 # (model_found) differ; priced as uniformly random centres, they were the
-# same. Short runs (one repeat, few
-# steps; enough that the pair fit sees Pair grow with the stored pairs):
-# the timings are not judged here, only the model beside them. One file
-# is too few for LIGGGHTS' fit, and says so before anything runs.
+# same. Short runs (one repeat, few steps; enough that the pair fit sees
+# Pair grow with the stored pairs): the timings are not judged here, only
+# the model beside them. One file is too few for LIGGGHTS' fit, and says
+# so before anything runs.
 . "$(dirname "$0")/cli_lib.sh"
 export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json"
 export HGRIDOPT_LAMMPS_PAIR_CALIBRATION="$TMP/no-lammps-pair.json"
