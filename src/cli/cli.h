@@ -264,6 +264,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_decompose(int argc, char **argv);
 /* validate, tune and calibrate of an engine that runs a code
  * (cmd_engine.c): kind 0 validate, 1 tune, 2 calibrate. */
 int cmd_engine_run(int kind, int argc, char **argv);

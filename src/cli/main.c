@@ -23,6 +23,9 @@ static const cli_command commands[] = {
     {"tune", "measured search from the recommendation for the fastest "
              "setting",
      cmd_tune},
+    {"decompose", "a frame split over MPI ranks as LAMMPS splits it, and "
+                  "the best split",
+     cmd_decompose},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 

@@ -29,5 +29,6 @@
 #include "hg_validate.h"
 #include "hg_version.h"
 #include "hg_whole_run.h"
+#include "hg_ranks.h"
 
 #endif

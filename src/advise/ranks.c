@@ -1,0 +1,204 @@
+/* ranks.c - the decomposition to run a frame on P ranks with (hg_ranks.h):
+ * every processor grid, each also balanced by shifting its cuts, and rcb,
+ * priced by the slowest rank's step.
+ *
+ * A rank's step (seconds):
+ *   Pair:  pair_pair x its stored pairs + pair_atom x its atoms
+ *   Neigh: (the frame's one-rank Neigh per build x the rank's share, half
+ *          by atoms and half by stored pairs, + neigh_bin x the bins of
+ *          its sub-box grown by the ghost cutoff) / steps per build
+ *   Comm:  ghost_step x its ghosts + ghost_build x its ghosts / steps per
+ *          build
+ * The slowest rank sets the step of all (every rank waits for it in the
+ * next communication). */
+#include "hg_lammps.h"
+#include "hg_ranks.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Measured on the development machine: see docs/measurements/ranks.md
+ * (tests/bench_ranks_comm.sh). */
+#define RANKS_GHOST_STEP 2.0e-8
+#define RANKS_GHOST_BUILD 1.0e-7
+#define RANKS_COSTS_SOURCE                                                  \
+    "communication per ghost atom from LAMMPS' Comm time at 2 ranks "      \
+    "(tests/bench_ranks_comm.sh; docs/measurements/ranks.md); Pair and "   \
+    "Neigh from the engine's constants"
+
+void hg_ranks_costs_shipped(hg_ranks_costs *k, double neigh_frame,
+                            double bin_size, double steps_per_build)
+{
+    memset(k, 0, sizeof *k);
+    hg_consts pc, bc;
+    hg_consts_shipped(&hg_lammps_pair_kind, &pc);
+    hg_consts_shipped(&hg_lammps_consts_kind, &bc);
+    k->pair_pair = pc.c[0];
+    k->pair_atom = pc.c[1];
+    k->neigh_frame = neigh_frame;
+    k->neigh_bin = bc.c[2];
+    k->bin_size = bin_size;
+    k->ghost_step = RANKS_GHOST_STEP;
+    k->ghost_build = RANKS_GHOST_BUILD;
+    k->steps_per_build = steps_per_build;
+    snprintf(k->source, sizeof k->source, "%s", RANKS_COSTS_SOURCE);
+}
+
+/* Bins of the sub-box of edges sub grown by c on every side. */
+static double grown_bins(int dim, const double *lo, const double *hi,
+                         double c, double b)
+{
+    double n = 1.0;
+    for (int a = 0; a < dim; a++)
+        n *= floor((hi[a] - lo[a] + 2.0 * c) / b) + 3.0;
+    return n;
+}
+
+void hg_ranks_price(const hg_ranks_result *r, const hg_ranks_costs *k,
+                    double cutghost, hg_ranks_candidate *c)
+{
+    double N = r->nlocal.ave * r->nprocs;
+    double Pt = r->pairs.ave * r->nprocs;
+    double B = k->steps_per_build > 0.0 ? k->steps_per_build : 1.0;
+    c->busiest = -1.0;
+    c->average = 0.0;
+    for (int i = 0; i < r->nprocs; i++) {
+        const hg_ranks_rank *q = &r->ranks[i];
+        double share = 0.5 * (N > 0.0 ? q->nlocal / N : 0.0) +
+                       0.5 * (Pt > 0.0 ? q->pairs / Pt
+                                       : (N > 0.0 ? q->nlocal / N : 0.0));
+        double pair = k->pair_pair * q->pairs + k->pair_atom * q->nlocal;
+        double neigh = k->neigh_frame * share;
+        if (k->bin_size > 0.0)
+            neigh += k->neigh_bin *
+                     grown_bins(r->dim, q->lo, q->hi, cutghost, k->bin_size);
+        neigh /= B;
+        double comm = k->ghost_step * q->nghost +
+                      k->ghost_build * q->nghost / B;
+        double t = pair + neigh + comm;
+        c->average += t / r->nprocs;
+        if (t > c->busiest) {
+            c->busiest = t;
+            c->busiest_rank = i;
+            c->pair = pair;
+            c->neigh = neigh;
+            c->comm = comm;
+        }
+    }
+    memcpy(c->grid, r->grid, sizeof c->grid);
+    c->balanced = r->balanced;
+    c->tiled = r->tiled;
+    c->nlocal = r->nlocal;
+    c->nghost = r->nghost;
+    c->pairs = r->pairs;
+}
+
+static int add(hg_ranks_advice *a, const hg_particles *p,
+               const char (*faces)[2], const hg_ranks_layout *l,
+               const char *name, double cutghost, const hg_pairs *pairs,
+               hg_err *e)
+{
+    if (a->n >= HG_RANKS_MAX_CANDIDATES)
+        return HG_OK;
+    hg_ranks_result r;
+    int st = hg_ranks_decompose(p, faces, l, cutghost, NULL, pairs, &r, e);
+    if (st) {
+        hg_ranks_result_clear(&r);
+        return st;
+    }
+    hg_ranks_candidate *c = &a->c[a->n++];
+    memset(c, 0, sizeof *c);
+    c->layout = *l;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    hg_ranks_layout_lines(l, p->dim, c->lines, sizeof c->lines);
+    hg_ranks_price(&r, &a->costs, cutghost, c);
+    hg_ranks_result_clear(&r);
+    return HG_OK;
+}
+
+int hg_ranks_advise(const hg_particles *p, const char (*faces)[2], int P,
+                    const char *own_lines, double cutghost,
+                    const hg_pairs *pairs, const hg_ranks_costs *k,
+                    double margin, hg_ranks_advice *out, hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    out->nprocs = P;
+    out->dim = p->dim;
+    out->costs = *k;
+    out->margin = margin > 0.0 ? margin : 0.05;
+    if (!(k->steps_per_build > 0.0) || !isfinite(k->steps_per_build))
+        return hg_fail(e, HG_EINVAL, "steps per build: %g must be > 0",
+                       k->steps_per_build);
+    hg_ranks_layout l;
+    hg_ranks_layout_default(&l, P);
+    int st;
+    if (own_lines && (st = hg_ranks_layout_parse(own_lines, p->dim, &l, e)))
+        return st;
+    if ((st = add(out, p, faces, &l, own_lines ? "yours" : "LAMMPS' default",
+                  cutghost, pairs, e)))
+        return st;
+    out->own = 0;
+    /* every grid, uniform and shift-balanced along its split axes */
+    for (int x = 1; x <= P; x++) {
+        if (P % x)
+            continue;
+        for (int y = 1; y <= P / x; y++) {
+            if ((P / x) % y)
+                continue;
+            int z = P / x / y;
+            if (p->dim == 2 && z != 1)
+                continue;
+            hg_ranks_layout g;
+            hg_ranks_layout_default(&g, P);
+            g.user[0] = x;
+            g.user[1] = y;
+            g.user[2] = z;
+            g.comm_cutoff = l.comm_cutoff;
+            char name[96];
+            if (p->dim == 3)
+                snprintf(name, sizeof name, "grid %d x %d x %d", x, y, z);
+            else
+                snprintf(name, sizeof name, "grid %d x %d", x, y);
+            if ((st = add(out, p, faces, &g, name, cutghost, pairs, e)))
+                return st;
+            int k2 = 0, g3[3] = {x, y, z};
+            for (int a = 0; a < p->dim; a++)
+                if (g3[a] > 1)
+                    g.dims[k2++] = (char)('x' + a);
+            g.dims[k2] = 0;
+            if (!k2)
+                continue;
+            g.balance = HG_RANKS_SHIFT;
+            g.thresh = 1.0;
+            g.niter = 20;
+            g.stopthresh = 1.0;
+            snprintf(name + strlen(name), sizeof name - strlen(name),
+                     ", shift balanced");
+            if ((st = add(out, p, faces, &g, name, cutghost, pairs, e)))
+                return st;
+        }
+    }
+    if (P > 1) {
+        hg_ranks_layout g;
+        hg_ranks_layout_default(&g, P);
+        g.balance = HG_RANKS_RCB;
+        g.thresh = 1.0;
+        g.comm_cutoff = l.comm_cutoff;
+        if ((st = add(out, p, faces, &g, "rcb (comm_style tiled)", cutghost,
+                      pairs, e)))
+            return st;
+    }
+    out->best = 0;
+    for (int i = 1; i < out->n; i++)
+        if (out->c[i].busiest < out->c[out->best].busiest)
+            out->best = i;
+    out->answer = out->best;
+    if (out->c[out->best].busiest >
+        (1.0 - out->margin) * out->c[out->own].busiest) {
+        out->answer = out->own;
+        out->kept_own = 1;
+    }
+    return HG_OK;
+}

@@ -1,0 +1,391 @@
+/* test_ranks.c - a frame split over MPI ranks as LAMMPS splits it
+ * (models/lammps_ranks.c, src/advise/ranks.c) on hand-made cases whose
+ * counts are worked out by hand: the processor grid and its
+ * constraints, ownership and ghosts across periodic faces (images of a
+ * rank's own atoms included) and not across walls, shift balancing and
+ * rcb of clustered atoms, shrink-wrapped faces, the layout's lines, and
+ * bad input. */
+#include "hg_ranks.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* n atoms of radius r at xs (n * dim), box [lo, hi] on every axis. */
+static void frame(hg_particles *p, int dim, size_t n, const double *xs,
+                  double r, double lo, double hi, const char *boundary)
+{
+    hg_err e = {0};
+    CHECK(hg_particles_alloc(p, dim, n, &e) == HG_OK);
+    for (size_t i = 0; i < n * (size_t)dim; i++)
+        p->x[i] = xs[i];
+    for (size_t i = 0; i < n; i++)
+        p->r[i] = r;
+    for (int a = 0; a < 3; a++) {
+        p->lo[a] = lo;
+        p->hi[a] = hi;
+    }
+    CHECK(hg_particles_set_boundary(p, boundary, &e) == HG_OK);
+}
+
+static void test_grid(void)
+{
+    hg_err e = {0};
+    int g[3], free3[3] = {0, 0, 0};
+    double cube[3] = {1, 1, 1};
+    CHECK(hg_ranks_grid(8, 3, cube, free3, g, &e) == HG_OK && g[0] == 2 &&
+          g[1] == 2 && g[2] == 2);
+    /* 12 on a cube: 2x2x3 and 2x3x2 tie; the first tried wins */
+    CHECK(hg_ranks_grid(12, 3, cube, free3, g, &e) == HG_OK && g[0] == 2 &&
+          g[1] == 2 && g[2] == 3);
+    double tall[3] = {1, 1, 8};
+    CHECK(hg_ranks_grid(8, 3, tall, free3, g, &e) == HG_OK && g[0] == 1 &&
+          g[1] == 1 && g[2] == 8);
+    /* processors * * 1 on a cube: 2x4x1 and 4x2x1 tie; LAMMPS' cull of
+     * the other grids moves 4x2x1 ahead (as lmp chose on pour_poly.data,
+     * 20 x 20 x 33, at 8 ranks) */
+    int z1[3] = {0, 0, 1};
+    CHECK(hg_ranks_grid(8, 3, cube, z1, g, &e) == HG_OK && g[0] == 4 &&
+          g[1] == 2 && g[2] == 1);
+    double flat[3] = {3, 2, 1};
+    CHECK(hg_ranks_grid(6, 2, flat, free3, g, &e) == HG_OK && g[0] == 3 &&
+          g[1] == 2 && g[2] == 1);
+    int bad[3] = {3, 0, 0};
+    CHECK(hg_ranks_grid(8, 3, cube, bad, g, &e) == HG_EINVAL &&
+          strstr(e.msg, "processors 3 0 0"));
+    CHECK(hg_ranks_grid(7, 2, flat, free3, g, &e) == HG_OK && g[2] == 1 &&
+          g[0] * g[1] == 7);
+}
+
+/* Ghosts across periodic faces, images of the rank's own atoms, none
+ * across walls. Box [0, 10]^3, 2 ranks along x (grid 2x1x1 forced). */
+static void test_ghosts(void)
+{
+    hg_err e = {0};
+    hg_ranks_layout l;
+    hg_ranks_layout_default(&l, 2);
+    l.user[0] = 2;
+    l.user[1] = l.user[2] = 1;
+    hg_ranks_result r;
+    /* one atom at x 0.5, y 5, z 5: rank 0 owns it, rank 1 sees its image
+     * across the x face at 10.5 */
+    double a1[3] = {0.5, 5.0, 5.0};
+    hg_particles p;
+    frame(&p, 3, 1, a1, 0.1, 0.0, 10.0, "p p p");
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 1.0, NULL, NULL, &r, &e) ==
+          HG_OK);
+    CHECK(r.grid[0] == 2 && r.ranks[0].nlocal == 1 &&
+          r.ranks[1].nlocal == 0);
+    CHECK(r.ranks[0].nghost == 0 && r.ranks[1].nghost == 1);
+    hg_ranks_result_clear(&r);
+    hg_particles_clear(&p);
+    /* at (0.5, 0.5, 5): rank 1 sees the images (10.5, 0.5) and
+     * (10.5, 10.5); rank 0 its own atom's image (0.5, 10.5) */
+    double a2[3] = {0.5, 0.5, 5.0};
+    frame(&p, 3, 1, a2, 0.1, 0.0, 10.0, "p p p");
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 1.0, NULL, NULL, &r, &e) ==
+          HG_OK);
+    CHECK(r.ranks[0].nghost == 1 && r.ranks[1].nghost == 2);
+    hg_ranks_result_clear(&r);
+    /* walls along x: nothing crosses the x faces; y stays periodic */
+    hg_particles_set_boundary(&p, "f p p", &e);
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 1.0, NULL, NULL, &r, &e) ==
+          HG_OK);
+    CHECK(r.ranks[0].nghost == 1 && r.ranks[1].nghost == 0);
+    hg_ranks_result_clear(&r);
+    /* per-atom cutoff (mode multi) below the distance to the face */
+    double cut = 0.4;
+    hg_particles_set_boundary(&p, "p p p", &e);
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 1.0, &cut, NULL, &r, &e) ==
+          HG_OK);
+    CHECK(r.ranks[0].nghost == 0 && r.ranks[1].nghost == 0);
+    hg_ranks_result_clear(&r);
+    /* a ghost cutoff over the box: images two boxes away too; one rank
+     * along each axis sees 3^3 - 1 images of its atom at cutoff 12 (the
+     * shifts -1..1 within [0 - 12, 10 + 12]) and 5^3 - 1 at cutoff 16
+     * (-2..2) */
+    hg_ranks_layout one;
+    hg_ranks_layout_default(&one, 1);
+    double mid[3] = {5.0, 5.0, 5.0};
+    hg_particles q;
+    frame(&q, 3, 1, mid, 0.1, 0.0, 10.0, "p p p");
+    CHECK(hg_ranks_decompose(&q, NULL, &one, 12.0, NULL, NULL, &r, &e) ==
+          HG_OK);
+    CHECK(r.ranks[0].nghost == 26);
+    hg_ranks_result_clear(&r);
+    CHECK(hg_ranks_decompose(&q, NULL, &one, 16.0, NULL, NULL, &r, &e) ==
+          HG_OK);
+    CHECK(r.ranks[0].nghost == 124);
+    hg_ranks_result_clear(&r);
+    hg_particles_clear(&q);
+    /* the stored pairs: two atoms across the rank boundary share one
+     * pair, half each; two on one rank give it the whole pair */
+    double two[6] = {4.9, 5.0, 5.0, 5.1, 5.0, 5.0};
+    frame(&q, 3, 2, two, 0.1, 0.0, 10.0, "p p p");
+    hg_pairs pairs = {0};
+    CHECK(hg_ranks_pairs_find(&q, NULL, 0.05, &pairs, &e) == HG_OK &&
+          pairs.n == 1);
+    CHECK(hg_ranks_decompose(&q, NULL, &l, 1.0, NULL, &pairs, &r, &e) ==
+          HG_OK);
+    CHECK(r.ranks[0].pairs == 0.5 && r.ranks[1].pairs == 0.5);
+    CHECK(r.ranks[0].nghost == 1 && r.ranks[1].nghost == 1);
+    hg_ranks_result_clear(&r);
+    CHECK(hg_ranks_decompose(&q, NULL, &one, 1.0, NULL, &pairs, &r, &e) ==
+          HG_OK);
+    CHECK(r.ranks[0].pairs == 1.0);
+    hg_ranks_result_clear(&r);
+    /* across the periodic face: minimum image */
+    double wrap[6] = {0.05, 5.0, 5.0, 9.95, 5.0, 5.0};
+    hg_particles w;
+    frame(&w, 3, 2, wrap, 0.1, 0.0, 10.0, "p p p");
+    CHECK(hg_ranks_pairs_find(&w, NULL, 0.0, &pairs, &e) == HG_OK &&
+          pairs.n == 1);
+    hg_particles_set_boundary(&w, "f p p", &e);
+    CHECK(hg_ranks_pairs_find(&w, NULL, 0.0, &pairs, &e) == HG_OK &&
+          pairs.n == 0);
+    hg_pairs_clear(&pairs);
+    hg_particles_clear(&w);
+    hg_particles_clear(&q);
+    hg_particles_clear(&p);
+}
+
+/* 100 atoms in x in [0, 2) of a box [0, 10]: the uniform split leaves
+ * them on rank 0; shift balancing moves the cut among them; rcb too. */
+static void test_balance(void)
+{
+    hg_err e = {0};
+    enum { N = 100 };
+    double xs[3 * N];
+    uint64_t s = 12345;
+    for (int i = 0; i < N; i++) {
+        xs[3 * i] = 2.0 * hg_test_uniform(&s);
+        xs[3 * i + 1] = 10.0 * hg_test_uniform(&s);
+        xs[3 * i + 2] = 10.0 * hg_test_uniform(&s);
+    }
+    hg_particles p;
+    frame(&p, 3, N, xs, 0.05, 0.0, 10.0, "p p p");
+    hg_ranks_layout l;
+    hg_ranks_layout_default(&l, 2);
+    l.user[0] = 2;
+    l.user[1] = l.user[2] = 1;
+    hg_ranks_result r;
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 0.5, NULL, NULL, &r, &e) ==
+          HG_OK);
+    CHECK(r.ranks[0].nlocal == N && r.ranks[1].nlocal == 0 &&
+          r.imbalance == 2.0);
+    hg_ranks_result_clear(&r);
+    CHECK(hg_ranks_layout_parse("balance 1.0 shift x 20 1.0", 3, &l, &e) ==
+          HG_OK);
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 0.5, NULL, NULL, &r, &e) ==
+          HG_OK);
+    CHECK(r.balanced && r.iterations >= 1 && r.iterations <= 20);
+    CHECK(r.ranks[0].nlocal + r.ranks[1].nlocal == N);
+    CHECK(r.ranks[0].nlocal >= 49 && r.ranks[0].nlocal <= 51);
+    CHECK(r.split[0][1] > 0.0 && r.split[0][1] < 0.2);
+    hg_ranks_result_clear(&r);
+    /* the threshold: a balance that is not needed does not act */
+    CHECK(hg_ranks_layout_parse("balance 2.5 shift x 20 1.0", 3, &l, &e) ==
+          HG_OK);
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 0.5, NULL, NULL, &r, &e) ==
+          HG_OK);
+    CHECK(!r.balanced && r.ranks[0].nlocal == N);
+    hg_ranks_result_clear(&r);
+    /* rcb over 4 ranks: a quarter each, but for the atom each cut goes
+     * through, which the rank above the cut owns (LAMMPS' exchange: a
+     * sub-box is [lo, hi)) */
+    hg_ranks_layout t;
+    hg_ranks_layout_default(&t, 4);
+    CHECK(hg_ranks_layout_parse("comm_style tiled\nbalance 1.0 rcb", 3, &t,
+                                &e) == HG_OK &&
+          t.balance == HG_RANKS_RCB);
+    CHECK(hg_ranks_decompose(&p, NULL, &t, 0.5, NULL, NULL, &r, &e) ==
+          HG_OK);
+    CHECK(r.tiled);
+    size_t sum = 0;
+    for (int k = 0; k < 4; k++) {
+        CHECK(r.ranks[k].nlocal >= 24 && r.ranks[k].nlocal <= 26);
+        sum += r.ranks[k].nlocal;
+    }
+    CHECK(sum == N);
+    /* every atom within the sub-box it is owned by */
+    for (size_t i = 0; i < N; i++) {
+        const hg_ranks_rank *q = &r.ranks[r.owner[i]];
+        for (int a = 0; a < 3; a++)
+            CHECK(xs[3 * i + a] >= q->lo[a] && xs[3 * i + a] < q->hi[a]);
+    }
+    /* ghosts: from the sub-boxes by brute force over the images */
+    for (int k = 0; k < 4; k++) {
+        size_t ng = 0;
+        for (size_t i = 0; i < N; i++)
+            for (int im = 0; im < 27; im++) {
+                int sh[3] = {im % 3 - 1, (im / 3) % 3 - 1, im / 9 - 1};
+                int in = 1;
+                for (int a = 0; a < 3; a++) {
+                    double v = xs[3 * i + a] + 10.0 * sh[a];
+                    in &= v >= r.ranks[k].lo[a] - 0.5 &&
+                          v <= r.ranks[k].hi[a] + 0.5;
+                }
+                if (in && !(im == 13 && r.owner[i] == k))
+                    ng++;
+            }
+        CHECK(r.ranks[k].nghost == ng);
+    }
+    hg_ranks_result_clear(&r);
+    hg_particles_clear(&p);
+}
+
+/* Shrink-wrapped faces: the cuts go over the atoms' extent (plus LAMMPS'
+ * margin of 1e-4 of the edge), m never inside the frame's face. */
+static void test_shrink(void)
+{
+    hg_err e = {0};
+    double xs[6] = {2.0, 5.0, 5.0, 4.0, 5.0, 5.0};
+    hg_particles p;
+    frame(&p, 3, 2, xs, 0.1, 0.0, 10.0, "s p p");
+    hg_ranks_layout l;
+    hg_ranks_layout_default(&l, 2);
+    l.user[0] = 2;
+    l.user[1] = l.user[2] = 1;
+    hg_ranks_result r;
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 0.5, NULL, NULL, &r, &e) ==
+          HG_OK);
+    CHECK_CLOSE(r.box_lo[0], 2.0 - 1e-3, 1e-12, 1e-12);
+    CHECK_CLOSE(r.box_hi[0], 4.0 + 1e-3, 1e-12, 1e-12);
+    CHECK(r.ranks[0].nlocal == 1 && r.ranks[1].nlocal == 1);
+    hg_ranks_result_clear(&r);
+    char faces[3][2];
+    CHECK(hg_ranks_faces_parse("fm p p", 3, faces, &e) == HG_OK &&
+          faces[0][0] == 'f' && faces[0][1] == 'm' && faces[1][1] == 'p');
+    CHECK(hg_ranks_decompose(&p, (const char(*)[2])faces, &l, 0.5, NULL,
+                             NULL, &r, &e) == HG_OK);
+    CHECK(r.box_lo[0] == 0.0 && r.box_hi[0] == 10.0);
+    CHECK(r.ranks[0].nlocal == 2);
+    hg_ranks_result_clear(&r);
+    hg_particles_clear(&p);
+}
+
+static void test_lines(void)
+{
+    hg_err e = {0};
+    hg_ranks_layout l;
+    hg_ranks_layout_default(&l, 16);
+    CHECK(hg_ranks_layout_parse(
+              "processors * * 1; neighbor 0.2 bin\n"
+              "fix 2 all balance 10000 1.1 shift xy 20 1.01",
+              3, &l, &e) == HG_OK);
+    CHECK(l.user[0] == 0 && l.user[2] == 1 && l.balance == HG_RANKS_SHIFT &&
+          l.fix && l.fix_every == 10000 && !strcmp(l.dims, "xy") &&
+          l.niter == 20 && l.stopthresh == 1.01 && l.thresh == 1.1);
+    char buf[256];
+    hg_ranks_layout_lines(&l, 3, buf, sizeof buf);
+    CHECK(strstr(buf, "processors * * 1\n") &&
+          strstr(buf, "balance 10000 1.1 shift xy 20 1.01"));
+    hg_ranks_layout back;
+    hg_ranks_layout_default(&back, 16);
+    CHECK(hg_ranks_layout_parse(buf, 3, &back, &e) == HG_OK &&
+          back.fix_every == 10000 && back.stopthresh == 1.01);
+    /* refused, each naming what is wrong */
+    const struct {
+        const char *text, *says;
+        int dim;
+    } bad[] = {
+        {"balance 1.0 rcb", "comm_style tiled", 3},
+        {"balance 1.0 shift z 10 1.0", "shift axes", 2},
+        {"balance 1.0 shift xx 10 1.0", "shift axes", 3},
+        {"balance 1.0 shift x 0 1.0", "NITER", 3},
+        {"balance 1.0 shift x 10 0.5", "STOPTHRESH", 3},
+        {"balance 1.0 x uniform", "shift and rcb", 3},
+        {"processors 2 2 2", "2D", 2},
+        {"processors 2 two 1", "'two'", 3},
+        {"processors * * 1 map xyz", "not modelled", 3},
+        {"comm_style tiled", "without balance rcb", 3},
+        {"comm_modify cutoff -1", "cutoff", 3},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hg_ranks_layout_default(&l, 4);
+        int st = hg_ranks_layout_parse(bad[i].text, bad[i].dim, &l, &e);
+        CHECK(st == HG_EINVAL);
+        if (!strstr(e.msg, bad[i].says))
+            fprintf(stderr, "'%s': %s\n", bad[i].text, e.msg);
+        CHECK(strstr(e.msg, bad[i].says) != NULL);
+    }
+    /* bad frames */
+    hg_particles p;
+    double x[3] = {1, 1, 1};
+    frame(&p, 3, 1, x, 0.1, 0.0, 10.0, "p p p");
+    hg_ranks_result r;
+    hg_ranks_layout_default(&l, 0);
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 1.0, NULL, NULL, &r, &e) ==
+              HG_EINVAL &&
+          strstr(e.msg, "ranks: 0"));
+    hg_ranks_layout_default(&l, 2);
+    CHECK(hg_ranks_decompose(&p, NULL, &l, NAN, NULL, NULL, &r, &e) ==
+              HG_EINVAL &&
+          strstr(e.msg, "ghost cutoff"));
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 1e9, NULL, NULL, &r, &e) ==
+              HG_ELIMIT &&
+          strstr(e.msg, "periodic images"));
+    p.n = 0;
+    CHECK(hg_ranks_decompose(&p, NULL, &l, 1.0, NULL, NULL, &r, &e) ==
+              HG_EINVAL &&
+          strstr(e.msg, "no atoms"));
+    p.n = 1;
+    hg_particles_clear(&p);
+}
+
+/* The advice on a bed at the bottom of a tall box: LAMMPS' grid splits
+ * the box into equal heights, most ranks get nothing; the answer's
+ * busiest rank is near the average. */
+static void test_advise(void)
+{
+    hg_err e = {0};
+    enum { N = 2000 };
+    double *xs = malloc(sizeof *xs * 3 * N);
+    uint64_t s = 99;
+    for (int i = 0; i < N; i++) {
+        xs[3 * i] = 20.0 * hg_test_uniform(&s);
+        xs[3 * i + 1] = 20.0 * hg_test_uniform(&s);
+        xs[3 * i + 2] = 4.0 * hg_test_uniform(&s);
+    }
+    hg_particles p;
+    frame(&p, 3, N, xs, 0.3, 0.0, 20.0, "p p f");
+    hg_pairs pairs = {0};
+    CHECK(hg_ranks_pairs_find(&p, NULL, 0.2, &pairs, &e) == HG_OK);
+    hg_ranks_costs k;
+    hg_ranks_costs_shipped(&k, 1e-3, 0.4, 10.0);
+    hg_ranks_advice *a = malloc(sizeof *a);
+    CHECK(hg_ranks_advise(&p, NULL, 8, NULL, 0.8, &pairs, &k, 0.05, a,
+                          &e) == HG_OK);
+    CHECK(a->n > 10 && a->own == 0);
+    const hg_ranks_candidate *own = &a->c[a->own], *ans = &a->c[a->answer];
+    CHECK(own->grid[0] * own->grid[1] * own->grid[2] == 8);
+    CHECK(ans->nlocal.max / ans->nlocal.ave < 1.25);
+    CHECK(ans->busiest < own->busiest && !a->kept_own);
+    /* with the answer's lines given as yours, it is kept */
+    hg_ranks_advice *b = malloc(sizeof *b);
+    CHECK(hg_ranks_advise(&p, NULL, 8, ans->lines, 0.8, &pairs, &k, 0.05, b,
+                          &e) == HG_OK);
+    CHECK(b->kept_own || b->c[b->best].busiest >= 0.95 * b->c[0].busiest);
+    CHECK_CLOSE(b->c[0].busiest, ans->busiest, 1e-12, 0.0);
+    k.steps_per_build = 0.0;
+    CHECK(hg_ranks_advise(&p, NULL, 8, NULL, 0.8, &pairs, &k, 0.05, b, &e) ==
+              HG_EINVAL &&
+          strstr(e.msg, "steps per build"));
+    free(a);
+    free(b);
+    hg_pairs_clear(&pairs);
+    hg_particles_clear(&p);
+    free(xs);
+}
+
+int main(void)
+{
+    test_grid();
+    test_ghosts();
+    test_balance();
+    test_shrink();
+    test_lines();
+    test_advise();
+    return hg_test_summary("test_ranks");
+}
