@@ -909,26 +909,63 @@ static int rcb_owner(const rcb_tree *t, const double *y)
     return t->v[k].rank;
 }
 
-/* Ranks whose boxes, grown by c, hold the point y: nghost += 1 for each
- * but skip (its owner for the unshifted image, -1 else). */
+/* Where ghosts are counted: per rank at the ghost cutoff c, and, for a
+ * profile, at each of the cutoffs cuts[0..ncut-1] (ascending) into
+ * bucket[rank * ncut + i] (made cumulative by the caller). */
+typedef struct ghost_sink {
+    hg_ranks_rank *rk;
+    double c;
+    const double *cuts;
+    int ncut;
+    size_t *bucket;
+} ghost_sink;
+
+static void sink_add(ghost_sink *g, int rank, double dist)
+{
+    if (dist <= g->c)
+        g->rk[rank].nghost++;
+    if (!g->ncut)
+        return;
+    int lo = 0, hi = g->ncut; /* the first cut >= dist */
+    while (lo < hi) {
+        int m = (lo + hi) / 2;
+        if (g->cuts[m] >= dist)
+            hi = m;
+        else
+            lo = m + 1;
+    }
+    if (lo < g->ncut)
+        g->bucket[(size_t)rank * (size_t)g->ncut + (size_t)lo]++;
+}
+
+/* How far y lies outside box b (the largest distance along an axis; 0
+ * inside). */
+static double outside(const double *b, const double *y, int dim)
+{
+    double d = 0.0;
+    for (int a = 0; a < dim; a++)
+        d = fmax(d, fmax(b[a] - y[a], y[a] - b[3 + a]));
+    return d;
+}
+
+/* The ranks whose boxes, grown by c, hold the point y, but skip (its
+ * owner for the unshifted image, -1 else). */
 static void rcb_ghosts(const rcb_tree *t, int k, const double *y, double c,
-                       double (*box)[6], int dim, int skip,
-                       hg_ranks_rank *rk)
+                       double (*box)[6], int dim, int skip, ghost_sink *g)
 {
     const rcb_node *nd = &t->v[k];
     if (nd->dim < 0) {
         if (nd->rank == skip)
             return;
-        for (int a = 0; a < dim; a++)
-            if (y[a] < box[nd->rank][a] - c || y[a] > box[nd->rank][3 + a] + c)
-                return;
-        rk[nd->rank].nghost++;
+        double d = outside(box[nd->rank], y, dim);
+        if (d <= c)
+            sink_add(g, nd->rank, d);
         return;
     }
     if (y[nd->dim] <= nd->cut + c)
-        rcb_ghosts(t, nd->lower, y, c, box, dim, skip, rk);
+        rcb_ghosts(t, nd->lower, y, c, box, dim, skip, g);
     if (y[nd->dim] >= nd->cut - c)
-        rcb_ghosts(t, nd->upper, y, c, box, dim, skip, rk);
+        rcb_ghosts(t, nd->upper, y, c, box, dim, skip, g);
 }
 
 /* The image shifts along axis a that can reach within c of the box. */
@@ -1068,6 +1105,120 @@ done:
     return st;
 }
 
+/* Every image of every atom within the ghost cutoff of a rank's
+ * sub-box (comm_brick and comm_tiled borders), counted per rank (and per
+ * profile cutoff: sink_add). The reach searched is the largest of the
+ * cutoffs. */
+static int count_ghosts(const frame *f, const hg_ranks_layout *l,
+                        hg_ranks_result *out, const int *owner,
+                        double (*box)[6], const rcb_tree *tree,
+                        double cutghost, const double *atom_cut,
+                        const double *cuts, int ncut, size_t *bucket,
+                        hg_err *e)
+{
+    const int *g = out->grid;
+    ghost_sink sink = {out->ranks, 0.0, cuts, ncut, bucket};
+    /* per axis: the (slab, image shift, distance) triples in reach */
+    int cap[3];
+    int *sl[3] = {NULL, NULL, NULL}, *sh[3] = {NULL, NULL, NULL};
+    double *sd[3] = {NULL, NULL, NULL};
+    int st = HG_OK;
+    for (int a = 0; a < 3; a++) {
+        cap[a] = (2 * MAX_IMAGES + 1) * g[a];
+        sl[a] = malloc(sizeof(int) * (size_t)cap[a]);
+        sh[a] = malloc(sizeof(int) * (size_t)cap[a]);
+        sd[a] = malloc(sizeof(double) * (size_t)cap[a]);
+        if (!sl[a] || !sh[a] || !sd[a]) {
+            st = hg_fail(e, HG_ENOMEM, "out of memory");
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < f->n; i++) {
+        double c = atom_cut ? atom_cut[i] : cutghost;
+        if (l->comm_cutoff > c)
+            c = l->comm_cutoff;
+        if (!(c >= 0.0) || !isfinite(c)) {
+            st = hg_fail(e, HG_EINVAL, "ghost cutoff of atom %zu: %g", i, c);
+            goto done;
+        }
+        sink.c = c;
+        double reach = ncut ? fmax(c, cuts[ncut - 1]) : c;
+        int kmax[3] = {0, 0, 0};
+        for (int a = 0; a < f->dim; a++)
+            if (image_range(f, a, reach, &kmax[a])) {
+                st = hg_fail(e, HG_ELIMIT,
+                             "ghost cutoff %g spans more than %d periodic "
+                             "images of the %c edge %g",
+                             reach, MAX_IMAGES, 'x' + a, f->prd[a]);
+                goto done;
+            }
+        double x0[3];
+        for (int a = 0; a < 3; a++)
+            x0[a] = a < f->dim ? coord(f, i, a) : 0.5 * (f->lo[a] + f->hi[a]);
+        if (out->tiled) {
+            double y[3];
+            for (int kz = -kmax[2]; kz <= kmax[2]; kz++)
+                for (int ky = -kmax[1]; ky <= kmax[1]; ky++)
+                    for (int kx = -kmax[0]; kx <= kmax[0]; kx++) {
+                        int k[3] = {kx, ky, kz};
+                        for (int a = 0; a < 3; a++)
+                            y[a] = x0[a] + k[a] * f->prd[a];
+                        int shifted = kx || ky || kz;
+                        rcb_ghosts(tree, 0, y, reach, box, f->dim,
+                                   shifted ? -1 : owner[i], &sink);
+                    }
+            continue;
+        }
+        int ns[3] = {0, 0, 0};
+        for (int a = 0; a < 3; a++) {
+            if (a >= f->dim) {
+                sl[a][0] = sh[a][0] = 0;
+                sd[a][0] = 0.0;
+                ns[a] = 1;
+                continue;
+            }
+            for (int k = -kmax[a]; k <= kmax[a]; k++) {
+                double v = x0[a] + k * f->prd[a];
+                for (int s = 0; s < g[a]; s++) {
+                    double bl = f->lo[a] + f->prd[a] * out->split[a][s];
+                    double bh = s < g[a] - 1
+                                    ? f->lo[a] +
+                                          f->prd[a] * out->split[a][s + 1]
+                                    : f->hi[a];
+                    double d = fmax(0.0, fmax(bl - v, v - bh));
+                    if (d <= reach && ns[a] < cap[a]) {
+                        sl[a][ns[a]] = s;
+                        sh[a][ns[a]] = k;
+                        sd[a][ns[a]] = d;
+                        ns[a]++;
+                    }
+                }
+            }
+        }
+        int own[3] = {owner[i] % g[0], (owner[i] / g[0]) % g[1],
+                      owner[i] / (g[0] * g[1])};
+        for (int u = 0; u < ns[2]; u++)
+            for (int v = 0; v < ns[1]; v++)
+                for (int w = 0; w < ns[0]; w++) {
+                    if (!sh[0][w] && !sh[1][v] && !sh[2][u] &&
+                        sl[0][w] == own[0] && sl[1][v] == own[1] &&
+                        sl[2][u] == own[2])
+                        continue;
+                    double d = fmax(sd[0][w], fmax(sd[1][v], sd[2][u]));
+                    sink_add(&sink,
+                             (sl[2][u] * g[1] + sl[1][v]) * g[0] + sl[0][w],
+                             d);
+                }
+    }
+done:
+    for (int a = 0; a < 3; a++) {
+        free(sl[a]);
+        free(sh[a]);
+        free(sd[a]);
+    }
+    return st;
+}
+
 static void stats_of(const hg_ranks_rank *rk, int P, int which,
                      hg_ranks_stats *s)
 {
@@ -1143,10 +1294,11 @@ int hg_ranks_pairs_find(const hg_particles *p, const char (*faces)[2],
     return find_pairs(&f, skin, out, e);
 }
 
-int hg_ranks_decompose(const hg_particles *p, const char (*faces)[2],
-                       const hg_ranks_layout *l, double cutghost,
-                       const double *atom_cut, const hg_pairs *pairs,
-                       hg_ranks_result *out, hg_err *e)
+static int decompose(const hg_particles *p, const char (*faces)[2],
+                     const hg_ranks_layout *l, double cutghost,
+                     const double *atom_cut, const hg_pairs *pairs,
+                     const double *cuts, int ncut, size_t *bucket,
+                     hg_ranks_result *out, hg_err *e)
 {
     memset(out, 0, sizeof *out);
     int P = l->nprocs, st;
@@ -1272,80 +1424,9 @@ int hg_ranks_decompose(const hg_particles *p, const char (*faces)[2],
         out->ranks[r].nlocal++;
     }
     /* ghosts */
-    int kmax[3] = {0, 0, 0};
-    for (size_t i = 0; i < p->n; i++) {
-        double c = atom_cut ? atom_cut[i] : cutghost;
-        if (l->comm_cutoff > c)
-            c = l->comm_cutoff;
-        if (!(c >= 0.0) || !isfinite(c)) {
-            st = hg_fail(e, HG_EINVAL, "ghost cutoff of atom %zu: %g", i, c);
-            goto fail;
-        }
-        for (int a = 0; a < f.dim; a++)
-            if (image_range(&f, a, c, &kmax[a])) {
-                st = hg_fail(e, HG_ELIMIT,
-                             "ghost cutoff %g spans more than %d periodic "
-                             "images of the %c edge %g",
-                             c, MAX_IMAGES, 'x' + a, f.prd[a]);
-                goto fail;
-            }
-        double x0[3] = {0.0, 0.0, 0.0};
-        for (int a = 0; a < f.dim; a++)
-            x0[a] = coord(&f, i, a);
-        if (f.dim == 2)
-            x0[2] = 0.5 * (f.lo[2] + f.hi[2]);
-        if (out->tiled) {
-            for (int kz = -kmax[2]; kz <= kmax[2]; kz++)
-                for (int ky = -kmax[1]; ky <= kmax[1]; ky++)
-                    for (int kx = -kmax[0]; kx <= kmax[0]; kx++) {
-                        int k[3] = {kx, ky, kz};
-                        for (int a = 0; a < 3; a++)
-                            y[a] = x0[a] + k[a] * f.prd[a];
-                        int shifted = kx || ky || kz;
-                        rcb_ghosts(&tree, 0, y, c, box, f.dim,
-                                   shifted ? -1 : owner[i], out->ranks);
-                    }
-            continue;
-        }
-        /* per axis the (slab, image) pairs whose grown slab holds it */
-        int sl[3][2 * MAX_IMAGES + 8], sh[3][2 * MAX_IMAGES + 8],
-            ns[3] = {0, 0, 0};
-        for (int a = 0; a < 3; a++) {
-            if (a >= f.dim) {
-                sl[a][0] = 0;
-                sh[a][0] = 0;
-                ns[a] = 1;
-                continue;
-            }
-            for (int k = -kmax[a]; k <= kmax[a]; k++) {
-                double v = x0[a] + k * f.prd[a];
-                for (int s = 0; s < g[a]; s++) {
-                    double bl = f.lo[a] + f.prd[a] * out->split[a][s];
-                    double bh = s < g[a] - 1
-                                    ? f.lo[a] + f.prd[a] * out->split[a][s + 1]
-                                    : f.hi[a];
-                    if (v >= bl - c && v <= bh + c &&
-                        ns[a] < 2 * MAX_IMAGES + 8) {
-                        sl[a][ns[a]] = s;
-                        sh[a][ns[a]] = k;
-                        ns[a]++;
-                    }
-                }
-            }
-        }
-        int own[3] = {owner[i] % g[0], (owner[i] / g[0]) % g[1],
-                      owner[i] / (g[0] * g[1])};
-        for (int u = 0; u < ns[2]; u++)
-            for (int v = 0; v < ns[1]; v++)
-                for (int w = 0; w < ns[0]; w++) {
-                    if (!sh[0][w] && !sh[1][v] && !sh[2][u] &&
-                        sl[0][w] == own[0] && sl[1][v] == own[1] &&
-                        sl[2][u] == own[2])
-                        continue;
-                    out->ranks[(sl[2][u] * g[1] + sl[1][v]) * g[0] + sl[0][w]]
-                        .nghost++;
-                }
-    }
+    if ((st = count_ghosts(&f, l, out, owner, box, &tree, cutghost, atom_cut,
+                           cuts, ncut, bucket, e)))
+        goto fail;
     for (size_t k = 0; pairs && k < pairs->n; k++) {
         const hg_pair *q = &pairs->v[k];
         if (q->i >= p->n || q->j >= p->n) {
@@ -1375,5 +1456,116 @@ fail:
     free(cost);
     free(tree.v);
     hg_ranks_result_clear(out);
+    return st;
+}
+
+int hg_ranks_decompose(const hg_particles *p, const char (*faces)[2],
+                       const hg_ranks_layout *l, double cutghost,
+                       const double *atom_cut, const hg_pairs *pairs,
+                       hg_ranks_result *out, hg_err *e)
+{
+    return decompose(p, faces, l, cutghost, atom_cut, pairs, NULL, 0, NULL,
+                     out, e);
+}
+
+void hg_ranks_profile_clear(hg_ranks_profile *r)
+{
+    if (!r)
+        return;
+    hg_ranks_result_clear(&r->res);
+    free(r->nghost);
+    free(r->pairs);
+    memset(r, 0, sizeof *r);
+}
+
+int hg_ranks_profile_make(const hg_particles *p, const char (*faces)[2],
+                          const hg_ranks_layout *l, double pair_cut,
+                          const double *skins, int ns,
+                          hg_ranks_profile *out, hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    if (ns < 1)
+        return hg_fail(e, HG_EINVAL, "skins: none given");
+    for (int j = 0; j < ns; j++)
+        if (!(skins[j] >= 0.0) || !isfinite(skins[j]) ||
+            (j && !(skins[j] > skins[j - 1])))
+            return hg_fail(e, HG_EINVAL,
+                           "skins: %g must be finite, >= 0 and above the "
+                           "one before",
+                           skins[j]);
+    if (!(pair_cut > 0.0) || !isfinite(pair_cut))
+        return hg_fail(e, HG_EINVAL, "pair cutoff: %g must be > 0", pair_cut);
+    int P = l->nprocs;
+    if (P < 1 || P > HG_RANKS_MAX)
+        return hg_fail(e, HG_EINVAL, "ranks: %d is outside 1..%d", P,
+                       HG_RANKS_MAX);
+    double *cuts = malloc(sizeof *cuts * (size_t)ns);
+    size_t *bucket = calloc((size_t)P * (size_t)ns, sizeof *bucket);
+    out->pairs = calloc((size_t)P * (size_t)ns, sizeof *out->pairs);
+    out->nghost = bucket;
+    hg_pairs pr = {0};
+    frame f = {0};
+    char fc[3][2];
+    int st = HG_OK;
+    if (!cuts || !bucket || !out->pairs) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    out->ns = ns;
+    for (int j = 0; j < ns; j++)
+        cuts[j] = pair_cut + skins[j];
+    if ((st = decompose(p, faces, l, cuts[ns - 1], NULL, NULL, cuts, ns,
+                        bucket, &out->res, e)))
+        goto done;
+    for (int r = 0; r < P; r++)
+        for (int j = 1; j < ns; j++)
+            bucket[(size_t)r * ns + j] += bucket[(size_t)r * ns + j - 1];
+    /* the stored pairs at every skin: the pairs at the largest, each
+     * counted from the smallest skin that holds it */
+    if ((st = frame_init(p, faces, &f, fc, e)) ||
+        (st = find_pairs(&f, skins[ns - 1], &pr, e)))
+        goto done;
+    for (size_t k = 0; k < pr.n; k++) {
+        size_t i = pr.v[k].i, j = pr.v[k].j;
+        double d2 = 0.0;
+        for (int a = 0; a < f.dim; a++) {
+            double d = coord(&f, j, a) - coord(&f, i, a);
+            if (f.per[a]) {
+                if (d > 0.5 * f.prd[a])
+                    d -= f.prd[a];
+                else if (d < -0.5 * f.prd[a])
+                    d += f.prd[a];
+            }
+            d2 += d * d;
+        }
+        double gap = sqrt(d2) - f.r[i] - f.r[j];
+        int lo = 0, hi = ns; /* the first skin the pair is within */
+        while (lo < hi) {
+            int m = (lo + hi) / 2;
+            if (gap < skins[m])
+                hi = m;
+            else
+                lo = m + 1;
+        }
+        if (lo == ns)
+            continue;
+        int a = out->res.owner[i], b = out->res.owner[j];
+        if (a == b)
+            out->pairs[(size_t)a * ns + lo] += 1.0;
+        else {
+            out->pairs[(size_t)a * ns + lo] += 0.5;
+            out->pairs[(size_t)b * ns + lo] += 0.5;
+        }
+    }
+    for (int r = 0; r < P; r++)
+        for (int j = 1; j < ns; j++)
+            out->pairs[(size_t)r * ns + j] += out->pairs[(size_t)r * ns + j - 1];
+done:
+    free(cuts);
+    hg_pairs_clear(&pr);
+    if (st) {
+        out->nghost = bucket; /* freed below */
+        hg_ranks_profile_clear(out);
+    }
     return st;
 }

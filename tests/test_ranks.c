@@ -379,8 +379,64 @@ static void test_advise(void)
     free(xs);
 }
 
+/* One profile over several skins gives what a decomposition at each
+ * skin gives: ghosts and stored pairs per rank, for a brick, a balanced
+ * brick and rcb. */
+static void test_profile(void)
+{
+    hg_err e = {0};
+    enum { N = 600 };
+    double *xs = malloc(sizeof *xs * 3 * N);
+    uint64_t s = 7;
+    for (int i = 0; i < N; i++) {
+        xs[3 * i] = 12.0 * hg_test_uniform(&s);
+        xs[3 * i + 1] = 12.0 * hg_test_uniform(&s);
+        xs[3 * i + 2] = 12.0 * hg_test_uniform(&s) * hg_test_uniform(&s);
+    }
+    hg_particles p;
+    frame(&p, 3, N, xs, 0.4, 0.0, 12.0, "p p f");
+    const double skins[3] = {0.1, 0.3, 0.9};
+    const char *lines[3] = {"", "balance 1.0 shift xyz 10 1.0",
+                            "comm_style tiled; balance 1.0 rcb"};
+    for (int k = 0; k < 3; k++) {
+        hg_ranks_layout l;
+        hg_ranks_layout_default(&l, 6);
+        CHECK(hg_ranks_layout_parse(lines[k], 3, &l, &e) == HG_OK);
+        hg_ranks_profile pf;
+        CHECK(hg_ranks_profile_make(&p, NULL, &l, 0.8, skins, 3, &pf, &e) ==
+              HG_OK);
+        for (int j = 0; j < 3; j++) {
+            hg_pairs pairs = {0};
+            hg_ranks_result r;
+            CHECK(hg_ranks_pairs_find(&p, NULL, skins[j], &pairs, &e) ==
+                  HG_OK);
+            CHECK(hg_ranks_decompose(&p, NULL, &l, 0.8 + skins[j], NULL,
+                                     &pairs, &r, &e) == HG_OK);
+            for (int q = 0; q < 6; q++) {
+                CHECK(pf.nghost[q * 3 + j] == r.ranks[q].nghost);
+                CHECK(pf.pairs[q * 3 + j] == r.ranks[q].pairs);
+                CHECK(pf.res.ranks[q].nlocal == r.ranks[q].nlocal);
+            }
+            hg_ranks_result_clear(&r);
+            hg_pairs_clear(&pairs);
+        }
+        CHECK(pf.nghost[3 * 0 + 2] >= pf.nghost[3 * 0]);
+        hg_ranks_profile_clear(&pf);
+    }
+    hg_ranks_layout l;
+    hg_ranks_layout_default(&l, 2);
+    hg_ranks_profile pf;
+    const double bad[2] = {0.3, 0.1};
+    CHECK(hg_ranks_profile_make(&p, NULL, &l, 0.8, bad, 2, &pf, &e) ==
+              HG_EINVAL &&
+          strstr(e.msg, "skins"));
+    hg_particles_clear(&p);
+    free(xs);
+}
+
 int main(void)
 {
+    test_profile();
     test_grid();
     test_ghosts();
     test_balance();

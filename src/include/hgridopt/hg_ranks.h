@@ -142,6 +142,22 @@ int hg_ranks_faces_parse(const char *text, int dim, char faces[3][2],
                          hg_err *e);
 
 
+/* A frame decomposed once for many skins (whole-run advice): per rank
+ * its ghosts at the ghost cutoff pair_cut + skins[j] and its stored pairs
+ * within r_i + r_j + skins[j], for every j (skins ascending, >= 0). */
+typedef struct hg_ranks_profile {
+    hg_ranks_result res;  /* the decomposition (at the largest skin) */
+    int ns;
+    size_t *nghost;       /* [rank * ns + j] */
+    double *pairs;        /* [rank * ns + j] */
+} hg_ranks_profile;
+
+int hg_ranks_profile_make(const hg_particles *p, const char (*faces)[2],
+                          const hg_ranks_layout *l, double pair_cut,
+                          const double *skins, int ns,
+                          hg_ranks_profile *out, hg_err *e);
+void hg_ranks_profile_clear(hg_ranks_profile *r);
+
 /* ---- advice: the decomposition of least busiest-rank time ---- */
 
 /* Seconds of the parts of a step one rank spends, per count. */
