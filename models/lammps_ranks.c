@@ -318,8 +318,11 @@ void hg_ranks_layout_lines(const hg_ranks_layout *l, int dim, char *buf,
     char u[3][16];
     for (int a = 0; a < 3; a++)
         snprintf(u[a], sizeof u[a], l->user[a] ? "%d" : "*", l->user[a]);
-    size_t n = (size_t)snprintf(buf, len, "processors %s %s %s\n", u[0],
-                                u[1], dim == 2 ? "1" : u[2]);
+    /* rcb: the grid is only where the run starts */
+    size_t n = l->balance == HG_RANKS_RCB
+                   ? (size_t)snprintf(buf, len, "%s", "")
+                   : (size_t)snprintf(buf, len, "processors %s %s %s\n",
+                                      u[0], u[1], dim == 2 ? "1" : u[2]);
     if (n >= len)
         return;
     if (l->comm_cutoff > 0.0)
@@ -333,12 +336,18 @@ void hg_ranks_layout_lines(const hg_ranks_layout *l, int dim, char *buf,
                  l->fix_every > 0 ? l->fix_every : 1000);
     else
         snprintf(head, sizeof head, "balance");
+    char th[32], stop[32];
+    snprintf(th, sizeof th, l->thresh == floor(l->thresh) ? "%.1f" : "%.6g",
+             l->thresh);
+    snprintf(stop, sizeof stop,
+             l->stopthresh == floor(l->stopthresh) ? "%.1f" : "%.6g",
+             l->stopthresh);
     if (l->balance == HG_RANKS_RCB)
-        snprintf(buf + n, len - n, "comm_style tiled\n%s %.6g rcb\n", head,
-                 l->thresh);
+        snprintf(buf + n, len - n, "comm_style tiled\n%s %s rcb\n", head,
+                 th);
     else
-        snprintf(buf + n, len - n, "%s %.6g shift %s %d %.6g\n", head,
-                 l->thresh, l->dims, l->niter, l->stopthresh);
+        snprintf(buf + n, len - n, "%s %s shift %s %d %s\n", head, th,
+                 l->dims, l->niter, stop);
 }
 
 /* ---- the frame ---- */
@@ -1351,7 +1360,7 @@ static int decompose(const hg_particles *p, const char (*faces)[2],
     const int *g = out->grid;
     for (int a = 0; a < 3; a++) {
         for (int i = 0; i < g[a]; i++)
-            out->split[a][i] = i * 1.0 / g[a];
+            out->split[a][i] = l->given[a] ? l->given[a][i] : i * 1.0 / g[a];
         out->split[a][g[a]] = 1.0;
     }
     /* the uniform grid's imbalance decides whether a balance acts */

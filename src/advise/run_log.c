@@ -14,6 +14,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The largest rank's seconds of a LAMMPS timing row (| min | avg | max
+ * |); the average for LIGGGHTS' form, which has no max. */
+static int timing_row_max(const char *line, const char *name, double *v)
+{
+    size_t k = strlen(name);
+    if (strncmp(line, name, k) || (line[k] != ' ' && line[k] != '|'))
+        return 0;
+    const char *q = strchr(line + k, '|');
+    if (!q || !(q = strchr(q + 1, '|')) || !(q = strchr(q + 1, '|')))
+        return 0;
+    char *end;
+    *v = strtod(q + 1, &end);
+    return end != q + 1 && isfinite(*v) && *v >= 0.0;
+}
+
 /* The average seconds of timing row name (LAMMPS' or LIGGGHTS' form). */
 static int timing_row(const char *line, const char *name, double *v)
 {
@@ -83,6 +98,26 @@ static void squeeze(const char *line, char *out, size_t cap)
 static void command(const char *line, hg_run_log *log, char *neighbor,
                     size_t ncap, char *modify, size_t mcap)
 {
+    char first[32], third[32] = "";
+    const char *r2 = word(line, first, sizeof first);
+    r2 = word(r2, third, sizeof third);
+    word(r2, third, sizeof third);
+    int decomp = !strcmp(first, "processors") ||
+                 !strcmp(first, "balance") ||
+                 !strcmp(first, "comm_style") ||
+                 (!strcmp(first, "fix") && !strcmp(third, "balance"));
+    if (decomp && !strchr(line, '$')) {
+        if (log->runs)
+            log->decomp_changed = 1;
+        else {
+            size_t n = strlen(log->decomp);
+            if (n + 2 < sizeof log->decomp) {
+                squeeze(line, log->decomp + n, sizeof log->decomp - n - 1);
+                strcat(log->decomp, "\n");
+            }
+        }
+        return;
+    }
     char cmd[32], arg[64];
     const char *rest = word(line, cmd, sizeof cmd);
     word(rest, arg, sizeof arg);
@@ -172,10 +207,32 @@ int hg_run_log_read(const char *path, hg_run_log *log, hg_err *e)
         }
         if (!strncmp(line, "Thread timing breakdown", 23))
             in_run = 0; /* OpenMP: the threads' share of the same rows */
-        else if (in_run && timing_row(line, "Pair", &v))
+        else if (!strncmp(line, "Nlocal:", 7) && log->runs)
+            sscanf(line + 7, "%lf ave %lf max", &log->nlocal_ave,
+                   &log->nlocal_max);
+        else if (!strncmp(line, "Nghost:", 7) && log->runs)
+            sscanf(line + 7, "%lf ave %lf max", &log->nghost_ave,
+                   &log->nghost_max);
+        else if (strstr(line, " MPI tasks x ") &&
+                 sscanf(strstr(line, "with ") ? strstr(line, "with ") : "",
+                        "with %d MPI tasks", &procs) == 1 && procs > 0) {
+            if (log->runs == 1)
+                log->mpi = procs;
+        }
+        else if (in_run && timing_row(line, "Pair", &v)) {
             log->pair += v;
-        else if (in_run && timing_row(line, "Neigh", &v))
+            log->pair_max += timing_row_max(line, "Pair", &t) ? t : v;
+        }
+        else if (in_run && timing_row(line, "Neigh", &v)) {
             log->neigh += v;
+            log->neigh_max += timing_row_max(line, "Neigh", &t) ? t : v;
+        }
+        else if (in_run && timing_row(line, "Comm", &v)) {
+            log->comm += v;
+            const char *q = strchr(line, '|');
+            double mn = q ? strtod(q + 1, NULL) : v;
+            log->comm_min += q && isfinite(mn) && mn >= 0.0 ? mn : v;
+        }
         else if (in_run && (timing_row(line, "Output", &v) ||
                             timing_row(line, "Outpt", &v)))
             log->output += v;
@@ -199,6 +256,8 @@ int hg_run_log_read(const char *path, hg_run_log *log, hg_err *e)
     if (!log->runs)
         return hg_fail_data(e, HG_EINVAL, "--log: '%s' has no 'Loop time of' "
                        "line: not the log of a finished run", path);
+    if (log->mpi < 1)
+        log->mpi = log->procs;
     if (*neighbor)
         snprintf(log->lines, sizeof log->lines, "%s\n%s", neighbor, modify);
     else

@@ -419,7 +419,7 @@ static int settings(const hg_run_input *in, const hg_run_hooks *h,
 /* Pass 2: the frames priced (every stride-th and the last), each
  * candidate at each skin. */
 static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
-                 hg_run_advice *a, hg_err *e)
+                 run_ranks *rr, hg_run_advice *a, hg_err *e)
 {
     size_t maxf = in->max_frames > 0 ? (size_t)in->max_frames : 500;
     size_t stride = (d->nf + maxf - 1) / maxf;
@@ -466,6 +466,10 @@ static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
                         d->pair[m * d->S + j] = pr;
                 }
             h->frame_free(fr);
+            if (st == HG_OK && rr)
+                st = run_ranks_frame(rr, a, f.p, m, d->frames[fi].u,
+                                     &d->neigh[(m * d->K) * d->S],
+                                     &d->pair[m * d->S], e);
             if (st) {
                 char msg[sizeof e->msg];
                 snprintf(msg, sizeof msg, "%s", e->msg);
@@ -602,11 +606,11 @@ static int read_log(hg_run_input *in, const hg_run_hooks *h,
         run_note(a, "your log changes its neighbor lines after its first run: "
                 "its times are of all its runs, compared with the first "
                 "lines");
-    if (L->procs > 1)
-        run_note(a, "your log's runs used %d procs (MPI ranks x threads): "
-                    "its times are per rank, so the predictions scaled to "
-                    "them are for as many",
-                 L->procs);
+    if (L->procs > L->mpi)
+        run_note(a, "your log's runs used %d procs (%d MPI ranks x "
+                    "threads): its times are per rank, so the predictions "
+                    "scaled to them are for as many threads",
+                 L->procs, L->mpi);
     return HG_OK;
 }
 
@@ -640,6 +644,8 @@ int hg_run_advise(const hg_run_input *given, hg_run_advice *a, hg_err *e)
     const hg_run_hooks *h = in->engine->run;
     a->files = in->n_paths;
     run_data d = {0};
+    run_ranks rr = {0};
+    int ranks = 0;
     rep_frame rf = {0};
     hg_particles rep = {0};
     double own = 0.0;
@@ -653,9 +659,16 @@ int hg_run_advise(const hg_run_input *given, hg_run_advice *a, hg_err *e)
         rf.xr = NULL;
         skins(in, own, a);
         st = settings(in, h, &rep, own, a, e);
+        if (in->mpi < 1)
+            in->mpi = a->has_log && a->log.mpi > 0 ? a->log.mpi : 1;
+        ranks = in->mpi > 1 || (a->has_log && a->log.mpi > 1);
+        if (st == HG_OK && ranks)
+            st = run_ranks_setup(in, &rep, d.nf, a, &rr, e);
         hg_particles_clear(&rep);
-        if (st == HG_OK && (st = price(in, h, &d, a, e)) == HG_OK)
-            st = run_choose(in, &d, a, e);
+        if (st == HG_OK &&
+            (st = price(in, h, &d, ranks ? &rr : NULL, a, e)) == HG_OK)
+            st = ranks ? run_ranks_choose(in, &d, &rr, a, e)
+                       : run_choose(in, &d, a, e);
     }
     free(rf.xr);
     if (st == HG_OK && a->has_own)
@@ -672,6 +685,7 @@ int hg_run_advise(const hg_run_input *given, hg_run_advice *a, hg_err *e)
              100.0 * a->sampling_change);
     hg_particles_clear(&rep);
     run_data_free(&d);
+    run_ranks_free(&rr);
     if (st)
         hg_run_advice_clear(a);
     return st;

@@ -343,7 +343,13 @@ static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
     const hg_run_log *L = &a->log;
     double T = (double)(a->last_step - a->first_step);
     double per = T / (double)L->steps;
-    double mp = L->pair * per, mn = L->neigh * per;
+    /* many ranks: the slowest rank's Pair and Neigh (the log's max) are
+     * what the model of the slowest rank is scaled to, and its own
+     * communication (the least of the Comm row) is priced by the model */
+    int ranks = in->mpi > 1 || L->mpi > 1;
+    double lp = L->mpi > 1 ? L->pair_max : L->pair;
+    double ln = L->mpi > 1 ? L->neigh_max : L->neigh;
+    double mp = lp * per, mn = ln * per;
     double mb = (double)L->builds * per;
     hg_run_choice o = a->own;
     if (fabs((double)L->steps / T - 1.0) > 0.1)
@@ -376,7 +382,9 @@ static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
     a->scale_builds = d->sb;
     /* the log's Output (its dumps, the trajectory's among them) is no
      * part of the run the lines are chosen for */
-    a->rest = fmax(0.0, L->loop - L->pair - L->neigh - L->output) * per;
+    a->rest = fmax(0.0, L->loop - lp - ln - L->output -
+                            (ranks ? L->comm_min : 0.0)) *
+              per;
     if (L->output >= 0.01 * L->loop)
         run_note(a, "your log's Output time (%.3g s, %.0f %% of its loop: "
                     "its dumps, the trajectory's among them) is left out of "
@@ -432,14 +440,17 @@ int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
                hg_err *e)
 {
     run_blocks b;
-    d->sp = d->sn = d->sb = 1.0;
-    a->scale_pair = a->scale_neigh = a->scale_builds = 1.0;
+    if (!d->fixed_scales) {
+        d->sp = d->sn = d->sb = 1.0;
+        a->scale_pair = a->scale_neigh = a->scale_builds = 1.0;
+    }
     int st = all_blocks(d, a, &b, e);
     if (st)
         return st;
     if (a->has_own)
         own_sum(in, &b, a);
-    if (a->has_own && a->has_log && (st = calibrate(in, d, &b, a, e))) {
+    if (a->has_own && a->has_log && !d->fixed_scales &&
+        (st = calibrate(in, d, &b, a, e))) {
         run_blocks_free(&b);
         return st;
     }

@@ -30,6 +30,9 @@ typedef struct run_data {
     /* the model scaled to the user's log (1 without one): Pair per
      * step, Neigh per build, builds */
     double sp, sn, sb;
+    int fixed_scales; /* sp, sn, sb and the advice's rest are given (a
+                         decomposition priced with the scales found at the
+                         user's): run_choose keeps them */
 } run_data;
 
 /* The cost of the steps between two priced frames (a block) for each
@@ -58,6 +61,39 @@ void run_choice_sum(const run_blocks *b, int b0, int b1, int k, int j,
  * candidates, skins, own setting and skin_min set). */
 int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
                hg_err *e);
+
+/* Many ranks (whole_run_ranks.c): the decompositions priced and, per
+ * priced frame m, decomposition D and skin j (index x = (m * nD + D) * S
+ * + j), the slowest rank's Pair share fp, Neigh share fn and its
+ * communication per step cs and per build cb (seconds); stats[(m * nD +
+ * D) * 4 + 0..3]: atoms max, ave, ghosts max, ave at the user's skin. */
+#include "hg_ranks.h"
+typedef struct run_ranks {
+    int P, nD, n_price, own, scale_index, S;
+    hg_ranks_layout lay[HG_RUN_MAX_DECOMPS];
+    char name[HG_RUN_MAX_DECOMPS][96];
+    double *held[HG_RUN_MAX_DECOMPS][3]; /* static balance: its cuts */
+    double pair_cut;
+    hg_ranks_costs k;
+    double *fp, *fn, *cs, *cb, *stats;
+} run_ranks;
+
+/* The decompositions for in->mpi ranks (the user's first, then LAMMPS'
+ * default, the best grids of the largest frame rep, rcb), for nf frames
+ * at most. */
+int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
+                    size_t nf, hg_run_advice *a, run_ranks *rr, hg_err *e);
+/* Priced frame m (its atoms p, its motion per step u): every
+ * decomposition at every skin, with the one-rank costs neigh0[j] (the
+ * first setting's Neigh per build) and pair[j]. */
+int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
+                    const hg_particles *p, size_t m, double u,
+                    const double *neigh0, const double *pair, hg_err *e);
+/* run_choose for every decomposition, the model scaled to the log at the
+ * user's; a gets the answer's and the table. */
+int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
+                     hg_run_advice *a, hg_err *e);
+void run_ranks_free(run_ranks *rr);
 
 /* A note for the user (at most HG_RUN_MAX_NOTES kept). */
 void run_note(hg_run_advice *a, const char *fmt, ...)

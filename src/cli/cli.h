@@ -147,6 +147,8 @@ typedef struct cli_system {
                            model): cli_print_system shows its constants */
     const char *engine_name; /* the engine the output describes (recommend:
                                 set before writing; NULL: the default) */
+    const struct hg_ranks_advice *ranks; /* recommend --mpi P > 1 for a
+                                code: the decomposition (NULL: none) */
 } cli_system;
 
 /* The case input of the common options (need_nu: nu is required), with
@@ -265,6 +267,19 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_decompose(int argc, char **argv);
+
+/* Many ranks (cmd_decompose.c, also for recommend --mpi): the
+ * decomposition advice for the packing of cs on P ranks (setting: the
+ * user's lines or NULL; cutoff_given 0: the largest diameter); *out
+ * allocated (free). The table section and JSON members of an advice. */
+struct hg_ranks_advice;
+int cli_ranks_advise(const cli_system *cs, int P, const char *setting,
+                     double cutoff_given, double steps_per_build,
+                     int liggghts, struct hg_ranks_advice **out,
+                     double *cutghost, double *cutoff_out, hg_err *e);
+int cli_ranks_table(FILE *out, const struct hg_ranks_advice *a, long show,
+                    int liggghts);
+void cli_ranks_json(cJSON *obj, const struct hg_ranks_advice *a);
 /* validate, tune and calibrate of an engine that runs a code
  * (cmd_engine.c): kind 0 validate, 1 tune, 2 calibrate. */
 int cmd_engine_run(int kind, int argc, char **argv);

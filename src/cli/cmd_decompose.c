@@ -106,10 +106,16 @@ static int write_json(FILE *out, const dec_ctx *x)
     cJSON_AddStringToObject(j, "packing", x->path);
     cJSON_AddNumberToObject(j, "atoms", (double)p->n);
     cJSON_AddNumberToObject(j, "dim", p->dim);
-    cJSON_AddNumberToObject(j, "ranks", a->nprocs);
     cJSON_AddNumberToObject(j, "skin", x->skin);
     cJSON_AddNumberToObject(j, "pair_cutoff", x->cutoff);
     cJSON_AddNumberToObject(j, "ghost_cutoff", x->cutghost);
+    cli_ranks_json(j, a);
+    return cli_json_print(out, j);
+}
+
+void cli_ranks_json(cJSON *j, const hg_ranks_advice *a)
+{
+    cJSON_AddNumberToObject(j, "ranks", a->nprocs);
     cJSON *k = cJSON_AddObjectToObject(j, "costs");
     cJSON_AddNumberToObject(k, "pair_per_pair", a->costs.pair_pair);
     cJSON_AddNumberToObject(k, "pair_per_atom", a->costs.pair_atom);
@@ -146,7 +152,6 @@ static int write_json(FILE *out, const dec_ctx *x)
     cJSON_AddStringToObject(ans, "name", a->c[a->answer].name);
     cJSON_AddStringToObject(ans, "lines", a->c[a->answer].lines);
     cJSON_AddBoolToObject(ans, "kept_own", a->kept_own);
-    return cli_json_print(out, j);
 }
 
 static void row(FILE *out, const hg_ranks_candidate *c, double ref,
@@ -184,6 +189,12 @@ static int write_table(FILE *out, const dec_ctx *x)
                  "steps per build + communication\n",
             a->costs.steps_per_build);
     fprintf(out, "constants:      %s\n\n", a->costs.source);
+    return cli_ranks_table(out, a, x->show, x->liggghts);
+}
+
+int cli_ranks_table(FILE *out, const hg_ranks_advice *a, long show,
+                    int liggghts)
+{
     fprintf(out, "  %-34s %8s %6s %8s %6s %9s %7s\n", "decomposition",
             "atoms", "/ave", "ghosts", "/ave", "step us", "/answer");
     double ref = a->c[a->answer].busiest;
@@ -206,7 +217,7 @@ static int write_table(FILE *out, const dec_ctx *x)
     for (int i = 0; i < a->n; i++) {
         int k = ord[i];
         int special = k == a->own || k == a->answer;
-        if (shown >= x->show && !special)
+        if (shown >= show && !special)
             continue;
         row(out, &a->c[k], ref,
             k == a->answer ? "<- answer" : k == a->own ? "<- yours" : "");
@@ -226,8 +237,8 @@ static int write_table(FILE *out, const dec_ctx *x)
                      "yours (%.3g us against %.3g)\n",
                 c->name, c->busiest / a->c[a->own].busiest, 1e6 * c->busiest,
                 1e6 * a->c[a->own].busiest);
-    fprintf(out, "lines (--format %s):\n", x->liggghts ? "liggghts"
-                                                       : "lammps");
+    fprintf(out, "lines (--format %s):\n", liggghts ? "liggghts"
+                                                    : "lammps");
     render_print_lines(out, c->lines);
     if (c->balanced && !c->tiled)
         fprintf(out, "for a run whose atoms move, keep it balanced: "
@@ -274,6 +285,85 @@ static int frame_neigh(const hg_particles *p, double skin, double cutoff,
     return HG_OK;
 }
 
+int cli_ranks_advise(const cli_system *cs, int P, const char *setting,
+                     double cutoff_given, double steps_per_build,
+                     int liggghts, hg_ranks_advice **out, double *cutghost,
+                     double *cutoff_out, hg_err *e)
+{
+    *out = NULL;
+    const hg_particles *p = &cs->c.packing;
+    char faces[3][2];
+    const char(*fp)[2] = NULL;
+    int st;
+    if (cs->opt.boundary_text) {
+        if ((st = hg_ranks_faces_parse(cs->opt.boundary_text, p->dim, faces,
+                                       e)))
+            return st;
+        fp = (const char(*)[2])faces;
+    }
+    if (p->n == 0)
+        return hg_fail_data(e, HG_EINVAL, "%s: the frame holds no atoms",
+                            cs->opt.packing_path);
+    double dmax = 2.0 * hg_particles_rmax(p);
+    double cutoff = cutoff_given > 0.0 ? cutoff_given : dmax;
+    double skin = cs->c.skin;
+    *cutghost = cutoff + skin;
+    *cutoff_out = cutoff;
+    if (liggghts && setting) {
+        hg_ranks_layout t;
+        hg_ranks_layout_default(&t, P);
+        if ((st = hg_ranks_layout_parse(setting, p->dim, &t, e)))
+            return st;
+        if (t.balance != HG_RANKS_NONE)
+            return hg_fail(e, HG_EINVAL,
+                           "--setting: LIGGGHTS 3.8 has no balance command "
+                           "nor fix balance; give its processors line only");
+    }
+    double neigh = 0.0, binsize = 0.0;
+    if ((st = frame_neigh(p, skin, cutoff, &neigh, &binsize, e)))
+        return st;
+    hg_pairs pairs = {0};
+    if ((st = hg_ranks_pairs_find(p, fp, skin, &pairs, e))) {
+        hg_pairs_clear(&pairs);
+        return st;
+    }
+    hg_ranks_costs k;
+    hg_ranks_costs_shipped(&k, neigh, binsize, steps_per_build);
+    hg_ranks_advice *a = malloc(sizeof *a);
+    if (!a) {
+        hg_pairs_clear(&pairs);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    st = hg_ranks_advise(p, fp, P, setting, *cutghost, &pairs, &k, 0.05, a,
+                         e);
+    hg_pairs_clear(&pairs);
+    if (st == HG_OK && liggghts) {
+        /* LIGGGHTS: the grids only */
+        int n = 0, own = a->own, ans = 0;
+        for (int i = 0; i < a->n; i++)
+            if (a->c[i].layout.balance == HG_RANKS_NONE) {
+                if (i == own)
+                    own = n;
+                a->c[n++] = a->c[i];
+            }
+        a->n = n;
+        a->own = own;
+        for (int i = 1; i < n; i++)
+            if (a->c[i].busiest < a->c[ans].busiest)
+                ans = i;
+        a->best = ans;
+        a->kept_own =
+            a->c[ans].busiest > (1.0 - a->margin) * a->c[own].busiest;
+        a->answer = a->kept_own ? own : ans;
+    }
+    if (st) {
+        free(a);
+        return st;
+    }
+    *out = a;
+    return HG_OK;
+}
+
 int cmd_decompose(int argc, char **argv)
 {
     decompose_opts o = {0, NULL, 0.0, 10.0, 12};
@@ -306,82 +396,18 @@ int cmd_decompose(int argc, char **argv)
     if ((rc = cli_system_resolve(&cs, 0)))
         return rc;
     hg_err e = {0};
-    const hg_particles *p = &cs.c.packing;
-    char faces[3][2];
-    const char(*fp)[2] = NULL;
-    int st = HG_OK;
-    if (cs.opt.boundary_text &&
-        (st = hg_ranks_faces_parse(cs.opt.boundary_text, p->dim, faces, &e)))
-        goto out;
-    if (cs.opt.boundary_text)
-        fp = (const char(*)[2])faces;
-    if (p->n == 0) {
-        st = hg_fail_data(&e, HG_EINVAL, "%s: the frame holds no atoms",
-                          cs.opt.packing_path);
-        goto out;
-    }
-    double dmax = 2.0 * hg_particles_rmax(p);
-    double cutoff = o.cutoff > 0.0 ? o.cutoff : dmax;
-    double skin = cs.c.skin;
-    double cutghost = cutoff + skin;
-    if (liggghts && o.setting) {
-        hg_ranks_layout t;
-        hg_ranks_layout_default(&t, (int)o.mpi);
-        if ((st = hg_ranks_layout_parse(o.setting, p->dim, &t, &e)))
-            goto out;
-        if (t.balance != HG_RANKS_NONE) {
-            st = hg_fail(&e, HG_EINVAL,
-                         "--setting: LIGGGHTS 3.8 has no balance command "
-                         "nor fix balance; give its processors line only");
-            goto out;
-        }
-    }
-    double neigh = 0.0, binsize = 0.0;
-    if ((st = frame_neigh(p, skin, cutoff, &neigh, &binsize, &e)))
-        goto out;
-    hg_pairs pairs = {0};
-    if ((st = hg_ranks_pairs_find(p, fp, skin, &pairs, &e))) {
-        hg_pairs_clear(&pairs);
-        goto out;
-    }
-    hg_ranks_costs k;
-    hg_ranks_costs_shipped(&k, neigh, binsize, o.steps_per_build);
-    hg_ranks_advice *a = malloc(sizeof *a);
-    if (!a) {
-        hg_pairs_clear(&pairs);
-        st = hg_fail(&e, HG_ENOMEM, "out of memory");
-        goto out;
-    }
-    st = hg_ranks_advise(p, fp, (int)o.mpi, o.setting, cutghost, &pairs, &k,
-                         0.05, a, &e);
-    hg_pairs_clear(&pairs);
-    if (st == HG_OK && liggghts) {
-        /* LIGGGHTS: the grids only */
-        int n = 0, own = a->own, ans = 0;
-        for (int i = 0; i < a->n; i++)
-            if (!a->c[i].balanced && a->c[i].layout.balance == HG_RANKS_NONE) {
-                if (i == own)
-                    own = n;
-                a->c[n++] = a->c[i];
-            }
-        a->n = n;
-        a->own = own;
-        for (int i = 1; i < n; i++)
-            if (a->c[i].busiest < a->c[ans].busiest)
-                ans = i;
-        a->best = ans;
-        a->kept_own = a->c[ans].busiest > (1.0 - a->margin) * a->c[own].busiest;
-        a->answer = a->kept_own ? own : ans;
-    }
+    hg_ranks_advice *a = NULL;
+    double cutghost = 0.0, cutoff = 0.0;
+    int st = cli_ranks_advise(&cs, (int)o.mpi, o.setting, o.cutoff,
+                              o.steps_per_build, liggghts, &a, &cutghost,
+                              &cutoff, &e);
     if (st == HG_OK) {
-        dec_ctx x = {&cs, a, cs.opt.packing_path, cutghost, cutoff, skin,
-                     liggghts, o.show};
+        dec_ctx x = {&cs, a, cs.opt.packing_path, cutghost, cutoff,
+                     cs.c.skin, liggghts, o.show};
         rc = cli_write(cs.opt.output, write_result, &x);
-    }
-    free(a);
-out:
-    if (st)
+    } else
         rc = cli_fail(&e, st, 0);
+    free(a);
     cli_system_clear(&cs);
     return rc;
 }

@@ -5,6 +5,7 @@
  * grid's table and JSON below, a code's own answer in render_code.c. */
 #include "cli.h"
 #include "hg_figure.h"
+#include "hg_ranks.h"
 #include "render_code.h"
 
 #include <math.h>
@@ -66,7 +67,12 @@ static void help(FILE *out)
             "system file's\n"
             "                   particles, else 50000; --param atoms=N)\n"
             "  --mpi N          MPI ranks, for the same models (default 1; "
-            "--param ranks=N)\n"
+            "--param ranks=N);\n"
+            "                   with --packing and --engine lammps|liggghts "
+            "also the\n"
+            "                   processors and balance lines for N ranks "
+            "(hgridopt\n"
+            "                   decompose --help)\n"
             "%s%s%s\n%s\n"
             "Example:\n"
             "  hgridopt recommend --packing dump.pour --engine lammps --skin "
@@ -335,6 +341,16 @@ int cmd_recommend(int argc, char **argv)
     int st = hg_advise(&in, &ao, &cs.c, &a, &e);
     cli_progress_end(&pr);
     cli_print_notes(&cs.c);
+    hg_ranks_advice *ranks = NULL;
+    int code = a.engine && (!strcmp(a.engine->name, "lammps") ||
+                            !strcmp(a.engine->name, "liggghts"));
+    if (!st && code && o.mpi > 1 && cs.c.has_packing) {
+        double cg, cut;
+        st = cli_ranks_advise(&cs, (int)o.mpi, NULL, 0.0, 10.0,
+                              !strcmp(a.engine->name, "liggghts"), &ranks,
+                              &cg, &cut, &e);
+        cs.ranks = ranks;
+    }
     if (st) {
         rc = cli_fail(&e, st, 0);
     } else {
@@ -348,6 +364,7 @@ int cmd_recommend(int argc, char **argv)
             rc = cli_fail(&e, st, 1);
     }
     hg_advice_clear(&a);
+    free(ranks);
     cli_system_clear(&cs);
     return rc;
 }

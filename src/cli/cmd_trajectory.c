@@ -2,6 +2,7 @@
  * neighbour setting and skin for a whole run (hg_whole_run.h), as a
  * table, JSON or the code's input lines. */
 #include "cli.h"
+#include "hg_ranks.h"
 #include "hg_whole_run.h"
 
 #include <math.h>
@@ -13,9 +14,9 @@
 
 typedef struct traj_opts {
     const char *trajectory, *setting, *skin, *type_radius, *log;
-    const char *min_gain_text;
+    const char *min_gain_text, *decomposition;
     double timestep;
-    long max_frames, max_phases;
+    long max_frames, max_phases, mpi;
 } traj_opts;
 
 static const cli_option options[] = {
@@ -28,6 +29,8 @@ static const cli_option options[] = {
     CLI_STR("min-gain", traj_opts, min_gain_text),
     CLI_LONG("max-frames", traj_opts, max_frames, 2, 100000),
     CLI_LONG("max-phases", traj_opts, max_phases, 1, HG_RUN_MAX_SEGMENTS),
+    CLI_LONG("mpi", traj_opts, mpi, 1, HG_RANKS_MAX),
+    CLI_STR("decomposition", traj_opts, decomposition),
 };
 
 static void help(FILE *out)
@@ -77,6 +80,18 @@ static void help(FILE *out)
             "                        least this share of the run (default "
             "0.05; 0: the\n"
             "                        least predicted, however close)\n"
+            "  --mpi P               MPI ranks the run will use (default: "
+            "your log's, else\n"
+            "                        1): every step is priced as its "
+            "slowest rank's, and\n"
+            "                        the answer adds the processors and "
+            "balance lines\n"
+            "                        (hgridopt decompose --help for the "
+            "model)\n"
+            "  --decomposition \"LINES\"  your processors / balance / "
+            "fix balance /\n"
+            "                        comm_style lines (default: your log's, "
+            "else none)\n"
             "  --max-frames N        frames priced at most (default 500; "
             "every k-th)\n"
             "  --max-phases N        phases of a schedule at most (default "
@@ -167,6 +182,49 @@ static void write_run(FILE *out, const traj_ctx *x)
             a->scale_pair, a->scale_neigh, a->scale_builds, a->rest);
 }
 
+/* Many ranks: every decomposition priced at its best setting, the
+ * busiest rank's atoms against the average (mean over the priced frames,
+ * and at the last) and its ghosts against its atoms. */
+static void decomp_table(FILE *out, const hg_run_advice *a)
+{
+    fprintf(out, "\nOn %d MPI ranks (each step priced as its slowest "
+                 "rank's; hgridopt decompose --help):\n",
+            a->nprocs);
+    fprintf(out, "  %-44s %9s %9s %11s %9s %7s\n", "decomposition",
+            "atoms/ave", "at end", "ghosts/atom", a->has_log ? "Loop s" : "total s",
+            "/answer");
+    double ref = a->decomps[a->best_decomp].loop;
+    for (int i = 0; i < a->n_decomps; i++) {
+        const hg_run_decomp *d = &a->decomps[i];
+        fprintf(out, "  %-44.44s %9.3f %9.3f %11.3f %9.4g %7.3f %s\n",
+                d->name, d->atoms_ratio,
+                d->last_atoms_ave > 0.0 ? d->last_atoms_max / d->last_atoms_ave
+                                        : 0.0,
+                d->ghosts_ratio, d->loop, ref > 0.0 ? d->loop / ref : 0.0,
+                i == a->best_decomp  ? "<- answer"
+                : i == a->own_decomp ? "<- yours"
+                                     : "");
+    }
+    if (a->has_log && a->log.nlocal_ave > 0.0 && a->log.mpi > 1)
+        fprintf(out, "  your log at its end (LAMMPS' counts): atoms %.4g "
+                     "max / %.4g ave = %.3f, ghosts %.4g max; the model at "
+                     "the last frame with your lines: %.4g / %.4g = %.3f\n",
+                a->log.nlocal_max, a->log.nlocal_ave,
+                a->log.nlocal_max / a->log.nlocal_ave, a->log.nghost_max,
+                a->decomps[a->own_decomp].last_atoms_max,
+                a->decomps[a->own_decomp].last_atoms_ave,
+                a->decomps[a->own_decomp].last_atoms_ave > 0.0
+                    ? a->decomps[a->own_decomp].last_atoms_max /
+                          a->decomps[a->own_decomp].last_atoms_ave
+                    : 0.0);
+    fprintf(out, "  decomposition: %s%s\n",
+            a->decomps[a->best_decomp].name,
+            a->kept_own_decomp && a->best_decomp == a->own_decomp
+                ? " (yours kept: nothing saves 5 % of the loop)"
+                : "");
+    print_lines(out, "    ", a->decomp_lines);
+}
+
 static int write_table(FILE *out, const void *ctx)
 {
     const traj_ctx *x = ctx;
@@ -199,6 +257,8 @@ static int write_table(FILE *out, const void *ctx)
         choice_row(out, a, name, &a->own);
     }
     choice_row(out, a, "bin at the answer's skin", &a->bin);
+    if (a->nprocs > 1)
+        decomp_table(out, a);
     if (a->kept_own)
         fprintf(out, "\nanswer: keep your lines (%s, skin %.4g): %.4g s "
                      "predicted\n",
@@ -330,6 +390,43 @@ static int write_json(FILE *out, const void *ctx)
     }
     if (a->n_segments)
         cJSON_AddNumberToObject(j, "schedule_seconds", a->schedule_seconds);
+    if (a->nprocs > 1) {
+        cJSON *rk = cJSON_AddObjectToObject(j, "ranks");
+        cJSON_AddNumberToObject(rk, "mpi", a->nprocs);
+        cJSON_AddNumberToObject(rk, "answer", a->best_decomp);
+        cJSON_AddNumberToObject(rk, "yours", a->own_decomp);
+        cJSON_AddBoolToObject(rk, "keeps_yours", a->kept_own_decomp);
+        cJSON_AddStringToObject(rk, "lines", a->decomp_lines);
+        cJSON *arr = cJSON_AddArrayToObject(rk, "decompositions");
+        for (int i = 0; i < a->n_decomps; i++) {
+            const hg_run_decomp *d = &a->decomps[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", d->name);
+            cJSON_AddStringToObject(o, "lines", d->lines);
+            cJSON_AddNumberToObject(o, "seconds", d->seconds);
+            cJSON_AddNumberToObject(o, "loop_seconds", d->loop);
+            cJSON_AddNumberToObject(o, "atoms_max_over_ave", d->atoms_ratio);
+            cJSON_AddNumberToObject(o, "ghosts_per_atom_busiest",
+                                    d->ghosts_ratio);
+            cJSON_AddNumberToObject(o, "last_atoms_max", d->last_atoms_max);
+            cJSON_AddNumberToObject(o, "last_atoms_ave", d->last_atoms_ave);
+            cJSON_AddNumberToObject(o, "last_ghosts_max", d->last_ghosts_max);
+            cJSON_AddNumberToObject(o, "last_ghosts_ave", d->last_ghosts_ave);
+            cJSON_AddStringToObject(o, "setting",
+                                    a->candidates[d->candidate].name);
+            cJSON_AddNumberToObject(o, "skin", d->skin);
+            cJSON_AddItemToArray(arr, o);
+        }
+        if (a->has_log) {
+            cJSON *lg = cJSON_AddObjectToObject(rk, "log");
+            cJSON_AddNumberToObject(lg, "mpi", a->log.mpi);
+            cJSON_AddNumberToObject(lg, "nlocal_max", a->log.nlocal_max);
+            cJSON_AddNumberToObject(lg, "nlocal_ave", a->log.nlocal_ave);
+            cJSON_AddNumberToObject(lg, "nghost_max", a->log.nghost_max);
+            cJSON_AddNumberToObject(lg, "nghost_ave", a->log.nghost_ave);
+            cJSON_AddStringToObject(lg, "decomposition", a->log.decomp);
+        }
+    }
     cJSON_AddNumberToObject(j, "sampling_change", a->sampling_change);
     cJSON *notes = cJSON_AddArrayToObject(j, "notes");
     for (int i = 0; i < a->n_notes; i++)
@@ -358,6 +455,13 @@ static int write_code(FILE *out, const void *ctx)
         fprintf(out, "# yours (%s): %.4g s, %.3gx\n", a->own_why,
                 total(a, &a->own), total(a, &a->own) / total(a, &a->best));
     fputs(a->lines, out);
+    if (a->nprocs > 1) {
+        fprintf(out, "# for %d MPI ranks (%s): processors before the box is "
+                     "made (create_box,\n# read_data), the balance lines "
+                     "after it\n",
+                a->nprocs, a->decomps[a->best_decomp].name);
+        fputs(a->decomp_lines, out);
+    }
     if (a->n_segments) {
         fprintf(out, "# A schedule saves %.1f %% more: put each block before "
                      "the run that starts at its\n# step (split a run at a "
@@ -450,6 +554,9 @@ int cmd_trajectory(int argc, char **argv)
     in.timestep = o.timestep;
     in.max_frames = (int)o.max_frames;
     in.max_segments = (int)o.max_phases;
+    in.mpi = (int)o.mpi;
+    in.decomposition = o.decomposition;
+    in.engine_balance = !strcmp(g->name, "lammps");
     hg_err e = {0};
     if (o.skin && strcmp(o.skin, "auto") &&
         (hg_parse_double(o.skin, "--skin", &in.skin, &e) ||

@@ -4,6 +4,7 @@
  * settings text itself is the engine's (hg_advice.settings). */
 #include "cli.h"
 #include "render_code.h"
+#include "hg_ranks.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -123,6 +124,13 @@ static int collections_table(FILE *out, const cli_system *cs,
     fprintf(out, "\nsettings (the lines of --format %s):\n",
             a->engine->settings_format);
     render_print_lines(out, a->settings);
+    if (cs->ranks) {
+        fprintf(out, "\non %d MPI ranks (the slowest rank's step; hgridopt "
+                     "decompose for the whole table):\n",
+                cs->ranks->nprocs);
+        return cli_ranks_table(out, cs->ranks, 6,
+                               !strcmp(a->engine->name, "liggghts"));
+    }
     return CLI_OK;
 }
 
@@ -154,6 +162,9 @@ static int collections_json_doc(FILE *out, const cli_system *cs,
         cJSON_AddItemToArray(by, r);
     }
     render_json_lines(j, "settings", a->settings);
+    if (cs->ranks)
+        cli_ranks_json(cJSON_AddObjectToObject(j, "decomposition"),
+                       cs->ranks);
     return cli_json_print(out, j);
 }
 
@@ -172,6 +183,13 @@ static int collections_eval_table(FILE *out, const cli_system *cs,
     fprintf(out, "\nsettings (the lines of --format %s):\n",
             a->engine->settings_format);
     render_print_lines(out, a->settings);
+    if (cs->ranks) {
+        fprintf(out, "\non %d MPI ranks (the slowest rank's step; hgridopt "
+                     "decompose for the whole table):\n",
+                cs->ranks->nprocs);
+        return cli_ranks_table(out, cs->ranks, 6,
+                               !strcmp(a->engine->name, "liggghts"));
+    }
     return CLI_OK;
 }
 
@@ -182,6 +200,9 @@ static int collections_eval_json(FILE *out, const cli_system *cs,
     cJSON *j = collections_document("evaluation", cs, a);
     collections_prediction(j, "setting", x);
     render_json_lines(j, "settings", a->settings);
+    if (cs->ranks)
+        cli_ranks_json(cJSON_AddObjectToObject(j, "decomposition"),
+                       cs->ranks);
     return cli_json_print(out, j);
 }
 
@@ -232,6 +253,9 @@ static int setting_json(FILE *out, const cli_system *cs, const hg_advice *a)
         }
     }
     render_json_lines(j, "settings", a->settings);
+    if (cs->ranks)
+        cli_ranks_json(cJSON_AddObjectToObject(j, "decomposition"),
+                       cs->ranks);
     return cli_json_print(out, j);
 }
 
@@ -263,6 +287,13 @@ static int setting_table(FILE *out, const cli_system *cs, const hg_advice *a)
     fprintf(out, "\nsettings (the lines of --format %s):\n",
             a->engine->settings_format);
     render_print_lines(out, a->settings);
+    if (cs->ranks) {
+        fprintf(out, "\non %d MPI ranks (the slowest rank's step; hgridopt "
+                     "decompose for the whole table):\n",
+                cs->ranks->nprocs);
+        return cli_ranks_table(out, cs->ranks, 6,
+                               !strcmp(a->engine->name, "liggghts"));
+    }
     return CLI_OK;
 }
 
@@ -273,6 +304,13 @@ int render_code(FILE *out, const cli_system *cs, const hg_advice *a,
     int json = !strcmp(fmt, "json"), table = !strcmp(fmt, "table");
     if (!json && !table) {
         fputs(a->settings ? a->settings : "", out);
+        if (cs->ranks) {
+            const struct hg_ranks_candidate *c =
+                &cs->ranks->c[cs->ranks->answer];
+            fprintf(out, "# %d MPI ranks (%s): processors before the box "
+                         "is made, the rest after it\n%s",
+                    cs->ranks->nprocs, c->name, c->lines);
+        }
         return CLI_OK;
     }
     if (a->kind == HG_ADVICE_SETTING)

@@ -62,6 +62,10 @@ typedef struct hg_ranks_layout {
     int fix_every;       /* fix balance: its interval in steps (0: the
                             command) */
     double comm_cutoff;  /* `comm_modify cutoff` (0: none) */
+    const double *given[3]; /* no balance: the grid's cuts as fractions of
+                            the box (grid[a] + 1 each, from 0 to 1; a
+                            balance made before), NULL: uniform; not
+                            owned */
 } hg_ranks_layout;
 
 /* Default layout for P ranks: LAMMPS' own grid, no balancing. */

@@ -51,6 +51,7 @@ extern "C" {
 #define HG_RUN_MAX_SKINS 48
 #define HG_RUN_MAX_SEGMENTS 4
 #define HG_RUN_MAX_NOTES 16
+#define HG_RUN_MAX_DECOMPS 12
 
 /* One setting of a code's neighbour build (the engine reads it). */
 typedef struct hg_run_setting {
@@ -89,6 +90,19 @@ typedef struct hg_run_log {
                                run (0: the log holds no commands, -echo
                                none) */
     size_t max_atoms;       /* the most atoms of a run */
+    int mpi;                /* MPI ranks of the first run ("with N MPI
+                               tasks"; else its procs) */
+    double pair_max, neigh_max; /* the busiest rank's seconds, summed (the
+                               average where the log has no max) */
+    double comm;            /* the Comm row, average over ranks, summed */
+    double comm_min;        /* its least rank's (the busiest rank waits
+                               least in communication) */
+    double nlocal_ave, nlocal_max, nghost_ave, nghost_max; /* of the last
+                               run's end (LAMMPS' Nlocal and Nghost) */
+    char decomp[512];       /* processors, balance, fix ... balance and
+                               comm_style commands echoed before the first
+                               run, one a line */
+    int decomp_changed;     /* one of them echoed after the first run */
 } hg_run_log;
 
 /* Read path: errors name the file and what is missing (no "Loop time
@@ -150,9 +164,37 @@ typedef struct hg_run_input {
     double keep_margin;        /* the answer keeps the user's lines unless
                                   it saves this share of the predicted
                                   loop (0: 0.05; < 0: never kept) */
+    int mpi;                   /* MPI ranks the advice is for (0: the
+                                  log's, else 1); > 1 prices each step as
+                                  its slowest rank (hg_ranks.h) and adds
+                                  the decomposition to the answer */
+    const char *decomposition; /* the user's processors / balance /
+                                  comm_style lines (NULL: the log's echoed
+                                  ones, else LAMMPS' default grid) */
+    int engine_balance;        /* the code has balance and fix balance
+                                  (LAMMPS; 0: LIGGGHTS 3.8, grids only) */
     hg_progress_fn progress;
     void *progress_params;
 } hg_run_input;
+
+/* A decomposition over the whole run (mpi > 1): its lines and, at the
+ * answer's neighbor setting for it, the predicted loop. */
+typedef struct hg_run_decomp {
+    char name[96];
+    char lines[320];
+    double seconds;         /* predicted Neigh + Pair (+ communication) of
+                               the slowest rank over the run, at its best
+                               setting and skin */
+    double loop;            /* seconds + the log's rest (0 without a log) */
+    double atoms_ratio;     /* busiest rank's atoms / the average, mean
+                               over the priced frames (the answer's
+                               skin) */
+    double ghosts_ratio;    /* busiest rank's ghosts / its atoms, mean */
+    double last_atoms_max, last_atoms_ave; /* the last priced frame */
+    double last_ghosts_max, last_ghosts_ave;
+    int candidate;          /* its best neighbor setting */
+    double skin;
+} hg_run_decomp;
 
 /* A setting at a skin over the whole run or a phase of it. */
 typedef struct hg_run_choice {
@@ -223,6 +265,13 @@ typedef struct hg_run_advice {
     char build_source[600], pair_source[600];
     char notes[HG_RUN_MAX_NOTES][400];
     int n_notes;
+    /* many ranks (nprocs > 1): the decompositions priced, the user's and
+     * the answer's (an index into decomps) */
+    int nprocs;
+    int n_decomps, own_decomp, best_decomp;
+    int kept_own_decomp;
+    hg_run_decomp decomps[HG_RUN_MAX_DECOMPS];
+    char decomp_lines[320];     /* the answer's decomposition lines */
 } hg_run_advice;
 
 /* Read the run, price it, choose. Errors name the file and frame. */

@@ -1,0 +1,497 @@
+/* whole_run_ranks.c - whole-run advice for P MPI ranks (hg_whole_run.h,
+ * hg_ranks.h): the decompositions worth pricing, each priced frame split
+ * by each of them (LAMMPS' own rules: models/lammps_ranks.c), the step
+ * priced as the slowest rank's, and the decomposition of least predicted
+ * loop chosen with its best neighbor setting and skin.
+ *
+ * Per priced frame, decomposition D and skin s, the slowest rank r* is
+ * the one of most work at the frame's own build rate; its step is
+ *   Pair(s) x its Pair share + ghost_step x its ghosts(s)
+ *   + builds per step x (Neigh(setting, s) x its Neigh share
+ *                        + ghost_build x its ghosts(s))
+ * with Pair and Neigh the engine's model of the whole frame on one rank,
+ * the Pair share (pair_pair x its stored pairs + pair_atom x its atoms)
+ * over the frame's, the Neigh share half by atoms and half by stored
+ * pairs, the ghosts within the pair cutoff + s of its sub-box (periodic
+ * images included). A grid is kept for the whole run (LAMMPS chooses it
+ * once); `fix balance` shifts the cuts as the atoms move, priced as
+ * balanced on every frame; the user's static `balance` holds the cuts
+ * it made on the first frame with atoms. */
+#include "hg_ranks.h"
+#include "whole_run_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Grids of the largest frame's advice kept as candidates, at most. */
+#define TOP_GRIDS 4
+
+static void add_decomp(run_ranks *rr, const hg_ranks_layout *l,
+                       const char *name, int dim)
+{
+    if (rr->nD >= HG_RUN_MAX_DECOMPS)
+        return;
+    for (int i = 0; i < rr->nD; i++)
+        if (!memcmp(rr->lay[i].user, l->user, sizeof l->user) &&
+            rr->lay[i].balance == l->balance &&
+            !strcmp(rr->lay[i].dims, l->dims) && rr->lay[i].fix == l->fix &&
+            rr->lay[i].nprocs == l->nprocs)
+            return;
+    rr->lay[rr->nD] = *l;
+    snprintf(rr->name[rr->nD], sizeof rr->name[0], "%s", name);
+    (void)dim;
+    rr->nD++;
+}
+
+void run_ranks_free(run_ranks *rr)
+{
+    if (!rr)
+        return;
+    free(rr->fp);
+    free(rr->fn);
+    free(rr->cs);
+    free(rr->cb);
+    free(rr->stats);
+    for (int i = 0; i < HG_RUN_MAX_DECOMPS; i++)
+        for (int a = 0; a < 3; a++)
+            free(rr->held[i][a]);
+    memset(rr, 0, sizeof *rr);
+}
+
+int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
+                    size_t nf, hg_run_advice *a, run_ranks *rr, hg_err *e)
+{
+    memset(rr, 0, sizeof *rr);
+    int P = in->mpi;
+    int Plog = a->has_log && a->log.mpi > 0 ? a->log.mpi : P;
+    rr->P = P;
+    rr->scale_index = -1;
+    rr->pair_cut = a->dmax;
+    const char *own_text = in->decomposition
+                               ? in->decomposition
+                               : (a->has_log ? a->log.decomp : NULL);
+    hg_ranks_layout own;
+    hg_ranks_layout_default(&own, P);
+    int st;
+    if (own_text && *own_text &&
+        (st = hg_ranks_layout_parse(own_text, a->dim, &own, e)))
+        return hg_fail(e, st, "%s: %s",
+                       in->decomposition ? "--decomposition" : "--log",
+                       e->msg);
+    if (!in->engine_balance && own.balance != HG_RANKS_NONE)
+        return hg_fail(e, HG_EINVAL,
+                       "--decomposition: LIGGGHTS 3.8 has no balance "
+                       "command nor fix balance; give its processors line "
+                       "only");
+    own.nprocs = P;
+    add_decomp(rr, &own,
+               own_text && *own_text ? "yours" : "LAMMPS' default grid",
+               a->dim);
+    rr->own = 0;
+    /* the largest frame's best grids, balanced and not, and rcb */
+    hg_pairs pairs = {0};
+    double skin = a->skins[0];
+    for (int j = 1; j < a->n_skins; j++)
+        skin = fmax(skin, fmin(a->skins[j], 0.1 * a->dmax));
+    if ((st = hg_ranks_pairs_find(rep, NULL, skin, &pairs, e))) {
+        hg_pairs_clear(&pairs);
+        return st;
+    }
+    hg_ranks_costs k;
+    hg_ranks_costs_shipped(&k, 0.0, 0.5 * (a->dmax + skin), 10.0);
+    hg_ranks_advice *adv = malloc(sizeof *adv);
+    if (!adv) {
+        hg_pairs_clear(&pairs);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    st = hg_ranks_advise(rep, NULL, P, NULL, a->dmax + skin, &pairs, &k,
+                         0.05, adv, e);
+    hg_pairs_clear(&pairs);
+    if (st) {
+        free(adv);
+        return st;
+    }
+    hg_ranks_layout d0;
+    hg_ranks_layout_default(&d0, P);
+    add_decomp(rr, &d0, "LAMMPS' default grid", a->dim);
+    int taken = 0;
+    for (int round = 0; round < adv->n && taken < TOP_GRIDS; round++) {
+        int bi = -1;
+        for (int i = 0; i < adv->n; i++) {
+            const hg_ranks_candidate *c = &adv->c[i];
+            if (c->tiled || c->busiest < 0.0 ||
+                (!in->engine_balance && c->layout.balance != HG_RANKS_NONE))
+                continue;
+            if (bi < 0 || c->busiest < adv->c[bi].busiest)
+                bi = i;
+        }
+        if (bi < 0)
+            break;
+        hg_ranks_layout l = adv->c[bi].layout;
+        char name[96];
+        snprintf(name, sizeof name, "%s", adv->c[bi].name);
+        if (l.balance == HG_RANKS_SHIFT) {
+            l.fix = 1;
+            l.thresh = 1.1;
+            l.stopthresh = 1.1;
+            snprintf(name, sizeof name, "grid %d x %d x %d, fix balance",
+                     l.user[0], l.user[1], l.user[2]);
+            if (a->dim == 2)
+                snprintf(name, sizeof name, "grid %d x %d, fix balance",
+                         l.user[0], l.user[1]);
+        }
+        add_decomp(rr, &l, name, a->dim);
+        adv->c[bi].busiest = -1.0;
+        taken++;
+    }
+    free(adv);
+    if (in->engine_balance && P > 1) {
+        hg_ranks_layout r;
+        hg_ranks_layout_default(&r, P);
+        r.balance = HG_RANKS_RCB;
+        r.fix = 1;
+        r.thresh = 1.1;
+        add_decomp(rr, &r, "rcb (comm_style tiled), fix balance", a->dim);
+    }
+    /* rebalancing: about a hundred times over the run, at least every
+     * 100 steps apart */
+    long long span = a->last_step - a->first_step;
+    int every = (int)fmax(100.0, 100.0 * round((double)span / 1e4));
+    for (int i = 0; i < rr->nD; i++)
+        if (rr->lay[i].fix && i != rr->own)
+            rr->lay[i].fix_every = every;
+    rr->n_price = rr->nD;
+    if (Plog != P) { /* the log's times are of its own ranks */
+        hg_ranks_layout s = own;
+        s.nprocs = Plog;
+        if (rr->nD < HG_RUN_MAX_DECOMPS) {
+            rr->lay[rr->nD] = s;
+            snprintf(rr->name[rr->nD], sizeof rr->name[0],
+                     "yours at the log's %d ranks", Plog);
+            rr->scale_index = rr->nD++;
+        }
+    }
+    rr->S = a->n_skins;
+    size_t np = nf ? nf : 1;
+    size_t n = np * (size_t)rr->nD * (size_t)rr->S;
+    rr->fp = calloc(n, sizeof *rr->fp);
+    rr->fn = calloc(n, sizeof *rr->fn);
+    rr->cs = calloc(n, sizeof *rr->cs);
+    rr->cb = calloc(n, sizeof *rr->cb);
+    rr->stats = calloc(np * (size_t)rr->nD * 4, sizeof *rr->stats);
+    if (!rr->fp || !rr->fn || !rr->cs || !rr->cb || !rr->stats)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    hg_ranks_costs_shipped(&rr->k, 0.0, 0.0, 1.0);
+    return HG_OK;
+}
+
+/* Skins ascending (a->skins has the user's last) with their indices. */
+static void sorted_skins(const hg_run_advice *a, double *s, int *idx)
+{
+    int n = a->n_skins;
+    for (int j = 0; j < n; j++)
+        idx[j] = j;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && a->skins[idx[j - 1]] > a->skins[idx[j]];
+             j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    for (int j = 0; j < n; j++)
+        s[j] = a->skins[idx[j]];
+}
+
+int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
+                    const hg_particles *p, size_t m, double u,
+                    const double *neigh0, const double *pair, hg_err *e)
+{
+    if (m == 0) /* LAMMPS chooses the grid once, for the box it starts with */
+        for (int D = 0; D < rr->nD; D++) {
+            hg_ranks_layout *l = &rr->lay[D];
+            if (l->user[0] && l->user[1] && l->user[2])
+                continue;
+            double len[3];
+            for (int ax = 0; ax < 3; ax++)
+                len[ax] = p->hi[ax] - p->lo[ax];
+            if (p->dim == 2)
+                len[2] = 1.0;
+            int g[3];
+            int st = hg_ranks_grid(l->nprocs, p->dim, len, l->user, g, e);
+            if (st)
+                return st;
+            memcpy(l->user, g, sizeof g);
+        }
+    if (p->n == 0)
+        return HG_OK;
+    double s[HG_RUN_MAX_SKINS];
+    int idx[HG_RUN_MAX_SKINS];
+    sorted_skins(a, s, idx);
+    /* equal skins (the user's among the grid) counted once */
+    double su[HG_RUN_MAX_SKINS];
+    int map[HG_RUN_MAX_SKINS], nu = 0;
+    for (int j = 0; j < rr->S; j++) {
+        if (!nu || s[j] > su[nu - 1])
+            su[nu++] = s[j];
+        map[idx[j]] = nu - 1;
+    }
+    int st = HG_OK;
+    for (int D = 0; D < rr->nD && st == HG_OK; D++) {
+        hg_ranks_layout l = rr->lay[D];
+        int held = !l.fix && l.balance == HG_RANKS_SHIFT;
+        if (held && rr->held[D][0]) { /* static balance: its first cuts */
+            l.balance = HG_RANKS_NONE;
+            for (int ax = 0; ax < 3; ax++)
+                l.given[ax] = rr->held[D][ax];
+        }
+        hg_ranks_profile pf;
+        if ((st = hg_ranks_profile_make(p, NULL, &l, rr->pair_cut, su, nu,
+                                        &pf, e)))
+            break;
+        const hg_ranks_result *r = &pf.res;
+        if (held && !rr->held[D][0])
+            for (int ax = 0; ax < 3; ax++) {
+                size_t k = (size_t)r->grid[ax] + 1;
+                rr->held[D][ax] = malloc(sizeof(double) * k);
+                if (rr->held[D][ax])
+                    memcpy(rr->held[D][ax], r->split[ax], sizeof(double) * k);
+            }
+        int P = r->nprocs;
+        double N = (double)p->n;
+        for (int j = 0; j < rr->S; j++) {
+            int ju = map[j];
+            double ptot = 0.0;
+            for (int q = 0; q < P; q++)
+                ptot += pf.pairs[(size_t)q * nu + ju];
+            double denom = rr->k.pair_pair * ptot + rr->k.pair_atom * N;
+            double bps = s[0] > 0.0 ? fmin(1.0, 2.0 * u / a->skins[j]) : 1.0;
+            double best = -1.0;
+            size_t x = (m * (size_t)rr->nD + (size_t)D) * rr->S + j;
+            for (int q = 0; q < P; q++) {
+                double pr = pf.pairs[(size_t)q * nu + ju];
+                double nl = (double)r->ranks[q].nlocal;
+                double g = (double)pf.nghost[(size_t)q * nu + ju];
+                double sp = denom > 0.0 ? (rr->k.pair_pair * pr +
+                                           rr->k.pair_atom * nl) /
+                                              denom
+                                        : nl / N;
+                double sn = 0.5 * nl / N +
+                            0.5 * (ptot > 0.0 ? pr / ptot : nl / N);
+                double t = pair[j] * sp + rr->k.ghost_step * g +
+                           bps * (neigh0[j] * sn + rr->k.ghost_build * g);
+                if (t > best) {
+                    best = t;
+                    rr->fp[x] = sp;
+                    rr->fn[x] = sn;
+                    rr->cs[x] = rr->k.ghost_step * g;
+                    rr->cb[x] = rr->k.ghost_build * g;
+                }
+            }
+        }
+        /* the table's figures: at the skin nearest the user's */
+        double *st4 = &rr->stats[(m * (size_t)rr->nD + (size_t)D) * 4];
+        int jo = map[a->n_skins - 1];
+        double gmax = 0.0, gsum = 0.0;
+        for (int q = 0; q < P; q++) {
+            double g = (double)pf.nghost[(size_t)q * nu + jo];
+            gmax = fmax(gmax, g);
+            gsum += g;
+        }
+        st4[0] = r->nlocal.max;
+        st4[1] = r->nlocal.ave;
+        st4[2] = gmax;
+        st4[3] = gsum / P;
+        hg_ranks_profile_clear(&pf);
+    }
+    return st;
+}
+
+/* The busiest rank's share of the atoms, mean over the priced frames:
+ * the log's time outside Pair and Neigh (the fixes' integration, walls,
+ * insertion) goes with a rank's atoms, so it is priced by this share. */
+static double atom_share(const run_ranks *rr, const run_data *d, int D)
+{
+    double s = 0.0;
+    int n = 0;
+    for (size_t m = 0; m < d->np; m++) {
+        const double *s4 = &rr->stats[(m * (size_t)rr->nD + D) * 4];
+        if (!(s4[1] > 0.0))
+            continue;
+        s += s4[0] / (s4[1] * rr->lay[D].nprocs);
+        n++;
+    }
+    return n ? s / n : 1.0 / rr->lay[D].nprocs;
+}
+
+/* d's costs for decomposition D into x (allocated; x->frames shared). */
+static int scaled(const run_data *d, const run_ranks *rr, int D,
+                  run_data *x, hg_err *e)
+{
+    *x = *d;
+    size_t nk = (size_t)d->np * d->K * d->S, ns = (size_t)d->np * d->S;
+    x->neigh = malloc(sizeof *x->neigh * (nk ? nk : 1));
+    x->pair = malloc(sizeof *x->pair * (ns ? ns : 1));
+    if (!x->neigh || !x->pair) {
+        free(x->neigh);
+        free(x->pair);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    for (size_t m = 0; m < d->np; m++)
+        for (int j = 0; j < d->S; j++) {
+            size_t r = (m * (size_t)rr->nD + (size_t)D) * rr->S + j;
+            int empty = !(rr->fp[r] > 0.0 || rr->fn[r] > 0.0);
+            x->pair[m * d->S + j] =
+                empty ? d->pair[m * d->S + j]
+                      : d->pair[m * d->S + j] * rr->fp[r] + rr->cs[r];
+            for (int k = 0; k < d->K; k++) {
+                size_t q = (m * d->K + k) * d->S + j;
+                x->neigh[q] = empty ? d->neigh[q]
+                                    : d->neigh[q] * rr->fn[r] + rr->cb[r];
+            }
+        }
+    return HG_OK;
+}
+
+static void decomp_lines(const run_ranks *rr, int D, int dim, char *buf,
+                         size_t len)
+{
+    hg_ranks_layout_lines(&rr->lay[D], dim, buf, len);
+}
+
+int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
+                     hg_run_advice *a, hg_err *e)
+{
+    /* the scales: the user's decomposition at the log's ranks */
+    int si = rr->scale_index >= 0 ? rr->scale_index : rr->own;
+    run_data x;
+    hg_run_advice *tmp = malloc(sizeof *tmp);
+    hg_run_advice *best = malloc(sizeof *best);
+    if (!tmp || !best) {
+        free(tmp);
+        free(best);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    hg_run_advice base = *a; /* before any choice: no owned pointers */
+    int st = scaled(d, rr, si, &x, e);
+    if (st == HG_OK) {
+        *tmp = base;
+        st = run_choose(in, &x, tmp, e);
+        free(x.neigh);
+        free(x.pair);
+    }
+    double sp = 1.0, sn = 1.0, sb = 1.0, rest = 0.0;
+    if (st == HG_OK) {
+        sp = x.sp;
+        sn = x.sn;
+        sb = x.sb;
+        rest = tmp->rest;
+        hg_run_advice_clear(tmp);
+    }
+    int bestD = -1;
+    double share_s = atom_share(rr, d, si);
+    for (int D = 0; st == HG_OK && D < rr->n_price; D++) {
+        double rest_D = rest * atom_share(rr, d, D) / share_s;
+        if ((st = scaled(d, rr, D, &x, e)))
+            break;
+        x.sp = sp;
+        x.sn = sn;
+        x.sb = sb;
+        x.fixed_scales = a->has_log;
+        *tmp = base;
+        tmp->rest = rest_D;
+        tmp->scale_pair = sp;
+        tmp->scale_neigh = sn;
+        tmp->scale_builds = sb;
+        st = run_choose(in, &x, tmp, e);
+        free(x.neigh);
+        free(x.pair);
+        if (st)
+            break;
+        hg_run_decomp *dc = &base.decomps[D];
+        snprintf(dc->name, sizeof dc->name, "%s", rr->name[D]);
+        decomp_lines(rr, D, a->dim, dc->lines, sizeof dc->lines);
+        dc->seconds = tmp->best.seconds;
+        dc->loop = tmp->rest + tmp->best.seconds;
+        dc->candidate = tmp->best.candidate;
+        dc->skin = tmp->best.skin;
+        double ar = 0.0, gr = 0.0;
+        int nf = 0;
+        for (size_t m = 0; m < d->np; m++) {
+            const double *s4 = &rr->stats[(m * (size_t)rr->nD + D) * 4];
+            if (!(s4[1] > 0.0))
+                continue;
+            ar += s4[0] / s4[1];
+            gr += s4[0] > 0.0 ? s4[2] / s4[0] : 0.0;
+            nf++;
+            dc->last_atoms_max = s4[0];
+            dc->last_atoms_ave = s4[1];
+            dc->last_ghosts_max = s4[2];
+            dc->last_ghosts_ave = s4[3];
+        }
+        dc->atoms_ratio = nf ? ar / nf : 0.0;
+        dc->ghosts_ratio = nf ? gr / nf : 0.0;
+        if (bestD < 0 || dc->loop < base.decomps[bestD].loop) {
+            if (bestD >= 0)
+                hg_run_advice_clear(best);
+            *best = *tmp;
+            bestD = D;
+        } else if (D == rr->own && bestD != D) {
+            /* kept below if nothing saves the margin */
+            hg_run_advice_clear(tmp);
+        } else
+            hg_run_advice_clear(tmp);
+    }
+    base.n_decomps = rr->n_price;
+    if (st == HG_OK) {
+        double margin = in->keep_margin != 0.0 ? in->keep_margin : 0.05;
+        int keep = bestD != rr->own && margin > 0.0 &&
+                   base.decomps[rr->own].loop - base.decomps[bestD].loop <
+                       margin * base.decomps[rr->own].loop;
+        if (keep) { /* price the user's decomposition again as the answer */
+            hg_run_advice_clear(best);
+            if ((st = scaled(d, rr, rr->own, &x, e)) == HG_OK) {
+                x.sp = sp;
+                x.sn = sn;
+                x.sb = sb;
+                x.fixed_scales = a->has_log;
+                *best = base;
+                best->rest = rest * atom_share(rr, d, rr->own) / share_s;
+                best->scale_pair = sp;
+                best->scale_neigh = sn;
+                best->scale_builds = sb;
+                st = run_choose(in, &x, best, e);
+                free(x.neigh);
+                free(x.pair);
+            }
+            bestD = rr->own;
+        }
+        if (st == HG_OK) {
+            memcpy(best->decomps, base.decomps, sizeof base.decomps);
+            best->n_decomps = base.n_decomps;
+            best->own_decomp = rr->own;
+            best->best_decomp = bestD;
+            best->kept_own_decomp = keep || bestD == rr->own;
+            best->nprocs = rr->P;
+            snprintf(best->decomp_lines, sizeof best->decomp_lines, "%s",
+                     base.decomps[bestD].lines);
+            if (a->has_log && rr->scale_index >= 0)
+                run_note(best, "your log ran on %d rank%s: the model is "
+                               "scaled to it there, then priced on %d; its "
+                               "time outside Pair and Neigh by the busiest "
+                               "rank's share of the atoms",
+                         a->log.mpi, a->log.mpi == 1 ? "" : "s", rr->P);
+            if (a->has_log && a->log.decomp_changed)
+                run_note(best, "your log changes its processors or balance "
+                               "lines after its first run: compared with "
+                               "the first");
+            *a = *best;
+        } else
+            hg_run_advice_clear(best);
+    } else if (bestD >= 0)
+        hg_run_advice_clear(best);
+    free(tmp);
+    free(best);
+    return st;
+}
