@@ -73,6 +73,8 @@ typedef struct run_ranks {
     hg_ranks_layout lay[HG_RUN_MAX_DECOMPS];
     char name[HG_RUN_MAX_DECOMPS][96];
     double *held[HG_RUN_MAX_DECOMPS][3]; /* static balance: its cuts */
+    int dup[HG_RUN_MAX_DECOMPS];  /* the same layout as an earlier one */
+    int slot[HG_RUN_MAX_DECOMPS]; /* its row in the advice's table */
     double pair_cut;
     hg_ranks_costs k;
     double *fp, *fn, *cs, *cb, *stats;

@@ -68,6 +68,8 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
     int Plog = a->has_log && a->log.mpi > 0 ? a->log.mpi : P;
     rr->P = P;
     rr->scale_index = -1;
+    for (int i = 0; i < HG_RUN_MAX_DECOMPS; i++)
+        rr->dup[i] = -1;
     rr->pair_cut = a->dmax;
     const char *own_text = in->decomposition
                                ? in->decomposition
@@ -224,6 +226,19 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
                 return st;
             memcpy(l->user, g, sizeof g);
         }
+    if (m == 0) /* the same layout under two names: priced once */
+        for (int D = 0; D < rr->n_price; D++) {
+            rr->dup[D] = -1;
+            for (int o = 0; o < D && rr->dup[D] < 0; o++)
+                if (rr->dup[o] < 0 &&
+                    !memcmp(rr->lay[o].user, rr->lay[D].user,
+                            sizeof rr->lay[D].user) &&
+                    rr->lay[o].balance == rr->lay[D].balance &&
+                    rr->lay[o].fix == rr->lay[D].fix &&
+                    !strcmp(rr->lay[o].dims, rr->lay[D].dims) &&
+                    rr->lay[o].nprocs == rr->lay[D].nprocs)
+                    rr->dup[D] = o;
+        }
     if (p->n == 0)
         return HG_OK;
     double s[HG_RUN_MAX_SKINS];
@@ -239,6 +254,8 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
     }
     int st = HG_OK;
     for (int D = 0; D < rr->nD && st == HG_OK; D++) {
+        if (D < rr->n_price && rr->dup[D] >= 0)
+            continue;
         hg_ranks_layout l = rr->lay[D];
         int held = !l.fix && l.balance == HG_RANKS_SHIFT;
         if (held && rr->held[D][0]) { /* static balance: its first cuts */
@@ -391,7 +408,10 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
     }
     int bestD = -1;
     double share_s = atom_share(rr, d, si);
+    int listed = 0;
     for (int D = 0; st == HG_OK && D < rr->n_price; D++) {
+        if (rr->dup[D] >= 0)
+            continue;
         double rest_D = rest * atom_share(rr, d, D) / share_s;
         if ((st = scaled(d, rr, D, &x, e)))
             break;
@@ -409,7 +429,10 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
         free(x.pair);
         if (st)
             break;
-        hg_run_decomp *dc = &base.decomps[D];
+        rr->slot[D] = listed;
+        if (D == rr->own)
+            base.own_loop = tmp->rest + tmp->own.seconds;
+        hg_run_decomp *dc = &base.decomps[listed++];
         snprintf(dc->name, sizeof dc->name, "%s", rr->name[D]);
         decomp_lines(rr, D, a->dim, dc->lines, sizeof dc->lines);
         dc->seconds = tmp->best.seconds;
@@ -432,7 +455,7 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
         }
         dc->atoms_ratio = nf ? ar / nf : 0.0;
         dc->ghosts_ratio = nf ? gr / nf : 0.0;
-        if (bestD < 0 || dc->loop < base.decomps[bestD].loop) {
+        if (bestD < 0 || dc->loop < base.decomps[rr->slot[bestD]].loop) {
             if (bestD >= 0)
                 hg_run_advice_clear(best);
             *best = *tmp;
@@ -443,12 +466,13 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
         } else
             hg_run_advice_clear(tmp);
     }
-    base.n_decomps = rr->n_price;
+    base.n_decomps = listed;
     if (st == HG_OK) {
         double margin = in->keep_margin != 0.0 ? in->keep_margin : 0.05;
+        int so = rr->slot[rr->own];
         int keep = bestD != rr->own && margin > 0.0 &&
-                   base.decomps[rr->own].loop - base.decomps[bestD].loop <
-                       margin * base.decomps[rr->own].loop;
+                   base.decomps[so].loop - base.decomps[rr->slot[bestD]].loop <
+                       margin * base.decomps[so].loop;
         if (keep) { /* price the user's decomposition again as the answer */
             hg_run_advice_clear(best);
             if ((st = scaled(d, rr, rr->own, &x, e)) == HG_OK) {
@@ -470,12 +494,12 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
         if (st == HG_OK) {
             memcpy(best->decomps, base.decomps, sizeof base.decomps);
             best->n_decomps = base.n_decomps;
-            best->own_decomp = rr->own;
-            best->best_decomp = bestD;
+            best->own_decomp = rr->slot[rr->own];
+            best->best_decomp = rr->slot[bestD];
             best->kept_own_decomp = keep || bestD == rr->own;
             best->nprocs = rr->P;
             snprintf(best->decomp_lines, sizeof best->decomp_lines, "%s",
-                     base.decomps[bestD].lines);
+                     base.decomps[rr->slot[bestD]].lines);
             if (a->has_log && rr->scale_index >= 0)
                 run_note(best, "your log ran on %d rank%s: the model is "
                                "scaled to it there, then priced on %d; its "

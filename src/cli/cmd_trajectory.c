@@ -205,7 +205,7 @@ static void decomp_table(FILE *out, const hg_run_advice *a)
                 : i == a->own_decomp ? "<- yours"
                                      : "");
     }
-    if (a->has_log && a->log.nlocal_ave > 0.0 && a->log.mpi > 1)
+    if (a->has_log && a->log.nlocal_ave > 0.0 && a->log.mpi == a->nprocs)
         fprintf(out, "  your log at its end (LAMMPS' counts): atoms %.4g "
                      "max / %.4g ave = %.3f, ghosts %.4g max; the model at "
                      "the last frame with your lines: %.4g / %.4g = %.3f\n",
@@ -267,7 +267,10 @@ static int write_table(FILE *out, const void *ctx)
         fprintf(out, "\nanswer: %s, skin %.4g: %.4g s predicted",
                 a->candidates[a->best.candidate].name, a->best.skin,
                 total(a, &a->best));
-        if (a->has_own)
+        if (a->has_own && a->nprocs > 1)
+            fprintf(out, " (your lines on your decomposition %.4g s: %.3gx)",
+                    a->own_loop, a->own_loop / total(a, &a->best));
+        else if (a->has_own)
             fprintf(out, " (yours %.4g s: %.3gx)", total(a, &a->own),
                     total(a, &a->own) / total(a, &a->best));
         fprintf(out, "\n");
@@ -367,6 +370,9 @@ static int write_json(FILE *out, const void *ctx)
     }
     cJSON *ans = choice_json(a, &a->best);
     cJSON_AddBoolToObject(ans, "keeps_yours", a->kept_own);
+    if (a->nprocs > 1)
+        cJSON_AddNumberToObject(ans, "yours_on_your_decomposition_seconds",
+                                a->own_loop);
     cJSON_AddItemToObject(j, "answer", ans);
     cJSON_AddStringToObject(j, "lines", a->lines);
     if (a->has_own) {
@@ -451,7 +457,10 @@ static int write_code(FILE *out, const void *ctx)
             a->kept_own ? "your lines kept" :
                           a->candidates[a->best.candidate].name,
             a->best.skin);
-    if (a->has_own && !a->kept_own)
+    if (a->has_own && a->nprocs > 1)
+        fprintf(out, "# yours (%s) on your decomposition: %.4g s, %.3gx\n",
+                a->own_why, a->own_loop, a->own_loop / total(a, &a->best));
+    else if (a->has_own && !a->kept_own)
         fprintf(out, "# yours (%s): %.4g s, %.3gx\n", a->own_why,
                 total(a, &a->own), total(a, &a->own) / total(a, &a->best));
     fputs(a->lines, out);

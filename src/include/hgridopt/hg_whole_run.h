@@ -272,6 +272,9 @@ typedef struct hg_run_advice {
     int kept_own_decomp;
     hg_run_decomp decomps[HG_RUN_MAX_DECOMPS];
     char decomp_lines[320];     /* the answer's decomposition lines */
+    double own_loop;            /* the user's lines on the user's
+                                   decomposition: predicted loop (Neigh +
+                                   Pair without a log) */
 } hg_run_advice;
 
 /* Read the run, price it, choose. Errors name the file and frame. */
