@@ -88,6 +88,12 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
                        "command nor fix balance; give its processors line "
                        "only");
     own.nprocs = P;
+    int g[3];
+    double unit[3] = {1.0, 1.0, 1.0};
+    if ((st = hg_ranks_grid(P, a->dim, unit, own.user, g, e)))
+        return hg_fail(e, st, "%s: %s",
+                       in->decomposition ? "--decomposition" : "--log",
+                       e->msg);
     add_decomp(rr, &own,
                own_text && *own_text ? "yours" : "LAMMPS' default grid",
                a->dim);
