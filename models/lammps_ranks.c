@@ -593,6 +593,58 @@ static int shift_balance(const frame *f, const hg_ranks_layout *l,
                 i = j + 1;
             }
         }
+        /* slabs narrower than the skin widened, the cuts moved as little
+         * as possible (balance.cpp after 2021: EPSNEIGH) */
+        double close = (1.0 + 1.0e-3) * l->skin / f->prd[a];
+        int i = 0;
+        while (l->skin > 0.0 && i < np) {
+            if (!(sp[i + 1] - sp[i] < close)) {
+                i++;
+                continue;
+            }
+            int j = i + 1;
+            double start, stop;
+            for (;;) {
+                double dl = (j - i) * close;
+                double mid = 0.5 * (sp[i] + sp[j]);
+                start = mid - 0.5 * dl;
+                stop = mid + 0.5 * dl;
+                double lb = i > 0 ? sp[i - 1] + close : 0.0;
+                double ub = j < np ? sp[j + 1] - close : 1.0;
+                if (start >= lb && stop <= ub)
+                    break;
+                if (start < lb) {
+                    start = lb;
+                    stop = start + dl;
+                    if (stop <= ub)
+                        break;
+                } else if (stop > ub) {
+                    stop = ub;
+                    start = stop - dl;
+                    if (start >= lb)
+                        break;
+                }
+                if (i == 0 && j == np) {
+                    start = 0.0;
+                    stop = 1.0;
+                    break;
+                }
+                if (i == 0)
+                    j++;
+                else if (j == np)
+                    i--;
+                else if (mid - lb < ub - mid)
+                    i--;
+                else
+                    j++;
+            }
+            double spacing = (stop - start) / (j - i);
+            for (int m = i; m <= j; m++)
+                sp[m] = start + (m - i) * spacing;
+            if (j == np)
+                sp[np] = 1.0;
+            i = j + 1;
+        }
         for (int i = 0; i < np; i++)
             if (sp[i] >= sp[i + 1]) {
                 st = hg_fail(e, HG_ENUMERIC,

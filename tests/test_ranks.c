@@ -355,7 +355,7 @@ static void test_advise(void)
     hg_ranks_costs k;
     hg_ranks_costs_shipped(&k, 1e-3, 0.4, 10.0);
     hg_ranks_advice *a = malloc(sizeof *a);
-    CHECK(hg_ranks_advise(&p, NULL, 8, NULL, 0.8, &pairs, &k, 0.05, a,
+    CHECK(hg_ranks_advise(&p, NULL, 8, NULL, 0.8, 0.2, &pairs, &k, 0.05, a,
                           &e) == HG_OK);
     CHECK(a->n > 10 && a->own == 0);
     const hg_ranks_candidate *own = &a->c[a->own], *ans = &a->c[a->answer];
@@ -364,12 +364,12 @@ static void test_advise(void)
     CHECK(ans->busiest < own->busiest && !a->kept_own);
     /* with the answer's lines given as yours, it is kept */
     hg_ranks_advice *b = malloc(sizeof *b);
-    CHECK(hg_ranks_advise(&p, NULL, 8, ans->lines, 0.8, &pairs, &k, 0.05, b,
+    CHECK(hg_ranks_advise(&p, NULL, 8, ans->lines, 0.8, 0.2, &pairs, &k, 0.05, b,
                           &e) == HG_OK);
     CHECK(b->kept_own || b->c[b->best].busiest >= 0.95 * b->c[0].busiest);
     CHECK_CLOSE(b->c[0].busiest, ans->busiest, 1e-12, 0.0);
     k.steps_per_build = 0.0;
-    CHECK(hg_ranks_advise(&p, NULL, 8, NULL, 0.8, &pairs, &k, 0.05, b, &e) ==
+    CHECK(hg_ranks_advise(&p, NULL, 8, NULL, 0.8, 0.2, &pairs, &k, 0.05, b, &e) ==
               HG_EINVAL &&
           strstr(e.msg, "steps per build"));
     free(a);

@@ -119,7 +119,7 @@ static int add(hg_ranks_advice *a, const hg_particles *p,
 }
 
 int hg_ranks_advise(const hg_particles *p, const char (*faces)[2], int P,
-                    const char *own_lines, double cutghost,
+                    const char *own_lines, double cutghost, double skin,
                     const hg_pairs *pairs, const hg_ranks_costs *k,
                     double margin, hg_ranks_advice *out, hg_err *e)
 {
@@ -136,6 +136,7 @@ int hg_ranks_advise(const hg_particles *p, const char (*faces)[2], int P,
     int st;
     if (own_lines && (st = hg_ranks_layout_parse(own_lines, p->dim, &l, e)))
         return st;
+    l.skin = skin;
     if ((st = add(out, p, faces, &l, own_lines ? "yours" : "LAMMPS' default",
                   cutghost, pairs, e)))
         return st;
@@ -156,6 +157,7 @@ int hg_ranks_advise(const hg_particles *p, const char (*faces)[2], int P,
             g.user[1] = y;
             g.user[2] = z;
             g.comm_cutoff = l.comm_cutoff;
+            g.skin = skin;
             char name[96];
             if (p->dim == 3)
                 snprintf(name, sizeof name, "grid %d x %d x %d", x, y, z);
@@ -186,6 +188,7 @@ int hg_ranks_advise(const hg_particles *p, const char (*faces)[2], int P,
         g.balance = HG_RANKS_RCB;
         g.thresh = 1.0;
         g.comm_cutoff = l.comm_cutoff;
+        g.skin = skin;
         if ((st = add(out, p, faces, &g, "rcb (comm_style tiled)", cutghost,
                       pairs, e)))
             return st;

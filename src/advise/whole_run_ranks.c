@@ -114,8 +114,9 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
         hg_pairs_clear(&pairs);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
-    st = hg_ranks_advise(rep, NULL, P, NULL, a->dmax + skin, &pairs, &k,
-                         0.05, adv, e);
+    double own_skin = a->skins[a->n_skins - 1];
+    st = hg_ranks_advise(rep, NULL, P, NULL, a->dmax + skin, own_skin, &pairs,
+                         &k, 0.05, adv, e);
     hg_pairs_clear(&pairs);
     if (st) {
         free(adv);
@@ -171,11 +172,14 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
         if (rr->lay[i].fix && i != rr->own)
             rr->lay[i].fix_every = every;
     rr->n_price = rr->nD;
+    for (int i = 0; i < rr->nD; i++)
+        rr->lay[i].skin = own_skin;
     if (Plog != P) { /* the log's times are of its own ranks */
         hg_ranks_layout s = own;
         s.nprocs = Plog;
         if (rr->nD < HG_RUN_MAX_DECOMPS) {
             rr->lay[rr->nD] = s;
+            rr->lay[rr->nD].skin = own_skin;
             snprintf(rr->name[rr->nD], sizeof rr->name[0],
                      "yours at the log's %d ranks", Plog);
             rr->scale_index = rr->nD++;

@@ -334,8 +334,8 @@ int cli_ranks_advise(const cli_system *cs, int P, const char *setting,
         hg_pairs_clear(&pairs);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
-    st = hg_ranks_advise(p, fp, P, setting, *cutghost, &pairs, &k, 0.05, a,
-                         e);
+    st = hg_ranks_advise(p, fp, P, setting, *cutghost, skin, &pairs, &k,
+                         0.05, a, e);
     hg_pairs_clear(&pairs);
     if (st == HG_OK && liggghts) {
         /* LIGGGHTS: the grids only */

@@ -16,9 +16,10 @@
  *  - shift balancing: the cuts along each axis of the balance string are
  *    moved by bisection (`balance`) or interpolation (`fix balance`)
  *    towards equal atoms per slab, at most Niter times, until every cut's
- *    count is within stopthresh^(1/ndim) - 1 of its target, and no further
- *    axis is tried once the ranks' imbalance is at most stopthresh; the
- *    layout is left alone when its imbalance is below the threshold;
+ *    count is within stopthresh^(1/ndim) - 1 of its target, slabs
+ *    narrower than the neighbor skin widened, and no further axis is
+ *    tried once the ranks' imbalance is at most stopthresh; the layout is
+ *    left alone when its imbalance is below the threshold;
  *  - rcb: recursive bisection of the atoms' bounding box, each cut along
  *    the axis whose two halves' smaller length is largest, through the
  *    atom that puts the lower share of the ranks' weight below it;
@@ -62,6 +63,8 @@ typedef struct hg_ranks_layout {
     int fix_every;       /* fix balance: its interval in steps (0: the
                             command) */
     double comm_cutoff;  /* `comm_modify cutoff` (0: none) */
+    double skin;         /* the neighbor skin: shift balancing keeps every
+                            slab at least this wide (0: no limit) */
     const double *given[3]; /* no balance: the grid's cuts as fractions of
                             the box (grid[a] + 1 each, from 0 to 1; a
                             balance made before), NULL: uniform; not
@@ -215,10 +218,11 @@ typedef struct hg_ranks_advice {
  * each also with shift balancing along its split axes, and rcb), price
  * each by its slowest rank, and choose: own_lines (NULL: LAMMPS'
  * default grid) is kept unless another saves margin (0: 0.05) of its
- * step. cutghost and skin as for hg_ranks_decompose; pairs the frame's
- * stored pairs (hg_ranks_pairs_find at the skin). */
+ * step. cutghost as for hg_ranks_decompose, skin the neighbor skin (the
+ * narrowest slab of a shift balance); pairs the frame's stored pairs
+ * (hg_ranks_pairs_find at the skin). */
 int hg_ranks_advise(const hg_particles *p, const char (*faces)[2], int P,
-                    const char *own_lines, double cutghost,
+                    const char *own_lines, double cutghost, double skin,
                     const hg_pairs *pairs, const hg_ranks_costs *k,
                     double margin, hg_ranks_advice *out, hg_err *e);
 
