@@ -41,8 +41,16 @@
 # average that out. The advice still comes from the first seed's
 # trajectory alone, as a user's would. LAMMPS' examples run as written,
 # with their own seeds.
-# Needs lmp (Debian's lammps), liggghts for liggghts-pour, and one quiet core: timing runs alternate
-# the candidates, so a load that drifts spreads over all of them.
+# BENCH_RANKS (1): every run (the trajectory's and each candidate's) under
+# `mpirun -np BENCH_RANKS` (--oversubscribe beyond the machine's cores),
+# the advice asked for as many ranks (`--mpi`, from the log), and the
+# candidates gain the decompositions a user would try: LAMMPS' default
+# grid without balancing, `processors * * 1`, and each with `fix balance
+# 1000 1.1 shift` (the input's own processors and balance lines replaced);
+# hgridopt's answer then carries its decomposition lines too.
+# Needs lmp (Debian's lammps), liggghts for liggghts-pour, and quiet cores
+# (one per rank): timing runs alternate the candidates, so a load that
+# drifts spreads over all of them.
 set -uo pipefail
 HG=$(realpath "$1")
 shift
@@ -50,6 +58,14 @@ EX=${LAMMPS_EXAMPLES:-/usr/share/lammps/examples}
 ROUNDS=${BENCH_ROUNDS:-3}
 SCALE=${BENCH_STEPS_SCALE:-1}
 SEEDS=${BENCH_SEEDS:-3}
+RANKS=${BENCH_RANKS:-1}
+case $RANKS in [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;; *) echo "bench_whole_run: BENCH_RANKS: '$RANKS' is not 1-999" >&2; exit 2 ;; esac
+LAUNCH=()
+if [ "$RANKS" -gt 1 ]; then
+    command -v mpirun > /dev/null || { echo "bench_whole_run: mpirun not found (apt-get install mpi-default-bin)" >&2; exit 1; }
+    LAUNCH=(mpirun --allow-run-as-root -np "$RANKS")
+    [ "$RANKS" -gt "$(nproc)" ] && LAUNCH+=(--oversubscribe)
+fi
 case $SEEDS in [1-6]) ;; *) echo "bench_whole_run: BENCH_SEEDS: '$SEEDS' is not 1-6" >&2; exit 2 ;; esac
 command -v lmp > /dev/null || { echo "bench_whole_run: lmp not found (apt-get install lammps)" >&2; exit 1; }
 T=${BENCH_KEEP:-$(mktemp -d)}
@@ -99,11 +115,32 @@ case_facts() {
 # comm_modify lines are repeated after each of the input's own that
 # follows its neighbor line, and when
 # they set mode single the input's own lose their `mode multi` (LAMMPS
-# refuses it with bin at once, as a user pasting bin lines must do too)
+# refuses it with bin at once, as a user pasting bin lines must do too).
+# LINES without a neighbor line keep the input's. Decomposition lines
+# (processors, comm_style, balance, fix ... balance) in LINES replace all
+# of the input's own: `processors` goes before the box is made
+# (create_box, read_data), the others after the neighbor line.
 with_lines() {
     awk -v lines="$2" '
-        BEGIN { n = split(lines, L, "\n"); for (i = 1; i <= n; i++) if (L[i] ~ /^comm_modify/) comm = comm L[i] "\n" }
-        /^neighbor[ \t]/ { if (!done) { print lines; done = 1 }; next }
+        BEGIN {
+            n = split(lines, L, "\n")
+            for (i = 1; i <= n; i++) {
+                split(L[i], w, /[ \t]+/)
+                if (w[1] == "processors") { proc = proc L[i] "\n"; dec = 1 }
+                else if (w[1] == "comm_style" || w[1] == "balance" || (w[1] == "fix" && w[4] == "balance")) { bal = bal L[i] "\n"; dec = 1 }
+                else if (L[i] != "") {
+                    if (L[i] ~ /^neighbor[ \t]/) has_neigh = 1
+                    if (L[i] ~ /^comm_modify/) comm = comm L[i] "\n"
+                    neigh = neigh L[i] "\n"
+                }
+            }
+        }
+        dec && ($1 == "processors" || $1 == "comm_style" || $1 == "balance" || ($1 == "fix" && $4 == "balance")) { next }
+        dec && !pdone && ($1 == "create_box" || $1 == "read_data" || $1 == "read_restart") { printf "%s", proc; pdone = 1 }
+        /^neighbor[ \t]/ {
+            if (!done) { if (has_neigh) printf "%s", neigh; else print; printf "%s", bal; done = 1 }
+            next
+        }
         /^comm_modify[ \t]/ && comm ~ /mode single/ { gsub(/mode[ \t]+multi/, "") }
         { print }
         /^comm_modify[ \t]/ && done { printf "%s", comm }' "$1"
@@ -124,6 +161,12 @@ candidates() {
         printf "multi 2 collections\tneighbor %g multi\\nneigh_modify collection/interval 2 %.6g %.7g\\ncomm_modify mode multi\n", s, sqrt(a * b), top
         printf "multi 3 collections\tneighbor %g multi\\nneigh_modify collection/interval 3 %.6g %.6g %.7g\\ncomm_modify mode multi\n", s, a * (b / a)^(1 / 3), a * (b / a)^(2 / 3), top
     }'
+    [ "$RANKS" -gt 1 ] || return 0
+    printf 'own, LAMMPS default grid\tprocessors * * *\n'
+    printf 'own, processors * * 1\tprocessors * * 1\n'
+    [ "$1" = liggghts-pour ] && return 0
+    printf 'own, fix balance\tprocessors * * *\\nfix hgbal all balance 1000 1.1 shift xyz 20 1.1\n'
+    printf 'own, processors * * 1, fix balance\tprocessors * * 1\\nfix hgbal all balance 1000 1.1 shift xy 20 1.1\n'
 }
 
 # sums LOG: loop neigh pair builds dangerous, summed over the log's runs
@@ -159,9 +202,9 @@ timed() {
 
 run_lmp() { # run_lmp DIR INPUT LOG: the case's code (CODE) on INPUT
     if [ "$CODE" = liggghts ]; then
-        (cd "$1" && liggghts -in "$2" -log "$3" -echo none -nocite > /dev/null 2>&1)
+        (cd "$1" && "${LAUNCH[@]}" liggghts -in "$2" -log "$3" -echo none -nocite > /dev/null 2>&1)
     else
-        (cd "$1" && lmp -in "$2" -log "$3" -screen none > /dev/null 2>&1)
+        (cd "$1" && "${LAUNCH[@]}" lmp -in "$2" -log "$3" -screen none > /dev/null 2>&1)
     fi
 }
 
@@ -208,7 +251,7 @@ for c in "${cases[@]}"; do
     {
         candidates "$c"
         for a in advice advice-skin; do
-            python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); print(sys.argv[2] + "\t" + a["lines"].rstrip("\n").replace("\n", "\\n"))' \
+            python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); t = a["lines"].rstrip("\n") + ("\n" + a["ranks"]["lines"].rstrip("\n") if "ranks" in a else ""); print(sys.argv[2] + "\t" + t.replace("\n", "\\n"))' \
                 "$d/$a.json" "$([ $a = advice ] && echo hgridopt || echo "hgridopt --skin $skin")"
         done
     } > "$d/candidates"
@@ -285,7 +328,9 @@ for c in "${cases[@]}"; do
     fi
     seeds=""
     [ "$NSEEDS" != 1 ] && seeds=", each of $NSEEDS insertion seeds (times summed)"
-    echo "$c: $(awk '/^run[ \t]/ { s += $2; r++ } END { printf "%d runs, %d steps", r, s }' "$d/in.base")$seeds, $ROUNDS alternating rounds, one rank, $version"
+    ranks_text="one rank"
+    [ "$RANKS" -gt 1 ] && ranks_text="$RANKS MPI ranks ($(nproc) cores)"
+    echo "$c: $(awk '/^run[ \t]/ { s += $2; r++ } END { printf "%d runs, %d steps", r, s }' "$d/in.base")$seeds, $ROUNDS alternating rounds, $ranks_text, $version"
     echo "hgridopt recommend --trajectory traj.dump (a frame every $every steps) --engine $CODE --setting \"neighbor $skin $style\" --timestep $dt --log log.traj:"
     python3 - "$d/advice.json" "$d/advice-skin.json" << 'PY'
 import json, sys
