@@ -42,6 +42,9 @@ run reclmp.json "$HG" recommend --engine lammps $P --format json
 check "$TMP/reclmp.json" "$S/lammps-recommendation.schema.json"
 run reclmpbin.json "$HG" recommend --engine lammps --psd mono:r=1 --dim 3 --nu 0.4 --format json
 check "$TMP/reclmpbin.json" "$S/lammps-recommendation.schema.json"
+# a frame split over MPI ranks (decompose)
+run ranks.json "$HG" decompose --packing "$SRC/tests/data/files/lammps/pour2d.data" --boundary "f fm p" --mpi 6 --skin 0.2 --format json
+check "$TMP/ranks.json" "$S/ranks.schema.json"
 run evlmp.json "$HG" evaluate --engine lammps $P --sizes 5,20 --format json
 check "$TMP/evlmp.json" "$S/lammps-evaluation.schema.json"
 # bin recommended (equal spheres, cheap cell accesses)

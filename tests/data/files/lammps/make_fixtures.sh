@@ -2,7 +2,7 @@
 # Regenerate the LAMMPS test fixtures of hgridopt in OUTDIR.
 #
 #   usage: make_fixtures.sh OUTDIR [CASE...]
-#   CASE is one of: funnel drum pour pour_poly pour_traj pour2d box tri
+#   CASE is one of: funnel drum flatwall pour pour_poly pour_traj pour2d box tri
 #   (default: all)
 #
 # Every case (except "tri", a tiny input of our own) runs one of the granular
@@ -27,12 +27,12 @@
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then
-    echo "usage: $0 OUTDIR [funnel|drum|pour|pour_poly|pour_traj|pour2d|box|tri ...]" >&2
+    echo "usage: $0 OUTDIR [funnel|drum|flatwall|pour|pour_poly|pour_traj|pour2d|box|tri ...]" >&2
     exit 2
 fi
 OUTDIR=$1
 shift
-ALL_CASES=(funnel drum pour pour_poly pour_traj pour2d box tri)
+ALL_CASES=(funnel drum flatwall pour pour_poly pour_traj pour2d box tri)
 if [[ $# -gt 0 ]]; then CASES=("$@"); else CASES=("${ALL_CASES[@]}"); fi
 
 LMP=${LMP:-lmp}
@@ -158,6 +158,19 @@ case_drum() {
     run_case drum drum.dump drum.data
 }
 
+# --- (b2) granular/in.pour.flatwall ----------------------------------------
+# 2 x 1500 spheres (d 0.5..1.0, types 1 and 2, pair_style granular with JKR
+# cohesion for type 1) poured from two cylinders onto a flat wall
+# (fix wall/gran zplane); lj units, processors * * 1, create_box then
+# change_box all boundary p p f, neighbor ${skin} bin (skin = 0.3*rhi = 0.15).
+# Runs as written (5000 steps).
+case_flatwall() {
+    prepare_case flatwall granular/in.pour.flatwall
+    # data file at the end (step 5000)
+    append "$IN" 'write_data      flatwall.data'
+    run_case flatwall flatwall.data
+}
+
 # --- (c1) pour/in.pour ------------------------------------------------------
 # 3000 monodisperse spheres (d = 1, fix pour default) poured into a chute
 # box, boundary p p fm, neighbor 0.2 bin; 25000 + 25000 steps as written
@@ -275,7 +288,7 @@ EOF
 T0=$EPOCHREALTIME
 for c in "${CASES[@]}"; do
     case $c in
-        funnel | drum | pour | pour_poly | pour_traj | pour2d | box | tri) "case_$c" ;;
+        funnel | drum | flatwall | pour | pour_poly | pour_traj | pour2d | box | tri) "case_$c" ;;
         *) die "unknown case '$c' (known: ${ALL_CASES[*]})" ;;
     esac
 done
