@@ -528,7 +528,10 @@ static int shift_balance(const frame *f, const hg_ranks_layout *l,
     s.losum = s.hi + mx + 1;
     s.hisum = s.losum + mx + 1;
     double *cost = s.hisum + mx + 1;
-    double delta0 = pow(l->stopthresh, 1.0 / ndim) - 1.0;
+    /* one variable, as in balance.cpp: the spreading of equal cuts and of
+     * cuts closer than the skin below reuse it, and the next axis's test
+     * of convergence then takes what they left in it */
+    double delta = pow(l->stopthresh, 1.0 / ndim) - 1.0;
     double total = (double)f->n;
     *iters = 0;
     for (int id = 0; id < ndim; id++) {
@@ -566,7 +569,7 @@ static int shift_balance(const frame *f, const hg_ranks_layout *l,
                 break;
             int done = 1;
             for (int i = 1; i < np; i++)
-                if (fabs(s.sum[i] - s.target[i]) / s.target[i] > delta0)
+                if (fabs(s.sum[i] - s.target[i]) / s.target[i] > delta)
                     done = 0;
             if (done)
                 break;
@@ -586,9 +589,9 @@ static int shift_balance(const frame *f, const hg_ranks_layout *l,
                     j++;
                 j--;
                 if (j > i) {
-                    double dl = (s.lo[j] - s.lo[i - 1]) / (j - i + 2);
+                    delta = (s.lo[j] - s.lo[i - 1]) / (j - i + 2);
                     for (int k = i; k <= j; k++)
-                        sp[k] = s.lo[i - 1] + (k - i + 1) * dl;
+                        sp[k] = s.lo[i - 1] + (k - i + 1) * delta;
                 }
                 i = j + 1;
             }
@@ -605,22 +608,22 @@ static int shift_balance(const frame *f, const hg_ranks_layout *l,
             int j = i + 1;
             double start, stop;
             for (;;) {
-                double dl = (j - i) * close;
+                delta = (j - i) * close;
                 double mid = 0.5 * (sp[i] + sp[j]);
-                start = mid - 0.5 * dl;
-                stop = mid + 0.5 * dl;
+                start = mid - 0.5 * delta;
+                stop = mid + 0.5 * delta;
                 double lb = i > 0 ? sp[i - 1] + close : 0.0;
                 double ub = j < np ? sp[j + 1] - close : 1.0;
                 if (start >= lb && stop <= ub)
                     break;
                 if (start < lb) {
                     start = lb;
-                    stop = start + dl;
+                    stop = start + delta;
                     if (stop <= ub)
                         break;
                 } else if (stop > ub) {
                     stop = ub;
-                    start = stop - dl;
+                    start = stop - delta;
                     if (start >= lb)
                         break;
                 }

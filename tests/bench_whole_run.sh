@@ -119,7 +119,9 @@ case_facts() {
 # LINES without a neighbor line keep the input's. Decomposition lines
 # (processors, comm_style, balance, fix ... balance) in LINES replace all
 # of the input's own: `processors` goes before the box is made
-# (create_box, read_data), the others after the neighbor line.
+# (create_box, read_data), the others before the first run (after the
+# pair style: LAMMPS wants a granular pair's history fix before a fix
+# that migrates atoms).
 with_lines() {
     awk -v lines="$2" '
         BEGIN {
@@ -137,8 +139,9 @@ with_lines() {
         }
         dec && ($1 == "processors" || $1 == "comm_style" || $1 == "balance" || ($1 == "fix" && $4 == "balance")) { next }
         dec && !pdone && ($1 == "create_box" || $1 == "read_data" || $1 == "read_restart") { printf "%s", proc; pdone = 1 }
+        dec && !bdone && $1 == "run" { printf "%s", bal; bdone = 1 }
         /^neighbor[ \t]/ {
-            if (!done) { if (has_neigh) printf "%s", neigh; else print; printf "%s", bal; done = 1 }
+            if (!done) { if (has_neigh) printf "%s", neigh; else print; done = 1 }
             next
         }
         /^comm_modify[ \t]/ && comm ~ /mode single/ { gsub(/mode[ \t]+multi/, "") }

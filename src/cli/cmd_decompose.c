@@ -237,8 +237,9 @@ int cli_ranks_table(FILE *out, const hg_ranks_advice *a, long show,
                      "yours (%.3g us against %.3g)\n",
                 c->name, c->busiest / a->c[a->own].busiest, 1e6 * c->busiest,
                 1e6 * a->c[a->own].busiest);
-    fprintf(out, "lines (--format %s):\n", liggghts ? "liggghts"
-                                                    : "lammps");
+    fprintf(out, "lines (--format %s; processors before the box is made, "
+                 "the rest after the pair style):\n",
+            liggghts ? "liggghts" : "lammps");
     render_print_lines(out, c->lines);
     if (c->balanced && !c->tiled)
         fprintf(out, "for a run whose atoms move, keep it balanced: "
@@ -265,7 +266,7 @@ static int frame_neigh(const hg_particles *p, double skin, double cutoff,
                        double *neigh, double *binsize, hg_err *e)
 {
     hg_psd *psd = NULL;
-    hg_lammps_system sys;
+    hg_lammps_system sys = {0};
     int st = hg_lammps_system_of(p, skin, 1, &psd, &sys, e);
     if (st) {
         hg_psd_free(psd);

@@ -467,7 +467,7 @@ static int write_code(FILE *out, const void *ctx)
     if (a->nprocs > 1) {
         fprintf(out, "# for %d MPI ranks (%s): processors before the box is "
                      "made (create_box,\n# read_data), the balance lines "
-                     "after it\n",
+                     "after the pair style (before the first run)\n",
                 a->nprocs, a->decomps[a->best_decomp].name);
         fputs(a->decomp_lines, out);
     }

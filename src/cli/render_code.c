@@ -308,7 +308,7 @@ int render_code(FILE *out, const cli_system *cs, const hg_advice *a,
             const struct hg_ranks_candidate *c =
                 &cs->ranks->c[cs->ranks->answer];
             fprintf(out, "# %d MPI ranks (%s): processors before the box "
-                         "is made, the rest after it\n%s",
+                         "is made, the rest after the pair style\n%s",
                     cs->ranks->nprocs, c->name, c->lines);
         }
         return CLI_OK;

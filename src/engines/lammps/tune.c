@@ -23,6 +23,7 @@ int hg_lammps_system_of(const hg_particles *p, double skin, int nprocs,
     sys->nprocs = nprocs;
     sys->structure = HG_STRUCTURE_POISSON;
     sys->snapshot = NULL;
+    sys->cutoff_diameter = 0.0;
     return hg_lammps_system_check(sys, e);
 }
 
