@@ -477,6 +477,39 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
             hg_run_advice_clear(tmp);
     }
     base.n_decomps = listed;
+    /* within the model's resolution, the decomposition whose busiest rank
+     * owns the fewest atoms (as hg_ranks_advise) */
+    if (st == HG_OK && bestD >= 0) {
+        double least = base.decomps[rr->slot[bestD]].loop;
+        int pick = bestD;
+        for (int D = 0; D < rr->n_price; D++) {
+            if (rr->dup[D] >= 0)
+                continue;
+            const hg_run_decomp *c = &base.decomps[rr->slot[D]],
+                                *b = &base.decomps[rr->slot[pick]];
+            if (c->loop <= (1.0 + HG_RANKS_TIE) * least &&
+                c->atoms_ratio < b->atoms_ratio)
+                pick = D;
+        }
+        if (pick != bestD) { /* price it again as the answer */
+            hg_run_advice_clear(best);
+            if ((st = scaled(d, rr, pick, &x, e)) == HG_OK) {
+                x.sp = sp;
+                x.sn = sn;
+                x.sb = sb;
+                x.fixed_scales = a->has_log;
+                *best = base;
+                best->rest = rest * atom_share(rr, d, pick) / share_s;
+                best->scale_pair = sp;
+                best->scale_neigh = sn;
+                best->scale_builds = sb;
+                st = run_choose(in, &x, best, e);
+                free(x.neigh);
+                free(x.pair);
+            }
+            bestD = pick;
+        }
+    }
     if (st == HG_OK) {
         double margin = in->keep_margin != 0.0 ? in->keep_margin : 0.05;
         int so = rr->slot[rr->own];

@@ -123,6 +123,7 @@ void cli_ranks_json(cJSON *j, const hg_ranks_advice *a)
     cJSON_AddNumberToObject(k, "neigh_per_bin", a->costs.neigh_bin);
     cJSON_AddNumberToObject(k, "ghost_per_step", a->costs.ghost_step);
     cJSON_AddNumberToObject(k, "ghost_per_build", a->costs.ghost_build);
+    cJSON_AddNumberToObject(k, "other_per_atom", a->costs.other_atom);
     cJSON_AddNumberToObject(k, "steps_per_build", a->costs.steps_per_build);
     cJSON_AddStringToObject(k, "source", a->costs.source);
     cJSON *arr = cJSON_AddArrayToObject(j, "candidates");
@@ -186,7 +187,7 @@ static int write_table(FILE *out, const dec_ctx *x)
             "ghost cutoff:   %.6g (pair cutoff %.6g + skin %.6g; %s)\n",
             x->cutghost, x->cutoff, x->skin, x->cs->c.skin_why);
     fprintf(out, "step priced:    the slowest rank's Pair + Neigh / %.3g "
-                 "steps per build + communication\n",
+                 "steps per build + communication + fixes\n",
             a->costs.steps_per_build);
     fprintf(out, "constants:      %s\n\n", a->costs.source);
     return cli_ranks_table(out, a, x->show, x->liggghts);

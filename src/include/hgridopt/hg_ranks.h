@@ -182,11 +182,18 @@ typedef struct hg_ranks_costs {
                             velocities) */
     double ghost_build;  /* communication per build, per ghost atom
                             (exchange and borders) */
+    double other_atom;   /* per step, per owned atom: the fixes
+                            (integration, gravity, walls: LAMMPS' Modify
+                            row) */
     double steps_per_build; /* > 0 */
     char source[400];    /* where the figures came from */
 } hg_ranks_costs;
 
 #define HG_RANKS_MAX_CANDIDATES 256
+/* Decompositions within this share of the least predicted step are taken
+ * as equal; of those the one whose busiest rank owns the fewest atoms is
+ * the best. */
+#define HG_RANKS_TIE 0.03
 
 typedef struct hg_ranks_candidate {
     hg_ranks_layout layout;
@@ -216,9 +223,10 @@ typedef struct hg_ranks_advice {
 
 /* Decompose p for P ranks every way worth trying (every processor grid,
  * each also with shift balancing along its split axes, and rcb), price
- * each by its slowest rank, and choose: own_lines (NULL: LAMMPS'
- * default grid) is kept unless another saves margin (0: 0.05) of its
- * step. cutghost as for hg_ranks_decompose, skin the neighbor skin (the
+ * each by its slowest rank, and choose (the fewest atoms on the busiest
+ * rank among those within HG_RANKS_TIE of the least step): own_lines
+ * (NULL: LAMMPS' default grid) is kept unless the best saves margin (0:
+ * 0.05) of its step. cutghost as for hg_ranks_decompose, skin the neighbor skin (the
  * narrowest slab of a shift balance); pairs the frame's stored pairs
  * (hg_ranks_pairs_find at the skin). */
 int hg_ranks_advise(const hg_particles *p, const char (*faces)[2], int P,
