@@ -95,7 +95,7 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
                        in->decomposition ? "--decomposition" : "--log",
                        e->msg);
     add_decomp(rr, &own,
-               own_text && *own_text ? "yours" : "LAMMPS' default grid",
+               own_text && *own_text ? "yours" : "the default grid",
                a->dim);
     rr->own = 0;
     /* the largest frame's best grids, balanced and not, and rcb */
@@ -124,7 +124,7 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
     }
     hg_ranks_layout d0;
     hg_ranks_layout_default(&d0, P);
-    add_decomp(rr, &d0, "LAMMPS' default grid", a->dim);
+    add_decomp(rr, &d0, "the default grid", a->dim);
     int taken = 0;
     for (int round = 0; round < adv->n && taken < TOP_GRIDS; round++) {
         int bi = -1;
