@@ -60,6 +60,7 @@
  * the stored neighbours take the density at the finest width.
  */
 #include "hg_lammps.h"
+#include "hg_ranks.h"
 #include "hg_snapshot.h"
 
 #include "model_internal.h"
@@ -134,32 +135,14 @@ int hg_lammps_setting_check(const hg_lammps_setting *s, double dmax,
 }
 
 /* LAMMPS' procs grid: px py pz = P minimising the surface of a sub-box
- * of the box of edges len (procmap.cpp). */
+ * of the box of edges len (hg_ranks_grid: procmap.cpp, its order of
+ * trial included). */
 static void procs_grid(int P, int dim, const double *len, int g[3])
 {
-    double best = INFINITY;
+    static const int free_grid[3] = {0, 0, 0};
     g[0] = P;
     g[1] = g[2] = 1;
-    for (int x = 1; x <= P; x++) {
-        if (P % x)
-            continue;
-        for (int y = 1; y <= P / x; y++) {
-            if ((P / x) % y)
-                continue;
-            int z = P / x / y;
-            if (dim == 2 && z != 1)
-                continue;
-            double a = len[0] / x, b = len[1] / y,
-                   c = dim == 3 ? len[2] / z : 1.0;
-            double area = dim == 2 ? a + b : a * b + b * c + a * c;
-            if (area < best - 1e-12) {
-                best = area;
-                g[0] = x;
-                g[1] = y;
-                g[2] = z;
-            }
-        }
-    }
+    hg_ranks_grid(P, dim, len, free_grid, g, NULL);
 }
 
 /* Squared nearest distance of the stencil bin (i, j, k) (nstencil.cpp,

@@ -381,6 +381,33 @@ static int scaled(const run_data *d, const run_ranks *rr, int D,
     return HG_OK;
 }
 
+/* run_choose for decomposition D with the scales found at the user's
+ * (sp, sn, sb; rest: the log's other time, taken by D's atom share)
+ * into adv, which starts as base. */
+static int choose_at(const hg_run_input *in, const run_data *d,
+                     const run_ranks *rr, int D, const double sc[4],
+                     double share_s, int fixed, const hg_run_advice *base,
+                     hg_run_advice *adv, hg_err *e)
+{
+    run_data x;
+    int st = scaled(d, rr, D, &x, e);
+    if (st)
+        return st;
+    x.sp = sc[0];
+    x.sn = sc[1];
+    x.sb = sc[2];
+    x.fixed_scales = fixed;
+    *adv = *base;
+    adv->rest = sc[3] * atom_share(rr, d, D) / share_s;
+    adv->scale_pair = sc[0];
+    adv->scale_neigh = sc[1];
+    adv->scale_builds = sc[2];
+    st = run_choose(in, &x, adv, e);
+    free(x.neigh);
+    free(x.pair);
+    return st;
+}
+
 static void decomp_lines(const run_ranks *rr, int D, int dim, char *buf,
                          size_t len)
 {
@@ -418,26 +445,13 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
     }
     int bestD = -1;
     double share_s = atom_share(rr, d, si);
+    const double sc[4] = {sp, sn, sb, rest};
     int listed = 0;
     for (int D = 0; st == HG_OK && D < rr->n_price; D++) {
         if (rr->dup[D] >= 0)
             continue;
-        double rest_D = rest * atom_share(rr, d, D) / share_s;
-        if ((st = scaled(d, rr, D, &x, e)))
-            break;
-        x.sp = sp;
-        x.sn = sn;
-        x.sb = sb;
-        x.fixed_scales = a->has_log;
-        *tmp = base;
-        tmp->rest = rest_D;
-        tmp->scale_pair = sp;
-        tmp->scale_neigh = sn;
-        tmp->scale_builds = sb;
-        st = run_choose(in, &x, tmp, e);
-        free(x.neigh);
-        free(x.pair);
-        if (st)
+        if ((st = choose_at(in, d, rr, D, sc, share_s, a->has_log, &base,
+                            tmp, e)))
             break;
         rr->slot[D] = listed;
         if (D == rr->own)
@@ -493,20 +507,8 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
         }
         if (pick != bestD) { /* price it again as the answer */
             hg_run_advice_clear(best);
-            if ((st = scaled(d, rr, pick, &x, e)) == HG_OK) {
-                x.sp = sp;
-                x.sn = sn;
-                x.sb = sb;
-                x.fixed_scales = a->has_log;
-                *best = base;
-                best->rest = rest * atom_share(rr, d, pick) / share_s;
-                best->scale_pair = sp;
-                best->scale_neigh = sn;
-                best->scale_builds = sb;
-                st = run_choose(in, &x, best, e);
-                free(x.neigh);
-                free(x.pair);
-            }
+            st = choose_at(in, d, rr, pick, sc, share_s, a->has_log, &base,
+                           best, e);
             bestD = pick;
         }
     }
@@ -518,20 +520,8 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
                        margin * base.decomps[so].loop;
         if (keep) { /* price the user's decomposition again as the answer */
             hg_run_advice_clear(best);
-            if ((st = scaled(d, rr, rr->own, &x, e)) == HG_OK) {
-                x.sp = sp;
-                x.sn = sn;
-                x.sb = sb;
-                x.fixed_scales = a->has_log;
-                *best = base;
-                best->rest = rest * atom_share(rr, d, rr->own) / share_s;
-                best->scale_pair = sp;
-                best->scale_neigh = sn;
-                best->scale_builds = sb;
-                st = run_choose(in, &x, best, e);
-                free(x.neigh);
-                free(x.pair);
-            }
+            st = choose_at(in, d, rr, rr->own, sc, share_s, a->has_log, &base,
+                           best, e);
             bestD = rr->own;
         }
         if (st == HG_OK) {

@@ -12,6 +12,25 @@
 
 /* A setting of collections as JSON {style, collections, cutoffs}: levels
  * 0 is the code's one-grid default. */
+/* recommend --mpi P: the decomposition under a code's answer */
+static int ranks_table(FILE *out, const cli_system *cs, const hg_advice *a)
+{
+    if (!cs->ranks)
+        return CLI_OK;
+    fprintf(out, "\non %d MPI ranks (the slowest rank's step; hgridopt "
+                 "decompose for the whole table):\n",
+            cs->ranks->nprocs);
+    return cli_ranks_table(out, cs->ranks, 6,
+                           !strcmp(a->engine->name, "liggghts"));
+}
+
+static void ranks_json(cJSON *j, const cli_system *cs)
+{
+    if (cs->ranks)
+        cli_ranks_json(cJSON_AddObjectToObject(j, "decomposition"),
+                       cs->ranks);
+}
+
 static cJSON *collections_json(int levels, const double *sizes)
 {
     cJSON *j = cJSON_CreateObject();
@@ -124,14 +143,7 @@ static int collections_table(FILE *out, const cli_system *cs,
     fprintf(out, "\nsettings (the lines of --format %s):\n",
             a->engine->settings_format);
     render_print_lines(out, a->settings);
-    if (cs->ranks) {
-        fprintf(out, "\non %d MPI ranks (the slowest rank's step; hgridopt "
-                     "decompose for the whole table):\n",
-                cs->ranks->nprocs);
-        return cli_ranks_table(out, cs->ranks, 6,
-                               !strcmp(a->engine->name, "liggghts"));
-    }
-    return CLI_OK;
+    return ranks_table(out, cs, a);
 }
 
 /* The answer's collections under key, and its predicted Neigh time
@@ -162,9 +174,7 @@ static int collections_json_doc(FILE *out, const cli_system *cs,
         cJSON_AddItemToArray(by, r);
     }
     render_json_lines(j, "settings", a->settings);
-    if (cs->ranks)
-        cli_ranks_json(cJSON_AddObjectToObject(j, "decomposition"),
-                       cs->ranks);
+    ranks_json(j, cs);
     return cli_json_print(out, j);
 }
 
@@ -183,14 +193,7 @@ static int collections_eval_table(FILE *out, const cli_system *cs,
     fprintf(out, "\nsettings (the lines of --format %s):\n",
             a->engine->settings_format);
     render_print_lines(out, a->settings);
-    if (cs->ranks) {
-        fprintf(out, "\non %d MPI ranks (the slowest rank's step; hgridopt "
-                     "decompose for the whole table):\n",
-                cs->ranks->nprocs);
-        return cli_ranks_table(out, cs->ranks, 6,
-                               !strcmp(a->engine->name, "liggghts"));
-    }
-    return CLI_OK;
+    return ranks_table(out, cs, a);
 }
 
 static int collections_eval_json(FILE *out, const cli_system *cs,
@@ -200,9 +203,7 @@ static int collections_eval_json(FILE *out, const cli_system *cs,
     cJSON *j = collections_document("evaluation", cs, a);
     collections_prediction(j, "setting", x);
     render_json_lines(j, "settings", a->settings);
-    if (cs->ranks)
-        cli_ranks_json(cJSON_AddObjectToObject(j, "decomposition"),
-                       cs->ranks);
+    ranks_json(j, cs);
     return cli_json_print(out, j);
 }
 
@@ -253,9 +254,7 @@ static int setting_json(FILE *out, const cli_system *cs, const hg_advice *a)
         }
     }
     render_json_lines(j, "settings", a->settings);
-    if (cs->ranks)
-        cli_ranks_json(cJSON_AddObjectToObject(j, "decomposition"),
-                       cs->ranks);
+    ranks_json(j, cs);
     return cli_json_print(out, j);
 }
 
@@ -287,14 +286,7 @@ static int setting_table(FILE *out, const cli_system *cs, const hg_advice *a)
     fprintf(out, "\nsettings (the lines of --format %s):\n",
             a->engine->settings_format);
     render_print_lines(out, a->settings);
-    if (cs->ranks) {
-        fprintf(out, "\non %d MPI ranks (the slowest rank's step; hgridopt "
-                     "decompose for the whole table):\n",
-                cs->ranks->nprocs);
-        return cli_ranks_table(out, cs->ranks, 6,
-                               !strcmp(a->engine->name, "liggghts"));
-    }
-    return CLI_OK;
+    return ranks_table(out, cs, a);
 }
 
 int render_code(FILE *out, const cli_system *cs, const hg_advice *a,
