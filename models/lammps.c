@@ -176,8 +176,27 @@ static double bin_distance(int i, int j, int k, double b)
     return s;
 }
 
+/* How many of the bins (1, j, k) .. (s, j, k) are nearer than the cutoff.
+ * Their distances (bin_distance) grow with i and (-i, j, k) is as near as
+ * (i, j, k): the row's bins within the cutoff are one interval, its end
+ * estimated from the square root and settled with bin_distance itself, so
+ * that the count is the one of a loop over i. */
+static int row_reach(int s, int j, int k, double b, double cutsq)
+{
+    if (s < 1 || !(bin_distance(1, j, k, b) < cutsq))
+        return 0;
+    double est = floor(sqrt(cutsq - bin_distance(0, j, k, b)) / b) + 1.0;
+    int m = est >= (double)s ? s : est > 1.0 ? (int)est : 1;
+    while (m < s && bin_distance(m + 1, j, k, b) < cutsq)
+        m++;
+    while (m > 1 && !(bin_distance(m, j, k, b) < cutsq))
+        m--;
+    return m;
+}
+
 /* Bins in a stencil of cutoff cut over bins of size b: half (same
- * collection, own bin excluded) or full (own bin included). */
+ * collection, own bin excluded) or full (own bin included); the bins
+ * (i, j, k) with |i|, |j|, |k| <= s, counted row by row. */
 static int stencil_bins(int dim, double cut, double b, int half)
 {
     int s = (int)(cut / b);
@@ -186,14 +205,15 @@ static int stencil_bins(int dim, double cut, double b, int half)
     int sz = dim == 3 ? s : 0, n = 0;
     double cutsq = cut * cut;
     for (int k = -sz; k <= sz; k++)
-        for (int j = -s; j <= s; j++)
-            for (int i = -s; i <= s; i++) {
-                if (half && !(k > 0 || (k == 0 && j > 0) ||
-                              (k == 0 && j == 0 && i > 0)))
-                    continue;
-                if (bin_distance(i, j, dim == 3 ? k : 0, b) < cutsq)
-                    n++;
-            }
+        for (int j = -s; j <= s; j++) {
+            if (half && (k < 0 || (k == 0 && j < 0)))
+                continue;
+            int m = row_reach(s, j, k, b, cutsq);
+            if (half && k == 0 && j == 0)
+                n += m; /* i > 0 only */
+            else if (bin_distance(0, j, k, b) < cutsq)
+                n += 2 * m + 1;
+        }
     return n;
 }
 

@@ -173,8 +173,45 @@ static double bins_axis(double len, double sub, double cutghost, double w)
     return (double)((hi + 1) - (lo - 1) + 1);
 }
 
-/* Bins of the full stencil (neigh_stencil.cpp) for bin widths w; *rows
- * the stencil's lines of bins along x (those adjacent in memory). */
+/* Squared nearest distance of the stencil bin (i, j, k) for bin widths w
+ * (neigh_stencil.cpp, bin_distance). */
+static double bin_r2(int d, int i, int j, int k, const double *w)
+{
+    int idx[3] = {i, j, k};
+    double r2 = 0.0;
+    for (int c = 0; c < d; c++) {
+        double x = idx[c] > 0   ? (idx[c] - 1) * w[c]
+                   : idx[c] < 0 ? (idx[c] + 1) * w[c]
+                                : 0.0;
+        r2 += x * x;
+    }
+    return r2;
+}
+
+/* Bins of the stencil's row (j, k) nearer than the cutoff, |i| <= s: an
+ * interval around i = 0 (the distances grow with |i|), its end estimated
+ * from the square root and settled with bin_r2 itself, so that the count
+ * is the one of a loop over i. */
+static int row_bins(int d, int s, int j, int k, const double *w,
+                    double cutsq)
+{
+    double r0 = bin_r2(d, 0, j, k, w);
+    if (!(r0 < cutsq))
+        return 0;
+    if (s < 1)
+        return 1;
+    double est = floor(sqrt(cutsq - r0) / w[0]) + 1.0;
+    int m = est >= (double)s ? s : est > 1.0 ? (int)est : 1;
+    while (m < s && bin_r2(d, m + 1, j, k, w) < cutsq)
+        m++;
+    while (m > 1 && !(bin_r2(d, m, j, k, w) < cutsq))
+        m--;
+    return 2 * m + 1;
+}
+
+/* Bins of the full stencil (neigh_stencil.cpp) for bin widths w, counted
+ * row by row; *rows the stencil's lines of bins along x (those adjacent
+ * in memory). */
 static int stencil_full(int d, double cut, const double *w, int *rows)
 {
     int s[3] = {0, 0, 0};
@@ -188,20 +225,9 @@ static int stencil_full(int d, double cut, const double *w, int *rows)
     *rows = 0;
     for (int k = -s[2]; k <= s[2]; k++)
         for (int j = -s[1]; j <= s[1]; j++) {
-            int before = n;
-            for (int i = -s[0]; i <= s[0]; i++) {
-                int idx[3] = {i, j, k};
-                double r2 = 0.0;
-                for (int c = 0; c < d; c++) {
-                    double x = idx[c] > 0   ? (idx[c] - 1) * w[c]
-                               : idx[c] < 0 ? (idx[c] + 1) * w[c]
-                                            : 0.0;
-                    r2 += x * x;
-                }
-                if (r2 < cutsq)
-                    n++;
-            }
-            *rows += n > before;
+            int r = row_bins(d, s[0], j, k, w, cutsq);
+            n += r;
+            *rows += r > 0;
         }
     return n;
 }
