@@ -778,6 +778,23 @@ static void test_log_calibrated(const char *path, const char *dir)
                   HG_EINVAL &&
               strstr(e.msg, "is not a log of TESTCODE"),
           "a log of another code: %s", e.msg);
+    /* a run without its timing table: nothing to scale the model to */
+    write_text(text, "TESTCODE\nneighbor 0.05 A\nLoop time of 1 on 1 procs "
+                     "for 2000 steps with 12 atoms\n");
+    CHECKM(advise_log(path, text, NULL, skin, 0.0, &a, &e) == HG_EINVAL &&
+              e.data && strstr(e.msg, "line 3: the run has no Pair and "
+                                      "Neigh rows"),
+          "a log without a timing table: %s", e.msg);
+    /* a log's figure the model cannot be scaled to (its Pair over the
+     * trajectory's 2000 steps 1e310 s): refused naming it, not every
+     * total infinite */
+    write_text(text, "TESTCODE\nneighbor 0.05 A\nLoop time of 1e308 on 1 "
+                     "procs for 20 steps with 12 atoms\n"
+                     "Pair | 0 | 1e308 | 0 | 0 | 0\nNeigh | 0 | 0 | 0 | 0 "
+                     "| 0\nNeighbor list builds = 10\n");
+    CHECKM(advise_log(path, text, NULL, skin, 0.0, &a, &e) == HG_ENUMERIC &&
+              e.data && strstr(e.msg, "Pair 1e+308 s over 20 steps"),
+          "a log's Pair beyond scaling: %s", e.msg);
 }
 
 /* Without a log: your style at its best skin is taken where it is within
