@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* CHECK with a message of what was found */
 #define CHECKM(cond, ...)                                                  \
@@ -368,8 +369,23 @@ static void test_errors(const char *path, const char *p1, const char *dir)
           "an engine without whole-run advice: %s", e.msg);
     const char *none[] = {"/nonexistent/traj.dump"};
     CHECKM(advise(none, 1, 0.05, NULL, 0, &a, &e) != HG_OK &&
-              strstr(e.msg, "/nonexistent/traj.dump"),
+              strstr(e.msg, "/nonexistent/traj.dump") && e.data,
           "a missing file: %s", e.msg);
+    /* the dump's own errors are the data's (as a --packing file's) */
+    char cut[4096];
+    snprintf(cut, sizeof cut, "%s/cut.dump", dir);
+    write_file(cut, 0, 100);
+    FILE *f = fopen(cut, "r+");
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        if (ftruncate(fileno(f), ftell(f) - 30) != 0)
+            perror(cut);
+        fclose(f);
+    }
+    const char *cuts[] = {cut};
+    CHECKM(advise(cuts, 1, 0.05, NULL, 0, &a, &e) != HG_OK &&
+              strstr(e.msg, "cut.dump") && e.data,
+          "a dump cut short: %s (data %d)", e.msg, e.data);
 }
 
 /* Ids renumbered at step 500 (reversed), velocities 1 along x with a

@@ -45,13 +45,15 @@ static void run_data_free(run_data *d)
     memset(d, 0, sizeof *d);
 }
 
-/* Open paths[i] (the first) or go on with it. */
+/* Open paths[i] (the first) or go on with it. The trajectory's errors,
+ * here and while its frames are read, are the data's (as a --packing
+ * file's are). */
 static int open_file(const hg_run_input *in, int i, hg_io_frames **t,
                      hg_err *e)
 {
-    if (i == 0)
-        return hg_io_frames_open(in->paths[0], &in->io, t, e);
-    return hg_io_frames_continue(*t, in->paths[i], &in->io, e);
+    int st = i == 0 ? hg_io_frames_open(in->paths[0], &in->io, t, e)
+                    : hg_io_frames_continue(*t, in->paths[i], &in->io, e);
+    return st ? hg_err_data(e, st) : HG_OK;
 }
 
 /* The largest frame, kept while the run is read: its box and, in single
@@ -189,7 +191,7 @@ static int scan(const hg_run_input *in, run_data *d, rep_frame *rep,
                              (i + 0.5) / in->n_paths, in->progress_params);
         }
         if (r < 0)
-            st = r;
+            st = hg_err_data(e, r);
     }
     hg_io_frames_free(t);
     if (st)
@@ -493,7 +495,7 @@ static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
                              in->progress_params);
         }
         if (st == HG_OK && r < 0)
-            st = r;
+            st = hg_err_data(e, r);
     }
     hg_io_frames_free(t);
     a->measured = d->np;
