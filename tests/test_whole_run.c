@@ -667,7 +667,7 @@ static void test_log_refused(void)
     CHECKM(st == HG_OK && L.steps == 9223372036854775807LL, "2^63 - 1 steps: "
           "%s", e.msg);
 
-    /* a run without its timing table (timer off): counted, its line kept */
+    /* a run without its timing table (LAMMPS' timer loop): counted, its line kept */
     st = read_log(RUN("1.5", "1000"), "", "", COUNTS, &L, &e);
     CHECKM(st == HG_OK && L.untimed == 1 && L.untimed_line == 4,
           "no timing table: %s, %d untimed (line %lld)", e.msg, L.untimed,

@@ -573,7 +573,8 @@ static int read_log(hg_run_input *in, const hg_run_hooks *h,
     if (L->untimed)
         return hg_fail_data(e, HG_EINVAL, "--log: '%s' line %lld: the run "
                             "has no Pair and Neigh rows (its timing table; "
-                            "timer off?): the model is scaled to those times",
+                            "written with timer loop?): the model is scaled "
+                            "to those times",
                             in->log, L->untimed_line);
     a->has_log = 1;
     /* without a units command: lj, the default of both codes */

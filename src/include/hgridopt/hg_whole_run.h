@@ -91,8 +91,8 @@ typedef struct hg_run_log {
                                none) */
     size_t max_atoms;       /* the most atoms of a run */
     int untimed;            /* runs of steps without a Pair or a Neigh row
-                               (their timing table not printed: timer
-                               off?) */
+                               (their timing table not printed: LAMMPS'
+                               timer loop) */
     long long untimed_line; /* the first one's "Loop time of" line */
 } hg_run_log;
 
