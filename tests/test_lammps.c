@@ -154,6 +154,29 @@ static void test_stencils(void)
     hg_psd_free(r);
 }
 
+/* hg_lammps_system_of sets the whole system: a caller's stack garbage in
+ * cutoff_diameter once priced bin at a cutoff of 1e83 (validate). */
+static void test_system_of(void)
+{
+    double x[8 * 3], r[8];
+    for (int i = 0; i < 8; i++) {
+        x[3 * i] = 1.0 + 2.0 * (i & 1);
+        x[3 * i + 1] = 1.0 + 2.0 * ((i >> 1) & 1);
+        x[3 * i + 2] = 1.0 + 2.0 * (i >> 2);
+        r[i] = 0.4 + 0.05 * i;
+    }
+    hg_particles p = {3, 8, x, r, {0, 0, 0}, {4, 4, 4}, 1};
+    hg_lammps_system sys;
+    memset(&sys, 0xff, sizeof sys);
+    sys.cutoff_diameter = 1e83;
+    hg_psd *psd = NULL;
+    hg_err e = {0};
+    CHECK(hg_lammps_system_of(&p, 0.1, 1, &psd, &sys, &e) == HG_OK);
+    CHECK(sys.cutoff_diameter == 0.0 && sys.skin == 0.1 && sys.dim == 3 &&
+          sys.atoms == 8.0 && sys.snapshot == NULL);
+    hg_psd_free(psd);
+}
+
 /* LAMMPS' limits of its bins (nbin_standard.cpp, nbin_multi.cpp): each
  * refused with LAMMPS' own words, the field and the value named. */
 static void test_bin_limits(void)
@@ -535,6 +558,7 @@ int main(void)
     test_export();
     test_stencils();
     test_bin_limits();
+    test_system_of();
     test_exact_checks();
     test_exact_checks_dense();
     test_fit();
