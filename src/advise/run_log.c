@@ -191,14 +191,13 @@ static const char *past(const char *s, const char *w)
 }
 
 /* The whole number at s (after blanks) into *v: the rest, or NULL for
- * none, or one out of range (*range set). */
-static const char *whole(const char *s, long long *v, int *range)
+ * none or one out of range. */
+static const char *whole(const char *s, long long *v)
 {
     char *end;
     errno = 0;
     *v = strtoll(s, &end, 10);
-    *range = errno == ERANGE;
-    return end == s || *range ? NULL : end;
+    return end == s || errno == ERANGE ? NULL : end;
 }
 
 /* The number's text at s (after blanks: its digits, sign, point,
@@ -234,7 +233,6 @@ static int loop_read(const log_in *r, const char *line, loop_line *L,
     const char *q = line + 13, *p;
     char *end;
     long long v;
-    int range;
     L->t = strtod(q, &end);
     if (end == q)
         return hg_fail_data(e, HG_EINVAL, LOG_AT "'%.80s' is not a run's "
@@ -244,19 +242,19 @@ static int loop_read(const log_in *r, const char *line, loop_line *L,
                             "time in seconds", r->name, r->line,
                             token(q, w, sizeof w));
     const char *on = past(end, "on");
-    if (!on || !(p = whole(on, &v, &range)) || v < 1 || v > INT_MAX)
+    if (!on || !(p = whole(on, &v)) || v < 1 || v > INT_MAX)
         return hg_fail_data(e, HG_EINVAL, LOG_AT "procs '%s' is not a count "
                             "(1 to 2^31 - 1)", r->name, r->line,
                             on ? token(on, w, sizeof w) : "");
     L->procs = (int)v;
     const char *fo = strstr(p, " for ");
-    if (!fo || !(p = whole(fo + 5, &L->steps, &range)) || L->steps < 0)
+    if (!fo || !(p = whole(fo + 5, &L->steps)) || L->steps < 0)
         return hg_fail_data(e, HG_EINVAL, LOG_AT "steps '%s' is not a "
                             "count (0 to 2^63 - 1)", r->name, r->line,
                             fo ? token(fo + 5, w, sizeof w) : "");
     const char *wi = past(p, "steps");
     if (!wi || !(wi = past(wi, "with")) ||
-        !whole(wi, &L->atoms, &range) || L->atoms < 0)
+        !whole(wi, &L->atoms) || L->atoms < 0)
         return hg_fail_data(e, HG_EINVAL, LOG_AT "atoms '%s' is not a "
                             "count (0 to 2^63 - 1)", r->name, r->line,
                             wi ? token(wi, w, sizeof w) : "");
@@ -274,10 +272,9 @@ static int count_add(const log_in *r, const char *line, size_t k,
 {
     char w[48];
     long long v;
-    int range;
     const char *what = line[0] == 'N' ? "Neighbor list builds"
                                       : "Dangerous builds";
-    if (!whole(line + k, &v, &range) || v < 0)
+    if (!whole(line + k, &v) || v < 0)
         return hg_fail_data(e, HG_EINVAL, LOG_AT "%s '%s' is not a count "
                             "(0 to 2^63 - 1)", r->name, r->line, what,
                             token(line + k, w, sizeof w));
