@@ -18,6 +18,12 @@
  *    rank's sub-box grown by the ghost cutoff comm->cutghost (the largest
  *    cutoff of all), one more bin on each side, plus one. bin_atoms clears
  *    every bin's head on every build, then bins owned and ghost atoms.
+ *    LAMMPS stops, and so does the model, where a box edge holds more
+ *    than 2^31 - 1 nominal bins ("Domain too large for neighbor bins": an
+ *    atom blown far along a shrink-wrapped axis), where the nominal bin
+ *    is over 100x the bin that fits the edge ("Cannot use neighbor bins -
+ *    box size << cutoff") and where a rank's bins exceed 2^31 - 1 ("Too
+ *    many neighbor bins").
  *  - Stencils (nstencil_half_multi_3d.cpp, nstencil_full/half_*): a pair
  *    of equal collections uses a half stencil in its own bins, a smaller
  *    collection a full stencil in the larger one's bins, a larger one none
@@ -65,10 +71,16 @@
 
 #include "model_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* LAMMPS' limits of its bins and stencils (nbin_standard.cpp,
+ * nbin_multi.cpp: MAXSMALLINT, CUT2BIN_RATIO) */
+#define LMP_MAXSMALLINT ((double)INT_MAX)
+#define LMP_CUT2BIN_RATIO 100.0
 
 int hg_lammps_system_check(const hg_lammps_system *s, hg_err *e)
 {
@@ -159,40 +171,78 @@ static double bin_distance(int i, int j, int k, double b)
     return s;
 }
 
-/* Bins in a stencil of cutoff cut over bins of size b: half (same
- * collection, own bin excluded) or full (own bin included). */
-static int stencil_bins(int dim, double cut, double b, int half)
+/* How many of the bins (1, j, k) .. (s, j, k) are nearer than the cutoff.
+ * Their distances (bin_distance) grow with i and (-i, j, k) is as near as
+ * (i, j, k): the row's bins within the cutoff are one interval, its end
+ * estimated from the square root and settled with bin_distance itself, so
+ * that the count is the one of a loop over i. */
+static int row_reach(int s, int j, int k, double b, double cutsq)
 {
-    int s = (int)(cut / b);
+    if (s < 1 || !(bin_distance(1, j, k, b) < cutsq))
+        return 0;
+    double est = floor(sqrt(cutsq - bin_distance(0, j, k, b)) / b) + 1.0;
+    int m = est >= (double)s ? s : est > 1.0 ? (int)est : 1;
+    while (m < s && bin_distance(m + 1, j, k, b) < cutsq)
+        m++;
+    while (m > 1 && !(bin_distance(m, j, k, b) < cutsq))
+        m--;
+    return m;
+}
+
+/* The stencil's reach s in bins each way for cutoff cut over bins of size
+ * b (nstencil.cpp, create_setup), and the bins LAMMPS allocates for it,
+ * (2 s + 1)^dim: refused above 2^31 - 1, an int's count. (A rank's bins,
+ * checked first, outnumber them along every axis: a guard that the int
+ * below never overflows.) */
+static int stencil_span(int dim, double cut, double b, int *span, hg_err *e)
+{
+    double s = trunc(cut / b);
     if (s * b < cut)
         s++;
+    double smax = pow(2.0 * s + 1.0, dim);
+    if (!(smax <= LMP_MAXSMALLINT))
+        return hg_fail(e, HG_ELIMIT,
+                       "cutoff %g: its stencil over bins of %g spans %.3g "
+                       "bins, more than LAMMPS can allocate (2^31 - 1)",
+                       cut, b, smax);
+    *span = (int)s;
+    return HG_OK;
+}
+
+/* Bins in a stencil of cutoff cut over bins of size b reaching s bins
+ * each way (stencil_span): half (same collection, own bin excluded) or
+ * full (own bin included); counted row by row. */
+static int stencil_bins(int dim, int s, double cut, double b, int half)
+{
     int sz = dim == 3 ? s : 0, n = 0;
     double cutsq = cut * cut;
     for (int k = -sz; k <= sz; k++)
-        for (int j = -s; j <= s; j++)
-            for (int i = -s; i <= s; i++) {
-                if (half && !(k > 0 || (k == 0 && j > 0) ||
-                              (k == 0 && j == 0 && i > 0)))
-                    continue;
-                if (bin_distance(i, j, dim == 3 ? k : 0, b) < cutsq)
-                    n++;
-            }
+        for (int j = -s; j <= s; j++) {
+            if (half && (k < 0 || (k == 0 && j < 0)))
+                continue;
+            int m = row_reach(s, j, k, b, cutsq);
+            if (half && k == 0 && j == 0)
+                n += m; /* i > 0 only */
+            else if (bin_distance(0, j, k, b) < cutsq)
+                n += 2 * m + 1;
+        }
     return n;
 }
 
 /* Bins one rank allocates for a collection along one axis
  * (nbin_multi.cpp, setup_bins): the sub-box [0, sub] grown by cutghost,
- * with round-off slack, one extra bin on each side. */
+ * with round-off slack, one extra bin on each side (LAMMPS' casts to int
+ * as truncations in double: no overflow before the count is checked). */
 static double bins_axis(double A, double sub, double cutghost, double b)
 {
     const double small = 1.0e-6;
     double coord = -cutghost - small * A;
-    int lo = (int)(coord / b);
+    double lo = trunc(coord / b);
     if (coord < 0.0)
         lo -= 1;
     coord = sub + cutghost + small * A;
-    int hi = (int)(coord / b);
-    return (double)((hi + 1) - (lo - 1) + 1);
+    double hi = trunc(coord / b);
+    return (hi + 1) - (lo - 1) + 1;
 }
 
 /* E[(r_a + r_b + skin)^d] over independent radii (the half list's
@@ -354,27 +404,51 @@ static void lmp_geom_init(const hg_psd *psd, const hg_lammps_system *sys,
     G->cutghost = G->cut[G->n - 1] + G->skin;
 }
 
-/* Collection i's bins (nbin_multi.cpp, setup_bins): stored in w (cleared
- * every build); returns the x bin size, on which the stencil is counted
- * (cubic bins: the others differ by the rounding to whole bins only). */
-static double collection_bins(const lmp_geom *G, int i, hg_lammps_work *w)
+/* Collection i's bins (nbin_multi.cpp, setup_bins, with LAMMPS' limits):
+ * stored in w (cleared every build); *bsize the x bin size, on which the
+ * stencil is counted (cubic bins: the others differ by the rounding to
+ * whole bins only). */
+static int collection_bins(const lmp_geom *G, int i, hg_lammps_work *w,
+                           double *bsize, hg_err *e)
 {
     double nominal = G->binsize > 0.0 ? G->binsize
                                        : 0.5 * (G->cut[i] + G->skin);
     double bax[3] = {1.0, 1.0, 1.0};
     for (int c = 0; c < G->d; c++) {
-        int nb = (int)(G->len[c] / nominal);
-        if (nb < 1)
-            nb = 1;
-        bax[c] = G->len[c] / nb;
+        double nb = G->len[c] / nominal;
+        if (!(nb <= LMP_MAXSMALLINT))
+            return hg_fail(e, HG_ELIMIT,
+                           "box edge %c: %g holds %.3g bins of %g, more "
+                           "than LAMMPS allows (2^31 - 1: \"Domain too "
+                           "large for neighbor bins\")",
+                           'x' + c, G->len[c], nb, nominal);
+    }
+    for (int c = 0; c < G->d; c++) {
+        double nb = floor(G->len[c] / nominal);
+        bax[c] = G->len[c] / (nb < 1.0 ? 1.0 : nb);
+        if (!(nominal / bax[c] <= LMP_CUT2BIN_RATIO))
+            return hg_fail(e, HG_ELIMIT,
+                           "box edge %c: %g is below 1/%g of the bins of %g "
+                           "(%s) (LAMMPS: \"Cannot use neighbor bins - box "
+                           "size << cutoff\")",
+                           'x' + c, G->len[c], LMP_CUT2BIN_RATIO, nominal,
+                           G->binsize > 0.0 ? "neigh_modify binsize"
+                                            : "half the cutoff with the skin");
     }
     double mb = bins_axis(G->len[0], G->sub[0], G->cutghost, bax[0]) *
                 bins_axis(G->len[1], G->sub[1], G->cutghost, bax[1]);
     if (G->d == 3)
         mb *= bins_axis(G->len[2], G->sub[2], G->cutghost, bax[2]);
+    if (!(mb + 1.0 <= LMP_MAXSMALLINT))
+        return hg_fail(e, HG_ELIMIT,
+                       "bins of %g: a rank holds %.3g of them, more than "
+                       "LAMMPS allows (2^31 - 1: \"Too many neighbor "
+                       "bins\")",
+                       bax[0], mb + 1.0);
     w->bins += mb + 1.0;
     w->bins_c[i] = mb + 1.0;
-    return bax[0];
+    *bsize = bax[0];
+    return HG_OK;
 }
 
 /* Ghosts of collection i (atom fraction frac) out to its largest pair
@@ -399,10 +473,10 @@ static double collection_ghosts(const lmp_geom *G, int i, double frac)
  * stencil bins visited (*visits) and distance checks (*checks), with the
  * structure's pair statistics (ms measured, hs hard spheres, else
  * Poisson). */
-static void collection_search(const lmp_geom *G, int i, const double *frac,
-                              const double *bsize, const lmp_meas *ms,
-                              const lmp_hs *hs, double *visits,
-                              double *checks)
+static int collection_search(const lmp_geom *G, int i, const double *frac,
+                             const double *bsize, const lmp_meas *ms,
+                             const lmp_hs *hs, double *visits,
+                             double *checks, hg_err *e)
 {
     int d = G->d;
     double per_visit = 0.0, per_check = 0.0;
@@ -410,8 +484,12 @@ static void collection_search(const lmp_geom *G, int i, const double *frac,
         double cij = 0.5 * (G->cut[i] + G->cut[j]) + G->skin;
         double b = bsize[j];
         double vbin = pow(b, d);
+        int s = 0;
+        int st = stencil_span(d, cij, b, &s, e);
+        if (st)
+            return st;
         if (j == i) {
-            int h = stencil_bins(d, cij, b, 1);
+            int h = stencil_bins(d, s, cij, b, 1);
             double vol = vbin * (2 * h + 1);
             double c = ms ? lmp_meas_density(ms, pow(vol, 1.0 / d), i, i) *
                                 frac[i] * 0.5 * vol
@@ -419,7 +497,7 @@ static void collection_search(const lmp_geom *G, int i, const double *frac,
             per_visit += h + 1;
             per_check += hs ? lmp_hs_checks(hs, d, i, i, c, vol) : c;
         } else if (frac[j] > 0.0) {
-            int f = stencil_bins(d, cij, b, 0);
+            int f = stencil_bins(d, s, cij, b, 0);
             double vol = vbin * f;
             double c = ms ? lmp_meas_density(ms, pow(vol, 1.0 / d), i, j) *
                                 frac[j] * vol
@@ -427,11 +505,12 @@ static void collection_search(const lmp_geom *G, int i, const double *frac,
             per_visit += f;
             per_check += hs ? lmp_hs_checks(hs, d, i, j, c, vol) : c;
         } else {
-            per_visit += stencil_bins(d, cij, b, 0);
+            per_visit += stencil_bins(d, s, cij, b, 0);
         }
     }
     *visits = per_visit;
     *checks = per_check;
+    return HG_OK;
 }
 
 /* The density the stored neighbours see: rho, or measured, the density at
@@ -468,7 +547,8 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
         double hi = i == n - 1 ? hg_psd_rmax(psd) : 0.5 * G.cut[i];
         frac[i] = hg_psd_moment(psd, 0, lo, hi);
         w->fraction[i] = frac[i];
-        bsize[i] = collection_bins(&G, i, w);
+        if ((st = collection_bins(&G, i, w, &bsize[i], e)))
+            return st;
         double ghosts = collection_ghosts(&G, i, frac[i]);
         w->ghosts += ghosts;
         w->binned_c[i] = G.nloc * frac[i] + ghosts;
@@ -489,7 +569,12 @@ int hg_lammps_work_eval(const hg_psd *psd, const hg_lammps_system *sys,
         if (!(frac[i] > 0.0))
             continue;
         double per_visit, per_check;
-        collection_search(&G, i, frac, bsize, ms, hs, &per_visit, &per_check);
+        if ((st = collection_search(&G, i, frac, bsize, ms, hs, &per_visit,
+                                    &per_check, e))) {
+            free(hs);
+            free(ms);
+            return st;
+        }
         w->stencil[i] = per_visit;
         w->visits_c[i] = G.nloc * frac[i] * per_visit;
         w->checks_c[i] = G.nloc * frac[i] * per_check;

@@ -14,7 +14,12 @@
  *    box / n. The binned region is the rank's sub-box grown by the ghost
  *    cutoff (= the cutoff with `communicate single`), with round-off
  *    slack, one more bin on each side; bin_atoms clears every bin's head
- *    on every build, then bins owned and ghost atoms.
+ *    on every build, then bins owned and ghost atoms. LIGGGHTS stops, and
+ *    so does the model, where an axis holds more than 2^31 - 1 bins
+ *    ("Domain too large for neighbor bins"), where the nominal bin is
+ *    over 100x the bin that fits the box ("Cannot use neighbor bins - box
+ *    size << cutoff"), where a rank's bins exceed 2^31 - 1 ("Too many
+ *    neighbor bins").
  *  - Stencil (stencil_full_bin_3d, also used for the granular no-newton
  *    list): every bin (i, j, k) with |i| <= ceil(cut / w_x) etc. whose
  *    nearest distance to the own bin is below the cutoff, the own bin
@@ -161,49 +166,91 @@ static void procs_grid(int P, int d, const double *len, int g[3])
 }
 
 /* Bins one rank clears along one axis (setup_bins): the sub-box [0, sub]
- * grown by cutghost with slack 1e-6 of the box, one more bin each side. */
+ * grown by cutghost with slack 1e-6 of the box, one more bin each side
+ * (LIGGGHTS' casts to int as truncations in double: no overflow before
+ * the count is checked). */
 static double bins_axis(double len, double sub, double cutghost, double w)
 {
     const double small = 1.0e-6;
     double coord = -cutghost - small * len;
-    int lo = (int)(coord / w);
+    double lo = trunc(coord / w);
     if (coord < 0.0)
         lo -= 1;
-    int hi = (int)((sub + cutghost + small * len) / w);
-    return (double)((hi + 1) - (lo - 1) + 1);
+    double hi = trunc((sub + cutghost + small * len) / w);
+    return (hi + 1) - (lo - 1) + 1;
 }
 
-/* Bins of the full stencil (neigh_stencil.cpp) for bin widths w; *rows
- * the stencil's lines of bins along x (those adjacent in memory). */
-static int stencil_full(int d, double cut, const double *w, int *rows)
+/* Squared nearest distance of the stencil bin (i, j, k) for bin widths w
+ * (neigh_stencil.cpp, bin_distance). */
+static double bin_r2(int d, int i, int j, int k, const double *w)
+{
+    int idx[3] = {i, j, k};
+    double r2 = 0.0;
+    for (int c = 0; c < d; c++) {
+        double x = idx[c] > 0   ? (idx[c] - 1) * w[c]
+                   : idx[c] < 0 ? (idx[c] + 1) * w[c]
+                                : 0.0;
+        r2 += x * x;
+    }
+    return r2;
+}
+
+/* Bins of the stencil's row (j, k) nearer than the cutoff, |i| <= s: an
+ * interval around i = 0 (the distances grow with |i|), its end estimated
+ * from the square root and settled with bin_r2 itself, so that the count
+ * is the one of a loop over i. */
+static int row_bins(int d, int s, int j, int k, const double *w,
+                    double cutsq)
+{
+    double r0 = bin_r2(d, 0, j, k, w);
+    if (!(r0 < cutsq))
+        return 0;
+    if (s < 1)
+        return 1;
+    double est = floor(sqrt(cutsq - r0) / w[0]) + 1.0;
+    int m = est >= (double)s ? s : est > 1.0 ? (int)est : 1;
+    while (m < s && bin_r2(d, m + 1, j, k, w) < cutsq)
+        m++;
+    while (m > 1 && !(bin_r2(d, m, j, k, w) < cutsq))
+        m--;
+    return 2 * m + 1;
+}
+
+/* Bins of the full stencil (neigh_stencil.cpp) for bin widths w, counted
+ * row by row; *rows the stencil's lines of bins along x (those adjacent
+ * in memory). The stencil's reach each way (setup_bins: sx, sy, sz) and
+ * the bins allocated for it, smax = (2 sx + 1)(2 sy + 1)(2 sz + 1), an
+ * int: refused above 2^31 - 1 (a guard: the rank's bins, checked first,
+ * outnumber them). */
+static int stencil_full(int d, double cut, const double *w, int *count,
+                        int *rows, hg_err *e)
 {
     int s[3] = {0, 0, 0};
+    double smax = 1.0;
     for (int c = 0; c < d; c++) {
-        s[c] = (int)(cut / w[c]);
-        if (s[c] * w[c] < cut)
-            s[c]++;
+        double sc = trunc(cut / w[c]);
+        if (sc * w[c] < cut)
+            sc++;
+        smax *= 2.0 * sc + 1.0;
+        if (!(smax <= (double)INT_MAX))
+            return hg_fail(e, HG_ELIMIT,
+                           "cutoff %g: its stencil over bins of %g spans "
+                           "more than 2^31 - 1 bins, more than LIGGGHTS can "
+                           "allocate",
+                           cut, w[0]);
+        s[c] = (int)sc;
     }
     double cutsq = cut * cut;
     int n = 0;
     *rows = 0;
     for (int k = -s[2]; k <= s[2]; k++)
         for (int j = -s[1]; j <= s[1]; j++) {
-            int before = n;
-            for (int i = -s[0]; i <= s[0]; i++) {
-                int idx[3] = {i, j, k};
-                double r2 = 0.0;
-                for (int c = 0; c < d; c++) {
-                    double x = idx[c] > 0   ? (idx[c] - 1) * w[c]
-                               : idx[c] < 0 ? (idx[c] + 1) * w[c]
-                                            : 0.0;
-                    r2 += x * x;
-                }
-                if (r2 < cutsq)
-                    n++;
-            }
-            *rows += n > before;
+            int r = row_bins(d, s[0], j, k, w, cutsq);
+            n += r;
+            *rows += r > 0;
         }
-    return n;
+    *count = n;
+    return HG_OK;
 }
 
 /* S(0) of hard spheres (Carnahan-Starling) or disks (scaled particle
@@ -263,14 +310,21 @@ static int work_box(const hg_psd *psd, const hg_liggghts_system *sys,
             w->width[c] = box->len[c];
             continue;
         }
-        double n = floor(box->len[c] / binsize);
-        if (n > INT_MAX / 4)
+        double n = box->len[c] / binsize;
+        if (!(n <= (double)INT_MAX))
             return hg_fail(e, HG_ELIMIT,
-                           "binsize: %g makes %g bins along %c (LIGGGHTS: "
+                           "binsize: %g makes %.6g bins along %c (LIGGGHTS: "
                            "\"Domain too large for neighbor bins\")",
-                           binsize, n, 'x' + c);
+                           binsize, floor(n), 'x' + c);
+        n = floor(n);
         w->nbin[c] = n < 1.0 ? 1 : (int)n;
         w->width[c] = box->len[c] / w->nbin[c];
+        if (!(binsize / w->width[c] <= 100.0))
+            return hg_fail(e, HG_ELIMIT,
+                           "box edge %c: %g is below 1/100 of the bins of %g "
+                           "(LIGGGHTS: \"Cannot use neighbor bins - box size "
+                           "<< cutoff\")",
+                           'x' + c, box->len[c], binsize);
         double sub = box->len[c] / g[c];
         vsub *= sub;
         vbin *= w->width[c];
@@ -284,7 +338,9 @@ static int work_box(const hg_psd *psd, const hg_liggghts_system *sys,
                        "\"Too many neighbor bins\")",
                        binsize, bins);
     (void)vsub;
-    w->stencil = stencil_full(d, cut, w->width, &w->rows);
+    int st = stencil_full(d, cut, w->width, &w->stencil, &w->rows, e);
+    if (st)
+        return st;
     double vs = w->stencil * vbin;
     double found; /* other atoms in an atom's stencil region */
     if (box->snap)

@@ -180,7 +180,7 @@ expect_fail 1 "^hgridopt: --log: cannot open '/no/such.log'" -- $R "$D" --engine
 head -n 60 "$LOG" > "$TMP/cut.log"
 expect_fail 1 "^hgridopt: --log: '.*cut.log' has no 'Loop time of' line" -- $R "$D" --engine lammps --log "$TMP/cut.log"
 expect_fail 1 "is not a log of LAMMPS \(it begins with 'LIGGGHTS'\)" -- $R "$D" --engine lammps --log "$SRC/tests/data/files/liggghts/log.pour_wide_traj"
-expect_fail 1 "^hgridopt: --log: '.*' is not a text file" -- $R "$D" --engine lammps --log "$SRC/tests/data/files/lammps/pour_poly.dump.gz"
+expect_fail 1 "^hgridopt: --log: '.*': binary data \(a NUL byte at offset 3\): a log is text" -- $R "$D" --engine lammps --log "$SRC/tests/data/files/lammps/pour_poly.dump.gz"
 sed 's/^neigh_modify.*/neigh_modify every 10 check no/' "$LOG" > "$TMP/checkno.log"
 expect_fail 1 "^hgridopt: --log: the lines of '.*checkno.log': check no rebuilds on a fixed interval" -- $R "$D" --engine lammps --log "$TMP/checkno.log"
 expect_fail 1 "^hgridopt: --log: the lines of '.*checkno.log': check no rebuilds on a fixed interval" -- $R "$D" --engine lammps --log "$TMP/checkno.log" --setting "neighbor 0.2 bin"

@@ -154,6 +154,61 @@ static void test_stencils(void)
     hg_psd_free(r);
 }
 
+/* hg_lammps_system_of sets the whole system: a caller's stack garbage in
+ * cutoff_diameter once priced bin at a cutoff of 1e83 (validate). */
+static void test_system_of(void)
+{
+    double x[8 * 3], r[8];
+    for (int i = 0; i < 8; i++) {
+        x[3 * i] = 1.0 + 2.0 * (i & 1);
+        x[3 * i + 1] = 1.0 + 2.0 * ((i >> 1) & 1);
+        x[3 * i + 2] = 1.0 + 2.0 * (i >> 2);
+        r[i] = 0.4 + 0.05 * i;
+    }
+    hg_particles p = {3, 8, x, r, {0, 0, 0}, {4, 4, 4}, 1};
+    hg_lammps_system sys;
+    memset(&sys, 0xff, sizeof sys);
+    sys.cutoff_diameter = 1e83;
+    hg_psd *psd = NULL;
+    hg_err e = {0};
+    CHECK(hg_lammps_system_of(&p, 0.1, 1, &psd, &sys, &e) == HG_OK);
+    CHECK(sys.cutoff_diameter == 0.0 && sys.skin == 0.1 && sys.dim == 3 &&
+          sys.atoms == 8.0 && sys.snapshot == NULL);
+    hg_psd_free(psd);
+}
+
+/* LAMMPS' limits of its bins (nbin_standard.cpp, nbin_multi.cpp): each
+ * refused with LAMMPS' own words, the field and the value named. */
+static void test_bin_limits(void)
+{
+    hg_psd *p = hg_test_psd("mono:r=1", 3);
+    hg_lammps_setting bin = {0};
+    hg_lammps_work w;
+    hg_err e = {0};
+    /* a box of edge 3.5e9 (1000 atoms at nu 1e-25): 3.3e9 bins of 1.05
+     * along each axis */
+    hg_lammps_system huge = {3, 1e-25, 1000, 0.1, 1};
+    CHECK(p && hg_lammps_work_eval(p, &huge, &bin, &w, &e) == HG_ELIMIT);
+    CHECK(strstr(e.msg, "box edge x: 3.") &&
+          strstr(e.msg, "Domain too large for neighbor bins"));
+    /* one atom in a box of edge 2.03 and a skin of 1000: bins of 501 */
+    hg_lammps_system small = {3, 0.5, 1, 1000.0, 1};
+    CHECK(p && hg_lammps_work_eval(p, &small, &bin, &w, &e) == HG_ELIMIT);
+    CHECK(strstr(e.msg, "box edge x: 2.03") &&
+          strstr(e.msg, "Cannot use neighbor bins - box size << cutoff"));
+    /* a skin of 100: bins of 51, 25x the edge: accepted */
+    small.skin = 100.0;
+    CHECK(p && hg_lammps_work_eval(p, &small, &bin, &w, &e) == HG_OK);
+    /* bins of 1e-3 in a box of edge 203: 2e5 bins each way */
+    hg_lammps_system many = {3, 0.5, 1e6, 0.1, 1};
+    hg_lammps_setting fine = {0};
+    fine.binsize = 1e-3;
+    CHECK(p && hg_lammps_work_eval(p, &many, &fine, &w, &e) == HG_ELIMIT);
+    CHECK(strstr(e.msg, "bins of 0.001") &&
+          strstr(e.msg, "Too many neighbor bins"));
+    hg_psd_free(p);
+}
+
 /* Exact count of LAMMPS' distance checks on a Poisson packing, from the
  * rules the model states: per collection bins of A / floor(A / ((c+skin)
  * / 2)); own collection: half stencil plus the later atoms of the own bin;
@@ -502,6 +557,8 @@ int main(void)
     test_lines();
     test_export();
     test_stencils();
+    test_bin_limits();
+    test_system_of();
     test_exact_checks();
     test_exact_checks_dense();
     test_fit();

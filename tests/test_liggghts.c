@@ -91,6 +91,23 @@ static void counts(void)
     bad.nprocs = 0;
     CHECK(hg_liggghts_work_eval(psd, &bad, 10.0, &w, &e) == HG_EINVAL);
     CHECK(strstr(e.msg, "nprocs") != NULL);
+    /* LIGGGHTS' limits of its bins (neighbor.cpp, setup_bins) */
+    bad = sys;
+    bad.box[2] = 1e11;
+    CHECK(hg_liggghts_work_eval(psd, &bad, 10.0, &w, &e) == HG_ELIMIT);
+    CHECK(strstr(e.msg, "binsize: 10 makes 1e+10 bins along z") &&
+          strstr(e.msg, "Domain too large for neighbor bins"));
+    bad = sys;
+    bad.box[0] = 0.099; /* bins of 10 are 101x the edge */
+    CHECK(hg_liggghts_work_eval(psd, &bad, 10.0, &w, &e) == HG_ELIMIT);
+    CHECK(strstr(e.msg, "box edge x: 0.099 ") &&
+          strstr(e.msg, "Cannot use neighbor bins - box size << cutoff"));
+    bad.box[0] = 0.1; /* 100x: accepted, as by LIGGGHTS */
+    CHECK(hg_liggghts_work_eval(psd, &bad, 10.0, &w, &e) == HG_OK);
+    bad = sys;
+    bad.box[0] = bad.box[1] = bad.box[2] = 1e5;
+    CHECK(hg_liggghts_work_eval(psd, &bad, 0.05, &w, &e) == HG_ELIMIT);
+    CHECK(strstr(e.msg, "Too many neighbor bins") != NULL);
     hg_psd_free(psd);
 }
 

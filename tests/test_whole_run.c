@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 /* CHECK with a message of what was found */
 #define CHECKM(cond, ...)                                                  \
@@ -367,8 +369,23 @@ static void test_errors(const char *path, const char *p1, const char *dir)
           "an engine without whole-run advice: %s", e.msg);
     const char *none[] = {"/nonexistent/traj.dump"};
     CHECKM(advise(none, 1, 0.05, NULL, 0, &a, &e) != HG_OK &&
-              strstr(e.msg, "/nonexistent/traj.dump"),
+              strstr(e.msg, "/nonexistent/traj.dump") && e.data,
           "a missing file: %s", e.msg);
+    /* the dump's own errors are the data's (as a --packing file's) */
+    char cut[4096];
+    snprintf(cut, sizeof cut, "%s/cut.dump", dir);
+    write_file(cut, 0, 100);
+    FILE *f = fopen(cut, "r+");
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        if (ftruncate(fileno(f), ftell(f) - 30) != 0)
+            perror(cut);
+        fclose(f);
+    }
+    const char *cuts[] = {cut};
+    CHECKM(advise(cuts, 1, 0.05, NULL, 0, &a, &e) != HG_OK &&
+              strstr(e.msg, "cut.dump") && e.data,
+          "a dump cut short: %s (data %d)", e.msg, e.data);
 }
 
 /* Ids renumbered at step 500 (reversed), velocities 1 along x with a
@@ -526,6 +543,167 @@ static void test_log_read(const char *dir)
           "a missing log: %s", e.msg);
 }
 
+/* A log of one run (Loop time loop, steps, Pair, Neigh; "" leaves a row
+ * out) followed by tail, read from memory as name. */
+static int read_text(const char *text, size_t n, hg_run_log *L, hg_err *e)
+{
+    FILE *f = fmemopen((void *)text, n, "r");
+    if (!f)
+        return -100;
+    int st = hg_run_log_read_stream(f, "x.log", L, e);
+    fclose(f);
+    return st;
+}
+
+static int read_log(const char *loop_line, const char *pair,
+                    const char *neigh, const char *tail, hg_run_log *L,
+                    hg_err *e)
+{
+    char text[2000];
+    snprintf(text, sizeof text,
+             "LAMMPS (29 Sep 2021)\nneighbor 0.2 bin\nrun 1000\n%s\n"
+             "%s%s%s%s%s",
+             loop_line, *pair ? "Pair    | 0 | " : "", pair,
+             *pair ? " | 0 | 0.0 | 0\n" : "",
+             *neigh ? "Neigh   | 0 | " : "", neigh);
+    size_t n = strlen(text);
+    snprintf(text + n, sizeof text - n, "%s%s", *neigh ? " | 0 | 0 | 0\n"
+                                                       : "", tail);
+    return read_text(text, strlen(text), L, e);
+}
+
+#define RUN(t, n) "Loop time of " t " on 1 procs for " n " steps with 50 atoms"
+#define COUNTS "Neighbor list builds = 10\nDangerous builds = 1\n"
+
+/* What no run of LAMMPS prints is refused, naming the line and the value:
+ * sums of steps and builds beyond 64 bits, counts out of range or
+ * negative, Loop times not finite, negative or 0 for steps, Pair + Neigh
+ * above the Loop time (beyond the rows' rounding), binary data, a line
+ * too long; a run without its timing table is counted. */
+static void test_log_refused(void)
+{
+    hg_run_log L;
+    hg_err e = {0};
+    int st = read_log(RUN("1.5", "1000"), "0.5", "0.2", COUNTS, &L, &e);
+    CHECKM(st == HG_OK && L.steps == 1000 && L.builds == 10 &&
+              L.dangerous == 1 && !L.untimed,
+          "a good log: %s", e.msg);
+    /* rounding: rows of 5 digits, Loop of 6 */
+    st = read_log(RUN("1", "1000"), "0.60004", "0.40003", COUNTS, &L, &e);
+    CHECKM(st == HG_OK, "Pair + Neigh above Loop by rounding: %s", e.msg);
+    st = read_log(RUN("1", "1000"), "0.7", "0.4", COUNTS, &L, &e);
+    CHECKM(st == HG_EINVAL &&
+              strstr(e.msg, "x.log' line 4: Pair 0.7 s + Neigh 0.4 s exceed "
+                            "the run's Loop time 1 s"),
+          "Pair + Neigh above Loop: %s", e.msg);
+    st = read_log(RUN("1e308", "1000"), "1e308", "1e308", COUNTS, &L, &e);
+    CHECKM(st == HG_EINVAL && strstr(e.msg, "Pair 1e+308 s + Neigh 1e+308"),
+          "Pair + Neigh beyond a double: %s", e.msg);
+
+    static const struct {
+        const char *loop, *steps, *want;
+    } loops[] = {
+        {"1e999", "1000", "line 4: Loop time '1e999' is not a time"},
+        {"inf", "1000", "line 4: Loop time 'inf' is not a time"},
+        {"nan", "1000", "line 4: Loop time 'nan' is not a time"},
+        {"-1.5", "1000", "line 4: Loop time '-1.5' is not a time"},
+        {"0", "1000", "line 4: Loop time 0 for 1000 steps"},
+        {"1.5", "-3", "line 4: steps '-3' is not a count"},
+        {"1.5", "92233720368547758070", "steps '92233720368547758070' is "
+                                        "not a count"},
+    };
+    for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+        char line[200];
+        snprintf(line, sizeof line, RUN("%s", "%s"), loops[i].loop,
+                 loops[i].steps);
+        st = read_log(line, "0", "0", COUNTS, &L, &e);
+        CHECKM(st == HG_EINVAL && strstr(e.msg, loops[i].want),
+              "Loop time of %s for %s steps: %s", loops[i].loop,
+              loops[i].steps, e.msg);
+    }
+    /* a run of 0 steps may take no time (run 0) */
+    st = read_log(RUN("0", "0"), "0", "0",
+                  RUN("2", "10") "\nPair | 0 | 1 | 0 | 0 | 0\n"
+                  "Neigh | 0 | 0.5 | 0 | 0 | 0\n" COUNTS, &L, &e);
+    CHECKM(st == HG_OK && L.runs == 2 && L.steps == 10 && L.loop == 2.0,
+          "run 0 in 0 s: %s", e.msg);
+    st = read_log(RUN("1.5", "1000"), "inf", "0.2", COUNTS, &L, &e);
+    CHECKM(st == HG_EINVAL && strstr(e.msg, "line 5: 'Pair") &&
+              strstr(e.msg, "has no Pair time in seconds"),
+          "Pair inf: %s", e.msg);
+    st = read_log(RUN("1.5", "1000"), "0.5", "-0.2", COUNTS, &L, &e);
+    CHECKM(st == HG_EINVAL && strstr(e.msg, "has no Neigh time"),
+          "Neigh negative: %s", e.msg);
+
+    static const struct {
+        const char *tail, *want;
+    } counts[] = {
+        {"Neighbor list builds = -5\n", "line 7: Neighbor list builds '-5' "
+                                        "is not a count"},
+        {"Dangerous builds = -7\n", "line 7: Dangerous builds '-7' is not "
+                                    "a count"},
+        {"Neighbor list builds = 16666666666666661230\n",
+         "Neighbor list builds '16666666666666661230' is not a count"},
+        {"Neighbor list builds =\n", "Neighbor list builds '' is not"},
+        {"Neighbor list builds = 9223372036854775807\n"
+         "Neighbor list builds = 1\n",
+         "line 8: Neighbor list builds 1: the log's Neighbor list builds add "
+         "up to more than 2^63 - 1"},
+        {"Dangerous builds = 9223372036854775807\nDangerous builds = 1\n",
+         "line 8: Dangerous builds 1: the log's Dangerous builds add up"},
+        {RUN("1", "9223372036854775000") "\n",
+         "line 7: steps 9223372036854775000: the log's steps add up to more "
+         "than 2^63 - 1"},
+    };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        st = read_log(RUN("1.5", "1000"), "0.5", "0.2", counts[i].tail, &L,
+                      &e);
+        CHECKM(st != HG_OK && strstr(e.msg, counts[i].want), "%s: %s",
+              counts[i].want, e.msg);
+    }
+    /* 2^63 - 1 itself is a count */
+    st = read_log(RUN("1.5", "9223372036854775807"), "0.5", "0.2", COUNTS, &L,
+                  &e);
+    CHECKM(st == HG_OK && L.steps == 9223372036854775807LL, "2^63 - 1 steps: "
+          "%s", e.msg);
+
+    /* a run without its timing table (LAMMPS' timer loop): counted, its line kept */
+    st = read_log(RUN("1.5", "1000"), "", "", COUNTS, &L, &e);
+    CHECKM(st == HG_OK && L.untimed == 1 && L.untimed_line == 4,
+          "no timing table: %s, %d untimed (line %lld)", e.msg, L.untimed,
+          L.untimed_line);
+    st = read_log(RUN("1.5", "1000"), "0.5", "", COUNTS, &L, &e);
+    CHECKM(st == HG_OK && L.untimed == 1, "no Neigh row: %s", e.msg);
+
+    /* binary data: the first NUL byte, at once */
+    static const char nul[] = "LAMMPS (29 Sep 2021)\nLoop time of 1\0 on";
+    st = read_text(nul, sizeof nul - 1, &L, &e);
+    CHECKM(st == HG_EINVAL &&
+              strstr(e.msg, "x.log': binary data (a NUL byte at offset 35)"),
+          "a NUL byte: %s", e.msg);
+    FILE *z = fopen("/dev/zero", "r");
+    if (z) {
+        time_t t0 = time(NULL);
+        st = hg_run_log_read_stream(z, "/dev/zero", &L, &e);
+        fclose(z);
+        CHECKM(st == HG_EINVAL && strstr(e.msg, "offset 0)") &&
+                  time(NULL) - t0 < 2,
+              "/dev/zero: %s", e.msg);
+    }
+    /* a line of 2 MB: not a log, read no further */
+    size_t big = (size_t)2 << 20;
+    char *text = malloc(big + 1);
+    if (text) {
+        memset(text, 'a', big);
+        text[big] = '\0';
+        st = read_text(text, big, &L, &e);
+        CHECKM(st == HG_ELIMIT &&
+                  strstr(e.msg, "line 1 is longer than 1 MB"),
+              "a long line: %s", e.msg);
+        free(text);
+    }
+}
+
 static int advise_log(const char *path, const char *log, const char *setting,
                       double skin, double keep, hg_run_advice *a, hg_err *e)
 {
@@ -616,6 +794,23 @@ static void test_log_calibrated(const char *path, const char *dir)
                   HG_EINVAL &&
               strstr(e.msg, "is not a log of TESTCODE"),
           "a log of another code: %s", e.msg);
+    /* a run without its timing table: nothing to scale the model to */
+    write_text(text, "TESTCODE\nneighbor 0.05 A\nLoop time of 1 on 1 procs "
+                     "for 2000 steps with 12 atoms\n");
+    CHECKM(advise_log(path, text, NULL, skin, 0.0, &a, &e) == HG_EINVAL &&
+              e.data && strstr(e.msg, "line 3: the run has no Pair and "
+                                      "Neigh rows"),
+          "a log without a timing table: %s", e.msg);
+    /* a log's figure the model cannot be scaled to (its Pair over the
+     * trajectory's 2000 steps 1e310 s): refused naming it, not every
+     * total infinite */
+    write_text(text, "TESTCODE\nneighbor 0.05 A\nLoop time of 1e308 on 1 "
+                     "procs for 20 steps with 12 atoms\n"
+                     "Pair | 0 | 1e308 | 0 | 0 | 0\nNeigh | 0 | 0 | 0 | 0 "
+                     "| 0\nNeighbor list builds = 10\n");
+    CHECKM(advise_log(path, text, NULL, skin, 0.0, &a, &e) == HG_ENUMERIC &&
+              e.data && strstr(e.msg, "Pair 1e+308 s over 20 steps"),
+          "a log's Pair beyond scaling: %s", e.msg);
 }
 
 /* Without a log: your style at its best skin is taken where it is within
@@ -678,6 +873,7 @@ int main(void)
     test_renumbered(dir);
     test_prefer_own(path);
     test_log_read(dir);
+    test_log_refused();
     test_log_calibrated(path, dir);
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

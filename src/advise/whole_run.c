@@ -45,13 +45,15 @@ static void run_data_free(run_data *d)
     memset(d, 0, sizeof *d);
 }
 
-/* Open paths[i] (the first) or go on with it. */
+/* Open paths[i] (the first) or go on with it. The trajectory's errors,
+ * here and while its frames are read, are the data's (as a --packing
+ * file's are). */
 static int open_file(const hg_run_input *in, int i, hg_io_frames **t,
                      hg_err *e)
 {
-    if (i == 0)
-        return hg_io_frames_open(in->paths[0], &in->io, t, e);
-    return hg_io_frames_continue(*t, in->paths[i], &in->io, e);
+    int st = i == 0 ? hg_io_frames_open(in->paths[0], &in->io, t, e)
+                    : hg_io_frames_continue(*t, in->paths[i], &in->io, e);
+    return st ? hg_err_data(e, st) : HG_OK;
 }
 
 /* The largest frame, kept while the run is read: its box and, in single
@@ -189,7 +191,7 @@ static int scan(const hg_run_input *in, run_data *d, rep_frame *rep,
                              (i + 0.5) / in->n_paths, in->progress_params);
         }
         if (r < 0)
-            st = r;
+            st = hg_err_data(e, r);
     }
     hg_io_frames_free(t);
     if (st)
@@ -396,8 +398,12 @@ static int settings(const hg_run_input *in, const hg_run_hooks *h,
                                                        : 0.1 * a->dmin;
     int n = h->candidates(rep, a->dmax, ref, &a->build, a->candidates,
                           HG_RUN_MAX_CANDIDATES - 1, e);
-    if (n < 0)
-        return -n;
+    if (n < 0) {
+        char msg[sizeof e->msg];
+        snprintf(msg, sizeof msg, "%s", e->msg);
+        return hg_fail_data(e, -n, "--trajectory: the largest frame at skin "
+                            "%g: %s", ref, msg);
+    }
     a->n_candidates = n;
     if (!a->has_own)
         return HG_OK;
@@ -455,13 +461,21 @@ static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
             d->priced[m] = fi;
             struct hg_run_frame *fr = NULL;
             st = h->frame_open(f.p, a->dmax, &fr, e);
+            int kf = -1, jf = -1; /* the setting and skin that failed */
             for (int k = 0; st == HG_OK && fr && k < d->K; k++)
                 for (int j = 0; st == HG_OK && j < d->S; j++) {
-                    double pr;
+                    double pr, *nb = &d->neigh[(m * d->K + k) * d->S + j];
                     st = h->frame_cost(fr, &a->candidates[k], a->skins[j],
-                                       &a->build, &a->pair,
-                                       &d->neigh[(m * d->K + k) * d->S + j],
-                                       &pr, e);
+                                       &a->build, &a->pair, nb, &pr, e);
+                    if (st == HG_OK && !(isfinite(*nb) && *nb >= 0.0 &&
+                                         isfinite(pr) && pr >= 0.0))
+                        st = hg_fail(e, HG_ENUMERIC, "the model gives Neigh "
+                                     "%g s per build and Pair %g s per step",
+                                     *nb, pr);
+                    if (st) {
+                        kf = k;
+                        jf = j;
+                    }
                     if (k == 0)
                         d->pair[m * d->S + j] = pr;
                 }
@@ -471,17 +485,21 @@ static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
                                      &d->neigh[(m * d->K) * d->S],
                                      &d->pair[m * d->S], e);
             if (st) {
-                char msg[sizeof e->msg];
+                char msg[sizeof e->msg], at[200] = "";
                 snprintf(msg, sizeof msg, "%s", e->msg);
-                st = hg_fail_data(e, st, "--trajectory: frame %zu (step %lld): "
-                             "%s", fi + 1, d->frames[fi].step, msg);
+                if (kf >= 0)
+                    snprintf(at, sizeof at, ", %s at skin %.4g",
+                             a->candidates[kf].name, a->skins[jf]);
+                st = hg_fail_data(e, st, "--trajectory: frame %zu (step "
+                                  "%lld)%s: %s", fi + 1, d->frames[fi].step,
+                                  at, msg);
             }
             if (in->progress)
                 in->progress("pricing the frames", (double)(fi + 1) / d->nf,
                              in->progress_params);
         }
         if (st == HG_OK && r < 0)
-            st = r;
+            st = hg_err_data(e, r);
     }
     hg_io_frames_free(t);
     a->measured = d->np;
@@ -556,6 +574,12 @@ static int read_log(hg_run_input *in, const hg_run_hooks *h,
                             "that wrote the trajectory", in->log,
                             h->log_code ? h->log_code : in->engine->name,
                             L->code);
+    if (L->untimed)
+        return hg_fail_data(e, HG_EINVAL, "--log: '%s' line %lld: the run "
+                            "has no Pair and Neigh rows (its timing table; "
+                            "written with timer loop?): the model is scaled "
+                            "to those times",
+                            in->log, L->untimed_line);
     a->has_log = 1;
     /* without a units command: lj, the default of both codes */
     const char *units = *L->units ? L->units : "lj";

@@ -359,6 +359,24 @@ static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
     d->sn = o.neigh > 0.0 && o.builds > 0.0 && mn > 0.0 && mb > 0.0
                 ? (mn / mb) / (o.neigh / o.builds)
                 : 1.0;
+    /* a figure no run of these frames gives: the model scaled beyond a
+     * double (every setting's total infinite) */
+    if (!isfinite(d->sp) || !isfinite(mp))
+        return hg_fail_data(e, HG_ENUMERIC, "--log: '%s': Pair %g s over "
+                            "%lld steps is beyond scaling the model's %g s "
+                            "of your lines over the trajectory", in->log,
+                            lp, L->steps, o.pair);
+    if (!isfinite(d->sn) || !isfinite(mn) || !isfinite(mb))
+        return hg_fail_data(e, HG_ENUMERIC, "--log: '%s': Neigh %g s over "
+                            "%lld builds is beyond scaling the model's %g s "
+                            "per build of your lines", in->log, ln,
+                            L->builds, o.builds > 0.0 ? o.neigh / o.builds
+                                                      : 0.0);
+    if (!isfinite(L->loop * per))
+        return hg_fail_data(e, HG_ENUMERIC, "--log: '%s': Loop time %g s "
+                            "over %lld steps is beyond a double over the "
+                            "trajectory's %.0f steps", in->log, L->loop,
+                            L->steps, T);
     int st = HG_OK;
     /* builds: the motion's count scaled, steps with a build due every
      * step kept; a few rounds make the user's count the log's */
@@ -455,6 +473,13 @@ int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
         return st;
     }
     totals(in, &b, a);
+    if (!isfinite(a->best.seconds)) { /* a guard: no total to compare */
+        run_blocks_free(&b);
+        return hg_fail_data(e, HG_ENUMERIC, "--trajectory: no setting at "
+                            "any of the %d skins from %g to %g has a finite "
+                            "predicted time", a->n_skins, a->skins[0],
+                            a->skins[a->n_skins - 1]);
+    }
     prefer_own(in, a);
     run_choice_sum(&b, 0, b.nb, 0, skin_index(a, a->best.skin), a->best.skin,
                    &a->bin);

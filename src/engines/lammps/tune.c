@@ -16,6 +16,7 @@ int hg_lammps_system_of(const hg_particles *p, double skin, int nprocs,
     int st = hg_io_system_from_particles(p, psd, &s, e);
     if (st)
         return st;
+    memset(sys, 0, sizeof *sys); /* cutoff_diameter 0: the radii's */
     sys->dim = s.dim;
     sys->nu = s.nu;
     sys->atoms = (double)p->n;

@@ -36,6 +36,7 @@
 #define HG_WHOLE_RUN_H
 
 #include <stddef.h>
+#include <stdio.h> /* FILE: hg_run_log_read_stream */
 
 #include "hg_common.h"
 #include "hg_consts.h"
@@ -103,11 +104,21 @@ typedef struct hg_run_log {
                                comm_style commands echoed before the first
                                run, one a line */
     int decomp_changed;     /* one of them echoed after the first run */
+    int untimed;            /* runs of steps without a Pair or a Neigh row
+                               (their timing table not printed: LAMMPS'
+                               timer loop) */
+    long long untimed_line; /* the first one's "Loop time of" line */
 } hg_run_log;
 
 /* Read path: errors name the file and what is missing (no "Loop time
- * of" line: a log of a run that did not finish, or not a log). */
+ * of" line: a log of a run that did not finish, or not a log) or the line
+ * and the value no run prints (a time not finite, negative or above the
+ * run's Loop time, a negative count, sums beyond 64 bits, binary data). */
 int hg_run_log_read(const char *path, hg_run_log *log, hg_err *e);
+/* The same from the open stream f, named name in the messages (f stays
+ * the caller's to close). */
+int hg_run_log_read_stream(FILE *f, const char *name, hg_run_log *log,
+                           hg_err *e);
 
 /* What an engine gives for whole-run advice (hg_engine.run). */
 typedef struct hg_run_hooks {
