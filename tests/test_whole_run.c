@@ -854,8 +854,50 @@ static void test_prefer_own(const char *path)
     }
 }
 
+/* A log of a run on 4 ranks: the decomposition lines it echoes (a fix
+ * balance's fourth word), its MPI tasks, the busiest rank's Pair and
+ * Neigh (max column), Comm and its least rank, and the end counts. */
+static void test_log_ranks(void)
+{
+    static const char text[] =
+        "LAMMPS (29 Sep 2021)\nprocessors * * 1\nneighbor 0.2 bin\n"
+        "fix             0 all balance 100 1.0 shift xy 5 1.1\n"
+        "fix 1 all nve/sphere\nrun 1000\n"
+        "Loop time of 2.0 on 4 procs for 1000 steps with 4000 atoms\n"
+        "99.0% CPU use with 4 MPI tasks x 1 OpenMP threads\n"
+        "Pair    | 0.1 | 0.3 | 0.5 | 1.0 | 15\n"
+        "Neigh   | 0.05 | 0.1 | 0.2 | 1.0 | 5\n"
+        "Comm    | 0.2 | 0.6 | 0.9 | 1.0 | 30\n"
+        "Nlocal:        1000.00 ave        1100 max         900 min\n"
+        "Nghost:        300.000 ave         350 max         250 min\n"
+        "Neighbor list builds = 20\nDangerous builds = 0\n"
+        "comm_style tiled\n";
+    hg_run_log L;
+    hg_err e = {0};
+    int st = read_text(text, strlen(text), &L, &e);
+    CHECKM(st == HG_OK, e.msg);
+    CHECK(L.mpi == 4 && L.procs == 4);
+    CHECK(!strcmp(L.decomp, "processors * * 1\nfix 0 all balance 100 1.0 "
+                            "shift xy 5 1.1\n"));
+    CHECK(L.decomp_changed); /* comm_style after the first run */
+    CHECK(L.pair == 0.3 && L.pair_max == 0.5 && L.neigh_max == 0.2);
+    CHECK(L.comm == 0.6 && L.comm_min == 0.2);
+    CHECK(L.nlocal_ave == 1000.0 && L.nlocal_max == 1100.0 &&
+          L.nghost_max == 350.0);
+    /* a Comm row without a time is refused as the other rows are */
+    static const char bad[] =
+        "LAMMPS (29 Sep 2021)\nrun 10\n"
+        "Loop time of 2.0 on 4 procs for 10 steps with 40 atoms\n"
+        "Pair    | 0.1 | 0.3 | 0.5 | 1.0 | 15\n"
+        "Neigh   | 0.05 | 0.1 | 0.2 | 1.0 | 5\n"
+        "Comm    | 0.2 | nan | 0.9 | 1.0 | 30\n";
+    CHECK(read_text(bad, strlen(bad), &L, &e) == HG_EINVAL &&
+          strstr(e.msg, "Comm"));
+}
+
 int main(void)
 {
+    test_log_ranks();
     char dir[] = "/tmp/hg_test_whole_run.XXXXXX";
     if (!mkdtemp(dir))
         return 1;

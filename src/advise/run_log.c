@@ -122,14 +122,15 @@ static void squeeze(const char *line, char *out, size_t cap)
 static void command(const char *line, hg_run_log *log, char *neighbor,
                     size_t ncap, char *modify, size_t mcap)
 {
-    char first[32], third[32] = "";
+    /* the first word and the fourth (fix ID GROUP balance) */
+    char first[32], fourth[32] = "";
     const char *r2 = word(line, first, sizeof first);
-    r2 = word(r2, third, sizeof third);
-    word(r2, third, sizeof third);
+    for (int k = 0; k < 3; k++)
+        r2 = word(r2, fourth, sizeof fourth);
     int decomp = !strcmp(first, "processors") ||
                  !strcmp(first, "balance") ||
                  !strcmp(first, "comm_style") ||
-                 (!strcmp(first, "fix") && !strcmp(third, "balance"));
+                 (!strcmp(first, "fix") && !strcmp(fourth, "balance"));
     if (decomp && !strchr(line, '$')) {
         if (log->runs)
             log->decomp_changed = 1;

@@ -531,8 +531,14 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
             best->best_decomp = rr->slot[bestD];
             best->kept_own_decomp = keep || bestD == rr->own;
             best->nprocs = rr->P;
+            /* yours kept: your own lines, as you wrote them */
+            const char *own_text =
+                in->decomposition ? in->decomposition
+                                  : (a->has_log ? a->log.decomp : "");
             snprintf(best->decomp_lines, sizeof best->decomp_lines, "%s",
-                     base.decomps[rr->slot[bestD]].lines);
+                     bestD == rr->own && own_text && *own_text
+                         ? own_text
+                         : base.decomps[rr->slot[bestD]].lines);
             if (a->has_log && rr->scale_index >= 0)
                 run_note(best, "your log ran on %d rank%s: the model is "
                                "scaled to it there, then priced on %d; its "

@@ -282,7 +282,7 @@ typedef struct hg_run_advice {
     int n_decomps, own_decomp, best_decomp;
     int kept_own_decomp;
     hg_run_decomp decomps[HG_RUN_MAX_DECOMPS];
-    char decomp_lines[320];     /* the answer's decomposition lines */
+    char decomp_lines[600];     /* the answer's decomposition lines */
     double own_loop;            /* the user's lines on the user's
                                    decomposition: predicted loop (Neigh +
                                    Pair without a log) */
