@@ -20,30 +20,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The largest rank's seconds of a LAMMPS timing row (| min | avg | max
- * |): 1 and *v; 0 where the row has no max (LIGGGHTS' form) or no time
- * there. */
-static int timing_row_max(const char *line, const char *name, double *v)
+/* Column col (0: min, 2: max) of a LAMMPS timing row (| min | avg | max
+ * |): 1 and *v; 0 where the row has no such column (LIGGGHTS' form) or
+ * no time there. */
+static int timing_col(const char *line, const char *name, int col, double *v)
 {
     size_t k = strlen(name);
     if (strncmp(line, name, k) || (line[k] != ' ' && line[k] != '|'))
         return 0;
     const char *q = strchr(line + k, '|');
-    if (!q || !(q = strchr(q + 1, '|')) || !(q = strchr(q + 1, '|')))
-        return 0;
-    char *end;
-    *v = strtod(q + 1, &end);
-    return end != q + 1 && isfinite(*v) && *v >= 0.0;
-}
-
-/* The least rank's seconds of a LAMMPS timing row (its first column),
- * as timing_row_max. */
-static int timing_row_min(const char *line, const char *name, double *v)
-{
-    size_t k = strlen(name);
-    if (strncmp(line, name, k) || (line[k] != ' ' && line[k] != '|'))
-        return 0;
-    const char *q = strchr(line + k, '|');
+    for (int c = 0; q && c < col; c++)
+        q = strchr(q + 1, '|');
     if (!q)
         return 0;
     char *end;
@@ -457,7 +444,7 @@ static int log_line(const log_in *r, char *line, hg_run_log *log,
             log->mpi = (int)n;
     } else if (*in_run && (k = timing_row(line, "Pair", &v))) {
         double m = v;
-        if (k > 0 && !timing_row_max(line, "Pair", &m))
+        if (k > 0 && !timing_col(line, "Pair", 2, &m))
             m = v;
         if (!(st = row_add(r, line, "Pair", v, k, &log->pair, &t->pair,
                            &t->has_pair, e)))
@@ -465,7 +452,7 @@ static int log_line(const log_in *r, char *line, hg_run_log *log,
                          e);
     } else if (*in_run && (k = timing_row(line, "Neigh", &v))) {
         double m = v;
-        if (k > 0 && !timing_row_max(line, "Neigh", &m))
+        if (k > 0 && !timing_col(line, "Neigh", 2, &m))
             m = v;
         if (!(st = row_add(r, line, "Neigh", v, k, &log->neigh, &t->neigh,
                            &t->has_neigh, e)))
@@ -473,7 +460,7 @@ static int log_line(const log_in *r, char *line, hg_run_log *log,
                          e);
     } else if (*in_run && (k = timing_row(line, "Comm", &v))) {
         double m = v;
-        if (k > 0 && !timing_row_min(line, "Comm", &m))
+        if (k > 0 && !timing_col(line, "Comm", 0, &m))
             m = v;
         if (!(st = row_add(r, line, "Comm", v, k, &log->comm, NULL, NULL, e)))
             st = row_add(r, line, "Comm", m, 1, &log->comm_min, NULL, NULL,
