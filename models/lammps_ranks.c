@@ -248,6 +248,12 @@ static int parse_line(const char *line, int dim, int *tiled,
                            line);
         return HG_OK;
     }
+    if (!strcmp(w[0], "newton")) { /* newton PAIR [BOND] */
+        if (n < 2 || (strcmp(w[1], "on") && strcmp(w[1], "off")))
+            return hg_fail(e, HG_EINVAL, "'%s': newton on or off", line);
+        l->newton_off = !strcmp(w[1], "off");
+        return HG_OK;
+    }
     if (!strcmp(w[0], "comm_style")) {
         if (n < 2 || (strcmp(w[1], "tiled") && strcmp(w[1], "brick")))
             return hg_fail(e, HG_EINVAL, "'%s': comm_style brick or tiled",
@@ -323,6 +329,8 @@ void hg_ranks_layout_lines(const hg_ranks_layout *l, int dim, char *buf,
                    ? (size_t)snprintf(buf, len, "%s", "")
                    : (size_t)snprintf(buf, len, "processors %s %s %s\n",
                                       u[0], u[1], dim == 2 ? "1" : u[2]);
+    if (n < len && l->newton_off) /* pair off, bond as by default */
+        n += (size_t)snprintf(buf + n, len - n, "newton off on\n");
     if (n >= len)
         return;
     if (l->comm_cutoff > 0.0)
@@ -1502,7 +1510,10 @@ static int decompose(const hg_particles *p, const char (*faces)[2],
         int a = owner[q->i], b = owner[q->j];
         if (a == b)
             out->ranks[a].pairs += 1.0;
-        else {
+        else if (l->newton_off) { /* both ranks store it */
+            out->ranks[a].pairs += 1.0;
+            out->ranks[b].pairs += 1.0;
+        } else {
             out->ranks[a].pairs += 0.5;
             out->ranks[b].pairs += 0.5;
         }
@@ -1614,9 +1625,11 @@ int hg_ranks_profile_make(const hg_particles *p, const char (*faces)[2],
         if (lo == ns)
             continue;
         int a = out->res.owner[i], b = out->res.owner[j];
-        if (a == b)
+        if (a == b || l->newton_off) {
             out->pairs[(size_t)a * ns + lo] += 1.0;
-        else {
+            if (a != b)
+                out->pairs[(size_t)b * ns + lo] += 1.0;
+        } else {
             out->pairs[(size_t)a * ns + lo] += 0.5;
             out->pairs[(size_t)b * ns + lo] += 0.5;
         }

@@ -22,7 +22,7 @@ want = {  # lmp: processors / balance lines -> Nlocal, Nghost (ave max min)
     "LAMMPS' default": ((375, 782, 0), (395.75, 808, 0)),
     "grid 4 x 2 x 1": ((375, 411, 338), (642.375, 684, 612)),
     "grid 4 x 2 x 1, shift balanced": ((375, 387, 363), (641.625, 667, 604)),
-    "rcb (comm_style tiled)": ((375, 377, 373), (627.75, 663, 598)),
+    "rcb (comm_style tiled, newton off)": ((375, 377, 373), (627.75, 663, 598)),
 }
 bad = 0
 for name, (nl, ng) in want.items():

@@ -22,8 +22,10 @@
 # are those of the run's setup: the bed as read, after LAMMPS'
 # shrink-wrapping, exchange and (with the lines' balance) balancing. The
 # pair style only sets the ghost cutoff (for the granular styles: the
-# largest diameter, plus the skin), so one style does for every bed:
-#   pair_style gran/hooke 2000.0 NULL 50.0 NULL 0.5 0 / pair_coeff * *
+# largest diameter, plus the skin), so one style does for every bed; it is
+# one with contact history, as the granular examples' are, because that
+# decides whether a layout runs at all (see below):
+#   pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 0 / pair_coeff * *
 #
 # Seen with LAMMPS 29 Sep 2021:
 #  - the processor grid is chosen at read_data, on the box of the data
@@ -40,7 +42,14 @@
 #    2D: "ERROR: Balance shift string is invalid"; `processors * * 2` in
 #    2D: "ERROR: Could not create 3d grid of processors";
 #  - with `comm_style tiled` LAMMPS still prints the brick grid that
-#    read_data chose ("2 by 2 by 2 MPI processor grid").
+#    read_data chose ("2 by 2 by 2 MPI processor grid");
+#  - `comm_style tiled` with a pair style that keeps contact history
+#    (gran/*/history, granular) and `newton` pair on, the default, fails
+#    at the setup, `run 0` included: "ERROR: Reverse comm fix variable not
+#    yet supported by CommTiled"; `newton off on` before the first run
+#    lets it run (set after a run it is too late: the same error); the
+#    Nlocal and Nghost counts are the same either way (gran/hooke, newton
+#    on: the 2D bed on 4 ranks under rcb 250/252/248 and 18.5/28/10).
 #
 # Lower-level functions (bench_ranks.sh uses them):
 #   ranks_input DATA DIM BOUNDARY SKIN LINES > FILE   the LAMMPS input
@@ -78,7 +87,7 @@
 # ranks_input DATA DIM BOUNDARY SKIN LINES: the input, on stdout
 ranks_input() {
     local data=$1 dim=$2 boundary=$3 skin=$4 lines=$5
-    local pair=${RANKS_PAIR:-"pair_style gran/hooke 2000.0 NULL 50.0 NULL 0.5 0;pair_coeff * *"}
+    local pair=${RANKS_PAIR:-"pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 0;pair_coeff * *"}
     case "$dim" in 2 | 3) ;; *) echo "ranks_input: DIM '$dim' is not 2 or 3" >&2; return 2 ;; esac
     [ -r "$data" ] || { echo "ranks_input: $data: not readable" >&2; return 1; }
     data=$(realpath "$data")

@@ -131,6 +131,15 @@ static void test_ghosts(void)
     CHECK(r.ranks[0].pairs == 0.5 && r.ranks[1].pairs == 0.5);
     CHECK(r.ranks[0].nghost == 1 && r.ranks[1].nghost == 1);
     hg_ranks_result_clear(&r);
+    /* newton off: both ranks store the pair across them */
+    hg_ranks_layout off = l;
+    CHECK(hg_ranks_layout_parse("newton off on", 3, &off, &e) == HG_OK &&
+          off.newton_off);
+    CHECK(hg_ranks_decompose(&q, NULL, &off, 1.0, NULL, &pairs, &r, &e) ==
+          HG_OK);
+    CHECK(r.ranks[0].pairs == 1.0 && r.ranks[1].pairs == 1.0);
+    CHECK(r.ranks[0].nghost == 1 && r.ranks[1].nghost == 1);
+    hg_ranks_result_clear(&r);
     CHECK(hg_ranks_decompose(&q, NULL, &one, 1.0, NULL, &pairs, &r, &e) ==
           HG_OK);
     CHECK(r.ranks[0].pairs == 1.0);
@@ -281,6 +290,21 @@ static void test_lines(void)
     hg_ranks_layout_lines(&l, 3, buf, sizeof buf);
     CHECK(strstr(buf, "processors * * 1\n") &&
           strstr(buf, "balance 10000 1.1 shift xy 20 1.01"));
+    /* rcb runs with newton off (contact history under comm_style tiled),
+     * said before the tiled lines and read back */
+    hg_ranks_layout t;
+    hg_ranks_layout_default(&t, 8);
+    t.balance = HG_RANKS_RCB;
+    t.newton_off = 1;
+    char tbuf[256];
+    hg_ranks_layout_lines(&t, 3, tbuf, sizeof tbuf);
+    CHECK(!strcmp(tbuf, "newton off on\ncomm_style tiled\nbalance 1.0 rcb\n"));
+    hg_ranks_layout tb;
+    hg_ranks_layout_default(&tb, 8);
+    CHECK(hg_ranks_layout_parse(tbuf, 3, &tb, &e) == HG_OK && tb.newton_off &&
+          tb.balance == HG_RANKS_RCB);
+    CHECK(hg_ranks_layout_parse("newton maybe", 3, &tb, &e) != HG_OK &&
+          strstr(e.msg, "newton on or off"));
     hg_ranks_layout back;
     hg_ranks_layout_default(&back, 16);
     CHECK(hg_ranks_layout_parse(buf, 3, &back, &e) == HG_OK &&
@@ -397,7 +421,7 @@ static void test_profile(void)
     frame(&p, 3, N, xs, 0.4, 0.0, 12.0, "p p f");
     const double skins[3] = {0.1, 0.3, 0.9};
     const char *lines[3] = {"", "balance 1.0 shift xyz 10 1.0",
-                            "comm_style tiled; balance 1.0 rcb"};
+                            "newton off; comm_style tiled; balance 1.0 rcb"};
     for (int k = 0; k < 3; k++) {
         hg_ranks_layout l;
         hg_ranks_layout_default(&l, 6);

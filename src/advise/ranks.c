@@ -196,10 +196,11 @@ int hg_ranks_advise(const hg_particles *p, const char (*faces)[2], int P,
         hg_ranks_layout g;
         hg_ranks_layout_default(&g, P);
         g.balance = HG_RANKS_RCB;
+        g.newton_off = 1; /* granular history: see hg_ranks_layout */
         g.thresh = 1.0;
         g.comm_cutoff = l.comm_cutoff;
         g.skin = skin;
-        if ((st = add(out, p, faces, &g, "rcb (comm_style tiled)", cutghost,
+        if ((st = add(out, p, faces, &g, "rcb (comm_style tiled, newton off)", cutghost,
                       pairs, e)))
             return st;
     }

@@ -160,9 +160,10 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
         hg_ranks_layout r;
         hg_ranks_layout_default(&r, P);
         r.balance = HG_RANKS_RCB;
+        r.newton_off = 1;
         r.fix = 1;
         r.thresh = 1.1;
-        add_decomp(rr, &r, "rcb (comm_style tiled), fix balance", a->dim);
+        add_decomp(rr, &r, "rcb (tiled, newton off), fix balance", a->dim);
     }
     /* rebalancing: about a hundred times over the run, at least every
      * 100 steps apart */
