@@ -10,6 +10,8 @@ trap 'rm -rf "$TMP"' EXIT
 # hermetic: no calibration file of the user's changes the default K
 export HGRIDOPT_CALIBRATION="$TMP/no-calibration.json"
 export HGRIDOPT_MERCURYDPM_CALIBRATION="$TMP/no-mercurydpm-calibration.json"
+export HGRIDOPT_LAMMPS_COMM_CALIBRATION="$TMP/no-lammps-comm-calibration.json"
+export HGRIDOPT_LIGGGHTS_COMM_CALIBRATION="$TMP/no-liggghts-comm-calibration.json"
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }

@@ -20,20 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Measured on the development machine (2-core VM, Debian 12, lmp 29 Sep
- * 2021 - Update 2, Open MPI 4.1.4, 2 ranks; 2026-12-05): `ROUNDS=5
- * STEPS=400 bash tests/bench_ranks_comm.sh`, the slope of the least
- * rank's Comm per step against the busiest rank's ghosts on LAMMPS'
- * drum bed (509 to 5563 ghosts); an earlier run of 3 rounds gave 2.79e-8
- * and 0.80e-8 (docs/measurements/ranks.md). */
-#define RANKS_GHOST_STEP 3.07e-8
-#define RANKS_GHOST_BUILD 1.23e-8
 /* LAMMPS' pour example, its chute-flow run (tests/data/files/lammps/
  * pour_traj.log): Modify 0.036973 s over 2500 steps of 460 atoms. */
 #define RANKS_OTHER_ATOM 3.2e-8
 #define RANKS_COSTS_SOURCE                                                  \
-    "communication per ghost atom from LAMMPS' Comm time at 2 ranks "      \
-    "(tests/bench_ranks_comm.sh; docs/measurements/ranks.md); the fixes "  \
+    "communication per ghost atom shipped (LAMMPS' Comm time at 2 ranks " \
+    "on the development machine: tests/bench_ranks_comm.sh, "              \
+    "docs/measurements/ranks.md; calibrate --engine E --mpi P measures "   \
+    "yours); the fixes "                                                   \
     "per atom from the Modify row of LAMMPS' pour example; Pair and "      \
     "Neigh from the engine's constants"
 
@@ -49,11 +43,45 @@ void hg_ranks_costs_shipped(hg_ranks_costs *k, double neigh_frame,
     k->neigh_frame = neigh_frame;
     k->neigh_bin = bc.c[2];
     k->bin_size = bin_size;
-    k->ghost_step = RANKS_GHOST_STEP;
-    k->ghost_build = RANKS_GHOST_BUILD;
+    hg_consts cc;
+    hg_consts_shipped(&hg_lammps_comm_kind, &cc);
+    k->ghost_step = cc.c[0];
+    k->ghost_build = cc.c[1];
     k->other_atom = RANKS_OTHER_ATOM;
     k->steps_per_build = steps_per_build;
     snprintf(k->source, sizeof k->source, "%s", RANKS_COSTS_SOURCE);
+}
+
+int hg_ranks_costs_load(hg_ranks_costs *k, const hg_consts_kind *comm,
+                        hg_err *e)
+{
+    if (!comm)
+        return HG_OK;
+    hg_consts c;
+    int from_file = 0;
+    char path[4096] = "";
+    int st = hg_consts_auto(comm, &c, &from_file, path, sizeof path, e);
+    if (st)
+        return st;
+    k->ghost_step = c.c[0];
+    k->ghost_build = c.c[1];
+    if (from_file) {
+        char rest[300];
+        const char *fixes = strstr(k->source, "; the fixes");
+        snprintf(rest, sizeof rest, "%.299s", fixes ? fixes : "");
+        snprintf(k->source, sizeof k->source,
+                 "communication per ghost atom measured on %.100s (%.200s, "
+                 "%.32s)%.299s",
+                 c.machine, path, c.created, rest);
+    } else if (comm != &hg_lammps_comm_kind) {
+        char rest[600];
+        snprintf(rest, sizeof rest, "%.599s", k->source);
+        snprintf(k->source, sizeof k->source,
+                 "communication of %.20s not measured here (calibrate "
+                 "--engine %.20s --mpi P stores it): LAMMPS' %.599s",
+                 comm->code, comm->version_key, rest);
+    }
+    return HG_OK;
 }
 
 /* Bins of the sub-box of edges sub grown by c on every side. */

@@ -18,6 +18,7 @@
  * balanced on every frame; the user's static `balance` holds the cuts
  * it made on the first frame with atoms. */
 #include "hg_ranks.h"
+#include "hg_engine.h"
 #include "whole_run_internal.h"
 
 #include <math.h>
@@ -109,6 +110,10 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
     }
     hg_ranks_costs k;
     hg_ranks_costs_shipped(&k, 0.0, 0.5 * (a->dmax + skin), 10.0);
+    if ((st = hg_ranks_costs_load(&k, in->engine->comm, e))) {
+        hg_pairs_clear(&pairs);
+        return st;
+    }
     hg_ranks_advice *adv = malloc(sizeof *adv);
     if (!adv) {
         hg_pairs_clear(&pairs);
@@ -197,7 +202,7 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
     if (!rr->fp || !rr->fn || !rr->cs || !rr->cb || !rr->stats)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     hg_ranks_costs_shipped(&rr->k, 0.0, 0.0, 1.0);
-    return HG_OK;
+    return hg_ranks_costs_load(&rr->k, in->engine->comm, e);
 }
 
 /* Skins ascending (a->skins has the user's last) with their indices. */

@@ -2,6 +2,7 @@
  * as LAMMPS splits it (hg_ranks.h), every decomposition worth trying
  * priced by its slowest rank, and the lines of the best. */
 #include "cli.h"
+#include "hg_liggghts.h"
 #include "hg_lammps.h"
 #include "hg_ranks.h"
 #include "render_code.h"
@@ -331,6 +332,12 @@ int cli_ranks_advise(const cli_system *cs, int P, const char *setting,
     }
     hg_ranks_costs k;
     hg_ranks_costs_shipped(&k, neigh, binsize, steps_per_build);
+    if ((st = hg_ranks_costs_load(&k, liggghts ? &hg_liggghts_comm_kind
+                                               : &hg_lammps_comm_kind,
+                                  e))) {
+        hg_pairs_clear(&pairs);
+        return st;
+    }
     hg_ranks_advice *a = malloc(sizeof *a);
     if (!a) {
         hg_pairs_clear(&pairs);

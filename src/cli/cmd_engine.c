@@ -122,6 +122,9 @@ static void calibrate_help(FILE *out)
             "~/.config/hgridopt/)\n"
             "  --skin X         neighbour skin of the runs (default 10 %% of "
             "the smallest\n                   diameter)\n"
+            "  --mpi P          (lammps, liggghts; P >= 2) also measure "
+            "what a ghost atom\n                   costs on P ranks, for "
+            "decompose and recommend --mpi\n"
             "  --format F       table (default) or json\n\n"
             "Example:\n  hgridopt calibrate --engine lammps --n 20000 "
             "--steps 20 --save\n\n%s",

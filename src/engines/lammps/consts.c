@@ -83,3 +83,34 @@ double hg_lammps_pair_predict(const hg_consts *c, double neighbours,
 {
     return c->c[0] * neighbours + c->c[1] * atoms;
 }
+
+/* ---- many ranks: what a ghost atom costs per step and per build ---- */
+
+static const char *const comm_terms[2] = {"ghost_step", "ghost_build"};
+
+static void comm_shipped(hg_consts *c)
+{
+    /* the development machine (2-core VM, Debian 12, lmp 29 Sep 2021 -
+     * Update 2, Open MPI 4.1.4, 2 ranks; 2026-12-05): `ROUNDS=5 STEPS=400
+     * bash tests/bench_ranks_comm.sh` on LAMMPS' drum bed, 509 to 5563
+     * ghosts (docs/measurements/ranks.md) */
+    c->c[0] = 3.07e-8;
+    c->c[1] = 1.23e-8;
+    c->npoints = 10;
+    snprintf(c->machine, sizeof c->machine, "%s",
+             "2-core VM, Debian 12, Open MPI 4.1.4, 2 ranks");
+    snprintf(c->version, sizeof c->version, "%s", "29 Sep 2021 - Update 2");
+    snprintf(c->created, sizeof c->created, "%s", "2026-12-05");
+}
+
+const hg_consts_kind hg_lammps_comm_kind = {
+    .code = "LAMMPS",
+    .schema = "hgridopt.lammps-comm-calibration/1",
+    .version_key = "lammps",
+    .env = "HGRIDOPT_LAMMPS_COMM_CALIBRATION",
+    .file = "lammps-comm.json",
+    .nterms = 2,
+    .terms = comm_terms,
+    .positive = 0,
+    .shipped = comm_shipped,
+};

@@ -443,6 +443,59 @@ static int save_constants(const hg_engine_run *run, const hg_consts *k,
                                     r->saved, sizeof r->saved, e);
 }
 
+/* calibrate --mpi P: what a ghost atom costs lmp on P ranks, on the first
+ * packing (or the first own system), its fit appended to the report's
+ * text and saved beside the other constants with --save. */
+static int calibrate_comm(const hg_engine_run *run, const char *version,
+                          hg_engine_report *r, hg_err *e)
+{
+    hg_particles own = {0};
+    const hg_particles *p = run->n_packings ? run->packings[0] : &own;
+    hg_psd *psd = NULL;
+    int st = run->n_packings ? HG_OK : own_packing(run, 0, &own, e);
+    hg_lammps_system sys;
+    hg_lammps_run_options ro;
+    if (st == HG_OK)
+        st = prepare(run, p, NULL, &psd, &sys, &ro, e);
+    char keep[4096];
+    if (st == HG_OK && run->keep) {
+        snprintf(keep, sizeof keep, "%s/comm", run->keep);
+        ro.keep = keep;
+    }
+    hg_code_comm_result cr;
+    if (st == HG_OK)
+        st = hg_lammps_comm_measure(p, &ro, &cr, e);
+    hg_consts c;
+    if (st == HG_OK) {
+        hg_code_comm_consts(&cr, &c);
+        char host[64] = "";
+        gethostname(host, sizeof host - 1);
+        snprintf(c.machine, sizeof c.machine, "%s, %ld online CPUs, %d ranks",
+                 host, sysconf(_SC_NPROCESSORS_ONLN), run->nprocs);
+        snprintf(c.version, sizeof c.version, "%s", version);
+        size_t m = strlen(r->fitted);
+        snprintf(r->fitted + m, sizeof r->fitted - m,
+                 ". Communication on %d ranks (%g to %g ghosts on the "
+                 "busiest): %.4g +- %.2g ns per ghost per step, %.4g +- "
+                 "%.2g ns per ghost per build, R^2 %.4f",
+                 run->nprocs, cr.ghosts[0], cr.ghosts[4],
+                 1e9 * c.c[0], 1e9 * c.se[0], 1e9 * c.c[1], 1e9 * c.se[1],
+                 c.r2);
+    }
+    if (st == HG_OK && run->store) {
+        char path[4096];
+        st = hg_consts_save_beside(&hg_lammps_comm_kind, &c, run->save,
+                                   "comm", path, sizeof path, e);
+        size_t m = strlen(r->saved);
+        if (st == HG_OK)
+            snprintf(r->saved + m, sizeof r->saved - m, "%s%.2000s",
+                     m ? " and " : "", path);
+    }
+    hg_particles_clear(&own);
+    hg_psd_free(psd);
+    return st;
+}
+
 static int calibrate(const hg_engine_run *run, hg_engine_report *r,
                      hg_err *e)
 {
@@ -477,6 +530,8 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *r,
     r->settings_measured = cp.n * run->repeats;
     if (st == HG_OK && run->store)
         st = save_constants(run, &k, &pair, r, e);
+    if (st == HG_OK && run->nprocs > 1)
+        st = calibrate_comm(run, version, r, e);
     hg_engine_report_finish(r);
     r->recommended = -1;
     free(cp.pts);
@@ -509,6 +564,7 @@ const hg_engine hg_engine_lammps = {
     .settings_format = "lammps",
     .K = &K,
     .consts = &hg_lammps_consts_kind,
+    .comm = &hg_lammps_comm_kind,
     .write_settings = hg_lammps_write_settings,
     .answer_kind = HG_ANSWER_COLLECTIONS,
     .answer = hg_lammps_answer,

@@ -12,6 +12,7 @@
  * lmp, the working folder, the process and reading the runs' summaries are
  * shared with the LIGGGHTS runner (shared/process.c).
  */
+#include "lammps_engine.h"
 #include "process.h"
 #include "hg_io.h"
 #include "hg_lammps.h"
@@ -153,4 +154,55 @@ int hg_lammps_run(const hg_particles *p, const hg_lammps_setting *s, int n,
         .ctx = &ctx,
     };
     return hg_code_batch_run(&batch, p, t, e);
+}
+
+/* calibrate --mpi: which 0 the Neigh row (read, not used), 1 the Comm
+ * row's least rank (its min column: the busiest rank waits least). */
+static int comm_row(const char *line, int which, double *v)
+{
+    if (which == 0)
+        return timing_row(line, 0, v);
+    if (strncmp(line, "Comm ", 5) != 0)
+        return 0;
+    const char *bar = strchr(line, '|');
+    char *end;
+    if (!bar)
+        return 0;
+    *v = strtod(bar + 1, &end);
+    return end != bar + 1 && isfinite(*v);
+}
+
+int hg_lammps_comm_measure(const hg_particles *p,
+                           const hg_lammps_run_options *o,
+                           hg_code_comm_result *out, hg_err *e)
+{
+    int st = hg_particles_check(p, e);
+    if (st)
+        return st;
+    char lmp[4096];
+    if ((st = hg_lammps_find(o->lmp, lmp, sizeof lmp, e)))
+        return st;
+    double rmax = 0.0;
+    for (size_t i = 0; i < p->n; i++)
+        rmax = fmax(rmax, p->r[i]);
+    script_ctx ctx = {NULL, 10, o->steps + 10, 0, o->skin, 2.0 * rmax};
+    hg_code_comm_job j = {
+        .label = "lmp",
+        .exe = lmp,
+        .args = "-in in.hgridopt -log log.lammps -echo none",
+        .data_file = "data.lmp",
+        .keep = o->keep,
+        .nprocs = o->nprocs,
+        .repeats = o->repeats,
+        .steps = o->steps,
+        .cutghost = 2.0 * rmax + o->skin,
+        .skin = o->skin,
+        .cutoff_line = "comm_modify vel yes cutoff %.9g\n",
+        .head = script_head,
+        .ctx = &ctx,
+        .row = comm_row,
+        .progress = o->progress,
+        .progress_params = o->progress_params,
+    };
+    return hg_code_comm_measure(&j, p, out, e);
 }

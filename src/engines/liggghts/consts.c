@@ -1,6 +1,7 @@
 /* consts.c - the shipped LIGGGHTS constants (seconds per counted unit of
  * the neighbour build, fitted on the development machine) and the names
  * of the counted terms. */
+#include "hg_lammps.h"
 #include "hg_liggghts.h"
 #include "shipped.h"
 
@@ -72,4 +73,30 @@ const hg_consts_kind hg_liggghts_pair_kind = {
     .terms = pair_terms,
     .positive = 0,
     .shipped = pair_shipped,
+};
+
+/* ---- many ranks: what a ghost atom costs per step and per build ---- */
+
+static const char *const comm_terms[2] = {"ghost_step", "ghost_build"};
+
+static void comm_shipped(hg_consts *c)
+{
+    /* not measured in LIGGGHTS on the development machine: LAMMPS' values
+     * (hg_lammps_comm_kind), until calibrate --engine liggghts --mpi P
+     * stores this machine's */
+    hg_consts_shipped(&hg_lammps_comm_kind, c);
+    snprintf(c->version, sizeof c->version, "%s",
+             "LAMMPS' 29 Sep 2021 values");
+}
+
+const hg_consts_kind hg_liggghts_comm_kind = {
+    .code = "LIGGGHTS",
+    .schema = "hgridopt.liggghts-comm-calibration/1",
+    .version_key = "liggghts",
+    .env = "HGRIDOPT_LIGGGHTS_COMM_CALIBRATION",
+    .file = "liggghts-comm.json",
+    .nterms = 2,
+    .terms = comm_terms,
+    .positive = 0,
+    .shipped = comm_shipped,
 };

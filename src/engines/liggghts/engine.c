@@ -476,6 +476,51 @@ static int save_constants(const hg_engine_run *run, const hg_consts *c,
                                     out->saved, sizeof out->saved, e);
 }
 
+/* calibrate --mpi P: what a ghost atom costs liggghts on P ranks, on the
+ * first packing; its fit appended to the report's text and saved beside
+ * the other constants with --save. */
+static int calibrate_comm(const hg_engine_run *run, const lig_ctx *x,
+                          hg_engine_report *out, hg_err *e)
+{
+    hg_liggghts_run_options o = x->o;
+    char keep[4096];
+    if (run->keep) {
+        snprintf(keep, sizeof keep, "%s/comm", run->keep);
+        o.keep = keep;
+    }
+    hg_code_comm_result cr;
+    int st = hg_liggghts_comm_measure(run->packings[0], &o, &cr, e);
+    if (st)
+        return st;
+    hg_consts c;
+    hg_code_comm_consts(&cr, &c);
+    char host[64] = "";
+    gethostname(host, sizeof host - 1);
+    snprintf(c.machine, sizeof c.machine, "%s, %ld online CPUs, %d ranks",
+             host, sysconf(_SC_NPROCESSORS_ONLN), run->nprocs);
+    const char *v = strchr(out->program, '(');
+    snprintf(c.version, sizeof c.version, "%.*s",
+             v ? (int)strcspn(v + 1, ")") : 1, v ? v + 1 : "?");
+    size_t m = strlen(out->fitted);
+    snprintf(out->fitted + m, sizeof out->fitted - m,
+             ". Communication on %d ranks (%g to %g ghosts on the busiest; "
+             "the ranks' average Comm, the only one LIGGGHTS prints): %.4g "
+             "+- %.2g ns per ghost per step, %.4g +- %.2g ns per ghost per "
+             "build, R^2 %.4f",
+             run->nprocs, cr.ghosts[0], cr.ghosts[4], 1e9 * c.c[0],
+             1e9 * c.se[0], 1e9 * c.c[1], 1e9 * c.se[1], c.r2);
+    if (run->store) {
+        char path[4096];
+        st = hg_consts_save_beside(&hg_liggghts_comm_kind, &c, run->save,
+                                   "comm", path, sizeof path, e);
+        m = strlen(out->saved);
+        if (st == HG_OK)
+            snprintf(out->saved + m, sizeof out->saved - m, "%s%.2000s",
+                     m ? " and " : "", path);
+    }
+    return st;
+}
+
 /* Calibrate on run's packings; without a system of the run, each
  * packing's structure is `plain`. */
 static int calibrate_packings(const hg_engine_run *run, hg_structure plain,
@@ -511,6 +556,8 @@ static int calibrate_packings(const hg_engine_run *run, hg_structure plain,
     }
     if (st == HG_OK && run->store)
         st = save_constants(run, &c, &pair, out, e);
+    if (st == HG_OK && run->nprocs > 1)
+        st = calibrate_comm(run, &x, out, e);
     free(m);
     free(w);
     free(y);
@@ -638,6 +685,7 @@ const hg_engine hg_engine_liggghts = {
     .models = models,
     .settings_format = "liggghts",
     .consts = &hg_liggghts_consts_kind,
+    .comm = &hg_liggghts_comm_kind,
     .write_settings = hg_liggghts_write_settings,
     .validate = validate,
     .tune = tune,

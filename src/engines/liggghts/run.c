@@ -15,6 +15,7 @@
  * one. The process, folder and summary reading are shared/process.c's, shared
  * with the LAMMPS runner.
  */
+#include "liggghts_engine.h"
 #include "process.h"
 #include "hg_io.h"
 #include "hg_liggghts.h"
@@ -156,4 +157,61 @@ int hg_liggghts_run(const hg_particles *p, const double *b, int n,
         .ctx = &ctx,
     };
     return hg_code_batch_run(&batch, p, t, e);
+}
+
+/* calibrate --mpi: which 0 the Neigh row (read, not used), 1 the Comm
+ * row ("Comm  time (%) = X (Y)": LIGGGHTS prints the average only). */
+static int comm_row(const char *line, int which, double *v)
+{
+    if (which == 0)
+        return timing_row(line, 0, v);
+    if (strncmp(line, "Comm", 4) != 0)
+        return 0;
+    const char *q = line + 4;
+    while (*q == ' ')
+        q++;
+    if (strncmp(q, "time (%) =", 10) != 0)
+        return 0;
+    char *end;
+    *v = strtod(q + 10, &end);
+    return end != q + 10 && isfinite(*v);
+}
+
+int hg_liggghts_comm_measure(const hg_particles *p,
+                             const hg_liggghts_run_options *o,
+                             hg_code_comm_result *out, hg_err *e)
+{
+    int st = hg_particles_check(p, e);
+    if (st)
+        return st;
+    if (p->dim != 3)
+        return hg_fail(e, HG_EINVAL,
+                       "dim: %d: the LIGGGHTS runner takes 3D packings",
+                       p->dim);
+    char exe[4096];
+    if ((st = hg_liggghts_find(o->program, exe, sizeof exe, e)))
+        return st;
+    double rmax = 0.0;
+    for (size_t i = 0; i < p->n; i++)
+        rmax = fmax(rmax, p->r[i]);
+    script_ctx ctx = {NULL, 10, o->steps + 10, 0, o->skin};
+    hg_code_comm_job j = {
+        .label = "liggghts",
+        .exe = exe,
+        .args = "-in in.hgridopt -log log.liggghts -echo none -nocite",
+        .data_file = "data.liggghts",
+        .keep = o->keep,
+        .nprocs = o->nprocs,
+        .repeats = o->repeats,
+        .steps = o->steps,
+        .cutghost = 2.0 * rmax + o->skin,
+        .skin = o->skin,
+        .cutoff_line = "communicate single vel yes cutoff %.9g\n",
+        .head = script_head,
+        .ctx = &ctx,
+        .row = comm_row,
+        .progress = o->progress,
+        .progress_params = o->progress_params,
+    };
+    return hg_code_comm_measure(&j, p, out, e);
 }

@@ -218,3 +218,18 @@ int hg_consts_save_with_pair(const hg_consts_kind *k, const hg_consts *c,
         snprintf(saved, len, "%.2040s and %.2040s", path, ppath);
     return st;
 }
+
+int hg_consts_save_beside(const hg_consts_kind *k, const hg_consts *c,
+                          const char *save, const char *suffix, char *path,
+                          size_t len, hg_err *e)
+{
+    int st = HG_OK;
+    if (save) {
+        size_t n = strlen(save);
+        int json = n > 5 && !strcmp(save + n - 5, ".json");
+        snprintf(path, len, "%.*s-%s.json", (int)(json ? n - 5 : n), save,
+                 suffix);
+    } else if ((st = hg_consts_path(k, path, len, e)))
+        return st;
+    return hg_consts_save(k, c, path, e);
+}

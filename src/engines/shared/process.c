@@ -218,7 +218,12 @@ int hg_code_collect(const hg_code_dir *d, const hg_code_job *job,
             cur_neigh = v;
         else if (job->row(line, 1, &v))
             cur_pair = v;
-        else if (!strncmp(line, "Total # of neighbors =", 22))
+        else if (!strncmp(line, "Nghost:", 7)) {
+            double ave, mx;
+            if (sscanf(line + 7, "%lf ave %lf max", &ave, &mx) == 2 &&
+                isfinite(mx) && mx >= 0.0)
+                t[cur].nghost_max = mx;
+        } else if (!strncmp(line, "Total # of neighbors =", 22))
             t[cur].neighbours = strtod(line + 22, NULL);
         else if (!strncmp(line, "Neighbor list builds =", 22)) {
             long b = strtol(line + 22, NULL, 10);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "hg_common.h"
+#include "hg_consts.h"
 #include "hg_engine.h"
 #include "hg_particles.h"
 
@@ -88,6 +89,41 @@ typedef struct hg_code_batch {
 } hg_code_batch;
 int hg_code_batch_run(const hg_code_batch *b, const hg_particles *p,
                       hg_code_timing *t, hg_err *e);
+
+/* The cost of a ghost atom on this machine (comm_calib.c): the packing
+ * run by the code on nprocs ranks at 5 communication cutoffs, with and
+ * without a build every step; the code's Comm seconds per step against
+ * the busiest rank's ghosts. */
+typedef struct hg_code_comm_job {
+    const char *label, *exe, *args, *data_file, *keep;
+    int nprocs, repeats, steps;
+    double cutghost, skin; /* pair cutoff + skin; the skin */
+    /* the code's line that sets the communication cutoff, a printf format
+     * of one double ("comm_modify vel yes cutoff %.9g\n") */
+    const char *cutoff_line;
+    /* the script up to the neighbor lines (as a batch's head) */
+    void (*head)(FILE *f, const hg_particles *p, void *ctx);
+    void *ctx;
+    /* which = 0: the Neigh row (any number: ends nothing, but must be
+     * read); 1: the Comm seconds of the run (the least rank's, where the
+     * code prints it: the busiest rank waits least) */
+    int (*row)(const char *line, int which, double *v);
+    void (*progress)(int done, int total, void *params);
+    void *progress_params;
+} hg_code_comm_job;
+
+typedef struct hg_code_comm_result {
+    double ghost_step, ghost_build, se_step, se_build, r2;
+    int npoints;
+    double ghosts[5];  /* the busiest rank's, per cutoff */
+    double comm[10];   /* Comm seconds per step: cutoff k / 2, mode A
+                          (k even) or B */
+} hg_code_comm_result;
+
+int hg_code_comm_measure(const hg_code_comm_job *j, const hg_particles *p,
+                         hg_code_comm_result *out, hg_err *e);
+/* The result as constants of a comm kind (ghost_step, ghost_build). */
+void hg_code_comm_consts(const hg_code_comm_result *r, hg_consts *c);
 
 /* The run order of n settings repeated `repeats` times, alternating
  * forward and backward (a drift of the machine's load spreads over all

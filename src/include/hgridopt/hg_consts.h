@@ -85,6 +85,12 @@ int hg_consts_save_with_pair(const hg_consts_kind *k, const hg_consts *c,
                              const char *save, char *saved, size_t len,
                              hg_err *e);
 
+/* c saved as k's: beside save (its name with -SUFFIX before .json) when
+ * save is given, else at k's default path; the path into path. */
+int hg_consts_save_beside(const hg_consts_kind *k, const hg_consts *c,
+                          const char *save, const char *suffix, char *path,
+                          size_t len, hg_err *e);
+
 /* The pair loop's constants of a code (a kind of two terms: seconds per
  * stored neighbour pair and per atom) from Pair seconds per step y[i] of
  * pairs[i] stored pairs and atoms[i] atoms of packing group[i] (0, 1,

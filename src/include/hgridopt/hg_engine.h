@@ -25,6 +25,7 @@ typedef struct hg_code_timing {
     double pair;       /* Pair seconds per step */
     double neighbours; /* "Total # of neighbors" */
     long builds;       /* per run */
+    double nghost_max; /* the code's "Nghost:" max (0: not printed) */
 } hg_code_timing;
 
 #ifdef __cplusplus
@@ -251,6 +252,9 @@ typedef struct hg_engine {
      * hg_model_values.consts; NULL when its models read only their
      * parameters. */
     const hg_consts_kind *consts;
+    /* many ranks: the code's cost of a ghost atom (ghost_step,
+     * ghost_build; NULL: the code runs on one rank only here) */
+    const hg_consts_kind *comm;
     /* The settings text of settings_format (comments start with '#' or
      * '//'; caller frees *text). NULL when settings_format is NULL. */
     int (*write_settings)(const hg_engine_settings *in, char **text,

@@ -94,6 +94,11 @@ extern const hg_consts_kind hg_lammps_consts_kind;
  * (each system's lists built once and kept, at 1x to 4x the skin), in
  * lammps-pair.json; what a larger skin costs in every step. */
 extern const hg_consts_kind hg_lammps_pair_kind;
+/* Many ranks: seconds per ghost atom per step (ghost_step) and per
+ * neighbour build (ghost_build) of LAMMPS's communication, the constants
+ * of the decomposition model (hg_ranks.h); stored in lammps-comm.json by
+ * calibrate --engine lammps --mpi P, shipped values otherwise. */
+extern const hg_consts_kind hg_lammps_comm_kind;
 /* Predicted Pair seconds per step for stored pairs and atoms per rank. */
 double hg_lammps_pair_predict(const hg_consts *c, double neighbours,
                               double atoms);

@@ -93,6 +93,11 @@ extern const hg_consts_kind hg_liggghts_consts_kind;
  * (each packing's lists built once and kept, at 1x to 10x the skin),
  * stored in liggghts-pair.json. */
 extern const hg_consts_kind hg_liggghts_pair_kind;
+/* Many ranks: seconds per ghost atom per step (ghost_step) and per
+ * neighbour build (ghost_build) of LIGGGHTS's communication, the constants
+ * of the decomposition model (hg_ranks.h); stored in liggghts-comm.json by
+ * calibrate --engine liggghts --mpi P, shipped values otherwise. */
+extern const hg_consts_kind hg_liggghts_comm_kind;
 
 int hg_liggghts_system_check(const hg_liggghts_system *sys, hg_err *e);
 /* The largest neighbour cutoff, 2 r_max + skin, and LIGGGHTS' default bin

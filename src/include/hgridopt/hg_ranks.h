@@ -34,6 +34,7 @@
 #include <stddef.h>
 
 #include "hg_common.h"
+#include "hg_consts.h"
 #include "hg_particles.h"
 
 #ifdef __cplusplus
@@ -191,7 +192,7 @@ typedef struct hg_ranks_costs {
                             (integration, gravity, walls: LAMMPS' Modify
                             row) */
     double steps_per_build; /* > 0 */
-    char source[400];    /* where the figures came from */
+    char source[800];    /* where the figures came from */
 } hg_ranks_costs;
 
 #define HG_RANKS_MAX_CANDIDATES 256
@@ -247,6 +248,12 @@ void hg_ranks_price(const hg_ranks_result *r, const hg_ranks_costs *k,
  * and a frame's one-rank Neigh per build. */
 void hg_ranks_costs_shipped(hg_ranks_costs *k, double neigh_frame,
                             double bin_size, double steps_per_build);
+/* The communication constants (ghost_step, ghost_build) of a code's comm
+ * kind (hg_engine.comm): its file when calibrate stored one (the source
+ * then names it), else its shipped values. NULL: k unchanged. Fails when
+ * the file exists but cannot be read (the message names it). */
+int hg_ranks_costs_load(hg_ranks_costs *k, const hg_consts_kind *comm,
+                        hg_err *e);
 
 #ifdef __cplusplus
 }
