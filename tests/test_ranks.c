@@ -6,6 +6,7 @@
  * rcb of clustered atoms, shrink-wrapped faces, the layout's lines, and
  * bad input. */
 #include "hg_ranks.h"
+#include "whole_run_internal.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -458,8 +459,77 @@ static void test_profile(void)
     free(xs);
 }
 
+/* The schedule whose phases change the decomposition: LAMMPS' rules for
+ * what may follow what, and the least path over handmade phase costs
+ * (additive per block). */
+static void dsched_case(const hg_ranks_layout *const *lay, int R,
+                        const double *block, int nb, int G, int *rows,
+                        int *cut, int *nph, double *total)
+{
+    run_dsched ds = {0};
+    ds.nD = R;
+    ds.nb = nb;
+    size_t nn = (size_t)nb + 1;
+    ds.seg = calloc((size_t)R * nn * nn, sizeof *ds.seg);
+    for (int r = 0; r < R; r++) {
+        ds.lay[r] = lay[r];
+        for (int b0 = 0; b0 < nb; b0++)
+            for (int b1 = b0 + 1; b1 <= nb; b1++) {
+                double v = 0.0;
+                for (int i = b0; i < b1; i++)
+                    v += block[r * nb + i];
+                ds.seg[((size_t)r * nn + b0) * nn + b1] = v;
+            }
+    }
+    *total = run_dsched_best(&ds, G, rows, cut, nph);
+    free(ds.seg);
+}
+
+static void test_decomp_schedule(void)
+{
+    hg_ranks_layout plain, fix, other, rcb;
+    hg_ranks_layout_default(&plain, 4);
+    plain.user[0] = 4, plain.user[1] = 1, plain.user[2] = 1;
+    fix = plain;
+    fix.balance = HG_RANKS_SHIFT;
+    fix.fix = 1;
+    other = fix;
+    other.user[0] = 2, other.user[1] = 2;
+    hg_ranks_layout_default(&rcb, 4);
+    rcb.balance = HG_RANKS_RCB;
+    rcb.fix = 1;
+    CHECK(run_dsched_may_follow(&plain, &fix));
+    CHECK(!run_dsched_may_follow(&fix, &plain)); /* the cuts stay */
+    CHECK(!run_dsched_may_follow(&fix, &other)); /* the grid stays */
+    CHECK(!run_dsched_may_follow(&plain, &rcb) &&
+          !run_dsched_may_follow(&rcb, &fix));
+    CHECK(run_dsched_may_follow(&fix, &fix));
+    /* plain cheap early, fix balance late: two phases, cut at block 2 */
+    const hg_ranks_layout *two[2] = {&plain, &fix};
+    const double up[8] = {1, 1, 5, 5, /* plain */ 2, 2, 2, 2 /* fix */};
+    int rows[4], cut[5], nph = 0;
+    double total;
+    dsched_case(two, 2, up, 4, 3, rows, cut, &nph, &total);
+    CHECK(nph == 2 && rows[0] == 0 && rows[1] == 1 && cut[0] == 0 &&
+          cut[1] == 2 && cut[2] == 4 && total == 6.0);
+    /* the other way round cannot be: fix balance throughout */
+    const double down[8] = {5, 5, 1, 1, /* plain */ 2, 2, 2, 2 /* fix */};
+    dsched_case(two, 2, down, 4, 3, rows, cut, &nph, &total);
+    CHECK(nph == 1 && rows[0] == 1 && total == 8.0);
+    /* rcb is not mixed with a grid: the least single one */
+    const hg_ranks_layout *mix[2] = {&rcb, &fix};
+    const double r2[8] = {1, 1, 5, 5, /* rcb */ 3, 3, 1, 1 /* fix */};
+    dsched_case(mix, 2, r2, 4, 3, rows, cut, &nph, &total);
+    CHECK(nph == 1 && rows[0] == 1 && total == 8.0);
+    /* a phase more only for 1 % less */
+    const double flat[8] = {1, 1, 1.001, 1.001, 2, 2, 1, 1};
+    dsched_case(two, 2, flat, 4, 3, rows, cut, &nph, &total);
+    CHECK(nph == 1 && rows[0] == 0);
+}
+
 int main(void)
 {
+    test_decomp_schedule();
     test_profile();
     test_grid();
     test_ghosts();

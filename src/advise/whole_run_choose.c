@@ -110,7 +110,7 @@ void run_choice_sum(const run_blocks *b, int b0, int b1, int k, int j,
 /* A skin may be offered for blocks whose largest motion per step is umax:
  * the skin given, else one of 4x that motion or more (no atom crosses
  * half of it in one step with a margin). */
-static int allowed(const hg_run_input *in, double skin, double umax)
+int run_skin_allowed(const hg_run_input *in, double skin, double umax)
 {
     return in->skin > 0.0 || skin >= 4.0 * umax * (1.0 - 1e-12);
 }
@@ -124,7 +124,7 @@ static double least(const hg_run_input *in, const hg_run_advice *a,
     int K = b->K, S = b->S;
     double best = INFINITY;
     for (int j = 0; j < S; j++) {
-        if (!allowed(in, a->skins[j], umax))
+        if (!run_skin_allowed(in, a->skins[j], umax))
             continue;
         for (int k = 0; k < K; k++) {
             size_t x = (size_t)k * S + j;
@@ -205,6 +205,7 @@ static int schedule(const hg_run_input *in, const run_blocks *b,
             int k = 0, j = 0;
             least(in, a, b, prefix, cut[g], cut[g + 1], umax, &k, &j);
             hg_run_segment *s = &a->segments[a->n_segments++];
+            s->decomp = -1;
             run_choice_sum(b, cut[g], cut[g + 1], k, j, a->skins[j],
                            &s->choice);
             s->from = b->from[cut[g]];
@@ -232,7 +233,7 @@ static void totals(const hg_run_input *in, const run_blocks *b,
         hg_run_choice *pc = &a->per_candidate[k];
         pc->seconds = INFINITY;
         for (int j = 0; j < a->n_skins; j++) {
-            if (!allowed(in, a->skins[j], umax))
+            if (!run_skin_allowed(in, a->skins[j], umax))
                 continue;
             hg_run_choice c;
             run_choice_sum(b, 0, b->nb, k, j, a->skins[j], &c);

@@ -57,6 +57,10 @@ void run_blocks_free(run_blocks *b);
 void run_choice_sum(const run_blocks *b, int b0, int b1, int k, int j,
                     double skin, hg_run_choice *c);
 
+/* A skin may be offered for blocks whose largest motion per step is umax:
+ * the skin given, else one of 4x that motion or more. */
+int run_skin_allowed(const hg_run_input *in, double skin, double umax);
+
 /* The totals, the answer, the comparisons and the schedule into a (its
  * candidates, skins, own setting and skin_min set). */
 int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
@@ -96,6 +100,27 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
 int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
                      hg_run_advice *a, hg_err *e);
 void run_ranks_free(run_ranks *rr);
+
+/* A schedule whose phases change the decomposition: per row r (a
+ * decomposition, its layout lay[r]) and blocks [b0, b1), the least cost
+ * of a phase seg[(r * (nb + 1) + b0) * (nb + 1) + b1] and its candidate
+ * * S + skin kj[...]. */
+typedef struct run_dsched {
+    int nD, nb, K, S;
+    int idx[HG_RUN_MAX_DECOMPS];      /* the row's decomposition in rr */
+    const hg_ranks_layout *lay[HG_RUN_MAX_DECOMPS];
+    double *seg;
+    int *kj;
+} run_dsched;
+/* May a phase of layout b follow one of a? LAMMPS fixes the processor
+ * grid with the box: the same grid, and a later phase has fix balance
+ * (the cuts stay where a balance left them); rcb only alone. */
+int run_dsched_may_follow(const hg_ranks_layout *a, const hg_ranks_layout *b);
+/* The least total over at most G phases (a phase more only for 1 % less):
+ * its rows[0..*nph-1] and block cuts cut[0..*nph] (cut[0] = 0, cut[*nph]
+ * = nb); INFINITY when none. */
+double run_dsched_best(const run_dsched *ds, int G, int *rows, int *cut,
+                       int *nph);
 
 /* A note for the user (at most HG_RUN_MAX_NOTES kept). */
 void run_note(hg_run_advice *a, const char *fmt, ...)

@@ -420,6 +420,295 @@ static void decomp_lines(const run_ranks *rr, int D, int dim, char *buf,
     hg_ranks_layout_lines(&rr->lay[D], dim, buf, len);
 }
 
+/* ---- a schedule whose phases change the decomposition ----
+ *
+ * LAMMPS fixes the processor grid when it makes the box, so phases share
+ * it: a phase may run the grid as it is (only first: once balanced, the
+ * cuts stay where the balance left them) or with `fix balance`; rcb is a
+ * grid of its own. Each phase takes its decomposition, neighbor setting
+ * and skin; dynamic programming over the blocks between priced frames
+ * finds the least Loop (each decomposition's Neigh + Pair + communication
+ * of its slowest rank, and the log's other time by its busiest rank's
+ * atom share per block). It is kept when it changes the decomposition
+ * and saves the schedule's gain over the best single decomposition,
+ * priced the same way. */
+
+/* May a phase of layout b follow one of layout a (the same grid; a phase
+ * without fix balance only first; rcb alone)? */
+int run_dsched_may_follow(const hg_ranks_layout *a, const hg_ranks_layout *b)
+{
+    if (a == b)
+        return 1;
+    if (a->balance == HG_RANKS_RCB || b->balance == HG_RANKS_RCB)
+        return 0;
+    return !memcmp(a->user, b->user, sizeof a->user) && b->fix;
+}
+
+/* The busiest rank's atom share of priced frame m under D. */
+static double frame_share(const run_ranks *rr, size_t m, int D)
+{
+    const double *s4 = &rr->stats[(m * (size_t)rr->nD + D) * 4];
+    return s4[1] > 0.0 ? s4[0] / (s4[1] * rr->lay[D].nprocs)
+                       : 1.0 / rr->lay[D].nprocs;
+}
+
+static int dsched_make(const hg_run_input *in, const run_data *d,
+                       const run_ranks *rr, const double sc[4],
+                       double share_s, const hg_run_advice *a,
+                       run_dsched *ds, hg_err *e)
+{
+    memset(ds, 0, sizeof *ds);
+    for (int D = 0; D < rr->n_price; D++)
+        if (rr->dup[D] < 0) {
+            ds->lay[ds->nD] = &rr->lay[D];
+            ds->idx[ds->nD++] = D;
+        }
+    int nb = (int)d->np - 1, K = d->K, S = d->S;
+    ds->nb = nb;
+    ds->K = K;
+    ds->S = S;
+    if (nb < 2)
+        return HG_OK;
+    size_t nn = (size_t)nb + 1, KS = (size_t)K * S;
+    ds->seg = malloc(sizeof *ds->seg * (size_t)ds->nD * nn * nn);
+    ds->kj = malloc(sizeof *ds->kj * (size_t)ds->nD * nn * nn);
+    size_t *use = malloc(sizeof *use * d->np);
+    double *prefix = malloc(sizeof *prefix * nn * (KS + 1));
+    if (!ds->seg || !ds->kj || !use || !prefix) {
+        free(use);
+        free(prefix);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    for (size_t m = 0; m < d->np; m++)
+        use[m] = m;
+    long long span = d->frames[d->priced[d->np - 1]].step -
+                     d->frames[d->priced[0]].step;
+    int st = HG_OK;
+    for (int r = 0; r < ds->nD && st == HG_OK; r++) {
+        int D = ds->idx[r];
+        run_data x;
+        run_blocks b;
+        if ((st = scaled(d, rr, D, &x, e)))
+            break;
+        x.sp = sc[0];
+        x.sn = sc[1];
+        x.sb = sc[2];
+        st = run_blocks_make(&x, a->skins, use, d->np, &b, e);
+        free(x.neigh);
+        free(x.pair);
+        if (st)
+            break;
+        /* prefix sums per (k, j) and of the rest ([KS]) */
+        for (size_t x0 = 0; x0 <= KS; x0++)
+            prefix[x0] = 0.0;
+        for (int i = 0; i < nb; i++) {
+            double steps = (double)(b.to[i] - b.from[i]);
+            double sh = 0.5 * (frame_share(rr, (size_t)i, D) +
+                               frame_share(rr, (size_t)i + 1, D));
+            double rest = span > 0 ? sc[3] * steps / (double)span * sh /
+                                         share_s
+                                   : 0.0;
+            for (size_t q = 0; q < KS; q++)
+                prefix[(i + 1) * (KS + 1) + q] =
+                    prefix[i * (KS + 1) + q] + b.cost[(size_t)i * KS + q];
+            prefix[(i + 1) * (KS + 1) + KS] =
+                prefix[i * (KS + 1) + KS] + rest;
+        }
+        for (int b1 = 1; b1 <= nb; b1++) {
+            double umax = 0.0;
+            for (int b0 = b1 - 1; b0 >= 0; b0--) {
+                umax = fmax(umax, b.umax[b0]);
+                double best = INFINITY;
+                int bk = -1;
+                for (int j = 0; j < S; j++) {
+                    if (!run_skin_allowed(in, a->skins[j], umax))
+                        continue;
+                    for (int k = 0; k < K; k++) {
+                        size_t q = (size_t)k * S + j;
+                        double v = prefix[b1 * (KS + 1) + q] -
+                                   prefix[b0 * (KS + 1) + q];
+                        if (v < best) {
+                            best = v;
+                            bk = (int)q;
+                        }
+                    }
+                }
+                size_t at = ((size_t)r * nn + b0) * nn + b1;
+                ds->seg[at] = best + prefix[b1 * (KS + 1) + KS] -
+                              prefix[b0 * (KS + 1) + KS];
+                ds->kj[at] = bk;
+            }
+        }
+        run_blocks_free(&b);
+    }
+    free(use);
+    free(prefix);
+    return st;
+}
+
+double run_dsched_best(const run_dsched *ds, int G, int *rows, int *cut,
+                       int *nph)
+{
+    int nb = ds->nb, R = ds->nD;
+    size_t nn = (size_t)nb + 1;
+    *nph = 0;
+    /* F[(g * nn + b) * R + r]: blocks [0, b) in g phases, the last r */
+    size_t n = (size_t)(G + 1) * nn * R;
+    double *F = malloc(sizeof *F * n);
+    int *from = malloc(sizeof *from * n * 2);
+    if (!F || !from) {
+        free(F);
+        free(from);
+        return INFINITY;
+    }
+    for (size_t i = 0; i < n; i++)
+        F[i] = INFINITY;
+    for (int r = 0; r < R; r++)
+        for (int b1 = 1; b1 <= nb; b1++) {
+            size_t at = (1 * nn + b1) * R + r;
+            F[at] = ds->seg[((size_t)r * nn + 0) * nn + b1];
+            from[2 * at] = 0;
+            from[2 * at + 1] = -1;
+        }
+    for (int g = 2; g <= G; g++)
+        for (int b1 = 1; b1 <= nb; b1++)
+            for (int r = 0; r < R; r++)
+                for (int b0 = 1; b0 < b1; b0++)
+                    for (int p = 0; p < R; p++) {
+                        if (!run_dsched_may_follow(ds->lay[p], ds->lay[r]))
+                            continue;
+                        double v = F[((g - 1) * nn + b0) * R + p] +
+                                   ds->seg[((size_t)r * nn + b0) * nn + b1];
+                        size_t at = (g * nn + b1) * R + r;
+                        if (v < F[at]) {
+                            F[at] = v;
+                            from[2 * at] = b0;
+                            from[2 * at + 1] = p;
+                        }
+                    }
+    double best = INFINITY;
+    int bg = 0, br = -1;
+    for (int g = 1; g <= G; g++) {
+        int gr = -1; /* the least with g phases */
+        for (int r = 0; r < R; r++)
+            if (gr < 0 || F[(g * nn + nb) * R + r] <
+                              F[(g * nn + nb) * R + gr])
+                gr = r;
+        double v = F[(g * nn + nb) * R + gr];
+        if (br < 0 ? isfinite(v) : v < 0.99 * best) { /* a phase more only
+                                                         for 1 % less */
+            best = v;
+            bg = g;
+            br = gr;
+        }
+    }
+    if (br >= 0) {
+        int b = nb, r = br;
+        *nph = bg;
+        cut[bg] = nb;
+        for (int g = bg; g >= 1; g--) {
+            size_t at = (g * nn + b) * R + r;
+            rows[g - 1] = r;
+            cut[g - 1] = from[2 * at];
+            int p = from[2 * at + 1];
+            b = cut[g - 1];
+            r = p;
+        }
+    }
+    free(F);
+    free(from);
+    return best;
+}
+
+/* The schedule into a when it changes the decomposition and saves the
+ * gain over the best single decomposition (the answer's segments
+ * replaced). */
+static int decomp_schedule(const hg_run_input *in, const run_data *d,
+                           const run_ranks *rr, const double sc[4],
+                           double share_s, hg_run_advice *a, hg_err *e)
+{
+    int G = in->max_segments > 0 ? in->max_segments : 3;
+    G = G > HG_RUN_MAX_SEGMENTS ? HG_RUN_MAX_SEGMENTS : G;
+    double gain = in->schedule_gain > 0.0 ? in->schedule_gain : 0.10;
+    if (G < 2 || d->np < 3)
+        return HG_OK;
+    run_dsched ds;
+    int st = dsched_make(in, d, rr, sc, share_s, a, &ds, e);
+    int rows[HG_RUN_MAX_SEGMENTS], cut[HG_RUN_MAX_SEGMENTS + 1], nph = 0;
+    double total = st == HG_OK && ds.seg
+                       ? run_dsched_best(&ds, G, rows, cut, &nph)
+                       : INFINITY;
+    size_t nn = (size_t)ds.nb + 1;
+    double single = INFINITY;
+    for (int r = 0; st == HG_OK && ds.seg && r < ds.nD; r++)
+        single = fmin(single, ds.seg[((size_t)r * nn + 0) * nn + ds.nb]);
+    int changes = 0;
+    for (int g = 1; g < nph; g++)
+        changes += rows[g] != rows[g - 1];
+    if (st == HG_OK && isfinite(total) && changes &&
+        total < (1.0 - gain) * single) {
+        for (int i = 0; i < a->n_segments; i++)
+            free(a->segments[i].lines);
+        a->n_segments = 0;
+        /* the rest of the answer's loop stays a->rest: the phases' seconds
+         * carry their own share of it */
+        a->schedule_seconds = total - a->rest;
+        for (int g = 0; g < nph && st == HG_OK; g++) {
+            int D = ds.idx[rows[g]];
+            size_t at = ((size_t)rows[g] * nn + cut[g]) * nn + cut[g + 1];
+            int k = ds.kj[at] / ds.S, j = ds.kj[at] % ds.S;
+            hg_run_segment *s = &a->segments[a->n_segments++];
+            memset(s, 0, sizeof *s);
+            s->decomp = rr->slot[D];
+            s->choice.candidate = k;
+            s->choice.skin = a->skins[j];
+            s->choice.seconds = ds.seg[at];
+            s->from = d->frames[d->priced[cut[g]]].step;
+            s->to = d->frames[d->priced[cut[g + 1]]].step;
+            char *nl = NULL;
+            st = in->engine->run->lines(&a->candidates[k], a->skins[j],
+                                        a->dmax, 1, &nl, e);
+            if (st)
+                break;
+            /* the decomposition: all of it first, else what changes */
+            char dl[600] = "";
+            if (g == 0)
+                hg_ranks_layout_lines(&rr->lay[D], a->dim, dl, sizeof dl);
+            else if (rows[g] != rows[g - 1]) {
+                char full[600];
+                const hg_ranks_layout *prev = &rr->lay[ds.idx[rows[g - 1]]];
+                hg_ranks_layout_lines(&rr->lay[D], a->dim, full,
+                                      sizeof full);
+                const char *body = strncmp(full, "processors", 10)
+                                       ? full
+                                       : strchr(full, '\n');
+                snprintf(dl, sizeof dl, "%s%s",
+                         prev->fix ? "unfix hgridopt_balance\n" : "",
+                         body ? body + (*body == '\n') : "");
+            }
+            size_t n1 = strlen(nl), n2 = strlen(dl);
+            s->lines = realloc(nl, n1 + n2 + 2);
+            if (!s->lines) {
+                free(nl);
+                st = hg_fail(e, HG_ENOMEM, "out of memory");
+                break;
+            }
+            if (n1 && s->lines[n1 - 1] != '\n' && n2)
+                s->lines[n1++] = '\n';
+            memcpy(s->lines + n1, dl, n2 + 1);
+        }
+        if (st == HG_OK)
+            run_note(a, "the schedule changes the decomposition between "
+                        "phases (the processor grid stays, as LAMMPS fixes "
+                        "it with the box): %.3g s against %.3g s for the "
+                        "best single decomposition",
+                     total, single);
+    }
+    free(ds.seg);
+    free(ds.kj);
+    return st;
+}
+
 int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
                      hg_run_advice *a, hg_err *e)
 {
@@ -555,6 +844,8 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
                 run_note(best, "your log changes its processors or balance "
                                "lines after its first run: compared with "
                                "the first");
+            if (in->engine_balance)
+                st = decomp_schedule(in, d, rr, sc, share_s, best, e);
             *a = *best;
         } else
             hg_run_advice_clear(best);

@@ -288,9 +288,11 @@ static int write_table(FILE *out, const void *ctx)
                                    total(a, &a->best)));
         for (int i = 0; i < a->n_segments; i++) {
             const hg_run_segment *s = &a->segments[i];
-            fprintf(out, "  steps %lld to %lld: %s, skin %.4g (%.4g s)\n",
+            fprintf(out, "  steps %lld to %lld: %s, skin %.4g%s%s (%.4g s)\n",
                     s->from, s->to, a->candidates[s->choice.candidate].name,
-                    s->choice.skin, s->choice.seconds);
+                    s->choice.skin, s->decomp >= 0 ? ", " : "",
+                    s->decomp >= 0 ? a->decomps[s->decomp].name : "",
+                    s->choice.seconds);
             print_lines(out, "    ", s->lines);
         }
     } else {
@@ -392,6 +394,9 @@ static int write_json(FILE *out, const void *ctx)
         cJSON_AddNumberToObject(s, "from_step", (double)a->segments[i].from);
         cJSON_AddNumberToObject(s, "to_step", (double)a->segments[i].to);
         cJSON_AddStringToObject(s, "lines", a->segments[i].lines);
+        if (a->segments[i].decomp >= 0)
+            cJSON_AddStringToObject(
+                s, "decomposition", a->decomps[a->segments[i].decomp].name);
         cJSON_AddItemToArray(sch, s);
     }
     if (a->n_segments)

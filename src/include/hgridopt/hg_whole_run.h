@@ -222,7 +222,11 @@ typedef struct hg_run_choice {
 typedef struct hg_run_segment {
     long long from, to;     /* steps */
     hg_run_choice choice;
-    char *lines;            /* owned */
+    char *lines;            /* owned: the neighbor lines, then (decomp >=
+                               0) the decomposition's */
+    int decomp;             /* many ranks: its row of decomps when the
+                               schedule changes the decomposition (-1:
+                               the answer's throughout) */
 } hg_run_segment;
 
 typedef struct hg_run_advice {
