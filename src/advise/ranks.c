@@ -84,13 +84,12 @@ int hg_ranks_costs_load(hg_ranks_costs *k, const hg_consts_kind *comm,
     return HG_OK;
 }
 
-/* Bins of the sub-box of edges sub grown by c on every side. */
-static double grown_bins(int dim, const double *lo, const double *hi,
-                         double c, double b)
+double hg_ranks_bins(int dim, const double *lo, const double *hi,
+                     double cutghost, double binsize)
 {
     double n = 1.0;
     for (int a = 0; a < dim; a++)
-        n *= floor((hi[a] - lo[a] + 2.0 * c) / b) + 3.0;
+        n *= floor((hi[a] - lo[a] + 2.0 * cutghost) / binsize) + 3.0;
     return n;
 }
 
@@ -111,7 +110,7 @@ void hg_ranks_price(const hg_ranks_result *r, const hg_ranks_costs *k,
         double neigh = k->neigh_frame * share;
         if (k->bin_size > 0.0)
             neigh += k->neigh_bin *
-                     grown_bins(r->dim, q->lo, q->hi, cutghost, k->bin_size);
+                     hg_ranks_bins(r->dim, q->lo, q->hi, cutghost, k->bin_size);
         neigh /= B;
         double comm = k->ghost_step * q->nghost +
                       k->ghost_build * q->nghost / B;

@@ -300,6 +300,14 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
                 ptot += pf.pairs[(size_t)q * nu + ju];
             double denom = rr->k.pair_pair * ptot + rr->k.pair_atom * N;
             double bps = s[0] > 0.0 ? fmin(1.0, 2.0 * u / a->skins[j]) : 1.0;
+            /* bins (LAMMPS' default size, half the neighbor cutoff): a
+             * rank clears and fills those of its sub-box grown by the
+             * cutoff at each build, where the one-rank build has the
+             * domain's; its share of those is in neigh0 x sn, so only what
+             * its own exceed that share is added (never taken off: the
+             * candidates' one-rank builds differ in bins) */
+            double cut = rr->pair_cut + a->skins[j], bsz = 0.5 * cut;
+            double dom = hg_ranks_bins(p->dim, p->lo, p->hi, cut, bsz);
             double best = -1.0;
             size_t x = (m * (size_t)rr->nD + (size_t)D) * rr->S + j;
             for (int q = 0; q < P; q++) {
@@ -312,14 +320,20 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
                                         : nl / N;
                 double sn = 0.5 * nl / N +
                             0.5 * (ptot > 0.0 ? pr / ptot : nl / N);
+                double bins = rr->k.neigh_bin *
+                              fmax(0.0, hg_ranks_bins(p->dim, r->ranks[q].lo,
+                                                      r->ranks[q].hi, cut,
+                                                      bsz) -
+                                            sn * dom);
                 double t = pair[j] * sp + rr->k.ghost_step * g +
-                           bps * (neigh0[j] * sn + rr->k.ghost_build * g);
+                           bps * (neigh0[j] * sn + rr->k.ghost_build * g +
+                                  bins);
                 if (t > best) {
                     best = t;
                     rr->fp[x] = sp;
                     rr->fn[x] = sn;
                     rr->cs[x] = rr->k.ghost_step * g;
-                    rr->cb[x] = rr->k.ghost_build * g;
+                    rr->cb[x] = rr->k.ghost_build * g + bins;
                 }
             }
         }

@@ -244,6 +244,11 @@ int hg_ranks_advise(const hg_particles *p, const char (*faces)[2], int P,
 void hg_ranks_price(const hg_ranks_result *r, const hg_ranks_costs *k,
                     double cutghost, hg_ranks_candidate *c);
 
+/* LAMMPS' bins of a sub-box lo..hi grown by the ghost cutoff on every
+ * side (what a rank clears and fills at each build), of edge binsize. */
+double hg_ranks_bins(int dim, const double *lo, const double *hi,
+                     double cutghost, double binsize);
+
 /* The shipped costs (measured: the source says where) for steps_per_build
  * and a frame's one-rank Neigh per build. */
 void hg_ranks_costs_shipped(hg_ranks_costs *k, double neigh_frame,
