@@ -182,10 +182,7 @@ int hg_lammps_comm_measure(const hg_particles *p,
     char lmp[4096];
     if ((st = hg_lammps_find(o->lmp, lmp, sizeof lmp, e)))
         return st;
-    double rmax = 0.0;
-    for (size_t i = 0; i < p->n; i++)
-        rmax = fmax(rmax, p->r[i]);
-    script_ctx ctx = {NULL, 10, o->steps + 10, 0, o->skin, 2.0 * rmax};
+    script_ctx ctx = {NULL, 10, o->steps + 10, 0, o->skin, 0.0};
     hg_code_comm_job j = {
         .label = "lmp",
         .exe = lmp,
@@ -195,7 +192,6 @@ int hg_lammps_comm_measure(const hg_particles *p,
         .nprocs = o->nprocs,
         .repeats = o->repeats,
         .steps = o->steps,
-        .cutghost = 2.0 * rmax + o->skin,
         .skin = o->skin,
         .cutoff_line = "comm_modify vel yes cutoff %.9g\n",
         .head = script_head,

@@ -92,10 +92,9 @@ static int script_lines(int k, void *ctx, char **text, hg_err *e)
     return hg_liggghts_lines(c->b[k], c->skin, text, e);
 }
 
-/* "Neigh time (%) = 0.0799 (94.4)" and "Pair  time (%) = ...". */
-static int timing_row(const char *line, int which, double *v)
+/* "NAME time (%) = X (Y)": X into *v. */
+static int named_time(const char *line, const char *name, double *v)
 {
-    const char *name = which == 0 ? "Neigh" : "Pair";
     size_t k = strlen(name);
     if (strncmp(line, name, k) != 0)
         return 0;
@@ -107,6 +106,26 @@ static int timing_row(const char *line, int which, double *v)
     char *end;
     *v = strtod(q + 10, &end);
     return end != q + 10 && isfinite(*v);
+}
+
+/* "Neigh time (%) = 0.0799 (94.4)" and "Pair  time (%) = ...". */
+static int timing_row(const char *line, int which, double *v)
+{
+    return named_time(line, which == 0 ? "Neigh" : "Pair", v);
+}
+
+/* The packing checked (3D) and the program found, into exe. */
+static int packing_and_program(const hg_particles *p, const char *program,
+                               char *exe, size_t len, hg_err *e)
+{
+    int st = hg_particles_check(p, e);
+    if (st)
+        return st;
+    if (p->dim != 3)
+        return hg_fail(e, HG_EINVAL,
+                       "dim: %d: the LIGGGHTS runner takes 3D packings",
+                       p->dim);
+    return hg_liggghts_find(program, exe, len, e);
 }
 
 int hg_liggghts_run(const hg_particles *p, const double *b, int n,
@@ -131,15 +150,9 @@ int hg_liggghts_run(const hg_particles *p, const double *b, int n,
         if (!(b[i] > 0.0) || !isfinite(b[i]))
             return hg_fail(e, HG_EINVAL, "binsize %d: %g must be > 0", i + 1,
                            b[i]);
-    int st = hg_particles_check(p, e);
-    if (st)
-        return st;
-    if (p->dim != 3)
-        return hg_fail(e, HG_EINVAL,
-                       "dim: %d: the LIGGGHTS runner takes 3D packings",
-                       p->dim);
     char exe[4096];
-    if ((st = hg_liggghts_find(o.program, exe, sizeof exe, e)))
+    int st = packing_and_program(p, o.program, exe, sizeof exe, e);
+    if (st)
         return st;
     script_ctx ctx = {b, n, o.steps + o.warmup, o.keep_lists, o.skin};
     hg_code_batch batch = {
@@ -163,37 +176,17 @@ int hg_liggghts_run(const hg_particles *p, const double *b, int n,
  * row ("Comm  time (%) = X (Y)": LIGGGHTS prints the average only). */
 static int comm_row(const char *line, int which, double *v)
 {
-    if (which == 0)
-        return timing_row(line, 0, v);
-    if (strncmp(line, "Comm", 4) != 0)
-        return 0;
-    const char *q = line + 4;
-    while (*q == ' ')
-        q++;
-    if (strncmp(q, "time (%) =", 10) != 0)
-        return 0;
-    char *end;
-    *v = strtod(q + 10, &end);
-    return end != q + 10 && isfinite(*v);
+    return which == 0 ? timing_row(line, 0, v) : named_time(line, "Comm", v);
 }
 
 int hg_liggghts_comm_measure(const hg_particles *p,
                              const hg_liggghts_run_options *o,
                              hg_code_comm_result *out, hg_err *e)
 {
-    int st = hg_particles_check(p, e);
+    char exe[4096];
+    int st = packing_and_program(p, o->program, exe, sizeof exe, e);
     if (st)
         return st;
-    if (p->dim != 3)
-        return hg_fail(e, HG_EINVAL,
-                       "dim: %d: the LIGGGHTS runner takes 3D packings",
-                       p->dim);
-    char exe[4096];
-    if ((st = hg_liggghts_find(o->program, exe, sizeof exe, e)))
-        return st;
-    double rmax = 0.0;
-    for (size_t i = 0; i < p->n; i++)
-        rmax = fmax(rmax, p->r[i]);
     script_ctx ctx = {NULL, 10, o->steps + 10, 0, o->skin};
     hg_code_comm_job j = {
         .label = "liggghts",
@@ -204,7 +197,6 @@ int hg_liggghts_comm_measure(const hg_particles *p,
         .nprocs = o->nprocs,
         .repeats = o->repeats,
         .steps = o->steps,
-        .cutghost = 2.0 * rmax + o->skin,
         .skin = o->skin,
         .cutoff_line = "communicate single vel yes cutoff %.9g\n",
         .head = script_head,

@@ -30,6 +30,7 @@ static const double factors[COMM_FACTORS] = {1.0, 2.0, 3.0, 4.0, 6.0};
 
 typedef struct comm_ctx {
     const hg_code_comm_job *j;
+    double cutghost; /* the pair cutoff (largest diameter) + skin */
 } comm_ctx;
 
 static void head(FILE *f, const hg_particles *p, void *ctx)
@@ -42,7 +43,7 @@ static void head(FILE *f, const hg_particles *p, void *ctx)
 static int lines(int k, void *ctx, char **text, hg_err *e)
 {
     const comm_ctx *c = ctx;
-    double cut = factors[k / 2] * c->j->cutghost;
+    double cut = factors[k / 2] * c->cutghost;
     char buf[512];
     int n = snprintf(buf, sizeof buf,
                      "neighbor %.9g bin\n"
@@ -62,12 +63,13 @@ int hg_code_comm_measure(const hg_code_comm_job *j, const hg_particles *p,
                        "--mpi: %d rank; the cost of a ghost atom is "
                        "measured on 2 or more",
                        j->nprocs);
-    if (!(j->cutghost > 0.0) || !(j->skin > 0.0))
-        return hg_fail(e, HG_EINVAL, "ghost cutoff %g and skin %g must be "
-                                     "> 0",
-                       j->cutghost, j->skin);
+    if (!(j->skin > 0.0) || !isfinite(j->skin))
+        return hg_fail(e, HG_EINVAL, "skin: %g must be > 0", j->skin);
+    double rmax = 0.0;
+    for (size_t i = 0; i < p->n; i++)
+        rmax = fmax(rmax, p->r[i]);
     enum { N = 2 * COMM_FACTORS };
-    comm_ctx ctx = {j};
+    comm_ctx ctx = {j, 2.0 * rmax + j->skin};
     hg_code_timing t[N];
     hg_code_batch b = {
         .job = {.label = j->label, .exe = j->exe, .nprocs = j->nprocs,

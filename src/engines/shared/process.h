@@ -97,7 +97,8 @@ int hg_code_batch_run(const hg_code_batch *b, const hg_particles *p,
 typedef struct hg_code_comm_job {
     const char *label, *exe, *args, *data_file, *keep;
     int nprocs, repeats, steps;
-    double cutghost, skin; /* pair cutoff + skin; the skin */
+    double skin;           /* the neighbor skin (the ghost cutoff: the
+                              largest diameter + skin, times 1 to 6) */
     /* the code's line that sets the communication cutoff, a printf format
      * of one double ("comm_modify vel yes cutoff %.9g\n") */
     const char *cutoff_line;
