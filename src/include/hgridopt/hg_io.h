@@ -146,6 +146,10 @@ typedef struct hg_io_options {
     size_t n_types;
     hg_progress_fn progress; /* reading progress (may be NULL) */
     void *progress_params;
+    /* The caller replaces the file's boundary (--boundary): a boundary
+     * the file states that no axis-aligned box can hold (MercuryDPM's
+     * AngledPeriodicBoundary) is then no error; the box is the file's. */
+    int boundary_given;
 } hg_io_options;
 
 /* What a file said about itself, beyond its particles. */
@@ -182,6 +186,15 @@ typedef struct hg_io_info {
  * one line naming the formats read. */
 int hg_io_load(const char *path, const hg_io_options *o, hg_particles *p,
                hg_io_info *info, hg_err *e);
+/* One frame written to several files, comma-separated in paths
+ * ("big_1000.vtk,small_1000.vtk", at most 16; a single name, also one
+ * holding a comma that names a file, is hg_io_load): each read as
+ * hg_io_load does, the particles joined in the union of the boxes (info
+ * says whether the boxes agree, info->kind and note name every file). The
+ * files share the dimension and, where they state it, the boundary; an
+ * error names the file at fault. */
+int hg_io_load_files(const char *paths, const hg_io_options *o,
+                     hg_particles *p, hg_io_info *info, hg_err *e);
 /* The same from len bytes of memory (need not be NUL-terminated). */
 int hg_io_load_mem(const char *text, size_t len, const char *name,
                    const hg_io_options *o, hg_particles *p, hg_io_info *info,
