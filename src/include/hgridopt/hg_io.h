@@ -29,9 +29,13 @@
  *          2D when every z is 0.
  *  mercurydpm-data, mercurydpm-restart  MercuryDPM's .data (frames of
  *          "N time xMin yMin [zMin] xMax yMax [zMax]" and particle lines)
- *          and .restart (domain, dimension, walls, periodic boundaries,
- *          particles, the run's HGrid); a .data file's boundary comes
- *          from the .restart beside it (io_mercury.c).
+ *          and .restart (domain, dimension, walls, periodic and
+ *          Lees-Edwards boundaries, particles, the run's HGrid; also the
+ *          restart_version 3 layout); a .data file's boundary, and a
+ *          NAMEParticle_N.vtu's, comes from the NAME.restart beside it
+ *          (io_mercury.c). A boundary no axis-aligned box holds
+ *          (AngledPeriodicBoundary) is refused unless
+ *          hg_io_options.boundary_given.
  *  xyz     Extended XYZ (OVITO, ASE): count line, comment line with
  *          Lattice="ax ay az bx by bz cx cy cz" (orthogonal only),
  *          Origin="x0 y0 z0", Properties=species:S:1:pos:R:3:radius:R:1,
@@ -46,7 +50,10 @@
  *          columns are allowed and ignored. The box is carried by a comment
  *          line "# box xlo xhi ylo yhi [zlo zhi] periodic|walls" before the
  *          header. Without it the box is the bounding box of the spheres,
- *          with walls.
+ *          with walls. ParaView's CSV export: quoted names, "Points:0",
+ *          "Points:1", "Points:2" and "radius" or "diameter".
+ * Refused by name (HG_EPARSE, with what to give instead): LAMMPS and
+ *          LIGGGHTS binary restarts, MercuryDPM .fstat and .ene.
  * Written: csv, lammps, xyz and vtk, every number with %.17g, so write ->
  * read is exact (2D LAMMPS files with z = 0 and a thin z box [-r_max,
  * r_max] straddling 0, as LAMMPS requires for "dimension 2").
