@@ -82,6 +82,11 @@ printf '%s\n' "$out" | grep -q '^layers (z)' && bad "monolayer profiled along z"
 printf '%s\n' "$out" | awk '/^layers/ { s = $0; sub(/^layers \([xyz]\): *nu /, "", s); sub(/;.*/, "", s);
     n = split(s, v, " "); for (i = 1; i <= n; i++) if (v[i] + 0 > 0.91) exit 1; f = 1 }
     END { exit !f }' && ok || bad "layer packing fractions above 0.91: $(printf '%s\n' "$out" | grep '^layers')"
+# its pair statistics: the centres share z (the snapshot's grid of centres
+# overflowed on a span of 0 and counted nothing: density 0, ratio inf)
+expect_ok '^density: +the particles experience nu 0\.0[5-9]' -- $R --packing $P/collapse2d_mono.csv
+out=$($HG validate --packing $P/collapse2d_mono.csv --repeats 1 --no-baseline 2>/dev/null | grep '^total')
+printf '%s\n' "$out" | awk '{ exit !($4 > 0.9 && $4 < 1.1) }' && ok || bad "monolayer validate ratio: $out"
 printf '"id","Points:0","Points:1","v:0"\n1,0,0,0\n' > $TMP/noradius.csv
 expect_fail 1 'noradius.csv:1: header: needs columns x, y, r .* or ParaView.s "Points:0","Points:1","Points:2" with "radius" or "diameter"' -- $R --packing $TMP/noradius.csv
 

@@ -233,6 +233,13 @@ static void setup_geom(const hg_particles *p, geom *g)
         g->len[c] = p->hi[c] - p->lo[c];
         g->half[c] = 0.5 * g->len[c];
     }
+    /* a monolayer's centres may share a coordinate: the span is at least
+     * the largest diameter, so that the grid of the centres has cells of
+     * a width the coordinates divide into (1e-300 overflowed the cell
+     * index, and the counts came out empty) */
+    double rmax = 0.0;
+    for (size_t i = 0; i < p->n; i++)
+        rmax = fmax(rmax, p->r[i]);
     for (int c = 0; c < d; c++)
         if (!g->per[c]) {
             double lo = INFINITY, hi = -INFINITY;
@@ -242,7 +249,7 @@ static void setup_geom(const hg_particles *p, geom *g)
                 hi = fmax(hi, x);
             }
             g->lo[c] = lo;
-            g->len[c] = fmax(hi - lo, 1e-300);
+            g->len[c] = fmax(hi - lo, fmax(2.0 * rmax, 1e-300));
         }
 }
 

@@ -292,8 +292,10 @@ static void run_name(const char *path, const char *ext, char *out,
     const char *slash = path ? strrchr(path, '/') : NULL;
     const char *base = slash ? slash + 1 : path ? path : "";
     const char *dot = strstr(base, ext);
-    snprintf(out, len, "%.*s", dot ? (int)(dot - base) : (int)strlen(base),
-             base);
+    if (dot)
+        snprintf(out, len, "%.*s", (int)(dot - base), base);
+    else
+        snprintf(out, len, "NAME");
 }
 
 /* A LAMMPS or LIGGGHTS binary restart (write_restart): LAMMPS since 2017
