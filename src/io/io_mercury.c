@@ -285,19 +285,28 @@ static int restart_boundary(io_text *t, char **tok, int nt, md_domain *dm,
                      key_values(tok, nt, "distanceRight", 1, &dr)) ||
                     (key_values(tok, nt, "position_left", 1, &dl) &&
                      key_values(tok, nt, "position_right", 1, &dr)));
+        if (!have && old && nt >= 8) {
+            /* the oldest: "normal nx ny nz WORD left WORD right" */
+            char *e5, *e7;
+            dl = strtod(tok[5], &e5);
+            dr = strtod(tok[7], &e7);
+            have = key_values(tok, nt, "normal", 3, n) && !*e5 &&
+                   e5 != tok[5] && !*e7 && e7 != tok[7] && isfinite(dl) &&
+                   isfinite(dr);
+        }
         if (!have)
             return io_fail(t, e, HG_EPARSE,
                            "%s without normal and distanceLeft/Right (or "
                            "position_left/right)",
                            what);
-        int st = periodic_planes(t, what, n, dl, dr, dm, e);
-        if (st == HG_OK && tok[0][0] == 'T' && !dm->unrepresentable[0]) {
+        int st = periodic_planes(t, what, n, dl, dr, dm, e), sign;
+        int a = axis_of(n, &sign);
+        if (st == HG_OK && tok[0][0] == 'T' && a >= 0) {
             char buf[160];
-            int sign;
             snprintf(buf, sizeof buf,
                      "TimeDependentPeriodicBoundary: periodic along %c (its "
                      "shift moves the images along the planes)",
-                     'x' + axis_of(n, &sign));
+                     'x' + a);
             said(dm, buf);
         }
         return st;
