@@ -315,9 +315,9 @@ static int binary_restart(const char *h, size_t n)
     if (len < 4 || len > 256 || 8 + len > n)
         return 0;
     const char *v = h + 8;
-    return strncmp(v, "Version", 7) == 0 ||
-           (isdigit((unsigned char)v[0]) && strchr(v, ' ') &&
-            (size_t)(strchr(v, ' ') - v) <= 2);
+    const char *sp = memchr(v, ' ', len);
+    return (len >= 7 && memcmp(v, "Version", 7) == 0) ||
+           (isdigit((unsigned char)v[0]) && sp && sp - v <= 2);
 }
 
 int io_refuse_kind(const char *h, size_t n, const char *name,
