@@ -129,7 +129,7 @@ expect_fail 1 "dup.dump:11: atom id [0-9]+ appears twice in the frame of timeste
 printf '\x28\xb5\x2f\xfd\x00\x00' > $TMP/z.dump.zst
 expect_fail 1 "z.dump.zst: zstd-compressed data: decompress it first \(zstd -d FILE\)" -- $R --packing $TMP/z.dump.zst
 printf 'hello world\nthis is no particle file\n' > $TMP/notes.txt
-expect_fail 1 "notes.txt: not a particle file hgridopt reads \(it reads LAMMPS/LIGGGHTS dumps .* MercuryDPM .data and .restart" -- $R --packing $TMP/notes.txt
+expect_fail 1 "notes.txt: not a particle file hgridopt reads \(it reads LAMMPS/LIGGGHTS dumps .* MercuryDPM .data, .restart and Particle_N.vtu, .*ParaView" -- $R --packing $TMP/notes.txt
 : > $TMP/empty.dump
 expect_fail 1 "empty.dump: empty file" -- $R --packing $TMP/empty.dump
 

@@ -493,8 +493,90 @@ static void test_json_print(void)
     CHECK(hg_json_print(NULL) == NULL);
 }
 
+/* Files of other people's runs (issue 48), from memory: a MercuryDPM 2D
+ * .data whose first step is empty, ParaView's CSV export with a diameter
+ * column, a restart's Lees-Edwards boundary, the angled periodic one
+ * refused unless the boundary is given, binary restarts and .fstat named. */
+static void test_other_runs(void)
+{
+    hg_particles p;
+    hg_err e = {0};
+    hg_io_info info;
+    static const char data2d[] =
+        "0 0 0 0 2 3 \n"
+        "2 0.5 0 0 2 3 \n"
+        "0.5 0.5 0 0 0.25 0 0 0\n"
+        "1.5 1 0 0 0.5 0 0 0\n";
+    int st = hg_io_load_mem(data2d, sizeof data2d - 1, "ins.txt", NULL, &p,
+                            &info, &e);
+    CHECK(st == HG_OK && info.format == HG_IO_MERCURY_DATA);
+    CHECK(st == HG_OK && p.dim == 2 && p.n == 2 && info.frame == 2);
+    CHECK(st == HG_OK && p.r[1] == 0.5 && p.hi[1] == 3.0);
+    hg_particles_clear(&p);
+
+    static const char pv[] = "\"id\",\"diameter\",\"v:0\",\"Points:0\","
+                             "\"Points:1\",\"Points:2\"\n"
+                             "1,1,0,0.5,0.5,0.5\n2,0.5,0,2,0.5,0.5\n";
+    st = hg_io_load_mem(pv, sizeof pv - 1, "pv.csv", NULL, &p, &info, &e);
+    CHECK(st == HG_OK && p.dim == 3 && p.n == 2);
+    CHECK(st == HG_OK && p.r[0] == 0.5 && p.r[1] == 0.25 && p.x[3] == 2.0);
+    CHECK(st == HG_OK && strstr(info.kind, "ParaView") != NULL);
+    hg_particles_clear(&p);
+
+    static const char lees[] =
+        "MercuryDPM 1.0 name le\n"
+        "xMin 0 xMax 4 yMin 0 yMax 5 zMin 0 zMax 0\n"
+        "systemDimensions 2 particleDimensions 2\n"
+        "Walls 0\nBoundaries 1\n"
+        "LeesEdwardsBoundary id 0 left 0 right 4 down 0 up 5 shift 1 vel 1\n"
+        "Particles 1\n"
+        "BaseParticle id 0 position 1 1 0 radius 0.5\n";
+    st = hg_io_load_mem(lees, sizeof lees - 1, "le.restart", NULL, &p, &info,
+                        &e);
+    CHECK(st == HG_OK && p.dim == 2 && p.periodic == 1 &&
+          info.boundary_stated);
+    CHECK(st == HG_OK && p.hi[0] == 4.0 && p.hi[1] == 5.0);
+    hg_particles_clear(&p);
+
+    char angled[sizeof lees + 64];
+    snprintf(angled, sizeof angled, "%.*sAngledPeriodicBoundary id 0 "
+             "normal_left 1 0 0 normal_right 0 -1 0 origin 0 0 0\n%s",
+             (int)(strstr(lees, "LeesEdwards") - lees), lees,
+             strstr(lees, "Particles"));
+    st = hg_io_load_mem(angled, strlen(angled), "an.restart", NULL, &p,
+                        &info, &e);
+    CHECK(st == HG_EPARSE && strstr(e.msg, "AngledPeriodicBoundary") &&
+          strstr(e.msg, "--boundary"));
+    hg_particles_clear(&p);
+    hg_io_options o = {0};
+    o.boundary_given = 1;
+    st = hg_io_load_mem(angled, strlen(angled), "an.restart", &o, &p, &info,
+                        &e);
+    CHECK(st == HG_OK && p.n == 1 && !info.boundary_stated);
+    hg_particles_clear(&p);
+
+    static const char lmp[] = "LammpS RestartT\0\1\0\0\0";
+    st = hg_io_load_mem(lmp, sizeof lmp, "state", NULL, &p, &info, &e);
+    CHECK(st == HG_EPARSE && strstr(e.msg, "binary restart") &&
+          strstr(e.msg, "write_data"));
+    hg_particles_clear(&p);
+    static const char lig[] = "\0\0\0\0\x0c\0\0\0Version LIG\0\0";
+    st = hg_io_load_mem(lig, sizeof lig, "state", NULL, &p, &info, &e);
+    CHECK(st == HG_EPARSE && strstr(e.msg, "binary restart"));
+    hg_particles_clear(&p);
+    static const char fstat[] = "# 0.08 1\n# 0 0 0 1 1 1\n"
+                                "# 0.1 0.2 0 0 0 0\n"
+                                "0.08 1 2 0 0 0 0 0 0 0 1 0 0 0 0 0\n";
+    st = hg_io_load_mem(fstat, sizeof fstat - 1, "run.fstat", NULL, &p,
+                        &info, &e);
+    CHECK(st == HG_EPARSE && strstr(e.msg, ".fstat") &&
+          strstr(e.msg, "run.data, run.restart"));
+    hg_particles_clear(&p);
+}
+
 int main(void)
 {
+    test_other_runs();
     test_json_print();
     test_system();
     test_format_names();

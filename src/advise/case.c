@@ -256,7 +256,9 @@ static int load_packing(const hg_case_input *in, hg_case *c, hg_err *e)
     io.type_radius = tr;
     io.progress = in->progress;
     io.progress_params = in->progress_params;
-    st = hg_io_load(in->packing_path, &io, &c->packing, &c->file_info, e);
+    io.boundary_given = in->boundary != NULL;
+    st = hg_io_load_files(in->packing_path, &io, &c->packing, &c->file_info,
+                          e);
     free(tr);
     if (st)
         return hg_err_data(e, st);

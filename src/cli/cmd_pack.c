@@ -98,7 +98,9 @@ static int convert(const char *in, const char *out, hg_io_format fmt,
     hg_particles p;
     hg_err e = {0};
     const char *name = strcmp(in, "-") ? in : "(stdin)";
-    int st = hg_io_read(in, HG_IO_AUTO, &p, &e);
+    hg_io_options io = {0};
+    io.boundary_given = boundary != NULL;
+    int st = hg_io_load_files(in, &io, &p, NULL, &e);
     if (st == HG_OK && boundary &&
         (st = hg_particles_set_boundary(&p, boundary, &e))) {
         hg_particles_clear(&p);

@@ -24,11 +24,14 @@ const char cli_system_help[] =
     "  --packing FILE   a particle file, e.g. a snapshot of your simulation:\n"
     "                   a LAMMPS/LIGGGHTS dump (dump atom, dump custom,\n"
     "                   .gz), LAMMPS data file, LIGGGHTS VTK, MercuryDPM\n"
-    "                   .data or .restart, XYZ, CSV x,y[,z],r (the format\n"
-    "                   from the content; - reads stdin). Distribution =\n"
-    "                   its radii; dim, the density the particles\n"
-    "                   experience and their pair statistics are measured\n"
-    "                   from it (structure measured)\n"
+    "                   .data, .restart or Particle_N.vtu, XYZ, CSV\n"
+    "                   x,y[,z],r or ParaView's export (the format from the\n"
+    "                   content; - reads stdin). Distribution = its radii;\n"
+    "                   dim, the density the particles experience and\n"
+    "                   their pair statistics are measured from it\n"
+    "                   (structure measured). A,B,...: files of one frame\n"
+    "                   (a run writing each particle group to its own\n"
+    "                   file), joined into one\n"
     "  --frame F        which frame of a dump or MercuryDPM .data: last\n"
     "                   (default), first, N (1 = first), -N (from the end)\n"
     "                   or step=S (the frame of timestep S)\n"
@@ -366,9 +369,10 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opts *o,
         if (s->opt->type != CLI_T_FLAG && given[first]++) {
             cli_error("%s: option '--%s' given twice (give it once%s)",
                       spec->name, s->opt->name,
-                      !strcmp(s->opt->name, "packing") && !s->common
-                          ? "; several files: --packing a.data,b.data"
-                          : "");
+                      strcmp(s->opt->name, "packing") ? ""
+                      : s->common ? "; the files of one frame: --packing "
+                                    "big_1000.vtk,small_1000.vtk"
+                                  : "; several files: --packing a.data,b.data");
             *rc = CLI_EUSAGE;
             return 1;
         }

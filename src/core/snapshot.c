@@ -85,16 +85,27 @@ static void profile(const hg_particles *p, const geom *g, hg_snapshot_info *in)
     }
     in->nu_box = vol / vbox;
     in->nu_occupied = vol / vocc;
+    /* the last non-periodic axis (gravity) whose occupied extent holds
+     * several mean diameters, in slabs of at least one: a monolayer one
+     * diameter thick has no layers to tell */
+    double rsum = 0.0;
+    for (size_t i = 0; i < p->n; i++)
+        rsum += p->r[i];
+    double dmean = p->n ? 2.0 * rsum / (double)p->n : 0.0;
     in->layer_axis = -1;
-    for (int c = d - 1; c >= 0; c--)
-        if (!g->per[c]) {
+    int L = 0;
+    for (int c = d - 1; c >= 0; c--) {
+        double slabs = (in->occ_hi[c] - in->occ_lo[c]) / dmean;
+        if (!g->per[c] && dmean > 0.0 && slabs >= HG_SNAPSHOT_MIN_LAYERS) {
             in->layer_axis = c;
+            L = slabs >= HG_SNAPSHOT_LAYERS ? HG_SNAPSHOT_LAYERS : (int)slabs;
             break;
         }
+    }
     in->size_layering = 1.0;
     if (in->layer_axis < 0)
         return;
-    int ax = in->layer_axis, L = HG_SNAPSHOT_LAYERS;
+    int ax = in->layer_axis;
     double lo = in->occ_lo[ax], w = (in->occ_hi[ax] - lo) / L;
     double cross = vocc / (in->occ_hi[ax] - in->occ_lo[ax]);
     double sv[HG_SNAPSHOT_LAYERS] = {0}, sr[HG_SNAPSHOT_LAYERS] = {0};
@@ -222,6 +233,13 @@ static void setup_geom(const hg_particles *p, geom *g)
         g->len[c] = p->hi[c] - p->lo[c];
         g->half[c] = 0.5 * g->len[c];
     }
+    /* a monolayer's centres may share a coordinate: the span is at least
+     * the largest diameter, so that the grid of the centres has cells of
+     * a width the coordinates divide into (1e-300 overflowed the cell
+     * index, and the counts came out empty) */
+    double rmax = 0.0;
+    for (size_t i = 0; i < p->n; i++)
+        rmax = fmax(rmax, p->r[i]);
     for (int c = 0; c < d; c++)
         if (!g->per[c]) {
             double lo = INFINITY, hi = -INFINITY;
@@ -231,7 +249,7 @@ static void setup_geom(const hg_particles *p, geom *g)
                 hi = fmax(hi, x);
             }
             g->lo[c] = lo;
-            g->len[c] = fmax(hi - lo, 1e-300);
+            g->len[c] = fmax(hi - lo, fmax(2.0 * rmax, 1e-300));
         }
 }
 

@@ -336,8 +336,9 @@ static void info_reset(hg_io_info *info)
 }
 
 /* A format read into memory whole: csv, LAMMPS data, XYZ, VTK, restart. */
-static int load_text(io_stream *s, hg_io_format fmt, hg_particles *p,
-                     hg_io_info *info, hg_err *e)
+static int load_text(io_stream *s, const hg_io_options *o,
+                     hg_io_format fmt, hg_particles *p, hg_io_info *info,
+                     hg_err *e)
 {
     io_text t = {0};
     int st = io_stream_slurp(s, &t.buf, &t.len, e);
@@ -345,7 +346,7 @@ static int load_text(io_stream *s, hg_io_format fmt, hg_particles *p,
         return st;
     t.name = io_stream_name(s);
     switch (fmt) {
-    case HG_IO_CSV: st = io_csv_read(&t, p, e); break;
+    case HG_IO_CSV: st = io_csv_read(&t, p, info, e); break;
     case HG_IO_LAMMPS: st = io_lammps_read(&t, p, e); break;
     case HG_IO_XYZ: st = io_xyz_read(&t, p, e); break;
     case HG_IO_VTK: {
@@ -356,7 +357,8 @@ static int load_text(io_stream *s, hg_io_format fmt, hg_particles *p,
                        : io_vtk_read(&t, p, info, e);
         break;
     }
-    case HG_IO_MERCURY_RESTART: st = io_mercury_restart_read(&t, p, info, e);
+    case HG_IO_MERCURY_RESTART:
+        st = io_mercury_restart_read(&t, o->boundary_given, p, info, e);
         break;
     default:
         st = hg_fail(e, HG_EINVAL, "%s: unknown format %d", t.name, (int)fmt);
@@ -378,11 +380,15 @@ int io_stream_format(io_stream *s, const hg_io_options *o,
         io_stream_drop(s, 3);
     if ((st = io_stream_peek(s, 1 << 16, &h, &n, e)))
         return st;
+    if (o->format == HG_IO_AUTO &&
+        (st = io_refuse_kind(h, n, io_stream_name(s), path, e)))
+        return st;
     const char *nul = memchr(h, '\0', n);
     if (nul)
         return hg_fail(e, HG_EPARSE, "%s: binary data (NUL byte at offset "
-                                     "%zu) in a text file",
-                       io_stream_name(s), (size_t)(nul - h));
+                                     "%zu) in a text file (it reads %s)",
+                       io_stream_name(s), (size_t)(nul - h),
+                       hg_io_formats_read());
     if (n == 0)
         return hg_fail(e, HG_EPARSE, "%s: empty file", io_stream_name(s));
     *fmt = o->format;
@@ -427,8 +433,10 @@ static int load_stream(io_stream *s, const hg_io_options *o,
                  info->compressed ? ", gzip" : "");
     int xml = n > 0 && (h[0] == '<' || (n > 1 && isspace((unsigned char)h[0]) &&
                                        memchr(h, '<', n < 64 ? n : 64)));
-    st = load_text(s, fmt, p, info, e);
-    if (!st && fmt == HG_IO_VTK && p->box_inferred && path)
+    st = load_text(s, o, fmt, p, info, e);
+    if (!st && fmt == HG_IO_VTK && path && !strncmp(info->kind, "MercuryDPM", 10))
+        io_mercury_vtu_restart(path, p, info);
+    else if (!st && fmt == HG_IO_VTK && p->box_inferred && path)
         io_vtk_take_box(path, xml, p, info);
     if (!st && fmt == HG_IO_VTK)
         info->box_stated = !p->box_inferred;

@@ -1,4 +1,7 @@
-/* io_csv.c - CSV particle files: "# box ..." comment, header x,y[,z],r. */
+/* io_csv.c - CSV particle files: "# box ..." comment, header x,y[,z],r;
+ * and ParaView's CSV export ("Save Data" of a VTK frame): quoted names,
+ * "Points:0","Points:1","Points:2" and a "radius" or "diameter" column
+ * among any others ("v:0", "id", ...), no box. */
 #include "io_internal.h"
 
 #include <ctype.h>
@@ -45,8 +48,20 @@ static int parse_box_line(const io_text *t, char *line, io_box *box,
     return st != HG_OK ? st : 1;
 }
 
-int io_csv_read(io_text *t, hg_particles *p, hg_err *e)
+/* A header name without the double quotes ParaView puts around it. */
+static char *unquote(char *s)
 {
+    size_t n = strlen(s);
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+        s[n - 1] = '\0';
+        return s + 1;
+    }
+    return s;
+}
+
+int io_csv_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e)
+{
+    int paraview = 0, diameter = 0;
     io_box box = {0};
     int box_dim = 0;
     long box_line = 0;
@@ -80,17 +95,26 @@ int io_csv_read(io_text *t, hg_particles *p, hg_err *e)
         if (ncol > CSV_MAXCOL)
             return io_fail(t, e, HG_EPARSE, "header: more than %d columns",
                            CSV_MAXCOL);
+        int dcol = -1;
         for (int k = 0; k < ncol; k++) {
             int which = -1;
-            if (strcasecmp(tok[k], "x") == 0)
+            tok[k] = unquote(tok[k]);
+            if (strcasecmp(tok[k], "x") == 0 ||
+                strcasecmp(tok[k], "Points:0") == 0)
                 which = 0;
-            else if (strcasecmp(tok[k], "y") == 0)
+            else if (strcasecmp(tok[k], "y") == 0 ||
+                     strcasecmp(tok[k], "Points:1") == 0)
                 which = 1;
-            else if (strcasecmp(tok[k], "z") == 0)
+            else if (strcasecmp(tok[k], "z") == 0 ||
+                     strcasecmp(tok[k], "Points:2") == 0)
                 which = 2;
             else if (strcasecmp(tok[k], "r") == 0 ||
                      strcasecmp(tok[k], "radius") == 0)
                 which = 3;
+            else if (strcasecmp(tok[k], "diameter") == 0 && dcol < 0)
+                dcol = k;
+            if (!strncasecmp(tok[k], "Points:", 7))
+                paraview = 1;
             if (which < 0)
                 continue;
             if (col[which] >= 0)
@@ -98,9 +122,15 @@ int io_csv_read(io_text *t, hg_particles *p, hg_err *e)
                                "header: column '%s' appears twice", tok[k]);
             col[which] = k;
         }
+        if (col[3] < 0 && dcol >= 0) {
+            col[3] = dcol;
+            diameter = 1;
+        }
         if (col[0] < 0 || col[1] < 0 || col[3] < 0)
             return io_fail(t, e, HG_EPARSE,
-                           "header: needs columns x, y, r (and z in 3D)");
+                           "header: needs columns x, y, r (and z in 3D), "
+                           "or ParaView's \"Points:0\",\"Points:1\","
+                           "\"Points:2\" with \"radius\" or \"diameter\"");
         break;
     }
     int dim = col[2] >= 0 ? 3 : 2;
@@ -131,7 +161,9 @@ int io_csv_read(io_text *t, hg_particles *p, hg_err *e)
         double v[4] = {0};
         for (int k = 0; k < 4 && st == HG_OK; k++)
             if (col[k] >= 0)
-                st = io_number(t, tok[col[k]], field[k], &v[k], e);
+                st = io_number(t, tok[col[k]], k == 3 && diameter ? "diameter" : field[k], &v[k], e);
+        if (diameter)
+            v[3] *= 0.5;
         if (st == HG_OK)
             st = io_check_particle(t, &box, dim, v, v[3], e);
         if (st == HG_OK)
@@ -139,6 +171,25 @@ int io_csv_read(io_text *t, hg_particles *p, hg_err *e)
         if (st != HG_OK)
             break;
     }
+    if (st == HG_OK && paraview && dim == 3 && b.n > 0) {
+        /* a 2D run's points have z = 0, as in its VTK files */
+        size_t i = 0;
+        while (i < b.n && b.x[3 * i + 2] == 0.0)
+            i++;
+        if (i == b.n) {
+            for (i = 0; i < b.n; i++) {
+                b.x[2 * i] = b.x[3 * i];
+                b.x[2 * i + 1] = b.x[3 * i + 1];
+            }
+            b.dim = dim = 2;
+            if (info)
+                snprintf(info->note, sizeof info->note, "2D: every z is 0");
+        }
+    }
+    if (st == HG_OK && paraview && info)
+        snprintf(info->kind, sizeof info->kind,
+                 "ParaView CSV export (Points:0..2, %s)",
+                 diameter ? "diameter" : "radius");
     if (st == HG_OK)
         st = io_build_finish(&b, t, &box, p, e);
     io_build_free(&b);

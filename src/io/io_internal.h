@@ -79,6 +79,12 @@ int io_build_finish(io_build *b, io_text *t, const io_box *box,
 /* The format the first bytes h[0, n) of a file show (HG_IO_AUTO: cannot
  * tell; io_format.c). */
 hg_io_format io_sniff(const char *h, size_t n);
+/* Files of other people's runs that hold no particles, named with what to
+ * give instead (HG_EPARSE): LAMMPS/LIGGGHTS binary restarts, MercuryDPM
+ * .fstat and .ene; HG_OK for anything else. h[0, n) is the file's head,
+ * path its name (may be NULL), name the name for messages. */
+int io_refuse_kind(const char *h, size_t n, const char *name,
+                   const char *path, hg_err *e);
 /* Give a VTK frame read from path the box of the box file LIGGGHTS or LPP
  * wrote beside it, if there is one (xml: an XML VTK frame), wrapping
  * centres that lie outside into it (periodic, LAMMPS' default, until the
@@ -87,7 +93,7 @@ void io_vtk_take_box(const char *path, int xml, hg_particles *p,
                      hg_io_info *info);
 
 /* Per-format entry points. */
-int io_csv_read(io_text *t, hg_particles *p, hg_err *e);
+int io_csv_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e);
 int io_lammps_read(io_text *t, hg_particles *p, hg_err *e);
 int io_xyz_read(io_text *t, hg_particles *p, hg_err *e);
 int io_vtk_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e);
@@ -98,10 +104,15 @@ int io_vtk_xml_read(io_text *t, hg_particles *p, hg_io_info *info,
  * RECTILINEAR_GRID (io_vtk_box) or XML RectilinearGrid (io_vtk_xml_box). */
 int io_vtk_box(io_text *t, double lo[3], double hi[3], hg_err *e);
 int io_vtk_xml_box(io_text *t, double lo[3], double hi[3], hg_err *e);
-/* MercuryDPM (io_mercury.c): a .restart file in memory; a .data file
- * streamed frame by frame (the frame of o, as for dumps). */
-int io_mercury_restart_read(io_text *t, hg_particles *p, hg_io_info *info,
-                            hg_err *e);
+/* MercuryDPM (io_mercury.c): a .restart file in memory (a periodic
+ * boundary no axis-aligned box holds is refused unless boundary_given); a
+ * .data file streamed frame by frame (the frame of o, as for dumps); the
+ * boundary of a Particle_N.vtu frame from the NAME.restart beside it, when
+ * there is one (nothing changed otherwise). */
+int io_mercury_restart_read(io_text *t, int boundary_given, hg_particles *p,
+                            hg_io_info *info, hg_err *e);
+void io_mercury_vtu_restart(const char *path, hg_particles *p,
+                            hg_io_info *info);
 int io_mercury_data_load(io_stream *s, const hg_io_options *o,
                          const char *path, hg_particles *p, hg_io_info *info,
                          hg_err *e);

@@ -166,6 +166,9 @@ typedef struct md_domain {
     int walls, axis_walls, others; /* InfiniteWalls (along an axis), other
                                       walls */
     int boundaries;   /* other boundaries (insertion, deletion, ...) */
+    char unrepresentable[200]; /* a periodic boundary an axis-aligned box
+                                  cannot hold ("" when none) */
+    char said[400];            /* what was made of the boundaries */
     char hgrid[200];  /* the run's own HGrid, in words */
 } md_domain;
 
@@ -225,29 +228,18 @@ static int restart_wall(io_text *t, char **tok, int nt, md_domain *dm,
     return HG_OK;
 }
 
-static int restart_boundary(io_text *t, char **tok, int nt, md_domain *dm,
-                            hg_err *e)
+/* A periodic pair of planes n . x = dl, n . x = dr along an axis into
+ * dm (what names the boundary for messages). */
+static int periodic_planes(io_text *t, const char *what, const double *n,
+                           double dl, double dr, md_domain *dm, hg_err *e)
 {
-    if (!strstr(tok[0], "Periodic")) {
-        dm->boundaries++;
+    int sign, a = axis_of(n, &sign);
+    if (a < 0) {
+        snprintf(dm->unrepresentable, sizeof dm->unrepresentable,
+                 "%s with normal (%g, %g, %g), not along an axis", what,
+                 n[0], n[1], n[2]);
         return HG_OK;
     }
-    double n[3], dl, dr;
-    if (strcmp(tok[0], "PeriodicBoundary") ||
-        !key_values(tok, nt, "normal", 3, n) ||
-        !key_values(tok, nt, "distanceLeft", 1, &dl) ||
-        !key_values(tok, nt, "distanceRight", 1, &dr))
-        return io_fail(t, e, HG_EPARSE,
-                       "%s: a periodic boundary hgridopt does not read "
-                       "(it reads PeriodicBoundary with normal, "
-                       "distanceLeft, distanceRight along an axis)",
-                       tok[0]);
-    int sign, a = axis_of(n, &sign);
-    if (a < 0)
-        return io_fail(t, e, HG_EPARSE,
-                       "PeriodicBoundary with normal (%g, %g, %g), not along "
-                       "an axis: hgridopt's boxes are axis-aligned",
-                       n[0], n[1], n[2]);
     double lo = sign * dl, hi = sign * dr;
     if (lo > hi) {
         double x = lo;
@@ -256,11 +248,98 @@ static int restart_boundary(io_text *t, char **tok, int nt, md_domain *dm,
     }
     if (!(hi > lo))
         return io_fail(t, e, HG_EPARSE,
-                       "PeriodicBoundary along %c: the two planes coincide",
-                       'x' + a);
+                       "%s along %c: the two planes coincide (%g)", what,
+                       'x' + a, lo);
     dm->periodic[a] = 1;
     dm->plo[a] = lo;
     dm->phi[a] = hi;
+    return HG_OK;
+}
+
+static void said(md_domain *dm, const char *text)
+{
+    size_t n = strlen(dm->said);
+    snprintf(dm->said + n, sizeof dm->said - n, "%s%s", n ? "; " : "",
+             text);
+}
+
+/* A boundary line: PeriodicBoundary (normal, distanceLeft/Right; the
+ * older position_left/position_right, or the oldest line "normal nx ny
+ * nz position_left L position_right R"), TimeDependentPeriodicBoundary
+ * (the same planes; its shift moves the images along them),
+ * LeesEdwardsBoundary (periodic along x between left and right and along
+ * y between down and up: the shear shifts the images, it is no wall);
+ * any other periodic kind (AngledPeriodicBoundary: two planes at an angle
+ * through an origin) cannot be an axis-aligned box: noted in
+ * dm->unrepresentable; the rest (insertion, deletion, ...) counted. */
+static int restart_boundary(io_text *t, char **tok, int nt, md_domain *dm,
+                            hg_err *e)
+{
+    double n[3], dl, dr;
+    int old = !strcmp(tok[0], "normal");
+    if (old || !strcmp(tok[0], "PeriodicBoundary") ||
+        !strcmp(tok[0], "TimeDependentPeriodicBoundary")) {
+        const char *what = old ? "PeriodicBoundary" : tok[0];
+        int have = key_values(tok, nt, "normal", 3, n) &&
+                   ((key_values(tok, nt, "distanceLeft", 1, &dl) &&
+                     key_values(tok, nt, "distanceRight", 1, &dr)) ||
+                    (key_values(tok, nt, "position_left", 1, &dl) &&
+                     key_values(tok, nt, "position_right", 1, &dr)));
+        if (!have && old && nt >= 8) {
+            /* the oldest: "normal nx ny nz WORD left WORD right" */
+            char *e5, *e7;
+            dl = strtod(tok[5], &e5);
+            dr = strtod(tok[7], &e7);
+            have = key_values(tok, nt, "normal", 3, n) && !*e5 &&
+                   e5 != tok[5] && !*e7 && e7 != tok[7] && isfinite(dl) &&
+                   isfinite(dr);
+        }
+        if (!have)
+            return io_fail(t, e, HG_EPARSE,
+                           "%s without normal and distanceLeft/Right (or "
+                           "position_left/right)",
+                           what);
+        int st = periodic_planes(t, what, n, dl, dr, dm, e), sign;
+        int a = axis_of(n, &sign);
+        if (st == HG_OK && tok[0][0] == 'T' && a >= 0) {
+            char buf[160];
+            snprintf(buf, sizeof buf,
+                     "TimeDependentPeriodicBoundary: periodic along %c (its "
+                     "shift moves the images along the planes)",
+                     'x' + a);
+            said(dm, buf);
+        }
+        return st;
+    }
+    if (!strcmp(tok[0], "LeesEdwardsBoundary")) {
+        double v[4];
+        static const char *const key[4] = {"left", "right", "down", "up"};
+        for (int k = 0; k < 4; k++)
+            if (!key_values(tok, nt, key[k], 1, &v[k]))
+                return io_fail(t, e, HG_EPARSE,
+                               "LeesEdwardsBoundary without %s", key[k]);
+        static const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0};
+        int st = periodic_planes(t, "LeesEdwardsBoundary", ex, v[0], v[1],
+                                 dm, e);
+        if (st == HG_OK)
+            st = periodic_planes(t, "LeesEdwardsBoundary", ey, v[2], v[3],
+                                 dm, e);
+        if (st == HG_OK)
+            said(dm, "LeesEdwardsBoundary: periodic along x and y (the "
+                     "shear shifts the images along x; it is not a wall)");
+        return st;
+    }
+    if (strstr(tok[0], "Periodic")) {
+        if (!dm->unrepresentable[0])
+            snprintf(dm->unrepresentable, sizeof dm->unrepresentable, "%s%s",
+                     tok[0],
+                     !strcmp(tok[0], "AngledPeriodicBoundary")
+                         ? " (periodic between two planes at an angle "
+                           "through an origin, a wedge)"
+                         : "");
+        return HG_OK;
+    }
+    dm->boundaries++;
     return HG_OK;
 }
 
@@ -290,6 +369,28 @@ static void restart_hgrid(char **tok, int nt, md_domain *dm)
         }
 }
 
+/* A particle line of restart_version 3: a class word or two ("TSP
+ * BP"), then x y z vx vy vz radius ... */
+static int old_particle(char **tok, int nt, double *x, double *r)
+{
+    int k = 0;
+    while (k < nt && k < 3 && !isdigit((unsigned char)tok[k][0]) &&
+           tok[k][0] != '-' && tok[k][0] != '.')
+        k++;
+    if (nt - k < 7)
+        return 0;
+    double v[7];
+    for (int j = 0; j < 7; j++) {
+        char *end;
+        v[j] = strtod(tok[k + j], &end);
+        if (*end || end == tok[k + j] || !isfinite(v[j]))
+            return 0;
+    }
+    memcpy(x, v, 3 * sizeof *x);
+    *r = v[6];
+    return 1;
+}
+
 /* Read t up to its Particles section (particles: 1 to read them into b
  * as well). */
 static int restart_scan(io_text *t, md_domain *dm, io_build *b, hg_err *e)
@@ -312,18 +413,23 @@ static int restart_scan(io_text *t, md_domain *dm, io_build *b, hg_err *e)
             continue;
         if (nt > 512)
             nt = 512;
-        if (!strcmp(tok[0], "xMin") && nt >= 12) {
+        if ((!strcmp(tok[0], "xMin") || !strcmp(tok[0], "xmin")) &&
+            nt >= 12) {
+            /* restart_version 3 (before 2014) writes xmin xmax ... */
             double v[2];
-            static const char *const k[3][2] = {
-                {"xMin", "xMax"}, {"yMin", "yMax"}, {"zMin", "zMax"}};
+            int lower = tok[0][1] == 'm';
+            static const char *const k[2][3][2] = {
+                {{"xMin", "xMax"}, {"yMin", "yMax"}, {"zMin", "zMax"}},
+                {{"xmin", "xmax"}, {"ymin", "ymax"}, {"zmin", "zmax"}}};
             for (int a = 0; a < 3; a++)
-                if (key_values(tok, nt, k[a][0], 1, &v[0]) &&
-                    key_values(tok, nt, k[a][1], 1, &v[1])) {
+                if (key_values(tok, nt, k[lower][a][0], 1, &v[0]) &&
+                    key_values(tok, nt, k[lower][a][1], 1, &v[1])) {
                     dm->lo[a] = v[0];
                     dm->hi[a] = v[1];
                 }
             dm->has_domain = 1;
-        } else if (!strcmp(tok[0], "systemDimensions") && nt >= 2) {
+        } else if ((!strcmp(tok[0], "systemDimensions") ||
+                    !strcmp(tok[0], "dim")) && nt >= 2) {
             dm->dim = atoi(tok[1]) == 2 ? 2 : 3;
         } else if ((!strcmp(tok[0], "Walls") || !strcmp(tok[0], "Boundaries")) &&
                    nt == 2) {
@@ -365,8 +471,9 @@ static int restart_scan(io_text *t, md_domain *dm, io_build *b, hg_err *e)
                 int on = io_split(line, 0, tok, 512);
                 on = on > 512 ? 512 : on;
                 double x[3], r;
-                if (!key_values(tok, on, "position", 3, x) ||
-                    !key_values(tok, on, "radius", 1, &r)) {
+                if ((!key_values(tok, on, "position", 3, x) ||
+                     !key_values(tok, on, "radius", 1, &r)) &&
+                    !old_particle(tok, on, x, &r)) {
                     st = io_fail(t, e, HG_EPARSE,
                                  "particle without position and radius");
                     break;
@@ -441,14 +548,20 @@ static void append_note(hg_io_info *info, const char *text)
              text);
 }
 
-int io_mercury_restart_read(io_text *t, hg_particles *p, hg_io_info *info,
-                            hg_err *e)
+int io_mercury_restart_read(io_text *t, int boundary_given, hg_particles *p,
+                            hg_io_info *info, hg_err *e)
 {
     md_domain dm;
     io_build b = {0};
     b.dim = 3;
     /* systemDimensions comes before the particles: one pass */
     int st = restart_scan(t, &dm, &b, e);
+    if (st == HG_OK && dm.unrepresentable[0] && !boundary_given)
+        st = hg_fail(e, HG_EPARSE,
+                     "%s: %s: a periodic boundary that an axis-aligned box "
+                     "cannot hold; give the boundary to use instead with "
+                     "--boundary (e.g. \"f f f\")",
+                     t->name, dm.unrepresentable);
     if (st == HG_OK) {
         io_box box = {0};
         st = io_build_finish(&b, t, &box, p, e);
@@ -466,11 +579,19 @@ int io_mercury_restart_read(io_text *t, hg_particles *p, hg_io_info *info,
                            dm.lo[a], dm.hi[a]);
         }
     if (info) {
-        info->boundary_stated = 1;
+        info->boundary_stated = !dm.unrepresentable[0];
         info->box_stated = 1;
         char what[200];
         describe(&dm, p->dim, what, sizeof what);
         append_note(info, what);
+        if (dm.said[0])
+            append_note(info, dm.said);
+        if (dm.unrepresentable[0]) {
+            char buf[300];
+            snprintf(buf, sizeof buf, "%.200s not represented (--boundary "
+                     "replaces it)", dm.unrepresentable);
+            append_note(info, buf);
+        }
         if (dm.hgrid[0])
             append_note(info, dm.hgrid);
     }
@@ -509,6 +630,49 @@ static int sibling_restart(const char *path, md_domain *dm, char *found,
         }
     }
     return 0;
+}
+
+/* Take the boundary of md's restart file found beside a frame (named
+ * found) into p. */
+static void take_restart(const md_domain *dm, const char *found,
+                         hg_particles *p, hg_io_info *info)
+{
+    apply_domain(dm, p);
+    io_grow_box(p, info);
+    info->boundary_stated = 1;
+    info->box_stated = 1;
+    const char *b = strrchr(found, '/');
+    char what[200], note[sizeof info->note];
+    describe(dm, p->dim, what, sizeof what);
+    snprintf(note, sizeof note, "boundary from %.80s: %.160s%s%.160s%s%.200s",
+             b ? b + 1 : found, what, dm->said[0] ? "; " : "", dm->said,
+             dm->hgrid[0] ? "; " : "", dm->hgrid);
+    append_note(info, note);
+}
+
+void io_mercury_vtu_restart(const char *path, hg_particles *p,
+                            hg_io_info *info)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    const char *base = slash ? slash + 1 : path;
+    const char *part = base ? strstr(base, "Particle_") : NULL;
+    if (!part)
+        return;
+    char cand[4400];
+    snprintf(cand, sizeof cand, "%.*s.restart", (int)(part - path), path);
+    io_stream *s = NULL;
+    if (access(cand, R_OK) || io_stream_open(&s, cand, NULL))
+        return;
+    io_text t = {0};
+    int st = io_stream_slurp(s, &t.buf, &t.len, NULL);
+    io_stream_close(s);
+    t.name = cand;
+    md_domain dm;
+    if (st == HG_OK)
+        st = restart_scan(&t, &dm, NULL, NULL);
+    free(t.buf);
+    if (st == HG_OK && dm.dim == p->dim && !dm.unrepresentable[0])
+        take_restart(&dm, cand, p, info);
 }
 
 int io_mercury_data_load(io_stream *s, const hg_io_options *o,
@@ -572,17 +736,20 @@ int io_mercury_data_load(io_stream *s, const hg_io_options *o,
     char found[9000];
     if (path && sibling_restart(path, &dm, found, sizeof found) &&
         dm.dim == d) {
-        apply_domain(&dm, p);
-        io_grow_box(p, info);
-        info->boundary_stated = 1;
-        info->box_stated = 1;
-        const char *b = strrchr(found, '/');
-        char what[200], note[sizeof info->note];
-        describe(&dm, d, what, sizeof what);
-        snprintf(note, sizeof note, "boundary from %.100s: %.160s%s%.200s",
-                 b ? b + 1 : found, what, dm.hgrid[0] ? "; " : "", dm.hgrid);
-        append_note(info, note);
-        return HG_OK;
+        if (!dm.unrepresentable[0]) {
+            take_restart(&dm, found, p, info);
+            return HG_OK;
+        }
+        if (!o->boundary_given) {
+            st = hg_fail(e, HG_EPARSE,
+                         "%s: the boundary of its run (%s) is %s: a periodic "
+                         "boundary that an axis-aligned box cannot hold; give "
+                         "the boundary to use instead with --boundary (e.g. "
+                         "\"f f f\")",
+                         io_stream_name(s), found, dm.unrepresentable);
+            hg_particles_clear(p);
+            return st;
+        }
     }
     if (!good_box) {
         /* a domain left unset: the spheres' bounding box */

@@ -233,7 +233,7 @@ int io_vtk_xml_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e)
     size_t n = (size_t)-1;
     int in_points = 0, in_pdata = 0, pieces = 0;
     double *x = NULL, *r = NULL;
-    int r_is_diameter = 0, st = HG_OK;
+    int r_is_diameter = 0, st = HG_OK, mercury = 0;
     while (st == HG_OK && next_tag(&pos, &tg)) {
         if (tag_is(&tg, "Piece") && !tg.closing) {
             if (pieces++)
@@ -262,15 +262,18 @@ int io_vtk_xml_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e)
                                "Points need 3 components");
                     break;
                 }
+                mercury = !strcmp(name, "Position");
                 if (!(x = malloc((n ? n : 1) * 3 * sizeof *x))) {
                     st = hg_fail(e, HG_ENOMEM, "out of memory");
                     break;
                 }
                 st = array_numbers(t, &tg, "Points", x, 3 * n, e);
             } else if (in_pdata && nc == 1 && !r &&
-                       (!strcmp(name, "radius") ||
-                        !strcmp(name, "diameter"))) {
-                r_is_diameter = !strcmp(name, "diameter");
+                       (!strcasecmp(name, "radius") ||
+                        !strcasecmp(name, "diameter"))) {
+                /* MercuryDPM's Particle_N.vtu names it Radius */
+                r_is_diameter = !strcasecmp(name, "diameter");
+                mercury &= !strcmp(name, "Radius");
                 if (!(r = malloc((n ? n : 1) * sizeof *r))) {
                     st = hg_fail(e, HG_ENOMEM, "out of memory");
                     break;
@@ -307,7 +310,19 @@ int io_vtk_xml_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e)
     free(x);
     free(r);
     if (st == HG_OK) {
-        if (info)
+        if (info && mercury) {
+            snprintf(info->kind, sizeof info->kind,
+                     "MercuryDPM Particle_N.vtu (XML VTK %s)", type);
+            snprintf(info->boundary_default, sizeof info->boundary_default,
+                     "non-periodic, MercuryDPM's default (no "
+                     "PeriodicBoundary)");
+            /* "<!-- time T-->" after the XML declaration */
+            const char *c = strstr(t->buf, "<!-- time ");
+            char *end;
+            double tv = c && c - t->buf < 256 ? strtod(c + 10, &end) : NAN;
+            if (isfinite(tv))
+                info->time = tv;
+        } else if (info)
             snprintf(info->kind, sizeof info->kind,
                      "XML VTK %s (as LIGGGHTS' dump custom/vtk writes "
                      ".%s files)",

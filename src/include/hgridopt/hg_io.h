@@ -29,9 +29,13 @@
  *          2D when every z is 0.
  *  mercurydpm-data, mercurydpm-restart  MercuryDPM's .data (frames of
  *          "N time xMin yMin [zMin] xMax yMax [zMax]" and particle lines)
- *          and .restart (domain, dimension, walls, periodic boundaries,
- *          particles, the run's HGrid); a .data file's boundary comes
- *          from the .restart beside it (io_mercury.c).
+ *          and .restart (domain, dimension, walls, periodic and
+ *          Lees-Edwards boundaries, particles, the run's HGrid; also the
+ *          restart_version 3 layout); a .data file's boundary, and a
+ *          NAMEParticle_N.vtu's, comes from the NAME.restart beside it
+ *          (io_mercury.c). A boundary no axis-aligned box holds
+ *          (AngledPeriodicBoundary) is refused unless
+ *          hg_io_options.boundary_given.
  *  xyz     Extended XYZ (OVITO, ASE): count line, comment line with
  *          Lattice="ax ay az bx by bz cx cy cz" (orthogonal only),
  *          Origin="x0 y0 z0", Properties=species:S:1:pos:R:3:radius:R:1,
@@ -46,7 +50,10 @@
  *          columns are allowed and ignored. The box is carried by a comment
  *          line "# box xlo xhi ylo yhi [zlo zhi] periodic|walls" before the
  *          header. Without it the box is the bounding box of the spheres,
- *          with walls.
+ *          with walls. ParaView's CSV export: quoted names, "Points:0",
+ *          "Points:1", "Points:2" and "radius" or "diameter".
+ * Refused by name (HG_EPARSE, with what to give instead): LAMMPS and
+ *          LIGGGHTS binary restarts, MercuryDPM .fstat and .ene.
  * Written: csv, lammps, xyz and vtk, every number with %.17g, so write ->
  * read is exact (2D LAMMPS files with z = 0 and a thin z box [-r_max,
  * r_max] straddling 0, as LAMMPS requires for "dimension 2").
@@ -146,6 +153,10 @@ typedef struct hg_io_options {
     size_t n_types;
     hg_progress_fn progress; /* reading progress (may be NULL) */
     void *progress_params;
+    /* The caller replaces the file's boundary (--boundary): a boundary
+     * the file states that no axis-aligned box can hold (MercuryDPM's
+     * AngledPeriodicBoundary) is then no error; the box is the file's. */
+    int boundary_given;
 } hg_io_options;
 
 /* What a file said about itself, beyond its particles. */
@@ -182,6 +193,15 @@ typedef struct hg_io_info {
  * one line naming the formats read. */
 int hg_io_load(const char *path, const hg_io_options *o, hg_particles *p,
                hg_io_info *info, hg_err *e);
+/* One frame written to several files, comma-separated in paths
+ * ("big_1000.vtk,small_1000.vtk", at most 16; a single name, also one
+ * holding a comma that names a file, is hg_io_load): each read as
+ * hg_io_load does, the particles joined in the union of the boxes (info
+ * says whether the boxes agree, info->kind and note name every file). The
+ * files share the dimension and, where they state it, the boundary; an
+ * error names the file at fault. */
+int hg_io_load_files(const char *paths, const hg_io_options *o,
+                     hg_particles *p, hg_io_info *info, hg_err *e);
 /* The same from len bytes of memory (need not be NUL-terminated). */
 int hg_io_load_mem(const char *text, size_t len, const char *name,
                    const hg_io_options *o, hg_particles *p, hg_io_info *info,

@@ -37,6 +37,8 @@ extern "C" {
 
 #define HG_SNAPSHOT_MAX_CLASSES 12
 #define HG_SNAPSHOT_LAYERS 8
+#define HG_SNAPSHOT_MIN_LAYERS 3 /* an axis profiled holds at least this many
+                                  mean diameters */
 
 /* Plain figures of a snapshot (lengths in the file's units). */
 typedef struct hg_snapshot_info {
@@ -61,9 +63,14 @@ typedef struct hg_snapshot_info {
     double coordination_poisson; /* the same expected for uniformly random
                                     centres at nu_local */
     double max_overlap;      /* largest (r_i + r_k - d) / min(r_i, r_k) */
-    int layer_axis;          /* non-periodic axis profiled (the last one:
-                                gravity), -1 when every axis is periodic */
-    int layers;              /* slabs of the occupied extent along it */
+    int layer_axis;          /* non-periodic axis profiled: the last one
+                                (gravity) whose occupied extent holds at
+                                least HG_SNAPSHOT_MIN_LAYERS mean diameters;
+                                -1 when none does (every axis periodic, a
+                                monolayer one diameter thick) */
+    int layers;              /* slabs of the occupied extent along it, each
+                                at least a mean diameter wide (at most
+                                HG_SNAPSHOT_LAYERS) */
     double layer_nu[HG_SNAPSHOT_LAYERS];    /* packing fraction per slab */
     double layer_rmean[HG_SNAPSHOT_LAYERS]; /* mean radius per slab */
     double layer_fraction[HG_SNAPSHOT_LAYERS]; /* particles per slab / N */
