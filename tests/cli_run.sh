@@ -75,9 +75,14 @@ n=$(grep -c "start 0 stop 400 pre" "$TMP/gas/log.lammps")
 awk '/^run [0-9]+ start [0-9]+ stop [0-9]+ pre/ { s += $2; if (s % 100) bad = 1 } END { exit bad }' "$TMP/gas/log.lammps" &&
     ok || bad "gas: a segment ends off a thermo step"
 # the changed lines build without dangerous builds (the input's own skin
-# of the first segment does not)
+# of the first segment does not): the report's segments, and the log's
+# last table
+d=$(awk '$1 ~ /^[0-9]+-[0-9]+$/ && $8 != "yours" { s += $6 } END { print s + 0 }' "$TMP/gas/screen")
+[ "$d" = 0 ] && ok || bad "gas: $d dangerous builds with the changed lines"
+awk '$1 ~ /^[0-9]+-[0-9]+$/ && $8 == "yours" { s += $6 } END { exit !(s > 0) }' "$TMP/gas/screen" && ok ||
+    bad "gas: the input's own skin showed no dangerous builds (the report's column?)"
 d=$(awk '/^Dangerous builds =/ { n++; if (n > 1) s += $4 } END { print s + 0 }' "$TMP/gas/log.lammps")
-[ "$d" = 0 ] && ok || bad "gas: $d dangerous builds after the first segment"
+[ "$d" = 0 ] && ok || bad "gas: $d dangerous builds in the log after the first run"
 grep -q "^neighbor " "$TMP/gas/log.lammps" && ok || bad "gas: no neighbor line echoed in the log"
 grep -q "^hgridopt run: in.gas on 1 rank: 2 runs (2 split), 800 steps" "$TMP/gas/screen" && ok ||
     bad "gas: report's first line: $(grep '^hgridopt run' "$TMP/gas/screen")"

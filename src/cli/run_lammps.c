@@ -573,16 +573,16 @@ static void print_report(const driver *d, FILE *out)
             d->runs == 1 ? "" : "s", d->split_runs, d->steps, d->loop,
             d->dangerous);
     if (d->n_segs) {
-        fprintf(out, "  %-17s %10s %9s %9s %7s %8s  %-34s %s\n", "steps",
-                "Loop s", "Neigh s", "Pair s", "builds", "atoms", "lines",
-                "then");
+        fprintf(out, "  %-17s %10s %9s %9s %7s %9s %8s  %-34s %s\n",
+                "steps", "Loop s", "Neigh s", "Pair s", "builds",
+                "dangerous", "atoms", "lines", "then");
         for (int i = 0; i < d->n_segs; i++) {
             const seg_rec *r = &d->segs[i];
             char steps[48];
             snprintf(steps, sizeof steps, "%lld-%lld", r->from, r->to);
-            fprintf(out, "  %-17s %10.4g %9.4g %9.4g %7lld %8.0f  %-34s %s\n",
-                    steps, r->loop, r->neigh, r->pair, r->builds, r->atoms,
-                    r->lines, r->then);
+            fprintf(out, "  %-17s %10.4g %9.4g %9.4g %7lld %9lld %8.0f  "
+                    "%-34s %s\n", steps, r->loop, r->neigh, r->pair,
+                    r->builds, r->dangerous, r->atoms, r->lines, r->then);
         }
     }
     if (d->n_ev) {
