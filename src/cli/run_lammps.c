@@ -281,10 +281,10 @@ static void measure(driver *d, long long from, long long to,
     m->comm_min = mn[2];
     m->output = sum[3] / P;
     m->modify = sum[4] / P;
-    /* builds are counted from the start of each run or across runs,
-     * depending on the version: the difference when it grew */
-    m->builds = st.ncalls >= calls0 ? st.ncalls - calls0 : st.ncalls;
-    m->dangerous = st.ndanger >= danger0 ? st.ndanger - danger0 : st.ndanger;
+    /* LAMMPS counts builds from the last setup (pre yes) on: calls0 and
+     * danger0 are its counts before the segment (0 after a setup) */
+    m->builds = st.ncalls - calls0;
+    m->dangerous = st.ndanger - danger0;
     m->atoms = lammps_get_natoms(d->h);
     m->nlocal_ave = csum[0] / P;
     m->nlocal_max = cmax[0];
@@ -419,6 +419,8 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
         int rc = command(d, cmd, line);
         if (!rc) {
             hg_live_measure m;
+            /* a run's setup (pre yes) starts LAMMPS' counts of builds
+             * at 0 */
             measure(d, start, start + c->n, 0, 0, &m);
             if (d->rank == 0) {
                 d->loop += m.loop;
@@ -454,7 +456,8 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
         if ((rc = command(d, run, line)))
             break;
         hg_live_measure m;
-        measure(d, from, to, before.ncalls, before.ndanger, &m);
+        measure(d, from, to, pre_yes ? 0 : before.ncalls,
+                pre_yes ? 0 : before.ndanger, &m);
         if (d->rank == 0) {
             d->loop += m.loop;
             d->steps += to - from;
