@@ -26,6 +26,8 @@
 #   liggghts-pour  LIGGGHTS: tests/data/files/liggghts/in.pour_wide, an
 #              input of our own (2000 spheres, radii 0.5-2.5 mm, poured
 #              onto a floor and settled; 40000 steps), its dumps removed
+#   pour2d     examples/pour/in.pour.2d (1000 disks, diameters 0.5-1,
+#              poured into a 2D box; 25000 steps; not in the default list)
 #   funnel     examples/granregion/in.granregion.funnel (2000 atoms,
 #              diameters 0.5-1, poured into a hopper, settled, discharged;
 #              270000 steps, about 3 min a run: not in the default list)
@@ -85,8 +87,9 @@ case_input() {
     drum) src="$EX/granular/in.pour.drum" ;;
     flatwall) src="$EX/granular/in.pour.flatwall" ;;
     funnel) src="$EX/granregion/in.granregion.funnel" ;;
+    pour2d) src="$EX/pour/in.pour.2d" ;;
     liggghts-pour) src="$SRC/tests/data/files/liggghts/in.pour_wide" ;;
-    *) echo "bench_whole_run: unknown case '$1' (pour-wide, drum, flatwall, funnel)" >&2; return 1 ;;
+    *) echo "bench_whole_run: unknown case '$1' (pour-wide, drum, flatwall, funnel, pour2d, liggghts-pour)" >&2; return 1 ;;
     esac
     [ -r "$src" ] || { echo "bench_whole_run: $src: not readable" >&2; return 1; }
     awk -v scale="$SCALE" -v c="$1" '
@@ -105,6 +108,7 @@ case_facts() {
     drum) echo "0.2 bin 0.5 1.0 0.001" ;;
     flatwall) echo "0.15 bin 0.5 1.0 0.001" ;;
     funnel) echo "0.5 multi 0.5 1.0 log" ;; # its timestep: a variable
+    pour2d) echo "0.2 bin 0.5 1.0 0.001" ;;
     liggghts-pour) echo "0.0005 bin 0.001 0.005 0.00001" ;;
     esac
 }

@@ -45,6 +45,7 @@ skips=(
     '^hgridopt (validate|tune|calibrate) --engine lammps  @@ lammps_integration and lammps_calibrate (ctest -L lammps; they run lmp)'
     '^hgridopt (validate|tune|calibrate) --engine liggghts  @@ liggghts_integration (ctest -L liggghts; it runs liggghts)'
     '^hgridopt (validate|tune|calibrate) --engine mercurydpm  @@ test_mercurydpm_run (HG_MERCURYDPM_DIR=BUILD ctest -L mercurydpm)'
+    '^hgridopt run --engine lammps tests/data/run/in\.gas$ @@ cli_run (ctest -R cli_run; it runs LAMMPS through its library, against lmp)'
 )
 
 # The files, README.md first, then the documentation pages by path.

@@ -267,6 +267,8 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_decompose(int argc, char **argv);
+/* hgridopt run (cmd_run.c; the LAMMPS driver run_lammps.c) */
+int cmd_run(int argc, char **argv);
 
 /* Many ranks (cmd_decompose.c, also for recommend --mpi): the
  * decomposition advice for the packing of cs on P ranks (setting: the

@@ -26,6 +26,9 @@ static const cli_command commands[] = {
     {"decompose", "a frame split over MPI ranks as LAMMPS splits it, and "
                   "the best split",
      cmd_decompose},
+    {"run", "your LAMMPS input run through LAMMPS' library, its neighbor "
+            "lines tuned as it runs",
+     cmd_run},
 };
 static const size_t ncommands = sizeof commands / sizeof commands[0];
 

@@ -106,9 +106,11 @@ int hg_engine_constants_text(const hg_engine *g, int dim, char *buf,
         return st;
     size_t n = (size_t)snprintf(buf, len, "K = %g (%s: %s)", c.K,
                                 hg_K_source_name(c.source), c.detail);
-    const char *where;
-    if (g->K->C && n < len)
-        snprintf(buf + n, len - n, "; C = %g per table cell (%s)",
-                 g->K->C(dim, &where), where);
+    const char *where = "";
+    if (g->K->C && n < len) {
+        /* C first: the order of a call's arguments is unspecified */
+        double C = g->K->C(dim, &where);
+        snprintf(buf + n, len - n, "; C = %g per table cell (%s)", C, where);
+    }
     return HG_OK;
 }

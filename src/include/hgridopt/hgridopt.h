@@ -30,5 +30,6 @@
 #include "hg_version.h"
 #include "hg_whole_run.h"
 #include "hg_ranks.h"
+#include "hg_live.h"
 
 #endif

@@ -1,0 +1,349 @@
+/* live_tune.c - the tuner of `hgridopt run`: after each segment of a run,
+ * keep the neighbor lines, change them, or undo the last change.
+ *
+ * The rest of the run is priced like the segment just measured: its two
+ * frames (first and last step) are the trajectory of whole-run advice
+ * (hg_run_advise), and the segment's own timers, written as the code's
+ * log of that run, scale the model to what this machine measured at the
+ * lines in force (hg_whole_run.h: the measurement wins). A change is made
+ * only where the advice saves min_gain of the predicted loop (its keep
+ * margin). The segment after a change is its trial: measured per atom
+ * and step (the busiest rank's Pair + Neigh + Comm), it is compared with
+ * the segment before the change carried forward by the trend of the two
+ * segments before it (at most x2 either way: a pour fills, a bed
+ * settles); slower by more than undo_margin, the change is undone and not
+ * tried again in this run. */
+#include "hg_live.h"
+#include "hg_engine.h"
+#include "hg_whole_run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LIVE_MAX_BANNED 16
+
+struct hg_live {
+    hg_live_options o;
+    const hg_engine *engine;
+    char *workdir, *units;
+    int segments;           /* measured so far (file names) */
+    /* a change on trial */
+    int on_trial;
+    double base_cost;       /* per atom and step before it, times the
+                               trend of the two segments before it */
+    double last_cost;       /* of the segment before the last one */
+    char *prev;             /* the commands that bring back the lines
+                               before it */
+    char *trial;            /* its lines */
+    char *banned[LIVE_MAX_BANNED];
+    int n_banned;
+};
+
+static char *dup_text(const char *s)
+{
+    size_t k = strlen(s) + 1;
+    char *d = malloc(k);
+    if (d)
+        memcpy(d, s, k);
+    return d;
+}
+
+void hg_live_decision_clear(hg_live_decision *d)
+{
+    if (!d)
+        return;
+    free(d->lines);
+    memset(d, 0, sizeof *d);
+}
+
+static void ban_clear(hg_live *t)
+{
+    for (int i = 0; i < t->n_banned; i++)
+        free(t->banned[i]);
+    t->n_banned = 0;
+}
+
+void hg_live_free(hg_live *t)
+{
+    if (!t)
+        return;
+    ban_clear(t);
+    free(t->prev);
+    free(t->trial);
+    free(t->workdir);
+    free(t->units);
+    free(t);
+}
+
+int hg_live_create(const hg_live_options *o, hg_live **out, hg_err *e)
+{
+    *out = NULL;
+    if (!o->engine || !o->workdir)
+        return hg_fail(e, HG_EINVAL, "tuner: no engine or working folder");
+    const hg_engine *g = hg_engine_find(o->engine);
+    if (!g || !g->run)
+        return hg_fail(e, HG_EINVAL, "--engine: %s gives no whole-run "
+                       "advice (lammps does)", o->engine);
+    if (!(o->timestep > 0.0) || !isfinite(o->timestep))
+        return hg_fail(e, HG_EINVAL, "timestep: %g must be > 0",
+                       o->timestep);
+    if (o->mpi < 1)
+        return hg_fail(e, HG_EINVAL, "ranks: %d must be >= 1", o->mpi);
+    if (!(o->min_gain >= 0.0 && o->min_gain < 1.0) ||
+        !(o->undo_margin >= 0.0 && o->undo_margin < 1.0))
+        return hg_fail(e, HG_EINVAL, "--min-gain: %g must be in [0, 1)",
+                       o->min_gain);
+    hg_live *t = calloc(1, sizeof *t);
+    if (!t)
+        return hg_fail(e, HG_ENOMEM, "tuner: out of memory");
+    t->o = *o;
+    t->engine = g;
+    if (t->o.min_gain == 0.0)
+        t->o.min_gain = 0.05;
+    if (t->o.undo_margin == 0.0)
+        t->o.undo_margin = 0.03;
+    t->workdir = dup_text(o->workdir);
+    t->units = dup_text(o->units ? o->units : "");
+    if (!t->workdir || !t->units) {
+        hg_live_free(t);
+        return hg_fail(e, HG_ENOMEM, "tuner: out of memory");
+    }
+    t->o.workdir = t->workdir;
+    t->o.units = t->units;
+    *out = t;
+    return HG_OK;
+}
+
+void hg_live_run_begin(hg_live *t, long long start, long long n)
+{
+    (void)start;
+    (void)n;
+    ban_clear(t);
+    t->on_trial = 0;
+    t->last_cost = 0.0;
+}
+
+/* Lines compared without blanks at the ends of lines and empty lines. */
+static int same_lines(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ' || *a == '\t' || *a == '\n')
+            a++;
+        while (*b == ' ' || *b == '\t' || *b == '\n')
+            b++;
+        if (!*a || !*b)
+            return !*a && !*b;
+        if (*a != *b)
+            return 0;
+        a++;
+        b++;
+    }
+}
+
+/* The segment's timers as the code prints them after a run, preceded by
+ * the commands the advice reads from a log (units, timestep, the lines in
+ * force, the run). */
+static int write_log(const hg_live *t, const hg_live_measure *m,
+                     const char *own, const char *path, hg_err *e)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return hg_fail(e, HG_EIO, "tuner: cannot write '%s'", path);
+    long long steps = m->to - m->from;
+    double loop = m->loop;
+    double other = loop - m->pair - m->neigh - m->comm - m->output -
+                   m->modify;
+    if (other < 0.0)
+        other = 0.0;
+    fprintf(f, "LAMMPS (segment %d of hgridopt run)\n", t->segments);
+    if (*t->units)
+        fprintf(f, "units %s\n", t->units);
+    fprintf(f, "timestep %.17g\n%s\nrun %lld\n", t->o.timestep, own, steps);
+    fprintf(f, "Loop time of %.9g on %d procs for %lld steps with %.0f "
+            "atoms\n\n", loop, m->procs, steps, m->atoms);
+    fprintf(f, "100.0%% CPU use with %d MPI tasks x 1 OpenMP threads\n\n",
+            m->procs);
+    fprintf(f, "MPI task timing breakdown:\nSection |  min time  |  avg "
+            "time  |  max time  |%%varavg| %%total\n"
+            "---------------------------------------------------------------"
+            "\n");
+    const char *name[] = {"Pair", "Neigh", "Comm"};
+    double v[3][3] = {{m->pair_min, m->pair, m->pair_max},
+                      {m->neigh_min, m->neigh, m->neigh_max},
+                      {m->comm_min, m->comm, m->comm_max}};
+    for (int i = 0; i < 3; i++)
+        fprintf(f, "%-8s| %.9g | %.9g | %.9g | 0.0 | %.2f\n", name[i],
+                v[i][0], v[i][1], v[i][2],
+                loop > 0.0 ? 100.0 * v[i][1] / loop : 0.0);
+    fprintf(f, "Output  | %.9g | %.9g | %.9g | 0.0 | %.2f\n", m->output,
+            m->output, m->output, loop > 0.0 ? 100.0 * m->output / loop : 0);
+    fprintf(f, "Modify  | %.9g | %.9g | %.9g | 0.0 | %.2f\n", m->modify,
+            m->modify, m->modify, loop > 0.0 ? 100.0 * m->modify / loop : 0);
+    fprintf(f, "Other   |            | %.9g |            |       | %.2f\n\n",
+            other, loop > 0.0 ? 100.0 * other / loop : 0.0);
+    fprintf(f, "Nlocal:    %.9g ave %.9g max 0 min\n", m->nlocal_ave,
+            m->nlocal_max);
+    fprintf(f, "Nghost:    %.9g ave %.9g max 0 min\n", m->nghost_ave,
+            m->nghost_max);
+    fprintf(f, "Neighbor list builds = %lld\nDangerous builds = %lld\n",
+            m->builds, m->dangerous);
+    int bad = ferror(f);
+    if (fclose(f) || bad)
+        return hg_fail(e, HG_EIO, "tuner: cannot write '%s'", path);
+    return HG_OK;
+}
+
+/* What the segment cost per atom and step in the parts the lines change:
+ * the busiest rank's Pair, Neigh and Comm. */
+static double cost_of(const hg_live_measure *m)
+{
+    double steps = (double)(m->to - m->from);
+    double atoms = m->atoms > 1.0 ? m->atoms : 1.0;
+    double c = m->pair_max + m->neigh_max + m->comm_max;
+    return steps > 0.0 && c > 0.0 ? c / steps / atoms : 0.0;
+}
+
+static int set_lines(hg_live_decision *d, const char *s, hg_err *e)
+{
+    d->lines = dup_text(s);
+    return d->lines ? HG_OK : hg_fail(e, HG_ENOMEM, "tuner: out of memory");
+}
+
+/* The advice for the rest of the run, priced like segment m. */
+static int advise(hg_live *t, const hg_live_measure *m, const char *own,
+                  const char *restore, const char *frame0,
+                  const char *frame1, hg_live_decision *d, hg_err *e)
+{
+    char logpath[4096];
+    snprintf(logpath, sizeof logpath, "%s/segment-%d.log", t->workdir,
+             t->segments);
+    int st = write_log(t, m, own, logpath, e);
+    if (st)
+        return st;
+    const char *paths[2] = {frame0, frame1};
+    hg_run_input in = {0};
+    in.paths = paths;
+    in.n_paths = 2;
+    in.engine = t->engine;
+    in.timestep = t->o.timestep;
+    in.log = logpath;
+    in.keep_margin = t->o.min_gain;
+    in.mpi = t->o.mpi;
+    in.engine_balance = !strcmp(t->engine->name, "lammps");
+    hg_run_advice a;
+    st = hg_run_advise(&in, &a, e);
+    remove(logpath);
+    if (st)
+        return st;
+    const hg_run_hooks *h = t->engine->run;
+    double own_loop, best_loop;
+    int cand;
+    double skin;
+    if (a.nprocs > 1) { /* the neighbor lines on the decomposition in use */
+        const hg_run_decomp *dc = &a.decomps[a.own_decomp];
+        own_loop = a.own_loop;
+        best_loop = dc->loop > 0.0 ? dc->loop : dc->seconds;
+        cand = dc->candidate;
+        skin = dc->skin;
+    } else {
+        own_loop = a.rest + a.own.seconds;
+        best_loop = a.rest + a.best.seconds;
+        cand = a.best.candidate;
+        skin = a.best.skin;
+    }
+    double gain = own_loop > 0.0 ? (own_loop - best_loop) / own_loop : 0.0;
+    char *text = NULL;
+    if (!(gain >= t->o.min_gain) || (a.nprocs <= 1 && a.kept_own) ||
+        cand < 0 || cand >= a.n_candidates) {
+        snprintf(d->why, sizeof d->why, "kept: best saves %.1f %% "
+                 "(a change needs %.0f %%)", 100.0 * (gain > 0.0 ? gain : 0.0),
+                 100.0 * t->o.min_gain);
+        goto done;
+    }
+    if ((st = h->lines(&a.candidates[cand], skin, a.dmax, 1, &text, e)))
+        goto done;
+    if (same_lines(text, own)) {
+        snprintf(d->why, sizeof d->why, "kept: the lines in force are best");
+        goto done;
+    }
+    for (int i = 0; i < t->n_banned; i++)
+        if (same_lines(text, t->banned[i])) {
+            snprintf(d->why, sizeof d->why, "kept: the best measured slower "
+                     "before (%s, skin %.4g)", a.candidates[cand].name, skin);
+            goto done;
+        }
+    if ((st = set_lines(d, text, e)))
+        goto done;
+    free(t->prev);
+    free(t->trial);
+    t->prev = dup_text(restore);
+    t->trial = dup_text(text);
+    if (!t->prev || !t->trial) {
+        st = hg_fail(e, HG_ENOMEM, "tuner: out of memory");
+        goto done;
+    }
+    t->on_trial = 1;
+    t->base_cost = cost_of(m);
+    /* the segments' trend (a pour fills, a bed settles): what the lines
+     * in force would have cost in the next segment */
+    if (t->last_cost > 0.0 && t->base_cost > 0.0) {
+        double trend = t->base_cost / t->last_cost;
+        t->base_cost *= trend < 0.5 ? 0.5 : trend > 2.0 ? 2.0 : trend;
+    }
+    d->action = HG_LIVE_CHANGE;
+    d->predicted_gain = gain;
+    snprintf(d->name, sizeof d->name, "%s, skin %.4g",
+             a.candidates[cand].name, skin);
+    snprintf(d->why, sizeof d->why, "%s: predicted to save %.1f %% of the "
+             "loop", d->name, 100.0 * gain);
+done:
+    free(text);
+    hg_run_advice_clear(&a);
+    return st;
+}
+
+int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
+                    const char *restore, const char *frame0,
+                    const char *frame1, int last, hg_live_decision *d,
+                    hg_err *e)
+{
+    memset(d, 0, sizeof *d);
+    t->segments++;
+    double cost = cost_of(m);
+    t->last_cost = cost;
+    if (t->on_trial) {
+        t->on_trial = 0;
+        if (t->base_cost > 0.0 && cost > 0.0) {
+            double change = cost / t->base_cost - 1.0;
+            d->measured_change = change;
+            if (change > t->o.undo_margin) {
+                int st = set_lines(d, t->prev, e);
+                if (st)
+                    return st;
+                if (t->n_banned < LIVE_MAX_BANNED)
+                    t->banned[t->n_banned++] = t->trial;
+                else
+                    free(t->trial);
+                t->trial = NULL;
+                d->action = HG_LIVE_UNDO;
+                snprintf(d->why, sizeof d->why, "undone: %.1f %% slower per "
+                         "atom and step than before the change",
+                         100.0 * change);
+                return HG_OK;
+            }
+        }
+    }
+    if (last) {
+        snprintf(d->why, sizeof d->why, "the run's last segment");
+        return HG_OK;
+    }
+    if (m->to - m->from < 1 || !(m->atoms >= 1.0) ||
+        !(m->pair + m->neigh > 0.0) || !(m->loop > 0.0)) {
+        snprintf(d->why, sizeof d->why, "kept: the segment measured no "
+                 "atoms or no Pair and Neigh time");
+        return HG_OK;
+    }
+    return advise(t, m, own, restore, frame0, frame1, d, e);
+}

@@ -1,0 +1,782 @@
+/* run_lammps.c - `hgridopt run --engine lammps`: the user's input executed
+ * command by command through LAMMPS' library (MPI_COMM_WORLD: under
+ * mpirun every rank runs this), each `run N` split into segments on the
+ * steps where thermo prints anyway (`run n start S stop E pre yes|no post
+ * no|yes`: the run's clock kept for fixes and output), and between
+ * segments the tuner's lines (hg_live.h). Rank 0 writes the frames, asks
+ * the tuner and prints the report; the decision is broadcast. */
+#ifdef HG_HAVE_LAMMPS
+
+#define LAMMPS_LIB_MPI 1
+#include <mpi.h>
+
+#include "library.h"
+
+#include "cli.h"
+#include "hg_live.h"
+#include "run_lammps.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define RUN_MAX_SEGMENTS 64
+#define RUN_MAX_EVENTS 256
+
+typedef struct seg_rec {
+    long long from, to;
+    double loop, neigh, pair, atoms;
+    long long builds, dangerous;
+    char lines[96];          /* the setting in words */
+    char then[64];           /* what was decided after it */
+} seg_rec;
+
+typedef struct event {
+    long long step;
+    hg_live_action action;
+    char what[320];
+} event;
+
+typedef struct driver {
+    const cli_run_opts *o;
+    void *h;
+    int rank, size;
+    hg_live_script s;
+    hg_live *tuner;
+    char workdir[1024];
+    int frames;
+    /* the input's own neighbor commands, to be replayed (NULL: none) */
+    char *own_cmds;
+    size_t own_len;
+    char own_collections[2048];
+    int no_restore;          /* a neigh_modify exclude: not replayable */
+    char *tuned;             /* the tuner's lines in force (NULL: yours) */
+    char tuned_name[96];
+    char *prev_tuned;        /* those before the change on trial */
+    char prev_name[96];
+    cli_lmp_state own_state; /* the settings before the first change */
+    int clock_words;         /* elapsed / elaptime seen */
+    int dynamic_group;       /* group ... dynamic seen */
+    /* the report (rank 0) */
+    seg_rec *segs;
+    int n_segs, cap_segs;
+    event ev[RUN_MAX_EVENTS];
+    int n_ev;
+    char notes[16][240];
+    int n_notes;
+    int runs, split_runs;
+    long long steps;
+    double loop;
+    long long dangerous;
+} driver;
+
+static void note(driver *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void note(driver *d, const char *fmt, ...)
+{
+    if (d->n_notes >= 16)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->notes[d->n_notes++], sizeof d->notes[0], fmt, ap);
+    va_end(ap);
+}
+
+static void add_event(driver *d, long long step, hg_live_action a,
+                      const char *what)
+{
+    if (d->n_ev >= RUN_MAX_EVENTS)
+        return;
+    event *x = &d->ev[d->n_ev++];
+    x->step = step;
+    x->action = a;
+    size_t k = strlen(what);
+    if (k >= sizeof x->what)
+        k = sizeof x->what - 1;
+    memcpy(x->what, what, k);
+    x->what[k] = '\0';
+}
+
+/* LAMMPS stopped with an error (its message is on its screen and log):
+ * the one-line error of this tool; returns the exit code. */
+static int lammps_failed(driver *d, long line)
+{
+    char msg[1024] = "";
+    int kind = lammps_has_error(d->h)
+                   ? lammps_get_last_error_message(d->h, msg, sizeof msg)
+                   : 0;
+    (void)kind;
+    size_t k = strlen(msg);
+    while (k && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
+        msg[--k] = '\0';
+    if (d->rank == 0)
+        cli_error("LAMMPS stopped at line %ld of '%s': %s", line, d->o->input,
+                  *msg ? msg : "(no message)");
+    return CLI_EDATA;
+}
+
+/* Execute one command; 0 or the exit code. */
+static int command(driver *d, const char *cmd, long line)
+{
+    lammps_command(d->h, cmd);
+    return lammps_has_error(d->h) ? lammps_failed(d, line) : 0;
+}
+
+/* Execute several commands, one a line. */
+static int commands(driver *d, const char *text, long line)
+{
+    lammps_commands_string(d->h, text);
+    return lammps_has_error(d->h) ? lammps_failed(d, line) : 0;
+}
+
+static const char *style_name(int style)
+{
+    switch (style) {
+    case 0: return "nsq";
+    case 1: return "bin";
+    case 2: return "multi/old";
+    default: return "multi";
+    }
+}
+
+/* The settings in force as commands, for the model (numbers, no
+ * variables). */
+static void state_lines(const cli_lmp_state *st, char *buf, size_t cap)
+{
+    int k = snprintf(buf, cap, "neighbor %.17g %s\nneigh_modify delay %d "
+                     "every %d check %s\n", st->skin, style_name(st->style),
+                     st->delay, st->every, st->check ? "yes" : "no");
+    if (k > 0 && (size_t)k < cap && st->binsizeflag)
+        k += snprintf(buf + k, cap - (size_t)k, "neigh_modify binsize "
+                      "%.17g\n", st->binsize);
+    if (k > 0 && (size_t)k < cap && st->comm_mode == 1)
+        snprintf(buf + k, cap - (size_t)k, "comm_modify mode multi\n");
+}
+
+/* The commands that bring back the input's own settings st. */
+static void restore_lines(const driver *d, const cli_lmp_state *st,
+                          char *buf, size_t cap)
+{
+    int k = snprintf(buf, cap, "neighbor %.17g %s\nneigh_modify delay %d "
+                     "every %d check %s binsize %.17g\n", st->skin,
+                     style_name(st->style), st->delay, st->every,
+                     st->check ? "yes" : "no",
+                     st->binsizeflag ? st->binsize : 0.0);
+    if (k > 0 && (size_t)k < cap)
+        k += snprintf(buf + k, cap - (size_t)k, "comm_modify mode %s\n",
+                      st->comm_mode == 1 ? "multi" : "single");
+    if (k > 0 && (size_t)k < cap)
+        snprintf(buf + k, cap - (size_t)k, "%s", d->own_collections);
+}
+
+/* A frame of every atom (gathered on every rank, written by rank 0) as a
+ * dump at path. 0 or an exit code. */
+static int write_frame(driver *d, long long step, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/frame-%d.dump", d->workdir, d->frames++ % 4);
+    double na = lammps_get_natoms(d->h);
+    if (!(na >= 0.0) || na > 2e9) {
+        if (d->rank == 0)
+            cli_error("run: %.0f atoms: too many to measure", na);
+        return CLI_EDATA;
+    }
+    size_t n = (size_t)na;
+    int *id = malloc((n ? n : 1) * sizeof *id);
+    int *type = malloc((n ? n : 1) * sizeof *type);
+    double *r = malloc((n ? n : 1) * sizeof *r);
+    double *x = malloc((n ? n : 1) * 3 * sizeof *x);
+    double *v = malloc((n ? n : 1) * 3 * sizeof *v);
+    int rc = 0;
+    if (!id || !type || !r || !x || !v) {
+        cli_error("run: out of memory for %zu atoms", n);
+        rc = CLI_EDATA;
+        goto done;
+    }
+    if (n) {
+        lammps_gather_atoms_concat(d->h, (char *)"id", 0, 1, id);
+        lammps_gather_atoms_concat(d->h, (char *)"type", 0, 1, type);
+        lammps_gather_atoms_concat(d->h, (char *)"radius", 1, 1, r);
+        lammps_gather_atoms_concat(d->h, (char *)"x", 1, 3, x);
+        lammps_gather_atoms_concat(d->h, (char *)"v", 1, 3, v);
+        if (lammps_has_error(d->h)) {
+            rc = lammps_failed(d, 0);
+            goto done;
+        }
+    }
+    if (d->rank == 0) {
+        double lo[3], hi[3], xy, yz, xz;
+        int per[3] = {0, 0, 0}, boxflag = 0;
+        lammps_extract_box(d->h, lo, hi, &xy, &yz, &xz, per, &boxflag);
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            cli_error("run: cannot write '%s': %s", path, strerror(errno));
+            rc = CLI_EDATA;
+            goto done;
+        }
+        fprintf(f, "ITEM: TIMESTEP\n%lld\nITEM: NUMBER OF ATOMS\n%zu\n"
+                "ITEM: BOX BOUNDS %s %s %s\n", step, n,
+                per[0] ? "pp" : "ff", per[1] ? "pp" : "ff",
+                per[2] ? "pp" : "ff");
+        for (int k = 0; k < 3; k++)
+            fprintf(f, "%.17g %.17g\n", lo[k], hi[k]);
+        fprintf(f, "ITEM: ATOMS id type radius x y z vx vy vz\n");
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "%d %d %.9g %.12g %.12g %.12g %.9g %.9g %.9g\n",
+                    id[i], type[i], r[i], x[3 * i], x[3 * i + 1],
+                    x[3 * i + 2], v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+        int bad = ferror(f);
+        if (fclose(f) || bad) {
+            cli_error("run: cannot write '%s'", path);
+            rc = CLI_EDATA;
+        }
+    }
+done:
+    free(id);
+    free(type);
+    free(r);
+    free(x);
+    free(v);
+    int any = rc;
+    MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return any;
+}
+
+/* The segment's timers over the ranks. */
+static void measure(driver *d, long long from, long long to,
+                    long long calls0, long long danger0, hg_live_measure *m)
+{
+    cli_lmp_state st;
+    cli_lmp_state_get(d->h, &st);
+    double v[6] = {st.pair, st.neigh, st.comm, st.output, st.modify,
+                   st.loop};
+    double sum[6], mx[6], mn[6];
+    MPI_Allreduce(v, sum, 6, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(v, mx, 6, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(v, mn, 6, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    double cnt[2] = {st.nlocal, st.nghost}, csum[2], cmax[2];
+    MPI_Allreduce(cnt, csum, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(cnt, cmax, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    double P = d->size;
+    memset(m, 0, sizeof *m);
+    m->from = from;
+    m->to = to;
+    m->procs = d->size;
+    m->loop = mx[5];
+    m->pair = sum[0] / P;
+    m->pair_max = mx[0];
+    m->pair_min = mn[0];
+    m->neigh = sum[1] / P;
+    m->neigh_max = mx[1];
+    m->neigh_min = mn[1];
+    m->comm = sum[2] / P;
+    m->comm_max = mx[2];
+    m->comm_min = mn[2];
+    m->output = sum[3] / P;
+    m->modify = sum[4] / P;
+    /* LAMMPS counts builds from the last setup (pre yes) on: calls0 and
+     * danger0 are its counts before the segment (0 after a setup) */
+    m->builds = st.ncalls - calls0;
+    m->dangerous = st.ndanger - danger0;
+    m->atoms = lammps_get_natoms(d->h);
+    m->nlocal_ave = csum[0] / P;
+    m->nlocal_max = cmax[0];
+    m->nghost_ave = csum[1] / P;
+    m->nghost_max = cmax[1];
+}
+
+static int push_seg(driver *d, const hg_live_measure *m)
+{
+    if (d->n_segs == d->cap_segs) {
+        int nc = d->cap_segs ? 2 * d->cap_segs : 64;
+        seg_rec *s = realloc(d->segs, (size_t)nc * sizeof *s);
+        if (!s)
+            return -1;
+        d->segs = s;
+        d->cap_segs = nc;
+    }
+    seg_rec *r = &d->segs[d->n_segs++];
+    r->from = m->from;
+    r->to = m->to;
+    r->loop = m->loop;
+    r->neigh = m->neigh_max;
+    r->pair = m->pair_max;
+    r->atoms = m->atoms;
+    r->builds = m->builds;
+    r->dangerous = m->dangerous;
+    snprintf(r->lines, sizeof r->lines, "%s",
+             d->tuned ? d->tuned_name : "yours");
+    r->then[0] = '\0';
+    return 0;
+}
+
+/* What was decided after the last segment recorded. */
+static void seg_then(driver *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void seg_then(driver *d, const char *fmt, ...)
+{
+    if (d->rank != 0 || !d->n_segs)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->segs[d->n_segs - 1].then, sizeof d->segs[0].then, fmt, ap);
+    va_end(ap);
+}
+
+/* Broadcast rank 0's decision: action and lines. */
+static int bcast_decision(driver *d, hg_live_decision *dec, int *rc)
+{
+    int hdr[3] = {dec->action, *rc, dec->lines ? (int)strlen(dec->lines) : 0};
+    MPI_Bcast(hdr, 3, MPI_INT, 0, MPI_COMM_WORLD);
+    *rc = hdr[1];
+    if (d->rank != 0) {
+        dec->action = (hg_live_action)hdr[0];
+        free(dec->lines);
+        dec->lines = hdr[2] ? calloc((size_t)hdr[2] + 1, 1) : NULL;
+        if (hdr[2] && !dec->lines)
+            return -1;
+    }
+    MPI_Bcast(dec->name, sizeof dec->name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (hdr[2])
+        MPI_Bcast(dec->lines, hdr[2], MPI_CHAR, 0, MPI_COMM_WORLD);
+    return 0;
+}
+
+/* Before one of the input's own neighbor commands: the tuner's lines give
+ * way to the input's (restored first), then the input's command runs. */
+static int yield_to_input(driver *d, long line)
+{
+    if (!d->tuned)
+        return 0;
+    char buf[4096];
+    restore_lines(d, &d->own_state, buf, sizeof buf);
+    free(d->tuned);
+    free(d->prev_tuned);
+    d->tuned = d->prev_tuned = NULL;
+    return commands(d, buf, line);
+}
+
+/* Keep the input's neighbor command cmd for a later restore. */
+static void remember_own(driver *d, const char *word, const char *cmd)
+{
+    if (strcmp(word, "neigh_modify"))
+        return;
+    if (strstr(cmd, "exclude"))
+        d->no_restore = 1;
+    if (strstr(cmd, "collection")) {
+        size_t k = strlen(d->own_collections);
+        snprintf(d->own_collections + k, sizeof d->own_collections - k,
+                 "%s\n", cmd);
+    }
+}
+
+static int run_split(driver *d, const hg_live_cmd *c, long line,
+                     const char *cmd)
+{
+    long long start = *(int64_t *)lammps_extract_global(d->h, "ntimestep");
+    cli_lmp_state st;
+    cli_lmp_state_get(d->h, &st);
+    const char *why = NULL;
+    char buf[1024];
+    if (d->clock_words)
+        why = "the input uses elapsed or elaptime (steps since the run "
+              "command began), which segments would restart";
+    else if (d->dynamic_group)
+        why = "the input has a dynamic group, which LAMMPS updates at the "
+              "start of every run and so would update at every segment";
+    else if (st.thermo_variable)
+        why = "thermo is set by a variable: segment boundaries would add "
+              "thermo lines";
+    else if (st.thermo_every <= 0)
+        why = "thermo 0 prints the first and last step of a run only: "
+              "segment boundaries would add thermo lines";
+    else if (!st.radius)
+        why = "its atoms carry no radius (atom_style sphere)";
+    else if (d->no_restore)
+        why = "neigh_modify exclude: the input's lines could not be "
+              "restored";
+    long long ends[RUN_MAX_SEGMENTS];
+    int ns = why ? 1
+                 : hg_live_split(start, c->n, st.thermo_every,
+                                 d->o->min_steps, (int)d->o->segments, ends);
+    d->runs++;
+    if (ns <= 1) {
+        if (why) {
+            snprintf(buf, sizeof buf, "run %lld (line %ld): unsplit: %s",
+                     c->n, line, why);
+            note(d, "%s", buf);
+        }
+        int rc = command(d, cmd, line);
+        if (!rc) {
+            hg_live_measure m;
+            /* a run's setup (pre yes) starts LAMMPS' counts of builds
+             * at 0 */
+            measure(d, start, start + c->n, 0, 0, &m);
+            if (d->rank == 0) {
+                d->loop += m.loop;
+                d->steps += c->n;
+                d->dangerous += m.dangerous;
+                if (push_seg(d, &m)) {
+                    cli_error("run: out of memory");
+                    rc = CLI_EDATA;
+                }
+            }
+        }
+        return rc;
+    }
+    d->split_runs++;
+    if (!d->tuned)
+        d->own_state = st;
+    hg_live_run_begin(d->tuner, start, c->n);
+    char f0[4096], f1[4096];
+    int rc = write_frame(d, start, f0, sizeof f0);
+    if (rc)
+        return rc;
+    long long from = start;
+    int pre_yes = 1, waited = 0;
+    for (int i = 0; i < ns && !rc; i++) {
+        long long to = ends[i];
+        int last = i == ns - 1;
+        char run[256];
+        snprintf(run, sizeof run, "run %lld start %lld stop %lld pre %s "
+                 "post %s", to - from, start, start + c->n,
+                 pre_yes ? "yes" : "no", last ? "yes" : "no");
+        cli_lmp_state before;
+        cli_lmp_state_get(d->h, &before);
+        if ((rc = command(d, run, line)))
+            break;
+        hg_live_measure m;
+        measure(d, from, to, pre_yes ? 0 : before.ncalls,
+                pre_yes ? 0 : before.ndanger, &m);
+        if (d->rank == 0) {
+            d->loop += m.loop;
+            d->steps += to - from;
+            d->dangerous += m.dangerous;
+            if (push_seg(d, &m)) {
+                cli_error("run: out of memory");
+                rc = CLI_EDATA;
+            }
+        }
+        pre_yes = 0;
+        if (last)
+            break;
+        if (d->o->no_tune) {
+            from = to;
+            continue;
+        }
+        if ((rc = write_frame(d, to, f1, sizeof f1)))
+            break;
+        hg_live_decision dec = {0};
+        int drc = 0;
+        cli_lmp_state now;
+        cli_lmp_state_get(d->h, &now);
+        if (now.setup_unsafe) {
+            /* no change now: the next segment runs on (pre no) */
+            if (d->rank == 0 && !waited) {
+                snprintf(buf, sizeof buf, "run %lld (line %ld): no change "
+                         "at step %lld and while %s", c->n, line, to,
+                         now.setup_why);
+                note(d, "%s", buf);
+            }
+            waited = 1;
+            seg_then(d, "waits: a setup would change the run");
+        } else if (d->rank == 0) {
+            char own[1024], restore[4096];
+            state_lines(&now, own, sizeof own);
+            if (d->tuned)
+                snprintf(restore, sizeof restore, "%s", d->tuned);
+            else
+                restore_lines(d, &d->own_state, restore, sizeof restore);
+            hg_err e = {0};
+            int st2 = hg_live_segment(d->tuner, &m, own, restore, f0, f1, 0,
+                                      &dec, &e);
+            if (st2) {
+                /* the advice failed on this segment: keep the lines */
+                snprintf(buf, sizeof buf, "step %lld: no advice: %s", to,
+                         e.msg);
+                note(d, "%s", buf);
+                hg_live_decision_clear(&dec);
+                seg_then(d, "no advice");
+            } else if (dec.action == HG_LIVE_CHANGE) {
+                snprintf(buf, sizeof buf, "%s", dec.why);
+                add_event(d, to, dec.action, buf);
+                seg_then(d, "change: %.1f %% predicted",
+                         100.0 * dec.predicted_gain);
+            } else if (dec.action == HG_LIVE_KEEP)
+                seg_then(d, "%.60s", dec.why);
+            if (dec.action == HG_LIVE_UNDO) {
+                seg_then(d, "undo: %+.1f %% measured",
+                         100.0 * dec.measured_change);
+                snprintf(buf, sizeof buf, "%s (back to %s)", dec.why,
+                         d->prev_tuned ? d->prev_name : "yours");
+                add_event(d, to, dec.action, buf);
+            }
+        }
+        if (bcast_decision(d, &dec, &drc)) {
+            hg_live_decision_clear(&dec);
+            return CLI_EDATA;
+        }
+        if (dec.action != HG_LIVE_KEEP && dec.lines) {
+            if ((rc = commands(d, dec.lines, line))) {
+                hg_live_decision_clear(&dec);
+                break;
+            }
+            pre_yes = 1;
+            if (dec.action == HG_LIVE_CHANGE) {
+                free(d->prev_tuned);
+                d->prev_tuned = d->tuned;
+                snprintf(d->prev_name, sizeof d->prev_name, "%s",
+                         d->tuned_name);
+                d->tuned = malloc(strlen(dec.lines) + 1);
+                if (d->tuned)
+                    strcpy(d->tuned, dec.lines);
+                snprintf(d->tuned_name, sizeof d->tuned_name, "%s",
+                         dec.name);
+            } else { /* undone: back to the lines before the change */
+                free(d->tuned);
+                d->tuned = d->prev_tuned;
+                d->prev_tuned = NULL;
+                snprintf(d->tuned_name, sizeof d->tuned_name, "%s",
+                         d->prev_name);
+            }
+        }
+        hg_live_decision_clear(&dec);
+        /* the next segment's first frame is this one */
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s", f0);
+        snprintf(f0, sizeof f0, "%s", f1);
+        snprintf(f1, sizeof f1, "%s", tmp);
+        from = to;
+    }
+    return rc;
+}
+
+static void print_report(const driver *d, FILE *out)
+{
+    if (d->s.unfollowable) {
+        fprintf(out, "\nhgridopt run: %s on %d rank%s: run whole by LAMMPS, "
+                "untuned\n", d->o->input, d->size, d->size == 1 ? "" : "s");
+        for (int i = 0; i < d->n_notes; i++)
+            fprintf(out, "note: %s\n", d->notes[i]);
+        return;
+    }
+    fprintf(out, "\nhgridopt run: %s on %d rank%s: %d run%s (%d split), "
+            "%lld steps, Loop %.4g s, %lld dangerous builds\n", d->o->input,
+            d->size, d->size == 1 ? "" : "s", d->runs,
+            d->runs == 1 ? "" : "s", d->split_runs, d->steps, d->loop,
+            d->dangerous);
+    if (d->n_segs) {
+        fprintf(out, "  %-17s %10s %9s %9s %7s %9s %8s  %-34s %s\n",
+                "steps", "Loop s", "Neigh s", "Pair s", "builds",
+                "dangerous", "atoms", "lines", "then");
+        for (int i = 0; i < d->n_segs; i++) {
+            const seg_rec *r = &d->segs[i];
+            char steps[48];
+            snprintf(steps, sizeof steps, "%lld-%lld", r->from, r->to);
+            fprintf(out, "  %-17s %10.4g %9.4g %9.4g %7lld %9lld %8.0f  "
+                    "%-34s %s\n", steps, r->loop, r->neigh, r->pair,
+                    r->builds, r->dangerous, r->atoms, r->lines, r->then);
+        }
+    }
+    if (d->n_ev) {
+        fprintf(out, "changes:\n");
+        for (int i = 0; i < d->n_ev; i++)
+            fprintf(out, "  step %lld: %s\n", d->ev[i].step, d->ev[i].what);
+    } else
+        fprintf(out, "changes: none (your lines kept)\n");
+    for (int i = 0; i < d->n_notes; i++)
+        fprintf(out, "note: %s\n", d->notes[i]);
+}
+
+/* The working folder of this process (rank 0), removed at exit too:
+ * LAMMPS ends the process itself on an error in the input. */
+static char g_workdir[1024];
+
+static void remove_dir(const char *dir)
+{
+    for (int i = 0; i < 4; i++) {
+        char p[1100];
+        snprintf(p, sizeof p, "%s/frame-%d.dump", dir, i);
+        remove(p);
+    }
+    rmdir(dir);
+}
+
+static void remove_at_exit(void)
+{
+    if (g_workdir[0])
+        remove_dir(g_workdir);
+}
+
+static int make_workdir(driver *d)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(d->workdir, sizeof d->workdir, "%s/hgridopt-run-XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(d->workdir)) {
+        cli_error("run: cannot make a working folder in %s: %s",
+                  tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        return CLI_EDATA;
+    }
+    snprintf(g_workdir, sizeof g_workdir, "%s", d->workdir);
+    atexit(remove_at_exit);
+    return 0;
+}
+
+static void remove_workdir(driver *d)
+{
+    remove_dir(d->workdir);
+    g_workdir[0] = '\0';
+}
+
+int cli_run_lammps(const cli_run_opts *o)
+{
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited)
+        MPI_Init(NULL, NULL);
+    driver d = {0};
+    d.o = o;
+    MPI_Comm_rank(MPI_COMM_WORLD, &d.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &d.size);
+    int rc = 0;
+    hg_err e = {0};
+    if (hg_live_script_read(o->input, &d.s, &e)) {
+        if (d.rank == 0)
+            cli_error("%s", e.msg);
+        rc = CLI_EDATA;
+        goto finalize;
+    }
+    if (d.rank == 0 && (rc = make_workdir(&d)))
+        goto finalize;
+    MPI_Bcast(d.workdir, sizeof d.workdir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    char *argv[8];
+    int argc = 0;
+    argv[argc++] = (char *)"hgridopt-run";
+    argv[argc++] = (char *)"-log";
+    argv[argc++] = (char *)(o->log ? o->log : "log.lammps");
+    if (o->screen) {
+        argv[argc++] = (char *)"-screen";
+        argv[argc++] = (char *)o->screen;
+    }
+    argv[argc] = NULL;
+    d.h = lammps_open(argc, argv, MPI_COMM_WORLD, NULL);
+    if (!d.h || lammps_has_error(d.h)) {
+        rc = d.h ? lammps_failed(&d, 0) : CLI_EDATA;
+        if (!d.h && d.rank == 0)
+            cli_error("run: LAMMPS' library did not start");
+        goto close;
+    }
+    if (d.s.unfollowable) {
+        note(&d, "'%s' (line %ld): the input runs whole in LAMMPS, "
+             "unsplit and untuned (hgridopt run follows scripts without "
+             "jump, label, next, if, include, python)", d.s.unfollowable,
+             d.s.unfollowable_line);
+        lammps_file(d.h, o->input);
+        if (lammps_has_error(d.h))
+            rc = lammps_failed(&d, d.s.unfollowable_line);
+        goto close;
+    }
+    double *dt = lammps_extract_global(d.h, "dt");
+    hg_live_options lo = {0};
+    lo.engine = "lammps";
+    lo.workdir = d.workdir;
+    lo.timestep = 1.0;
+    lo.mpi = d.size;
+    lo.min_gain = o->min_gain;
+    (void)dt;
+    if (hg_live_create(&lo, &d.tuner, &e)) {
+        if (d.rank == 0)
+            cli_error("%s", e.msg);
+        rc = CLI_EUSAGE;
+        goto close;
+    }
+    for (size_t i = 0; i < d.s.n && !rc; i++) {
+        const char *cmd = d.s.cmd[i];
+        long line = d.s.line[i];
+        hg_live_cmd c;
+        hg_live_classify(cmd, &c);
+        d.clock_words |= c.clock_words;
+        d.dynamic_group |= c.dynamic_group;
+        if (c.kind == HG_LIVE_RUN) {
+            /* the timestep and units the advice prices with, as now */
+            hg_live_free(d.tuner);
+            d.tuner = NULL;
+            double *dtp = lammps_extract_global(d.h, "dt");
+            const char *units = lammps_extract_global(d.h, "units");
+            lo.timestep = dtp && *dtp > 0.0 ? *dtp : 1.0;
+            lo.units = units ? units : "";
+            if (hg_live_create(&lo, &d.tuner, &e)) {
+                if (d.rank == 0)
+                    cli_error("%s", e.msg);
+                rc = CLI_EDATA;
+                break;
+            }
+            rc = run_split(&d, &c, line, cmd);
+            continue;
+        }
+        if (c.kind == HG_LIVE_RUN_WHOLE || c.kind == HG_LIVE_NOTED) {
+            note(&d, "line %ld: %s", line, c.why);
+            if (c.kind == HG_LIVE_RUN_WHOLE)
+                d.runs++;
+        }
+        if (!strcmp(c.word, "neighbor") || !strcmp(c.word, "neigh_modify") ||
+            !strcmp(c.word, "comm_modify")) {
+            if ((rc = yield_to_input(&d, line)))
+                break;
+            remember_own(&d, c.word, cmd);
+        }
+        if (!strcmp(c.word, "clear")) {
+            free(d.tuned);
+            free(d.prev_tuned);
+            d.tuned = d.prev_tuned = NULL;
+            d.own_collections[0] = '\0';
+            d.no_restore = 0;
+        }
+        rc = command(&d, cmd, line);
+    }
+close:
+    if (d.h) {
+        cli_lmp_flush(d.h);
+        lammps_close(d.h);
+    }
+    if (rc == 0 && d.rank == 0) {
+        FILE *out = stdout;
+        if (o->report && !(out = fopen(o->report, "w"))) {
+            cli_error("--report: cannot write '%s': %s", o->report,
+                      strerror(errno));
+            rc = CLI_EDATA;
+        } else {
+            print_report(&d, out);
+            if (out != stdout && fclose(out)) {
+                cli_error("--report: cannot write '%s'", o->report);
+                rc = CLI_EDATA;
+            }
+        }
+    }
+finalize:
+    if (d.rank == 0 && d.workdir[0])
+        remove_workdir(&d);
+    hg_live_free(d.tuner);
+    hg_live_script_free(&d.s);
+    free(d.tuned);
+    free(d.prev_tuned);
+    free(d.segs);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return rc;
+}
+
+#else
+typedef int run_lammps_unused; /* ISO C: not an empty translation unit */
+#endif

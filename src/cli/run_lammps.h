@@ -1,0 +1,67 @@
+/* run_lammps.h - `hgridopt run --engine lammps`: the driver of a LAMMPS
+ * input through LAMMPS' library (run_lammps.c) and what it reads of the
+ * library's state that its C interface does not give (run_lammps_state.cpp:
+ * the timers of the last run, the neighbor settings, the thermo interval).
+ * Built only where liblammps is found (HG_HAVE_LAMMPS). */
+#ifndef HG_CLI_RUN_LAMMPS_H
+#define HG_CLI_RUN_LAMMPS_H
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* This rank's view of a LAMMPS instance. */
+typedef struct cli_lmp_state {
+    /* wall seconds of the last run on this rank (LAMMPS' timers) */
+    double loop, pair, neigh, comm, output, modify;
+    int timer_normal;      /* the timers break the loop down (not `timer
+                              loop` or `timer off`) */
+    long long ncalls, ndanger; /* neighbor list builds, dangerous ones */
+    int nlocal, nghost;
+    int thermo_every;      /* 0: first and last step only */
+    int thermo_variable;   /* thermo v_name: the interval varies */
+    int radius;            /* atoms carry radii (atom_style sphere) */
+    int dimension;
+    /* the neighbor settings in force */
+    double skin;
+    int style;             /* 0 nsq, 1 bin, 2 multi/old, 3 multi */
+    int every, delay, check;
+    int binsizeflag;
+    double binsize;
+    int comm_mode;         /* 0 single, 1 multi, 2 multi/old */
+    /* A change of lines needs a full setup (run ... pre yes), which every
+     * fix sees as a new run: a fix pour restarts its insertions at the
+     * next step, a dynamic group is updated, fix print prints again.
+     * setup_unsafe: such a fix would change the run now (why says which). */
+    int setup_unsafe;
+    char setup_why[160];
+} cli_lmp_state;
+
+/* Read the state of the LAMMPS instance handle (lammps_open's). */
+void cli_lmp_state_get(void *handle, cli_lmp_state *s);
+/* Write out what LAMMPS buffered for its log file. */
+void cli_lmp_flush(void *handle);
+
+/* Options of `hgridopt run`. */
+typedef struct cli_run_opts {
+    const char *input;      /* the input script */
+    const char *log;        /* LAMMPS' log (NULL: log.lammps) */
+    const char *screen;     /* LAMMPS' screen (NULL: standard output) */
+    const char *report;     /* the report's file (NULL: standard error) */
+    long segments;          /* segments of a run at most */
+    long min_steps;         /* steps of a segment at least */
+    double min_gain;
+    int no_tune;            /* split and measure, change nothing */
+    const char *const *vars;/* -var NAME VALUE pairs for LAMMPS */
+    int n_vars;
+} cli_run_opts;
+
+/* Run the input; returns the exit code (on every rank the same). */
+int cli_run_lammps(const cli_run_opts *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,91 @@
+// run_lammps_state.cpp - what `hgridopt run` reads of a LAMMPS instance
+// beyond LAMMPS' C library interface: the timers of the last run, the
+// neighbor list builds, the neighbor and thermo settings in force. Only
+// reads (and flushes the log file); compiled against the headers of the
+// same liblammps it links.
+#include "run_lammps.h"
+
+/* utils.h declares fmt templates of the fmt version LAMMPS bundles; none
+ * is used here (CMakeLists.txt: an empty fmt/format.h stands in) */
+#define LMP_UTILS_H
+
+#include "atom.h"
+#include "comm.h"
+#include "domain.h"
+#include "fix.h"
+#include "modify.h"
+#include "lammps.h"
+#include "neighbor.h"
+#include "output.h"
+#include "timer.h"
+#include "update.h"
+
+#include <cstdio>
+#include <cstring>
+
+using namespace LAMMPS_NS;
+
+extern "C" void cli_lmp_state_get(void *handle, cli_lmp_state *s)
+{
+    LAMMPS *lmp = static_cast<LAMMPS *>(handle);
+    *s = cli_lmp_state();
+    Timer *t = lmp->timer;
+    s->loop = t->get_wall(Timer::TOTAL);
+    s->pair = t->get_wall(Timer::PAIR) + t->get_wall(Timer::BOND) +
+              t->get_wall(Timer::KSPACE);
+    s->neigh = t->get_wall(Timer::NEIGH);
+    s->comm = t->get_wall(Timer::COMM);
+    s->output = t->get_wall(Timer::OUTPUT);
+    s->modify = t->get_wall(Timer::MODIFY);
+    s->timer_normal = t->has_normal() ? 1 : 0;
+    Neighbor *n = lmp->neighbor;
+    s->ncalls = n->ncalls;
+    s->ndanger = n->ndanger;
+    s->skin = n->skin;
+    s->style = n->style;
+    s->every = n->every;
+    s->delay = n->delay;
+    s->check = n->dist_check;
+    s->binsizeflag = n->binsizeflag;
+    s->binsize = n->binsize_user;
+    s->nlocal = lmp->atom->nlocal;
+    s->nghost = lmp->atom->nghost;
+    s->radius = lmp->atom->radius_flag;
+    s->dimension = lmp->domain->dimension;
+    s->thermo_every = lmp->output->thermo_every;
+    s->thermo_variable = lmp->output->var_thermo != nullptr;
+    s->comm_mode = lmp->comm->mode;
+    // what a full setup at this step would change (see run_lammps.h)
+    bigint step = lmp->update->ntimestep;
+    Modify *mod = lmp->modify;
+    for (int i = 0; i < mod->nfix && !s->setup_unsafe; i++) {
+        Fix *f = mod->fix[i];
+        const char *style = f->style ? f->style : "";
+        if (f->force_reneighbor && f->next_reneighbor != 0 &&
+            f->next_reneighbor != step + 1) {
+            snprintf(s->setup_why, sizeof s->setup_why,
+                     "fix %s (%s) inserts next at step %lld, a setup would "
+                     "move it to %lld", f->id, style,
+                     (long long)f->next_reneighbor, (long long)step + 1);
+            s->setup_unsafe = 1;
+        } else if (!strcmp(style, "GROUP")) {
+            snprintf(s->setup_why, sizeof s->setup_why,
+                     "a setup would update the dynamic group of fix %s",
+                     f->id);
+            s->setup_unsafe = 1;
+        } else if (!strcmp(style, "print")) {
+            snprintf(s->setup_why, sizeof s->setup_why,
+                     "fix %s (print) would print again at a setup", f->id);
+            s->setup_unsafe = 1;
+        }
+    }
+}
+
+extern "C" void cli_lmp_flush(void *handle)
+{
+    LAMMPS *lmp = static_cast<LAMMPS *>(handle);
+    if (lmp->logfile)
+        fflush(lmp->logfile);
+    if (lmp->screen)
+        fflush(lmp->screen);
+}

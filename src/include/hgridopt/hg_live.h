@@ -1,0 +1,163 @@
+/* hg_live.h - a user's input script tuned while it runs (`hgridopt run`).
+ *
+ * The script is executed command by command by the code's library; each
+ * `run N` is split into segments (`run n start S stop E`, which keeps the
+ * run's clock for time-dependent fixes and output), whose boundaries lie
+ * on the steps where thermo prints anyway. After each segment the frame
+ * and the segment's timers are handed to a tuner, which prices the rest
+ * of the run like the segment just measured with the whole-run model
+ * (hg_whole_run.h, its log scaling fed with the segment's own timers)
+ * and answers: keep the lines, change them (only where that is predicted
+ * to save at least a share of the loop), or undo the last change (the
+ * segment after a change measured slower than the one before it).
+ *
+ * This part is the code-independent half: reading the script, which
+ * commands can be followed, where to split a run, and the tuner. The
+ * driver that calls LAMMPS' library lives in the command-line tool
+ * (built only where liblammps is found). */
+#ifndef HG_LIVE_H
+#define HG_LIVE_H
+
+#include <stddef.h>
+
+#include "hg_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the input script ---- */
+
+/* The commands of a script: lines joined where they end with '&', in
+ * order, each with the line it starts on. */
+typedef struct hg_live_script {
+    char **cmd;       /* owned */
+    long *line;       /* first line of each command (1-based) */
+    size_t n;
+    /* the first command the driver cannot follow one by one (jump, label,
+     * next, if, include, python, a triple-quoted text over several lines):
+     * the script then runs whole, unsplit (NULL: none; points into cmd) */
+    const char *unfollowable;
+    long unfollowable_line;
+} hg_live_script;
+
+/* Read path (text; a line longer than 64 kB or binary data is refused,
+ * naming the line). */
+int hg_live_script_read(const char *path, hg_live_script *s, hg_err *e);
+/* The same from a string (name used in messages). */
+int hg_live_script_parse(const char *text, const char *name,
+                         hg_live_script *s, hg_err *e);
+void hg_live_script_free(hg_live_script *s);
+
+typedef enum hg_live_kind {
+    HG_LIVE_OTHER = 0,  /* executed as written */
+    HG_LIVE_RUN,        /* `run N` alone: split (steps in n) */
+    HG_LIVE_RUN_WHOLE,  /* a run that must stay one piece (keywords,
+                           a variable count): why says why */
+    HG_LIVE_NOTED       /* executed as written, with a note (minimize,
+                           rerun: not split) */
+} hg_live_kind;
+
+typedef struct hg_live_cmd {
+    hg_live_kind kind;
+    long long n;        /* HG_LIVE_RUN: the steps */
+    int clock_words;    /* the command mentions elapsed or elaptime (steps
+                           since the current run command began: a split
+                           run would restart them at every segment) */
+    int dynamic_group;  /* group ... dynamic: LAMMPS updates a dynamic
+                           group at the start of every run, so at every
+                           segment of a split one */
+    char word[32];      /* the command's first word ("" : blank or a
+                           comment) */
+    char why[160];
+} hg_live_cmd;
+
+/* What cmd is (a command of hg_live_script). */
+void hg_live_classify(const char *cmd, hg_live_cmd *c);
+
+/* ---- where to split a run ---- */
+
+/* The end steps of the segments of a run from step start for n steps
+ * (n >= 1): every boundary but the last a multiple of every (the thermo
+ * interval, >= 1) strictly inside the run, segments of at least
+ * min_steps (>= 1), at most max_segments (>= 1), about equal. ends[] has
+ * room for max_segments; returns the count (1: unsplit). */
+int hg_live_split(long long start, long long n, long long every,
+                  long long min_steps, int max_segments, long long *ends);
+
+/* ---- the tuner ---- */
+
+/* What a segment measured (the code's timers of that `run`). Times in
+ * seconds: the average over ranks, and the busiest rank's where named. */
+typedef struct hg_live_measure {
+    long long from, to;     /* steps */
+    double loop;
+    double pair, pair_max, pair_min;
+    double neigh, neigh_max, neigh_min;
+    double comm, comm_max, comm_min;
+    double output, modify;
+    long long builds, dangerous;
+    int procs;
+    double atoms;           /* at the end */
+    double nlocal_ave, nlocal_max, nghost_ave, nghost_max;
+} hg_live_measure;
+
+typedef struct hg_live_options {
+    const char *engine;     /* "lammps" */
+    const char *workdir;    /* an existing folder for the tuner's files
+                               (the frames' dumps, the segments' logs) */
+    const char *units;      /* the script's units ("lj", "si", ...) */
+    double timestep;        /* > 0 */
+    int mpi;                /* ranks (>= 1) */
+    double min_gain;        /* change only when predicted to save this
+                               share of the loop (0: 0.05) */
+    double undo_margin;     /* undo a change measured this much slower
+                               per atom and step in Pair + Neigh + Comm
+                               of the busiest rank (0: 0.03) */
+} hg_live_options;
+
+typedef enum hg_live_action {
+    HG_LIVE_KEEP = 0,
+    HG_LIVE_CHANGE,
+    HG_LIVE_UNDO
+} hg_live_action;
+
+typedef struct hg_live_decision {
+    hg_live_action action;
+    char *lines;            /* CHANGE, UNDO: the commands to issue before
+                               the next segment, one a line (owned) */
+    double predicted_gain;  /* CHANGE: share of the loop predicted saved */
+    double measured_change; /* UNDO: the change's measured cost per atom
+                               and step against the segment before, as a
+                               share (> 0: slower) */
+    char name[96];          /* CHANGE: the setting in words */
+    char why[240];          /* one line */
+} hg_live_decision;
+
+typedef struct hg_live hg_live;
+
+/* A tuner (o copied; its strings must outlive it). */
+int hg_live_create(const hg_live_options *o, hg_live **t, hg_err *e);
+void hg_live_free(hg_live *t);
+
+/* A `run` begins (its first step and steps): a change that is still on
+ * trial carries over. */
+void hg_live_run_begin(hg_live *t, long long start, long long n);
+
+/* Segment m done. own: the lines in force during it, as the code's
+ * commands ("neighbor 0.2 bin\nneigh_modify delay 0 every 1 check yes");
+ * restore: the commands that bring back the input's own lines (for an
+ * undo back to them); frame0 and frame1: dumps of the atoms (id type
+ * radius x y z vx vy vz) at its first and last step; last: no segment
+ * follows (nothing to decide). d is cleared first, filled, its lines the
+ * caller's to free (hg_live_decision_clear). */
+int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
+                    const char *restore, const char *frame0,
+                    const char *frame1, int last, hg_live_decision *d,
+                    hg_err *e);
+void hg_live_decision_clear(hg_live_decision *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# bench_run.sh HGRIDOPT [CASE...] - `hgridopt run` over complete runs of
+# LAMMPS' granular examples as written, against the input's own lines and
+# against the best static setting of the whole-run sweep.
+#
+# The sweep is tests/bench_whole_run.sh's, run first on the same cases
+# (its inputs, its candidates, its alternating timed rounds and its table
+# are printed as they are; BENCH_KEEP keeps them): the input as written
+# (in.base) with its own lines and with each candidate's. Then, per case,
+# `hgridopt run --engine lammps in.base` is timed in BENCH_ROUNDS rounds
+# (its Loop time: the sum of its segments' Loop times, measuring and
+# advice included), and once more, untimed, next to a plain `lmp -in`
+# run, both with a dump added (every 1/20 of the steps): the check that
+# the thermo rows (steps, atoms), the dumps (files, steps, atoms) and the
+# steps are the same, and that the changes made no dangerous builds.
+# Prints per case: the Loop time of hgridopt run (median, min-max), of
+# the own lines and of the best static setting of the sweep (medians),
+# the ratios, the changes made, the check, and the goals (hgridopt run
+# within 5 % of the best static setting; faster than the own lines where
+# the sweep finds more than 10 %).
+#
+# Cases: pour-wide drum flatwall pour2d (default), funnel (about 3 min a
+# run), as in bench_whole_run.sh. Environment: BENCH_ROUNDS (3),
+# BENCH_STEPS_SCALE (1), BENCH_RANKS (1: P runs everything under `mpirun
+# -np P`, hgridopt run included), BENCH_KEEP (a folder to keep everything
+# in), LAMMPS_EXAMPLES, BENCH_RUN_OPTS (more options for hgridopt run,
+# e.g. "--min-steps 100" for short smoke runs). Needs lmp, mpirun for
+# BENCH_RANKS > 1, a build with liblammps, and quiet cores: do not run it
+# while others use the machine.
+set -uo pipefail
+HG=$(realpath "$1")
+shift
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$SRC/tests/run_lib.sh"
+ROUNDS=${BENCH_ROUNDS:-3}
+RANKS=${BENCH_RANKS:-1}
+case $ROUNDS in [1-9]) ;; *) echo "bench_run: BENCH_ROUNDS: '$ROUNDS' is not 1-9" >&2; exit 2 ;; esac
+case $RANKS in [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;; *) echo "bench_run: BENCH_RANKS: '$RANKS' is not 1-999" >&2; exit 2 ;; esac
+read -r -a RUN_OPTS <<< "${BENCH_RUN_OPTS:-}"
+command -v lmp > /dev/null || { echo "bench_run: lmp not found (apt-get install lammps)" >&2; exit 1; }
+if ! out=$("$HG" run --engine lammps /dev/null 2>&1); then
+    echo "bench_run: $out" >&2
+    exit 1
+fi
+LAUNCH=()
+if [ "$RANKS" -gt 1 ]; then
+    command -v mpirun > /dev/null || { echo "bench_run: mpirun not found (apt-get install mpi-default-bin)" >&2; exit 1; }
+    LAUNCH=(mpirun --allow-run-as-root -np "$RANKS")
+    [ "$RANKS" -gt "$(nproc)" ] && LAUNCH+=(--oversubscribe)
+fi
+T=${BENCH_KEEP:-$(mktemp -d)}
+mkdir -p "$T"
+[ -n "${BENCH_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(pour-wide drum flatwall pour2d)
+for c in "${cases[@]}"; do
+    case $c in pour-wide | drum | flatwall | funnel | pour2d) ;;
+    *) echo "bench_run: unknown case '$c' (pour-wide, drum, flatwall, pour2d, funnel)" >&2; exit 2 ;;
+    esac
+done
+
+# the sweep (and the inputs: $T/CASE/in.base)
+echo "=== the whole-run sweep (tests/bench_whole_run.sh) ==="
+BENCH_KEEP="$T" BENCH_ROUNDS="$ROUNDS" bash "$SRC/tests/bench_whole_run.sh" "$HG" "${cases[@]}"
+rc=$?
+echo
+echo "=== hgridopt run ==="
+
+# hg_run DIR INPUT REPORT: hgridopt run of INPUT in DIR, its report into
+# REPORT
+hg_run() {
+    (cd "$1" && "${LAUNCH[@]}" "$HG" run --engine lammps "$2" --screen none \
+        --report "$3" "${RUN_OPTS[@]}" > run.out 2> run.err)
+}
+
+for c in "${cases[@]}"; do
+    d="$T/$c"
+    if [ ! -s "$d/in.base" ]; then
+        echo "$c: no input (the sweep failed to prepare it)" >&2
+        rc=1
+        continue
+    fi
+    steps=$(awk '/^run[ \t]/ { s += $2 } END { print s + 0 }' "$d/in.base")
+    : > "$d/run.times"
+    for ((r = 0; r < ROUNDS; r++)); do
+        w="$d/hgrun.$r"
+        rm -rf "$w" && mkdir -p "$w" && cp "$d/in.base" "$w/"
+        if ! hg_run "$w" in.base report; then
+            echo "$c: hgridopt run failed: $(tail -3 "$w/run.err")" >&2
+            rc=1
+            continue
+        fi
+        awk '/^hgridopt run:/ { for (i = 1; i <= NF; i++) if ($i == "Loop") print $(i + 1) }' "$w/report" >> "$d/run.times"
+    done
+    # the check: plain lmp and hgridopt run, each with a dump
+    every=$(( steps / 20 > 0 ? steps / 20 : 1 ))
+    awk -v every="$every" '
+        /^run[ \t]/ && !done { print "dump hgcheck all custom " every " check.*.dump id type radius x y z"; done = 1 }
+        { print }' "$d/in.base" > "$d/in.check"
+    rm -rf "$d/check.plain" "$d/check.run"
+    mkdir -p "$d/check.plain" "$d/check.run"
+    cp "$d/in.check" "$d/check.plain/" && cp "$d/in.check" "$d/check.run/"
+    (cd "$d/check.plain" && "${LAUNCH[@]}" lmp -in in.check -log log.lammps -screen none > /dev/null 2>&1) ||
+        { echo "$c: lmp -in in.check failed" >&2; rc=1; }
+    hg_run "$d/check.run" in.check report || { echo "$c: hgridopt run (check) failed" >&2; rc=1; }
+    why=$(same_run "$d/check.plain" "$d/check.run")
+    # dangerous builds of the changed lines: the report's segments run
+    # with lines other than the input's
+    dz=$(awk '$1 ~ /^[0-9]+-[0-9]+$/ && $8 != "yours" { s += $6 } END { print s + 0 }' "$d/check.run/report")
+    [ -n "$why" ] && rc=1
+    echo
+    echo "$c: $(awk '/^run[ \t]/ { r++ } END { print r + 0 }' "$d/in.base") runs, $steps steps, $ROUNDS rounds, $RANKS rank(s): hgridopt run --engine lammps in.base ${RUN_OPTS[*]}"
+    python3 - "$d/run.times" "$d/candidates" "$d/times" "$T/$c/hgrun.0/report" << 'PY'
+import os, sys, statistics as st
+nan = float("nan")
+runs = [float(x) for x in open(sys.argv[1]).read().split()]
+if not runs:
+    print("  hgridopt run: no timed run"); sys.exit(0)
+hr = st.median(runs)
+print(f"  hgridopt run Loop {hr:.2f} s ({min(runs):.2f}-{max(runs):.2f})")
+own = best = nan
+bestname = ""
+if os.path.exists(sys.argv[3]):
+    names = [l.split('\t')[0] for l in open(sys.argv[2]) if l.strip()]
+    rows = {}
+    for l in open(sys.argv[3]):
+        k, loop = l.split()[:2]
+        rows.setdefault(int(k), []).append(float(loop))
+    med = {k: st.median(v) for k, v in rows.items()}
+    static = {k: m for k, m in med.items() if not names[k].startswith("hgridopt")}
+    if static:
+        kb = min(static, key=static.get)
+        best, bestname = static[kb], names[kb]
+    own = med.get(0, nan)
+    print(f"  own lines Loop {own:.2f} s; best static setting of the sweep: {bestname}, Loop {best:.2f} s")
+    print(f"  hgridopt run / best {hr / best:.3f}; hgridopt run / own {hr / own:.3f}; own / best {own / best:.3f}")
+    print(f"  goal hgridopt run / best <= 1.05: {'met' if hr / best <= 1.05 else 'NOT met'}")
+    if best < own / 1.10:
+        print(f"  goal faster than own (the sweep finds {own / best:.2f}x): {'met' if hr < own else 'NOT met'}")
+rep = open(sys.argv[4]).read().split("\n") if os.path.exists(sys.argv[4]) else []
+ch = [l.strip() for l in rep if l.startswith("  step ")]
+print(f"  changes (round 0): {len(ch)}" + ("" if ch else " (the input's lines kept)"))
+for l in ch:
+    print(f"    {l}")
+for l in rep:
+    if l.startswith("note: "):
+        print(f"    {l}")
+PY
+    if [ -z "$why" ]; then
+        echo "  unchanged: thermo rows ($(thermo_rows "$d/check.plain/log.lammps" | wc -l): steps, atoms), dumps ($(dump_rows "$d/check.plain" | wc -l): steps, atoms), $(run_steps "$d/check.plain/log.lammps") steps; dangerous builds after a change: $dz"
+    else
+        echo "  CHANGED: $why"
+    fi
+    [ "$dz" = 0 ] || rc=1
+done
+exit $rc

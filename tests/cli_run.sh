@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# hgridopt run --engine lammps: the input run through LAMMPS' library with
+# its runs split into segments and its neighbor lines tuned between them
+# leaves the run as `lmp` runs it: the same thermo rows (steps, atoms),
+# the same dumps (files, steps, atoms), the same steps; without any change
+# (--no-tune) the dumps are the same to the last digit. Inputs
+# (tests/data/run/): a granular gas whose skin is far too small (the
+# lines change, and stay without dangerous builds) and a pour (changes
+# wait while fix pour inserts). Inputs it cannot follow run unsplit with a
+# note (if, a run with keywords, elapsed, thermo 0); a failing input fails
+# with LAMMPS' message and a non-zero exit; usage errors; under mpirun on
+# 2 ranks the same. Needs lmp and a build with liblammps (skipped
+# otherwise, after checking the message of a build without it).
+. "$(dirname "$0")/cli_lib.sh"
+. "$SRC/tests/run_lib.sh"
+export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json"
+export HGRIDOPT_LAMMPS_PAIR_CALIBRATION="$TMP/no-lammps-pair.json"
+D=$SRC/tests/data/run
+cd "$TMP" || exit 1
+# Under the sanitizers, no leak check of a process that ran LAMMPS: its
+# lammps_gather_atoms_concat and Open MPI's plug-ins keep allocations to
+# the end, and the leak report would end the process before LAMMPS'
+# buffered screen is written. hgridopt's own part of the run (the script,
+# the segments, the tuner) is leak-checked by test_live.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+# usage errors, whatever the build
+expect_fail 2 "engine.*lammps" -- "$HG" run "$D/in.gas"
+expect_fail 2 "engine.*liggghts" -- "$HG" run --engine liggghts "$D/in.gas"
+expect_fail 2 "give the input script" -- "$HG" run --engine lammps
+expect_fail 2 "one input script only" -- "$HG" run --engine lammps "$D/in.gas" "$D/in.pour"
+expect_fail 1 "nonexistent.*No such file" -- "$HG" run --engine lammps "$TMP/nonexistent"
+expect_fail 2 "segments" -- "$HG" run --engine lammps --segments 0 "$D/in.gas"
+expect_fail 2 "min-gain" -- "$HG" run --engine lammps --min-gain 1.5 "$D/in.gas"
+expect_ok "Usage: hgridopt run" -- "$HG" run --help
+
+if out=$("$HG" run --engine lammps /dev/null 2>&1); then
+    ok
+else
+    if printf '%s\n' "$out" | grep -q "built without LAMMPS' library"; then
+        ok
+        echo "skipped: this hgridopt was built without liblammps"
+        finish || exit 1
+        exit 77
+    fi
+    bad "run of an empty input failed: $out"
+fi
+if ! command -v lmp > /dev/null; then
+    echo "skipped: lmp not found (apt-get install lammps)"
+    finish || exit 1
+    exit 77
+fi
+
+# run_both NAME INPUT [hgridopt run options...]: the input in lmp (once,
+# in plain-INPUT/) and in hgridopt run (NAME/), each in a folder of its own;
+# P names the plain folder
+run_both() {
+    local name=$1 in=$2
+    shift 2
+    P=$TMP/plain-${in##*/}
+    rm -rf "$TMP/$name"
+    mkdir -p "$TMP/$name"
+    cp "$in" "$TMP/$name/"
+    if [ ! -d "$P" ]; then
+        mkdir -p "$P" && cp "$in" "$P/"
+        (cd "$P" && lmp -in "${in##*/}" > screen 2>&1) || bad "lmp -in ${in##*/} failed"
+    fi
+    (cd "$TMP/$name" && "$HG" run --engine lammps "${in##*/}" "$@" > screen 2> err) ||
+        bad "hgridopt run ${in##*/} $* failed: $(tail -3 "$TMP/$name/err")"
+}
+
+# the gas: tuned, several segments per run, changes made
+run_both gas "$D/in.gas" --min-steps 100 --segments 6
+why=$(same_run "$P" "$TMP/gas")
+[ -z "$why" ] && ok || bad "gas: $why"
+grep -q "^  step [0-9]*: .*predicted to save" "$TMP/gas/screen" && ok ||
+    bad "gas: no change of the lines in the report: $(tail -20 "$TMP/gas/screen")"
+n=$(grep -c "start 0 stop 400 pre" "$TMP/gas/log.lammps")
+[ "$n" -ge 4 ] && ok || bad "gas: the first run in $n segments, expected 4 or more"
+# segments end on thermo steps (multiples of 100) and the log's runs add up
+awk '/^run [0-9]+ start [0-9]+ stop [0-9]+ pre/ { s += $2; if (s % 100) bad = 1 } END { exit bad }' "$TMP/gas/log.lammps" &&
+    ok || bad "gas: a segment ends off a thermo step"
+# the changed lines build without dangerous builds (the input's own skin
+# of the first segment does not): the report's segments, and the log's
+# last table
+d=$(awk '$1 ~ /^[0-9]+-[0-9]+$/ && $8 != "yours" { s += $6 } END { print s + 0 }' "$TMP/gas/screen")
+[ "$d" = 0 ] && ok || bad "gas: $d dangerous builds with the changed lines"
+awk '$1 ~ /^[0-9]+-[0-9]+$/ && $8 == "yours" { s += $6 } END { exit !(s > 0) }' "$TMP/gas/screen" && ok ||
+    bad "gas: the input's own skin showed no dangerous builds (the report's column?)"
+d=$(awk '/^Dangerous builds =/ { n++; if (n > 1) s += $4 } END { print s + 0 }' "$TMP/gas/log.lammps")
+[ "$d" = 0 ] && ok || bad "gas: $d dangerous builds in the log after the first run"
+grep -q "^neighbor " "$TMP/gas/log.lammps" && ok || bad "gas: no neighbor line echoed in the log"
+grep -q "^hgridopt run: in.gas on 1 rank: 2 runs (2 split), 800 steps" "$TMP/gas/screen" && ok ||
+    bad "gas: report's first line: $(grep '^hgridopt run' "$TMP/gas/screen")"
+
+# the pour: changes wait while fix pour inserts; the same atom counts
+run_both pour "$D/in.pour" --min-steps 100 --segments 6 --report report.txt
+why=$(same_run "$P" "$TMP/pour")
+[ -z "$why" ] && ok || bad "pour: $why"
+grep -q "no change at step 100 and while fix ins (pour) inserts next" "$TMP/pour/report.txt" && ok ||
+    bad "pour: no note of the waiting changes: $(cat "$TMP/pour/report.txt")"
+awk '/^  [0-9]+-[0-9]+ / && $1 ~ /^[0-9]/ { split($1, s, "-"); if (s[2] <= 800 && $0 ~ /change:/) bad = 1 } END { exit bad }' "$TMP/pour/report.txt" &&
+    ok || bad "pour: a change while fix pour inserts"
+grep -q "^hgridopt run" "$TMP/pour/screen" && bad "pour: the report on the screen despite --report" || ok
+
+# split but never changed: the dumps the same to the last digit
+run_both notune "$D/in.pour" --min-steps 100 --segments 6 --no-tune
+why=$(same_run "$P" "$TMP/notune")
+[ -z "$why" ] && ok || bad "no-tune: $why"
+same=1
+for f in "$P"/*.dump; do
+    cmp -s "$f" "$TMP/notune/${f##*/}" || same=0
+done
+[ "$same" = 1 ] && ok || bad "no-tune: a dump differs from lmp's"
+
+# inputs it cannot follow: run whole or unsplit, with a note, unchanged
+sed 's/^thermo          100$/variable t equal 100\nif "${t} > 0" then "thermo ${t}"/' "$D/in.gas" > in.if
+run_both if "$TMP/in.if" --min-steps 100
+why=$(same_run "$P" "$TMP/if")
+[ -z "$why" ] && ok || bad "if: $why"
+grep -q "note: 'if' (line .*): the input runs whole in LAMMPS" "$TMP/if/screen" && ok ||
+    bad "if: no note: $(tail -3 "$TMP/if/screen")"
+sed 's/^run             400$/run             400 upto/' "$D/in.gas" > in.upto
+run_both upto "$TMP/in.upto" --min-steps 100
+why=$(same_run "$P" "$TMP/upto")
+[ -z "$why" ] && ok || bad "upto: $why"
+grep -Eq "note: line [0-9]+: run 400 upto...: a run with keywords" "$TMP/upto/screen" && ok ||
+    bad "upto: no note: $(grep note "$TMP/upto/screen")"
+sed 's/^thermo          100$/thermo          0/' "$D/in.gas" > in.thermo0
+run_both thermo0 "$TMP/in.thermo0" --min-steps 100
+why=$(same_run "$P" "$TMP/thermo0")
+[ -z "$why" ] && ok || bad "thermo 0: $why"
+grep -q "unsplit: thermo 0 prints" "$TMP/thermo0/screen" && ok || bad "thermo 0: no note"
+grep -c "start 0 stop" "$TMP/thermo0/log.lammps" | grep -qx 0 && ok || bad "thermo 0: split"
+
+# a failing input: LAMMPS' own message, a non-zero exit, no folder left
+printf 'units lj\natom_style sphere\nno_such_command 1 2\n' > in.bad
+mkdir -p badp badr
+(cd badp && lmp -in ../in.bad > screen 2>&1) && bad "lmp ran in.bad"
+n0=$(ls -d "${TMPDIR:-/tmp}"/hgridopt-run-* 2> /dev/null | wc -l)
+(cd badr && "$HG" run --engine lammps ../in.bad > screen 2>&1) && rc=0 || rc=$?
+[ "$rc" != 0 ] && ok || bad "hgridopt run of in.bad exit 0"
+want=$(grep "^ERROR:" badp/screen | sed 's/ (src.*//')
+got=$(grep "^ERROR:" badr/screen | sed 's/ (src.*//')
+[ -n "$want" ] && [ "$want" = "$got" ] && ok || bad "in.bad: LAMMPS' message '$want', got '$got'"
+n1=$(ls -d "${TMPDIR:-/tmp}"/hgridopt-run-* 2> /dev/null | wc -l)
+[ "$n1" -le "$n0" ] && ok || bad "in.bad: a working folder was left behind"
+
+# MPI: two ranks under mpirun, and --mpi 2, split and tuned: the same run
+if command -v mpirun > /dev/null; then
+    MPI=(mpirun -np 2 --oversubscribe)
+    [ "$(id -u)" = 0 ] && MPI+=(--allow-run-as-root)
+    rm -rf "$TMP/mpi" && mkdir -p "$TMP/mpi" && cp "$D/in.gas" "$TMP/mpi/"
+    (cd "$TMP/mpi" && "${MPI[@]}" "$HG" run --engine lammps in.gas --min-steps 100 --segments 4 > screen 2> err) ||
+        bad "mpirun -np 2 hgridopt run failed: $(tail -3 "$TMP/mpi/err")"
+    why=$(same_run "$TMP/plain-in.gas" "$TMP/mpi")
+    [ -z "$why" ] && ok || bad "2 ranks: $why"
+    grep -q "with 2 MPI tasks" "$TMP/mpi/log.lammps" && ok || bad "2 ranks: the log is not of 2 MPI tasks"
+    [ "$(grep -c '^hgridopt run: in.gas on 2 ranks' "$TMP/mpi/screen")" = 1 ] && ok ||
+        bad "2 ranks: not one report from rank 0: $(grep -c '^hgridopt run' "$TMP/mpi/screen")"
+    rm -rf "$TMP/mpi2" && mkdir -p "$TMP/mpi2" && cp "$D/in.pour" "$TMP/mpi2/"
+    (cd "$TMP/mpi2" && "$HG" run --engine lammps in.pour --mpi 2 --min-steps 200 --screen none > screen 2> err) ||
+        bad "--mpi 2 failed: $(tail -3 "$TMP/mpi2/err")"
+    grep -q "with 2 MPI tasks" "$TMP/mpi2/log.lammps" && ok || bad "--mpi 2: the log is not of 2 MPI tasks"
+    grep -q "^hgridopt run: in.pour on 2 ranks" "$TMP/mpi2/screen" && ok || bad "--mpi 2: no report"
+    expect_fail 2 "running under mpirun on 2 ranks" -- env OMPI_COMM_WORLD_SIZE=2 "$HG" run --engine lammps --mpi 3 "$D/in.gas"
+else
+    echo "skipped: the MPI part (mpirun not found)"
+fi
+finish

@@ -1,0 +1,330 @@
+/* test_live.c - `hgridopt run`'s code-independent half (hg_live.h): an
+ * input script read into commands ('&' continuations, CRLF, line numbers,
+ * the first command that cannot be followed), commands classified (a run
+ * that can be split, one that cannot and why, minimize, elapsed, dynamic
+ * groups), the segments of a run (boundaries on multiples of the thermo
+ * interval strictly inside, at least min_steps, at most max_segments,
+ * the last at the run's end) over random cases, and the tuner: a change
+ * where a segment rebuilt its lists every step, its undo when the next
+ * segment measures slower, nothing after the last segment, and its
+ * refusals. */
+#include "hg_live.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void test_parse(void)
+{
+    hg_live_script s;
+    hg_err e = {0};
+    const char *text = "units lj\r\n"
+                       "# a comment\n"
+                       "region box block 0 10 &\n"
+                       "   0 10 &  \n"
+                       "   0 10\n"
+                       "\n"
+                       "run 1000\n"
+                       "jump SELF loop\n"
+                       "print done";
+    CHECK(hg_live_script_parse(text, "t", &s, &e) == HG_OK);
+    CHECK(s.n == 7);
+    if (s.n == 7) {
+        CHECK(!strcmp(s.cmd[0], "units lj"));
+        CHECK(!strncmp(s.cmd[2], "region box block 0 10 ", 22));
+        CHECK(strstr(s.cmd[2], "0 10") && !strchr(s.cmd[2], '&'));
+        CHECK(s.line[2] == 3 && s.line[3] == 6 && s.line[4] == 7);
+        CHECK(!strcmp(s.cmd[6], "print done") && s.line[6] == 9);
+    }
+    CHECK(s.unfollowable && !strcmp(s.unfollowable, "jump"));
+    CHECK(s.unfollowable_line == 8);
+    hg_live_script_free(&s);
+
+    CHECK(hg_live_script_parse("run 10\nprint \"\"\"\na\n\"\"\"\n", "t", &s,
+                               &e) == HG_OK);
+    CHECK(s.unfollowable && s.unfollowable_line == 2);
+    hg_live_script_free(&s);
+    const char *words[] = {"label a", "next v", "if \"1 > 0\" then x",
+                           "include in.x", "python f", "  jump SELF"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        char t[64];
+        snprintf(t, sizeof t, "units lj\n%s\nrun 5\n", words[i]);
+        CHECK(hg_live_script_parse(t, "t", &s, &e) == HG_OK);
+        CHECK(s.unfollowable && s.unfollowable_line == 2);
+        hg_live_script_free(&s);
+    }
+    CHECK(hg_live_script_parse("units lj\nifx 1\nrun 5\n", "t", &s, &e) ==
+          HG_OK);
+    CHECK(!s.unfollowable);
+    hg_live_script_free(&s);
+
+    CHECK(hg_live_script_read("/nonexistent/in.x", &s, &e) == HG_EIO);
+    CHECK(strstr(e.msg, "/nonexistent/in.x") != NULL);
+    char path[] = "/tmp/hg_test_live_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) {
+        CHECK(write(fd, "units lj\nrun 5\0garbage\n", 23) == 23);
+        close(fd);
+        CHECK(hg_live_script_read(path, &s, &e) == HG_EINVAL);
+        CHECK(strstr(e.msg, "line 2") && strstr(e.msg, "binary"));
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fputs("units lj\nrun 5\n", f);
+            fclose(f);
+        }
+        CHECK(hg_live_script_read(path, &s, &e) == HG_OK && s.n == 2);
+        hg_live_script_free(&s);
+        remove(path);
+    }
+}
+
+static void test_classify(void)
+{
+    struct {
+        const char *cmd;
+        hg_live_kind kind;
+        long long n;
+    } t[] = {
+        {"run 1000", HG_LIVE_RUN, 1000},
+        {"  run\t250   # comment", HG_LIVE_RUN, 250},
+        {"run 0", HG_LIVE_RUN, 0},
+        {"run 1000 upto", HG_LIVE_RUN_WHOLE, 0},
+        {"run 100 every 10 \"print x\"", HG_LIVE_RUN_WHOLE, 0},
+        {"run 100 pre no post no", HG_LIVE_RUN_WHOLE, 0},
+        {"run ${n}", HG_LIVE_RUN_WHOLE, 0},
+        {"run -5", HG_LIVE_RUN_WHOLE, 0},
+        {"run 1e4", HG_LIVE_RUN_WHOLE, 0},
+        {"minimize 1e-4 1e-6 100 1000", HG_LIVE_NOTED, 0},
+        {"rerun dump.x dump x y z", HG_LIVE_NOTED, 0},
+        {"runx 5", HG_LIVE_OTHER, 0},
+        {"# run 5", HG_LIVE_OTHER, 0},
+        {"neighbor 0.2 bin", HG_LIVE_OTHER, 0},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        hg_live_cmd c;
+        hg_live_classify(t[i].cmd, &c);
+        CHECK(c.kind == t[i].kind);
+        if (c.kind != t[i].kind)
+            fprintf(stderr, "  '%s': kind %d\n", t[i].cmd, (int)c.kind);
+        if (t[i].kind == HG_LIVE_RUN)
+            CHECK(c.n == t[i].n);
+        if (t[i].kind == HG_LIVE_RUN_WHOLE || t[i].kind == HG_LIVE_NOTED)
+            CHECK(c.why[0] != '\0');
+    }
+    hg_live_cmd c;
+    hg_live_classify("variable th equal 2*PI*elapsed/2e4", &c);
+    CHECK(c.clock_words == 1 && !strcmp(c.word, "variable"));
+    hg_live_classify("thermo_style custom step elaptime", &c);
+    CHECK(c.clock_words == 1);
+    hg_live_classify("variable elapsedx equal 1", &c);
+    CHECK(c.clock_words == 0);
+    hg_live_classify("thermo_style custom step elaplong", &c);
+    CHECK(c.clock_words == 0);
+    hg_live_classify("group g dynamic all var z every 100", &c);
+    CHECK(c.dynamic_group == 1);
+    hg_live_classify("group g type 1", &c);
+    CHECK(c.dynamic_group == 0);
+    hg_live_classify("", &c);
+    CHECK(c.kind == HG_LIVE_OTHER && c.word[0] == '\0');
+}
+
+/* the invariants of hg_live_split for one case */
+static int split_ok(long long start, long long n, long long every,
+                    long long min_steps, int max)
+{
+    long long ends[64];
+    int k = hg_live_split(start, n, every, min_steps, max, ends);
+    if (k < 1 || k > max || ends[k - 1] != start + n)
+        return 0;
+    long long prev = start;
+    for (int i = 0; i < k; i++) {
+        if (ends[i] <= prev)
+            return 0;
+        if (i < k - 1 && (ends[i] % every || ends[i] - prev < min_steps))
+            return 0;
+        prev = ends[i];
+    }
+    if (k > 1 && ends[k - 1] - ends[k - 2] < min_steps)
+        return 0;
+    return 1;
+}
+
+static void test_split(void)
+{
+    long long e[64];
+    CHECK(hg_live_split(0, 1000, 100, 100, 10, e) == 10);
+    for (int i = 0; i < 10; i++)
+        CHECK(e[i] == 100 * (i + 1));
+    CHECK(hg_live_split(0, 1000, 100, 500, 10, e) == 2);
+    CHECK(e[0] == 500 && e[1] == 1000);
+    CHECK(hg_live_split(0, 1000, 100, 600, 10, e) == 1 && e[0] == 1000);
+    CHECK(hg_live_split(0, 1000, 2000, 100, 10, e) == 1 && e[0] == 1000);
+    CHECK(hg_live_split(50, 1000, 100, 100, 4, e) == 4);
+    CHECK(e[3] == 1050 && e[0] % 100 == 0);
+    CHECK(hg_live_split(0, 25000, 1000, 500, 10, e) == 10);
+    CHECK(e[0] == 3000 || e[0] == 2000); /* about 2500, a thermo step */
+    CHECK(hg_live_split(7, 0, 100, 100, 10, e) == 1 && e[0] == 7);
+    CHECK(hg_live_split(0, 1000, 100, 100, 1, e) == 1 && e[0] == 1000);
+    uint64_t seed = 20261205;
+    printf("test_live: split seed %llu\n", (unsigned long long)seed);
+    int bad = 0;
+    for (int i = 0; i < 20000; i++) {
+        long long start = (long long)(hg_test_uniform(&seed) * 5000);
+        long long n = 1 + (long long)(hg_test_uniform(&seed) * 40000);
+        long long every = 1 + (long long)(hg_test_uniform(&seed) * 3000);
+        long long min = 1 + (long long)(hg_test_uniform(&seed) * 5000);
+        int max = 1 + (int)(hg_test_uniform(&seed) * 64);
+        if (max > 64)
+            max = 64;
+        if (!split_ok(start, n, every, min, max)) {
+            if (bad++ < 5)
+                fprintf(stderr, "  split %lld %lld %lld %lld %d wrong\n",
+                        start, n, every, min, max);
+        }
+    }
+    CHECK(bad == 0);
+}
+
+/* 300 spheres in a 10-box, the second frame each moved by 0.1 (fast:
+ * the input's skin of 0.02 needs a build every step) */
+static void write_frame(const char *path, long step, double shift)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "ITEM: TIMESTEP\n%ld\nITEM: NUMBER OF ATOMS\n300\n"
+               "ITEM: BOX BOUNDS pp pp pp\n0 10\n0 10\n0 10\n"
+               "ITEM: ATOMS id type radius x y z vx vy vz\n", step);
+    uint64_t s = 42;
+    for (int i = 0; i < 300; i++) {
+        double x = 10 * hg_test_uniform(&s), y = 10 * hg_test_uniform(&s),
+               z = 10 * hg_test_uniform(&s);
+        double r = i % 5 ? 0.3 : 0.6;
+        x = fmod(x + shift, 10.0);
+        fprintf(f, "%d 1 %g %.9g %.9g %.9g 1 0 0\n", i + 1, r, x, y, z);
+    }
+    fclose(f);
+}
+
+static void test_tuner(void)
+{
+    hg_err e = {0};
+    hg_live *t = NULL;
+    hg_live_options o = {0};
+    o.engine = "lammps";
+    o.workdir = "/tmp";
+    o.units = "lj";
+    o.timestep = 0.001;
+    o.mpi = 1;
+    hg_live_options b = o;
+    b.engine = NULL;
+    CHECK(hg_live_create(&b, &t, &e) == HG_EINVAL && !t);
+    b = o;
+    b.engine = "hgrid";
+    CHECK(hg_live_create(&b, &t, &e) == HG_EINVAL && strstr(e.msg, "hgrid"));
+    b = o;
+    b.timestep = 0.0;
+    CHECK(hg_live_create(&b, &t, &e) == HG_EINVAL && strstr(e.msg, "0"));
+    b = o;
+    b.mpi = 0;
+    CHECK(hg_live_create(&b, &t, &e) == HG_EINVAL);
+    b = o;
+    b.min_gain = 1.5;
+    CHECK(hg_live_create(&b, &t, &e) == HG_EINVAL && strstr(e.msg, "1.5"));
+
+    char dir[] = "/tmp/hg_test_live_dir_XXXXXX";
+    if (!mkdtemp(dir)) {
+        CHECK(0);
+        return;
+    }
+    o.workdir = dir;
+    char f0[4200], f1[4200];
+    snprintf(f0, sizeof f0, "%s/f0.dump", dir);
+    snprintf(f1, sizeof f1, "%s/f1.dump", dir);
+    write_frame(f0, 0, 0.0);
+    write_frame(f1, 100, 0.1);
+    CHECK(hg_live_create(&o, &t, &e) == HG_OK && t);
+    if (!t)
+        return;
+    hg_live_run_begin(t, 0, 1000);
+    const char *own = "neighbor 0.02 bin\nneigh_modify delay 0 every 1 "
+                      "check yes\n";
+    const char *restore = "neighbor 0.02 bin\nneigh_modify binsize 0\n";
+    hg_live_measure m = {0};
+    m.from = 0;
+    m.to = 100;
+    m.procs = 1;
+    m.atoms = 300;
+    m.loop = 1.0;
+    m.pair = m.pair_max = m.pair_min = 0.05;
+    m.neigh = m.neigh_max = m.neigh_min = 0.8;
+    m.comm = m.comm_max = m.comm_min = 0.05;
+    m.modify = 0.05;
+    m.builds = 100;
+    m.nlocal_ave = m.nlocal_max = 300;
+    hg_live_decision d;
+    int st = hg_live_segment(t, &m, own, restore, f0, f1, 0, &d, &e);
+    CHECK(st == HG_OK);
+    if (st)
+        fprintf(stderr, "  %s\n", e.msg);
+    CHECK(d.action == HG_LIVE_CHANGE);
+    CHECK(d.lines && strstr(d.lines, "neighbor ") &&
+          strstr(d.lines, "check yes"));
+    CHECK(d.predicted_gain >= 0.05 && d.predicted_gain < 1.0);
+    double skin = 0.0;
+    if (d.lines)
+        sscanf(strstr(d.lines, "neighbor ") + 9, "%lf", &skin);
+    CHECK(skin > 0.2); /* 4 x the motion per step at least */
+    printf("test_live: change to skin %g: %s\n", skin, d.why);
+    hg_live_decision_clear(&d);
+    CHECK(d.lines == NULL);
+    /* its trial measures 50 % slower per atom and step: undone, back to
+     * the restore lines */
+    m.from = 100;
+    m.to = 200;
+    m.pair *= 1.5;
+    m.pair_max *= 1.5;
+    m.neigh_max *= 1.5;
+    m.comm_max *= 1.5;
+    st = hg_live_segment(t, &m, "neighbor 0.5 bin\n", "neighbor 0.5 bin\n",
+                         f0, f1, 0, &d, &e);
+    CHECK(st == HG_OK && d.action == HG_LIVE_UNDO);
+    CHECK(d.lines && !strcmp(d.lines, restore));
+    CHECK(d.measured_change > 0.4 && d.measured_change < 0.6);
+    hg_live_decision_clear(&d);
+    /* the last segment: nothing to decide */
+    st = hg_live_segment(t, &m, own, restore, f0, f1, 1, &d, &e);
+    CHECK(st == HG_OK && d.action == HG_LIVE_KEEP && !d.lines);
+    hg_live_decision_clear(&d);
+    /* a segment without Pair and Neigh times (timer loop): kept */
+    hg_live_measure z = m;
+    z.pair = z.neigh = 0.0;
+    st = hg_live_segment(t, &z, own, restore, f0, f1, 0, &d, &e);
+    CHECK(st == HG_OK && d.action == HG_LIVE_KEEP && strstr(d.why, "kept"));
+    hg_live_decision_clear(&d);
+    /* a frame that is not there: the advice's error names it */
+    st = hg_live_segment(t, &m, own, restore, f0, "/nonexistent.dump", 0, &d,
+                         &e);
+    CHECK(st != HG_OK && strstr(e.msg, "/nonexistent.dump"));
+    hg_live_decision_clear(&d);
+    hg_live_free(t);
+    hg_live_free(NULL);
+    remove(f0);
+    remove(f1);
+    CHECK(rmdir(dir) == 0); /* the tuner's logs removed */
+}
+
+int main(void)
+{
+    setenv("HGRIDOPT_LAMMPS_CALIBRATION", "/nonexistent/lammps.json", 1);
+    setenv("HGRIDOPT_LAMMPS_PAIR_CALIBRATION", "/nonexistent/pair.json", 1);
+    test_parse();
+    test_classify();
+    test_split();
+    test_tuner();
+    return hg_test_summary("test_live");
+}
