@@ -91,4 +91,6 @@ else bad "same grid, coincident json: $out"; fi
 # a count too small to judge: 30 particles, dilute
 $HG pack --psd "powerlaw:alpha=0,omega=1.2" --dim 3 --nu 0.05 --n 30 --seed 3 --output "$TMP/p30.csv" 2>/dev/null
 expect_ok "^NOTE: HGrid: only [0-9]+ pair checks counted, too few to judge its ratio .*400 are enough.*about N = [0-9]+ particles$" -- $V --packing "$TMP/p30.csv" --repeats 1
+# issue 48, item 5: MercuryDPM's K in 2D is the 3D value, said with its cost
+expect_ok "K from shipped-default, for MercuryDPM: .*the 3D value, not measured on disks: .*at most 15 % more work" -- env HGRIDOPT_MERCURYDPM_CALIBRATION="$TMP/none.json" $HG recommend --system examples/paper-2d-free-cooling.json --format mercurydpm
 finish
