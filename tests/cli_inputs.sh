@@ -16,8 +16,9 @@ for s in weibull:scale=1,shape=4,rmin=29,rmax=32 weibull:scale=1,shape=4,rmin=20
     expect_ok 'L = ' -- $R --psd $s --dim 3 --nu 0.3
     expect_ok '' -- $HG pack --psd $s --dim 3 --nu 0.3 --n 300 --output $TMP/tail.csv
 done
-expect_ok 'speed-up over the linked cell: measured [0-9]' -- $HG validate --psd weibull:scale=0.011,shape=4,rmin=0.1,rmax=2,basis=volume --dim 3 --nu 0.01 --n 20000
-expect_ok 'speed-up over the linked cell: measured [0-9]' -- $HG validate --psd rosin-rammler:x63=1,shape=8,rmin=3,rmax=4 --dim 3 --nu 0.3 --n 3000
+# (one level of the linked cell's size: the same grid, timed once)
+expect_ok 'speed-up over the linked cell: (measured [0-9]|1, the same grid)' -- $HG validate --psd weibull:scale=0.011,shape=4,rmin=0.1,rmax=2,basis=volume --dim 3 --nu 0.01 --n 20000
+expect_ok 'speed-up over the linked cell: (measured [0-9]|1, the same grid)' -- $HG validate --psd rosin-rammler:x63=1,shape=8,rmin=3,rmax=4 --dim 3 --nu 0.3 --n 3000
 # item 4
 expect_ok 'L = ' -- $R --psd 'discrete:r=1;2,frac=1e308;1e308' --dim 3 --nu 0.3
 

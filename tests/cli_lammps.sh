@@ -31,9 +31,10 @@ for seed in 1 2 3 4 5 6 7 8; do
     done
 done
 
-# one size: bin (LAMMPS model and KOL export alike)
+# one size: bin (LAMMPS model and KOL export alike; the model may size
+# its bins)
 for model in lammps kol; do
-    "$HG" recommend --psd mono:r=1 --dim 3 --nu 0.4 --format lammps --model $model > "$TMP/out"
+    "$HG" recommend --psd mono:r=1 --dim 3 --nu 0.4 --format lammps --model $model | grep -v '^#' > "$TMP/out"
     if grep -q "^neighbor 0.2 bin$" "$TMP/out" && ! grep -q collection "$TMP/out"; then ok
     else bad "mono ($model): $(grep ^neigh "$TMP/out")"; fi
 done

@@ -40,10 +40,10 @@ expect_fail 1 "frame 1 \(step 0\), bin at skin 1e\+05: box edge x: 20 is below 1
 # one atom far along z: more bins than LAMMPS allows
 for f in far_atom traj_far_atom; do
     expect_fail 1 "^hgridopt: box edge z: 1e\+07 holds 9.09e\+09 bins of 0.0011, more than LAMMPS allows .*Domain too large for neighbor bins" -- $R --packing "$D/$f.dump" --engine lammps
-    expect_fail 1 "^hgridopt: binsize: 0.000550028 makes 1.81809e\+10 bins along z \(LIGGGHTS: \"Domain too large for neighbor bins\"\)" -- $R --packing "$D/$f.dump" --engine liggghts
+    expect_fail 1 "^hgridopt: binsize: 0.0011 makes 9.09091e\+09 bins along z \(LIGGGHTS: \"Domain too large for neighbor bins\"\)" -- $R --packing "$D/$f.dump" --engine liggghts
 done
 expect_fail 1 "^hgridopt: bins of 0.04: a rank holds 3.54e\+12 of them, more than LAMMPS allows .*Too many neighbor bins" -- $R --packing "$D/fuzz_traj_crash_lammps383.dump" --engine lammps
-expect_fail 1 "^hgridopt: binsize: 0.203352 makes 3.44286e\+09 bins along z .*Domain too large for neighbor bins" -- $R --packing "$D/fuzz_traj_crash_lammps383.dump" --engine liggghts
+expect_fail 1 "^hgridopt: binsize: 0.4011 makes 3.53e\+12 bins per rank \(LIGGGHTS: \"Too many neighbor bins\"\)" -- $R --packing "$D/fuzz_traj_crash_lammps383.dump" --engine liggghts
 expect_fail 1 "frame 1 \(step 0\), bin at skin 4e-05: box edge z: 1e\+07 holds 9.8e\+09 bins .*Domain too large for neighbor bins" -- $R --trajectory "$D/traj_far_atom.dump" --engine lammps
 
 # skins of 100x the box (an atom's motion): refused as LAMMPS and

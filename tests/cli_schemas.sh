@@ -42,6 +42,12 @@ run reclmp.json "$HG" recommend --engine lammps $P --format json
 check "$TMP/reclmp.json" "$S/lammps-recommendation.schema.json"
 run reclmpbin.json "$HG" recommend --engine lammps --psd mono:r=1 --dim 3 --nu 0.4 --format json
 check "$TMP/reclmpbin.json" "$S/lammps-recommendation.schema.json"
+# bins of one cutoff (neigh_modify binsize) on a frame of LAMMPS' pour
+run reclmpbs.json "$HG" recommend --engine lammps --packing "$SRC/tests/data/files/lammps/pour_poly.dump" --skin 0.1 --format json
+check "$TMP/reclmpbs.json" "$S/lammps-recommendation.schema.json"
+# MercuryDPM: the grid with the lines of its settings format
+run recmd.json "$HG" recommend --engine mercurydpm $P --format json
+check "$TMP/recmd.json" "$S/recommendation.schema.json"
 # a frame split over MPI ranks (decompose)
 run ranks.json "$HG" decompose --packing "$SRC/tests/data/files/lammps/pour2d.data" --boundary "f fm p" --mpi 6 --skin 0.2 --format json
 check "$TMP/ranks.json" "$S/ranks.schema.json"

@@ -309,8 +309,22 @@ static void paired_medians(void)
     CHECK(x[1 * R + 0] == 9.0);                   /* x not changed */
 }
 
+/* issue 48, item 5: in 2D the K of spheres stands in, and says so with
+ * what it can cost (measured with the model on disk packings) */
+static void test_K_2d_said(void)
+{
+    const char *w2 = NULL, *w3 = NULL;
+    double k2 = hg_mercurydpm_K_shipped(2, &w2);
+    double k3 = hg_mercurydpm_K_shipped(3, &w3);
+    CHECK(k2 == k3 && w2 && w3 && w2 != w3);
+    CHECK(w2 && strstr(w2, "the 3D value, not measured on disks") &&
+          strstr(w2, "at most 15 % more work"));
+    CHECK(w3 && !strstr(w3, "3D value"));
+}
+
 int main(void)
 {
+    test_K_2d_said();
     setenv("HGRIDOPT_CALIBRATION", "/nonexistent/hg-test-calibration.json", 1);
     char dir[] = "/tmp/hg-test-mdpm-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);

@@ -3,7 +3,10 @@
  * cells per edge are refused with the N that works (and at that N the
  * measured work matches the prediction), the detection is timed over
  * repeats (median, min-max) and a speed-up far from the prediction names
- * K and how to calibrate it. */
+ * K and how to calibrate it; a one-level HGrid of the linked cell's size
+ * is the linked cell, timed once (issue 48); counts too small to judge a
+ * ratio are said with the N that is enough; coincident particles are
+ * counted. */
 #include "hg_opt.h"
 #include "hg_pack.h"
 #include "hg_engine.h"
@@ -206,8 +209,146 @@ static void test_repeats_and_notes(void)
     hg_psd_free(psd);
 }
 
+
+/* issue 48: on a 100-atom file the one-level HGrid and the linked cell
+ * were timed separately (0.032 s against 3.1e-5 s) and K was blamed */
+static void test_same_grid(void)
+{
+    hg_err e = {0};
+    hg_psd *psd = psd_of("powerlaw:alpha=0,omega=1.2", 3);
+    if (!psd)
+        return;
+    double s = 2.0 * hg_psd_rmax(psd);
+    hg_validate_params vp = {0};
+    vp.sys = (hg_system){3, 0.2};
+    vp.model = hg_model_for_grid(HG_TOP_DOWN);
+    vp.L = 1;
+    vp.sizes = &s;
+    vp.n = 3000;
+    vp.seed = 1;
+    vp.baseline = 1;
+    hg_measure_options_default(&vp.measure);
+    vp.measure.repeats = 3;
+    hg_validation v = {0};
+    int st = hg_validate(psd, &vp, &v, &e);
+    CHECK(st == HG_OK);
+    if (st == HG_OK) {
+        CHECK(v.same_grid == 1 && v.has_baseline == 1);
+        CHECK(v.measured_speedup == 1.0 && v.speedup_min == 1.0 &&
+              v.speedup_max == 1.0 && v.measured_speedup_cpu == 1.0);
+        CHECK_CLOSE(v.predicted_speedup, 1.0, 1e-12, 0);
+        CHECK(v.linked_cell.levels == 1 &&
+              v.linked_cell.seconds == v.hgrid.seconds &&
+              v.linked_cell.measured_T_cd == v.hgrid.measured_T_cd &&
+              v.linked_cell.per_level != v.hgrid.per_level);
+        CHECK(has_note(&v, "is the linked cell: the same grid, timed once",
+                       NULL));
+        CHECK(!has_note(&v, "likely cause is K", NULL) &&
+              !has_note(&v, "linked cell detection times", NULL));
+    }
+    hg_validation_clear(&v);
+    /* two levels: two grids, timed apart */
+    double s2[2] = {0.6 * s, s};
+    vp.L = 2;
+    vp.sizes = s2;
+    vp.measure.repeats = 1;
+    CHECK(hg_validate(psd, &vp, &v, &e) == HG_OK && v.same_grid == 0 &&
+          !has_note(&v, "the same grid", NULL));
+    hg_validation_clear(&v);
+    hg_psd_free(psd);
+}
+
+/* issue 48: a ratio 1.106 of ~33 pair checks was reported silently */
+static void test_small_counts(void)
+{
+    hg_err e = {0};
+    hg_psd *psd = psd_of("powerlaw:alpha=0,omega=1.2", 3);
+    if (!psd)
+        return;
+    hg_particles p = {0};
+    hg_pack_params pp = {3, 30, 0.05, 3, 1};
+    CHECK(hg_pack_poisson(psd, &pp, &p, &e) == HG_OK);
+    double s = 2.0 * hg_psd_rmax(psd);
+    hg_validate_params vp = {0};
+    vp.sys = (hg_system){3, 0.05};
+    vp.sys.structure = HG_STRUCTURE_POISSON;
+    vp.model = hg_model_for_grid(HG_TOP_DOWN);
+    vp.L = 1;
+    vp.sizes = &s;
+    vp.baseline = 0;
+    hg_measure_options_default(&vp.measure);
+    vp.measure.repeats = 1;
+    hg_validation v = {0};
+    int st = hg_validate_particles(psd, &vp, &p, &v, &e);
+    CHECK(st == HG_OK);
+    if (st == HG_OK) {
+        double checks = v.hgrid.measured_T_cd * (double)v.n;
+        char want[96];
+        snprintf(want, sizeof want, "only %.0f pair checks counted", checks);
+        CHECK(checks < HG_VALIDATE_ENOUGH);
+        CHECK(has_note(&v, want, "400 are enough"));
+        /* the N named gives 400: N = n 400 / count */
+        snprintf(want, sizeof want, "about N = %.0f particles",
+                 ceil(30.0 * HG_VALIDATE_ENOUGH / checks));
+        CHECK(has_note(&v, want, NULL));
+    }
+    hg_validation_clear(&v);
+    hg_particles_clear(&p);
+    /* 20000 particles: every count is enough, no note */
+    double s5[5] = {4.0, 7.9, 15.1, 27.2, 40.0};
+    hg_psd *p2 = psd_of("powerlaw:alpha=-3,omega=20", 2);
+    if (p2) {
+        vp.sys = (hg_system){2, 0.4};
+        vp.L = 5;
+        vp.sizes = s5;
+        vp.n = 20000;
+        vp.seed = 1;
+        CHECK(hg_validate(p2, &vp, &v, &e) == HG_OK &&
+              !has_note(&v, "pair checks counted", NULL));
+        hg_validation_clear(&v);
+        hg_psd_free(p2);
+    }
+    hg_psd_free(psd);
+}
+
+/* issue 48: two atoms at one position were reported only as the largest
+ * overlap */
+static void test_coincident(void)
+{
+    hg_err e = {0};
+    hg_particles p = {0};
+    CHECK(hg_particles_alloc(&p, 3, 6, &e) == HG_OK);
+    if (!p.x)
+        return;
+    const double x[6][3] = {{1, 2, 3}, {4, 5, 6}, {1, 2, 3},
+                            {7, 8, 9}, {4, 5, 6}, {1, 2, 3}};
+    for (int i = 0; i < 6; i++) {
+        memcpy(&p.x[3 * i], x[i], sizeof x[i]);
+        p.r[i] = 0.5;
+    }
+    size_t n = 9, m = 9, a = 99, b = 99;
+    CHECK(hg_particles_coincident(&p, &n, &m, &a, &b, &e) == HG_OK);
+    CHECK(n == 5 && m == 2 && a == 0 && b == 2);
+    p.x[3 * 4] = 4.0 + 1e-12; /* apart: one shared centre left */
+    p.x[0] = -0.0;
+    p.x[6] = 0.0; /* -0 and 0 are one position */
+    CHECK(hg_particles_coincident(&p, &n, &m, &a, &b, &e) == HG_OK);
+    CHECK(n == 2 && m == 1 && a == 0 && b == 2);
+    p.x[15] = 3.0;
+    p.x[16] = 1.0; /* particle 5 moved: none shared but 0 and 2 */
+    CHECK(hg_particles_coincident(&p, &n, &m, &a, &b, &e) == HG_OK &&
+          n == 2 && m == 1);
+    p.x[0] = 9.0;
+    CHECK(hg_particles_coincident(&p, &n, &m, &a, &b, &e) == HG_OK &&
+          n == 0 && m == 0);
+    hg_particles_clear(&p);
+}
+
 int main(void)
 {
+    test_same_grid();
+    test_small_counts();
+    test_coincident();
     test_merged_sizes();
     test_small_box("powerlaw:alpha=-3,omega=100", 3, 0.7);
     test_small_box("powerlaw:alpha=-3,omega=20", 2, 0.4);

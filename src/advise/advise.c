@@ -323,6 +323,11 @@ static int recommend(const hg_case_input *in, const hg_advise_options *o,
         return st;
     a->has_rec = 1;
     a->model = a->rec.model;
+    /* JSON carries the lines of the engine's settings format (MercuryDPM's
+     * subclass), as a code's own answer does */
+    if (!a->writer && in->format && !strcmp(in->format, "json") &&
+        a->engine->write_settings)
+        a->writer = a->engine;
     if (!a->writer)
         return HG_OK;
     char note[640];

@@ -338,6 +338,25 @@ static int particle_file(const hg_case_input *in, hg_case *c,
     const hg_snapshot_info *si = hg_snapshot_get_info(c->snapshot);
     if (si->nu_local > 0.0 && si->nu_local < 1.0)
         ps.nu = si->nu_local;
+    size_t ca = 0, cb = 0;
+    if ((st = hg_particles_coincident(&c->packing, &c->coincident,
+                                      &c->coincident_positions, &ca, &cb,
+                                      e)))
+        return st;
+    if (c->coincident) {
+        const double *x = &c->packing.x[ca * (size_t)c->packing.dim];
+        char at[96];
+        if (c->packing.dim == 3)
+            snprintf(at, sizeof at, "%.6g, %.6g, %.6g", x[0], x[1], x[2]);
+        else
+            snprintf(at, sizeof at, "%.6g, %.6g", x[0], x[1]);
+        note(c, "'%s': %zu particles lie at the same centre as another (%zu "
+             "centre%s shared; e.g. particles %zu and %zu, in file order, at "
+             "(%s)): duplicates of one another? the largest overlap "
+             "measured is theirs",
+             in->packing_path, c->coincident, c->coincident_positions,
+             c->coincident_positions == 1 ? "" : "s", ca + 1, cb + 1, at);
+    }
     if (in->dim && atoi(in->dim) != ps.dim)
         return hg_fail(e, HG_EINVAL,
                        "--dim: %s contradicts the %dD particle file '%s'",
@@ -413,13 +432,19 @@ static int structure(const hg_case_input *in, hg_case *c, hg_err *e)
                  "from the system file");
     } else if (c->has_packing) {
         const hg_snapshot_info *si = hg_snapshot_get_info(c->snapshot);
+        char coincident[96] = "";
+        if (c->coincident)
+            snprintf(coincident, sizeof coincident, "; %zu coincident "
+                     "particles (at %zu shared centre%s)", c->coincident,
+                     c->coincident_positions,
+                     c->coincident_positions == 1 ? "" : "s");
         c->sys.structure = HG_STRUCTURE_MEASURED;
         snprintf(c->structure_why, sizeof c->structure_why,
                  "measured from the particle file: %.3g contacts per "
                  "particle (%.3g for random centres), largest overlap "
-                 "%.3g of the smaller radius",
+                 "%.3g of the smaller radius%s",
                  si->coordination, si->coordination_poisson,
-                 si->max_overlap);
+                 si->max_overlap, coincident);
     } else {
         snprintf(c->structure_why, sizeof c->structure_why, "default");
     }

@@ -56,16 +56,17 @@ static int open_file(const hg_run_input *in, int i, hg_io_frames **t,
     return st ? hg_err_data(e, st) : HG_OK;
 }
 
-/* The largest frame, kept while the run is read: its box and, in single
- * precision (a dump prints 6 digits), its centres and radii. */
+/* The largest frame, kept while the run is read: its box, centres and
+ * radii (in full precision: the settings weighed are found on it as on
+ * the same frame given as --packing). */
 typedef struct rep_frame {
     hg_particles box; /* n, dim, box, boundary; no arrays */
-    float *xr;        /* x, y, z, r of each atom */
+    double *xr;       /* x, y, z, r of each atom */
 } rep_frame;
 
 static int rep_keep(const hg_particles *p, rep_frame *r, hg_err *e)
 {
-    float *xr = realloc(r->xr, sizeof *xr * 4 * (p->n ? p->n : 1));
+    double *xr = realloc(r->xr, sizeof *xr * 4 * (p->n ? p->n : 1));
     if (!xr)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     r->xr = xr;
@@ -73,8 +74,8 @@ static int rep_keep(const hg_particles *p, rep_frame *r, hg_err *e)
     r->box.x = r->box.r = NULL;
     for (size_t i = 0; i < p->n; i++) {
         for (int a = 0; a < 3; a++)
-            xr[4 * i + a] = a < p->dim ? (float)p->x[i * p->dim + a] : 0.0f;
-        xr[4 * i + 3] = (float)p->r[i];
+            xr[4 * i + a] = a < p->dim ? p->x[i * p->dim + a] : 0.0;
+        xr[4 * i + 3] = p->r[i];
     }
     return HG_OK;
 }

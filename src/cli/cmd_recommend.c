@@ -279,10 +279,15 @@ static cJSON *rec_json(const cli_system *cs, const hg_recommendation *r)
     return j;
 }
 
+/* the recommendation; settings: the lines of the engine's settings
+ * format (NULL: an engine whose settings are the cell sizes) */
 static int write_json(FILE *out, const cli_system *cs,
-                      const hg_recommendation *r)
+                      const hg_recommendation *r, const char *settings)
 {
-    return cli_json_print(out, rec_json(cs, r));
+    cJSON *j = rec_json(cs, r);
+    if (j && settings)
+        render_json_lines(j, "settings", settings);
+    return cli_json_print(out, j);
 }
 
 static int write_result(FILE *out, const void *ctx)
@@ -294,7 +299,7 @@ static int write_result(FILE *out, const void *ctx)
     if (!strcmp(cs->opt.format, "table"))
         return write_table(out, cs, &a->rec);
     if (!strcmp(cs->opt.format, "json"))
-        return write_json(out, cs, &a->rec);
+        return write_json(out, cs, &a->rec, a->settings);
     fputs(a->settings ? a->settings : "", out);
     return CLI_OK;
 }

@@ -179,6 +179,10 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
         char b[8];
         cJSON_AddStringToObject(j, "boundary",
                                 hg_particles_boundary_text(&cs->c.packing, b));
+        cJSON *co = cJSON_AddObjectToObject(j, "coincident");
+        cJSON_AddNumberToObject(co, "particles", (double)cs->c.coincident);
+        cJSON_AddNumberToObject(co, "centres",
+                                (double)cs->c.coincident_positions);
     }
     cJSON_AddBoolToObject(j, "sizes_rounded", v->rounded);
     cJSON_AddBoolToObject(j, "periodic",
@@ -211,6 +215,7 @@ static cJSON *to_json(const cli_system *cs, const hg_model *m,
         cJSON_AddNumberToObject(s, "measured_min", v->speedup_min);
         cJSON_AddNumberToObject(s, "measured_max", v->speedup_max);
         cJSON_AddNumberToObject(s, "measured_cpu", v->measured_speedup_cpu);
+        cJSON_AddBoolToObject(s, "same_grid", v->same_grid);
     }
     cJSON_AddNumberToObject(j, "requested_levels", v->requested_levels);
     cJSON_AddNumberToObject(j, "merged_levels", v->merged_levels);
@@ -355,7 +360,15 @@ static int write_result(FILE *out, const void *ctx)
     print_run(out, "HGrid", &v->hgrid, cs->c.K);
     if (v->has_baseline) {
         fprintf(out, "\n");
-        print_run(out, "linked cell", &v->linked_cell, cs->c.K);
+        if (v->same_grid)
+            fprintf(out, "linked cell: the HGrid above (one level of the "
+                         "linked cell's size): the same grid, timed once\n");
+        else
+            print_run(out, "linked cell", &v->linked_cell, cs->c.K);
+        if (v->same_grid)
+            fprintf(out, "\nspeed-up over the linked cell: 1, the same grid "
+                         "(predicted %.4g)\n", v->predicted_speedup);
+        else
         fprintf(out,
                 "\nspeed-up over the linked cell: measured %.4g (time, "
                 "median of %d alternating repeats, %.4g-%.4g%s; CPU time "

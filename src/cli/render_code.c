@@ -38,6 +38,8 @@ static cJSON *collections_json(int levels, const double *sizes)
     cJSON_AddNumberToObject(j, "collections", levels);
     if (levels)
         cli_json_add_array(j, "cutoffs", sizes, levels);
+    else if (sizes[0] > 0.0) /* bin with neigh_modify binsize */
+        cJSON_AddNumberToObject(j, "binsize", sizes[0]);
     return j;
 }
 
@@ -123,23 +125,20 @@ static int collections_table(FILE *out, const cli_system *cs,
 {
     const hg_engine_answer *x = &a->answer;
     collections_system(out, cs, a);
-    if (x->levels)
+    if (x->levels || x->sizes[0] > 0.0)
         fprintf(out, "\ndecision:       use %s: predicted Neigh time %.4g ms "
                      "per build, %.3g of bin\n",
                 x->setting, 1e3 * x->seconds, x->seconds / x->default_seconds);
     else
         fprintf(out, "\ndecision:       use bin: predicted Neigh time %.4g ms "
-                     "per build (no set of collections 1 %% faster)\n",
+                     "per build (the cheapest of the settings weighed)\n",
                 1e3 * x->seconds);
-    fprintf(out, "\npredicted Neigh time per build (ms):\n  %-10s %10.4g\n",
-            "bin", 1e3 * x->default_seconds);
-    for (int n = 1; n < x->n_options; n++) {
-        if (!isfinite(x->options[n].seconds)) /* not possible (one size) */
-            continue;
-        char lab[32];
-        snprintf(lab, sizeof lab, "multi %d", n);
-        fprintf(out, "  %-10s %10.4g\n", lab, 1e3 * x->options[n].seconds);
-    }
+    fprintf(out, "\npredicted Neigh time per build (ms) of the settings "
+                 "weighed (as recommend --trajectory):\n");
+    for (int n = 0; n < x->n_options; n++)
+        if (isfinite(x->options[n].seconds))
+            fprintf(out, "  %10.4g  %s\n", 1e3 * x->options[n].seconds,
+                    x->options[n].setting);
     fprintf(out, "\nsettings (the lines of --format %s):\n",
             a->engine->settings_format);
     render_print_lines(out, a->settings);
@@ -164,14 +163,30 @@ static int collections_json_doc(FILE *out, const cli_system *cs,
     const hg_engine_answer *x = &a->answer;
     cJSON *j = collections_document("recommendation", cs, a);
     collections_prediction(j, "answer", x);
+    /* every setting weighed; by_collections: the cheapest multi of each
+     * number of collections */
+    cJSON *all = cJSON_AddArrayToObject(j, "weighed");
     cJSON *by = cJSON_AddArrayToObject(j, "by_collections");
-    for (int n = 1; n < x->n_options; n++) {
+    for (int n = 0; n < x->n_options; n++) {
         const hg_engine_option *o = &x->options[n];
         if (!isfinite(o->seconds))
             continue;
         cJSON *r = collections_json(o->levels, o->sizes);
+        cJSON_AddStringToObject(r, "setting", o->setting);
         cJSON_AddNumberToObject(r, "predicted_neigh_ms", 1e3 * o->seconds);
-        cJSON_AddItemToArray(by, r);
+        cJSON_AddItemToArray(all, r);
+        int cheapest = o->levels > 0;
+        for (int k = 0; cheapest && k < x->n_options; k++)
+            if (k != n && x->options[k].levels == o->levels &&
+                (x->options[k].seconds < o->seconds ||
+                 (x->options[k].seconds == o->seconds && k < n)))
+                cheapest = 0;
+        if (cheapest) {
+            cJSON *b = collections_json(o->levels, o->sizes);
+            cJSON_AddNumberToObject(b, "predicted_neigh_ms",
+                                    1e3 * o->seconds);
+            cJSON_AddItemToArray(by, b);
+        }
     }
     render_json_lines(j, "settings", a->settings);
     ranks_json(j, cs);

@@ -349,3 +349,58 @@ int hg_particles_pad_periodic(const hg_particles *p, double gap,
         hg_particles_clear(q);
     return st;
 }
+
+/* a centre and its particle, sorted by centre then index */
+typedef struct centre_at {
+    double x[3];
+    size_t i;
+} centre_at;
+
+static int by_centre(const void *a, const void *b)
+{
+    const centre_at *u = a, *v = b;
+    for (int c = 0; c < 3; c++)
+        if (u->x[c] != v->x[c])
+            return u->x[c] < v->x[c] ? -1 : 1;
+    return u->i < v->i ? -1 : u->i > v->i;
+}
+
+static int same_centre(const centre_at *u, const centre_at *v)
+{
+    return u->x[0] == v->x[0] && u->x[1] == v->x[1] && u->x[2] == v->x[2];
+}
+
+int hg_particles_coincident(const hg_particles *p, size_t *atoms,
+                            size_t *positions, size_t *first_a,
+                            size_t *first_b, hg_err *e)
+{
+    *atoms = *positions = 0;
+    if (!p || p->n < 2)
+        return HG_OK;
+    centre_at *c = calloc(p->n, sizeof *c);
+    if (!c)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    int d = p->dim;
+    for (size_t i = 0; i < p->n; i++) {
+        for (int a = 0; a < d && a < 3; a++)
+            c[i].x[a] = p->x[i * (size_t)d + a];
+        c[i].i = i;
+    }
+    qsort(c, p->n, sizeof *c, by_centre);
+    for (size_t i = 0; i + 1 < p->n;) {
+        size_t j = i + 1;
+        while (j < p->n && same_centre(&c[i], &c[j]))
+            j++;
+        if (j - i > 1) {
+            if (!*positions || c[i].i < *first_a) {
+                *first_a = c[i].i; /* the lowest of its run (sorted) */
+                *first_b = c[i + 1].i;
+            }
+            *atoms += j - i;
+            (*positions)++;
+        }
+        i = j;
+    }
+    free(c);
+    return HG_OK;
+}

@@ -1,7 +1,7 @@
 // --- HGrid settings by hgridopt for KOL 2014 reference: 2D free cooling, omega = 20, nu = 0.4 ---
 // distribution: powerlaw:alpha=-3,omega=20 (r_min 1, r_max 20 r_min)
 // dim 2, nu 0.4, K 0.74; HGrid top-down, 3 levels
-// K from shipped-default, for MercuryDPM: shipped default for MercuryDPM in 2D (calibrate --engine mercurydpm on 3 RSA packings of 10000 spheres (uniform [1,10], r^-3 on [1,10], bidisperse 1:5), kuwt/MercuryDPM_fork fb0ebf1, 2-core x86_64 Debian 12, 2026-11-25), no calibration file
+// K from shipped-default, for MercuryDPM: shipped default for MercuryDPM in 2D (the 3D value, not measured on disks: if 2D's K is in 0.2-1.5 the grid chosen with 0.74 does at most 15 % more work than with it (model, disk packings; docs/measurements/mercurydpm.md); fitted on 3 RSA sphere packings, MercuryDPM_fork fb0ebf1), no calibration file
 // predicted work per particle (KOL 2014 model): T = 8.94532 (T_cd 3.41743 pair checks + K x 7.47012 cell accesses)
 // single-level linked cell: T = 156.324 -> predicted speed-up 17.5
 // Derive your driver class from HGridOptimised (or paste the override and the

@@ -305,7 +305,7 @@ void hg_validate_timing_notes(const hg_validate_params *prm, hg_validation *v)
 {
     const hg_validate_run *r[2] = {&v->hgrid, &v->linked_cell};
     const char *name[2] = {"HGrid", "linked cell"};
-    for (int i = 0; i < (v->has_baseline ? 2 : 1); i++) {
+    for (int i = 0; i < (v->has_baseline && !v->same_grid ? 2 : 1); i++) {
         double spread = (r[i]->seconds_max - r[i]->seconds_min) /
                         r[i]->seconds;
         if (r[i]->repeats > 1 && spread > 0.5)
@@ -372,6 +372,80 @@ static int pad_box(const hg_particles *p, const hg_psd *psd, int L,
         e);
 }
 
+/* to, released first, a copy of from with its own arrays */
+static int run_copy(const hg_validate_run *from, hg_validate_run *to,
+                    hg_err *e)
+{
+    hg_validate_run_clear(to);
+    *to = *from;
+    to->sizes = malloc(sizeof *to->sizes * (size_t)from->levels);
+    to->per_level = malloc(sizeof *to->per_level * (size_t)from->levels);
+    if (!to->sizes || !to->per_level) {
+        free(to->sizes);
+        free(to->per_level);
+        memset(to, 0, sizeof *to);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    memcpy(to->sizes, from->sizes, sizeof *to->sizes * (size_t)from->levels);
+    memcpy(to->per_level, from->per_level,
+           sizeof *to->per_level * (size_t)from->levels);
+    return HG_OK;
+}
+
+/* A count too small to judge: the pair checks behind a ratio of measured
+ * to predicted work (in total and per level) and the contacts are counts,
+ * whose relative error is about 1/sqrt(count) (counting statistics); a
+ * ratio is judged within 10 % at two standard errors from
+ * HG_VALIDATE_ENOUGH = (2 / 0.1)^2 = 400 counted on. One note per run:
+ * its smallest count below that, and the particles N that would give
+ * HG_VALIDATE_ENOUGH (counts grow in proportion to N). */
+static void count_note(hg_validation *v, const char *name,
+                       const hg_validate_run *r)
+{
+    double n = r->extrapolated ? (double)r->searched : (double)v->n;
+    double least = r->measured_T_cd * n, ratio = r->measured_T_cd /
+                                                   r->predicted_T_cd;
+    int level = 0;
+    for (int h = 0; r->levels > 1 && h < r->levels; h++) {
+        const hg_validate_level *l = &r->per_level[h];
+        double c = l->measured_T_cd * n;
+        if (l->predicted_T_cd > 0.0 && c < least) {
+            least = c;
+            level = h + 1;
+            ratio = l->measured_T_cd / l->predicted_T_cd;
+        }
+    }
+    if (!(least < HG_VALIDATE_ENOUGH) || !(n > 0.0))
+        return;
+    char where[32] = "";
+    if (level)
+        snprintf(where, sizeof where, " on level %d", level);
+    double need = ceil(v->n * HG_VALIDATE_ENOUGH / fmax(least, 1.0));
+    add_note(v, "%s: only %.0f pair checks counted%s, too few to judge its "
+             "ratio %.4g (counting error ~1/sqrt(count) = %.0f %%); %d are "
+             "enough (within 10 %% at 2 sigma): about N = %.0f particles",
+             name, least, where, ratio,
+             100.0 / sqrt(fmax(least, 1.0)), HG_VALIDATE_ENOUGH, need);
+}
+
+static void count_notes(hg_validation *v)
+{
+    count_note(v, "HGrid", &v->hgrid);
+    if (v->has_baseline && !v->same_grid)
+        count_note(v, "linked cell", &v->linked_cell);
+    if (v->has_bin)
+        count_note(v, "bin", &v->bin);
+    double c = v->hgrid.contacts;
+    if (c > 0.0 && c < HG_VALIDATE_ENOUGH && !v->hgrid.extrapolated)
+        add_note(v, "only %.0f contacts: the contacts per particle (%.3g) "
+                 "have a counting error of ~%.0f %% (1/sqrt(count)); %d "
+                 "contacts (about N = %.0f particles) are enough to judge "
+                 "them within 10 %%",
+                 c, 2.0 * c / (double)v->n, 100.0 / sqrt(c),
+                 HG_VALIDATE_ENOUGH,
+                 ceil(v->n * HG_VALIDATE_ENOUGH / c));
+}
+
 static int validate_particles(const hg_psd *psd,
                               const hg_validate_params *prm,
                               const hg_particles *p, int generated,
@@ -416,35 +490,45 @@ static int validate_particles(const hg_psd *psd,
                            &out->hgrid.first_build_seconds, e)))
         goto fail;
     double lc = 2.0 * hg_psd_rmax(psd);
+    /* the HGrid of one level of the linked cell's size is the linked
+     * cell: one grid, timed once */
+    int same = 0;
     if (prm->baseline) {
         hg_validate_params one = *prm;
         one.L = 1;
         one.sizes = &lc;
         int L1 = 1;
-        if ((st = box_sizes(psd, &one, p, generated, &lc, &L1, out, e)) ||
-            (st = meas_run_init(prm->model, psd, &prm->sys, &prm->values, 1,
+        if ((st = box_sizes(psd, &one, p, generated, &lc, &L1, out, e)))
+            goto fail;
+        same = L == 1 && fabs(rs[0] - lc) <= 1e-9 * lc;
+        if ((st = meas_run_init(prm->model, psd, &prm->sys, &prm->values, 1,
                                 &lc, &cl, &out->linked_cell, e)) ||
-            (st = meas_prepare(&ml, p, alg, 1, &lc,
-                               cl.T_cd + cl.T_ca, &prm->measure,
-                               &out->linked_cell.build_seconds,
-                               &out->linked_cell.first_build_seconds, e)))
+            (!same &&
+             (st = meas_prepare(&ml, p, alg, 1, &lc, cl.T_cd + cl.T_ca,
+                                &prm->measure,
+                                &out->linked_cell.build_seconds,
+                                &out->linked_cell.first_build_seconds, e))))
             goto fail;
     }
+    const int two = prm->baseline && !same; /* two grids timed */
     /* alternate the two (and their order) so both see the same load */
     const hg_measure_options *po = &prm->measure;
     for (int k = 0; k < full.repeats; k++) {
-        meas *first = prm->baseline && k % 2 ? &ml : &mh;
+        meas *first = two && k % 2 ? &ml : &mh;
         meas *second = first == &mh ? &ml : &mh;
         if ((st = meas_sample(first, e)))
             goto fail;
-        if (prm->baseline && (st = meas_sample(second, e)))
+        if (two && (st = meas_sample(second, e)))
             goto fail;
         if (po->progress)
             po->progress(prm->baseline ? "hgrid and linked cell" : "hgrid",
                          (k + 1.0) / full.repeats, po->progress_params);
     }
     double *ratio = NULL;
-    if (prm->baseline) {
+    if (same) {
+        out->measured_speedup = out->speedup_min = out->speedup_max = 1.0;
+        out->measured_speedup_cpu = 1.0;
+    } else if (prm->baseline) {
         ratio = malloc((size_t)full.repeats * sizeof *ratio);
         if (!ratio) {
             st = hg_fail(e, HG_ENOMEM, "out of memory");
@@ -463,15 +547,23 @@ static int validate_particles(const hg_psd *psd,
     if ((st = meas_finish(&mh, &ch, &out->hgrid, e)))
         goto fail;
     if (prm->baseline) {
-        if ((st = meas_finish(&ml, &cl, &out->linked_cell, e)))
+        if ((st = same ? run_copy(&out->hgrid, &out->linked_cell, e)
+                       : meas_finish(&ml, &cl, &out->linked_cell, e)))
             goto fail;
         out->has_baseline = 1;
+        out->same_grid = same;
+        if (same)
+            add_note(out, "the HGrid of one level (cells of %.6g) is "
+                     "the linked cell: the same grid, timed once (speed-up "
+                     "1, predicted %.4g)", lc,
+                     out->linked_cell.predicted_T / out->hgrid.predicted_T);
         out->predicted_speedup =
             out->linked_cell.predicted_T / out->hgrid.predicted_T;
         if ((st = measure_bin(psd, prm, p, out, e)))
             goto fail;
     }
     hg_validate_timing_notes(prm, out);
+    count_notes(out);
     meas_clear(&mh);
     meas_clear(&ml);
     hg_cost_clear(&ch);

@@ -1,18 +1,16 @@
 /* answer.c - the LAMMPS engine's answer: the best neighbor setting of its
- * model (bin, or multi with each number of collections and their cutoffs)
- * and the prediction of a setting given, for a simulation of atoms on MPI
+ * model among the settings the whole-run answer weighs (bin, bins of one
+ * cutoff, multi with collections and their cutoffs) and the prediction of a setting given, for a simulation of atoms on MPI
  * ranks with the neighbour skin (the values hg_advise sets). */
 #include "hg_engine.h"
 #include "hg_lammps.h"
 #include "hg_opt.h"
+#include "hg_whole_run.h"
 #include "lammps_engine.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* Most collections recommend weighs. */
-#define MAX_COLL 6
 
 /* The simulation of v (atoms, ranks, skin in units of the smallest
  * diameter: the models' parameters, else their defaults) as LAMMPS sees
@@ -42,16 +40,23 @@ static void simulation(const hg_psd *psd, const hg_system *sys,
         hg_consts_shipped(&hg_lammps_consts_kind, c);
 }
 
-static void option_of(const hg_lammps_setting *s, double seconds,
-                      hg_engine_option *o)
+static void option_of(const hg_lammps_setting *s, const char *name,
+                      double seconds, hg_engine_option *o)
 {
     memset(o, 0, sizeof *o);
     o->levels = s->ncoll;
     for (int i = 0; i < s->ncoll && i < 16; i++)
         o->sizes[i] = s->cut[i];
+    if (s->ncoll == 0)
+        o->sizes[0] = s->binsize;
     o->seconds = seconds;
     o->T = NAN;
-    hg_lammps_setting_text(s, o->setting, sizeof o->setting);
+    char text[200];
+    hg_lammps_setting_text(s, text, sizeof text);
+    if (!name || !strcmp(name, text))
+        snprintf(o->setting, sizeof o->setting, "%s", text);
+    else
+        snprintf(o->setting, sizeof o->setting, "%s: %s", name, text);
 }
 
 static void answer_of(const hg_lammps_system *ls, const hg_lammps_setting *s,
@@ -63,6 +68,8 @@ static void answer_of(const hg_lammps_system *ls, const hg_lammps_setting *s,
     out->levels = s->ncoll;
     for (int i = 0; i < s->ncoll && i < 16; i++)
         out->sizes[i] = s->cut[i];
+    if (s->ncoll == 0)
+        out->sizes[0] = s->binsize; /* bin: its bin size (0: LAMMPS') */
     out->seconds = seconds;
     out->default_seconds = bin_seconds;
     out->T = NAN;
@@ -72,9 +79,12 @@ static void answer_of(const hg_lammps_system *ls, const hg_lammps_setting *s,
     out->skin = ls->skin;
 }
 
-/* hg_recommend over the engine's models, bin and multi (the model's own
- * optimiser finds the cutoffs), in the terms of the settings: the best
- * of each number of collections up to MAX_COLL beside the answer. */
+/* The settings the whole-run answer weighs (hg_lammps_weighed_settings:
+ * bin, bins of one cutoff, multi with geometric and the model's best
+ * cutoffs), priced on this frame at its skin as the whole run prices each
+ * frame (hg_lammps_setting_neigh); the cheapest is the answer (the first
+ * of equal ones, bin before the others, as the whole run's choice at one
+ * skin), each beside it in options. */
 int hg_lammps_answer(const hg_psd *psd, const hg_system *sys,
                      const hg_model_values *v, hg_engine_answer *out,
                      hg_err *e)
@@ -82,44 +92,32 @@ int hg_lammps_answer(const hg_psd *psd, const hg_system *sys,
     hg_lammps_system ls;
     hg_consts c;
     simulation(psd, sys, v, &ls, &c);
-    hg_model_values mv = {0};
-    mv.consts = &c;
-    hg_recommend_options ro;
-    hg_recommend_options_default(&ro);
-    ro.n_models = 2;
-    ro.models[0] = hg_model_find("lammps-bin");
-    ro.models[1] = hg_model_find("lammps-multi");
-    ro.max_levels = MAX_COLL;
-    double rmin = hg_psd_rmin(psd);
-    hg_recommendation r;
-    int st;
-    if ((st = hg_model_values_set(&mv, "atoms", ls.atoms, e)) ||
-        (st = hg_model_values_set(&mv, "ranks", ls.nprocs, e)) ||
-        (st = hg_model_values_set(&mv, "skin", ls.skin / (2.0 * rmin), e)) ||
-        (st = hg_recommend(psd, sys, &mv, &ro, &r, e)))
-        return st;
-    double unit = c.c[0] * ls.atoms / ls.nprocs;
-    hg_lammps_setting best = {0}, bin = {0};
-    if (strcmp(r.model->name, "lammps-bin"))
-        st = hg_lammps_setting_from_sizes(psd, r.levels, r.cell_sizes, &best,
-                                          e);
-    double bin_seconds = r.curves[0].points[0].T * unit;
-    answer_of(&ls, &best, r.cost.T * unit, bin_seconds, out);
-    option_of(&bin, bin_seconds, &out->options[0]);
-    for (int L = 1; L <= MAX_COLL && st == HG_OK; L++) {
-        const hg_curve_point *pt = &r.curves[1].points[L - 1];
-        hg_lammps_setting s = {0};
-        double sec = NAN;
-        if (hg_lammps_setting_from_sizes(psd, L, pt->sizes, &s, NULL) ==
-                HG_OK &&
-            s.ncoll == L)
-            sec = pt->T * unit;
-        option_of(&s, sec, &out->options[L]);
-        out->options[L].levels = L;
+    double dmax = 2.0 * hg_psd_rmax(psd);
+    hg_run_setting cand[HG_ENGINE_MAX_OPTIONS];
+    int n = hg_lammps_weighed_settings(psd, &ls, dmax, &c, cand,
+                                       HG_ENGINE_MAX_OPTIONS, e);
+    if (n < 0)
+        return -n;
+    double sec[HG_ENGINE_MAX_OPTIONS];
+    int best = 0;
+    for (int k = 0; k < n; k++) {
+        int st = hg_lammps_setting_neigh(psd, &ls, &cand[k], ls.skin, &c,
+                                         &sec[k], NULL, e);
+        if (st)
+            return st;
+        if (sec[k] < sec[best])
+            best = k;
     }
-    out->n_options = MAX_COLL + 1;
-    hg_recommendation_clear(&r);
-    return st;
+    hg_lammps_setting bs;
+    hg_lammps_run_setting_at(&cand[best], ls.skin, dmax, &bs);
+    answer_of(&ls, &bs, sec[best], sec[0], out);
+    for (int k = 0; k < n; k++) {
+        hg_lammps_setting s;
+        hg_lammps_run_setting_at(&cand[k], ls.skin, dmax, &s);
+        option_of(&s, cand[k].name, sec[k], &out->options[k]);
+    }
+    out->n_options = n;
+    return HG_OK;
 }
 
 /* The setting given: levels cutoffs (0: bin), and bin beside it. */

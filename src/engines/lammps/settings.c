@@ -105,18 +105,21 @@ int hg_export_lammps(const hg_export_input *in, char **text, hg_err *e)
     return lammps_text_close(f, text, in->sys->dim, lines, e);
 }
 
-/* The setting of a code's answer (levels collections, 0: bin). */
+/* The setting of a code's answer (levels collections; 0: bin, its bin
+ * size in sizes[0], 0 for LAMMPS' default). */
 static void setting_of(const hg_engine_answer *a, hg_lammps_setting *s)
 {
     memset(s, 0, sizeof *s);
     s->ncoll = a->levels;
     for (int i = 0; i < a->levels && i < HG_LAMMPS_MAX_COLLECTIONS; i++)
         s->cut[i] = a->sizes[i];
+    if (a->levels == 0)
+        s->binsize = a->sizes[0];
 }
 
 /* The LAMMPS model's answer (hg_lammps_answer) as input-script lines: bin
- * or multi with its cutoffs, a comment block with the predicted Neigh
- * time per build of bin and of each number of collections, and the ratio
+ * (with its bin size) or multi with its cutoffs, a comment block with the
+ * predicted Neigh time per build of each setting weighed, and the ratio
  * of the answer to bin. */
 static int answer_text(const hg_engine_settings *in, char **text,
                        hg_err *e)
@@ -145,14 +148,17 @@ static int answer_text(const hg_engine_settings *in, char **text,
             a->ranks == 1 ? "" : "s",
             in->constants ? in->constants : "given");
     skin_comment(f, a->skin, in->skin_source);
-    fprintf(f, "# predicted Neigh time per build: bin %.4g ms",
-            1e3 * a->default_seconds);
-    for (int n = 1; n < a->n_options; n++)
+    fprintf(f, "# predicted Neigh time per build (ms) of the settings "
+               "weighed (those of\n# recommend --trajectory):\n");
+    for (int n = 0; n < a->n_options; n++)
         if (isfinite(a->options[n].seconds))
-            fprintf(f, "%s multi %d: %.4g", n == 1 ? ";" : ",", n,
-                    1e3 * a->options[n].seconds);
-    fprintf(f, "\n");
-    if (best.ncoll == 0)
+            fprintf(f, "# %9.4g  %s\n", 1e3 * a->options[n].seconds,
+                    a->options[n].setting);
+    if (best.ncoll == 0 && best.binsize > 0.0)
+        fprintf(f, "# answer: %s, predicted Neigh time ratio to bin (LAMMPS' "
+                   "default bins) %.3g\n",
+                a->setting, a->seconds / a->default_seconds);
+    else if (best.ncoll == 0)
         fprintf(f, "# answer: bin (predicted fastest; ratio to bin 1)\n");
     else
         fprintf(f,

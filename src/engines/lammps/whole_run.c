@@ -24,16 +24,17 @@ struct hg_run_frame {
     double atoms;
 };
 
-static void lammps_setting(const hg_run_setting *s, double skin,
-                           double dmax, hg_lammps_setting *ls)
+void hg_lammps_run_setting_at(const hg_run_setting *s, double skin,
+                              double dmax, hg_lammps_setting *ls)
 {
     memset(ls, 0, sizeof *ls);
     ls->ncoll = s->ncoll;
     for (int i = 0; i < s->ncoll && i < HG_LAMMPS_MAX_COLLECTIONS; i++)
         ls->cut[i] = s->cut[i];
     if (s->ncoll == 0)
-        ls->binsize = s->bin_factor > 0.0 ? s->bin_factor * (dmax + skin)
-                                         : s->binsize;
+        ls->binsize = s->bin_factor > 0.0
+                          ? hg_run_bin_size(s->bin_factor, dmax + skin)
+                          : s->binsize;
 }
 
 static void run_setting(const hg_lammps_setting *ls, const char *name,
@@ -77,8 +78,10 @@ static void frame_free(struct hg_run_frame *f)
     free(f);
 }
 
-static int frame_open(const hg_particles *p, double dmax,
-                      struct hg_run_frame **out, hg_err *e)
+/* A frame as the model sees it (full: its statistics counted as a
+ * --packing file's are). */
+static int frame_open_as(const hg_particles *p, double dmax, int full,
+                         struct hg_run_frame **out, hg_err *e)
 {
     *out = NULL;
     if (p->n == 0)
@@ -87,7 +90,7 @@ static int frame_open(const hg_particles *p, double dmax,
     if (!f)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     int st = hg_lammps_system_of(p, 0.1 * dmax, 1, &f->psd, &f->sys, e);
-    if (st == HG_OK && (f->snap = hg_run_frame_snapshot(p, &f->sys.nu))) {
+    if (st == HG_OK && (f->snap = hg_run_frame_snapshot(p, full, &f->sys.nu))) {
         f->sys.structure = HG_STRUCTURE_MEASURED;
         f->sys.snapshot = f->snap;
     }
@@ -101,29 +104,49 @@ static int frame_open(const hg_particles *p, double dmax,
     return HG_OK;
 }
 
+static int frame_open(const hg_particles *p, double dmax,
+                      struct hg_run_frame **out, hg_err *e)
+{
+    return frame_open_as(p, dmax, 0, out, e);
+}
+
+int hg_lammps_setting_neigh(const hg_psd *psd, hg_lammps_system *sys,
+                            const hg_run_setting *s, double skin,
+                            const hg_consts *build, double *neigh,
+                            double *neighbours, hg_err *e)
+{
+    double dmax = sys->cutoff_diameter > 0.0 ? sys->cutoff_diameter
+                                             : 2.0 * hg_psd_rmax(psd);
+    hg_lammps_setting ls;
+    hg_lammps_run_setting_at(s, skin, dmax, &ls);
+    sys->skin = skin;
+    hg_lammps_work w;
+    int st = hg_lammps_work_eval(psd, sys, &ls, &w, e);
+    if (st)
+        return st;
+    *neigh = hg_lammps_predict(build, &w);
+    if (neighbours)
+        *neighbours = w.neighbours;
+    return HG_OK;
+}
+
 static int frame_cost(struct hg_run_frame *f, const hg_run_setting *s,
                       double skin, const hg_consts *build,
                       const hg_consts *pair, double *neigh, double *pair_s,
                       hg_err *e)
 {
-    hg_lammps_setting ls;
-    lammps_setting(s, skin, f->sys.cutoff_diameter, &ls);
-    f->sys.skin = skin;
-    hg_lammps_work w;
-    int st = hg_lammps_work_eval(f->psd, &f->sys, &ls, &w, e);
-    if (st)
-        return st;
-    *neigh = hg_lammps_predict(build, &w);
-    *pair_s = hg_lammps_pair_predict(pair, w.neighbours, f->atoms);
-    return HG_OK;
+    double pairs;
+    int st = hg_lammps_setting_neigh(f->psd, &f->sys, s, skin, build, neigh,
+                                     &pairs, e);
+    if (st == HG_OK)
+        *pair_s = hg_lammps_pair_predict(pair, pairs, f->atoms);
+    return st;
 }
 
-/* bin (half-cutoff and one-cutoff bins), multi with 2 and 3 collections
- * of geometric cutoffs, and the model's best multi with 1..OPT_COLL
- * collections on the largest frame at skin. */
-static int candidates(const hg_particles *rep, double dmax, double skin,
-                      const hg_consts *build, hg_run_setting *out, int cap,
-                      hg_err *e)
+int hg_lammps_weighed_settings(const hg_psd *psd,
+                               const hg_lammps_system *sys, double dmax,
+                               const hg_consts *build, hg_run_setting *out,
+                               int cap, hg_err *e)
 {
     int n = 0;
     hg_run_setting s = {0};
@@ -132,13 +155,9 @@ static int candidates(const hg_particles *rep, double dmax, double skin,
     s.bin_factor = 1.0;
     snprintf(s.name, sizeof s.name, "bin, bins of one cutoff");
     n = add(out, n, cap, &s);
-    struct hg_run_frame *f = NULL;
-    int st = frame_open(rep, dmax, &f, e);
-    if (st)
-        return -st;
-    if (!f)
+    if (!psd || !sys)
         return n;
-    double dmin = 2.0 * hg_psd_rmin(f->psd);
+    double dmin = 2.0 * hg_psd_rmin(psd);
     for (int k = 2; k <= 3 && dmax > 1.05 * dmin; k++) {
         memset(&s, 0, sizeof s);
         s.ncoll = k;
@@ -149,9 +168,8 @@ static int candidates(const hg_particles *rep, double dmax, double skin,
                  "multi, %d collections of geometric cutoffs", k);
         n = add(out, n, cap, &s);
     }
-    f->sys.skin = skin;
     hg_lammps_optimum opt;
-    st = hg_lammps_optimise(f->psd, &f->sys, build, OPT_COLL, 0.0, &opt, e);
+    int st = hg_lammps_optimise(psd, sys, build, OPT_COLL, 0.0, &opt, e);
     for (int k = 1; st == HG_OK && k <= opt.max_coll; k++) {
         hg_lammps_setting ls = opt.by_n[k];
         if (ls.ncoll != k)
@@ -165,8 +183,27 @@ static int candidates(const hg_particles *rep, double dmax, double skin,
         run_setting(&ls, name, &s);
         n = add(out, n, cap, &s);
     }
-    frame_free(f);
     return st ? -st : n;
+}
+
+/* The settings weighed (hg_lammps_weighed_settings) on the largest frame
+ * at skin. */
+static int candidates(const hg_particles *rep, double dmax, double skin,
+                      const hg_consts *build, hg_run_setting *out, int cap,
+                      hg_err *e)
+{
+    struct hg_run_frame *f = NULL;
+    int st = frame_open_as(rep, dmax, 1, &f, e);
+    if (st)
+        return -st;
+    if (!f) /* no atoms: the two bin settings */
+        return hg_lammps_weighed_settings(NULL, NULL, dmax, build, out,
+                                          cap, e);
+    f->sys.skin = skin;
+    int n = hg_lammps_weighed_settings(f->psd, &f->sys, dmax, build, out,
+                                       cap, e);
+    frame_free(f);
+    return n;
 }
 
 /* ---- the user's lines ---- */
@@ -188,7 +225,7 @@ static int parse(const char *lines, double dmax, hg_run_setting *s,
     if (!multi)
         s->ncoll = 0;
     hg_lammps_setting ls;
-    lammps_setting(s, *skin, dmax, &ls);
+    hg_lammps_run_setting_at(s, *skin, dmax, &ls);
     if ((st = hg_lammps_setting_check(&ls, dmax, e)))
         return hg_fail(e, HG_EINVAL, "%s", e->msg);
     if (by_type)
@@ -203,7 +240,7 @@ static int lines(const hg_run_setting *s, double skin, double dmax, int full,
                  char **text, hg_err *e)
 {
     hg_lammps_setting ls;
-    lammps_setting(s, skin, dmax, &ls);
+    hg_lammps_run_setting_at(s, skin, dmax, &ls);
     char *base = NULL;
     int st = hg_lammps_lines(&ls, skin, dmax, &base, e);
     if (st)

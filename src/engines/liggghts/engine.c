@@ -12,7 +12,9 @@
 #include "hg_pack_gen.h"
 #include "hg_liggghts.h"
 #include "hg_snapshot.h"
+#include "hg_whole_run.h"
 #include "liggghts_engine.h"
+#include "run_lines.h"
 
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
@@ -629,8 +631,12 @@ static int calibrate(const hg_engine_run *run, hg_engine_report *out,
     return st;
 }
 
-/* ---- the answer: the best bin size (hg_liggghts_optimise) ---- */
+/* ---- the answer: the best bin size of those the whole run weighs ---- */
 
+/* The bin sizes the whole-run answer weighs (hg_liggghts_weighed_settings:
+ * LIGGGHTS' default, one cutoff, the model's best), priced on this frame
+ * at its skin as the whole run prices each frame; the cheapest (the first
+ * of equal ones, the default before the others). */
 static int answer(const hg_psd *psd, const hg_system *sys,
                   const hg_model_values *v, hg_engine_answer *out, hg_err *e)
 {
@@ -657,21 +663,43 @@ static int answer(const hg_psd *psd, const hg_system *sys,
     ls.nprocs = (int)p[2];
     ls.structure = sys->structure;
     ls.snapshot = sys->snapshot;
-    hg_liggghts_optimum o;
-    int st = hg_liggghts_optimise(psd, &ls, c, 0.01, &o, e);
-    if (st)
-        return st;
+    hg_run_setting cand[4];
+    int n = hg_liggghts_weighed_settings(psd, &ls, c, cand, 4, e);
+    if (n < 0)
+        return -n;
+    double sec[4];
+    int best = 0;
+    for (int k = 0; k < n; k++) {
+        int st = hg_liggghts_setting_neigh(psd, &ls, &cand[k], ls.skin, c,
+                                           &sec[k], NULL, e);
+        if (st)
+            return st;
+        if (sec[k] < sec[best])
+            best = k;
+    }
+    double cutoff = 2.0 * hg_psd_rmax(psd) + ls.skin;
+    double factor = cand[best].bin_factor;
     memset(out, 0, sizeof *out);
     out->model = m->name;
     out->levels = 1;
-    out->sizes[0] = o.binsize;
-    out->seconds = o.seconds;
-    out->default_seconds = o.default_seconds;
-    out->T = o.seconds / (c->c[0] * ls.atoms / ls.nprocs);
+    out->sizes[0] = hg_run_bin_size(factor, cutoff);
+    out->seconds = sec[best];
+    out->default_seconds = sec[0];
+    out->T = sec[best] / (c->c[0] * ls.atoms / ls.nprocs);
     snprintf(out->setting, sizeof out->setting,
              "neigh_modify binsize %.6g (%.3g x the cutoff %.6g%s)",
-             o.binsize, o.binsize / o.cutoff, o.cutoff,
-             o.is_default ? "; LIGGGHTS' default" : "");
+             out->sizes[0], factor, cutoff,
+             best == 0 ? "; LIGGGHTS' default" : "");
+    for (int k = 0; k < n; k++) {
+        hg_engine_option *o = &out->options[k];
+        o->levels = 1;
+        o->sizes[0] = hg_run_bin_size(cand[k].bin_factor, cutoff);
+        o->seconds = sec[k];
+        o->T = NAN;
+        snprintf(o->setting, sizeof o->setting, "%s: neigh_modify binsize "
+                 "%.6g", cand[k].name, o->sizes[0]);
+    }
+    out->n_options = n;
     return HG_OK;
 }
 

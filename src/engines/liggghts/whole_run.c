@@ -31,8 +31,10 @@ static void frame_free(struct hg_run_frame *f)
     free(f);
 }
 
-static int frame_open(const hg_particles *p, double dmax,
-                      struct hg_run_frame **out, hg_err *e)
+/* A frame as the model sees it (full: its statistics counted as a
+ * --packing file's are). */
+static int frame_open_as(const hg_particles *p, double dmax, int full,
+                         struct hg_run_frame **out, hg_err *e)
 {
     *out = NULL;
     if (p->n == 0)
@@ -43,7 +45,7 @@ static int frame_open(const hg_particles *p, double dmax,
     hg_system s = {0};
     int st = hg_io_system_from_particles(p, &f->psd, &s, e);
     s.structure = HG_STRUCTURE_POISSON;
-    if (st == HG_OK && (f->snap = hg_run_frame_snapshot(p, &s.nu))) {
+    if (st == HG_OK && (f->snap = hg_run_frame_snapshot(p, full, &s.nu))) {
         s.structure = HG_STRUCTURE_MEASURED;
         s.snapshot = f->snap;
     }
@@ -58,12 +60,37 @@ static int frame_open(const hg_particles *p, double dmax,
     return HG_OK;
 }
 
+static int frame_open(const hg_particles *p, double dmax,
+                      struct hg_run_frame **out, hg_err *e)
+{
+    return frame_open_as(p, dmax, 0, out, e);
+}
+
 /* The bin size of s at skin: a multiple of the cutoff, or fixed. */
 static double binsize_of(const hg_run_setting *s, double skin, double dmax)
 {
     if (s->bin_factor > 0.0)
-        return s->bin_factor * (dmax + skin);
+        return hg_run_bin_size(s->bin_factor, dmax + skin);
     return s->binsize > 0.0 ? s->binsize : 0.5 * (dmax + skin);
+}
+
+int hg_liggghts_setting_neigh(const hg_psd *psd, hg_liggghts_system *sys,
+                              const hg_run_setting *s, double skin,
+                              const hg_consts *build, double *neigh,
+                              double *neighbours, hg_err *e)
+{
+    double dmax = sys->cutoff_diameter > 0.0 ? sys->cutoff_diameter
+                                             : 2.0 * hg_psd_rmax(psd);
+    sys->skin = skin;
+    hg_liggghts_work w;
+    int st = hg_liggghts_work_eval(psd, sys, binsize_of(s, skin, dmax), &w,
+                                   e);
+    if (st)
+        return st;
+    *neigh = hg_liggghts_predict(build, &w);
+    if (neighbours)
+        *neighbours = w.neighbours;
+    return HG_OK;
 }
 
 static int frame_cost(struct hg_run_frame *f, const hg_run_setting *s,
@@ -71,15 +98,12 @@ static int frame_cost(struct hg_run_frame *f, const hg_run_setting *s,
                       const hg_consts *pair, double *neigh, double *pair_s,
                       hg_err *e)
 {
-    f->sys.skin = skin;
-    hg_liggghts_work w;
-    int st = hg_liggghts_work_eval(
-        f->psd, &f->sys, binsize_of(s, skin, f->sys.cutoff_diameter), &w, e);
-    if (st)
-        return st;
-    *neigh = hg_liggghts_predict(build, &w);
-    *pair_s = pair->c[0] * w.neighbours + pair->c[1] * f->sys.atoms;
-    return HG_OK;
+    double pairs;
+    int st = hg_liggghts_setting_neigh(f->psd, &f->sys, s, skin, build,
+                                       neigh, &pairs, e);
+    if (st == HG_OK)
+        *pair_s = pair->c[0] * pairs + pair->c[1] * f->sys.atoms;
+    return st;
 }
 
 static void factor_setting(double factor, const char *name, hg_run_setting *s)
@@ -89,27 +113,20 @@ static void factor_setting(double factor, const char *name, hg_run_setting *s)
     snprintf(s->name, sizeof s->name, "%s", name);
 }
 
-/* LIGGGHTS' default bins (half the cutoff), bins of one cutoff, and the
- * model's best bin size on the largest frame at skin (as a multiple of
- * the cutoff, so that it follows the skin). */
-static int candidates(const hg_particles *rep, double dmax, double skin,
-                      const hg_consts *build, hg_run_setting *out, int cap,
-                      hg_err *e)
+int hg_liggghts_weighed_settings(const hg_psd *psd,
+                                 const hg_liggghts_system *sys,
+                                 const hg_consts *build, hg_run_setting *out,
+                                 int cap, hg_err *e)
 {
     int n = 0;
     if (n < cap)
         factor_setting(0.5, "bin (LIGGGHTS' default bins)", &out[n++]);
     if (n < cap)
         factor_setting(1.0, "bin, bins of one cutoff", &out[n++]);
-    struct hg_run_frame *f = NULL;
-    int st = frame_open(rep, dmax, &f, e);
-    if (st)
-        return -st;
-    if (!f)
+    if (!psd || !sys)
         return n;
-    f->sys.skin = skin;
     hg_liggghts_optimum opt;
-    st = hg_liggghts_optimise(f->psd, &f->sys, build, 0.0, &opt, e);
+    int st = hg_liggghts_optimise(psd, sys, build, 0.0, &opt, e);
     if (st == HG_OK && n < cap) {
         double k = opt.binsize / opt.cutoff;
         if (fabs(k / 0.5 - 1.0) > 0.05 && fabs(k - 1.0) > 0.05) {
@@ -119,8 +136,26 @@ static int candidates(const hg_particles *rep, double dmax, double skin,
             factor_setting(k, name, &out[n++]);
         }
     }
-    frame_free(f);
     return st ? -st : n;
+}
+
+/* The settings weighed (hg_liggghts_weighed_settings) on the largest
+ * frame at skin. */
+static int candidates(const hg_particles *rep, double dmax, double skin,
+                      const hg_consts *build, hg_run_setting *out, int cap,
+                      hg_err *e)
+{
+    struct hg_run_frame *f = NULL;
+    int st = frame_open_as(rep, dmax, 1, &f, e);
+    if (st)
+        return -st;
+    if (!f)
+        return hg_liggghts_weighed_settings(NULL, NULL, build, out, cap, e);
+    f->sys.skin = skin;
+    int n = hg_liggghts_weighed_settings(f->psd, &f->sys, build, out, cap,
+                                         e);
+    frame_free(f);
+    return n;
 }
 
 static int parse(const char *lines, double dmax, hg_run_setting *s,

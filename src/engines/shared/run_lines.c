@@ -139,14 +139,25 @@ double hg_run_default_skin(const char *units)
     return 0.0;
 }
 
-hg_snapshot *hg_run_frame_snapshot(const hg_particles *p, double *nu)
+hg_snapshot *hg_run_frame_snapshot(const hg_particles *p, int full,
+                                   double *nu)
 {
     hg_snapshot *snap = NULL;
     if (p->n < 2 ||
-        hg_snapshot_create_sampled(p, HG_RUN_FRAME_CENTRES, &snap, NULL))
+        hg_snapshot_create_sampled(p, full ? 0 : HG_RUN_FRAME_CENTRES, &snap,
+                                   NULL))
         return NULL; /* a handful of atoms: priced as random centres */
     double v = hg_snapshot_get_info(snap)->nu_local;
     if (v > 0.0 && v < 1.0)
         *nu = v;
     return snap;
+}
+
+double hg_run_bin_size(double factor, double cutoff)
+{
+    double x = factor * cutoff;
+    if (!(x > 0.0) || !isfinite(x))
+        return x;
+    double p = pow(10.0, floor(log10(x)) - 3.0);
+    return ceil(x / p * (1.0 - 1e-12)) * p;
 }

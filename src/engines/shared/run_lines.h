@@ -21,9 +21,18 @@ double hg_run_default_skin(const char *units);
  * fewer centres than one snapshot is (hg_snapshot_create_sampled). */
 #define HG_RUN_FRAME_CENTRES 600
 
-/* The pair statistics of a frame of a run; NULL when it has fewer than 2
- * atoms or none could be measured (the frame is then priced as random
- * centres). *nu becomes the local packing fraction when measured. */
-struct hg_snapshot *hg_run_frame_snapshot(const hg_particles *p, double *nu);
+/* The pair statistics of a frame of a run (full: counted as a --packing
+ * file is, for the frame the settings weighed are found on; else with
+ * HG_RUN_FRAME_CENTRES centres); NULL when it has fewer than 2 atoms or
+ * none could be measured (the frame is then priced as random centres).
+ * *nu becomes the local packing fraction when measured. */
+struct hg_snapshot *hg_run_frame_snapshot(const hg_particles *p, int full,
+                                          double *nu);
+
+/* The bin size of bins of factor cutoffs, as the lines print it and the
+ * models price it: 4 significant digits, rounded up (a frame of a dump
+ * and of the data file of the same step, whose radii differ in the 7th
+ * digit, get the same line). */
+double hg_run_bin_size(double factor, double cutoff);
 
 #endif

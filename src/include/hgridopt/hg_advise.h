@@ -87,7 +87,10 @@ typedef struct hg_case {
                              given, else hgridopt's default */
     char skin_why[200];   /* where skin came from */
     int skin_given;       /* --skin was given */
-    char structure_why[160]; /* where sys.structure came from */
+    char structure_why[256]; /* where sys.structure came from */
+    size_t coincident;    /* particles of the file whose centre equals
+                             another's (hg_particles_coincident) */
+    size_t coincident_positions; /* the distinct centres they share */
     int has_packing;      /* a particle file was read (packing, owned) */
     hg_particles packing;
     hg_io_info file_info; /* what the particle file said about itself */

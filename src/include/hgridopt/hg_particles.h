@@ -73,6 +73,15 @@ int hg_particles_pad_periodic(const hg_particles *p, double gap,
                               hg_particles *q, hg_err *e);
 /* Packing fraction: sum of particle volumes / box volume. */
 double hg_particles_packing_fraction(const hg_particles *p);
+
+/* Coincident particles: those whose centre equals another's exactly.
+ * *atoms gets how many particles share a centre with another, *positions
+ * how many distinct centres they share, and *first_a < *first_b the
+ * indices of one such pair (the lowest first_a; unset when none). Work
+ * n log n, memory n indices. */
+int hg_particles_coincident(const hg_particles *p, size_t *atoms,
+                            size_t *positions, size_t *first_a,
+                            size_t *first_b, hg_err *e);
 /* Largest radius (0 when empty) and smallest radius (INFINITY when empty). */
 double hg_particles_rmax(const hg_particles *p);
 double hg_particles_rmin(const hg_particles *p);

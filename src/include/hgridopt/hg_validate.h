@@ -106,7 +106,11 @@ typedef struct hg_validate_params {
                                     (NULL: "K = value") */
 } hg_validate_params;
 
-#define HG_VALIDATE_NOTES 8
+#define HG_VALIDATE_NOTES 12
+/* Counts (pair checks, contacts) a ratio is judged on: the relative error
+ * of a count is about 1/sqrt(count), so 400 give 10 % at two standard
+ * errors; below it a note says so and names the N that is enough. */
+#define HG_VALIDATE_ENOUGH 400
 #define HG_VALIDATE_NOTE_LEN 480
 
 /* A whole validation. Owned parts released by hg_validation_clear. */
@@ -126,6 +130,9 @@ typedef struct hg_validation {
     hg_validate_run hgrid;
     int has_baseline;
     hg_validate_run linked_cell;
+    int same_grid;            /* 1: the HGrid is one level of the linked
+                                 cell's size: the same grid, timed once
+                                 (linked_cell is its copy, speed-up 1) */
     double predicted_speedup; /* T(linked cell) / T(HGrid) */
     double measured_speedup;  /* median over the repeats of
                                  seconds(linked cell) / seconds(HGrid),
