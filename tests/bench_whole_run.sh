@@ -172,7 +172,10 @@ candidates() {
     printf 'own, LAMMPS default grid\tprocessors * * *\n'
     printf 'own, processors * * 1\tprocessors * * 1\n'
     [ "$1" = liggghts-pour ] && return 0
-    printf 'own, fix balance\tprocessors * * *\\nfix hgbal all balance 1000 1.1 shift xyz 20 1.1\n'
+    # the shift's axes: x and y in 2D (LAMMPS refuses z there)
+    local dims=xyz
+    [ "$1" = pour2d ] && dims=xy
+    printf 'own, fix balance\tprocessors * * *\\nfix hgbal all balance 1000 1.1 shift %s 20 1.1\n' "$dims"
     printf 'own, processors * * 1, fix balance\tprocessors * * 1\\nfix hgbal all balance 1000 1.1 shift xy 20 1.1\n'
 }
 
