@@ -91,6 +91,16 @@ else bad "same grid, coincident json: $out"; fi
 # a count too small to judge: 30 particles, dilute
 $HG pack --psd "powerlaw:alpha=0,omega=1.2" --dim 3 --nu 0.05 --n 30 --seed 3 --output "$TMP/p30.csv" 2>/dev/null
 expect_ok "^NOTE: HGrid: only [0-9]+ pair checks counted, too few to judge its ratio .*400 are enough.*about N = [0-9]+ particles$" -- $V --packing "$TMP/p30.csv" --repeats 1
+# three far-apart particles: nothing predicted nor counted; no nan printed
+printf 'x,y,z,r\n0.1,0.1,0.1,0.05\n0.5,0.5,0.5,0.05\n0.9,0.2,0.3,0.05\n' > "$TMP/three.csv"
+if $V --packing "$TMP/three.csv" --repeats 1 > "$TMP/three.out" 2>&1 &&
+    ! grep -qi 'nan' "$TMP/three.out" &&
+    grep -Eq '^total .* - ' "$TMP/three.out" &&
+    grep -q 'too few to judge any ratio (none: 0 predicted)' "$TMP/three.out"; then
+    ok
+else
+    bad "validate on 3 far-apart particles: $(grep -i 'nan\|^total' "$TMP/three.out")"
+fi
 # issue 48, item 5: MercuryDPM's K in 2D is the 3D value, said with its cost
 expect_ok "K from shipped-default, for MercuryDPM: .*the 3D value, not measured on disks: .*at most 15 % more work" -- env HGRIDOPT_MERCURYDPM_CALIBRATION="$TMP/none.json" $HG recommend --system examples/paper-2d-free-cooling.json --format mercurydpm
 finish

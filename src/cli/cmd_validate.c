@@ -263,11 +263,12 @@ static void print_run(FILE *out, const char *title, const hg_validate_run *r,
                 l->measured_fraction, l->predicted_T_cd, l->measured_T_cd,
                 q1, l->predicted_T_ca, l->measured_T_ca, q2);
     }
-    fprintf(out,
-            "%5s %11s %9s %9s %10.5g %10.5g %7.4f %10.5g %10.5g %7.4f\n",
-            "total", "", "", "", r->predicted_T_cd, r->measured_T_cd,
-            r->measured_T_cd / r->predicted_T_cd, r->predicted_T_ca,
-            r->measured_T_ca, r->measured_T_ca / r->predicted_T_ca);
+    char t1[16], t2[16];
+    ratio_text(t1, r->measured_T_cd, r->predicted_T_cd);
+    ratio_text(t2, r->measured_T_ca, r->predicted_T_ca);
+    fprintf(out, "%5s %11s %9s %9s %10.5g %10.5g %7s %10.5g %10.5g %7s\n",
+            "total", "", "", "", r->predicted_T_cd, r->measured_T_cd, t1,
+            r->predicted_T_ca, r->measured_T_ca, t2);
     fprintf(out,
             "work T = T_cd + K T_ca: predicted %.5g, measured %.5g\n"
             "contacts %.6g, detection %.4g s (median of %d repeat%s, "

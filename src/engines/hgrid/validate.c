@@ -421,10 +421,13 @@ static void count_note(hg_validation *v, const char *name,
     if (level)
         snprintf(where, sizeof where, " on level %d", level);
     double need = ceil(v->n * HG_VALIDATE_ENOUGH / fmax(least, 1.0));
-    add_note(v, "%s: only %.0f pair checks counted%s, too few to judge its "
-             "ratio %.4g (counting error ~1/sqrt(count) = %.0f %%); %d are "
+    char rt[48] = "any ratio (none: 0 predicted)";
+    if (isfinite(ratio))
+        snprintf(rt, sizeof rt, "its ratio %.4g", ratio);
+    add_note(v, "%s: only %.0f pair checks counted%s, too few to judge %s "
+             "(counting error ~1/sqrt(count) = %.0f %%); %d are "
              "enough (within 10 %% at 2 sigma): about N = %.0f particles",
-             name, least, where, ratio,
+             name, least, where, rt,
              100.0 / sqrt(fmax(least, 1.0)), HG_VALIDATE_ENOUGH, need);
 }
 
