@@ -114,23 +114,22 @@ done
 [ "$same" = 1 ] && ok || bad "no-tune: a dump differs from lmp's"
 
 # inputs it cannot follow: run whole or unsplit, with a note, unchanged
-sed 's/^thermo          100$/variable t equal 100\nif "${t} > 0" then "thermo ${t}"/' "$D/in.gas" > in.if
-run_both if "$TMP/in.if" --min-steps 100
-why=$(same_run "$P" "$TMP/if")
-[ -z "$why" ] && ok || bad "if: $why"
-grep -q "note: 'if' (line .*): the input runs whole in LAMMPS" "$TMP/if/screen" && ok ||
-    bad "if: no note: $(tail -3 "$TMP/if/screen")"
-sed 's/^run             400$/run             400 upto/' "$D/in.gas" > in.upto
-run_both upto "$TMP/in.upto" --min-steps 100
-why=$(same_run "$P" "$TMP/upto")
-[ -z "$why" ] && ok || bad "upto: $why"
-grep -Eq "note: line [0-9]+: run 400 upto...: a run with keywords" "$TMP/upto/screen" && ok ||
-    bad "upto: no note: $(grep note "$TMP/upto/screen")"
-sed 's/^thermo          100$/thermo          0/' "$D/in.gas" > in.thermo0
-run_both thermo0 "$TMP/in.thermo0" --min-steps 100
-why=$(same_run "$P" "$TMP/thermo0")
-[ -z "$why" ] && ok || bad "thermo 0: $why"
-grep -q "unsplit: thermo 0 prints" "$TMP/thermo0/screen" && ok || bad "thermo 0: no note"
+# unfollowed NAME SED PATTERN: in.gas edited by SED runs as lmp runs it,
+# and the screen has a note matching the extended regex PATTERN
+unfollowed() {
+    sed "$2" "$D/in.gas" > "in.$1"
+    run_both "$1" "$TMP/in.$1" --min-steps 100
+    why=$(same_run "$P" "$TMP/$1")
+    [ -z "$why" ] && ok || bad "$1: $why"
+    grep -Eq "$3" "$TMP/$1/screen" && ok ||
+        bad "$1: no note: $(grep note "$TMP/$1/screen" | tail -3)"
+}
+unfollowed if 's/^thermo          100$/variable t equal 100\nif "${t} > 0" then "thermo ${t}"/' \
+    "note: 'if' \(line .*\): the input runs whole in LAMMPS"
+unfollowed upto 's/^run             400$/run             400 upto/' \
+    "note: line [0-9]+: run 400 upto...: a run with keywords"
+unfollowed thermo0 's/^thermo          100$/thermo          0/' \
+    "unsplit: thermo 0 prints"
 grep -c "start 0 stop" "$TMP/thermo0/log.lammps" | grep -qx 0 && ok || bad "thermo 0: split"
 
 # a failing input: LAMMPS' own message, a non-zero exit, no folder left
