@@ -307,7 +307,6 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
              * its own exceed that share is added (never taken off: the
              * candidates' one-rank builds differ in bins) */
             double cut = rr->pair_cut + a->skins[j], bsz = 0.5 * cut;
-            double dom = hg_ranks_bins(p->dim, p->lo, p->hi, cut, bsz);
             double best = -1.0;
             size_t x = (m * (size_t)rr->nD + (size_t)D) * rr->S + j;
             for (int q = 0; q < P; q++) {
@@ -321,10 +320,9 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
                 double sn = 0.5 * nl / N +
                             0.5 * (ptot > 0.0 ? pr / ptot : nl / N);
                 double bins = rr->k.neigh_bin *
-                              fmax(0.0, hg_ranks_bins(p->dim, r->ranks[q].lo,
-                                                      r->ranks[q].hi, cut,
-                                                      bsz) -
-                                            sn * dom);
+                              hg_ranks_bins_beyond(p->dim, r->ranks[q].lo,
+                                                   r->ranks[q].hi, p->lo,
+                                                   p->hi, cut, bsz, sn);
                 double t = pair[j] * sp + rr->k.ghost_step * g +
                            bps * (neigh0[j] * sn + rr->k.ghost_build * g +
                                   bins);

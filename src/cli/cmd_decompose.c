@@ -145,6 +145,10 @@ void cli_ranks_json(cJSON *j, const hg_ranks_advice *a)
         cJSON_AddNumberToObject(o, "busiest_seconds", c->busiest);
         cJSON_AddNumberToObject(o, "average_seconds", c->average);
         cJSON_AddNumberToObject(o, "busiest_rank", c->busiest_rank);
+        cJSON *parts = cJSON_AddObjectToObject(o, "busiest_parts");
+        cJSON_AddNumberToObject(parts, "pair", c->pair);
+        cJSON_AddNumberToObject(parts, "neigh", c->neigh);
+        cJSON_AddNumberToObject(parts, "comm", c->comm);
         cJSON_AddItemToArray(arr, o);
     }
     cJSON_AddNumberToObject(j, "own", a->own);
@@ -154,6 +158,9 @@ void cli_ranks_json(cJSON *j, const hg_ranks_advice *a)
     cJSON_AddStringToObject(ans, "name", a->c[a->answer].name);
     cJSON_AddStringToObject(ans, "lines", a->c[a->answer].lines);
     cJSON_AddBoolToObject(ans, "kept_own", a->kept_own);
+    const hg_ranks_candidate *c = &a->c[a->answer];
+    cJSON_AddNumberToObject(ans, "comm_share",
+                            c->busiest > 0.0 ? c->comm / c->busiest : 0.0);
 }
 
 static void row(FILE *out, const hg_ranks_candidate *c, double ref,
@@ -247,6 +254,15 @@ int cli_ranks_table(FILE *out, const hg_ranks_advice *a, long show,
         fprintf(out, "for a run whose atoms move, keep it balanced: "
                      "fix bal all balance 1000 1.1 shift %s 20 1.1\n",
                 c->layout.dims);
+    if (c->comm > 0.5 * c->busiest)
+        fprintf(out,
+                "note:           communication is %.0f %% of the answer's "
+                "busiest step (%.3g atoms a rank): the model prices each "
+                "ghost atom, not the number of messages, which weigh most "
+                "where ranks own this few atoms; its busiest rank owns "
+                "%.3gx the average\n",
+                100.0 * c->comm / c->busiest, c->nlocal.ave,
+                c->nlocal.max / c->nlocal.ave);
     return CLI_OK;
 }
 

@@ -180,8 +180,8 @@ typedef struct hg_ranks_costs {
     double neigh_frame;  /* Neigh per build of the whole frame on one
                             rank (the engine's model), shared out to the
                             ranks by their atoms and pairs */
-    double neigh_bin;    /* Neigh per build, per bin of the rank's grown
-                            sub-box (cleared every build) */
+    double neigh_bin;    /* Neigh per build, per empty bin of the rank's
+                            grown sub-box (cleared every build) */
     double bin_size;     /* the bins' edge */
     double ghost_step;   /* communication per step, per ghost atom (the
                             forward communication of positions and
@@ -248,6 +248,14 @@ void hg_ranks_price(const hg_ranks_result *r, const hg_ranks_costs *k,
  * side (what a rank clears and fills at each build), of edge binsize. */
 double hg_ranks_bins(int dim, const double *lo, const double *hi,
                      double cutghost, double binsize);
+
+/* The bins of the sub-box lo..hi (hg_ranks_bins) beyond share (0..1) of
+ * those of the box box_lo..box_hi: what a rank clears at each build
+ * beyond its share of the one-rank build, whose cost the one-rank model
+ * already prices (never below 0). */
+double hg_ranks_bins_beyond(int dim, const double *lo, const double *hi,
+                            const double *box_lo, const double *box_hi,
+                            double cutghost, double binsize, double share);
 
 /* The shipped costs (measured: the source says where) for steps_per_build
  * and a frame's one-rank Neigh per build. */
