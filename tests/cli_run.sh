@@ -132,6 +132,30 @@ unfollowed thermo0 's/^thermo          100$/thermo          0/' \
     "unsplit: thermo 0 prints"
 grep -c "start 0 stop" "$TMP/thermo0/log.lammps" | grep -qx 0 && ok || bad "thermo 0: split"
 
+# as LAMMPS' drum: a dynamic group read once, by delete_atoms between the
+# runs, keeps the first run whole (a segment would update it: more atoms
+# deleted); the second run is split, its `elapsed` read as elaplong, and
+# prints the same elapsed steps as lmp's
+sed -e 's/^thermo_style    custom step atoms ke$/variable e equal elapsed\nthermo_style custom step atoms ke v_e/' \
+    -e '0,/^run             400$/s//region upper block INF INF INF INF 8 INF units box\ngroup top dynamic all region upper every 10000\nrun 400\ndelete_atoms group top/' \
+    "$D/in.gas" > in.drumlike
+grep -q "^delete_atoms group top" in.drumlike && grep -q "v_e" in.drumlike && ok || bad "in.drumlike not made"
+run_both drumlike "$TMP/in.drumlike" --min-steps 100 --segments 4 --no-tune
+why=$(same_run "$P" "$TMP/drumlike")
+[ -z "$why" ] && ok || bad "drumlike: $why"
+grep -q "^Deleted [1-9][0-9]* atoms" "$P/log.lammps" && ok || bad "drumlike: lmp deleted no atoms (the test's premise)"
+# the step and the elapsed column of every thermo row, once each
+elapsed_rows() {
+    awk '/^ *Step +Atoms +KinEng +v_e/ { on = 1; next } /^Loop time/ { on = 0 } on && $1 ~ /^[0-9]+$/ { print $1, $4 }' "$1" | sort -u
+}
+[ -n "$(elapsed_rows "$P/log.lammps")" ] && [ "$(elapsed_rows "$P/log.lammps")" = "$(elapsed_rows "$TMP/drumlike/log.lammps")" ] && ok ||
+    bad "drumlike: elapsed differs from lmp's: $(diff <(elapsed_rows "$P/log.lammps") <(elapsed_rows "$TMP/drumlike/log.lammps") | head -5)"
+grep -q "start 0 stop 400" "$TMP/drumlike/log.lammps" && bad "drumlike: the first run was split" || ok
+grep -q "start 400 stop 800" "$TMP/drumlike/log.lammps" && ok || bad "drumlike: the second run was not split"
+grep -Eq "unsplit: dynamic group top is read at or after it \(line [0-9]+\)" "$TMP/drumlike/screen" && ok ||
+    bad "drumlike: no note of the group: $(grep note "$TMP/drumlike/screen")"
+grep -q "elapsed read as elaplong" "$TMP/drumlike/screen" && ok || bad "drumlike: no note of elaplong"
+
 # a failing input: LAMMPS' own message, a non-zero exit, no folder left
 printf 'units lj\natom_style sphere\nno_such_command 1 2\n' > in.bad
 mkdir -p badp badr

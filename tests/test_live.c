@@ -117,9 +117,16 @@ static void test_classify(void)
     }
     hg_live_cmd c;
     hg_live_classify("variable th equal 2*PI*elapsed/2e4", &c);
-    CHECK(c.clock_words == 1 && !strcmp(c.word, "variable"));
+    CHECK(c.clock_words == 0 && c.elapsed_var == 1 &&
+          !strcmp(c.word, "variable"));
     hg_live_classify("thermo_style custom step elaptime", &c);
-    CHECK(c.clock_words == 1);
+    CHECK(c.clock_words == 1 && c.elapsed_var == 0);
+    hg_live_classify("thermo_style custom step elapsed", &c);
+    CHECK(c.clock_words == 1 && c.elapsed_var == 0);
+    hg_live_classify("variable t equal elapsed+elaptime", &c);
+    CHECK(c.clock_words == 1 && c.elapsed_var == 0);
+    hg_live_classify("fix p all print 10 \"$(elapsed)\"", &c);
+    CHECK(c.clock_words == 1 && c.elapsed_var == 0);
     hg_live_classify("variable elapsedx equal 1", &c);
     CHECK(c.clock_words == 0);
     hg_live_classify("thermo_style custom step elaplong", &c);
@@ -130,6 +137,54 @@ static void test_classify(void)
     CHECK(c.dynamic_group == 0);
     hg_live_classify("", &c);
     CHECK(c.kind == HG_LIVE_OTHER && c.word[0] == '\0');
+}
+
+/* elapsed read as elaplong; which runs a dynamic group keeps whole */
+static void test_clock_and_groups(void)
+{
+    char out[128];
+    CHECK(hg_live_elaplong("variable th equal 2*PI*elapsed/2e4", out,
+                           sizeof out) == 1);
+    CHECK(!strcmp(out, "variable th equal 2*PI*elaplong/2e4"));
+    CHECK(hg_live_elaplong("variable elapsedx equal elapsed*elapsed_y", out,
+                           sizeof out) == 1);
+    CHECK(!strcmp(out, "variable elapsedx equal elaplong*elapsed_y"));
+    CHECK(hg_live_elaplong("variable a equal elapsed", out, 10) == -1);
+    CHECK(hg_live_elaplong("elapsed", out, 9) == 1 &&
+          !strcmp(out, "elaplong"));
+
+    hg_live_script s;
+    hg_err e;
+    /* LAMMPS' drum: the group is read once, by delete_atoms, between
+     * the runs: the first run stays whole, the second may be split */
+    const char *drum = "group del dynamic all var z every 10000\n"
+                       "run 2000\n"
+                       "delete_atoms group del\n"
+                       "variable th equal 2*PI*elapsed/2e4\n"
+                       "run 3000\n";
+    CHECK(hg_live_script_parse(drum, "t", &s, &e) == HG_OK);
+    char name[64] = "";
+    long line = 0;
+    CHECK(hg_live_dynamic_read(&s, 1, name, sizeof name, &line) == 1);
+    CHECK(!strcmp(name, "del") && line == 3);
+    CHECK(hg_live_dynamic_read(&s, 4, name, sizeof name, &line) == 0);
+    CHECK(hg_live_dynamic_read(&s, 0, NULL, 0, NULL) == 0);
+    CHECK(hg_live_run_started(&s) == 0);
+    hg_live_script_free(&s);
+    /* a fix on the group reads it in every run after it */
+    CHECK(hg_live_script_parse("group g dynamic all region r every 10\n"
+                               "fix 1 g nve\nrun 10\nunfix 1\nrun 10\n",
+                               "t", &s, &e) == HG_OK);
+    CHECK(hg_live_dynamic_read(&s, 2, name, sizeof name, &line) == 1);
+    CHECK(hg_live_dynamic_read(&s, 4, name, sizeof name, &line) == 1);
+    hg_live_script_free(&s);
+    /* a comment naming it reads nothing; a run with start */
+    CHECK(hg_live_script_parse("group g dynamic all region r\n"
+                               "run 10 # g\nrun 10 start 0 stop 100\n",
+                               "t", &s, &e) == HG_OK);
+    CHECK(hg_live_dynamic_read(&s, 1, name, sizeof name, &line) == 0);
+    CHECK(hg_live_run_started(&s) == 1);
+    hg_live_script_free(&s);
 }
 
 /* the invariants of hg_live_split for one case */
@@ -324,6 +379,7 @@ int main(void)
     setenv("HGRIDOPT_LAMMPS_PAIR_CALIBRATION", "/nonexistent/pair.json", 1);
     test_parse();
     test_classify();
+    test_clock_and_groups();
     test_split();
     test_tuner();
     return hg_test_summary("test_live");

@@ -215,17 +215,26 @@ static int has_word(const char *cmd, const char *word)
     return 0;
 }
 
+/* cmd without a trailing comment (the words past '#' are not LAMMPS',
+ * quotes aside) into body. */
+static void strip_comment(const char *cmd, char *body, size_t cap)
+{
+    snprintf(body, cap, "%s", cmd);
+    char *hash = strchr(body, '#');
+    if (hash && !strchr(body, '"') && !strchr(body, '\''))
+        *hash = '\0';
+}
+
 void hg_live_classify(const char *cmd, hg_live_cmd *c)
 {
     memset(c, 0, sizeof *c);
     first_word(cmd, c->word, sizeof c->word);
-    /* the words past a comment are not LAMMPS' (quotes aside) */
     char body[512];
-    snprintf(body, sizeof body, "%s", cmd);
-    char *hash = strchr(body, '#');
-    if (hash && !strchr(body, '"') && !strchr(body, '\''))
-        *hash = '\0';
-    c->clock_words = has_word(body, "elapsed") || has_word(body, "elaptime");
+    strip_comment(cmd, body, sizeof body);
+    int elapsed = has_word(body, "elapsed");
+    int elaptime = has_word(body, "elaptime");
+    c->elapsed_var = elapsed && !elaptime && !strcmp(c->word, "variable");
+    c->clock_words = (elapsed && !c->elapsed_var) || elaptime;
     c->dynamic_group = !strcmp(c->word, "group") && has_word(body, "dynamic");
     if (!strcmp(c->word, "minimize") || !strcmp(c->word, "rerun") ||
         !strcmp(c->word, "minimize/kk")) {
@@ -296,4 +305,97 @@ int hg_live_split(long long start, long long n, long long every,
     }
     ends[count++] = stop;
     return count;
+}
+
+int hg_live_elaplong(const char *cmd, char *out, size_t cap)
+{
+    size_t k = 0, n = 0;
+    const char *w = "elapsed";
+    size_t wl = strlen(w);
+    for (const char *p = cmd; *p;) {
+        int at = !strncmp(p, w, wl) &&
+                 !(p > cmd && (isalnum((unsigned char)p[-1]) ||
+                               p[-1] == '_')) &&
+                 !(isalnum((unsigned char)p[wl]) || p[wl] == '_');
+        const char *put = at ? "elaplong" : NULL;
+        size_t len = at ? strlen(put) : 1;
+        if (k + len + 1 > cap)
+            return -1;
+        if (at) {
+            memcpy(out + k, put, len);
+            p += wl;
+            n++;
+        } else {
+            out[k] = *p++;
+        }
+        k += len;
+    }
+    if (!cap)
+        return -1;
+    out[k] = '\0';
+    return (int)n;
+}
+
+int hg_live_run_started(const hg_live_script *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        hg_live_cmd c;
+        hg_live_classify(s->cmd[i], &c);
+        char body[512];
+        strip_comment(s->cmd[i], body, sizeof body);
+        if (!strcmp(c.word, "run") &&
+            (has_word(body, "start") || has_word(body, "every")))
+            return 1;
+    }
+    return 0;
+}
+
+/* Commands that read a group's atoms once, when they are executed: a
+ * dynamic group's later updates do not reach them. Any other command
+ * naming the group (a fix, a compute, a dump, a variable's group
+ * function, ...) may read it during every later run. */
+static int reads_once(const char *word)
+{
+    static const char *const once[] = {
+        "delete_atoms", "set", "velocity", "group", "displace_atoms",
+        "write_dump", "write_data", "write_restart", "delete_bonds"};
+    for (size_t i = 0; i < sizeof once / sizeof once[0]; i++)
+        if (!strcmp(word, once[i]))
+            return 1;
+    return 0;
+}
+
+int hg_live_dynamic_read(const hg_live_script *s, size_t at, char *name,
+                         size_t cap, long *line)
+{
+    for (size_t g = 0; g < at && g < s->n; g++) {
+        hg_live_cmd c;
+        hg_live_classify(s->cmd[g], &c);
+        if (!c.dynamic_group)
+            continue;
+        /* group NAME dynamic ...: its name is the second word */
+        const char *p = s->cmd[g];
+        while (*p == ' ' || *p == '\t')
+            p++;
+        p += strlen(c.word);
+        char nm[64];
+        first_word(p, nm, sizeof nm);
+        if (!nm[0])
+            continue;
+        for (size_t k = g + 1; k < s->n; k++) {
+            char body[512], w[32];
+            strip_comment(s->cmd[k], body, sizeof body);
+            first_word(body, w, sizeof w);
+            if (!has_word(body, nm))
+                continue;
+            if (!reads_once(w) || k > at) {
+                if (cap)
+                    snprintf(name, cap, "%s", nm);
+                if (line)
+                    *line = s->line[k];
+                return 1;
+            }
+        }
+    }
+    return 0;
 }

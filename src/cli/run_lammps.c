@@ -60,8 +60,12 @@ typedef struct driver {
     char *prev_tuned;        /* those before the change on trial */
     char prev_name[96];
     cli_lmp_state own_state; /* the settings before the first change */
-    int clock_words;         /* elapsed / elaptime seen */
-    int dynamic_group;       /* group ... dynamic seen */
+    int clock_words;         /* elaptime, or elapsed outside a variable,
+                                seen (or elapsed where a run has start) */
+    int dynamic_group;       /* a dynamic group read at or after this run
+                                (hg_live_dynamic_read) */
+    char dyn_name[64];
+    long dyn_line;           /* the command that reads it */
     /* the report (rank 0) */
     seg_rec *segs;
     int n_segs, cap_segs;
@@ -391,9 +395,13 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
     if (d->clock_words)
         why = "the input uses elapsed or elaptime (steps since the run "
               "command began), which segments would restart";
-    else if (d->dynamic_group)
-        why = "the input has a dynamic group, which LAMMPS updates at the "
-              "start of every run and so would update at every segment";
+    else if (d->dynamic_group) {
+        snprintf(buf, sizeof buf, "dynamic group %s is read at or after "
+                 "it (line %ld), and LAMMPS updates a dynamic group at the "
+                 "start of every run, so would at every segment",
+                 d->dyn_name, d->dyn_line);
+        why = buf;
+    }
     else if (st.thermo_variable)
         why = "thermo is set by a variable: segment boundaries would add "
               "thermo lines";
@@ -411,11 +419,8 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
                                  d->o->min_steps, (int)d->o->segments, ends);
     d->runs++;
     if (ns <= 1) {
-        if (why) {
-            snprintf(buf, sizeof buf, "run %lld (line %ld): unsplit: %s",
-                     c->n, line, why);
-            note(d, "%s", buf);
-        }
+        if (why)
+            note(d, "run %lld (line %ld): unsplit: %s", c->n, line, why);
         int rc = command(d, cmd, line);
         if (!rc) {
             hg_live_measure m;
@@ -707,8 +712,25 @@ int cli_run_lammps(const cli_run_opts *o)
         hg_live_cmd c;
         hg_live_classify(cmd, &c);
         d.clock_words |= c.clock_words;
-        d.dynamic_group |= c.dynamic_group;
+        char *own = NULL;
+        if (c.elapsed_var && hg_live_run_started(&d.s)) {
+            d.clock_words = 1;
+        } else if (c.elapsed_var) {
+            size_t cap = 2 * strlen(cmd) + 1;
+            if (!(own = malloc(cap)) || hg_live_elaplong(cmd, own, cap) < 0) {
+                free(own);
+                if (d.rank == 0)
+                    cli_error("out of memory");
+                rc = CLI_EDATA;
+                break;
+            }
+            note(&d, "line %ld: elapsed read as elaplong (the steps since "
+                 "the run began, the same count in a split run)", line);
+            cmd = own;
+        }
         if (c.kind == HG_LIVE_RUN) {
+            d.dynamic_group = hg_live_dynamic_read(
+                &d.s, i, d.dyn_name, sizeof d.dyn_name, &d.dyn_line);
             /* the timestep and units the advice prices with, as now */
             hg_live_free(d.tuner);
             d.tuner = NULL;
@@ -744,6 +766,7 @@ int cli_run_lammps(const cli_run_opts *o)
             d.no_restore = 0;
         }
         rc = command(&d, cmd, line);
+        free(own);
     }
 close:
     if (d.h) {

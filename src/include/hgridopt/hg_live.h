@@ -61,9 +61,14 @@ typedef enum hg_live_kind {
 typedef struct hg_live_cmd {
     hg_live_kind kind;
     long long n;        /* HG_LIVE_RUN: the steps */
-    int clock_words;    /* the command mentions elapsed or elaptime (steps
+    int clock_words;    /* the command mentions elaptime, or elapsed
+                           outside a variable command (steps or seconds
                            since the current run command began: a split
                            run would restart them at every segment) */
+    int elapsed_var;    /* a variable command mentions elapsed (and not
+                           elaptime): read as elaplong, the same count
+                           in a run split with start/stop
+                           (hg_live_elaplong) */
     int dynamic_group;  /* group ... dynamic: LAMMPS updates a dynamic
                            group at the start of every run, so at every
                            segment of a split one */
@@ -74,6 +79,29 @@ typedef struct hg_live_cmd {
 
 /* What cmd is (a command of hg_live_script). */
 void hg_live_classify(const char *cmd, hg_live_cmd *c);
+
+/* cmd with every word `elapsed` made `elaplong` into out (cap bytes):
+ * the steps since the run began, counted from the run's start keyword
+ * where it has one, so the same in every segment of a run split as `run
+ * n start S stop E` as in the whole run, and the same as elapsed in a run
+ * without start. Returns the words replaced, or -1 when out is too
+ * small. */
+int hg_live_elaplong(const char *cmd, char *out, size_t cap);
+
+/* Does a run of s carry start or every (where elaplong and elapsed part
+ * even unsplit)? */
+int hg_live_run_started(const hg_live_script *s);
+
+/* May a dynamic group made before command at be read at or after it?
+ * LAMMPS updates a dynamic group at the start of every run, so at every
+ * segment of a split one: harmless only where nothing reads the group
+ * afterwards. Yes (1) when a command naming the group follows at, or
+ * when any command but those that read a group once when executed
+ * (delete_atoms, set, velocity, group, ...) names it; the group's name
+ * into name (cap bytes) and that command's line into *line (either may
+ * be NULL/0). */
+int hg_live_dynamic_read(const hg_live_script *s, size_t at, char *name,
+                         size_t cap, long *line);
 
 /* ---- where to split a run ---- */
 
