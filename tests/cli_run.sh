@@ -5,9 +5,10 @@
 # the same dumps (files, steps, atoms), the same steps; without any change
 # (--no-tune) the dumps are the same to the last digit. Inputs
 # (tests/data/run/): a granular gas whose skin is far too small (the
-# lines change, and stay without dangerous builds) and a pour (changes
-# wait while fix pour inserts). Inputs it cannot follow run unsplit with a
-# note (if, a run with keywords, elapsed, thermo 0); a failing input fails
+# lines change, and stay without dangerous builds) and a pour (lines
+# changed while fix pour inserts, its insertions kept on their schedule).
+# Inputs it cannot follow run unsplit with a note (if, a run with
+# keywords, elapsed, thermo 0); a failing input fails
 # with LAMMPS' message and a non-zero exit; usage errors; under mpirun on
 # 2 ranks the same. Needs lmp and a build with liblammps (skipped
 # otherwise, after checking the message of a build without it).
@@ -93,14 +94,25 @@ grep -q "^neighbor " "$TMP/gas/log.lammps" && ok || bad "gas: no neighbor line e
 grep -q "^hgridopt run: in.gas on 1 rank: 2 runs (2 split), 800 steps" "$TMP/gas/screen" && ok ||
     bad "gas: report's first line: $(grep '^hgridopt run' "$TMP/gas/screen")"
 
-# the pour: changes wait while fix pour inserts; the same atom counts
-run_both pour "$D/in.pour" --min-steps 100 --segments 6 --report report.txt
+# the pour: lines changed while fix pour inserts (a setup would insert at
+# the next step: the change's setup runs as run 0 and the insertions are
+# put back on their own schedule); the same atom counts at every thermo
+# step as lmp's, the second and third insertions (steps 3743, 7485) among
+# them, after the changes
+sed 's/^run             800$/run             8000/' "$D/in.pour" > in.pour8
+run_both pour "$TMP/in.pour8" --min-steps 500 --segments 8 --report report.txt
 why=$(same_run "$P" "$TMP/pour")
 [ -z "$why" ] && ok || bad "pour: $why"
-grep -q "no change at step 100 and while fix ins (pour) inserts next" "$TMP/pour/report.txt" && ok ||
-    bad "pour: no note of the waiting changes: $(cat "$TMP/pour/report.txt")"
-awk '/^  [0-9]+-[0-9]+ / && $1 ~ /^[0-9]/ { split($1, s, "-"); if (s[2] <= 800 && $0 ~ /change:/) bad = 1 } END { exit bad }' "$TMP/pour/report.txt" &&
-    ok || bad "pour: a change while fix pour inserts"
+grep -q "a change while atoms are inserted: its setup ran as .run 0." "$TMP/pour/report.txt" && ok ||
+    bad "pour: no note of a change while inserting: $(cat "$TMP/pour/report.txt")"
+awk '/^  step [0-9]+: .*predicted to save/ { s = $2 + 0; if (s < 3743) n++ } END { exit !(n > 0) }' "$TMP/pour/report.txt" &&
+    ok || bad "pour: no change before the second insertion: $(cat "$TMP/pour/report.txt")"
+counts() {
+    awk '/^ *Step +Atoms/ { on = 1; next } /^Loop time/ { on = 0 } on && $1 ~ /^[0-9]+$/ { print $1, $2 }' "$1" | sort -un
+}
+c=$(counts "$TMP/pour/log.lammps")
+printf '%s\n' "$c" | grep -qx "3700 156" && printf '%s\n' "$c" | grep -qx "3800 312" &&
+    printf '%s\n' "$c" | grep -qx "7500 400" && ok || bad "pour: insertions not at lmp's steps: $(printf '%s\n' "$c" | tr '\n' ' ' | cut -c1-300)"
 grep -q "^hgridopt run" "$TMP/pour/screen" && bad "pour: the report on the screen despite --report" || ok
 
 # split but never changed: the dumps the same to the last digit

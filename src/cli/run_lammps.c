@@ -26,6 +26,8 @@
 #include <unistd.h>
 
 #define RUN_MAX_SEGMENTS 64
+/* fixes whose insertion schedule a change's setup puts back, at most */
+#define RUN_MAX_FIXES 4096
 #define RUN_MAX_EVENTS 256
 
 typedef struct seg_rec {
@@ -66,6 +68,8 @@ typedef struct driver {
                                 (hg_live_dynamic_read) */
     char dyn_name[64];
     long dyn_line;           /* the command that reads it */
+    int rescheduled;         /* a change's setup was made while a fix
+                                inserts (noted once) */
     /* the report (rank 0) */
     seg_rec *segs;
     int n_segs, cap_segs;
@@ -258,7 +262,7 @@ static void measure(driver *d, long long from, long long to,
                     long long calls0, long long danger0, hg_live_measure *m)
 {
     cli_lmp_state st;
-    cli_lmp_state_get(d->h, &st);
+    cli_lmp_state_get(d->h, &st, !d->dynamic_group);
     double v[6] = {st.pair, st.neigh, st.comm, st.output, st.modify,
                    st.loop};
     double sum[6], mx[6], mn[6];
@@ -389,7 +393,7 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
 {
     long long start = *(int64_t *)lammps_extract_global(d->h, "ntimestep");
     cli_lmp_state st;
-    cli_lmp_state_get(d->h, &st);
+    cli_lmp_state_get(d->h, &st, !d->dynamic_group);
     const char *why = NULL;
     char buf[1024];
     if (d->clock_words)
@@ -448,16 +452,42 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
     if (rc)
         return rc;
     long long from = start;
-    int pre_yes = 1, waited = 0;
+    int pre_yes = 1, waited = 0, reschedule = 0;
     for (int i = 0; i < ns && !rc; i++) {
         long long to = ends[i];
         int last = i == ns - 1;
         char run[256];
+        if (pre_yes && i > 0 && reschedule) {
+            /* the new lines' setup alone (run 0), then the fixes that
+             * insert put back on their own schedule, and the segment on
+             * without a setup of its own */
+            static long long sched[RUN_MAX_FIXES];
+            int nf = cli_lmp_schedule_get(d->h, sched, RUN_MAX_FIXES);
+            snprintf(run, sizeof run, "run 0 start %lld stop %lld pre yes "
+                     "post no", start, start + c->n);
+            if ((rc = command(d, run, line)))
+                break;
+            if (cli_lmp_schedule_set(d->h, sched, nf)) {
+                if (d->rank == 0)
+                    cli_error("run %lld (line %ld): the fixes changed in a "
+                              "setup at step %lld; the insertions' schedule "
+                              "cannot be put back", c->n, line, from);
+                rc = CLI_EDATA;
+                break;
+            }
+            if (!d->rescheduled) {
+                note(d, "step %lld: a change while atoms are inserted: its "
+                     "setup ran as `run 0`, then the inserting fixes were "
+                     "put back on their own schedule", from);
+                d->rescheduled = 1;
+            }
+            pre_yes = 0;
+        }
         snprintf(run, sizeof run, "run %lld start %lld stop %lld pre %s "
                  "post %s", to - from, start, start + c->n,
                  pre_yes ? "yes" : "no", last ? "yes" : "no");
         cli_lmp_state before;
-        cli_lmp_state_get(d->h, &before);
+        cli_lmp_state_get(d->h, &before, !d->dynamic_group);
         if ((rc = command(d, run, line)))
             break;
         hg_live_measure m;
@@ -484,7 +514,8 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
         hg_live_decision dec = {0};
         int drc = 0;
         cli_lmp_state now;
-        cli_lmp_state_get(d->h, &now);
+        cli_lmp_state_get(d->h, &now, !d->dynamic_group);
+        reschedule = now.inserting;
         if (now.setup_unsafe) {
             /* no change now: the next segment runs on (pre no) */
             if (d->rank == 0 && !waited) {

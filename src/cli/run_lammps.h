@@ -34,13 +34,27 @@ typedef struct cli_lmp_state {
     /* A change of lines needs a full setup (run ... pre yes), which every
      * fix sees as a new run: a fix pour restarts its insertions at the
      * next step, a dynamic group is updated, fix print prints again.
-     * setup_unsafe: such a fix would change the run now (why says which). */
+     * setup_unsafe: such a fix would change the run now (why says which).
+     * inserting: a fix that inserts atoms (force_reneighbor) would insert
+     * at the next step instead of on its own schedule: not unsafe, as
+     * cli_lmp_schedule_get/_set put its schedule back after the setup. */
     int setup_unsafe;
+    int inserting;
     char setup_why[160];
 } cli_lmp_state;
 
-/* Read the state of the LAMMPS instance handle (lammps_open's). */
-void cli_lmp_state_get(void *handle, cli_lmp_state *s);
+/* Read the state of the LAMMPS instance handle (lammps_open's).
+ * groups_unread: no dynamic group is read from now on (a setup's update
+ * of one changes nothing). */
+void cli_lmp_state_get(void *handle, cli_lmp_state *s, int groups_unread);
+
+/* The step of the next insertion (next_reneighbor) of every fix, in
+ * LAMMPS' order, into steps (cap); returns the fixes (at most cap). */
+int cli_lmp_schedule_get(void *handle, long long *steps, int cap);
+/* Put back what cli_lmp_schedule_get read, for the fixes that insert
+ * (force_reneighbor), after a setup moved their next insertion; returns
+ * 0, or -1 when the fixes are not those read (nothing is changed). */
+int cli_lmp_schedule_set(void *handle, const long long *steps, int n);
 /* Write out what LAMMPS buffered for its log file. */
 void cli_lmp_flush(void *handle);
 

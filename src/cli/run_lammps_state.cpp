@@ -1,8 +1,9 @@
 // run_lammps_state.cpp - what `hgridopt run` reads of a LAMMPS instance
 // beyond LAMMPS' C library interface: the timers of the last run, the
-// neighbor list builds, the neighbor and thermo settings in force. Only
-// reads (and flushes the log file); compiled against the headers of the
-// same liblammps it links.
+// neighbor list builds, the neighbor and thermo settings in force. It
+// reads, flushes the log file, and puts back the insertion schedule of
+// fixes that a setup moved (nothing else); compiled against the headers
+// of the same liblammps it links.
 #include "run_lammps.h"
 
 /* utils.h declares fmt templates of the fmt version LAMMPS bundles; none
@@ -25,7 +26,8 @@
 
 using namespace LAMMPS_NS;
 
-extern "C" void cli_lmp_state_get(void *handle, cli_lmp_state *s)
+extern "C" void cli_lmp_state_get(void *handle, cli_lmp_state *s,
+                                  int groups_unread)
 {
     LAMMPS *lmp = static_cast<LAMMPS *>(handle);
     *s = cli_lmp_state();
@@ -63,12 +65,8 @@ extern "C" void cli_lmp_state_get(void *handle, cli_lmp_state *s)
         const char *style = f->style ? f->style : "";
         if (f->force_reneighbor && f->next_reneighbor != 0 &&
             f->next_reneighbor != step + 1) {
-            snprintf(s->setup_why, sizeof s->setup_why,
-                     "fix %s (%s) inserts next at step %lld, a setup would "
-                     "move it to %lld", f->id, style,
-                     (long long)f->next_reneighbor, (long long)step + 1);
-            s->setup_unsafe = 1;
-        } else if (!strcmp(style, "GROUP")) {
+            s->inserting = 1;
+        } else if (!strcmp(style, "GROUP") && !groups_unread) {
             snprintf(s->setup_why, sizeof s->setup_why,
                      "a setup would update the dynamic group of fix %s",
                      f->id);
@@ -88,4 +86,25 @@ extern "C" void cli_lmp_flush(void *handle)
         fflush(lmp->logfile);
     if (lmp->screen)
         fflush(lmp->screen);
+}
+
+extern "C" int cli_lmp_schedule_get(void *handle, long long *steps, int cap)
+{
+    Modify *mod = static_cast<LAMMPS *>(handle)->modify;
+    int n = mod->nfix < cap ? mod->nfix : cap;
+    for (int i = 0; i < n; i++)
+        steps[i] = (long long)mod->fix[i]->next_reneighbor;
+    return n;
+}
+
+extern "C" int cli_lmp_schedule_set(void *handle, const long long *steps,
+                                    int n)
+{
+    Modify *mod = static_cast<LAMMPS *>(handle)->modify;
+    if (n != mod->nfix)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (mod->fix[i]->force_reneighbor)
+            mod->fix[i]->next_reneighbor = (bigint)steps[i];
+    return 0;
 }
