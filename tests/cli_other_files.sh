@@ -67,6 +67,9 @@ printf '%s\n' "$out" | awk '{ exit !($4 > 0.9 && $4 < 1.1) }' && ok || bad "Part
 # ---- refused by name, with what to give instead and the formats read
 expect_fail 1 'mdpm_walls3d.fstat: a MercuryDPM .fstat file \(contact forces per saved step\), not particles; give the .data or .restart of the same run \(mdpm_walls3d.data, mdpm_walls3d.restart\) \(it reads LAMMPS' -- $R --packing $M/mdpm_walls3d.fstat
 expect_fail 1 'mdpm_walls2d.ene: a MercuryDPM .ene file \(energies per saved step\), not particles; give .* \(mdpm_walls2d.data, mdpm_walls2d.restart\)' -- $R --packing $M/mdpm_walls2d.ene
+expect_fail 1 'mdpm_insert2d.xballs: MercuryDPM.s XBalls script \(it shows a .data file in XBalls\), not particles; give the .data or .restart of the same run \(mdpm_insert2d.data, mdpm_insert2d.restart\)' -- $R --packing $M/mdpm_insert2d.xballs
+cp $M/mdpm_insert2d.xballs $TMP/show.sh
+expect_fail 1 'show.sh: MercuryDPM.s XBalls script' -- $R --packing $TMP/show.sh
 cp $M/mdpm_walls3d.fstat $TMP/contacts.txt
 expect_fail 1 'contacts.txt: a MercuryDPM .fstat file' -- $R --packing $TMP/contacts.txt
 expect_fail 1 'restart.tiny: a LAMMPS/LIGGGHTS binary restart file \(write_restart\), which hgridopt does not read; write the particles as text from the same run: write_data FILE \(LAMMPS\), or dump ID all custom N FILE id type x y z radius \(it reads LAMMPS' -- $R --packing $L/restart.tiny

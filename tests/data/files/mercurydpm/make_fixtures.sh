@@ -45,7 +45,7 @@ t1=$(date +%s)
 echo "compiled in $((t1 - t0)) s"
 
 # variant N NFRAMES SEED FILE... (each FILE named after mdpm_VARIANT:
-# .data, .restart, .ene, .fstat, Particle_K.vtu)
+# .data, .restart, .ene, .fstat, .xballs, Particle_K.vtu)
 run() {
     v=$1 n=$2 frames=$3 seed=$4
     shift 4
@@ -72,7 +72,7 @@ run() {
 run periodic3d    800 5 1 .data .restart .ene
 run walls3d       800 5 2 .data .restart .ene .fstat
 run walls2d      1000 5 3 .data .restart .ene
-run insert2d       50 4 4 .data .restart
+run insert2d       50 4 4 .data .restart .xballs
 run lees2d        100 3 5 .restart Particle_2.vtu
 run tdperiodic3d  250 3 6 .restart
 run angled3d      250 3 7 .restart
