@@ -496,7 +496,8 @@ static void test_json_print(void)
 /* Files of other people's runs (issue 48), from memory: a MercuryDPM 2D
  * .data whose first step is empty, ParaView's CSV export with a diameter
  * column, a restart's Lees-Edwards boundary, the angled periodic one
- * refused unless the boundary is given, binary restarts and .fstat named. */
+ * refused unless the boundary is given, binary restarts, .fstat and
+ * .xballs named. */
 static void test_other_runs(void)
 {
     hg_particles p;
@@ -571,6 +572,17 @@ static void test_other_runs(void)
                         &info, &e);
     CHECK(st == HG_EPARSE && strstr(e.msg, ".fstat") &&
           strstr(e.msg, "run.data, run.restart"));
+    hg_particles_clear(&p);
+    /* MercuryDPM's XBalls script, by name and (renamed) by content */
+    static const char xb[] = "#!/bin/bash\ncd $dirname\n"
+                             "../XBalls/xballs -format 8 -f run.data -s 1 $*\n";
+    st = hg_io_load_mem(xb, sizeof xb - 1, "run.xballs", NULL, &p, &info,
+                        &e);
+    CHECK(st == HG_EPARSE && strstr(e.msg, "XBalls script") &&
+          strstr(e.msg, "run.data, run.restart"));
+    hg_particles_clear(&p);
+    st = hg_io_load_mem(xb, sizeof xb - 1, "show.sh", NULL, &p, &info, &e);
+    CHECK(st == HG_EPARSE && strstr(e.msg, "XBalls script"));
     hg_particles_clear(&p);
 }
 

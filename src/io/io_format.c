@@ -339,6 +339,7 @@ int io_refuse_kind(const char *h, size_t n, const char *name,
     size_t pos = 0, ln = 0;
     const char *l = NULL;
     int have = head_line(h, n, &pos, &l, &ln);
+    const char *first = have ? l : "";
     char run[256];
     int fstat = ends_with_ci(base, ".fstat") || strstr(base, ".fstat.");
     int ene = ends_with_ci(base, ".ene") || strstr(base, ".ene.");
@@ -375,6 +376,18 @@ int io_refuse_kind(const char *h, size_t n, const char *name,
                        fstat ? "contact forces per saved step"
                              : "energies per saved step",
                        run, run, hg_io_formats_read());
+    }
+    /* NAME.xballs: the shell script MercuryDPM writes beside NAME.data to
+     * show it in XBalls ("... xballs -format 14 -f NAME.data ...") */
+    if (ends_with_ci(base, ".xballs") ||
+        (!strncmp(first, "#!", 2) && memmem(h, n, "xballs -format", 14))) {
+        run_name(p, ".xballs", run, sizeof run);
+        return hg_fail(e, HG_EPARSE,
+                       "%s: MercuryDPM's XBalls script (it shows a .data "
+                       "file in XBalls), not particles; give the .data or "
+                       ".restart of the same run (%s.data, %s.restart) (it "
+                       "reads %s)",
+                       name, run, run, hg_io_formats_read());
     }
     return HG_OK;
 }

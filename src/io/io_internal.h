@@ -81,7 +81,7 @@ int io_build_finish(io_build *b, io_text *t, const io_box *box,
 hg_io_format io_sniff(const char *h, size_t n);
 /* Files of other people's runs that hold no particles, named with what to
  * give instead (HG_EPARSE): LAMMPS/LIGGGHTS binary restarts, MercuryDPM
- * .fstat and .ene; HG_OK for anything else. h[0, n) is the file's head,
+ * .fstat, .ene and .xballs; HG_OK for anything else. h[0, n) is the file's head,
  * path its name (may be NULL), name the name for messages. */
 int io_refuse_kind(const char *h, size_t n, const char *name,
                    const char *path, hg_err *e);

@@ -53,7 +53,7 @@
  *          with walls. ParaView's CSV export: quoted names, "Points:0",
  *          "Points:1", "Points:2" and "radius" or "diameter".
  * Refused by name (HG_EPARSE, with what to give instead): LAMMPS and
- *          LIGGGHTS binary restarts, MercuryDPM .fstat and .ene.
+ *          LIGGGHTS binary restarts, MercuryDPM .fstat, .ene and .xballs.
  * Written: csv, lammps, xyz and vtk, every number with %.17g, so write ->
  * read is exact (2D LAMMPS files with z = 0 and a thin z box [-r_max,
  * r_max] straddling 0, as LAMMPS requires for "dimension 2").

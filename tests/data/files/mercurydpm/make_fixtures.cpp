@@ -3,14 +3,28 @@
 // This is our own small driver program; it is compiled against a MercuryDPM
 // kernel build by make_fixtures.sh (MercuryDPM itself is not part of hgridopt).
 // It produces polydisperse packings and lets MercuryDPM write its standard
-// output files (.data, .restart, .ene, optionally .fstat).
+// output files (.data, .restart, .ene, .fstat; ParaView's Particle_N.vtu for
+// lees2d).
 //
 // Usage: make_fixtures VARIANT N NFRAMES [SEED]
-//   VARIANT  periodic3d : 3D spheres, PeriodicBoundary in x and y,
-//                         InfiniteWall floor (z=0) and ceiling (z=zMax)
-//            walls2d    : 2D discs (Mercury2D), InfiniteWalls at x=xMin,
-//                         x=xMax and floor y=0 (plus a lid at y=yMax)
-//            walls3d    : 3D spheres, InfiniteWalls on all six sides
+//   VARIANT  periodic3d   : 3D spheres, PeriodicBoundary in x and y,
+//                           InfiniteWall floor (z=0) and ceiling (z=zMax)
+//            walls2d      : 2D discs (Mercury2D), InfiniteWalls at x=xMin,
+//                           x=xMax and floor y=0 (plus a lid at y=yMax)
+//            walls3d      : 3D spheres, InfiniteWalls on all six sides
+//            insert2d     : 2D discs in a walled box, no particle at t=0: a
+//                           CubeInsertionBoundary inserts N of them near the
+//                           top (uniform radii on [RMIN, RMAX]), which fall
+//            lees2d       : 2D discs, no gravity, LeesEdwardsBoundary on the
+//                           domain (sheared along x), no walls; also writes
+//                           mdpm_lees2dParticle_K.vtu at every saved step
+//            tdperiodic3d : 3D spheres, PeriodicBoundary in x,
+//                           TimeDependentPeriodicBoundary in y (its images
+//                           shifted and boosted along x), floor and ceiling
+//            angled3d     : 3D spheres in a quarter of a cell: an
+//                           AngledPeriodicBoundary between the planes x=0
+//                           and y=0 (about the z axis), InfiniteWalls at
+//                           x=xMax, y=yMax, floor and ceiling
 //   N        number of particles
 //   NFRAMES  number of time steps saved in the ONE_FILE .data file
 //            (t=0, equally spaced ones, and the final one)
@@ -26,7 +40,11 @@
 #include <Mercury3D.h>
 #include <Species/LinearViscoelasticSpecies.h>
 #include <Walls/InfiniteWall.h>
+#include <Boundaries/AngledPeriodicBoundary.h>
+#include <Boundaries/CubeInsertionBoundary.h>
+#include <Boundaries/LeesEdwardsBoundary.h>
 #include <Boundaries/PeriodicBoundary.h>
+#include <Boundaries/TimeDependentPeriodicBoundary.h>
 #include <Particles/SphericalParticle.h>
 
 #include <algorithm>
@@ -43,18 +61,43 @@ const Mdouble DENSITY = 2500;  // kg/m^3
 const Mdouble GRAV = 9.81;     // m/s^2
 const Mdouble RESTITUTION = 0.5;
 
+// What holds the particles in along each axis, besides the domain.
+enum class Setup
+{
+    Settle,         // walls, or PeriodicBoundary along x (and y in 3D)
+    Insert,         // walls; particles come from a CubeInsertionBoundary
+    LeesEdwards,    // LeesEdwardsBoundary along x and y, no walls
+    TimeDependent,  // PeriodicBoundary x, TimeDependentPeriodicBoundary y
+    Angled          // AngledPeriodicBoundary between x=0 and y=0
+};
+
 struct Config
 {
     std::string variant;
+    Setup setup = Setup::Settle;
     unsigned dim = 3;
-    bool periodic = false;  // periodic in x (and y for 3D)
+    bool periodic = false;  // Settle: periodic in x (and y for 3D)
     unsigned n = 0;
     unsigned nFrames = 5;
     unsigned long seed = 1;
     Mdouble lx = 0, ly = 0, lz = 0;  // domain extents (lz unused in 2D)
     Mdouble collisionTime = 0;
     Mdouble simTime = 0;
+    Mdouble shear = 0;        // LeesEdwards, TimeDependent: velocity of the
+                              // images across y (m/s)
+    Mdouble insertTime = 0;   // Insert: N particles inserted over this time
 };
+
+// Axes whose particle images are plain translations at t = 0 (placement
+// keeps no gap to their planes).
+void periodicAxes(const Config& c, bool per[3])
+{
+    const bool p = c.setup == Setup::LeesEdwards || c.setup == Setup::TimeDependent ||
+                   (c.setup == Setup::Settle && c.periodic);
+    per[0] = p;
+    per[1] = p && (c.dim == 3 || c.setup == Setup::LeesEdwards);
+    per[2] = false;
+}
 
 template<class Base>
 class FixtureProblem : public Base
@@ -65,53 +108,153 @@ public:
     void setupInitialConditions() override
     {
         auto species = this->speciesHandler.getObject(0);
-        const bool twoD = cfg.dim == 2;
+        addWalls(species);
+        addBoundaries();
+        if (cfg.setup == Setup::Insert)
+            addInsertion(species);
+        else
+            addParticles(species);
+    }
 
-        // --- walls ---------------------------------------------------------
+    // the insertion boundary stops once N particles are in
+    void actionsAfterTimeStep() override
+    {
+        if (insertion && insertion->isActivated() &&
+            this->particleHandler.getNumberOfObjects() >= cfg.n)
+            insertion->deactivate();
+    }
+
+private:
+    void addWall(InfiniteWall& w, unsigned axis, bool upper)
+    {
+        Vec3D normal(0, 0, 0), at(0, 0, 0);
+        const Mdouble lo[3] = {this->getXMin(), this->getYMin(), this->getZMin()};
+        const Mdouble hi[3] = {this->getXMax(), this->getYMax(), this->getZMax()};
+        (axis == 0 ? normal.X : axis == 1 ? normal.Y : normal.Z) = upper ? 1 : -1;
+        (axis == 0 ? at.X : axis == 1 ? at.Y : at.Z) = upper ? hi[axis] : lo[axis];
+        w.set(normal, at);
+        this->wallHandler.copyAndAddObject(w);
+    }
+
+    void addWalls(ParticleSpecies* species)
+    {
         InfiniteWall w;
         w.setSpecies(species);
-        if (twoD)
+        switch (cfg.setup)
         {
-            w.set(Vec3D(-1, 0, 0), Vec3D(this->getXMin(), 0, 0));
-            this->wallHandler.copyAndAddObject(w);
-            w.set(Vec3D(1, 0, 0), Vec3D(this->getXMax(), 0, 0));
-            this->wallHandler.copyAndAddObject(w);
-            w.set(Vec3D(0, -1, 0), Vec3D(0, this->getYMin(), 0));
-            this->wallHandler.copyAndAddObject(w);
-            w.set(Vec3D(0, 1, 0), Vec3D(0, this->getYMax(), 0));
-            this->wallHandler.copyAndAddObject(w);
+            case Setup::Settle:
+            case Setup::Insert:
+                if (cfg.dim == 2)
+                {
+                    for (unsigned a = 0; a < 2; ++a)
+                    {
+                        addWall(w, a, false);
+                        addWall(w, a, true);
+                    }
+                    break;
+                }
+                addWall(w, 2, false);
+                addWall(w, 2, true);
+                if (!cfg.periodic)
+                    for (unsigned a = 0; a < 2; ++a)
+                    {
+                        addWall(w, a, false);
+                        addWall(w, a, true);
+                    }
+                break;
+            case Setup::LeesEdwards:
+                break;
+            case Setup::TimeDependent:
+                addWall(w, 2, false);
+                addWall(w, 2, true);
+                break;
+            case Setup::Angled:
+                addWall(w, 2, false);
+                addWall(w, 2, true);
+                addWall(w, 0, true);
+                addWall(w, 1, true);
+                break;
         }
-        else
-        {
-            w.set(Vec3D(0, 0, -1), Vec3D(0, 0, this->getZMin()));
-            this->wallHandler.copyAndAddObject(w);
-            w.set(Vec3D(0, 0, 1), Vec3D(0, 0, this->getZMax()));
-            this->wallHandler.copyAndAddObject(w);
-            if (!cfg.periodic)
-            {
-                w.set(Vec3D(-1, 0, 0), Vec3D(this->getXMin(), 0, 0));
-                this->wallHandler.copyAndAddObject(w);
-                w.set(Vec3D(1, 0, 0), Vec3D(this->getXMax(), 0, 0));
-                this->wallHandler.copyAndAddObject(w);
-                w.set(Vec3D(0, -1, 0), Vec3D(0, this->getYMin(), 0));
-                this->wallHandler.copyAndAddObject(w);
-                w.set(Vec3D(0, 1, 0), Vec3D(0, this->getYMax(), 0));
-                this->wallHandler.copyAndAddObject(w);
-            }
-        }
+    }
 
-        // --- periodic boundaries ------------------------------------------
-        if (cfg.periodic)
+    void addBoundaries()
+    {
+        const Mdouble v = cfg.shear;
+        switch (cfg.setup)
         {
-            PeriodicBoundary b;
-            b.set(Vec3D(1, 0, 0), this->getXMin(), this->getXMax());
-            this->boundaryHandler.copyAndAddObject(b);
-            if (!twoD)
+            case Setup::Settle:
+                if (cfg.periodic)
+                {
+                    PeriodicBoundary b;
+                    b.set(Vec3D(1, 0, 0), this->getXMin(), this->getXMax());
+                    this->boundaryHandler.copyAndAddObject(b);
+                    if (cfg.dim == 3)
+                    {
+                        b.set(Vec3D(0, 1, 0), this->getYMin(), this->getYMax());
+                        this->boundaryHandler.copyAndAddObject(b);
+                    }
+                }
+                break;
+            case Setup::Insert:
+                break;
+            case Setup::LeesEdwards:
             {
-                b.set(Vec3D(0, 1, 0), this->getYMin(), this->getYMax());
+                // the images across y move along x at +-v
+                LeesEdwardsBoundary b;
+                b.set([v](Mdouble t) { return v * t; }, [v](Mdouble) { return v; },
+                      this->getXMin(), this->getXMax(), this->getYMin(), this->getYMax());
                 this->boundaryHandler.copyAndAddObject(b);
+                break;
+            }
+            case Setup::TimeDependent:
+            {
+                PeriodicBoundary b;
+                b.set(Vec3D(1, 0, 0), this->getXMin(), this->getXMax());
+                this->boundaryHandler.copyAndAddObject(b);
+                // images across y shifted along x by v t (modulo the x period)
+                // and boosted by v
+                const Mdouble lx = this->getXMax() - this->getXMin();
+                TimeDependentPeriodicBoundary td;
+                td.set(Vec3D(0, 1, 0), this->getYMin(), this->getYMax(),
+                       [v, lx](Mdouble t) { return Vec3D(std::fmod(v * t, lx), 0, 0); },
+                       [v](Mdouble) { return Vec3D(v, 0, 0); });
+                // 0: the shift function is used as given (the default wraps
+                // it by its length, undefined for a zero shift at t = 0)
+                td.setMaxShift(0);
+                this->boundaryHandler.copyAndAddObject(td);
+                break;
+            }
+            case Setup::Angled:
+            {
+                // the quarter x > 0, y > 0; a particle leaving through x = 0
+                // comes back through y = 0, turned by 90 degrees about z
+                AngledPeriodicBoundary b;
+                b.set(Vec3D(1, 0, 0), Vec3D(0, -1, 0), Vec3D(0, 0, 0));
+                this->boundaryHandler.copyAndAddObject(b);
+                break;
             }
         }
+    }
+
+    void addInsertion(ParticleSpecies* species)
+    {
+        // uniform radii on [RMIN, RMAX], at rest, in the upper half of the
+        // box; the volume (area) rate brings N of them in over insertTime
+        SphericalParticle p;
+        p.setSpecies(species);
+        p.setRadius(RMAX);
+        CubeInsertionBoundary b;
+        const Vec3D lo(this->getXMin() + RMAX, 0.5 * (this->getYMin() + this->getYMax()), 0);
+        const Vec3D hi(this->getXMax() - RMAX, this->getYMax() - RMAX, 0);
+        b.set(&p, 50, lo, hi, Vec3D(0, 0, 0), Vec3D(0, 0, 0), RMIN, RMAX);
+        const Mdouble meanR2 = (RMAX * RMAX * RMAX - RMIN * RMIN * RMIN) / (3 * (RMAX - RMIN));
+        b.setVolumeFlowRate(cfg.n * constants::pi * meanR2 / cfg.insertTime);
+        insertion = this->boundaryHandler.copyAndAddObject(b);
+    }
+
+    void addParticles(ParticleSpecies* species)
+    {
+        const bool twoD = cfg.dim == 2;
 
         // --- radii: n(r) ~ r^-3 on [RMIN, RMAX], inverse-CDF sampling ------
         std::vector<Mdouble> radii(cfg.n);
@@ -132,7 +275,8 @@ public:
         // --- random sequential placement without overlap -------------------
         const Mdouble lo[3] = {this->getXMin(), this->getYMin(), this->getZMin()};
         const Mdouble hi[3] = {this->getXMax(), this->getYMax(), this->getZMax()};
-        const bool per[3] = {cfg.periodic, cfg.periodic && !twoD, false};
+        bool per[3];
+        periodicAxes(cfg, per);
         std::vector<Vec3D> placed;
         placed.reserve(cfg.n);
         SphericalParticle p;
@@ -176,7 +320,11 @@ public:
             placed.push_back(x);
             p.setRadius(r);
             p.setPosition(x);
-            p.setVelocity(Vec3D(0, 0, 0));
+            // sheared runs start from the shear profile v_x = shear (y - yMid) / ly
+            Vec3D v(0, 0, 0);
+            if (cfg.shear != 0)
+                v.X = cfg.shear * (x.Y - 0.5 * (lo[1] + hi[1])) / (hi[1] - lo[1]);
+            p.setVelocity(v);
             // frictionless contacts keep the spin constant; a random initial
             // spin makes the orientation/angular-velocity columns non-trivial
             const Mdouble w = 100.0;  // rad/s
@@ -190,8 +338,8 @@ public:
         }
     }
 
-private:
     Config cfg;
+    InsertionBoundary* insertion = nullptr;
 };
 
 template<class Base>
@@ -206,17 +354,18 @@ int runProblem(const Config& c)
     problem.setYMin(0);
     problem.setXMax(c.lx);
     problem.setYMax(c.ly);
+    const Mdouble g = c.setup == Setup::LeesEdwards ? 0 : GRAV;
     if (c.dim == 3)
     {
         problem.setZMin(0);
         problem.setZMax(c.lz);
-        problem.setGravity(Vec3D(0, 0, -GRAV));
+        problem.setGravity(Vec3D(0, 0, -g));
     }
     else
     {
         problem.setZMin(0);
         problem.setZMax(0);
-        problem.setGravity(Vec3D(0, -GRAV, 0));
+        problem.setGravity(Vec3D(0, -g, 0));
     }
 
     LinearViscoelasticSpecies species;
@@ -245,10 +394,13 @@ int runProblem(const Config& c)
     // the .fstat file is big (one line per contact and saved step): only the
     // initial (contact-free) and the final step are written to it
     problem.fStatFile.setSaveCount(nSteps);
-    problem.setParticlesWriteVTK(false);
+    // ParaView's particle files (NAMEParticle_K.vtu, K = 0, 1, ... at each
+    // saved step of the .data) for the Lees-Edwards run only
+    problem.setParticlesWriteVTK(c.setup == Setup::LeesEdwards);
     problem.wallHandler.setWriteVTK(FileType::NO_FILE);
     logger(INFO, "variant % dim % N % dt % steps % saveCount %", c.variant, c.dim, c.n, dt, nSteps, saveCount);
     problem.solve();
+    logger(INFO, "variant % ends with % particles", c.variant, problem.particleHandler.getNumberOfObjects());
     return 0;
 }
 
@@ -258,7 +410,8 @@ int main(int argc, char* argv[])
 {
     if (argc < 4)
     {
-        logger(ERROR, "usage: % VARIANT(periodic3d|walls2d|walls3d) N NFRAMES [SEED]", argv[0]);
+        logger(ERROR, "usage: % VARIANT(periodic3d|walls2d|walls3d|insert2d|lees2d|tdperiodic3d|angled3d) "
+                      "N NFRAMES [SEED]", argv[0]);
         return 1;
     }
     Config c;
@@ -272,6 +425,7 @@ int main(int argc, char* argv[])
     const Mdouble meanR3 = (RMAX - RMIN) / norm;
     const Mdouble meanR2 = std::log(RMAX / RMIN) / norm;
     const Mdouble pi = constants::pi;
+    c.collisionTime = 1.0e-4;
 
     if (c.variant == "periodic3d" || c.variant == "walls3d")
     {
@@ -281,7 +435,6 @@ int main(int argc, char* argv[])
         const Mdouble vol = c.n * 4.0 / 3.0 * pi * meanR3;
         // loose initial packing, solid fraction about 0.3
         c.lz = vol / 0.3 / (c.lx * c.ly);
-        c.collisionTime = 1.0e-4;
         c.simTime = 0.08;
     }
     else if (c.variant == "walls2d")
@@ -292,8 +445,34 @@ int main(int argc, char* argv[])
         const Mdouble area = c.n * pi * meanR2;
         // loose initial packing, area fraction about 0.45
         c.ly = area / 0.45 / c.lx;
-        c.collisionTime = 1.0e-4;
         c.simTime = 0.16;
+    }
+    else if (c.variant == "insert2d")
+    {
+        c.setup = Setup::Insert;
+        c.dim = 2;
+        c.lx = c.ly = 15.0e-3;
+        c.insertTime = 0.06;
+        c.simTime = 0.12;
+    }
+    else if (c.variant == "lees2d")
+    {
+        c.setup = Setup::LeesEdwards;
+        c.dim = 2;
+        // a square at area fraction 0.5
+        c.lx = c.ly = std::sqrt(c.n * pi * meanR2 / 0.5);
+        c.shear = 0.1;
+        c.simTime = 0.02;
+    }
+    else if (c.variant == "tdperiodic3d" || c.variant == "angled3d")
+    {
+        c.setup = c.variant == "angled3d" ? Setup::Angled : Setup::TimeDependent;
+        c.dim = 3;
+        c.lx = c.ly = 6.0e-3;
+        const Mdouble vol = c.n * 4.0 / 3.0 * pi * meanR3;
+        c.lz = vol / 0.3 / (c.lx * c.ly);
+        c.shear = c.setup == Setup::TimeDependent ? 0.05 : 0;
+        c.simTime = 0.04;
     }
     else
     {

@@ -44,20 +44,21 @@ $CXX -std=c++17 -O2 $DEFS $INCS "$HERE/make_fixtures.cpp" -o "$TMP/make_fixtures
 t1=$(date +%s)
 echo "compiled in $((t1 - t0)) s"
 
-# variant N NFRAMES SEED
+# variant N NFRAMES SEED FILE... (each FILE named after mdpm_VARIANT:
+# .data, .restart, .ene, .fstat, .xballs, Particle_K.vtu)
 run() {
-    d="$TMP/$1"
+    v=$1 n=$2 frames=$3 seed=$4
+    shift 4
+    d="$TMP/$v"
     mkdir -p "$d"
     s0=$(date +%s)
-    (cd "$d" && "$TMP/make_fixtures" "$1" "$2" "$3" "$4" > run.log 2>&1) || {
+    (cd "$d" && "$TMP/make_fixtures" "$v" "$n" "$frames" "$seed" > run.log 2>&1) || {
         cat "$d/run.log" >&2; exit 1; }
     s1=$(date +%s)
-    echo "$1: N=$2 frames=$3 seed=$4 ran in $((s1 - s0)) s"
-    exts="data restart ene"
-    [ "${FSTAT:-0}" = 1 ] && exts="$exts fstat"
-    for ext in $exts; do
-        f="$d/mdpm_$1.$ext"
-        [ -f "$f" ] || continue
+    echo "$v: N=$n frames=$frames seed=$seed ran in $((s1 - s0)) s"
+    for suffix in "$@"; do
+        f="$d/mdpm_$v$suffix"
+        [ -f "$f" ] || { echo "ERROR: the run wrote no $(basename "$f")" >&2; exit 1; }
         size=$(wc -c < "$f")
         if [ "$size" -ge "$MAXBYTES" ]; then
             echo "ERROR: $(basename "$f") is $size bytes (>= 1 MB)" >&2
@@ -68,7 +69,11 @@ run() {
     done
 }
 
-run periodic3d  800 5 1
-run walls3d     800 5 2
-run walls2d    1000 5 3
+run periodic3d    800 5 1 .data .restart .ene
+run walls3d       800 5 2 .data .restart .ene .fstat
+run walls2d      1000 5 3 .data .restart .ene
+run insert2d       50 4 4 .data .restart .xballs
+run lees2d        100 3 5 .restart Particle_2.vtu
+run tdperiodic3d  250 3 6 .restart
+run angled3d      250 3 7 .restart
 echo "total $(( $(date +%s) - t0 )) s; fixtures in $OUT"
