@@ -32,7 +32,7 @@ expect_ok '^snapshot: +N = 50, boundary f f,' -- $R --packing $TMP/insert2d
 
 # ---- MercuryDPM restarts: each boundary kind
 expect_ok '^boundary: +p p, from the file$' -- $R --packing $M/mdpm_lees2d.restart
-expect_ok 'LeesEdwardsBoundary: periodic along x and y \(the shear shifts the images along x; it is not a wall\)' -- $R --packing $M/mdpm_lees2d.restart
+expect_ok 'LeesEdwardsBoundary: periodic along x and y \(the shear shifts the images along x, here by 0.002; it is not a wall; the shift is not applied: pairs across y are measured unshifted\)' -- $R --packing $M/mdpm_lees2d.restart
 expect_ok '^boundary: +f f, given \(--boundary\); the file states its own, which this replaces$' -- $R --packing $M/mdpm_lees2d.restart --boundary "f f"
 expect_ok '^boundary: +p p f, from the file$' -- $R --packing $M/mdpm_tdperiodic3d.restart
 expect_ok 'TimeDependentPeriodicBoundary: periodic along y' -- $R --packing $M/mdpm_tdperiodic3d.restart

@@ -168,7 +168,7 @@ typedef struct md_domain {
     int boundaries;   /* other boundaries (insertion, deletion, ...) */
     char unrepresentable[200]; /* a periodic boundary an axis-aligned box
                                   cannot hold ("" when none) */
-    char said[400];            /* what was made of the boundaries */
+    char said[600];            /* what was made of the boundaries */
     char hgrid[200];  /* the run's own HGrid, in words */
 } md_domain;
 
@@ -305,7 +305,8 @@ static int restart_boundary(io_text *t, char **tok, int nt, md_domain *dm,
             char buf[160];
             snprintf(buf, sizeof buf,
                      "TimeDependentPeriodicBoundary: periodic along %c (its "
-                     "shift moves the images along the planes)",
+                     "shift moves the images along the planes; not applied "
+                     "here)",
                      'x' + a);
             said(dm, buf);
         }
@@ -324,9 +325,25 @@ static int restart_boundary(io_text *t, char **tok, int nt, md_domain *dm,
         if (st == HG_OK)
             st = periodic_planes(t, "LeesEdwardsBoundary", ey, v[2], v[3],
                                  dm, e);
-        if (st == HG_OK)
-            said(dm, "LeesEdwardsBoundary: periodic along x and y (the "
-                     "shear shifts the images along x; it is not a wall)");
+        if (st == HG_OK) {
+            /* the images across y are taken unshifted: the pairs across
+             * that boundary (and an overlap there) are not the run's */
+            double shift = 0.0;
+            char buf[240];
+            if (key_values(tok, nt, "shift", 1, &shift) && shift != 0.0)
+                snprintf(buf, sizeof buf,
+                         "LeesEdwardsBoundary: periodic along x and y (the "
+                         "shear shifts the images along x, here by %g; it "
+                         "is not a wall; the shift is not applied: pairs "
+                         "across y are measured unshifted)",
+                         shift);
+            else
+                snprintf(buf, sizeof buf,
+                         "LeesEdwardsBoundary: periodic along x and y (the "
+                         "shear shifts the images along x; it is not a "
+                         "wall)");
+            said(dm, buf);
+        }
         return st;
     }
     if (strstr(tok[0], "Periodic")) {
