@@ -350,6 +350,7 @@ static void test_tuner(void)
     CHECK(st == HG_OK && d.action == HG_LIVE_UNDO);
     CHECK(d.lines && !strcmp(d.lines, restore));
     CHECK(d.measured_change > 0.4 && d.measured_change < 0.6);
+    CHECK(strstr(d.why, "for a segment") != NULL);
     hg_live_decision_clear(&d);
     /* the last segment: nothing to decide */
     st = hg_live_segment(t, &m, own, restore, f0, f1, 1, &d, &e);
@@ -361,6 +362,60 @@ static void test_tuner(void)
     st = hg_live_segment(t, &z, own, restore, f0, f1, 0, &d, &e);
     CHECK(st == HG_OK && d.action == HG_LIVE_KEEP && strstr(d.why, "kept"));
     hg_live_decision_clear(&d);
+    /* the bracket of a trial: the lines before run again after it */
+    for (int k = 0; k < 2; k++) {
+        hg_live *u = NULL;
+        CHECK(hg_live_create(&o, &u, &e) == HG_OK && u);
+        if (!u)
+            break;
+        hg_live_run_begin(u, 0, 1000);
+        hg_live_measure a = m;
+        a.from = 0;
+        a.to = 100;
+        a.pair = a.pair_max = 0.05;
+        a.neigh = a.neigh_max = 0.8;
+        a.comm_max = 0.05;
+        st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+        CHECK(st == HG_OK && d.action == HG_LIVE_CHANGE && d.lines);
+        char *made = d.lines ? strdup(d.lines) : NULL;
+        hg_live_decision_clear(&d);
+        hg_live_measure b = a; /* the trial: 50 % dearer per atom-step */
+        b.from = 100;
+        b.to = 200;
+        b.pair_max *= 1.5;
+        b.neigh_max *= 1.5;
+        b.comm_max *= 1.5;
+        st = hg_live_segment(u, &b, "neighbor 0.5 bin\n", restore, f0, f1,
+                             0, &d, &e);
+        CHECK(st == HG_OK && d.action == HG_LIVE_UNDO && d.lines);
+        hg_live_decision_clear(&d);
+        /* the lines before again: as before the trial (k = 0: the change
+         * was slower), or three times as dear (k = 1: the run slowed them
+         * all, the change was 25 % cheaper than their mean around it) */
+        hg_live_measure c = a;
+        c.from = 200;
+        c.to = 300;
+        if (k == 1) {
+            c.pair_max *= 3.0;
+            c.neigh_max *= 3.0;
+            c.comm_max *= 3.0;
+        }
+        st = hg_live_segment(u, &c, own, restore, f0, f1, 0, &d, &e);
+        CHECK(st == HG_OK);
+        if (k == 0) {
+            CHECK(d.action == HG_LIVE_UNDO && !d.lines);
+            CHECK(d.measured_change > 0.4 && d.measured_change < 0.6);
+            CHECK(strstr(d.why, "both sides") != NULL);
+        } else {
+            CHECK(d.action == HG_LIVE_CHANGE && d.lines && made &&
+                  !strcmp(d.lines, made));
+            CHECK(d.measured_change < 0.0 && strstr(d.why, "made again"));
+            CHECK(d.predicted_gain >= 0.05);
+        }
+        hg_live_decision_clear(&d);
+        free(made);
+        hg_live_free(u);
+    }
     /* a frame that is not there: the advice's error names it */
     st = hg_live_segment(t, &m, own, restore, f0, "/nonexistent.dump", 0, &d,
                          &e);

@@ -11,8 +11,13 @@
  * and step (the busiest rank's Pair + Neigh + Comm), it is compared with
  * the segment before the change carried forward by the trend of the two
  * segments before it (at most x2 either way: a pour fills, a bed
- * settles); slower by more than undo_margin, the change is undone and not
- * tried again in this run. */
+ * settles). Slower by more than undo_margin, the lines before come back
+ * for one segment, which brackets the trial: the lines before on both
+ * sides of it, their mean against the trial, tell the change from the
+ * run's own drift (a bed that forms makes every atom dearer, faster than
+ * any trend of the segments before foresees). Still slower by more than
+ * undo_margin, the change stays undone and is not tried again in this
+ * run; otherwise it is made again. */
 #include "hg_live.h"
 #include "hg_engine.h"
 #include "hg_whole_run.h"
@@ -34,6 +39,13 @@ struct hg_live {
     double base_cost;       /* per atom and step before it, times the
                                trend of the two segments before it */
     double last_cost;       /* of the segment before the last one */
+    double before_cost;     /* per atom and step of the segment before it
+                               (no trend) */
+    /* a change undone for one segment, to bracket its trial */
+    int rechecking;
+    double trial_cost;      /* per atom and step of its trial */
+    double trial_gain;      /* the gain it was predicted */
+    char trial_name[96];
     char *prev;             /* the commands that bring back the lines
                                before it */
     char *trial;            /* its lines */
@@ -56,6 +68,16 @@ void hg_live_decision_clear(hg_live_decision *d)
         return;
     free(d->lines);
     memset(d, 0, sizeof *d);
+}
+
+/* lines tried and measured slower: not proposed again in this run
+ * (owned; dropped when the list is full) */
+static void ban(hg_live *t, char *lines)
+{
+    if (t->n_banned < LIVE_MAX_BANNED)
+        t->banned[t->n_banned++] = lines;
+    else
+        free(lines);
 }
 
 static void ban_clear(hg_live *t)
@@ -122,6 +144,7 @@ void hg_live_run_begin(hg_live *t, long long start, long long n)
     (void)n;
     ban_clear(t);
     t->on_trial = 0;
+    t->rechecking = 0;
     t->last_cost = 0.0;
 }
 
@@ -285,7 +308,10 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
         goto done;
     }
     t->on_trial = 1;
-    t->base_cost = cost_of(m);
+    t->base_cost = t->before_cost = cost_of(m);
+    t->trial_gain = gain;
+    snprintf(t->trial_name, sizeof t->trial_name, "%s, skin %.4g",
+             a.candidates[cand].name, skin);
     /* the segments' trend (a pour fills, a bed settles): what the lines
      * in force would have cost in the next segment */
     if (t->last_cost > 0.0 && t->base_cost > 0.0) {
@@ -313,6 +339,39 @@ int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
     t->segments++;
     double cost = cost_of(m);
     t->last_cost = cost;
+    if (t->rechecking && !last) {
+        /* the lines before ran again: the trial against their mean on
+         * both sides of it */
+        t->rechecking = 0;
+        double around = 0.5 * (t->before_cost + cost);
+        double change = around > 0.0 && t->trial_cost > 0.0
+                            ? t->trial_cost / around - 1.0
+                            : 0.0;
+        d->measured_change = change;
+        if (change > t->o.undo_margin) {
+            ban(t, t->trial);
+            t->trial = NULL;
+            d->action = HG_LIVE_UNDO; /* no lines: they are in force */
+            snprintf(d->why, sizeof d->why, "undone: %.1f %% slower per "
+                     "atom and step than the lines before, on both sides "
+                     "of its trial", 100.0 * change);
+            return HG_OK;
+        }
+        int st = set_lines(d, t->trial, e);
+        if (st)
+            return st;
+        d->action = HG_LIVE_CHANGE;
+        d->predicted_gain = t->trial_gain;
+        snprintf(d->name, sizeof d->name, "%s", t->trial_name);
+        snprintf(d->why, sizeof d->why, "%s made again: %.1f %% per atom "
+                 "and step against the lines before on both sides of its "
+                 "trial (they slowed with the run)", t->trial_name,
+                 100.0 * change);
+        free(t->trial);
+        t->trial = NULL;
+        return HG_OK;
+    }
+    t->rechecking = 0;
     if (t->on_trial) {
         t->on_trial = 0;
         if (t->base_cost > 0.0 && cost > 0.0) {
@@ -322,15 +381,13 @@ int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
                 int st = set_lines(d, t->prev, e);
                 if (st)
                     return st;
-                if (t->n_banned < LIVE_MAX_BANNED)
-                    t->banned[t->n_banned++] = t->trial;
-                else
-                    free(t->trial);
-                t->trial = NULL;
+                t->rechecking = 1;
+                t->trial_cost = cost;
                 d->action = HG_LIVE_UNDO;
-                snprintf(d->why, sizeof d->why, "undone: %.1f %% slower per "
-                         "atom and step than before the change",
-                         100.0 * change);
+                snprintf(d->why, sizeof d->why, "undone for a segment: "
+                         "%.1f %% slower per atom and step than the trend "
+                         "before the change; the lines before run again "
+                         "to bracket it", 100.0 * change);
                 return HG_OK;
             }
         }

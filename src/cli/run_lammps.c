@@ -550,11 +550,18 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
                          100.0 * dec.predicted_gain);
             } else if (dec.action == HG_LIVE_KEEP)
                 seg_then(d, "%.60s", dec.why);
-            if (dec.action == HG_LIVE_UNDO) {
+            if (dec.action == HG_LIVE_UNDO && dec.lines) {
                 seg_then(d, "undo: %+.1f %% measured",
                          100.0 * dec.measured_change);
                 snprintf(buf, sizeof buf, "%s (back to %s)", dec.why,
                          d->prev_tuned ? d->prev_name : "yours");
+                add_event(d, to, dec.action, buf);
+            } else if (dec.action == HG_LIVE_UNDO) {
+                /* the undo confirmed: the lines in force stay */
+                seg_then(d, "undo kept: %+.1f %% measured",
+                         100.0 * dec.measured_change);
+                snprintf(buf, sizeof buf, "%s (%s stay)", dec.why,
+                         d->tuned ? d->tuned_name : "yours");
                 add_event(d, to, dec.action, buf);
             }
         }

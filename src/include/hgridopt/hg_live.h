@@ -153,11 +153,17 @@ typedef enum hg_live_action {
 typedef struct hg_live_decision {
     hg_live_action action;
     char *lines;            /* CHANGE, UNDO: the commands to issue before
-                               the next segment, one a line (owned) */
+                               the next segment, one a line (owned); UNDO
+                               without lines: an undo confirmed, the
+                               lines in force (those before the change)
+                               stay */
     double predicted_gain;  /* CHANGE: share of the loop predicted saved */
     double measured_change; /* UNDO: the change's measured cost per atom
-                               and step against the segment before, as a
-                               share (> 0: slower) */
+                               and step against the segment before (with
+                               lines: its trend; without: the lines
+                               before on both sides of its trial), as a
+                               share (> 0: slower); CHANGE made again: the
+                               same, at most the undo margin */
     char name[96];          /* CHANGE: the setting in words */
     char why[240];          /* one line */
 } hg_live_decision;
