@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One setting space for a frame and a run (issue 48, item 3): a frame given
-# as --packing and the same frame as a run (two frames: the second moves
-# one atom by 1e-3, so the run's builds are the same for every setting and
-# its choice at the given skin is the frame's) give the same neighbor lines
+# as --packing and the same frame as a run (two frames a step apart: the
+# second moves one atom by 0.8, over half of every skin given, so the run
+# has one build for every setting and its choice at the given skin is the
+# frame's) give the same neighbor lines
 # for LAMMPS (bins of one cutoff on a frame of LAMMPS' pour example with
 # radii 0.125..1; multi with the model's cutoffs on a bidisperse packing of
 # size ratio 20) and LIGGGHTS; the JSON of the frame's answer lists every
@@ -31,10 +32,10 @@ awk '/^ITEM: TIMESTEP/ { f++ } f == 2' \
 n=$(($(wc -l < "$TMP/bi.tmp") - 9))
 sed "4s/N/$n/" "$TMP/bi.tmp" > "$TMP/bi.dump"
 
-# frame f as a run of two frames: step + 1, the first atom's x + 1e-3
+# frame f as a run of two frames: step + 1, the first atom's x + 0.8
 as_run() {
     awk '/^ITEM: ATOMS/ { print; a = 1; next }
-         a == 1 { $4 = $4 + 0.001; a = 2 }
+         a == 1 { $4 = $4 + 0.8; a = 2 }
          NR == 2 { print $1 + 1; next } { print }' "$1" > "$TMP/next.dump"
     cat "$1" "$TMP/next.dump" > "$2"
 }

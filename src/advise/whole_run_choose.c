@@ -24,10 +24,39 @@ void run_blocks_free(run_blocks *b)
     memset(b, 0, sizeof *b);
 }
 
+/* The builds LAMMPS makes in `steps` steps at a skin whose trigger is
+ * h (half the skin) when the fastest atom moves u a step and has moved
+ * *acc since the last build: a build at the first step that takes the
+ * displacement over h, then every floor(h / u) + 1 steps; *acc is left
+ * at the displacement since the last. Counted in whole steps: on
+ * LAMMPS' flatwall, pour, drum and 2D pour (frames 10-100 steps apart)
+ * this gave the log's builds within 0-9 % at skins 0.5x-4x the input's,
+ * where the rate 2u / skin gave 0-29 % more; at flatwall's skins 0.14
+ * and 0.15, 1396 and 1167 builds against LAMMPS' 1412 and 1168 (the
+ * rate: 1502 and 1402). */
+static double builds_in(double steps, double u, double h, double *acc)
+{
+    if (!(u > 0.0) || !(steps > 0.0))
+        return 0.0;
+    /* a displacement within 1e-4 of h is taken as not over it: a tie of
+     * round numbers, as a dump's positions (read as floats) give it */
+    h *= 1.0 + 1e-4;
+    double first = floor((h - *acc) / u) + 1.0;
+    if (first > steps) {
+        *acc += steps * u;
+        return 0.0;
+    }
+    double every = floor(h / u) + 1.0;
+    double more = floor((steps - first) / every);
+    *acc = (steps - first - more * every) * u;
+    return 1.0 + more;
+}
+
 /* Block bi: the raw intervals between priced frames f0 < f1, weighted
- * toward the nearer end (lambda: where the interval's middle lies). */
-static void block(const run_data *d, const double *skins, size_t m0,
-                  size_t m1, int bi, run_blocks *b)
+ * toward the nearer end (lambda: where the interval's middle lies);
+ * cnt[i * S + j]: the builds in the interval that ends at frame i. */
+static void block(const run_data *d, const double *skins, const double *cnt,
+                  size_t m0, size_t m1, int bi, run_blocks *b)
 {
     int K = d->K, S = d->S;
     size_t f0 = d->priced[m0], f1 = d->priced[m1];
@@ -40,10 +69,10 @@ static void block(const run_data *d, const double *skins, size_t m0,
         double u = d->frames[i].u;
         umax = fmax(umax, u);
         for (int j = 0; j < S; j++) {
-            double r = fmin(1.0, d->sb * 2.0 * u / skins[j]);
-            A[j] += dt * r * (1.0 - lam);
-            B[j] += dt * r * lam;
-            b->builds[bi * S + j] += dt * r;
+            double r = cnt[i * (size_t)S + j];
+            A[j] += r * (1.0 - lam);
+            B[j] += r * lam;
+            b->builds[bi * S + j] += r;
             if (2.0 * u >= skins[j])
                 b->every[bi * S + j] += dt;
         }
@@ -86,8 +115,26 @@ int run_blocks_make(const run_data *d, const double *skins, const size_t *use,
         run_blocks_free(b);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
+    /* the builds of every interval, counted from the first frame on
+     * (the displacement since the last build carries over), scaled by
+     * sb (the user's log over the model's count of the user's skin) */
+    double *cnt = calloc(d->nf * (size_t)S, sizeof *cnt);
+    if (!cnt) {
+        run_blocks_free(b);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    for (int j = 0; j < S; j++) {
+        double acc = 0.0;
+        for (size_t i = 1; i < d->nf; i++) {
+            double dt = (double)(d->frames[i].step - d->frames[i - 1].step);
+            cnt[i * (size_t)S + j] = fmin(
+                dt, d->sb * builds_in(dt, d->frames[i].u, 0.5 * skins[j],
+                                      &acc));
+        }
+    }
     for (int i = 0; i < nb; i++)
-        block(d, skins, use[i], use[i + 1], i, b);
+        block(d, skins, cnt, use[i], use[i + 1], i, b);
+    free(cnt);
     return HG_OK;
 }
 

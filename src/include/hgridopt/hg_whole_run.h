@@ -10,7 +10,10 @@
  *                         build (setting, skin, frame)
  *                       + Pair seconds per step (stored pairs (skin))
  *
- * builds per step = min(1, u / (skin / 2)), u the largest displacement
+ * builds: counted in whole steps as the code checks them, a build at the
+ * first step that takes the displacement since the last over skin / 2
+ * (a steady motion u: every floor(skin / 2 / u) + 1 steps), the
+ * displacement carried from frame to frame; u the largest displacement
  * of an atom per step: between two frames, measured from the frames (the
  * atoms joined by id) or, with velocities and the timestep, the largest
  * speed times the timestep (whichever is larger; displacements between
