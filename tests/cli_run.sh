@@ -10,12 +10,14 @@
 # Inputs it cannot follow run unsplit with a note (if, a run with
 # keywords, elapsed, thermo 0); a failing input fails
 # with LAMMPS' message and a non-zero exit; usage errors; under mpirun on
-# 2 ranks the same. Needs lmp and a build with liblammps (skipped
+# 2 ranks the same (a pour that settles on one rank of the two gets a
+# fix balance on its grid). Needs lmp and a build with liblammps (skipped
 # otherwise, after checking the message of a build without it).
 . "$(dirname "$0")/cli_lib.sh"
 . "$SRC/tests/run_lib.sh"
 export HGRIDOPT_LAMMPS_CALIBRATION="$TMP/no-lammps.json"
 export HGRIDOPT_LAMMPS_PAIR_CALIBRATION="$TMP/no-lammps-pair.json"
+export HGRIDOPT_LAMMPS_COMM_CALIBRATION="$TMP/no-lammps-comm.json"
 D=$SRC/tests/data/run
 cd "$TMP" || exit 1
 # Under the sanitizers, no leak check of a process that ran LAMMPS: its
@@ -198,6 +200,14 @@ if command -v mpirun > /dev/null; then
         bad "--mpi 2 failed: $(tail -3 "$TMP/mpi2/err")"
     grep -q "with 2 MPI tasks" "$TMP/mpi2/log.lammps" && ok || bad "--mpi 2: the log is not of 2 MPI tasks"
     grep -q "^hgridopt run: in.pour on 2 ranks" "$TMP/mpi2/screen" && ok || bad "--mpi 2: no report"
+    # the pour settles in the lower half of LAMMPS' 1 x 1 x 2 grid: a fix
+    # balance on that grid is the change (echoed in the log), and the run
+    # is lmp's on one rank in steps and atoms
+    grep -q "^  step [0-9]*: .*, fix balance: predicted to save" "$TMP/mpi2/screen" &&
+        grep -q "^fix hgridopt_balance all balance [0-9]* 1.1 shift z 20 1.1" "$TMP/mpi2/log.lammps" && ok ||
+        bad "--mpi 2: no fix balance added on the pour's 1 x 1 x 2 grid"
+    why=$(same_run "$TMP/plain-in.pour" "$TMP/mpi2")
+    [ -z "$why" ] && ok || bad "--mpi 2, a fix balance added: $why"
     expect_fail 2 "running under mpirun on 2 ranks" -- env OMPI_COMM_WORLD_SIZE=2 "$HG" run --engine lammps --mpi 3 "$D/in.gas"
 else
     echo "skipped: the MPI part (mpirun not found)"

@@ -265,6 +265,25 @@ static void write_frame(const char *path, long step, double shift)
     fclose(f);
 }
 
+/* 300 spheres in the lower quarter (z < 2.5) of a 10-box */
+static void write_frame_low(const char *path, long step, double shift)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "ITEM: TIMESTEP\n%ld\nITEM: NUMBER OF ATOMS\n300\n"
+               "ITEM: BOX BOUNDS pp pp ff\n0 10\n0 10\n0 10\n"
+               "ITEM: ATOMS id type radius x y z vx vy vz\n", step);
+    uint64_t s = 7;
+    for (int i = 0; i < 300; i++) {
+        double x = 10 * hg_test_uniform(&s), y = 10 * hg_test_uniform(&s),
+               z = 2.5 * hg_test_uniform(&s);
+        x = fmod(x + shift, 10.0);
+        fprintf(f, "%d 1 0.3 %.9g %.9g %.9g 0.1 0 0\n", i + 1, x, y, z);
+    }
+    fclose(f);
+}
+
 static void test_tuner(void)
 {
     hg_err e = {0};
@@ -416,6 +435,72 @@ static void test_tuner(void)
         free(made);
         hg_live_free(u);
     }
+    /* two ranks, every atom in the lower quarter of z on a 1 x 1 x 2
+     * grid: the busiest rank holds them all; your grid with a fix
+     * balance is the change, and its undo takes the fix away */
+    {
+        char g0[4200], g1[4200];
+        snprintf(g0, sizeof g0, "%s/g0.dump", dir);
+        snprintf(g1, sizeof g1, "%s/g1.dump", dir);
+        write_frame_low(g0, 0, 0.0);
+        write_frame_low(g1, 100, 0.01);
+        hg_live_options o2 = o;
+        o2.mpi = 2;
+        hg_live *u = NULL;
+        CHECK(hg_live_create(&o2, &u, &e) == HG_OK && u);
+        if (u) {
+            hg_live_run_begin(u, 0, 1000);
+            const char *own2 = "neighbor 0.3 bin\nneigh_modify delay 0 "
+                               "every 1 check yes\n";
+            hg_live_measure a = {0};
+            a.from = 0;
+            a.to = 100;
+            a.procs = 2;
+            a.atoms = 300;
+            a.loop = 1.0;
+            a.pair = 0.2;
+            a.pair_max = 0.4;
+            a.pair_min = 0.0;
+            a.neigh = 0.05;
+            a.neigh_max = 0.1;
+            a.neigh_min = 0.0;
+            a.comm = a.comm_max = a.comm_min = 0.02;
+            a.modify = 0.05;
+            a.builds = 2;
+            a.nlocal_ave = 150;
+            a.nlocal_max = 300;
+            snprintf(a.decomposition, sizeof a.decomposition,
+                     "processors 1 1 2\n");
+            st = hg_live_segment(u, &a, own2, own2, g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK);
+            if (st)
+                fprintf(stderr, "  %s\n", e.msg);
+            CHECK(d.action == HG_LIVE_CHANGE && d.lines &&
+                  strstr(d.lines, "fix hgridopt_balance all balance ") &&
+                  strstr(d.lines, " shift z ") &&
+                  !strstr(d.lines, "processors"));
+            CHECK(strstr(d.name, "fix balance") != NULL);
+            printf("test_live: two ranks: %s\n", d.why);
+            hg_live_decision_clear(&d);
+            hg_live_measure b = a; /* its trial: slower */
+            b.from = 100;
+            b.to = 200;
+            b.pair_max *= 1.5;
+            b.neigh_max *= 1.5;
+            b.comm_max *= 1.5;
+            snprintf(b.decomposition, sizeof b.decomposition,
+                     "processors 1 1 2\nfix hgridopt_seen all balance 100 "
+                     "1.1 shift z 20 1.1\n");
+            st = hg_live_segment(u, &b, own2, own2, g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK && d.action == HG_LIVE_UNDO && d.lines &&
+                  strstr(d.lines, "neighbor 0.3 bin") &&
+                  strstr(d.lines, "unfix hgridopt_balance\n"));
+            hg_live_decision_clear(&d);
+            hg_live_free(u);
+        }
+        remove(g0);
+        remove(g1);
+    }
     /* a frame that is not there: the advice's error names it */
     st = hg_live_segment(t, &m, own, restore, f0, "/nonexistent.dump", 0, &d,
                          &e);
@@ -432,6 +517,7 @@ int main(void)
 {
     setenv("HGRIDOPT_LAMMPS_CALIBRATION", "/nonexistent/lammps.json", 1);
     setenv("HGRIDOPT_LAMMPS_PAIR_CALIBRATION", "/nonexistent/pair.json", 1);
+    setenv("HGRIDOPT_LAMMPS_COMM_CALIBRATION", "/nonexistent/comm.json", 1);
     test_parse();
     test_classify();
     test_clock_and_groups();

@@ -255,6 +255,7 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     in.keep_margin = t->o.min_gain;
     in.mpi = t->o.mpi;
     in.engine_balance = !strcmp(t->engine->name, "lammps");
+    in.decomposition = m->decomposition[0] ? m->decomposition : NULL;
     hg_run_advice a;
     st = hg_run_advise(&in, &a, e);
     remove(logpath);
@@ -264,12 +265,27 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     double own_loop, best_loop;
     int cand;
     double skin;
-    if (a.nprocs > 1) { /* the neighbor lines on the decomposition in use */
+    const char *balance = NULL; /* the fix balance lines to add */
+    if (a.nprocs > 1) {
+        /* the neighbor lines on the decomposition in use, or on the same
+         * grid with a fix balance added (the grid itself is LAMMPS' from
+         * the box on) */
         const hg_run_decomp *dc = &a.decomps[a.own_decomp];
         own_loop = a.own_loop;
         best_loop = dc->loop > 0.0 ? dc->loop : dc->seconds;
         cand = dc->candidate;
         skin = dc->skin;
+        if (a.own_fix_decomp >= 0 && a.own_fix_decomp < a.n_decomps &&
+            a.own_fix_decomp != a.own_decomp) {
+            const hg_run_decomp *fb = &a.decomps[a.own_fix_decomp];
+            double l = fb->loop > 0.0 ? fb->loop : fb->seconds;
+            if (l < best_loop) {
+                best_loop = l;
+                cand = fb->candidate;
+                skin = fb->skin;
+                balance = strstr(fb->lines, "fix hgridopt_balance");
+            }
+        }
     } else {
         own_loop = a.rest + a.own.seconds;
         best_loop = a.rest + a.best.seconds;
@@ -287,6 +303,18 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     }
     if ((st = h->lines(&a.candidates[cand], skin, a.dmax, 1, &text, e)))
         goto done;
+    if (balance) { /* its fix line after the neighbor lines */
+        size_t n1 = strlen(text), n2 = strcspn(balance, "\n");
+        char *both = realloc(text, n1 + n2 + 2);
+        if (!both) {
+            st = hg_fail(e, HG_ENOMEM, "tuner: out of memory");
+            goto done;
+        }
+        text = both;
+        memcpy(text + n1, balance, n2);
+        text[n1 + n2] = '\n';
+        text[n1 + n2 + 1] = 0;
+    }
     if (same_lines(text, own)) {
         snprintf(d->why, sizeof d->why, "kept: the lines in force are best");
         goto done;
@@ -301,7 +329,12 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
         goto done;
     free(t->prev);
     free(t->trial);
-    t->prev = dup_text(restore);
+    /* an undo takes a fix balance of the change away (the cuts stay where
+     * it left them) */
+    t->prev = malloc(strlen(restore) + 32);
+    if (t->prev)
+        snprintf(t->prev, strlen(restore) + 32, "%s%s", restore,
+                 balance ? "unfix hgridopt_balance\n" : "");
     t->trial = dup_text(text);
     if (!t->prev || !t->trial) {
         st = hg_fail(e, HG_ENOMEM, "tuner: out of memory");
@@ -310,8 +343,8 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     t->on_trial = 1;
     t->base_cost = t->before_cost = cost_of(m);
     t->trial_gain = gain;
-    snprintf(t->trial_name, sizeof t->trial_name, "%s, skin %.4g",
-             a.candidates[cand].name, skin);
+    snprintf(t->trial_name, sizeof t->trial_name, "%s, skin %.4g%s",
+             a.candidates[cand].name, skin, balance ? ", fix balance" : "");
     /* the segments' trend (a pour fills, a bed settles): what the lines
      * in force would have cost in the next segment */
     if (t->last_cost > 0.0 && t->base_cost > 0.0) {
@@ -320,8 +353,8 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     }
     d->action = HG_LIVE_CHANGE;
     d->predicted_gain = gain;
-    snprintf(d->name, sizeof d->name, "%s, skin %.4g",
-             a.candidates[cand].name, skin);
+    snprintf(d->name, sizeof d->name, "%s, skin %.4g%s",
+             a.candidates[cand].name, skin, balance ? ", fix balance" : "");
     snprintf(d->why, sizeof d->why, "%s: predicted to save %.1f %% of the "
              "loop", d->name, 100.0 * gain);
 done:

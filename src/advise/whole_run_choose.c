@@ -30,9 +30,10 @@ void run_blocks_free(run_blocks *b)
  * displacement over h, then every floor(h / u) + 1 steps; *acc is left
  * at the displacement since the last. Counted in whole steps: on
  * LAMMPS' flatwall, pour, drum and 2D pour (frames 10-100 steps apart)
- * this gave the log's builds within 0-9 % at skins 0.5x-4x the input's,
- * where the rate 2u / skin gave 0-29 % more; at flatwall's skins 0.14
- * and 0.15, 1396 and 1167 builds against LAMMPS' 1412 and 1168 (the
+ * this gave LAMMPS' builds at skins 0.5x-4x the input's within 3 % on
+ * average, 12 % at worst, where the rate 2u / skin was 7 % off on
+ * average, 24 % at worst (tests/bench_builds.sh); at flatwall's skins
+ * 0.14 and 0.15, 1396 and 1167 builds against LAMMPS' 1412 and 1168 (the
  * rate: 1502 and 1402). */
 static double builds_in(double steps, double u, double h, double *acc)
 {

@@ -74,6 +74,7 @@ int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
 #include "hg_ranks.h"
 typedef struct run_ranks {
     int P, nD, n_price, own, scale_index, S;
+    int own_fix;  /* the user's grid with a fix balance added (-1: none) */
     hg_ranks_layout lay[HG_RUN_MAX_DECOMPS];
     char name[HG_RUN_MAX_DECOMPS][96];
     double *held[HG_RUN_MAX_DECOMPS][3]; /* static balance: its cuts */

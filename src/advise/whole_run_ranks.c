@@ -29,21 +29,23 @@
 /* Grids of the largest frame's advice kept as candidates, at most. */
 #define TOP_GRIDS 4
 
-static void add_decomp(run_ranks *rr, const hg_ranks_layout *l,
-                       const char *name, int dim)
+/* l as a decomposition to price; its index (an equal one listed before:
+ * that one's; -1: the list is full). */
+static int add_decomp(run_ranks *rr, const hg_ranks_layout *l,
+                      const char *name, int dim)
 {
     if (rr->nD >= HG_RUN_MAX_DECOMPS)
-        return;
+        return -1;
     for (int i = 0; i < rr->nD; i++)
         if (!memcmp(rr->lay[i].user, l->user, sizeof l->user) &&
             rr->lay[i].balance == l->balance &&
             !strcmp(rr->lay[i].dims, l->dims) && rr->lay[i].fix == l->fix &&
             rr->lay[i].nprocs == l->nprocs)
-            return;
+            return i;
     rr->lay[rr->nD] = *l;
     snprintf(rr->name[rr->nD], sizeof rr->name[0], "%s", name);
     (void)dim;
-    rr->nD++;
+    return rr->nD++;
 }
 
 void run_ranks_free(run_ranks *rr)
@@ -65,6 +67,7 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
                     size_t nf, hg_run_advice *a, run_ranks *rr, hg_err *e)
 {
     memset(rr, 0, sizeof *rr);
+    rr->own_fix = -1;
     int P = in->mpi;
     int Plog = a->has_log && a->log.mpi > 0 ? a->log.mpi : P;
     rr->P = P;
@@ -126,6 +129,29 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
     if (st) {
         free(adv);
         return st;
+    }
+    /* your grid as it is, with a fix balance shifting its cuts along the
+     * axes it may split: the least change to your input, and one that
+     * `hgridopt run` can make between two segments of a run */
+    if (in->engine_balance && P > 1 && own.balance == HG_RANKS_NONE) {
+        hg_ranks_layout f = own;
+        int k2 = 0;
+        for (int ax = 0; ax < a->dim && ax < 3; ax++)
+            if (own.user[ax] != 1)
+                f.dims[k2++] = (char)('x' + ax);
+        f.dims[k2] = 0;
+        if (k2) {
+            f.balance = HG_RANKS_SHIFT;
+            f.fix = 1;
+            f.thresh = 1.1;
+            f.niter = 20;
+            f.stopthresh = 1.1;
+            rr->own_fix = add_decomp(rr, &f, own_text && *own_text
+                                                 ? "yours, fix balance"
+                                                 : "the default grid, fix "
+                                                   "balance",
+                                     a->dim);
+        }
     }
     hg_ranks_layout d0;
     hg_ranks_layout_default(&d0, P);
@@ -835,6 +861,11 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
             memcpy(best->decomps, base.decomps, sizeof base.decomps);
             best->n_decomps = base.n_decomps;
             best->own_decomp = rr->slot[rr->own];
+            best->own_fix_decomp = -1;
+            if (rr->own_fix >= 0)
+                best->own_fix_decomp =
+                    rr->slot[rr->dup[rr->own_fix] >= 0 ? rr->dup[rr->own_fix]
+                                                       : rr->own_fix];
             best->best_decomp = rr->slot[bestD];
             best->kept_own_decomp = keep || bestD == rr->own;
             best->nprocs = rr->P;

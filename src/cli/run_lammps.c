@@ -257,6 +257,44 @@ done:
     return any;
 }
 
+/* The decomposition in force as the commands that would set it up (on
+ * more than one rank): the processor grid LAMMPS made, and a balance: the
+ * input's fix balance (its own interval and thresholds are not read:
+ * priced as 100 steps, 1.1), else cuts a balance command moved (priced
+ * as a shift balance on the segment's first frame). */
+static void decomposition_lines(const cli_lmp_state *st, char *buf,
+                                size_t cap)
+{
+    buf[0] = 0;
+    int P = st->procgrid[0] * st->procgrid[1] * st->procgrid[2];
+    if (P <= 1)
+        return;
+    const char *newton = st->newton_pair ? "" : "newton off on\n";
+    if (st->comm_tiled) {
+        snprintf(buf, cap, "%scomm_style tiled\n%s 1.1 rcb\n", newton,
+                 st->balance_fix[0] ? "fix hgridopt_seen all balance 100"
+                                    : "balance");
+        return;
+    }
+    char dims[4];
+    int k = 0;
+    for (int a = 0; a < st->dimension && a < 3; a++)
+        if (st->procgrid[a] > 1)
+            dims[k++] = (char)('x' + a);
+    dims[k] = 0;
+    int n = snprintf(buf, cap, "processors %d %d %d\n%s", st->procgrid[0],
+                     st->procgrid[1], st->procgrid[2], newton);
+    if (n < 0 || (size_t)n >= cap || !k)
+        return;
+    if (st->balance_fix[0])
+        snprintf(buf + n, cap - (size_t)n,
+                 "fix hgridopt_seen all balance 100 1.1 shift %s 20 1.1\n",
+                 dims);
+    else if (st->cuts_moved)
+        snprintf(buf + n, cap - (size_t)n, "balance 1.0 shift %s 20 1.0\n",
+                 dims);
+}
+
 /* The segment's timers over the ranks. */
 static void measure(driver *d, long long from, long long to,
                     long long calls0, long long danger0, hg_live_measure *m)
@@ -298,6 +336,7 @@ static void measure(driver *d, long long from, long long to,
     m->nlocal_max = cmax[0];
     m->nghost_ave = csum[1] / P;
     m->nghost_max = cmax[1];
+    decomposition_lines(&st, m->decomposition, sizeof m->decomposition);
 }
 
 static int push_seg(driver *d, const hg_live_measure *m)

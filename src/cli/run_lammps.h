@@ -31,6 +31,12 @@ typedef struct cli_lmp_state {
     int binsizeflag;
     double binsize;
     int comm_mode;         /* 0 single, 1 multi, 2 multi/old */
+    /* the decomposition in force */
+    int procgrid[3];
+    int comm_tiled;        /* comm_style tiled */
+    int cuts_moved;        /* brick: a balance moved the cuts */
+    char balance_fix[64];  /* the id of a fix balance ("": none) */
+    int newton_pair;
     /* A change of lines needs a full setup (run ... pre yes), which every
      * fix sees as a new run: a fix pour restarts its insertions at the
      * next step, a dynamic group is updated, fix print prints again.

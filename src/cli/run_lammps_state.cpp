@@ -14,6 +14,7 @@
 #include "comm.h"
 #include "domain.h"
 #include "fix.h"
+#include "force.h"
 #include "modify.h"
 #include "lammps.h"
 #include "neighbor.h"
@@ -57,9 +58,19 @@ extern "C" void cli_lmp_state_get(void *handle, cli_lmp_state *s,
     s->thermo_every = lmp->output->thermo_every;
     s->thermo_variable = lmp->output->var_thermo != nullptr;
     s->comm_mode = lmp->comm->mode;
+    Comm *c = lmp->comm;
+    for (int a = 0; a < 3; a++)
+        s->procgrid[a] = c->procgrid[a];
+    s->comm_tiled = c->style != 0;
+    s->cuts_moved = c->layout == Comm::LAYOUT_NONUNIFORM;
+    s->newton_pair = lmp->force->newton_pair;
     // what a full setup at this step would change (see run_lammps.h)
     bigint step = lmp->update->ntimestep;
     Modify *mod = lmp->modify;
+    for (int i = 0; i < mod->nfix && !s->balance_fix[0]; i++)
+        if (mod->fix[i]->style && !strcmp(mod->fix[i]->style, "balance"))
+            snprintf(s->balance_fix, sizeof s->balance_fix, "%s",
+                     mod->fix[i]->id);
     for (int i = 0; i < mod->nfix && !s->setup_unsafe; i++) {
         Fix *f = mod->fix[i];
         const char *style = f->style ? f->style : "";

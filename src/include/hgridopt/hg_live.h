@@ -128,6 +128,10 @@ typedef struct hg_live_measure {
     int procs;
     double atoms;           /* at the end */
     double nlocal_ave, nlocal_max, nghost_ave, nghost_max;
+    char decomposition[256]; /* the processors and balance lines in force
+                               as commands ("": one rank); a fix balance
+                               of the input's is priced as rebalancing
+                               every 100 steps */
 } hg_live_measure;
 
 typedef struct hg_live_options {

@@ -287,6 +287,9 @@ typedef struct hg_run_advice {
      * the answer's (an index into decomps) */
     int nprocs;
     int n_decomps, own_decomp, best_decomp;
+    int own_fix_decomp;         /* the user's grid with a fix balance
+                                   added (-1: not priced: a balance is
+                                   yours already, or rcb, or one rank) */
     int kept_own_decomp;
     hg_run_decomp decomps[HG_RUN_MAX_DECOMPS];
     char decomp_lines[600];     /* the answer's decomposition lines */
