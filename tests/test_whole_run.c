@@ -928,6 +928,62 @@ static void test_log_ranks(void)
           strstr(e.msg, "Comm"));
 }
 
+/* A skin within 1 % of the predicted loop of the answer's best skin, the
+ * user's, is kept (with a note); one 2 % or more off is not. */
+static void test_own_skin_kept(const char *path)
+{
+    const char *paths[] = {path};
+    hg_err e = {0};
+    hg_run_input in = input(paths, 1, 0.0, "A 0.05");
+    in.keep_margin = -1.0; /* your lines never kept whole */
+    hg_run_advice a;
+    int st = hg_run_advise(&in, &a, &e);
+    CHECKM(st == HG_OK, "advice: %s", e.msg);
+    if (st)
+        return;
+    const hg_run_setting *c = &a.candidates[a.best.candidate];
+    char name[16];
+    snprintf(name, sizeof name, "%s", c->name);
+    int ncoll = c->ncoll;
+    double bs = c->binsize, best = a.best.skin;
+    double tb = expected(ncoll, bs, best, 0, LAST);
+    /* your skin a little above the best (added to the skins priced) */
+    double near_s = 0.0, far_s = 0.0;
+    for (int i = 1; i <= 40; i++) {
+        double sj = best * (1.0 + 0.005 * i);
+        double t = expected(ncoll, bs, sj, 0, LAST);
+        if (t - tb < 0.005 * tb)
+            near_s = sj;
+        if (t - tb > 0.02 * tb && !far_s)
+            far_s = sj;
+    }
+    hg_run_advice_clear(&a);
+    CHECKM(near_s > 0.0 && far_s > 0.0, "skins near (%g) and far (%g) of "
+           "the best %g", near_s, far_s, best);
+    for (int k = 0; k < 2 && near_s > 0.0 && far_s > 0.0; k++) {
+        double sk = k ? far_s : near_s;
+        char own[64];
+        snprintf(own, sizeof own, "%s %.17g", name, sk);
+        in.setting = own;
+        st = hg_run_advise(&in, &a, &e);
+        CHECKM(st == HG_OK, "advice at %s: %s", own, e.msg);
+        if (st)
+            continue;
+        int said = 0;
+        for (int i = 0; i < a.n_notes; i++)
+            said |= strstr(a.notes[i], "your skin is kept") != NULL;
+        if (k == 0)
+            CHECKM(a.best.skin == sk && said && a.best.candidate >= 0 &&
+                       !strcmp(a.candidates[a.best.candidate].name, name),
+                   "%s within 0.5 %%: kept (answer %s at %g)", own,
+                   a.candidates[a.best.candidate].name, a.best.skin);
+        else
+            CHECKM(a.best.skin != sk && !said,
+                   "%s 2 %% off: not kept (answer at %g)", own, a.best.skin);
+        hg_run_advice_clear(&a);
+    }
+}
+
 int main(void)
 {
     test_log_ranks();
@@ -943,6 +999,7 @@ int main(void)
     write_file(p2, 1100, LAST);
     test_skin_kept(path);
     test_skin_chosen(path);
+    test_own_skin_kept(path);
     test_sampled_and_files(path, p1, p2);
     test_errors(path, p1, dir);
     test_renumbered(dir);

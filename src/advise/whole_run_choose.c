@@ -503,6 +503,41 @@ static void prefer_own(const hg_run_input *in, hg_run_advice *a)
     }
 }
 
+/* The answer's setting at your skin when that is within OWN_SKIN_TIE of
+ * the predicted loop of its best skin: your skin's builds are measured
+ * (with a log) or at least run, another's are the model's (3 % off on
+ * average, 12 % at worst: tests/bench_builds.sh), and a skin changes more
+ * than the model sees (LAMMPS' 2D pour on 2 ranks: skin 0.22, predicted
+ * 0.03 % faster than 0.2, measured 10 % slower in 9 rounds, its Neigh
+ * per build twice 0.2's). Not with the skin given. */
+#define OWN_SKIN_TIE 0.01
+static void keep_own_skin(const hg_run_input *in, const run_blocks *b,
+                          hg_run_advice *a)
+{
+    if (!a->has_own || a->kept_own || in->skin > 0.0 ||
+        a->best.skin == a->own.skin)
+        return;
+    int j = -1;
+    for (int i = 0; i < a->n_skins; i++)
+        if (a->skins[i] == a->own.skin)
+            j = i;
+    if (j < 0)
+        return;
+    hg_run_choice c;
+    run_choice_sum(b, 0, b->nb, a->best.candidate, j, a->own.skin, &c);
+    double loop = a->rest + a->best.seconds;
+    if (!(c.steps_every_step > 0.0) && isfinite(c.seconds) &&
+        c.seconds - a->best.seconds < OWN_SKIN_TIE * loop) {
+        run_note(a, "%s at your skin %.4g is within %.2f %% of its best "
+                    "skin %.4g: your skin is kept (its builds are "
+                    "measured, another's predicted)",
+                 a->candidates[a->best.candidate].name, a->own.skin,
+                 100.0 * (c.seconds - a->best.seconds) / loop,
+                 a->best.skin);
+        a->best = c;
+    }
+}
+
 int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
                hg_err *e)
 {
@@ -530,6 +565,7 @@ int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
                             a->skins[a->n_skins - 1]);
     }
     prefer_own(in, a);
+    keep_own_skin(in, &b, a);
     run_choice_sum(&b, 0, b.nb, 0, skin_index(a, a->best.skin), a->best.skin,
                    &a->bin);
     if (a->kept_own && in->setting) /* the user's own text */
