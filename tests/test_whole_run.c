@@ -942,7 +942,7 @@ static void test_own_skin_kept(const char *path)
     if (st)
         return;
     const hg_run_setting *c = &a.candidates[a.best.candidate];
-    char name[16];
+    char name[sizeof a.candidates[0].name];
     snprintf(name, sizeof name, "%s", c->name);
     int ncoll = c->ncoll;
     double bs = c->binsize, best = a.best.skin;
@@ -962,7 +962,7 @@ static void test_own_skin_kept(const char *path)
            "the best %g", near_s, far_s, best);
     for (int k = 0; k < 2 && near_s > 0.0 && far_s > 0.0; k++) {
         double sk = k ? far_s : near_s;
-        char own[64];
+        char own[sizeof name + 32];
         snprintf(own, sizeof own, "%s %.17g", name, sk);
         in.setting = own;
         st = hg_run_advise(&in, &a, &e);

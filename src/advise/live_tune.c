@@ -343,7 +343,7 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     t->on_trial = 1;
     t->base_cost = t->before_cost = cost_of(m);
     t->trial_gain = gain;
-    snprintf(t->trial_name, sizeof t->trial_name, "%s, skin %.4g%s",
+    snprintf(t->trial_name, sizeof t->trial_name, "%.60s, skin %.4g%s",
              a.candidates[cand].name, skin, balance ? ", fix balance" : "");
     /* the segments' trend (a pour fills, a bed settles): what the lines
      * in force would have cost in the next segment */
@@ -353,7 +353,7 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     }
     d->action = HG_LIVE_CHANGE;
     d->predicted_gain = gain;
-    snprintf(d->name, sizeof d->name, "%s, skin %.4g%s",
+    snprintf(d->name, sizeof d->name, "%.60s, skin %.4g%s",
              a.candidates[cand].name, skin, balance ? ", fix balance" : "");
     snprintf(d->why, sizeof d->why, "%s: predicted to save %.1f %% of the "
              "loop", d->name, 100.0 * gain);
