@@ -984,6 +984,48 @@ static void test_own_skin_kept(const char *path)
     }
 }
 
+/* The log's neighbor cutoff at your skin is LAMMPS' largest diameter:
+ * above the frames' (1.0), it sizes the bins (1.2 - 0.05 = 1.15, with a
+ * note); below, the frames' stays. */
+static void test_log_cutoff(const char *path, const char *dir)
+{
+    char log[4200];
+    snprintf(log, sizeof log, "%s/log.cutoff", dir);
+    for (int k = 0; k < 2; k++) {
+        char text[600];
+        snprintf(text, sizeof text,
+                 "TESTCODE (a code of this test)\n"
+                 "neighbor 0.05 A\n"
+                 "  master list distance cutoff = %s\n"
+                 "Loop time of 10 on 1 procs for %d steps with 12 atoms\n"
+                 "Pair    | 0 | 3 | 0 | 0 | 0\n"
+                 "Neigh   | 0 | 5 | 0 | 0 | 0\n"
+                 "Neighbor list builds = 90\n"
+                 "Dangerous builds = 0\n",
+                 k ? "0.9" : "1.2", LAST);
+        write_text(log, text);
+        hg_run_advice a;
+        hg_err e = {0};
+        int st = advise_log(path, log, NULL, 0.0, 0.0, &a, &e);
+        CHECKM(st == HG_OK, "advice with a cutoff: %s", e.msg);
+        if (st)
+            continue;
+        int said = 0;
+        for (int i = 0; i < a.n_notes; i++)
+            said |= strstr(a.notes[i], "neighbor cutoff 1.2 at skin 0.05") &&
+                    strstr(a.notes[i], "taken as 1.15");
+        if (k == 0)
+            CHECKM(a.has_log && near(a.log.cutoff, 1.2, 1e-12) &&
+                       near(a.dmax, 1.15, 1e-12) && said,
+                   "cutoff 1.2: largest diameter %g", a.dmax);
+        else
+            CHECKM(near(a.dmax, 1.0, 1e-6) && !said,
+                   "cutoff 0.9: largest diameter %g (the frames')", a.dmax);
+        hg_run_advice_clear(&a);
+    }
+    remove(log);
+}
+
 int main(void)
 {
     test_log_ranks();
@@ -1007,6 +1049,7 @@ int main(void)
     test_log_read(dir);
     test_log_refused();
     test_log_calibrated(path, dir);
+    test_log_cutoff(path, dir);
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -184,6 +184,8 @@ static int write_log(const hg_live *t, const hg_live_measure *m,
     if (*t->units)
         fprintf(f, "units %s\n", t->units);
     fprintf(f, "timestep %.17g\n%s\nrun %lld\n", t->o.timestep, own, steps);
+    if (m->cutoff > 0.0)
+        fprintf(f, "  master list distance cutoff = %.17g\n", m->cutoff);
     fprintf(f, "Loop time of %.9g on %d procs for %lld steps with %.0f "
             "atoms\n\n", loop, m->procs, steps, m->atoms);
     fprintf(f, "100.0%% CPU use with %d MPI tasks x 1 OpenMP threads\n\n",

@@ -471,6 +471,15 @@ static int log_line(const log_in *r, char *line, hg_run_log *log,
         st = row_add(r, line, "Output", v, k, &log->output, NULL, NULL, e);
     else if (!strncmp(line, "Neighbor list builds =", 22))
         st = count_add(r, line, 22, &log->builds, e);
+    else if (!(log->cutoff > 0.0) &&
+             !strncmp(line + strspn(line, " "), "master list distance cutoff =",
+                      29)) {
+        char *end;
+        const char *v = line + strspn(line, " ") + 29;
+        double c = strtod(v, &end);
+        if (end != v && isfinite(c) && c > 0.0)
+            log->cutoff = c;
+    }
     else if (!strncmp(line, "Dangerous builds =", 18)) {
         st = count_add(r, line, 18, &log->dangerous, e);
         *in_run = 0;

@@ -339,6 +339,27 @@ static int parse_lines(const hg_run_hooks *h, const char *lines,
     return hg_fail(e, st, "--setting: %s", e->msg);
 }
 
+/* LAMMPS sizes its cutoff by the largest diameter an atom may have
+ * (fix pour: the top of its range), which the frames' largest may miss
+ * by a little; bins sized to the frames' are then short of LAMMPS'
+ * cutoff, and its stencil grows (LAMMPS' 2D pour on 2 ranks: the frames'
+ * 0.999 against 1.0, bins of 1.219 under a cutoff of 1.22, Neigh per
+ * build twice). With the log's cutoff at your skin, the largest diameter
+ * is at least the cutoff less the skin. */
+static void log_cutoff(hg_run_advice *a, double own)
+{
+    if (!a->has_log || !(a->log.cutoff > 0.0) || !(own > 0.0))
+        return;
+    double d = a->log.cutoff - own;
+    if (d > a->dmax * (1.0 + 1e-9) && d < 1.5 * a->dmax) {
+        run_note(a, "your log's neighbor cutoff %.6g at skin %.6g: the "
+                    "largest diameter taken as %.6g (the frames' largest "
+                    "is %.6g), so that bins match LAMMPS' cutoff",
+                 a->log.cutoff, own, d, a->dmax);
+        a->dmax = d;
+    }
+}
+
 /* The user's setting (--setting), else bin at --skin, else LAMMPS'
  * default for units lj when it fits the sizes. */
 static int own_setting(const hg_run_input *in, const hg_run_hooks *h,
@@ -680,6 +701,7 @@ int hg_run_advise(const hg_run_input *given, hg_run_advice *a, hg_err *e)
         (st = constants(in, in->engine, a, e)) == HG_OK &&
         (st = own_setting(in, h, a, &own, e)) == HG_OK &&
         (st = rep_particles(&rf, &rep, e)) == HG_OK) {
+        log_cutoff(a, own);
         free(rf.xr);
         rf.xr = NULL;
         skins(in, own, a);

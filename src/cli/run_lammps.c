@@ -337,6 +337,7 @@ static void measure(driver *d, long long from, long long to,
     m->nghost_ave = csum[1] / P;
     m->nghost_max = cmax[1];
     decomposition_lines(&st, m->decomposition, sizeof m->decomposition);
+    m->cutoff = st.cutneighmax;
 }
 
 static int push_seg(driver *d, const hg_live_measure *m)

@@ -37,6 +37,8 @@ typedef struct cli_lmp_state {
     int cuts_moved;        /* brick: a balance moved the cuts */
     char balance_fix[64];  /* the id of a fix balance ("": none) */
     int newton_pair;
+    double cutneighmax;    /* LAMMPS' neighbor cutoff (pair cutoff plus
+                              skin) */
     /* A change of lines needs a full setup (run ... pre yes), which every
      * fix sees as a new run: a fix pour restarts its insertions at the
      * next step, a dynamic group is updated, fix print prints again.

@@ -64,6 +64,7 @@ extern "C" void cli_lmp_state_get(void *handle, cli_lmp_state *s,
     s->comm_tiled = c->style != 0;
     s->cuts_moved = c->layout == Comm::LAYOUT_NONUNIFORM;
     s->newton_pair = lmp->force->newton_pair;
+    s->cutneighmax = lmp->neighbor->cutneighmax;
     // what a full setup at this step would change (see run_lammps.h)
     bigint step = lmp->update->ntimestep;
     Modify *mod = lmp->modify;

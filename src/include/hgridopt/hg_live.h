@@ -128,6 +128,8 @@ typedef struct hg_live_measure {
     int procs;
     double atoms;           /* at the end */
     double nlocal_ave, nlocal_max, nghost_ave, nghost_max;
+    double cutoff;          /* the code's neighbor cutoff (pair cutoff plus
+                               skin; 0: not known) */
     char decomposition[256]; /* the processors and balance lines in force
                                as commands ("": one rank); a fix balance
                                of the input's is priced as rebalancing

@@ -82,6 +82,8 @@ typedef struct hg_run_log {
     double output;          /* the Output row (LIGGGHTS: Outpt): dumps and
                                thermo, the trajectory's dump among them */
     long long builds, dangerous;
+    double cutoff;          /* the first "master list distance cutoff = X"
+                               (LAMMPS' pair cutoff plus skin; 0: none) */
     double timestep;        /* the last "timestep X" before the first run
                                (0: none echoed) */
     char lines[1024];       /* the neighbor, neigh_modify and comm_modify
