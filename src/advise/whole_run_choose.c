@@ -509,7 +509,8 @@ static void prefer_own(const hg_run_input *in, hg_run_advice *a)
  * average, 12 % at worst: tests/bench_builds.sh), and a skin changes more
  * than the model sees (LAMMPS' 2D pour on 2 ranks: skin 0.22, predicted
  * 0.03 % faster than 0.2, measured 10 % slower in 9 rounds, its Neigh
- * per build twice 0.2's). Not with the skin given. */
+ * per build twice 0.2's, there because its bins fell short of LAMMPS'
+ * cutoff: whole_run.c, log_cutoff). Not with the skin given. */
 #define OWN_SKIN_TIE 0.01
 static void keep_own_skin(const hg_run_input *in, const run_blocks *b,
                           hg_run_advice *a)
