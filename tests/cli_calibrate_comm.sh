@@ -17,7 +17,8 @@ for code in lammps liggghts; do
         continue
     fi
     # the neighbour and pair fits of so few steps may be refused on a
-    # loaded machine (a timing fit): one retry, as cli_calibrate_files
+    # loaded machine (a timing fit), as may the ghosts' slope: one retry, as
+    # cli_calibrate_files
     ran=0
     for try in 1 2; do
         if "$HG" calibrate --engine $code --mpi 2 --packing "$F" --steps 5 \
@@ -26,7 +27,7 @@ for code in lammps liggghts; do
             ran=1
             break
         fi
-        grep -q 'fit' "$TMP/$code.err" || break
+        grep -q -e 'fit' -e 'did not grow' "$TMP/$code.err" || break
         echo "cli_calibrate_comm: $code try $try: $(tail -n 1 "$TMP/$code.err"); again" >&2
     done
     [ $ran = 1 ] ||
