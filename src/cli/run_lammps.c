@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "hg_live.h"
+#include "hg_ranks.h"
 #include "run_lammps.h"
 
 #include <errno.h>
@@ -258,10 +259,11 @@ done:
 }
 
 /* The decomposition in force as the commands that would set it up (on
- * more than one rank): the processor grid LAMMPS made, and a balance: the
- * input's fix balance (its own interval and thresholds are not read:
- * priced as 100 steps, 1.1), else cuts a balance command moved (priced
- * as a shift balance on the segment's first frame). */
+ * more than one rank; hg_ranks_layout_lines writes them): the processor
+ * grid LAMMPS made, and a balance: the input's fix balance (its own
+ * interval and thresholds are not read: priced as 100 steps, 1.1), else
+ * cuts a balance command moved (priced as a shift balance on the
+ * segment's first frame). */
 static void decomposition_lines(const cli_lmp_state *st, char *buf,
                                 size_t cap)
 {
@@ -269,30 +271,29 @@ static void decomposition_lines(const cli_lmp_state *st, char *buf,
     int P = st->procgrid[0] * st->procgrid[1] * st->procgrid[2];
     if (P <= 1)
         return;
-    const char *newton = st->newton_pair ? "" : "newton off on\n";
+    hg_ranks_layout l;
+    hg_ranks_layout_default(&l, P);
+    l.newton_off = !st->newton_pair;
     if (st->comm_tiled) {
-        snprintf(buf, cap, "%scomm_style tiled\n%s 1.1 rcb\n", newton,
-                 st->balance_fix[0] ? "fix hgridopt_seen all balance 100"
-                                    : "balance");
-        return;
+        l.balance = HG_RANKS_RCB;
+        l.thresh = 1.1;
+    } else {
+        int k = 0;
+        for (int a = 0; a < 3; a++) {
+            l.user[a] = st->procgrid[a];
+            if (a < st->dimension && st->procgrid[a] > 1)
+                l.dims[k++] = (char)('x' + a);
+        }
+        l.dims[k] = 0;
+        if (k && (st->balance_fix[0] || st->cuts_moved)) {
+            l.balance = HG_RANKS_SHIFT;
+            l.niter = 20;
+            l.thresh = l.stopthresh = st->balance_fix[0] ? 1.1 : 1.0;
+        }
     }
-    char dims[4];
-    int k = 0;
-    for (int a = 0; a < st->dimension && a < 3; a++)
-        if (st->procgrid[a] > 1)
-            dims[k++] = (char)('x' + a);
-    dims[k] = 0;
-    int n = snprintf(buf, cap, "processors %d %d %d\n%s", st->procgrid[0],
-                     st->procgrid[1], st->procgrid[2], newton);
-    if (n < 0 || (size_t)n >= cap || !k)
-        return;
-    if (st->balance_fix[0])
-        snprintf(buf + n, cap - (size_t)n,
-                 "fix hgridopt_seen all balance 100 1.1 shift %s 20 1.1\n",
-                 dims);
-    else if (st->cuts_moved)
-        snprintf(buf + n, cap - (size_t)n, "balance 1.0 shift %s 20 1.0\n",
-                 dims);
+    l.fix = st->balance_fix[0] != 0;
+    l.fix_every = l.fix ? 100 : 0;
+    hg_ranks_layout_lines(&l, st->dimension, buf, cap);
 }
 
 /* The segment's timers over the ranks. */
