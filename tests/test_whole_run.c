@@ -157,7 +157,11 @@ static int frame_cost(struct hg_run_frame *f, const hg_run_setting *s,
 static int lines(const hg_run_setting *s, double skin, double dmax, int full,
                  char **text, hg_err *e)
 {
-    (void)dmax, (void)e;
+    /* as LAMMPS: the last collection must hold the largest atom */
+    if (s->ncoll > 0 && s->cut[s->ncoll - 1] < dmax * (1.0 - 1e-12))
+        return hg_fail(e, HG_EINVAL, "last collection cutoff %g is below "
+                       "the largest diameter %g", s->cut[s->ncoll - 1],
+                       dmax);
     *text = malloc(160);
     snprintf(*text, 160, "%s %.6g%s\n", s->name, skin, full ? " full" : "");
     return HG_OK;
@@ -991,18 +995,20 @@ static void test_log_cutoff(const char *path, const char *dir)
 {
     char log[4200];
     snprintf(log, sizeof log, "%s/log.cutoff", dir);
-    for (int k = 0; k < 2; k++) {
+    /* k = 2: B, one collection of the largest diameter (LAMMPS' multi
+     * by atom type), read again at the raised diameter */
+    for (int k = 0; k < 3; k++) {
         char text[600];
         snprintf(text, sizeof text,
                  "TESTCODE (a code of this test)\n"
-                 "neighbor 0.05 A\n"
+                 "neighbor 0.05 %s\n"
                  "  master list distance cutoff = %s\n"
                  "Loop time of 10 on 1 procs for %d steps with 12 atoms\n"
                  "Pair    | 0 | 3 | 0 | 0 | 0\n"
                  "Neigh   | 0 | 5 | 0 | 0 | 0\n"
                  "Neighbor list builds = 90\n"
                  "Dangerous builds = 0\n",
-                 k ? "0.9" : "1.2", LAST);
+                 k == 2 ? "B" : "A", k == 1 ? "0.9" : "1.2", LAST);
         write_text(log, text);
         hg_run_advice a;
         hg_err e = {0};
@@ -1018,6 +1024,12 @@ static void test_log_cutoff(const char *path, const char *dir)
             CHECKM(a.has_log && near(a.log.cutoff, 1.2, 1e-12) &&
                        near(a.dmax, 1.15, 1e-12) && said,
                    "cutoff 1.2: largest diameter %g", a.dmax);
+        else if (k == 2)
+            CHECKM(near(a.dmax, 1.15, 1e-12) && said &&
+                       a.own_setting.ncoll == 1 &&
+                       near(a.own_setting.cut[0], 1.15, 1e-12),
+                   "cutoff 1.2, B: largest diameter %g, own collection %g",
+                   a.dmax, a.own_setting.cut[0]);
         else
             CHECKM(near(a.dmax, 1.0, 1e-6) && !said,
                    "cutoff 0.9: largest diameter %g (the frames')", a.dmax);

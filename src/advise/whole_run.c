@@ -346,10 +346,10 @@ static int parse_lines(const hg_run_hooks *h, const char *lines,
  * 0.999 against 1.0, bins of 1.219 under a cutoff of 1.22, Neigh per
  * build twice). With the log's cutoff at your skin, the largest diameter
  * is at least the cutoff less the skin. */
-static void log_cutoff(hg_run_advice *a, double own)
+static int log_cutoff(hg_run_advice *a, double own)
 {
     if (!a->has_log || !(a->log.cutoff > 0.0) || !(own > 0.0))
-        return;
+        return 0;
     double d = a->log.cutoff - own;
     if (d > a->dmax * (1.0 + 1e-9) && d < 1.5 * a->dmax) {
         run_note(a, "your log's neighbor cutoff %.6g at skin %.6g: the "
@@ -357,7 +357,9 @@ static void log_cutoff(hg_run_advice *a, double own)
                     "is %.6g), so that bins match LAMMPS' cutoff",
                  a->log.cutoff, own, d, a->dmax);
         a->dmax = d;
+        return 1;
     }
+    return 0;
 }
 
 /* The user's setting (--setting), else bin at --skin, else LAMMPS'
@@ -701,7 +703,13 @@ int hg_run_advise(const hg_run_input *given, hg_run_advice *a, hg_err *e)
         (st = constants(in, in->engine, a, e)) == HG_OK &&
         (st = own_setting(in, h, a, &own, e)) == HG_OK &&
         (st = rep_particles(&rf, &rep, e)) == HG_OK) {
-        log_cutoff(a, own);
+        /* your lines read again at the raised diameter: multi by atom
+         * type is one collection of the largest diameter (LAMMPS' funnel:
+         * 0.99979 in the frames, 1 by fix pour) */
+        if (log_cutoff(a, own) && in->setting)
+            st = own_setting(in, h, a, &own, e);
+    }
+    if (st == HG_OK) {
         free(rf.xr);
         rf.xr = NULL;
         skins(in, own, a);
