@@ -8,8 +8,9 @@
 # are printed as they are; BENCH_KEEP keeps them): the input as written
 # (in.base) with its own lines and with each candidate's. Then, per case,
 # `hgridopt run --engine lammps in.base` is timed in BENCH_ROUNDS rounds
-# (its Loop time: the sum of its segments' Loop times, measuring and
-# advice included), and once more, untimed, next to a plain `lmp -in`
+# (the sum of its segments' Loop times, plus the wall time its splitting
+# cost outside them: frames, advice and the later segments' setups, as
+# its report gives them), and once more, untimed, next to a plain `lmp -in`
 # run, both with a dump added (every 1/20 of the steps): the check that
 # the thermo rows (steps, atoms), the dumps (files, steps, atoms) and the
 # steps are the same, and that the changes made no dangerous builds.
@@ -90,7 +91,10 @@ for c in "${cases[@]}"; do
             rc=1
             continue
         fi
-        awk '/^hgridopt run:/ { for (i = 1; i <= NF; i++) if ($i == "Loop") print $(i + 1) }' "$w/report" >> "$d/run.times"
+        # its Loop, and the wall time its splitting cost outside it
+        awk '/^hgridopt run:/ { for (i = 1; i <= NF; i++) if ($i == "Loop") l = $(i + 1) }
+             /^splitting:/ { o = $2 }
+             END { if (l != "") print l, (o != "" ? o : "nan") }' "$w/report" >> "$d/run.times"
     done
     # the check: plain lmp and hgridopt run, each with a dump
     every=$(( steps / 20 > 0 ? steps / 20 : 1 ))
@@ -113,11 +117,16 @@ for c in "${cases[@]}"; do
     python3 - "$d/run.times" "$d/candidates" "$d/times" "$T/$c/hgrun.0/report" << 'PY'
 import os, sys, statistics as st
 nan = float("nan")
-runs = [float(x) for x in open(sys.argv[1]).read().split()]
-if not runs:
+pairs = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if l.strip()]
+if not pairs:
     print("  hgridopt run: no timed run"); sys.exit(0)
+# what the run costs: its segments' Loop plus its splitting outside them
+# (frames, advice, the later segments' setups)
+runs = [l + o for l, o in pairs]
+loops = [l for l, o in pairs]
 hr = st.median(runs)
-print(f"  hgridopt run Loop {hr:.2f} s ({min(runs):.2f}-{max(runs):.2f})")
+print(f"  hgridopt run Loop + splitting {hr:.2f} s ({min(runs):.2f}-{max(runs):.2f}); "
+      f"Loop {st.median(loops):.2f} s, splitting {st.median([o for l, o in pairs]):.3f} s")
 own = best = nan
 bestname = ""
 if os.path.exists(sys.argv[3]):

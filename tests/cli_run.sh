@@ -35,6 +35,8 @@ expect_fail 2 "one input script only" -- "$HG" run --engine lammps "$D/in.gas" "
 expect_fail 1 "nonexistent.*No such file" -- "$HG" run --engine lammps "$TMP/nonexistent"
 expect_fail 2 "segments" -- "$HG" run --engine lammps --segments 0 "$D/in.gas"
 expect_fail 2 "min-gain" -- "$HG" run --engine lammps --min-gain 1.5 "$D/in.gas"
+expect_fail 2 "tuning-share" -- "$HG" run --engine lammps --tuning-share 1 "$D/in.gas"
+expect_fail 2 "tuning-share" -- "$HG" run --engine lammps --tuning-share -0.1 "$D/in.gas"
 expect_ok "Usage: hgridopt run" -- "$HG" run --help
 
 if out=$("$HG" run --engine lammps /dev/null 2>&1); then
@@ -95,6 +97,22 @@ d=$(awk '/^Dangerous builds =/ { n++; if (n > 1) s += $4 } END { print s + 0 }' 
 grep -q "^neighbor " "$TMP/gas/log.lammps" && ok || bad "gas: no neighbor line echoed in the log"
 grep -q "^hgridopt run: in.gas on 1 rank: 2 runs (2 split), 800 steps" "$TMP/gas/screen" && ok ||
     bad "gas: report's first line: $(grep '^hgridopt run' "$TMP/gas/screen")"
+# what splitting cost outside LAMMPS' Loop: a figure >= 0, and Loop plus
+# it as the report's total
+awk '/^hgridopt run:/ { for (i = 1; i <= NF; i++) if ($i == "Loop") l = $(i + 1) + 0 }
+     /^splitting: / { o = $2 + 0; t = $(NF - 1) + 0; seen = 1 }
+     END { exit !(seen && o >= 0 && l > 0 && t > 0 && (t - l - o) ^ 2 < (1e-3 * t + 1e-4) ^ 2) }' "$TMP/gas/screen" && ok ||
+    bad "gas: no splitting figure, or Loop + splitting is not the total: $(grep -E '^(hgridopt run|splitting)' "$TMP/gas/screen")"
+
+# the tuner's own time: the gas's loop is 0.07 s, an advice a few ms, so
+# past the first, its 2 % let few through; --tuning-share 0 advises after
+# every segment
+grep -q "kept: not advised (tuning" "$TMP/gas/screen" && ok ||
+    bad "gas: no segment left unadvised for the tuning share: $(grep -E '^  [0-9]+-' "$TMP/gas/screen")"
+run_both gas-all "$D/in.gas" --min-steps 100 --segments 6 --tuning-share 0
+why=$(same_run "$P" "$TMP/gas-all")
+[ -z "$why" ] && ok || bad "gas, --tuning-share 0: $why"
+grep -q "not advised" "$TMP/gas-all/screen" && bad "gas, --tuning-share 0: a segment not advised" || ok
 
 # the pour: lines changed while fix pour inserts (a setup would insert at
 # the next step: the change's setup runs as run 0 and the insertions are

@@ -486,6 +486,52 @@ static void test_tuner(void)
         remove(g0);
         remove(g1);
     }
+    /* the tuner's own time within its share of the loop (default 2 %):
+     * the first advice always; then only while the tuning so far plus
+     * the last advice's cost stays within 2 % of the loop so far */
+    for (int k = 0; k < 2; k++) {
+        hg_live_options o3 = o;
+        o3.tuning_share = k ? -1.0 : 0.0; /* k = 1: no limit */
+        hg_live *u = NULL;
+        CHECK(hg_live_create(&o3, &u, &e) == HG_OK && u);
+        if (!u)
+            break;
+        hg_live_run_begin(u, 0, 1000);
+        hg_live_measure a = m;
+        a.from = 0;
+        a.to = 100;
+        a.pair = a.pair_max = 0.05;
+        a.neigh_max = 0.8;
+        a.comm_max = 0.05;
+        st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+        CHECK(st == HG_OK && d.advised);
+        hg_live_decision_clear(&d);
+        /* loop 2 s so far: 0.03 + 0.02 > 0.04 */
+        a.from = 100;
+        a.to = 200;
+        a.tuning = 0.03;
+        a.advice_cost = 0.02;
+        st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+        CHECK(st == HG_OK && d.advised == k);
+        CHECK(k || (d.action == HG_LIVE_KEEP && !d.lines &&
+                    strstr(d.why, "not advised")));
+        hg_live_decision_clear(&d);
+        /* 3 s: 0.05 + 0.02 > 0.06, still not; 4 s: 0.07 <= 0.08 */
+        a.tuning = 0.05;
+        st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+        CHECK(st == HG_OK && d.advised == k);
+        hg_live_decision_clear(&d);
+        a.tuning = 0.05;
+        st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+        CHECK(st == HG_OK && d.advised);
+        hg_live_decision_clear(&d);
+        hg_live_free(u);
+    }
+    hg_live_options o4 = o;
+    o4.tuning_share = 1.0;
+    hg_live *v = NULL;
+    CHECK(hg_live_create(&o4, &v, &e) == HG_EINVAL && !v &&
+          strstr(e.msg, "--tuning-share"));
     /* a frame that is not there: the advice's error names it */
     st = hg_live_segment(t, &m, own, restore, f0, "/nonexistent.dump", 0, &d,
                          &e);

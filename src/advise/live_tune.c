@@ -51,6 +51,8 @@ struct hg_live {
     char *trial;            /* its lines */
     char *banned[LIVE_MAX_BANNED];
     int n_banned;
+    double loop_sum;        /* the segments' Loop so far (the tuning
+                               share's measure) */
 };
 
 static char *dup_text(const char *s)
@@ -113,10 +115,15 @@ int hg_live_create(const hg_live_options *o, hg_live **out, hg_err *e)
                        o->timestep);
     if (o->mpi < 1)
         return hg_fail(e, HG_EINVAL, "ranks: %d must be >= 1", o->mpi);
-    if (!(o->min_gain >= 0.0 && o->min_gain < 1.0) ||
-        !(o->undo_margin >= 0.0 && o->undo_margin < 1.0))
+    if (!(o->min_gain >= 0.0 && o->min_gain < 1.0))
         return hg_fail(e, HG_EINVAL, "--min-gain: %g must be in [0, 1)",
                        o->min_gain);
+    if (!(o->undo_margin >= 0.0 && o->undo_margin < 1.0))
+        return hg_fail(e, HG_EINVAL, "undo margin: %g must be in [0, 1)",
+                       o->undo_margin);
+    if (!(o->tuning_share < 1.0) || !isfinite(o->tuning_share))
+        return hg_fail(e, HG_EINVAL, "--tuning-share: %g must be below 1",
+                       o->tuning_share);
     hg_live *t = calloc(1, sizeof *t);
     if (!t)
         return hg_fail(e, HG_ENOMEM, "tuner: out of memory");
@@ -126,6 +133,8 @@ int hg_live_create(const hg_live_options *o, hg_live **out, hg_err *e)
         t->o.min_gain = 0.05;
     if (t->o.undo_margin == 0.0)
         t->o.undo_margin = 0.03;
+    if (t->o.tuning_share == 0.0)
+        t->o.tuning_share = 0.02;
     t->workdir = dup_text(o->workdir);
     t->units = dup_text(o->units ? o->units : "");
     if (!t->workdir || !t->units) {
@@ -372,6 +381,8 @@ int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
 {
     memset(d, 0, sizeof *d);
     t->segments++;
+    if (m->loop > 0.0 && isfinite(m->loop))
+        t->loop_sum += m->loop;
     double cost = cost_of(m);
     t->last_cost = cost;
     if (t->rechecking && !last) {
@@ -437,5 +448,17 @@ int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
                  "atoms or no Pair and Neigh time");
         return HG_OK;
     }
+    /* the tuner's own time within its share of the loop: an advice that
+     * would take it past, waits for the loop to grow (a short run is
+     * advised on a few times, a long one after every segment) */
+    double share = t->o.tuning_share;
+    if (share > 0.0 && m->advice_cost > 0.0 &&
+        m->tuning + m->advice_cost > share * t->loop_sum) {
+        snprintf(d->why, sizeof d->why, "kept: not advised (tuning %.2g s "
+                 "+ %.2g s > %.3g %% of the loop so far, %.3g s)", m->tuning,
+                 m->advice_cost, 100.0 * share, t->loop_sum);
+        return HG_OK;
+    }
+    d->advised = 1;
     return advise(t, m, own, restore, frame0, frame1, d, e);
 }

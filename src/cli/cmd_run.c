@@ -13,7 +13,7 @@
 typedef struct run_cli_opts {
     const char *log, *screen, *report;
     long mpi, segments, min_steps;
-    double min_gain;
+    double min_gain, tuning_share;
     int no_tune;
 } run_cli_opts;
 
@@ -25,6 +25,8 @@ static const cli_option options[] = {
     CLI_LONG("segments", run_cli_opts, segments, 1, 64),
     CLI_LONG("min-steps", run_cli_opts, min_steps, 1, 1000000000L),
     CLI_DOUBLE("min-gain", run_cli_opts, min_gain, CLI_UNIT_RIGHT_OPEN),
+    CLI_DOUBLE("tuning-share", run_cli_opts, tuning_share,
+               CLI_UNIT_RIGHT_OPEN),
     CLI_FLAG("no-tune", run_cli_opts, no_tune),
 };
 
@@ -71,6 +73,11 @@ static void help(FILE *out)
             "  --min-gain F     change only when predicted to save this share "
             "of the\n"
             "                   loop (default 0.05)\n"
+            "  --tuning-share F the tuner's own time (frames, advice) at "
+            "most this share\n"
+            "                   of the loop so far: past it a segment is "
+            "measured, not\n"
+            "                   advised on (default 0.02; 0: no limit)\n"
             "  --no-tune        split and measure only, change nothing\n\n"
             "Built only where LAMMPS' library (Debian: liblammps-dev) was "
             "found.\n\nExample:\n"
@@ -86,7 +93,8 @@ static int takes_value(const char *arg)
 {
     static const char *const v[] = {"--engine", "--log", "--screen",
                                     "--report", "--mpi", "--segments",
-                                    "--min-steps", "--min-gain", NULL};
+                                    "--min-steps", "--min-gain",
+                                    "--tuning-share", NULL};
     for (int i = 0; v[i]; i++)
         if (!strcmp(arg, v[i]))
             return 1;
@@ -199,6 +207,7 @@ int cmd_run(int argc, char **argv)
     o.segments = 10;
     o.min_steps = 500;
     o.min_gain = 0.05;
+    o.tuning_share = 0.02;
     int rc = 0;
     if (cli_parse(&spec, argc, argv, &co, &o, &rc))
         goto done;
@@ -249,6 +258,8 @@ int cmd_run(int argc, char **argv)
     ro.min_steps = o.min_steps;
     /* the tuner's 0 is its default; --min-gain 0: any predicted gain */
     ro.min_gain = o.min_gain > 0.0 ? o.min_gain : 1e-12;
+    /* --tuning-share 0: no limit (the tuner's 0 is its default) */
+    ro.tuning_share = o.tuning_share > 0.0 ? o.tuning_share : -1.0;
     ro.no_tune = o.no_tune;
     rc = cli_run_lammps(&ro);
 #endif

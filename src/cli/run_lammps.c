@@ -81,6 +81,13 @@ typedef struct driver {
     int runs, split_runs;
     long long steps;
     double loop;
+    double outside;          /* wall seconds of split runs outside their
+                                segments' loops: frames, advice, setups
+                                (the first setup aside, as lmp's own) */
+    double t_frames, t_advice; /* of which gathering and writing frames,
+                                  and the tuner's decisions */
+    double advice_last;      /* wall seconds of the last decision that
+                                advised, its frame included */
     long long dangerous;
 } driver;
 
@@ -487,9 +494,14 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
     d->split_runs++;
     if (!d->tuned)
         d->own_state = st;
+    /* what splitting costs: the run's wall time outside its segments'
+     * loops, but for the first segment's setup (a plain run has it too) */
+    double wall0 = MPI_Wtime(), loops = 0.0, setup0 = 0.0;
     hg_live_run_begin(d->tuner, start, c->n);
     char f0[4096], f1[4096];
+    double t = MPI_Wtime();
     int rc = write_frame(d, start, f0, sizeof f0);
+    d->t_frames += MPI_Wtime() - t;
     if (rc)
         return rc;
     long long from = start;
@@ -529,11 +541,15 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
                  pre_yes ? "yes" : "no", last ? "yes" : "no");
         cli_lmp_state before;
         cli_lmp_state_get(d->h, &before, !d->dynamic_group);
+        double w = MPI_Wtime();
         if ((rc = command(d, run, line)))
             break;
         hg_live_measure m;
         measure(d, from, to, pre_yes ? 0 : before.ncalls,
                 pre_yes ? 0 : before.ndanger, &m);
+        loops += m.loop;
+        if (i == 0)
+            setup0 = fmax(0.0, MPI_Wtime() - w - m.loop);
         if (d->rank == 0) {
             d->loop += m.loop;
             d->steps += to - from;
@@ -550,7 +566,11 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
             from = to;
             continue;
         }
-        if ((rc = write_frame(d, to, f1, sizeof f1)))
+        t = MPI_Wtime();
+        rc = write_frame(d, to, f1, sizeof f1);
+        double t_frame = MPI_Wtime() - t;
+        d->t_frames += t_frame;
+        if (rc)
             break;
         hg_live_decision dec = {0};
         int drc = 0;
@@ -575,8 +595,15 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
             else
                 restore_lines(d, &d->own_state, restore, sizeof restore);
             hg_err e = {0};
+            m.tuning = d->t_frames + d->t_advice;
+            m.advice_cost = d->advice_last;
+            t = MPI_Wtime();
             int st2 = hg_live_segment(d->tuner, &m, own, restore, f0, f1, 0,
                                       &dec, &e);
+            double t_dec = MPI_Wtime() - t;
+            d->t_advice += t_dec;
+            if (dec.advised)
+                d->advice_last = t_dec + t_frame;
             if (st2) {
                 /* the advice failed on this segment: keep the lines */
                 snprintf(buf, sizeof buf, "step %lld: no advice: %s", to,
@@ -642,6 +669,8 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
         snprintf(f1, sizeof f1, "%s", tmp);
         from = to;
     }
+    if (d->rank == 0)
+        d->outside += fmax(0.0, MPI_Wtime() - wall0 - loops - setup0);
     return rc;
 }
 
@@ -659,6 +688,10 @@ static void print_report(const driver *d, FILE *out)
             d->size, d->size == 1 ? "" : "s", d->runs,
             d->runs == 1 ? "" : "s", d->split_runs, d->steps, d->loop,
             d->dangerous);
+    fprintf(out, "splitting: %.3g s outside LAMMPS' Loop (frames %.3g s, "
+            "advice %.3g s, the rest setups and LAMMPS' output); Loop and "
+            "splitting %.4g s\n", d->outside, d->t_frames, d->t_advice,
+            d->loop + d->outside);
     if (d->n_segs) {
         fprintf(out, "  %-17s %10s %9s %9s %7s %9s %8s  %-34s %s\n",
                 "steps", "Loop s", "Neigh s", "Pair s", "builds",
@@ -778,6 +811,7 @@ int cli_run_lammps(const cli_run_opts *o)
     lo.timestep = 1.0;
     lo.mpi = d.size;
     lo.min_gain = o->min_gain;
+    lo.tuning_share = o->tuning_share;
     (void)dt;
     if (hg_live_create(&lo, &d.tuner, &e)) {
         if (d.rank == 0)

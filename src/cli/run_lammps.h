@@ -75,6 +75,8 @@ typedef struct cli_run_opts {
     long segments;          /* segments of a run at most */
     long min_steps;         /* steps of a segment at least */
     double min_gain;
+    double tuning_share;    /* the tuner's (hg_live_options; < 0: no
+                               limit) */
     int no_tune;            /* split and measure, change nothing */
     const char *const *vars;/* -var NAME VALUE pairs for LAMMPS */
     int n_vars;

@@ -134,6 +134,12 @@ typedef struct hg_live_measure {
                                as commands ("": one rank); a fix balance
                                of the input's is priced as rebalancing
                                every 100 steps */
+    double tuning;          /* wall seconds the caller has spent tuning
+                               so far (frames, decisions), over the
+                               script; 0: not measured */
+    double advice_cost;     /* wall seconds of the last decision that
+                               advised (hg_live_decision.advised), its
+                               frame included; 0: none yet */
 } hg_live_measure;
 
 typedef struct hg_live_options {
@@ -148,6 +154,12 @@ typedef struct hg_live_options {
     double undo_margin;     /* undo a change measured this much slower
                                per atom and step in Pair + Neigh + Comm
                                of the busiest rank (0: 0.03) */
+    double tuning_share;    /* advise only while the tuning so far plus
+                               the last advice's cost (the measures'
+                               tuning, advice_cost) stay within this share
+                               of the loop so far; past it a segment is
+                               judged but not advised on (0: 0.02; < 0:
+                               no limit) */
 } hg_live_options;
 
 typedef enum hg_live_action {
@@ -172,6 +184,8 @@ typedef struct hg_live_decision {
                                same, at most the undo margin */
     char name[96];          /* CHANGE: the setting in words */
     char why[240];          /* one line */
+    int advised;            /* the whole-run advice was asked (what
+                               hg_live_measure.advice_cost times) */
 } hg_live_decision;
 
 typedef struct hg_live hg_live;
