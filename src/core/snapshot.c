@@ -406,6 +406,14 @@ void hg_snapshot_free(hg_snapshot *s)
     free(s);
 }
 
+hg_snapshot *hg_snapshot_copy(const hg_snapshot *s)
+{
+    hg_snapshot *c = malloc(sizeof *c);
+    if (c)
+        memcpy(c, s, sizeof *c);
+    return c;
+}
+
 const hg_snapshot_info *hg_snapshot_get_info(const hg_snapshot *s)
 {
     return &s->info;

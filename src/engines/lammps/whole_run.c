@@ -193,7 +193,9 @@ static int candidates(const hg_particles *rep, double dmax, double skin,
                       hg_err *e)
 {
     struct hg_run_frame *f = NULL;
-    int st = frame_open_as(rep, dmax, 1, &f, e);
+    /* counted as every priced frame is, so that its statistics are
+     * that frame's (hg_run_frame_snapshot keeps the last frames') */
+    int st = frame_open_as(rep, dmax, 0, &f, e);
     if (st)
         return -st;
     if (!f) /* no atoms: the two bin settings */

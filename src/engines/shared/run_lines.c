@@ -8,9 +8,11 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 static int next_word(const char **p, char *w, size_t len)
 {
@@ -139,14 +141,101 @@ double hg_run_default_skin(const char *units)
     return 0.0;
 }
 
+/* The last frames' statistics, by a hash of the frame: `hgridopt run`
+ * prices each frame twice, as the last of one segment and the first of
+ * the next, and counting is most of an advice. */
+#define FRAME_CACHE 4
+
+static struct frame_cached {
+    uint64_t key;
+    int full;
+    hg_snapshot *snap;
+    unsigned long used;
+} frame_cache[FRAME_CACHE];
+static unsigned long frame_clock;
+static mtx_t frame_mtx;
+static once_flag frame_once = ONCE_FLAG_INIT;
+static int frame_mtx_ok;
+
+static void frame_cache_init(void)
+{
+    frame_mtx_ok = mtx_init(&frame_mtx, mtx_plain) == thrd_success;
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* Everything of p that the statistics read. */
+static uint64_t frame_key(const hg_particles *p)
+{
+    uint64_t h = 14695981039346656037ull;
+    h = fnv(h, &p->dim, sizeof p->dim);
+    h = fnv(h, &p->n, sizeof p->n);
+    h = fnv(h, p->lo, sizeof p->lo);
+    h = fnv(h, p->hi, sizeof p->hi);
+    h = fnv(h, &p->periodic, sizeof p->periodic);
+    h = fnv(h, p->boundary, sizeof p->boundary);
+    h = fnv(h, p->x, p->n * (size_t)p->dim * sizeof *p->x);
+    return fnv(h, p->r, p->n * sizeof *p->r);
+}
+
+/* A copy of the cached statistics of key (NULL: none). */
+static hg_snapshot *cache_get(uint64_t key, int full)
+{
+    hg_snapshot *s = NULL;
+    call_once(&frame_once, frame_cache_init);
+    if (!frame_mtx_ok || mtx_lock(&frame_mtx) != thrd_success)
+        return NULL;
+    for (int i = 0; i < FRAME_CACHE && !s; i++)
+        if (frame_cache[i].snap && frame_cache[i].key == key &&
+            frame_cache[i].full == full) {
+            s = hg_snapshot_copy(frame_cache[i].snap);
+            frame_cache[i].used = ++frame_clock;
+        }
+    mtx_unlock(&frame_mtx);
+    return s;
+}
+
+/* Keep a copy of snap under key, in place of the least recently used. */
+static void cache_put(uint64_t key, int full, const hg_snapshot *snap)
+{
+    if (!frame_mtx_ok || mtx_lock(&frame_mtx) != thrd_success)
+        return;
+    int v = 0;
+    for (int i = 1; i < FRAME_CACHE; i++)
+        if (frame_cache[i].used < frame_cache[v].used)
+            v = i;
+    hg_snapshot *c = hg_snapshot_copy(snap);
+    if (c) {
+        hg_snapshot_free(frame_cache[v].snap);
+        frame_cache[v].snap = c;
+        frame_cache[v].key = key;
+        frame_cache[v].full = full;
+        frame_cache[v].used = ++frame_clock;
+    }
+    mtx_unlock(&frame_mtx);
+}
+
 hg_snapshot *hg_run_frame_snapshot(const hg_particles *p, int full,
                                    double *nu)
 {
-    hg_snapshot *snap = NULL;
-    if (p->n < 2 ||
-        hg_snapshot_create_sampled(p, full ? 0 : HG_RUN_FRAME_CENTRES, &snap,
-                                   NULL))
+    if (p->n < 2)
         return NULL; /* a handful of atoms: priced as random centres */
+    uint64_t key = frame_key(p);
+    hg_snapshot *snap = cache_get(key, full);
+    if (!snap) {
+        if (hg_snapshot_create_sampled(p, full ? 0 : HG_RUN_FRAME_CENTRES,
+                                       &snap, NULL))
+            return NULL;
+        cache_put(key, full, snap);
+    }
     double v = hg_snapshot_get_info(snap)->nu_local;
     if (v > 0.0 && v < 1.0)
         *nu = v;

@@ -95,6 +95,8 @@ int hg_snapshot_create_sampled(const hg_particles *p, size_t max_centres,
 int hg_snapshot_create_progress(const hg_particles *p, hg_progress_fn fn,
                                 void *params, hg_snapshot **out, hg_err *e);
 void hg_snapshot_free(hg_snapshot *s); /* accepts NULL */
+/* A copy of s, freed with hg_snapshot_free (NULL: out of memory). */
+hg_snapshot *hg_snapshot_copy(const hg_snapshot *s);
 
 const hg_snapshot_info *hg_snapshot_get_info(const hg_snapshot *s);
 int hg_snapshot_dim(const hg_snapshot *s);
