@@ -486,9 +486,9 @@ static void test_tuner(void)
         remove(g0);
         remove(g1);
     }
-    /* the tuner's own time within its share of the loop (default 2 %):
+    /* the tuner's own time within its share of the loop (default 5 %):
      * the first advice always; then only while the tuning so far plus
-     * the last advice's cost stays within 2 % of the loop so far */
+     * the last advice's cost stays within 5 % of the loop so far */
     for (int k = 0; k < 2; k++) {
         hg_live_options o3 = o;
         o3.tuning_share = k ? -1.0 : 0.0; /* k = 1: no limit */
@@ -506,22 +506,21 @@ static void test_tuner(void)
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised);
         hg_live_decision_clear(&d);
-        /* loop 2 s so far: 0.03 + 0.02 > 0.04 */
+        /* loop 2 s so far: 0.08 + 0.05 > 0.1 */
         a.from = 100;
         a.to = 200;
-        a.tuning = 0.03;
-        a.advice_cost = 0.02;
+        a.tuning = 0.08;
+        a.advice_cost = 0.05;
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
         CHECK(k || (d.action == HG_LIVE_KEEP && !d.lines &&
                     strstr(d.why, "not advised")));
         hg_live_decision_clear(&d);
-        /* 3 s: 0.05 + 0.02 > 0.06, still not; 4 s: 0.07 <= 0.08 */
-        a.tuning = 0.05;
+        /* 3 s: 0.12 + 0.05 > 0.15, still not; 4 s: 0.17 <= 0.2 */
+        a.tuning = 0.12;
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
         hg_live_decision_clear(&d);
-        a.tuning = 0.05;
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised);
         hg_live_decision_clear(&d);

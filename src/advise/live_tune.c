@@ -134,7 +134,7 @@ int hg_live_create(const hg_live_options *o, hg_live **out, hg_err *e)
     if (t->o.undo_margin == 0.0)
         t->o.undo_margin = 0.03;
     if (t->o.tuning_share == 0.0)
-        t->o.tuning_share = 0.02;
+        t->o.tuning_share = 0.05;
     t->workdir = dup_text(o->workdir);
     t->units = dup_text(o->units ? o->units : "");
     if (!t->workdir || !t->units) {

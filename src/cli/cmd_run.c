@@ -73,11 +73,11 @@ static void help(FILE *out)
             "  --min-gain F     change only when predicted to save this share "
             "of the\n"
             "                   loop (default 0.05)\n"
-            "  --tuning-share F the tuner's own time (frames, advice) at "
-            "most this share\n"
-            "                   of the loop so far: past it a segment is "
-            "measured, not\n"
-            "                   advised on (default 0.02; 0: no limit)\n"
+            "  --tuning-share F the advice's own time at most this share "
+            "of the loop so\n"
+            "                   far: past it a segment is measured, not "
+            "advised on\n"
+            "                   (default 0.05; 0: no limit)\n"
             "  --no-tune        split and measure only, change nothing\n\n"
             "Built only where LAMMPS' library (Debian: liblammps-dev) was "
             "found.\n\nExample:\n"
@@ -207,7 +207,7 @@ int cmd_run(int argc, char **argv)
     o.segments = 10;
     o.min_steps = 500;
     o.min_gain = 0.05;
-    o.tuning_share = 0.02;
+    o.tuning_share = 0.05;
     int rc = 0;
     if (cli_parse(&spec, argc, argv, &co, &o, &rc))
         goto done;

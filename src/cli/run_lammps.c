@@ -87,7 +87,7 @@ typedef struct driver {
     double t_frames, t_advice; /* of which gathering and writing frames,
                                   and the tuner's decisions */
     double advice_last;      /* wall seconds of the last decision that
-                                advised, its frame included */
+                                advised */
     long long dangerous;
 } driver;
 
@@ -568,8 +568,7 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
         }
         t = MPI_Wtime();
         rc = write_frame(d, to, f1, sizeof f1);
-        double t_frame = MPI_Wtime() - t;
-        d->t_frames += t_frame;
+        d->t_frames += MPI_Wtime() - t;
         if (rc)
             break;
         hg_live_decision dec = {0};
@@ -595,7 +594,7 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
             else
                 restore_lines(d, &d->own_state, restore, sizeof restore);
             hg_err e = {0};
-            m.tuning = d->t_frames + d->t_advice;
+            m.tuning = d->t_advice;
             m.advice_cost = d->advice_last;
             t = MPI_Wtime();
             int st2 = hg_live_segment(d->tuner, &m, own, restore, f0, f1, 0,
@@ -603,7 +602,7 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
             double t_dec = MPI_Wtime() - t;
             d->t_advice += t_dec;
             if (dec.advised)
-                d->advice_last = t_dec + t_frame;
+                d->advice_last = t_dec;
             if (st2) {
                 /* the advice failed on this segment: keep the lines */
                 snprintf(buf, sizeof buf, "step %lld: no advice: %s", to,

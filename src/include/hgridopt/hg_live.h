@@ -134,12 +134,12 @@ typedef struct hg_live_measure {
                                as commands ("": one rank); a fix balance
                                of the input's is priced as rebalancing
                                every 100 steps */
-    double tuning;          /* wall seconds the caller has spent tuning
-                               so far (frames, decisions), over the
-                               script; 0: not measured */
+    double tuning;          /* wall seconds the caller has spent in
+                               decisions (hg_live_segment) so far, over
+                               the script; 0: not measured */
     double advice_cost;     /* wall seconds of the last decision that
-                               advised (hg_live_decision.advised), its
-                               frame included; 0: none yet */
+                               advised (hg_live_decision.advised); 0:
+                               none yet */
 } hg_live_measure;
 
 typedef struct hg_live_options {
@@ -158,7 +158,7 @@ typedef struct hg_live_options {
                                the last advice's cost (the measures'
                                tuning, advice_cost) stay within this share
                                of the loop so far; past it a segment is
-                               judged but not advised on (0: 0.02; < 0:
+                               judged but not advised on (0: 0.05; < 0:
                                no limit) */
 } hg_live_options;
 
