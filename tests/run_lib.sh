@@ -47,3 +47,27 @@ same_run() {
     fi
     printf '%s' "$why"
 }
+
+# outflow_only PLAIN_DIR RUN_DIR FIRST_CHANGE: "" when what same_run finds
+# is only atoms that left: the same thermo steps, the same dump files and
+# steps, the same steps run, the same atom counts up to step FIRST_CHANGE (the first change of
+# the lines), and atoms in the plain run that fall during the run (they
+# leave the box by the input's own physics: after any change of the
+# neighbor lines the trajectory differs by round-off, and with it which
+# atom leaves when, as between two static settings); else why not
+outflow_only() {
+    local a=$1 b=$2 c=$3
+    if ! diff <(thermo_rows "$a/log.lammps" | awk '{ print $1 }' | uniq) \
+        <(thermo_rows "$b/log.lammps" | awk '{ print $1 }' | uniq) > /dev/null; then
+        printf 'the thermo steps differ'
+    elif ! diff <(dump_rows "$a" | awk '{ print $1, $2 }') <(dump_rows "$b" | awk '{ print $1, $2 }') > /dev/null; then
+        printf 'the dump files or steps differ'
+    elif ! diff <(thermo_rows "$a/log.lammps" | awk -v c="$c" '$1 <= c') \
+        <(thermo_rows "$b/log.lammps" | awk -v c="$c" '$1 <= c') > /dev/null; then
+        printf 'atom counts differ before the first change (step %s)' "$c"
+    elif [ "$(run_steps "$a/log.lammps")" != "$(run_steps "$b/log.lammps")" ]; then
+        printf 'the steps run differ'
+    elif ! thermo_rows "$a/log.lammps" | awk '$2 != "-" && p != "" && $2 + 0 < p + 0 { f = 1 } { p = $2 } END { exit !f }'; then
+        printf 'no atoms leave in the plain run'
+    fi
+}
