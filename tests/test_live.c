@@ -279,6 +279,31 @@ static void write_frame_low(const char *path, long step, double shift)
     write_frames_of(path, step, shift, 1);
 }
 
+/* A tuner of o after its first segment, steps 0-100 of a run of 1000,
+ * measured as *a with Pair 0.05 s, Neigh 0.8 s and Comm 0.05 s (the
+ * busiest rank's); *st its status, d its decision (NULL: no tuner). */
+static hg_live *first_segment(const hg_live_options *o, hg_live_measure *a,
+                              const char *own, const char *restore,
+                              const char *f0, const char *f1,
+                              hg_live_decision *d, int *st)
+{
+    hg_err e = {0};
+    hg_live *u = NULL;
+    CHECK(hg_live_create(o, &u, &e) == HG_OK && u);
+    if (!u)
+        return NULL;
+    hg_live_run_begin(u, 0, 1000);
+    a->from = 0;
+    a->to = 100;
+    a->pair = a->pair_max = 0.05;
+    a->neigh = a->neigh_max = 0.8;
+    a->comm_max = 0.05;
+    *st = hg_live_segment(u, a, own, restore, f0, f1, 0, d, &e);
+    if (*st)
+        fprintf(stderr, "  %s\n", e.msg);
+    return u;
+}
+
 static void test_tuner(void)
 {
     hg_err e = {0};
@@ -378,18 +403,10 @@ static void test_tuner(void)
     hg_live_decision_clear(&d);
     /* the bracket of a trial: the lines before run again after it */
     for (int k = 0; k < 2; k++) {
-        hg_live *u = NULL;
-        CHECK(hg_live_create(&o, &u, &e) == HG_OK && u);
+        hg_live_measure a = m;
+        hg_live *u = first_segment(&o, &a, own, restore, f0, f1, &d, &st);
         if (!u)
             break;
-        hg_live_run_begin(u, 0, 1000);
-        hg_live_measure a = m;
-        a.from = 0;
-        a.to = 100;
-        a.pair = a.pair_max = 0.05;
-        a.neigh = a.neigh_max = 0.8;
-        a.comm_max = 0.05;
-        st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.action == HG_LIVE_CHANGE && d.lines);
         char *made = d.lines ? strdup(d.lines) : NULL;
         hg_live_decision_clear(&d);
@@ -492,18 +509,10 @@ static void test_tuner(void)
     for (int k = 0; k < 2; k++) {
         hg_live_options o3 = o;
         o3.tuning_share = k ? -1.0 : 0.0; /* k = 1: no limit */
-        hg_live *u = NULL;
-        CHECK(hg_live_create(&o3, &u, &e) == HG_OK && u);
+        hg_live_measure a = m;
+        hg_live *u = first_segment(&o3, &a, own, restore, f0, f1, &d, &st);
         if (!u)
             break;
-        hg_live_run_begin(u, 0, 1000);
-        hg_live_measure a = m;
-        a.from = 0;
-        a.to = 100;
-        a.pair = a.pair_max = 0.05;
-        a.neigh_max = 0.8;
-        a.comm_max = 0.05;
-        st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised);
         hg_live_decision_clear(&d);
         /* loop 2 s so far: 0.08 + 0.05 > 0.1 */
