@@ -1553,14 +1553,12 @@ void hg_ranks_profile_clear(hg_ranks_profile *r)
     memset(r, 0, sizeof *r);
 }
 
-int hg_ranks_profile_make(const hg_particles *p, const char (*faces)[2],
-                          const hg_ranks_layout *l, double pair_cut,
-                          const double *skins, int ns,
-                          hg_ranks_profile *out, hg_err *e)
+static int check_skins(const double *skins, int ns, hg_err *e)
 {
-    memset(out, 0, sizeof *out);
     if (ns < 1)
         return hg_fail(e, HG_EINVAL, "skins: none given");
+    if (ns > 255)
+        return hg_fail(e, HG_EINVAL, "skins: %d, at most 255", ns);
     for (int j = 0; j < ns; j++)
         if (!(skins[j] >= 0.0) || !isfinite(skins[j]) ||
             (j && !(skins[j] > skins[j - 1])))
@@ -1568,38 +1566,42 @@ int hg_ranks_profile_make(const hg_particles *p, const char (*faces)[2],
                            "skins: %g must be finite, >= 0 and above the "
                            "one before",
                            skins[j]);
-    if (!(pair_cut > 0.0) || !isfinite(pair_cut))
-        return hg_fail(e, HG_EINVAL, "pair cutoff: %g must be > 0", pair_cut);
-    int P = l->nprocs;
-    if (P < 1 || P > HG_RANKS_MAX)
-        return hg_fail(e, HG_EINVAL, "ranks: %d is outside 1..%d", P,
-                       HG_RANKS_MAX);
-    double *cuts = malloc(sizeof *cuts * (size_t)ns);
-    size_t *bucket = calloc((size_t)P * (size_t)ns, sizeof *bucket);
-    out->pairs = calloc((size_t)P * (size_t)ns, sizeof *out->pairs);
-    out->nghost = bucket;
-    hg_pairs pr = {0};
+    return HG_OK;
+}
+
+void hg_ranks_gaps_clear(hg_ranks_gaps *g)
+{
+    if (!g)
+        return;
+    hg_pairs_clear(&g->pairs);
+    free(g->skin);
+    memset(g, 0, sizeof *g);
+}
+
+int hg_ranks_gaps_find(const hg_particles *p, const char (*faces)[2],
+                       const double *skins, int ns, hg_ranks_gaps *out,
+                       hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    int st = check_skins(skins, ns, e);
+    if (st)
+        return st;
     frame f = {0};
     char fc[3][2];
-    int st = HG_OK;
-    if (!cuts || !bucket || !out->pairs) {
-        st = hg_fail(e, HG_ENOMEM, "out of memory");
-        goto done;
-    }
-    out->ns = ns;
-    for (int j = 0; j < ns; j++)
-        cuts[j] = pair_cut + skins[j];
-    if ((st = decompose(p, faces, l, cuts[ns - 1], NULL, NULL, cuts, ns,
-                        bucket, &out->res, e)))
-        goto done;
-    for (int r = 0; r < P; r++)
-        for (int j = 1; j < ns; j++)
-            bucket[(size_t)r * ns + j] += bucket[(size_t)r * ns + j - 1];
-    /* the stored pairs at every skin: the pairs at the largest, each
-     * counted from the smallest skin that holds it */
+    hg_pairs pr = {0};
     if ((st = frame_init(p, faces, &f, fc, e)) ||
-        (st = find_pairs(&f, skins[ns - 1], &pr, e)))
-        goto done;
+        (st = find_pairs(&f, skins[ns - 1], &pr, e))) {
+        hg_pairs_clear(&pr);
+        return st;
+    }
+    out->skin = malloc(pr.n ? pr.n : 1);
+    if (!out->skin) {
+        hg_pairs_clear(&pr);
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    }
+    /* each pair at the smallest skin that holds it; those beyond the
+     * largest (find_pairs' cells reach further) dropped */
+    size_t m = 0;
     for (size_t k = 0; k < pr.n; k++) {
         size_t i = pr.v[k].i, j = pr.v[k].j;
         double d2 = 0.0;
@@ -1616,14 +1618,79 @@ int hg_ranks_profile_make(const hg_particles *p, const char (*faces)[2],
         double gap = sqrt(d2) - f.r[i] - f.r[j];
         int lo = 0, hi = ns; /* the first skin the pair is within */
         while (lo < hi) {
-            int m = (lo + hi) / 2;
-            if (gap < skins[m])
-                hi = m;
+            int mid = (lo + hi) / 2;
+            if (gap < skins[mid])
+                hi = mid;
             else
-                lo = m + 1;
+                lo = mid + 1;
         }
         if (lo == ns)
             continue;
+        pr.v[m] = pr.v[k];
+        out->skin[m++] = (unsigned char)lo;
+    }
+    pr.n = m;
+    out->pairs = pr;
+    out->ns = ns;
+    return HG_OK;
+}
+
+int hg_ranks_profile_make(const hg_particles *p, const char (*faces)[2],
+                          const hg_ranks_layout *l, double pair_cut,
+                          const double *skins, int ns,
+                          hg_ranks_profile *out, hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    hg_ranks_gaps g;
+    int st = hg_ranks_gaps_find(p, faces, skins, ns, &g, e);
+    if (st == HG_OK)
+        st = hg_ranks_profile_of(p, faces, l, pair_cut, skins, ns, &g, out,
+                                 e);
+    hg_ranks_gaps_clear(&g);
+    return st;
+}
+
+int hg_ranks_profile_of(const hg_particles *p, const char (*faces)[2],
+                        const hg_ranks_layout *l, double pair_cut,
+                        const double *skins, int ns,
+                        const hg_ranks_gaps *g, hg_ranks_profile *out,
+                        hg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    int st = check_skins(skins, ns, e);
+    if (st)
+        return st;
+    if (g->ns != ns)
+        return hg_fail(e, HG_EINVAL, "gaps: found at %d skins, not %d",
+                       g->ns, ns);
+    if (!(pair_cut > 0.0) || !isfinite(pair_cut))
+        return hg_fail(e, HG_EINVAL, "pair cutoff: %g must be > 0", pair_cut);
+    int P = l->nprocs;
+    if (P < 1 || P > HG_RANKS_MAX)
+        return hg_fail(e, HG_EINVAL, "ranks: %d is outside 1..%d", P,
+                       HG_RANKS_MAX);
+    double *cuts = malloc(sizeof *cuts * (size_t)ns);
+    size_t *bucket = calloc((size_t)P * (size_t)ns, sizeof *bucket);
+    out->pairs = calloc((size_t)P * (size_t)ns, sizeof *out->pairs);
+    out->nghost = bucket;
+    if (!cuts || !bucket || !out->pairs) {
+        st = hg_fail(e, HG_ENOMEM, "out of memory");
+        goto done;
+    }
+    out->ns = ns;
+    for (int j = 0; j < ns; j++)
+        cuts[j] = pair_cut + skins[j];
+    if ((st = decompose(p, faces, l, cuts[ns - 1], NULL, NULL, cuts, ns,
+                        bucket, &out->res, e)))
+        goto done;
+    for (int r = 0; r < P; r++)
+        for (int j = 1; j < ns; j++)
+            bucket[(size_t)r * ns + j] += bucket[(size_t)r * ns + j - 1];
+    /* the stored pairs at every skin: each counted from the smallest skin
+     * that holds it */
+    for (size_t k = 0; k < g->pairs.n; k++) {
+        size_t i = g->pairs.v[k].i, j = g->pairs.v[k].j;
+        int lo = g->skin[k];
         int a = out->res.owner[i], b = out->res.owner[j];
         if (a == b || l->newton_off) {
             out->pairs[(size_t)a * ns + lo] += 1.0;
@@ -1639,7 +1706,6 @@ int hg_ranks_profile_make(const hg_particles *p, const char (*faces)[2],
             out->pairs[(size_t)r * ns + j] += out->pairs[(size_t)r * ns + j - 1];
 done:
     free(cuts);
-    hg_pairs_clear(&pr);
     if (st) {
         out->nghost = bucket; /* freed below */
         hg_ranks_profile_clear(out);

@@ -423,13 +423,25 @@ static void test_profile(void)
     const double skins[3] = {0.1, 0.3, 0.9};
     const char *lines[3] = {"", "balance 1.0 shift xyz 10 1.0",
                             "newton off; comm_style tiled; balance 1.0 rcb"};
+    /* the frame's gaps found once serve every decomposition */
+    hg_ranks_gaps g;
+    CHECK(hg_ranks_gaps_find(&p, NULL, skins, 3, &g, &e) == HG_OK);
+    CHECK(g.ns == 3 && g.pairs.n > 0);
     for (int k = 0; k < 3; k++) {
         hg_ranks_layout l;
         hg_ranks_layout_default(&l, 6);
         CHECK(hg_ranks_layout_parse(lines[k], 3, &l, &e) == HG_OK);
-        hg_ranks_profile pf;
+        hg_ranks_profile pf, pg;
         CHECK(hg_ranks_profile_make(&p, NULL, &l, 0.8, skins, 3, &pf, &e) ==
               HG_OK);
+        CHECK(hg_ranks_profile_of(&p, NULL, &l, 0.8, skins, 3, &g, &pg,
+                                  &e) == HG_OK);
+        for (int q = 0; q < 6 * 3; q++)
+            CHECK(pg.pairs[q] == pf.pairs[q] && pg.nghost[q] == pf.nghost[q]);
+        hg_ranks_profile_clear(&pg);
+        CHECK(hg_ranks_profile_of(&p, NULL, &l, 0.8, skins, 2, &g, &pg,
+                                  &e) == HG_EINVAL &&
+              strstr(e.msg, "gaps"));
         for (int j = 0; j < 3; j++) {
             hg_pairs pairs = {0};
             hg_ranks_result r;
@@ -448,6 +460,7 @@ static void test_profile(void)
         CHECK(pf.nghost[3 * 0 + 2] >= pf.nghost[3 * 0]);
         hg_ranks_profile_clear(&pf);
     }
+    hg_ranks_gaps_clear(&g);
     hg_ranks_layout l;
     hg_ranks_layout_default(&l, 2);
     hg_ranks_profile pf;

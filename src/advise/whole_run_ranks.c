@@ -301,7 +301,9 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
             su[nu++] = s[j];
         map[idx[j]] = nu - 1;
     }
-    int st = HG_OK;
+    /* the frame's pairs and their gaps, the same for every decomposition */
+    hg_ranks_gaps gaps;
+    int st = hg_ranks_gaps_find(p, NULL, su, nu, &gaps, e);
     for (int D = 0; D < rr->nD && st == HG_OK; D++) {
         if (D < rr->n_price && rr->dup[D] >= 0)
             continue;
@@ -313,8 +315,8 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
                 l.given[ax] = rr->held[D][ax];
         }
         hg_ranks_profile pf;
-        if ((st = hg_ranks_profile_make(p, NULL, &l, rr->pair_cut, su, nu,
-                                        &pf, e)))
+        if ((st = hg_ranks_profile_of(p, NULL, &l, rr->pair_cut, su, nu,
+                                      &gaps, &pf, e)))
             break;
         const hg_ranks_result *r = &pf.res;
         if (held && !rr->held[D][0])
@@ -383,6 +385,7 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
         st4[3] = gsum / P;
         hg_ranks_profile_clear(&pf);
     }
+    hg_ranks_gaps_clear(&gaps);
     return st;
 }
 

@@ -171,6 +171,27 @@ int hg_ranks_profile_make(const hg_particles *p, const char (*faces)[2],
                           hg_ranks_profile *out, hg_err *e);
 void hg_ranks_profile_clear(hg_ranks_profile *r);
 
+/* The frame's pairs within r_i + r_j + skins[ns - 1], each with the index
+ * of the smallest skin that holds it: what the profiles of every
+ * decomposition of one frame at the same skins share (found once,
+ * hg_ranks_profile_of). */
+typedef struct hg_ranks_gaps {
+    hg_pairs pairs;
+    unsigned char *skin;  /* [pair]: the first j with gap < skins[j] */
+    int ns;
+} hg_ranks_gaps;
+
+int hg_ranks_gaps_find(const hg_particles *p, const char (*faces)[2],
+                       const double *skins, int ns, hg_ranks_gaps *out,
+                       hg_err *e);
+void hg_ranks_gaps_clear(hg_ranks_gaps *g);
+/* hg_ranks_profile_make with the frame's gaps at the same skins. */
+int hg_ranks_profile_of(const hg_particles *p, const char (*faces)[2],
+                        const hg_ranks_layout *l, double pair_cut,
+                        const double *skins, int ns,
+                        const hg_ranks_gaps *g, hg_ranks_profile *out,
+                        hg_err *e);
+
 /* ---- advice: the decomposition of least busiest-rank time ---- */
 
 /* Seconds of the parts of a step one rank spends, per count. */
