@@ -158,6 +158,16 @@ size_t hg_count_le(const double *sorted, size_t n, double x)
     return lo;
 }
 
+uint64_t hg_fnv1a(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
 double hg_cpu_seconds(void)
 {
     struct timespec ts;

@@ -109,11 +109,7 @@ static char *slurp(const char *path, size_t max)
 
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
+    return hg_fnv1a(h, s, strlen(s));
 }
 
 static int mkdirs(const char *path)

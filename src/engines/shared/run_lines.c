@@ -162,28 +162,18 @@ static void frame_cache_init(void)
     frame_mtx_ok = mtx_init(&frame_mtx, mtx_plain) == thrd_success;
 }
 
-static uint64_t fnv(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= b[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 /* Everything of p that the statistics read. */
 static uint64_t frame_key(const hg_particles *p)
 {
     uint64_t h = 14695981039346656037ull;
-    h = fnv(h, &p->dim, sizeof p->dim);
-    h = fnv(h, &p->n, sizeof p->n);
-    h = fnv(h, p->lo, sizeof p->lo);
-    h = fnv(h, p->hi, sizeof p->hi);
-    h = fnv(h, &p->periodic, sizeof p->periodic);
-    h = fnv(h, p->boundary, sizeof p->boundary);
-    h = fnv(h, p->x, p->n * (size_t)p->dim * sizeof *p->x);
-    return fnv(h, p->r, p->n * sizeof *p->r);
+    h = hg_fnv1a(h, &p->dim, sizeof p->dim);
+    h = hg_fnv1a(h, &p->n, sizeof p->n);
+    h = hg_fnv1a(h, p->lo, sizeof p->lo);
+    h = hg_fnv1a(h, p->hi, sizeof p->hi);
+    h = hg_fnv1a(h, &p->periodic, sizeof p->periodic);
+    h = hg_fnv1a(h, p->boundary, sizeof p->boundary);
+    h = hg_fnv1a(h, p->x, p->n * (size_t)p->dim * sizeof *p->x);
+    return hg_fnv1a(h, p->r, p->n * sizeof *p->r);
 }
 
 /* A copy of the cached statistics of key (NULL: none). */

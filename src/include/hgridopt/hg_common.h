@@ -11,6 +11,7 @@
 #define HG_COMMON_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,6 +112,9 @@ int hg_cmp_double(const void *a, const void *b);
 
 /* The number of entries of sorted (n, ascending) that are <= x. */
 size_t hg_count_le(const double *sorted, size_t n, double x);
+/* h with len bytes of data folded in by FNV-1a (64 bit; start from
+ * 14695981039346656037): a key of cached results, not a checksum. */
+uint64_t hg_fnv1a(uint64_t h, const void *data, size_t len);
 
 /* An ordered list of key=value strings (both owned by the list). */
 typedef struct hg_kv_item {
