@@ -503,9 +503,10 @@ static void test_tuner(void)
         remove(g0);
         remove(g1);
     }
-    /* the tuner's own time within its share of the loop (default 5 %):
-     * the first advice always; then only while the tuning so far plus
-     * the last advice's cost stays within 5 % of the loop so far */
+    /* the tuner's own time within its share of the loop (default 5 %) by
+     * the run's end: the first advice always; then only while the tuning
+     * so far plus the last advice's cost stays within 5 % of the loop so
+     * far and the rest of the run (steps 0-1000) at the segment's rate */
     for (int k = 0; k < 2; k++) {
         hg_live_options o3 = o;
         o3.tuning_share = k ? -1.0 : 0.0; /* k = 1: no limit */
@@ -515,25 +516,87 @@ static void test_tuner(void)
             break;
         CHECK(st == HG_OK && d.advised);
         hg_live_decision_clear(&d);
-        /* loop 2 s so far: 0.08 + 0.05 > 0.1 */
+        /* steps 100-200 at 1 s: 2 s so far, 8 s to come: 0.45 + 0.1 >
+         * 0.5 */
         a.from = 100;
         a.to = 200;
-        a.tuning = 0.08;
-        a.advice_cost = 0.05;
+        a.loop = 1.0;
+        a.tuning = 0.45;
+        a.advice_cost = 0.1;
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
         CHECK(k || (d.action == HG_LIVE_KEEP && !d.lines &&
                     strstr(d.why, "not advised")));
         hg_live_decision_clear(&d);
-        /* 3 s: 0.12 + 0.05 > 0.15, still not; 4 s: 0.17 <= 0.2 */
-        a.tuning = 0.12;
-        st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
-        CHECK(st == HG_OK && d.advised == k);
-        hg_live_decision_clear(&d);
+        /* 200-300: 3 + 7 s, 0.35 + 0.1 <= 0.5 (the loop so far alone,
+         * 0.15 s, would refuse it) */
+        a.from = 200;
+        a.to = 300;
+        a.tuning = 0.35;
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised);
         hg_live_decision_clear(&d);
+        /* 300-400 at 0.25 s (the run got cheaper): 3.25 + 1.5 s, 0.25 +
+         * 0.1 > 0.2375 */
+        a.from = 300;
+        a.to = 400;
+        a.loop = 0.25;
+        a.pair = a.pair_max = 0.0125;
+        a.neigh = a.neigh_max = 0.2;
+        a.comm_max = 0.0125;
+        a.tuning = 0.25;
+        st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+        CHECK(st == HG_OK && d.advised == k);
+        hg_live_decision_clear(&d);
         hg_live_free(u);
+    }
+    /* the trend: a change made after a segment twice as dear per atom and
+     * step as the one before it (at the same lines) is judged against
+     * what those lines would have cost next, twice again; its trial at
+     * 1.5x the segment before it is 25 % cheaper than that, not slower */
+    {
+        hg_live_measure a = m;
+        hg_live *u = NULL;
+        CHECK(hg_live_create(&o, &u, &e) == HG_OK && u);
+        if (u) {
+            hg_live_run_begin(u, 0, 1000);
+            a.from = 0;
+            a.to = 100;
+            a.loop = 1.0;
+            a.pair = a.pair_max = 0.05;
+            a.neigh = a.neigh_max = 0.4;
+            a.comm_max = 0.05;
+            a.tuning = 10.0; /* over the share: kept, not advised */
+            a.advice_cost = 1.0;
+            st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+            CHECK(st == HG_OK && !d.advised && !d.lines);
+            hg_live_decision_clear(&d);
+            a.from = 100;
+            a.to = 200;
+            a.pair = a.pair_max = 0.1;
+            a.neigh = a.neigh_max = 0.8;
+            a.comm_max = 0.1;
+            a.tuning = 0.0;
+            a.advice_cost = 1e-9;
+            st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+            CHECK(st == HG_OK && d.action == HG_LIVE_CHANGE && d.lines);
+            char *made = d.lines ? strdup(d.lines) : NULL;
+            hg_live_decision_clear(&d);
+            a.from = 200;
+            a.to = 300;
+            a.loop = 2.0;
+            a.pair = a.pair_max = 0.15;
+            a.neigh = a.neigh_max = 1.2;
+            a.comm_max = 0.15;
+            if (made)
+                st = hg_live_segment(u, &a, made, restore, f0, f1, 0, &d,
+                                     &e);
+            CHECK(st == HG_OK && d.action != HG_LIVE_UNDO &&
+                  d.measured_change < -0.2 && d.measured_change > -0.3);
+            hg_live_decision_clear(&d);
+            free(made);
+            hg_live_free(u);
+        }
     }
     hg_live_options o4 = o;
     o4.tuning_share = 1.0;

@@ -38,7 +38,11 @@ struct hg_live {
     int on_trial;
     double base_cost;       /* per atom and step before it, times the
                                trend of the two segments before it */
-    double last_cost;       /* of the segment before the last one */
+    double last_cost;       /* of the last segment measured */
+    double prev_cost;       /* of the segment before it (0: it ran other
+                               lines) */
+    int changed_after;      /* the segment after which lines were last
+                               changed (0: none) */
     double before_cost;     /* per atom and step of the segment before it
                                (no trend) */
     /* a change undone for one segment, to bracket its trial */
@@ -51,8 +55,9 @@ struct hg_live {
     char *trial;            /* its lines */
     char *banned[LIVE_MAX_BANNED];
     int n_banned;
-    double loop_sum;        /* the segments' Loop so far (the tuning
-                               share's measure) */
+    double loop_sum;        /* the segments' Loop so far */
+    long long run_end;      /* the last step of the `run` going on (0:
+                               not told) */
 };
 
 static char *dup_text(const char *s)
@@ -149,12 +154,11 @@ int hg_live_create(const hg_live_options *o, hg_live **out, hg_err *e)
 
 void hg_live_run_begin(hg_live *t, long long start, long long n)
 {
-    (void)start;
-    (void)n;
+    t->run_end = start + n;
     ban_clear(t);
     t->on_trial = 0;
     t->rechecking = 0;
-    t->last_cost = 0.0;
+    t->last_cost = t->prev_cost = 0.0;
 }
 
 /* Lines compared without blanks at the ends of lines and empty lines. */
@@ -358,8 +362,8 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
              a.candidates[cand].name, skin, balance ? ", fix balance" : "");
     /* the segments' trend (a pour fills, a bed settles): what the lines
      * in force would have cost in the next segment */
-    if (t->last_cost > 0.0 && t->base_cost > 0.0) {
-        double trend = t->base_cost / t->last_cost;
+    if (t->prev_cost > 0.0 && t->base_cost > 0.0) {
+        double trend = t->base_cost / t->prev_cost;
         t->base_cost *= trend < 0.5 ? 0.5 : trend > 2.0 ? 2.0 : trend;
     }
     d->action = HG_LIVE_CHANGE;
@@ -374,16 +378,18 @@ done:
     return st;
 }
 
-int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
-                    const char *restore, const char *frame0,
-                    const char *frame1, int last, hg_live_decision *d,
-                    hg_err *e)
+static int segment(hg_live *t, const hg_live_measure *m, const char *own,
+                   const char *restore, const char *frame0,
+                   const char *frame1, int last, hg_live_decision *d,
+                   hg_err *e)
 {
     memset(d, 0, sizeof *d);
     t->segments++;
     if (m->loop > 0.0 && isfinite(m->loop))
         t->loop_sum += m->loop;
     double cost = cost_of(m);
+    /* the trend is of two segments at the same lines */
+    t->prev_cost = t->changed_after == t->segments - 1 ? 0.0 : t->last_cost;
     t->last_cost = cost;
     if (t->rechecking && !last) {
         /* the lines before ran again: the trial against their mean on
@@ -448,17 +454,35 @@ int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
                  "atoms or no Pair and Neigh time");
         return HG_OK;
     }
-    /* the tuner's own time within its share of the loop: an advice that
-     * would take it past, waits for the loop to grow (a short run is
-     * advised on a few times, a long one after every segment) */
+    /* the tuner's own time within its share of the loop as it will be at
+     * the run's end, the rest priced at this segment's rate: an advice
+     * that would take it past waits (a short run is advised on a few
+     * times, a long one after every segment; the loop so far alone would
+     * starve a run whose early segments are cheap, a pour that fills) */
     double share = t->o.tuning_share;
+    double whole = t->loop_sum;
+    if (t->run_end > m->to)
+        whole += m->loop * (double)(t->run_end - m->to) /
+                 (double)(m->to - m->from);
     if (share > 0.0 && m->advice_cost > 0.0 &&
-        m->tuning + m->advice_cost > share * t->loop_sum) {
+        m->tuning + m->advice_cost > share * whole) {
         snprintf(d->why, sizeof d->why, "kept: not advised (tuning %.2g s "
-                 "+ %.2g s > %.3g %% of the loop so far, %.3g s)", m->tuning,
-                 m->advice_cost, 100.0 * share, t->loop_sum);
+                 "+ %.2g s > %.3g %% of the loop by the run's end at this "
+                 "rate, %.3g s)", m->tuning, m->advice_cost, 100.0 * share,
+                 whole);
         return HG_OK;
     }
     d->advised = 1;
     return advise(t, m, own, restore, frame0, frame1, d, e);
+}
+
+int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
+                    const char *restore, const char *frame0,
+                    const char *frame1, int last, hg_live_decision *d,
+                    hg_err *e)
+{
+    int st = segment(t, m, own, restore, frame0, frame1, last, d, e);
+    if (st == HG_OK && d->lines)
+        t->changed_after = t->segments;
+    return st;
 }

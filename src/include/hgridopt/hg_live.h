@@ -157,7 +157,9 @@ typedef struct hg_live_options {
     double tuning_share;    /* advise only while the tuning so far plus
                                the last advice's cost (the measures'
                                tuning, advice_cost) stay within this share
-                               of the loop so far; past it a segment is
+                               of the loop by the run's end (the loop so
+                               far, the rest of the `run` at the last
+                               segment's rate); past it a segment is
                                judged but not advised on (0: 0.05; < 0:
                                no limit) */
 } hg_live_options;
