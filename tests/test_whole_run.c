@@ -755,7 +755,10 @@ static int advise_log(const char *path, const char *log, const char *setting,
  * 0.05 measured 3x the model's Pair, half its Neigh per build and 0.8x
  * its builds, 100 s besides and 7.5 s of Output (left out: the
  * trajectory's dump); so A is predicted as measured, and every setting
- * with the same factors. */
+ * with the same factors but Pair's: its excess (the contacts' force law)
+ * is paid per atom and step at every setting, 2 x the model's Pair over
+ * the run's 21900 atom-steps (10 atoms to step 1000, 11 on average to
+ * 1100, 12 after). A log below the model's Pair scales it. */
 static void test_log_calibrated(const char *path, const char *dir)
 {
     const double skin = 0.05;
@@ -786,9 +789,11 @@ static void test_log_calibrated(const char *path, const char *dir)
     CHECKM(a.has_log && a.has_own && !strcmp(a.own_setting.name, "A") &&
               !strcmp(a.own_why, "your log"),
           "your lines from the log: %s (%s)", a.own_setting.name, a.own_why);
-    CHECKM(near(a.scale_pair, 3.0, 1e-9) && near(a.scale_neigh, 0.5, 1e-6),
-          "scales: Pair %g, Neigh per build %g", a.scale_pair,
-          a.scale_neigh);
+    CHECKM(near(a.scale_pair, 1.0, 1e-9) &&
+              near(a.pair_per_atom, 2.0 * pair / 21900.0, 1e-9) &&
+              near(a.scale_neigh, 0.5, 1e-6),
+          "scales: Pair %g plus %g s per atom-step, Neigh per build %g",
+          a.scale_pair, a.pair_per_atom, a.scale_neigh);
     CHECKM(near(a.own.builds, mb, 1e-3) && near(a.own.pair, mp, 1e-9) &&
               near(a.own.neigh, mn, 1e-3) && near(a.rest, 100.0, 1e-9),
           "yours predicted as measured: builds %g (%g), Pair %g (%g), Neigh "
@@ -807,6 +812,34 @@ static void test_log_calibrated(const char *path, const char *dir)
           "B scaled: Pair %g, Neigh %g (expected %g)", b->pair, b->neigh,
           0.5 * a.scale_builds * bn);
     CHECKM(!a.kept_own, "never kept with a negative margin");
+    hg_run_advice_clear(&a);
+    /* at the best skin the excess is what it was at 0.05 (scaled, the
+     * model's Pair there would be 3x) */
+    st = advise_log(path, log, NULL, 0.0, -1.0, &a, &e);
+    double bp = PAIR * a.best.skin * LAST;
+    CHECKM(st == HG_OK && a.best.skin != skin &&
+              near(a.best.pair, bp + 2.0 * pair, 1e-9),
+          "at skin %g: Pair %g (expected %g)", a.best.skin, a.best.pair,
+          bp + 2.0 * pair);
+    hg_run_advice_clear(&a);
+    /* half the model's Pair: every setting's scaled by 0.5 */
+    char log2[4200];
+    snprintf(log2, sizeof log2, "%s/log.half", dir);
+    snprintf(text, sizeof text,
+             "TESTCODE (a code of this test)\n"
+             "neighbor 0.05 A\n"
+             "Loop time of %.12g on 1 procs for %d steps with 12 atoms\n"
+             "Pair    | 0 | %.12g | 0 | 0 | 0\n"
+             "Neigh   | 0 | %.12g | 0 | 0 | 0\n"
+             "Neighbor list builds = %.0f\n"
+             "Dangerous builds = 0\n",
+             mn + 0.5 * pair + 100.0, LAST, 0.5 * pair, mn, mb);
+    write_text(log2, text);
+    st = advise_log(path, log2, NULL, skin, -1.0, &a, &e);
+    CHECKM(st == HG_OK && near(a.scale_pair, 0.5, 1e-9) &&
+              a.pair_per_atom == 0.0 && near(a.own.pair, 0.5 * pair, 1e-9),
+          "below the model: Pair x%g plus %g, yours %g", a.scale_pair,
+          a.pair_per_atom, a.own.pair);
     hg_run_advice_clear(&a);
 
     /* with the skin given, the grid at that skin: never kept */

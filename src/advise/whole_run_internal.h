@@ -30,6 +30,12 @@ typedef struct run_data {
     /* the model scaled to the user's log (1 without one): Pair per
      * step, Neigh per build, builds */
     double sp, sn, sb;
+    /* Pair's work the model does not see, paid per atom and step whatever
+     * the setting (a log's Pair above the model's at the user's lines:
+     * the contacts' force law), seconds; pa_atoms[m]: the atoms the step
+     * waits for at priced frame m (NULL: the frame's atoms) */
+    double pa;
+    double *pa_atoms;
     int fixed_scales; /* sp, sn, sb and the advice's rest are given (a
                          decomposition priced with the scales found at the
                          user's): run_choose keeps them */
@@ -44,6 +50,7 @@ typedef struct run_blocks {
     double *builds;   /* [b * S + j] */
     double *every;    /* [b * S + j] steps with a build every step */
     double *umax;     /* [b] largest motion per step in the block */
+    double *atoms;    /* [b] atom-steps (run_data.pa's weights) */
     long long *from, *to; /* [b] steps */
 } run_blocks;
 

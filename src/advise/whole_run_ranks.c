@@ -406,6 +406,14 @@ static double atom_share(const run_ranks *rr, const run_data *d, int D)
     return n ? s / n : 1.0 / rr->lay[D].nprocs;
 }
 
+/* The busiest rank's atom share of priced frame m under D. */
+static double frame_share(const run_ranks *rr, size_t m, int D)
+{
+    const double *s4 = &rr->stats[(m * (size_t)rr->nD + D) * 4];
+    return s4[1] > 0.0 ? s4[0] / (s4[1] * rr->lay[D].nprocs)
+                       : 1.0 / rr->lay[D].nprocs;
+}
+
 /* d's costs for decomposition D into x (allocated; x->frames shared). */
 static int scaled(const run_data *d, const run_ranks *rr, int D,
                   run_data *x, hg_err *e)
@@ -414,11 +422,18 @@ static int scaled(const run_data *d, const run_ranks *rr, int D,
     size_t nk = (size_t)d->np * d->K * d->S, ns = (size_t)d->np * d->S;
     x->neigh = malloc(sizeof *x->neigh * (nk ? nk : 1));
     x->pair = malloc(sizeof *x->pair * (ns ? ns : 1));
-    if (!x->neigh || !x->pair) {
+    x->pa_atoms = malloc(sizeof *x->pa_atoms * (d->np ? d->np : 1));
+    if (!x->neigh || !x->pair || !x->pa_atoms) {
         free(x->neigh);
         free(x->pair);
+        free(x->pa_atoms);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
+    /* the contacts' work beyond the model's goes with the busiest rank's
+     * atoms */
+    for (size_t m = 0; m < d->np; m++)
+        x->pa_atoms[m] = (double)d->frames[d->priced[m]].n *
+                         frame_share(rr, m, D);
     for (size_t m = 0; m < d->np; m++)
         for (int j = 0; j < d->S; j++) {
             size_t r = (m * (size_t)rr->nD + (size_t)D) * rr->S + j;
@@ -439,7 +454,7 @@ static int scaled(const run_data *d, const run_ranks *rr, int D,
  * (sp, sn, sb; rest: the log's other time, taken by D's atom share)
  * into adv, which starts as base. */
 static int choose_at(const hg_run_input *in, const run_data *d,
-                     const run_ranks *rr, int D, const double sc[4],
+                     const run_ranks *rr, int D, const double sc[5],
                      double share_s, int fixed, const hg_run_advice *base,
                      hg_run_advice *adv, hg_err *e)
 {
@@ -450,15 +465,18 @@ static int choose_at(const hg_run_input *in, const run_data *d,
     x.sp = sc[0];
     x.sn = sc[1];
     x.sb = sc[2];
+    x.pa = sc[4];
     x.fixed_scales = fixed;
     *adv = *base;
     adv->rest = sc[3] * atom_share(rr, d, D) / share_s;
     adv->scale_pair = sc[0];
+    adv->pair_per_atom = sc[4];
     adv->scale_neigh = sc[1];
     adv->scale_builds = sc[2];
     st = run_choose(in, &x, adv, e);
     free(x.neigh);
     free(x.pair);
+    free(x.pa_atoms);
     return st;
 }
 
@@ -492,16 +510,8 @@ int run_dsched_may_follow(const hg_ranks_layout *a, const hg_ranks_layout *b)
     return !memcmp(a->user, b->user, sizeof a->user) && b->fix;
 }
 
-/* The busiest rank's atom share of priced frame m under D. */
-static double frame_share(const run_ranks *rr, size_t m, int D)
-{
-    const double *s4 = &rr->stats[(m * (size_t)rr->nD + D) * 4];
-    return s4[1] > 0.0 ? s4[0] / (s4[1] * rr->lay[D].nprocs)
-                       : 1.0 / rr->lay[D].nprocs;
-}
-
 static int dsched_make(const hg_run_input *in, const run_data *d,
-                       const run_ranks *rr, const double sc[4],
+                       const run_ranks *rr, const double sc[5],
                        double share_s, const hg_run_advice *a,
                        run_dsched *ds, hg_err *e)
 {
@@ -541,9 +551,11 @@ static int dsched_make(const hg_run_input *in, const run_data *d,
         x.sp = sc[0];
         x.sn = sc[1];
         x.sb = sc[2];
+        x.pa = sc[4];
         st = run_blocks_make(&x, a->skins, use, d->np, &b, e);
         free(x.neigh);
         free(x.pair);
+        free(x.pa_atoms);
         if (st)
             break;
         /* prefix sums per (k, j) and of the rest ([KS]) */
@@ -672,7 +684,7 @@ double run_dsched_best(const run_dsched *ds, int G, int *rows, int *cut,
  * gain over the best single decomposition (the answer's segments
  * replaced). */
 static int decomp_schedule(const hg_run_input *in, const run_data *d,
-                           const run_ranks *rr, const double sc[4],
+                           const run_ranks *rr, const double sc[5],
                            double share_s, hg_run_advice *a, hg_err *e)
 {
     int G = in->max_segments > 0 ? in->max_segments : 3;
@@ -777,18 +789,20 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
         st = run_choose(in, &x, tmp, e);
         free(x.neigh);
         free(x.pair);
+        free(x.pa_atoms);
     }
-    double sp = 1.0, sn = 1.0, sb = 1.0, rest = 0.0;
+    double sp = 1.0, sn = 1.0, sb = 1.0, rest = 0.0, pa = 0.0;
     if (st == HG_OK) {
         sp = x.sp;
         sn = x.sn;
         sb = x.sb;
+        pa = x.pa;
         rest = tmp->rest;
         hg_run_advice_clear(tmp);
     }
     int bestD = -1;
     double share_s = atom_share(rr, d, si);
-    const double sc[4] = {sp, sn, sb, rest};
+    const double sc[5] = {sp, sn, sb, rest, pa};
     int listed = 0;
     for (int D = 0; st == HG_OK && D < rr->n_price; D++) {
         if (rr->dup[D] >= 0)

@@ -278,6 +278,10 @@ typedef struct hg_run_advice {
     hg_run_log log;
     double scale_pair, scale_neigh, scale_builds; /* measured / model at
                                    the user's setting (1 without a log) */
+    double pair_per_atom;       /* a log's Pair above the model's at the
+                                   user's setting: the excess, seconds per
+                                   atom and step, added to every setting's
+                                   Pair (scale_pair then 1); 0 */
     double rest;                /* the log's seconds outside Neigh and
                                    Pair over the trajectory's steps (0
                                    without a log); Loop = rest + seconds */
