@@ -17,6 +17,7 @@
 # rest, fitted over the skins (least squares), and the largest skin's
 # Pair and listed pairs against the input's skin's.
 #
+# Exits 1 when a run fails or the listed pairs do not grow with the skin.
 # Cases: flatwall pour-wide pour2d (default). Environment: BENCH_ROUNDS,
 # BENCH_KEEP (a folder to keep the runs in), LAMMPS_EXAMPLES
 # (/usr/share/lammps/examples). Times: run it on quiet cores.
@@ -78,7 +79,7 @@ for c in "${cases[@]}"; do
                 END { print s, listed, pair, neigh, contacts, atoms }' "$d/log.$s.$r" >> "$d/rows"
         done
     done
-    python3 - "$c" "$skin" "$d/rows" << 'PY'
+    python3 - "$c" "$skin" "$d/rows" << 'PY' || rc=1
 import statistics as st, sys
 case, own, path = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 rows = {}
@@ -107,6 +108,11 @@ print(f"Pair per listed pair and step {slope:.3g} s; the rest {rest:.3g} s a ste
 o = min(skins, key=lambda s: abs(s - own))
 big = skins[-1]
 print(f"skin {big:g} against the input's {o:g}: listed pairs x{med[big][0] / med[o][0]:.2f}, Pair x{med[big][1] / med[o][1]:.2f}")
+# what must hold whatever the clock: the listed pairs grow with the skin
+lp = [med[s][0] for s in skins]
+if len(skins) != 5 or any(b <= a for a, b in zip(lp, lp[1:])):
+    print(f"{case}: the listed pairs do not grow with the skin: {lp}", file=sys.stderr)
+    sys.exit(1)
 PY
 done
 exit $rc

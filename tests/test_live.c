@@ -401,8 +401,10 @@ static void test_tuner(void)
     st = hg_live_segment(t, &z, own, restore, f0, f1, 0, &d, &e);
     CHECK(st == HG_OK && d.action == HG_LIVE_KEEP && strstr(d.why, "kept"));
     hg_live_decision_clear(&d);
-    /* the bracket of a trial: the lines before run again after it */
-    for (int k = 0; k < 2; k++) {
+    /* the bracket of a trial: the lines before run again after it (k =
+     * 2: as k = 1, but 40 % more atoms after it: the bracket cannot tell,
+     * the lines before stay) */
+    for (int k = 0; k < 3; k++) {
         hg_live_measure a = m;
         hg_live *u = first_segment(&o, &a, own, restore, f0, f1, &d, &st);
         if (!u)
@@ -426,14 +428,24 @@ static void test_tuner(void)
         hg_live_measure c = a;
         c.from = 200;
         c.to = 300;
-        if (k == 1) {
+        if (k >= 1) {
             c.pair_max *= 3.0;
             c.neigh_max *= 3.0;
             c.comm_max *= 3.0;
         }
+        if (k == 2) {
+            c.atoms *= 1.4;
+            c.pair_max *= 1.4;
+            c.neigh_max *= 1.4;
+            c.comm_max *= 1.4;
+        }
         st = hg_live_segment(u, &c, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK);
-        if (k == 0) {
+        if (k == 2) {
+            CHECK(d.action == HG_LIVE_UNDO && !d.lines &&
+                  !isfinite(d.measured_change) &&
+                  strstr(d.why, "atoms went from 300 to 420"));
+        } else if (k == 0) {
             CHECK(d.action == HG_LIVE_UNDO && !d.lines);
             CHECK(d.measured_change > 0.4 && d.measured_change < 0.6);
             CHECK(strstr(d.why, "both sides") != NULL);

@@ -48,6 +48,8 @@ struct hg_live {
     /* a change undone for one segment, to bracket its trial */
     int rechecking;
     double trial_cost;      /* per atom and step of its trial */
+    double before_atoms, trial_atoms; /* at the ends of the segment
+                               before it and of its trial */
     double trial_gain;      /* the gain it was predicted */
     char trial_name[96];
     char *prev;             /* the commands that bring back the lines
@@ -357,6 +359,7 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     }
     t->on_trial = 1;
     t->base_cost = t->before_cost = cost_of(m);
+    t->before_atoms = m->atoms;
     t->trial_gain = gain;
     snprintf(t->trial_name, sizeof t->trial_name, "%.60s, skin %.4g%s",
              a.candidates[cand].name, skin, balance ? ", fix balance" : "");
@@ -395,6 +398,24 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
         /* the lines before ran again: the trial against their mean on
          * both sides of it */
         t->rechecking = 0;
+        /* atoms that came in (or left) by more than a tenth across the
+         * bracket: a cost per atom and step of a pour that fills cannot
+         * tell the lines from the run (flatwall's bed formed from 1498
+         * atoms to 3000 across one bracket and made a slower skin look a
+         * third cheaper); the lines before stay */
+        double lo = fmin(t->before_atoms, fmin(t->trial_atoms, m->atoms));
+        double hi = fmax(t->before_atoms, fmax(t->trial_atoms, m->atoms));
+        if (lo > 0.0 && hi > 1.1 * lo) {
+            ban(t, t->trial);
+            t->trial = NULL;
+            d->action = HG_LIVE_UNDO;
+            d->measured_change = NAN; /* not measured */
+            snprintf(d->why, sizeof d->why, "undone: the atoms went from "
+                     "%.0f to %.0f across its trial, which their cost per "
+                     "atom and step cannot tell from the lines; the lines "
+                     "before stay", t->before_atoms, m->atoms);
+            return HG_OK;
+        }
         double around = 0.5 * (t->before_cost + cost);
         double change = around > 0.0 && t->trial_cost > 0.0
                             ? t->trial_cost / around - 1.0
@@ -435,6 +456,7 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                     return st;
                 t->rechecking = 1;
                 t->trial_cost = cost;
+                t->trial_atoms = m->atoms;
                 d->action = HG_LIVE_UNDO;
                 snprintf(d->why, sizeof d->why, "undone for a segment: "
                          "%.1f %% slower per atom and step than the trend "

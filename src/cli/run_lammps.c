@@ -625,8 +625,11 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
                 add_event(d, to, dec.action, buf);
             } else if (dec.action == HG_LIVE_UNDO) {
                 /* the undo confirmed: the lines in force stay */
-                seg_then(d, "undo kept: %+.1f %% measured",
-                         100.0 * dec.measured_change);
+                if (isfinite(dec.measured_change))
+                    seg_then(d, "undo kept: %+.1f %% measured",
+                             100.0 * dec.measured_change);
+                else
+                    seg_then(d, "undo kept: the atoms changed");
                 snprintf(buf, sizeof buf, "%s (%s stay)", dec.why,
                          d->tuned ? d->tuned_name : "yours");
                 add_event(d, to, dec.action, buf);

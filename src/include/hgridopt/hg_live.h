@@ -183,7 +183,9 @@ typedef struct hg_live_decision {
                                lines: its trend; without: the lines
                                before on both sides of its trial), as a
                                share (> 0: slower); CHANGE made again: the
-                               same, at most the undo margin */
+                               same, at most the undo margin; NAN: an undo
+                               kept because the atoms changed by more than
+                               a tenth across the trial's bracket */
     char name[96];          /* CHANGE: the setting in words */
     char why[240];          /* one line */
     int advised;            /* the whole-run advice was asked (what
