@@ -539,7 +539,7 @@ static void test_other_runs(void)
     CHECK(st == HG_OK && p.hi[0] == 4.0 && p.hi[1] == 5.0);
     hg_particles_clear(&p);
 
-    char angled[sizeof lees + 64];
+    char angled[2 * sizeof lees + 128]; /* prefix, the line, the rest */
     snprintf(angled, sizeof angled, "%.*sAngledPeriodicBoundary id 0 "
              "normal_left 1 0 0 normal_right 0 -1 0 origin 0 0 0\n%s",
              (int)(strstr(lees, "LeesEdwards") - lees), lees,
