@@ -759,6 +759,26 @@ static int advise_log(const char *path, const char *log, const char *setting,
  * is paid per atom and step at every setting, 2 x the model's Pair over
  * the run's 21900 atom-steps (10 atoms to step 1000, 11 on average to
  * 1100, 12 after). A log below the model's Pair scales it. */
+/* A log of setting A at skin 0.05 over the run: Pair, Neigh and Output
+ * seconds, builds, and 100 s besides. */
+static void write_log_of_a(const char *path, double pair, double neigh,
+                           double output, double builds)
+{
+    char text[2000];
+    snprintf(text, sizeof text,
+             "TESTCODE (a code of this test)\n"
+             "neighbor 0.05 A\n"
+             "Loop time of %.12g on 1 procs for %d steps with 12 atoms\n"
+             "Pair    | 0 | %.12g | 0 | 0 | 0\n"
+             "Neigh   | 0 | %.12g | 0 | 0 | 0\n"
+             "Output  | 0 | %.12g | 0 | 0 | 0\n"
+             "Neighbor list builds = %.0f\n"
+             "Dangerous builds = 0\n",
+             pair + neigh + output + 100.0, LAST, pair, neigh, output,
+             builds);
+    write_text(path, text);
+}
+
 static void test_log_calibrated(const char *path, const char *dir)
 {
     const double skin = 0.05;
@@ -769,17 +789,7 @@ static void test_log_calibrated(const char *path, const char *dir)
     double mn = 0.5 * (neigh / builds) * mb;
     char log[4200], text[2000];
     snprintf(log, sizeof log, "%s/log.test", dir);
-    snprintf(text, sizeof text,
-             "TESTCODE (a code of this test)\n"
-             "neighbor 0.05 A\n"
-             "Loop time of %.12g on 1 procs for %d steps with 12 atoms\n"
-             "Pair    | 0 | %.12g | 0 | 0 | 0\n"
-             "Neigh   | 0 | %.12g | 0 | 0 | 0\n"
-             "Output  | 0 | 7.5 | 0 | 0 | 0\n"
-             "Neighbor list builds = %.0f\n"
-             "Dangerous builds = 0\n",
-             mn + mp + 107.5, LAST, mp, mn, mb);
-    write_text(log, text);
+    write_log_of_a(log, mp, mn, 7.5, mb);
     hg_run_advice a;
     hg_err e = {0};
     int st = advise_log(path, log, NULL, skin, -1.0, &a, &e);
@@ -825,16 +835,7 @@ static void test_log_calibrated(const char *path, const char *dir)
     /* half the model's Pair: every setting's scaled by 0.5 */
     char log2[4200];
     snprintf(log2, sizeof log2, "%s/log.half", dir);
-    snprintf(text, sizeof text,
-             "TESTCODE (a code of this test)\n"
-             "neighbor 0.05 A\n"
-             "Loop time of %.12g on 1 procs for %d steps with 12 atoms\n"
-             "Pair    | 0 | %.12g | 0 | 0 | 0\n"
-             "Neigh   | 0 | %.12g | 0 | 0 | 0\n"
-             "Neighbor list builds = %.0f\n"
-             "Dangerous builds = 0\n",
-             mn + 0.5 * pair + 100.0, LAST, 0.5 * pair, mn, mb);
-    write_text(log2, text);
+    write_log_of_a(log2, 0.5 * pair, mn, 0.0, mb);
     st = advise_log(path, log2, NULL, skin, -1.0, &a, &e);
     CHECKM(st == HG_OK && near(a.scale_pair, 0.5, 1e-9) &&
               a.pair_per_atom == 0.0 && near(a.own.pair, 0.5 * pair, 1e-9),
