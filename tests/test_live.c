@@ -279,6 +279,19 @@ static void write_frame_low(const char *path, long step, double shift)
     write_frames_of(path, step, shift, 1);
 }
 
+/* Segment [from, to) of a measure: its Loop, and the busiest rank's (and
+ * the mean) Pair and Neigh, the busiest rank's Comm. */
+static void seg(hg_live_measure *a, long long from, long long to,
+                double loop, double pair, double neigh, double comm)
+{
+    a->from = from;
+    a->to = to;
+    a->loop = loop;
+    a->pair = a->pair_max = pair;
+    a->neigh = a->neigh_max = neigh;
+    a->comm_max = comm;
+}
+
 /* A tuner of o after its first segment, steps 0-100 of a run of 1000,
  * measured as *a with Pair 0.05 s, Neigh 0.8 s and Comm 0.05 s (the
  * busiest rank's); *st its status, d its decision (NULL: no tuner). */
@@ -550,12 +563,7 @@ static void test_tuner(void)
         hg_live_decision_clear(&d);
         /* 300-400 at 0.25 s (the run got cheaper): 3.25 + 1.5 s, 0.25 +
          * 0.1 > 0.2375 */
-        a.from = 300;
-        a.to = 400;
-        a.loop = 0.25;
-        a.pair = a.pair_max = 0.0125;
-        a.neigh = a.neigh_max = 0.2;
-        a.comm_max = 0.0125;
+        seg(&a, 300, 400, 0.25, 0.0125, 0.2, 0.0125);
         a.tuning = 0.25;
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
@@ -572,34 +580,20 @@ static void test_tuner(void)
         CHECK(hg_live_create(&o, &u, &e) == HG_OK && u);
         if (u) {
             hg_live_run_begin(u, 0, 1000);
-            a.from = 0;
-            a.to = 100;
-            a.loop = 1.0;
-            a.pair = a.pair_max = 0.05;
-            a.neigh = a.neigh_max = 0.4;
-            a.comm_max = 0.05;
+            seg(&a, 0, 100, 1.0, 0.05, 0.4, 0.05);
             a.tuning = 10.0; /* over the share: kept, not advised */
             a.advice_cost = 1.0;
             st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
             CHECK(st == HG_OK && !d.advised && !d.lines);
             hg_live_decision_clear(&d);
-            a.from = 100;
-            a.to = 200;
-            a.pair = a.pair_max = 0.1;
-            a.neigh = a.neigh_max = 0.8;
-            a.comm_max = 0.1;
+            seg(&a, 100, 200, 1.0, 0.1, 0.8, 0.1);
             a.tuning = 0.0;
             a.advice_cost = 1e-9;
             st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
             CHECK(st == HG_OK && d.action == HG_LIVE_CHANGE && d.lines);
             char *made = d.lines ? strdup(d.lines) : NULL;
             hg_live_decision_clear(&d);
-            a.from = 200;
-            a.to = 300;
-            a.loop = 2.0;
-            a.pair = a.pair_max = 0.15;
-            a.neigh = a.neigh_max = 1.2;
-            a.comm_max = 0.15;
+            seg(&a, 200, 300, 2.0, 0.15, 1.2, 0.15);
             if (made)
                 st = hg_live_segment(u, &a, made, restore, f0, f1, 0, &d,
                                      &e);
