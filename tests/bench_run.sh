@@ -124,11 +124,11 @@ PY
                    continue
                fi
                # its Loop, and the wall time its splitting cost outside it
-               awk '/^hgridopt run:/ { for (i = 1; i <= NF; i++) if ($i == "Loop") l = $(i + 1) }
+               lo=$(awk '/^hgridopt run:/ { for (i = 1; i <= NF; i++) if ($i == "Loop") l = $(i + 1) }
                     /^splitting:/ { o = $2 }
-                    END { if (l != "") print l, (o != "" ? o : "nan") }' "$w/report" >> "$d/run.times"
-               run_t=$(awk '/^hgridopt run:/ { for (i = 1; i <= NF; i++) if ($i == "Loop") l = $(i + 1) }
-                    /^splitting:/ { o = $2 } END { print l + o }' "$w/report") ;;
+                    END { if (l != "") print l, (o != "" ? o : "nan") }' "$w/report")
+               [ -n "$lo" ] && echo "$lo" >> "$d/run.times"
+               run_t=$(awk '{ print $1 + $2 }' <<< "${lo:-nan nan}") ;;
             esac
         done
         echo "$own_t $best_t $run_t" >> "$d/paired.times"
