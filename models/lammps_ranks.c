@@ -175,6 +175,16 @@ static int split_words(const char *line, char w[32][64])
     return n;
 }
 
+/* The keywords after a balance style from word i: `weight time F` is
+ * kept (a rank's atoms weighed by its timers); the other keywords do not
+ * move what a frame can show. */
+static void parse_weight(char w[32][64], int n, int i, hg_ranks_layout *l)
+{
+    for (; i + 2 < n; i++)
+        if (!strcmp(w[i], "weight") && !strcmp(w[i + 1], "time"))
+            (void)parse_num(w[i + 2], &l->weight_time);
+}
+
 /* balance/fix balance arguments from word i: THRESH then a style. */
 static int parse_balance(char w[32][64], int n, int i, int dim, int fix,
                          const char *line, hg_ranks_layout *l, hg_err *e)
@@ -209,11 +219,13 @@ static int parse_balance(char w[32][64], int n, int i, int dim, int fix,
                            line);
         l->balance = HG_RANKS_SHIFT;
         l->fix = fix;
+        parse_weight(w, n, i + 4, l);
         return HG_OK;
     }
     if (i < n && !strcmp(w[i], "rcb")) {
         l->balance = HG_RANKS_RCB;
         l->fix = fix;
+        parse_weight(w, n, i + 1, l);
         return HG_OK;
     }
     return hg_fail(e, HG_EINVAL,
@@ -350,12 +362,15 @@ void hg_ranks_layout_lines(const hg_ranks_layout *l, int dim, char *buf,
     snprintf(stop, sizeof stop,
              l->stopthresh == floor(l->stopthresh) ? "%.1f" : "%.6g",
              l->stopthresh);
+    char weight[48] = "";
+    if (l->weight_time > 0.0)
+        snprintf(weight, sizeof weight, " weight time %.6g", l->weight_time);
     if (l->balance == HG_RANKS_RCB)
-        snprintf(buf + n, len - n, "comm_style tiled\n%s %s rcb\n", head,
-                 th);
+        snprintf(buf + n, len - n, "comm_style tiled\n%s %s rcb%s\n", head,
+                 th, weight);
     else
-        snprintf(buf + n, len - n, "%s %s shift %s %d %s\n", head, th,
-                 l->dims, l->niter, stop);
+        snprintf(buf + n, len - n, "%s %s shift %s %d %s%s\n", head, th,
+                 l->dims, l->niter, stop, weight);
 }
 
 /* ---- the frame ---- */

@@ -131,6 +131,9 @@ P1=$D/pour_traj.dump
     "$HG" recommend --trajectory "$P1" --engine lammps --log "$D/pour_traj.log" --mpi 1 --format json > "$TMP/b.json" &&
     cmp -s "$TMP/a.json" "$TMP/b.json" && ! grep -q '"ranks"' "$TMP/a.json" && ok || bad "--mpi 1 changes the one-rank answer"
 
+# a balance weighted by time: decomposed by atom counts, and said so
+expect_ok "^note: .*weighs each rank's atoms by its timers \(weight time 1\).*LAMMPS' own counts will differ" -- "$HG" decompose --packing "$D/pour_poly.data" --boundary "p p fm" --mpi 4 --setting "fix b all balance 1000 1.1 shift z 20 1.1 weight time 1.0"
+
 # bad input: one line, exit 2
 expect_fail 2 'needs --mpi' -- "$HG" decompose --packing "$D/pour_poly.data" --boundary "p p fm"
 expect_fail 2 'mpi' -- "$HG" decompose --packing "$D/pour_poly.data" --mpi 0

@@ -291,6 +291,21 @@ static void test_lines(void)
     hg_ranks_layout_lines(&l, 3, buf, sizeof buf);
     CHECK(strstr(buf, "processors * * 1\n") &&
           strstr(buf, "balance 10000 1.1 shift xy 20 1.01"));
+    CHECK(l.weight_time == 0.0 && !strstr(buf, "weight"));
+    /* a balance weighted by time: read, and written back */
+    hg_ranks_layout w;
+    hg_ranks_layout_default(&w, 4);
+    CHECK(hg_ranks_layout_parse("fix b all balance 500 1.1 shift xy 20 1.1 "
+                                "weight time 0.8 out b.txt",
+                                3, &w, &e) == HG_OK &&
+          w.weight_time == 0.8 && w.fix && w.balance == HG_RANKS_SHIFT);
+    char wbuf[256];
+    hg_ranks_layout_lines(&w, 3, wbuf, sizeof wbuf);
+    CHECK(strstr(wbuf, "fix hgridopt_balance all balance 500 1.1 shift xy "
+                       "20 1.1 weight time 0.8\n") != NULL);
+    hg_ranks_layout_default(&w, 4);
+    CHECK(hg_ranks_layout_parse("balance 1.1 shift z 10 1.1 weight neigh 0.5",
+                                3, &w, &e) == HG_OK && w.weight_time == 0.0);
     /* rcb runs with newton off (contact history under comm_style tiled),
      * said before the tiled lines and read back */
     hg_ranks_layout t;

@@ -236,6 +236,12 @@ int cli_ranks_table(FILE *out, const hg_ranks_advice *a, long show,
     fprintf(out, "  (%d decompositions priced; atoms and ghosts: the "
                  "busiest rank's, and its ratio to the average)\n\n",
             a->n);
+    if (a->c[a->own].layout.weight_time > 0.0)
+        fprintf(out, "note:           your balance weighs each rank's atoms "
+                     "by its timers (weight time %g), which no frame holds: "
+                     "it is decomposed here by atom counts, so LAMMPS' own "
+                     "counts will differ\n",
+                a->c[a->own].layout.weight_time);
     const hg_ranks_candidate *c = &a->c[a->answer];
     if (a->kept_own)
         fprintf(out, "answer:         %s: nothing saves %.0f %% of its "

@@ -63,6 +63,10 @@ typedef struct hg_ranks_layout {
                             0: the `balance` command (bisection) */
     int fix_every;       /* fix balance: its interval in steps (0: the
                             command) */
+    double weight_time;  /* a balance's `weight time FACTOR` (0: none):
+                            LAMMPS weighs each rank's atoms by the rank's
+                            own timers, which no frame holds; decomposed
+                            here as if by atom counts */
     double comm_cutoff;  /* `comm_modify cutoff` (0: none) */
     int newton_off;      /* `newton off`: a pair across two ranks is
                             stored and computed by both (on: by one).
