@@ -161,7 +161,7 @@ PY
     fi
     # dangerous builds of the changed lines: the report's segments run
     # with lines other than the input's
-    dz=$(awk '$1 ~ /^[0-9]+-[0-9]+$/ && $8 != "yours" { s += $6 } END { print s + 0 }' "$d/check.run/report")
+    dz=$(awk '$1 ~ /^[0-9]+-[0-9]+$/ && $9 != "yours" { s += $6 } END { print s + 0 }' "$d/check.run/report")
     [ -n "$why" ] && rc=1
     echo
     echo "$c: $(awk '/^run[ \t]/ { r++ } END { print r + 0 }' "$d/in.base") runs, $steps steps, $ROUNDS rounds, $RANKS rank(s): hgridopt run --engine lammps in.base ${RUN_OPTS[*]}"

@@ -10,8 +10,8 @@
 # Inputs it cannot follow run unsplit with a note (if, a run with
 # keywords, elapsed, thermo 0); a failing input fails
 # with LAMMPS' message and a non-zero exit; usage errors; under mpirun on
-# 2 ranks the same (a pour that settles on one rank of the two gets a
-# fix balance on its grid). Needs lmp and a build with liblammps (skipped
+# 2 ranks the same (a bed on one rank of the two is rebalanced by its
+# timers; an input's fix balance weighted by time keeps its run whole). Needs lmp and a build with liblammps (skipped
 # otherwise, after checking the message of a build without it).
 . "$(dirname "$0")/cli_lib.sh"
 . "$SRC/tests/run_lib.sh"
@@ -105,9 +105,9 @@ awk '/^run [0-9]+ start [0-9]+ stop [0-9]+ pre/ { s += $2; if (s % 100) bad = 1 
 # the changed lines build without dangerous builds (the input's own skin
 # of the first segment does not): the report's segments, and the log's
 # last table
-d=$(awk '$1 ~ /^[0-9]+-[0-9]+$/ && $8 != "yours" { s += $6 } END { print s + 0 }' "$TMP/gas/screen")
+d=$(awk '$1 ~ /^[0-9]+-[0-9]+$/ && $9 != "yours" { s += $6 } END { print s + 0 }' "$TMP/gas/screen")
 [ "$d" = 0 ] && ok || bad "gas: $d dangerous builds with the changed lines"
-awk '$1 ~ /^[0-9]+-[0-9]+$/ && $8 == "yours" { s += $6 } END { exit !(s > 0) }' "$TMP/gas/screen" && ok ||
+awk '$1 ~ /^[0-9]+-[0-9]+$/ && $9 == "yours" { s += $6 } END { exit !(s > 0) }' "$TMP/gas/screen" && ok ||
     bad "gas: the input's own skin showed no dangerous builds (the report's column?)"
 d=$(awk '/^Dangerous builds =/ { n++; if (n > 1) s += $4 } END { print s + 0 }' "$TMP/gas/log.lammps")
 [ "$d" = 0 ] && ok || bad "gas: $d dangerous builds in the log after the first run"
@@ -235,14 +235,35 @@ if command -v mpirun > /dev/null; then
         bad "--mpi 2 failed: $(tail -3 "$TMP/mpi2/err")"
     grep -q "with 2 MPI tasks" "$TMP/mpi2/log.lammps" && ok || bad "--mpi 2: the log is not of 2 MPI tasks"
     grep -q "^hgridopt run: in.pour on 2 ranks" "$TMP/mpi2/screen" && ok || bad "--mpi 2: no report"
-    # the pour settles in the lower half of LAMMPS' 1 x 1 x 2 grid: a fix
-    # balance on that grid is the change (echoed in the log), and the run
-    # is lmp's on one rank in steps and atoms
-    grep -q "^  step [0-9]*: .*, fix balance: predicted to save" "$TMP/mpi2/screen" &&
-        grep -q "^fix hgridopt_balance all balance [0-9]* 1.1 shift z 20 1.1" "$TMP/mpi2/log.lammps" && ok ||
-        bad "--mpi 2: no fix balance added on the pour's 1 x 1 x 2 grid"
     why=$(same_run "$TMP/plain-in.pour" "$TMP/mpi2")
-    [ -z "$why" ] && ok || bad "--mpi 2, a fix balance added: $why"
+    [ -z "$why" ] && ok || bad "--mpi 2: $why"
+    # a bed in the lower half of LAMMPS' 1 x 1 x 2 grid: the busiest
+    # rank's timers show it, and a balance command weighted by them moves
+    # the cuts along z (echoed in the log; no fix balance); the run is
+    # lmp's on one rank in steps, atoms and dumps. (The pour above is too
+    # small for it: evening its ranks saves less than the setup costs.)
+    run_both bed "$D/in.bed" --mpi 2 --min-steps 1000 --screen none
+    grep -q "^  step [0-9]*: rebalanced by the segment's timers: the busiest rank's Pair and Neigh x" "$TMP/bed/screen" &&
+        grep -q "^balance 1.1 shift z 20 1.1 weight time 1$" "$TMP/bed/log.lammps" &&
+        ! grep -q "^fix hgridopt_balance" "$TMP/bed/log.lammps" && ok ||
+        bad "--mpi 2: the bed's 1 x 1 x 2 grid not rebalanced by its timers: $(grep '^  step' "$TMP/bed/screen")"
+    grep -q "^  [0-9]*-[0-9]* .* 1\.9[0-9]  yours  *rebalance: " "$TMP/bed/screen" && ok ||
+        bad "--mpi 2: the bed's first segment not x1.9 on its busiest rank: $(grep '^  0-' "$TMP/bed/screen")"
+    why=$(same_run "$TMP/plain-in.bed" "$TMP/bed")
+    [ -z "$why" ] && ok || bad "--mpi 2, the bed rebalanced: $why"
+    # a fix balance weighted by time: LAMMPS stops a run split with pre no
+    # while it is defined ("Balance weight <= 0.0"), so that run stays
+    # whole, with a note; after its unfix the next run is split
+    rm -rf "$TMP/wt" && mkdir -p "$TMP/wt"
+    sed -e 's/^timestep .*/&\nfix b all balance 100 1.1 shift xyz 20 1.1 weight time 1.0/' \
+        -e '0,/^run /s/^run .*/&\nunfix b/' "$D/in.gas" > "$TMP/wt/in.wt"
+    grep -q "^unfix b" "$TMP/wt/in.wt" && grep -q "weight time" "$TMP/wt/in.wt" && ok || bad "in.wt not made"
+    (cd "$TMP/wt" && "${MPI[@]}" "$HG" run --engine lammps in.wt --min-steps 100 --segments 4 > screen 2> err) ||
+        bad "weight time: hgridopt run failed: $(tail -3 "$TMP/wt/err")"
+    grep -q "^note: run 400 (line [0-9]*): unsplit: fix b (line [0-9]*) balances weighted by time" "$TMP/wt/screen" && ok ||
+        bad "weight time: no note of the unsplit run: $(grep '^note' "$TMP/wt/screen")"
+    grep -q "^hgridopt run: in.wt on 2 ranks: 2 runs (1 split)" "$TMP/wt/screen" && ok ||
+        bad "weight time: not 2 runs with 1 split: $(grep '^hgridopt run' "$TMP/wt/screen")"
     expect_fail 2 "running under mpirun on 2 ranks" -- env OMPI_COMM_WORLD_SIZE=2 "$HG" run --engine lammps --mpi 3 "$D/in.gas"
 else
     echo "skipped: the MPI part (mpirun not found)"

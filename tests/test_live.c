@@ -135,6 +135,20 @@ static void test_classify(void)
     CHECK(c.dynamic_group == 1);
     hg_live_classify("group g type 1", &c);
     CHECK(c.dynamic_group == 0);
+    /* a fix balance weighted by time (its runs stay whole), its unfix */
+    hg_live_classify("fix b all balance 1000 1.1 shift xy 20 1.1 weight "
+                     "time 1.0", &c);
+    CHECK(c.balance_time == 1 && !strcmp(c.fix_id, "b"));
+    hg_live_classify("fix b all balance 1000 1.1 shift xy 20 1.1 weight "
+                     "neigh 0.8", &c);
+    CHECK(c.balance_time == 0 && !strcmp(c.fix_id, "b"));
+    hg_live_classify("fix b all balance 1000 1.1 shift xy 20 1.1 # weight "
+                     "time 1.0", &c);
+    CHECK(c.balance_time == 0);
+    hg_live_classify("fix w all print 10 \"weight time\"", &c);
+    CHECK(c.balance_time == 0 && !strcmp(c.fix_id, "w"));
+    hg_live_classify("unfix b", &c);
+    CHECK(c.balance_time == 0 && !strcmp(c.fix_id, "b"));
     hg_live_classify("", &c);
     CHECK(c.kind == HG_LIVE_OTHER && c.word[0] == '\0');
 }
@@ -289,7 +303,19 @@ static void seg(hg_live_measure *a, long long from, long long to,
     a->loop = loop;
     a->pair = a->pair_max = pair;
     a->neigh = a->neigh_max = neigh;
-    a->comm_max = comm;
+    a->comm_max = a->comm_min = comm;
+}
+
+/* A segment's Pair, Neigh and Comm times f (the mean and the ranks'
+ * extremes). */
+static void scale(hg_live_measure *a, double f)
+{
+    a->pair *= f;
+    a->pair_max *= f;
+    a->neigh *= f;
+    a->neigh_max *= f;
+    a->comm_max *= f;
+    a->comm_min *= f;
 }
 
 /* A tuner of o after its first segment, steps 0-100 of a run of 1000,
@@ -310,7 +336,7 @@ static hg_live *first_segment(const hg_live_options *o, hg_live_measure *a,
     a->to = 100;
     a->pair = a->pair_max = 0.05;
     a->neigh = a->neigh_max = 0.8;
-    a->comm_max = 0.05;
+    a->comm_max = a->comm_min = 0.05;
     *st = hg_live_segment(u, a, own, restore, f0, f1, 0, d, &e);
     if (*st)
         fprintf(stderr, "  %s\n", e.msg);
@@ -393,10 +419,8 @@ static void test_tuner(void)
      * the restore lines */
     m.from = 100;
     m.to = 200;
-    m.pair *= 1.5;
-    m.pair_max *= 1.5;
-    m.neigh_max *= 1.5;
-    m.comm_max *= 1.5;
+    scale(&m, 1.5);
+    m.loop *= 1.5;
     st = hg_live_segment(t, &m, "neighbor 0.5 bin\n", "neighbor 0.5 bin\n",
                          f0, f1, 0, &d, &e);
     CHECK(st == HG_OK && d.action == HG_LIVE_UNDO);
@@ -428,9 +452,7 @@ static void test_tuner(void)
         hg_live_measure b = a; /* the trial: 50 % dearer per atom-step */
         b.from = 100;
         b.to = 200;
-        b.pair_max *= 1.5;
-        b.neigh_max *= 1.5;
-        b.comm_max *= 1.5;
+        scale(&b, 1.5);
         st = hg_live_segment(u, &b, "neighbor 0.5 bin\n", restore, f0, f1,
                              0, &d, &e);
         CHECK(st == HG_OK && d.action == HG_LIVE_UNDO && d.lines);
@@ -442,15 +464,11 @@ static void test_tuner(void)
         c.from = 200;
         c.to = 300;
         if (k >= 1) {
-            c.pair_max *= 3.0;
-            c.neigh_max *= 3.0;
-            c.comm_max *= 3.0;
+            scale(&c, 3.0);
         }
         if (k == 2) {
             c.atoms *= 1.4;
-            c.pair_max *= 1.4;
-            c.neigh_max *= 1.4;
-            c.comm_max *= 1.4;
+            scale(&c, 1.4);
         }
         st = hg_live_segment(u, &c, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK);
@@ -472,9 +490,33 @@ static void test_tuner(void)
         free(made);
         hg_live_free(u);
     }
+    /* neighbor lines on trial are judged by the ranks' mean work and the
+     * least Comm: the busiest rank 50 % dearer (the balance drifted, a
+     * rank waits longer) is not their doing */
+    {
+        hg_live_measure a = m;
+        hg_live *u = first_segment(&o, &a, own, restore, f0, f1, &d, &st);
+        if (u) {
+            CHECK(st == HG_OK && d.action == HG_LIVE_CHANGE && d.lines);
+            hg_live_decision_clear(&d);
+            hg_live_measure b = a;
+            b.from = 100;
+            b.to = 200;
+            b.pair_max *= 1.5;
+            b.neigh_max *= 1.5;
+            b.comm_max *= 1.5;
+            st = hg_live_segment(u, &b, "neighbor 0.5 bin\n", restore, f0,
+                                 f1, 0, &d, &e);
+            CHECK(st == HG_OK && d.action != HG_LIVE_UNDO &&
+                  fabs(d.measured_change) < 1e-9);
+            hg_live_decision_clear(&d);
+            hg_live_free(u);
+        }
+    }
     /* two ranks, every atom in the lower quarter of z on a 1 x 1 x 2
-     * grid: the busiest rank holds them all; your grid with a fix
-     * balance is the change, and its undo takes the fix away */
+     * grid: the busiest rank holds them all, yet its timers are even (the
+     * work is): no balance is added, neither by the model's atom counts
+     * nor by the timers */
     {
         char g0[4200], g1[4200];
         snprintf(g0, sizeof g0, "%s/g0.dump", dir);
@@ -489,11 +531,10 @@ static void test_tuner(void)
             hg_live_run_begin(u, 0, 1000);
             const char *own2 = "neighbor 0.3 bin\nneigh_modify delay 0 "
                                "every 1 check yes\n";
-            /* the busiest rank does all the work */
             hg_live_measure a = {
                 .from = 0, .to = 100, .procs = 2, .atoms = 300, .loop = 1.0,
-                .pair = 0.2, .pair_max = 0.4, .neigh = 0.05,
-                .neigh_max = 0.1, .comm = 0.02, .comm_max = 0.02,
+                .pair = 0.2, .pair_max = 0.21, .neigh = 0.05,
+                .neigh_max = 0.052, .comm = 0.02, .comm_max = 0.02,
                 .comm_min = 0.02, .modify = 0.05, .builds = 2,
                 .nlocal_ave = 150, .nlocal_max = 300};
             snprintf(a.decomposition, sizeof a.decomposition,
@@ -502,26 +543,134 @@ static void test_tuner(void)
             CHECK(st == HG_OK);
             if (st)
                 fprintf(stderr, "  %s\n", e.msg);
-            CHECK(d.action == HG_LIVE_CHANGE && d.lines &&
-                  strstr(d.lines, "fix hgridopt_balance all balance ") &&
-                  strstr(d.lines, " shift z ") &&
-                  !strstr(d.lines, "processors"));
-            CHECK(strstr(d.name, "fix balance") != NULL);
+            CHECK(d.advised && !d.rebalance[0] &&
+                  (!d.lines || !strstr(d.lines, "balance")));
             printf("test_live: two ranks: %s\n", d.why);
             hg_live_decision_clear(&d);
-            hg_live_measure b = a; /* its trial: slower */
+            hg_live_free(u);
+        }
+        /* the timers uneven too: a balance command weighted by them,
+         * beside whatever the advice says of the lines */
+        u = NULL;
+        CHECK(hg_live_create(&o2, &u, &e) == HG_OK && u);
+        if (u) {
+            hg_live_run_begin(u, 0, 1000);
+            hg_live_measure a = {
+                .from = 0, .to = 100, .procs = 2, .atoms = 300, .loop = 1.0,
+                .pair = 0.2, .pair_max = 0.4, .neigh = 0.05,
+                .neigh_max = 0.1, .comm = 0.02, .comm_max = 0.02,
+                .comm_min = 0.02, .modify = 0.05, .builds = 2,
+                .nlocal_ave = 150, .nlocal_max = 300};
+            snprintf(a.decomposition, sizeof a.decomposition,
+                     "processors 1 1 2\n");
+            st = hg_live_segment(u, &a, "neighbor 0.3 bin\n",
+                                 "neighbor 0.3 bin\n", g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK && d.advised && d.rebalance[0] &&
+                  (!d.lines || !strstr(d.lines, "balance")));
+            hg_live_decision_clear(&d);
+            hg_live_free(u);
+        }
+        /* the timers uneven: a balance command weighted by them, with
+         * no advice; asked again only while it evens the ranks */
+        u = NULL;
+        CHECK(hg_live_create(&o2, &u, &e) == HG_OK && u);
+        if (u) {
+            hg_live_run_begin(u, 0, 1000);
+            const char *own2 = "neighbor 0.3 bin\n";
+            hg_live_measure a = {
+                .from = 0, .to = 100, .procs = 2, .atoms = 300, .loop = 1.0,
+                .pair = 0.2, .pair_max = 0.4, .neigh = 0.05,
+                .neigh_max = 0.1, .comm = 0.02, .comm_max = 0.02,
+                .comm_min = 0.02, .modify = 0.05, .builds = 2,
+                .nlocal_ave = 150, .nlocal_max = 160, .advice_cost = 1.0};
+            snprintf(a.decomposition, sizeof a.decomposition,
+                     "processors 1 1 2\n");
+            st = hg_live_segment(u, &a, own2, own2, g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK && d.action == HG_LIVE_KEEP && !d.lines &&
+                  !strcmp(d.rebalance, "balance 1.1 shift z 20 1.1 weight "
+                                       "time 1\n") && !d.advised);
+            /* (0.5 - 1.1 x 0.25) of a loop of 1 */
+            CHECK(fabs(d.rebalance_gain - 0.225) < 1e-9);
+            printf("test_live: rebalance: %s\n", d.rebalance_why);
+            hg_live_decision_clear(&d);
+            /* evened: none; uneven again later: asked again */
+            hg_live_measure b = a;
             b.from = 100;
             b.to = 200;
-            b.pair_max *= 1.5;
-            b.neigh_max *= 1.5;
-            b.comm_max *= 1.5;
+            b.pair_max = 0.21;
+            b.neigh_max = 0.052;
             snprintf(b.decomposition, sizeof b.decomposition,
-                     "processors 1 1 2\nfix hgridopt_seen all balance 100 "
-                     "1.1 shift z 20 1.1\n");
+                     "processors 1 1 2\nbalance 1.0 shift z 20 1.0\n");
+            b.tuning = 10.0; /* no advice: the share is spent */
             st = hg_live_segment(u, &b, own2, own2, g0, g1, 0, &d, &e);
-            CHECK(st == HG_OK && d.action == HG_LIVE_UNDO && d.lines &&
-                  strstr(d.lines, "neighbor 0.3 bin") &&
-                  strstr(d.lines, "unfix hgridopt_balance\n"));
+            CHECK(st == HG_OK && !d.rebalance[0]);
+            hg_live_decision_clear(&d);
+            hg_live_measure c = a;
+            c.from = 200;
+            c.to = 300;
+            c.tuning = 10.0;
+            snprintf(c.decomposition, sizeof c.decomposition, "%s",
+                     b.decomposition);
+            st = hg_live_segment(u, &c, own2, own2, g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK && d.rebalance[0]);
+            hg_live_decision_clear(&d);
+            /* as uneven after it: asked once more; as uneven after that
+             * too: not asked again in this run */
+            for (int k = 0; k < 3; k++) {
+                c.from = 300 + 100 * k;
+                c.to = c.from + 100;
+                st = hg_live_segment(u, &c, own2, own2, g0, g1, 0, &d, &e);
+                CHECK(st == HG_OK && (d.rebalance[0] != 0) == (k == 0));
+                hg_live_decision_clear(&d);
+            }
+            /* a new run may; a fix balance or rcb in force is left alone */
+            hg_live_run_begin(u, 600, 1000);
+            c.from = 600;
+            c.to = 700;
+            snprintf(c.decomposition, sizeof c.decomposition,
+                     "processors 1 1 2\nfix hgridopt_balance all balance "
+                     "100 1.1 shift z 20 1.1\n");
+            st = hg_live_segment(u, &c, own2, own2, g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK && !d.rebalance[0]);
+            hg_live_decision_clear(&d);
+            hg_live_run_begin(u, 700, 1000);
+            c.from = 700;
+            c.to = 800;
+            snprintf(c.decomposition, sizeof c.decomposition,
+                     "newton off on\ncomm_style tiled\nbalance 1.1 rcb\n");
+            st = hg_live_segment(u, &c, own2, own2, g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK && !d.rebalance[0]);
+            hg_live_decision_clear(&d);
+            hg_live_run_begin(u, 800, 1000);
+            c.from = 800;
+            c.to = 900;
+            snprintf(c.decomposition, sizeof c.decomposition, "%s",
+                     a.decomposition);
+            st = hg_live_segment(u, &c, own2, own2, g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK && d.rebalance[0]);
+            hg_live_decision_clear(&d);
+            hg_live_free(u);
+        }
+        /* a setup measured: the excess (0.225 s) must pay for two */
+        for (int k = 0; k < 2; k++) {
+            u = NULL;
+            CHECK(hg_live_create(&o2, &u, &e) == HG_OK && u);
+            if (!u)
+                break;
+            hg_live_run_begin(u, 0, 1000);
+            hg_live_measure a = {
+                .from = 0, .to = 100, .procs = 2, .atoms = 300, .loop = 1.0,
+                .pair = 0.2, .pair_max = 0.4, .neigh = 0.05,
+                .neigh_max = 0.1, .comm = 0.02, .comm_max = 0.02,
+                .comm_min = 0.02, .modify = 0.05, .builds = 2,
+                .nlocal_ave = 150, .nlocal_max = 160, .advice_cost = 1.0,
+                .tuning = 10.0, .setup = k ? 0.12 : 0.11};
+            snprintf(a.decomposition, sizeof a.decomposition,
+                     "processors 1 1 2\n");
+            st = hg_live_segment(u, &a, "neighbor 0.3 bin\n",
+                                 "neighbor 0.3 bin\n", g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK &&
+                  (d.rebalance[0] != 0) == (k == 0));
             hg_live_decision_clear(&d);
             hg_live_free(u);
         }

@@ -236,6 +236,17 @@ void hg_live_classify(const char *cmd, hg_live_cmd *c)
     c->elapsed_var = elapsed && !elaptime && !strcmp(c->word, "variable");
     c->clock_words = (elapsed && !c->elapsed_var) || elaptime;
     c->dynamic_group = !strcmp(c->word, "group") && has_word(body, "dynamic");
+    if (!strcmp(c->word, "fix") || !strcmp(c->word, "unfix")) {
+        char w[6][64] = {{0}};
+        int n = sscanf(body, "%63s %63s %63s %63s", w[0], w[1], w[2], w[3]);
+        if (n >= 2)
+            snprintf(c->fix_id, sizeof c->fix_id, "%s", w[1]);
+        const char *wt = strstr(body, "weight");
+        c->balance_time = n >= 4 && !strcmp(c->word, "fix") &&
+                          !strcmp(w[3], "balance") && wt &&
+                          sscanf(wt, "%63s %63s", w[4], w[5]) == 2 &&
+                          !strcmp(w[4], "weight") && !strcmp(w[5], "time");
+    }
     if (!strcmp(c->word, "minimize") || !strcmp(c->word, "rerun") ||
         !strcmp(c->word, "minimize/kk")) {
         c->kind = HG_LIVE_NOTED;

@@ -1,5 +1,6 @@
 /* live_tune.c - the tuner of `hgridopt run`: after each segment of a run,
- * keep the neighbor lines, change them, or undo the last change.
+ * keep the neighbor lines, change them, or undo the last change; on many
+ * ranks, also even the ranks by their own timers.
  *
  * The rest of the run is priced like the segment just measured: its two
  * frames (first and last step) are the trajectory of whole-run advice
@@ -8,7 +9,8 @@
  * lines in force (hg_whole_run.h: the measurement wins). A change is made
  * only where the advice saves min_gain of the predicted loop (its keep
  * margin). The segment after a change is its trial: measured per atom
- * and step (the busiest rank's Pair + Neigh + Comm), it is compared with
+ * and step (the ranks' mean Pair + Neigh and the least Comm), it is
+ * compared with
  * the segment before the change carried forward by the trend of the two
  * segments before it (at most x2 either way: a pour fills, a bed
  * settles). Slower by more than undo_margin, the lines before come back
@@ -17,9 +19,12 @@
  * run's own drift (a bed that forms makes every atom dearer, faster than
  * any trend of the segments before foresees). Still slower by more than
  * undo_margin, the change stays undone and is not tried again in this
- * run; otherwise it is made again. */
+ * run; otherwise it is made again. The ranks are evened apart from all
+ * that (rebalance, below): by a balance command weighted by the timers
+ * of the segment just run. */
 #include "hg_live.h"
 #include "hg_engine.h"
+#include "hg_ranks.h"
 #include "hg_whole_run.h"
 
 #include <math.h>
@@ -60,6 +65,14 @@ struct hg_live {
     double loop_sum;        /* the segments' Loop so far */
     long long run_end;      /* the last step of the `run` going on (0:
                                not told) */
+    double rebalanced_at;   /* the spread (busiest rank's Pair + Neigh
+                               over the mean) a rebalance was asked at,
+                               for the segment after it (0: none) */
+    int failed_rebalances;  /* in a row, each leaving the ranks as uneven
+                               (a pour that fills may undo one) */
+    int no_rebalance;       /* two did: no more in this run */
+    double setup_cost;      /* of the last segment that began with a
+                               setup (0: none measured) */
 };
 
 static char *dup_text(const char *s)
@@ -161,6 +174,9 @@ void hg_live_run_begin(hg_live *t, long long start, long long n)
     t->on_trial = 0;
     t->rechecking = 0;
     t->last_cost = t->prev_cost = 0.0;
+    t->rebalanced_at = 0.0;
+    t->no_rebalance = 0;
+    t->failed_rebalances = 0;
 }
 
 /* Lines compared without blanks at the ends of lines and empty lines. */
@@ -236,12 +252,15 @@ static int write_log(const hg_live *t, const hg_live_measure *m,
 }
 
 /* What the segment cost per atom and step in the parts the lines change:
- * the busiest rank's Pair, Neigh and Comm. */
+ * the ranks' mean Pair and Neigh and the least Comm (a rank that waits
+ * for another waits in Comm). Neighbor lines change every rank's work,
+ * not how it is shared out, so the ranks' balance drifting, or a
+ * rebalance, does not pass for their effect. One rank: its own. */
 static double cost_of(const hg_live_measure *m)
 {
     double steps = (double)(m->to - m->from);
     double atoms = m->atoms > 1.0 ? m->atoms : 1.0;
-    double c = m->pair_max + m->neigh_max + m->comm_max;
+    double c = m->pair + m->neigh + m->comm_min;
     return steps > 0.0 && c > 0.0 ? c / steps / atoms : 0.0;
 }
 
@@ -249,6 +268,22 @@ static int set_lines(hg_live_decision *d, const char *s, hg_err *e)
 {
     d->lines = dup_text(s);
     return d->lines ? HG_OK : hg_fail(e, HG_ENOMEM, "tuner: out of memory");
+}
+
+/* A change made after segment m goes on trial: the segment before it
+ * is its base, carried forward by the segments' trend (a pour fills, a
+ * bed settles): what the lines in force would have cost in the next
+ * segment. */
+static void begin_trial(hg_live *t, const hg_live_measure *m, double gain)
+{
+    t->on_trial = 1;
+    t->base_cost = t->before_cost = cost_of(m);
+    t->before_atoms = m->atoms;
+    t->trial_gain = gain;
+    if (t->prev_cost > 0.0 && t->base_cost > 0.0) {
+        double trend = t->base_cost / t->prev_cost;
+        t->base_cost *= trend < 0.5 ? 0.5 : trend > 2.0 ? 2.0 : trend;
+    }
 }
 
 /* The advice for the rest of the run, priced like segment m. */
@@ -273,6 +308,10 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     in.mpi = t->o.mpi;
     in.engine_balance = !strcmp(t->engine->name, "lammps");
     in.decomposition = m->decomposition[0] ? m->decomposition : NULL;
+    /* the neighbor lines on the decomposition in use: the ranks are
+     * evened by their timers (rebalance), not by the model's atom counts,
+     * which cannot see atoms of different cost */
+    in.own_decomposition_only = 1;
     hg_run_advice a;
     st = hg_run_advise(&in, &a, e);
     remove(logpath);
@@ -282,27 +321,12 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     double own_loop, best_loop;
     int cand;
     double skin;
-    const char *balance = NULL; /* the fix balance lines to add */
     if (a.nprocs > 1) {
-        /* the neighbor lines on the decomposition in use, or on the same
-         * grid with a fix balance added (the grid itself is LAMMPS' from
-         * the box on) */
         const hg_run_decomp *dc = &a.decomps[a.own_decomp];
         own_loop = a.own_loop;
         best_loop = dc->loop > 0.0 ? dc->loop : dc->seconds;
         cand = dc->candidate;
         skin = dc->skin;
-        if (a.own_fix_decomp >= 0 && a.own_fix_decomp < a.n_decomps &&
-            a.own_fix_decomp != a.own_decomp) {
-            const hg_run_decomp *fb = &a.decomps[a.own_fix_decomp];
-            double l = fb->loop > 0.0 ? fb->loop : fb->seconds;
-            if (l < best_loop) {
-                best_loop = l;
-                cand = fb->candidate;
-                skin = fb->skin;
-                balance = strstr(fb->lines, "fix hgridopt_balance");
-            }
-        }
     } else {
         own_loop = a.rest + a.own.seconds;
         best_loop = a.rest + a.best.seconds;
@@ -320,18 +344,6 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     }
     if ((st = h->lines(&a.candidates[cand], skin, a.dmax, 1, &text, e)))
         goto done;
-    if (balance) { /* its fix line after the neighbor lines */
-        size_t n1 = strlen(text), n2 = strcspn(balance, "\n");
-        char *both = realloc(text, n1 + n2 + 2);
-        if (!both) {
-            st = hg_fail(e, HG_ENOMEM, "tuner: out of memory");
-            goto done;
-        }
-        text = both;
-        memcpy(text + n1, balance, n2);
-        text[n1 + n2] = '\n';
-        text[n1 + n2 + 1] = 0;
-    }
     if (same_lines(text, own)) {
         snprintf(d->why, sizeof d->why, "kept: the lines in force are best");
         goto done;
@@ -346,39 +358,101 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
         goto done;
     free(t->prev);
     free(t->trial);
-    /* an undo takes a fix balance of the change away (the cuts stay where
-     * it left them) */
-    t->prev = malloc(strlen(restore) + 32);
-    if (t->prev)
-        snprintf(t->prev, strlen(restore) + 32, "%s%s", restore,
-                 balance ? "unfix hgridopt_balance\n" : "");
+    t->prev = dup_text(restore);
     t->trial = dup_text(text);
     if (!t->prev || !t->trial) {
         st = hg_fail(e, HG_ENOMEM, "tuner: out of memory");
         goto done;
     }
-    t->on_trial = 1;
-    t->base_cost = t->before_cost = cost_of(m);
-    t->before_atoms = m->atoms;
-    t->trial_gain = gain;
-    snprintf(t->trial_name, sizeof t->trial_name, "%.60s, skin %.4g%s",
-             a.candidates[cand].name, skin, balance ? ", fix balance" : "");
-    /* the segments' trend (a pour fills, a bed settles): what the lines
-     * in force would have cost in the next segment */
-    if (t->prev_cost > 0.0 && t->base_cost > 0.0) {
-        double trend = t->base_cost / t->prev_cost;
-        t->base_cost *= trend < 0.5 ? 0.5 : trend > 2.0 ? 2.0 : trend;
-    }
+    begin_trial(t, m, gain);
+    snprintf(t->trial_name, sizeof t->trial_name, "%.60s, skin %.4g",
+             a.candidates[cand].name, skin);
     d->action = HG_LIVE_CHANGE;
     d->predicted_gain = gain;
-    snprintf(d->name, sizeof d->name, "%.60s, skin %.4g%s",
-             a.candidates[cand].name, skin, balance ? ", fix balance" : "");
+    snprintf(d->name, sizeof d->name, "%s", t->trial_name);
     snprintf(d->why, sizeof d->why, "%s: predicted to save %.1f %% of the "
              "loop", d->name, 100.0 * gain);
 done:
     free(text);
     hg_run_advice_clear(&a);
     return st;
+}
+
+/* The measured imbalance of segment m, evened by LAMMPS itself: a
+ * one-off `balance ... weight time 1.0` between two segments weighs each
+ * rank's atoms by that rank's Pair and Neigh time of the run just ended
+ * (the balance command reads the last run's timers; a fix balance
+ * weighted by time resets them at its own run's start, and across runs
+ * split with `pre no` LAMMPS 2022 stops with "Balance weight <= 0.0").
+ * Asked where the busiest rank's Pair and Neigh exceed the ranks' mean
+ * by more than 1.1 (LAMMPS' usual threshold) and that excess would pay
+ * twice over in one segment for the setup a rebalance costs, on a brick
+ * with no fix balance (rcb and an input's fix balance are left as they
+ * are). The whole-run model balances atom counts: where atoms differ in
+ * cost (flatwall's two pair styles, JKR with rolling and twisting on one
+ * pile, Hertz on the other) even counts leave the work uneven, and only
+ * the timers see it. It is the measurement's, not the model's, so it
+ * runs no advice. After two rebalances in a row that left the ranks as
+ * uneven (the shift of cuts cannot split what weighs most), none is
+ * asked again in the run. */
+static void rebalance(hg_live *t, const hg_live_measure *m,
+                      hg_live_decision *d)
+{
+    double work = m->pair + m->neigh, busiest = m->pair_max + m->neigh_max;
+    double spread = work > 0.0 ? busiest / work : 1.0;
+    if (t->rebalanced_at > 0.0) { /* the segment after a rebalance */
+        int failed = spread > 1.1 && spread > t->rebalanced_at - 0.05;
+        t->failed_rebalances = failed ? t->failed_rebalances + 1 : 0;
+        if (t->failed_rebalances >= 2)
+            t->no_rebalance = 1;
+        t->rebalanced_at = 0.0;
+    }
+    if (m->procs < 2 || t->no_rebalance ||
+        strcmp(t->engine->name, "lammps") ||
+        strstr(m->decomposition, "fix ") ||
+        strstr(m->decomposition, "comm_style tiled"))
+        return;
+    /* what evening would save in the next segment alone (its cuts drift
+     * back as the atoms move): at least twice the setup it costs (the
+     * next segment begins with one), else, no setup measured yet,
+     * min_gain of its loop */
+    double save = busiest - 1.1 * work;
+    double need = t->setup_cost > 0.0 ? 2.0 * t->setup_cost
+                                      : t->o.min_gain * m->loop;
+    double gain = m->loop > 0.0 ? save / m->loop : 0.0;
+    if (!(work > 0.0) || !(spread > 1.1) || !(save >= need))
+        return;
+    hg_ranks_layout l;
+    hg_ranks_layout_default(&l, m->procs);
+    hg_err pe = {0};
+    if (hg_ranks_layout_parse(m->decomposition, 3, &l, &pe))
+        return; /* not a brick this can read: left alone */
+    int k = 0;
+    for (int a = 0; a < 3; a++)
+        if (l.user[a] > 1)
+            l.dims[k++] = (char)('x' + a);
+    l.dims[k] = 0;
+    if (!k)
+        return;
+    l.balance = HG_RANKS_SHIFT;
+    l.fix = 0;
+    l.thresh = l.stopthresh = 1.1;
+    l.niter = 20;
+    l.weight_time = 1.0;
+    char lines[600];
+    hg_ranks_layout_lines(&l, 3, lines, sizeof lines);
+    const char *cmd = strstr(lines, "balance ");
+    if (!cmd)
+        return;
+    if (strlen(cmd) >= sizeof d->rebalance)
+        return;
+    memcpy(d->rebalance, cmd, strlen(cmd) + 1);
+    t->rebalanced_at = spread;
+    d->rebalance_gain = gain;
+    snprintf(d->rebalance_why, sizeof d->rebalance_why, "rebalanced by the "
+             "segment's timers: the busiest rank's Pair and Neigh x%.2f the "
+             "ranks' mean, predicted to save %.1f %% of the loop", spread,
+             100.0 * gain);
 }
 
 static int segment(hg_live *t, const hg_live_measure *m, const char *own,
@@ -390,8 +464,10 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
     t->segments++;
     if (m->loop > 0.0 && isfinite(m->loop))
         t->loop_sum += m->loop;
-    double cost = cost_of(m);
+    if (m->setup > 0.0 && isfinite(m->setup))
+        t->setup_cost = m->setup;
     /* the trend is of two segments at the same lines */
+    double cost = cost_of(m);
     t->prev_cost = t->changed_after == t->segments - 1 ? 0.0 : t->last_cost;
     t->last_cost = cost;
     if (t->rechecking && !last) {
@@ -506,5 +582,10 @@ int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
     int st = segment(t, m, own, restore, frame0, frame1, last, d, e);
     if (st == HG_OK && d->lines)
         t->changed_after = t->segments;
+    /* ranks the timers show uneven: rebalanced by them, whatever the
+     * lines (measured, not priced: no advice, not held back by the
+     * share) */
+    if (st == HG_OK && !last)
+        rebalance(t, m, d);
     return st;
 }

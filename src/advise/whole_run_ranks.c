@@ -102,38 +102,12 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
                own_text && *own_text ? "yours" : "the default grid",
                a->dim);
     rr->own = 0;
-    /* the largest frame's best grids, balanced and not, and rcb */
-    hg_pairs pairs = {0};
-    double skin = a->skins[0];
-    for (int j = 1; j < a->n_skins; j++)
-        skin = fmax(skin, fmin(a->skins[j], 0.1 * a->dmax));
-    if ((st = hg_ranks_pairs_find(rep, NULL, skin, &pairs, e))) {
-        hg_pairs_clear(&pairs);
-        return st;
-    }
-    hg_ranks_costs k;
-    hg_ranks_costs_shipped(&k, 0.0, 0.5 * (a->dmax + skin), 10.0);
-    if ((st = hg_ranks_costs_load(&k, in->engine->comm, e))) {
-        hg_pairs_clear(&pairs);
-        return st;
-    }
-    hg_ranks_advice *adv = malloc(sizeof *adv);
-    if (!adv) {
-        hg_pairs_clear(&pairs);
-        return hg_fail(e, HG_ENOMEM, "out of memory");
-    }
     double own_skin = a->skins[a->n_skins - 1];
-    st = hg_ranks_advise(rep, NULL, P, NULL, a->dmax + skin, own_skin, &pairs,
-                         &k, 0.05, adv, e);
-    hg_pairs_clear(&pairs);
-    if (st) {
-        free(adv);
-        return st;
-    }
     /* your grid as it is, with a fix balance shifting its cuts along the
      * axes it may split: the least change to your input, and one that
      * `hgridopt run` can make between two segments of a run */
-    if (in->engine_balance && P > 1 && own.balance == HG_RANKS_NONE) {
+    if (in->engine_balance && P > 1 && own.balance == HG_RANKS_NONE &&
+        !in->own_decomposition_only) {
         hg_ranks_layout f = own;
         int k2 = 0;
         for (int ax = 0; ax < a->dim && ax < 3; ax++)
@@ -153,48 +127,80 @@ int run_ranks_setup(const hg_run_input *in, const hg_particles *rep,
                                      a->dim);
         }
     }
-    hg_ranks_layout d0;
-    hg_ranks_layout_default(&d0, P);
-    add_decomp(rr, &d0, "the default grid", a->dim);
-    int taken = 0;
-    for (int round = 0; round < adv->n && taken < TOP_GRIDS; round++) {
-        int bi = -1;
-        for (int i = 0; i < adv->n; i++) {
-            const hg_ranks_candidate *c = &adv->c[i];
-            if (c->tiled || c->busiest < 0.0 ||
-                (!in->engine_balance && c->layout.balance != HG_RANKS_NONE))
-                continue;
-            if (bi < 0 || c->busiest < adv->c[bi].busiest)
-                bi = i;
+    /* the largest frame's best grids, balanced and not, and rcb (not
+     * asked: the user's decomposition only) */
+    if (!in->own_decomposition_only) {
+        hg_pairs pairs = {0};
+        double skin = a->skins[0];
+        for (int j = 1; j < a->n_skins; j++)
+            skin = fmax(skin, fmin(a->skins[j], 0.1 * a->dmax));
+        if ((st = hg_ranks_pairs_find(rep, NULL, skin, &pairs, e))) {
+            hg_pairs_clear(&pairs);
+            return st;
         }
-        if (bi < 0)
-            break;
-        hg_ranks_layout l = adv->c[bi].layout;
-        char name[96];
-        snprintf(name, sizeof name, "%s", adv->c[bi].name);
-        if (l.balance == HG_RANKS_SHIFT) {
-            l.fix = 1;
-            l.thresh = 1.1;
-            l.stopthresh = 1.1;
-            snprintf(name, sizeof name, "grid %d x %d x %d, fix balance",
-                     l.user[0], l.user[1], l.user[2]);
-            if (a->dim == 2)
-                snprintf(name, sizeof name, "grid %d x %d, fix balance",
-                         l.user[0], l.user[1]);
+        hg_ranks_costs k;
+        hg_ranks_costs_shipped(&k, 0.0, 0.5 * (a->dmax + skin), 10.0);
+        if ((st = hg_ranks_costs_load(&k, in->engine->comm, e))) {
+            hg_pairs_clear(&pairs);
+            return st;
         }
-        add_decomp(rr, &l, name, a->dim);
-        adv->c[bi].busiest = -1.0;
-        taken++;
-    }
-    free(adv);
-    if (in->engine_balance && P > 1) {
-        hg_ranks_layout r;
-        hg_ranks_layout_default(&r, P);
-        r.balance = HG_RANKS_RCB;
-        r.newton_off = 1;
-        r.fix = 1;
-        r.thresh = 1.1;
-        add_decomp(rr, &r, "rcb (tiled, newton off), fix balance", a->dim);
+        hg_ranks_advice *adv = malloc(sizeof *adv);
+        if (!adv) {
+            hg_pairs_clear(&pairs);
+            return hg_fail(e, HG_ENOMEM, "out of memory");
+        }
+        st = hg_ranks_advise(rep, NULL, P, NULL, a->dmax + skin, own_skin,
+                             &pairs, &k, 0.05, adv, e);
+        hg_pairs_clear(&pairs);
+        if (st) {
+            free(adv);
+            return st;
+        }
+        hg_ranks_layout d0;
+        hg_ranks_layout_default(&d0, P);
+        add_decomp(rr, &d0, "the default grid", a->dim);
+        int taken = 0;
+        for (int round = 0; round < adv->n && taken < TOP_GRIDS; round++) {
+            int bi = -1;
+            for (int i = 0; i < adv->n; i++) {
+                const hg_ranks_candidate *c = &adv->c[i];
+                if (c->tiled || c->busiest < 0.0 ||
+                    (!in->engine_balance &&
+                     c->layout.balance != HG_RANKS_NONE))
+                    continue;
+                if (bi < 0 || c->busiest < adv->c[bi].busiest)
+                    bi = i;
+            }
+            if (bi < 0)
+                break;
+            hg_ranks_layout l = adv->c[bi].layout;
+            char name[96];
+            snprintf(name, sizeof name, "%s", adv->c[bi].name);
+            if (l.balance == HG_RANKS_SHIFT) {
+                l.fix = 1;
+                l.thresh = 1.1;
+                l.stopthresh = 1.1;
+                snprintf(name, sizeof name, "grid %d x %d x %d, fix balance",
+                         l.user[0], l.user[1], l.user[2]);
+                if (a->dim == 2)
+                    snprintf(name, sizeof name, "grid %d x %d, fix balance",
+                             l.user[0], l.user[1]);
+            }
+            add_decomp(rr, &l, name, a->dim);
+            adv->c[bi].busiest = -1.0;
+            taken++;
+        }
+        free(adv);
+        if (in->engine_balance && P > 1) {
+            hg_ranks_layout r;
+            hg_ranks_layout_default(&r, P);
+            r.balance = HG_RANKS_RCB;
+            r.newton_off = 1;
+            r.fix = 1;
+            r.thresh = 1.1;
+            add_decomp(rr, &r, "rcb (tiled, newton off), fix balance",
+                       a->dim);
+        }
     }
     /* rebalancing: about a hundred times over the run, at least every
      * 100 steps apart */

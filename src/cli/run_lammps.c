@@ -34,6 +34,8 @@
 typedef struct seg_rec {
     long long from, to;
     double loop, neigh, pair, atoms;
+    double spread;           /* the busiest rank's Pair + Neigh over the
+                                ranks' mean */
     long long builds, dangerous;
     char lines[96];          /* the setting in words */
     char then[64];           /* what was decided after it */
@@ -69,6 +71,9 @@ typedef struct driver {
                                 (hg_live_dynamic_read) */
     char dyn_name[64];
     long dyn_line;           /* the command that reads it */
+    char balance_time[64];   /* the ID of a fix balance weighted by time
+                                in force ("": none) */
+    long balance_time_line;
     int rescheduled;         /* a change's setup was made while a fix
                                 inserts (noted once) */
     /* the report (rank 0) */
@@ -365,6 +370,9 @@ static int push_seg(driver *d, const hg_live_measure *m)
     r->neigh = m->neigh_max;
     r->pair = m->pair_max;
     r->atoms = m->atoms;
+    r->spread = m->pair + m->neigh > 0.0
+                    ? (m->pair_max + m->neigh_max) / (m->pair + m->neigh)
+                    : 1.0;
     r->builds = m->builds;
     r->dangerous = m->dangerous;
     snprintf(r->lines, sizeof r->lines, "%s",
@@ -403,6 +411,8 @@ static int bcast_decision(driver *d, hg_live_decision *dec, int *rc)
             return -1;
     }
     MPI_Bcast(dec->name, sizeof dec->name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Bcast(dec->rebalance, sizeof dec->rebalance, MPI_CHAR, 0,
+              MPI_COMM_WORLD);
     if (hdr[2])
         MPI_Bcast(dec->lines, hdr[2], MPI_CHAR, 0, MPI_COMM_WORLD);
     return 0;
@@ -454,7 +464,13 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
                  d->dyn_name, d->dyn_line);
         why = buf;
     }
-    else if (st.thermo_variable)
+    else if (d->balance_time[0]) {
+        snprintf(buf, sizeof buf, "fix %s (line %ld) balances weighted by "
+                 "time, and LAMMPS stops a run split with pre no while it "
+                 "is defined (\"Balance weight <= 0.0\")",
+                 d->balance_time, d->balance_time_line);
+        why = buf;
+    } else if (st.thermo_variable)
         why = "thermo is set by a variable: segment boundaries would add "
               "thermo lines";
     else if (st.thermo_every <= 0)
@@ -548,8 +564,10 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
         measure(d, from, to, pre_yes ? 0 : before.ncalls,
                 pre_yes ? 0 : before.ndanger, &m);
         loops += m.loop;
+        if (pre_yes)
+            m.setup = fmax(0.0, MPI_Wtime() - w - m.loop);
         if (i == 0)
-            setup0 = fmax(0.0, MPI_Wtime() - w - m.loop);
+            setup0 = m.setup;
         if (d->rank == 0) {
             d->loop += m.loop;
             d->steps += to - from;
@@ -615,7 +633,10 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
                 add_event(d, to, dec.action, buf);
                 seg_then(d, "change: %.1f %% predicted",
                          100.0 * dec.predicted_gain);
-            } else if (dec.action == HG_LIVE_KEEP)
+            } else if (dec.action == HG_LIVE_KEEP && dec.rebalance[0])
+                seg_then(d, "rebalance: %.1f %% predicted",
+                         100.0 * dec.rebalance_gain);
+            else if (dec.action == HG_LIVE_KEEP)
                 seg_then(d, "%.60s", dec.why);
             if (dec.action == HG_LIVE_UNDO && dec.lines) {
                 seg_then(d, "undo: %+.1f %% measured",
@@ -635,6 +656,8 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
                 add_event(d, to, dec.action, buf);
             }
         }
+        if (d->rank == 0 && dec.rebalance[0])
+            add_event(d, to, HG_LIVE_KEEP, dec.rebalance_why);
         if (bcast_decision(d, &dec, &drc)) {
             hg_live_decision_clear(&dec);
             return CLI_EDATA;
@@ -655,13 +678,21 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
                     strcpy(d->tuned, dec.lines);
                 snprintf(d->tuned_name, sizeof d->tuned_name, "%s",
                          dec.name);
-            } else { /* undone: back to the lines before the change */
+            } else if (dec.action == HG_LIVE_UNDO) {
+                /* undone: back to the lines before the change */
                 free(d->tuned);
                 d->tuned = d->prev_tuned;
                 d->prev_tuned = NULL;
                 snprintf(d->tuned_name, sizeof d->tuned_name, "%s",
                          d->prev_name);
             }
+        }
+        if (dec.rebalance[0]) { /* after the lines, on every rank */
+            if ((rc = commands(d, dec.rebalance, line))) {
+                hg_live_decision_clear(&dec);
+                break;
+            }
+            pre_yes = 1;
         }
         hg_live_decision_clear(&dec);
         /* the next segment's first frame is this one */
@@ -695,16 +726,17 @@ static void print_report(const driver *d, FILE *out)
             "splitting %.4g s\n", d->outside, d->t_frames, d->t_advice,
             d->loop + d->outside);
     if (d->n_segs) {
-        fprintf(out, "  %-17s %10s %9s %9s %7s %9s %8s  %-34s %s\n",
+        fprintf(out, "  %-17s %10s %9s %9s %7s %9s %8s %6s  %-34s %s\n",
                 "steps", "Loop s", "Neigh s", "Pair s", "builds",
-                "dangerous", "atoms", "lines", "then");
+                "dangerous", "atoms", "/ave", "lines", "then");
         for (int i = 0; i < d->n_segs; i++) {
             const seg_rec *r = &d->segs[i];
             char steps[48];
             snprintf(steps, sizeof steps, "%lld-%lld", r->from, r->to);
-            fprintf(out, "  %-17s %10.4g %9.4g %9.4g %7lld %9lld %8.0f  "
-                    "%-34s %s\n", steps, r->loop, r->neigh, r->pair,
-                    r->builds, r->dangerous, r->atoms, r->lines, r->then);
+            fprintf(out, "  %-17s %10.4g %9.4g %9.4g %7lld %9lld %8.0f "
+                    "%6.2f  %-34s %s\n", steps, r->loop, r->neigh, r->pair,
+                    r->builds, r->dangerous, r->atoms, r->spread, r->lines,
+                    r->then);
         }
     }
     if (d->n_ev) {
@@ -873,7 +905,14 @@ int cli_run_lammps(const cli_run_opts *o)
                 break;
             remember_own(&d, c.word, cmd);
         }
+        if (c.fix_id[0] && !strcmp(c.fix_id, d.balance_time))
+            d.balance_time[0] = '\0'; /* unfixed, or defined anew */
+        if (c.balance_time) {
+            snprintf(d.balance_time, sizeof d.balance_time, "%s", c.fix_id);
+            d.balance_time_line = line;
+        }
         if (!strcmp(c.word, "clear")) {
+            d.balance_time[0] = '\0';
             free(d.tuned);
             free(d.prev_tuned);
             d.tuned = d.prev_tuned = NULL;

@@ -72,6 +72,12 @@ typedef struct hg_live_cmd {
     int dynamic_group;  /* group ... dynamic: LAMMPS updates a dynamic
                            group at the start of every run, so at every
                            segment of a split one */
+    char fix_id[64];    /* fix and unfix: the fix's ID */
+    int balance_time;   /* fix ID GROUP balance ... weight time: LAMMPS
+                           2022 stops a run split with `pre no` while it
+                           is defined ("Balance weight <= 0.0": its
+                           time weights read timers the next run has
+                           reset), so its runs stay whole */
     char word[32];      /* the command's first word ("" : blank or a
                            comment) */
     char why[160];
@@ -140,6 +146,10 @@ typedef struct hg_live_measure {
     double advice_cost;     /* wall seconds of the last decision that
                                advised (hg_live_decision.advised); 0:
                                none yet */
+    double setup;           /* wall seconds of the segment's run command
+                               outside its Loop when it began with a
+                               setup (pre yes); 0: it did not, or not
+                               measured */
 } hg_live_measure;
 
 typedef struct hg_live_options {
@@ -190,6 +200,12 @@ typedef struct hg_live_decision {
     char why[240];          /* one line */
     int advised;            /* the whole-run advice was asked (what
                                hg_live_measure.advice_cost times) */
+    /* with any action: a one-off `balance ... weight time` command to
+     * issue after the lines ("": none), which evens the ranks by the
+     * segment's own timers; the lines in force are not changed by it */
+    char rebalance[96];
+    double rebalance_gain;  /* share of the segment's loop it would save */
+    char rebalance_why[200];
 } hg_live_decision;
 
 typedef struct hg_live hg_live;

@@ -189,6 +189,10 @@ typedef struct hg_run_input {
                                   ones, else LAMMPS' default grid) */
     int engine_balance;        /* the code has balance and fix balance
                                   (LAMMPS; 0: LIGGGHTS 3.8, grids only) */
+    int own_decomposition_only; /* mpi > 1: price the user's decomposition
+                                  only (no other grid, no fix balance
+                                  added, no rcb): the choice is of the
+                                  neighbor lines on it */
     hg_progress_fn progress;
     void *progress_params;
 } hg_run_input;
