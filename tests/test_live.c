@@ -490,6 +490,34 @@ static void test_tuner(void)
         free(made);
         hg_live_free(u);
     }
+    /* the same first segment on two ranks (a 1 x 1 x 2 grid, even): the
+     * skin far too small is changed there too (the answer on the
+     * decomposition in use, when it is the first and the best, once
+     * lacked the loop of your lines, and every advice kept them) */
+    {
+        hg_live_options o2 = o;
+        o2.mpi = 2;
+        hg_live *u = NULL;
+        CHECK(hg_live_create(&o2, &u, &e) == HG_OK && u);
+        if (u) {
+            hg_live_run_begin(u, 0, 1000);
+            hg_live_measure a = m;
+            a.from = 0;
+            a.to = 100;
+            a.procs = 2;
+            a.pair = a.pair_max = a.pair_min = 0.05;
+            a.neigh = a.neigh_max = a.neigh_min = 0.8;
+            a.comm = a.comm_max = a.comm_min = 0.05;
+            snprintf(a.decomposition, sizeof a.decomposition,
+                     "processors 1 1 2\n");
+            st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+            CHECK(st == HG_OK && d.advised && d.action == HG_LIVE_CHANGE &&
+                  d.predicted_gain >= 0.05);
+            printf("test_live: two ranks, skin 0.02: %s\n", d.why);
+            hg_live_decision_clear(&d);
+            hg_live_free(u);
+        }
+    }
     /* neighbor lines on trial are judged by the ranks' mean work and the
      * least Comm: the busiest rank 50 % dearer (the balance drifted, a
      * rank waits longer) is not their doing */

@@ -890,6 +890,9 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
         if (st == HG_OK) {
             memcpy(best->decomps, base.decomps, sizeof base.decomps);
             best->n_decomps = base.n_decomps;
+            /* set on base after your decomposition was priced: an answer
+             * priced before (yours the first and the best) lacks it */
+            best->own_loop = base.own_loop;
             best->own_decomp = rr->slot[rr->own];
             best->own_fix_decomp = -1;
             if (rr->own_fix >= 0)
