@@ -30,7 +30,9 @@
 # BENCH_STEPS_SCALE (1), BENCH_RANKS (1: P runs everything under `mpirun
 # -np P`, hgridopt run included), BENCH_KEEP (a folder to keep everything
 # in), LAMMPS_EXAMPLES, BENCH_RUN_OPTS (more options for hgridopt run,
-# e.g. "--min-steps 100" for short smoke runs). Needs lmp, mpirun for
+# e.g. "--min-steps 100" for short smoke runs), BENCH_SWEEP=reuse (with
+# BENCH_KEEP: the sweep kept there by an earlier call is taken as it is,
+# for the cases it holds; its static figures are then that call's). Needs lmp, mpirun for
 # BENCH_RANKS > 1, a build with liblammps, and quiet cores: do not run it
 # while others use the machine.
 set -uo pipefail
@@ -66,9 +68,19 @@ for c in "${cases[@]}"; do
 done
 
 # the sweep (and the inputs: $T/CASE/in.base)
-echo "=== the whole-run sweep (tests/bench_whole_run.sh) ==="
-BENCH_KEEP="$T" BENCH_ROUNDS="$ROUNDS" bash "$SRC/tests/bench_whole_run.sh" "$HG" "${cases[@]}"
-rc=$?
+if [ "${BENCH_SWEEP:-}" = reuse ]; then
+    [ -n "${BENCH_KEEP:-}" ] || { echo "bench_run: BENCH_SWEEP=reuse needs BENCH_KEEP" >&2; exit 2; }
+    for c in "${cases[@]}"; do
+        [ -s "$T/$c/in.base" ] && [ -s "$T/$c/times" ] && [ -s "$T/$c/candidates" ] ||
+            { echo "bench_run: BENCH_SWEEP=reuse: no sweep of $c in $T" >&2; exit 2; }
+    done
+    echo "=== the whole-run sweep: reused from $T ==="
+    rc=0
+else
+    echo "=== the whole-run sweep (tests/bench_whole_run.sh) ==="
+    BENCH_KEEP="$T" BENCH_ROUNDS="$ROUNDS" bash "$SRC/tests/bench_whole_run.sh" "$HG" "${cases[@]}"
+    rc=$?
+fi
 echo
 echo "=== hgridopt run ==="
 
