@@ -383,7 +383,8 @@ done:
  * rank's atoms by that rank's Pair and Neigh time of the run just ended
  * (the balance command reads the last run's timers; a fix balance
  * weighted by time resets them at its own run's start, and across runs
- * split with `pre no` LAMMPS 2022 stops with "Balance weight <= 0.0").
+ * split with `pre no` Debian 12's LAMMPS, 29 Sep 2021, stops with
+ * "Balance weight <= 0.0").
  * Asked where the busiest rank's Pair and Neigh exceed the ranks' mean
  * by more than 1.1 (LAMMPS' usual threshold) and that excess would pay
  * twice over in one segment for the setup a rebalance costs, on a brick

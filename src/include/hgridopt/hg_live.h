@@ -74,10 +74,11 @@ typedef struct hg_live_cmd {
                            segment of a split one */
     char fix_id[64];    /* fix and unfix: the fix's ID */
     int balance_time;   /* fix ID GROUP balance ... weight time: LAMMPS
-                           2022 stops a run split with `pre no` while it
-                           is defined ("Balance weight <= 0.0": its
-                           time weights read timers the next run has
-                           reset), so its runs stay whole */
+                           (29 Sep 2021, Debian 12's) stops a run split
+                           with `pre no` while it is defined ("Balance
+                           weight <= 0.0": its time weights read timers
+                           the next run has reset), so its runs stay
+                           whole */
     char word[32];      /* the command's first word ("" : blank or a
                            comment) */
     char why[160];
