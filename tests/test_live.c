@@ -318,6 +318,33 @@ static void scale(hg_live_measure *a, double f)
     a->comm_min *= f;
 }
 
+/* A segment of steps 0-100 on two ranks of a 1 x 1 x 2 grid: 300 atoms,
+ * a Loop of 1 s, the ranks' mean Pair 0.2 s and Neigh 0.05 s, the busiest
+ * rank's pair_max and neigh_max, nlocal_max of a mean of 150 atoms. */
+static hg_live_measure two_ranks(double pair_max, double neigh_max,
+                                 double nlocal_max)
+{
+    hg_live_measure a = {
+        .from = 0, .to = 100, .procs = 2, .atoms = 300, .loop = 1.0,
+        .pair = 0.2, .pair_max = pair_max, .neigh = 0.05,
+        .neigh_max = neigh_max, .comm = 0.02, .comm_max = 0.02,
+        .comm_min = 0.02, .modify = 0.05, .builds = 2, .nlocal_ave = 150,
+        .nlocal_max = nlocal_max};
+    snprintf(a.decomposition, sizeof a.decomposition, "processors 1 1 2\n");
+    return a;
+}
+
+/* A tuner of o at the start of a run of 1000 steps (NULL: none made). */
+static hg_live *tuner_at(const hg_live_options *o)
+{
+    hg_err e = {0};
+    hg_live *u = NULL;
+    CHECK(hg_live_create(o, &u, &e) == HG_OK && u);
+    if (u)
+        hg_live_run_begin(u, 0, 1000);
+    return u;
+}
+
 /* A tuner of o after its first segment, steps 0-100 of a run of 1000,
  * measured as *a with Pair 0.05 s, Neigh 0.8 s and Comm 0.05 s (the
  * busiest rank's); *st its status, d its decision (NULL: no tuner). */
@@ -497,10 +524,8 @@ static void test_tuner(void)
     {
         hg_live_options o2 = o;
         o2.mpi = 2;
-        hg_live *u = NULL;
-        CHECK(hg_live_create(&o2, &u, &e) == HG_OK && u);
+        hg_live *u = tuner_at(&o2);
         if (u) {
-            hg_live_run_begin(u, 0, 1000);
             hg_live_measure a = m;
             a.from = 0;
             a.to = 100;
@@ -553,20 +578,11 @@ static void test_tuner(void)
         write_frame_low(g1, 100, 0.01);
         hg_live_options o2 = o;
         o2.mpi = 2;
-        hg_live *u = NULL;
-        CHECK(hg_live_create(&o2, &u, &e) == HG_OK && u);
+        hg_live *u = tuner_at(&o2);
         if (u) {
-            hg_live_run_begin(u, 0, 1000);
             const char *own2 = "neighbor 0.3 bin\nneigh_modify delay 0 "
                                "every 1 check yes\n";
-            hg_live_measure a = {
-                .from = 0, .to = 100, .procs = 2, .atoms = 300, .loop = 1.0,
-                .pair = 0.2, .pair_max = 0.21, .neigh = 0.05,
-                .neigh_max = 0.052, .comm = 0.02, .comm_max = 0.02,
-                .comm_min = 0.02, .modify = 0.05, .builds = 2,
-                .nlocal_ave = 150, .nlocal_max = 300};
-            snprintf(a.decomposition, sizeof a.decomposition,
-                     "processors 1 1 2\n");
+            hg_live_measure a = two_ranks(0.21, 0.052, 300);
             st = hg_live_segment(u, &a, own2, own2, g0, g1, 0, &d, &e);
             CHECK(st == HG_OK);
             if (st)
@@ -579,18 +595,9 @@ static void test_tuner(void)
         }
         /* the timers uneven too: a balance command weighted by them,
          * beside whatever the advice says of the lines */
-        u = NULL;
-        CHECK(hg_live_create(&o2, &u, &e) == HG_OK && u);
+        u = tuner_at(&o2);
         if (u) {
-            hg_live_run_begin(u, 0, 1000);
-            hg_live_measure a = {
-                .from = 0, .to = 100, .procs = 2, .atoms = 300, .loop = 1.0,
-                .pair = 0.2, .pair_max = 0.4, .neigh = 0.05,
-                .neigh_max = 0.1, .comm = 0.02, .comm_max = 0.02,
-                .comm_min = 0.02, .modify = 0.05, .builds = 2,
-                .nlocal_ave = 150, .nlocal_max = 300};
-            snprintf(a.decomposition, sizeof a.decomposition,
-                     "processors 1 1 2\n");
+            hg_live_measure a = two_ranks(0.4, 0.1, 300);
             st = hg_live_segment(u, &a, "neighbor 0.3 bin\n",
                                  "neighbor 0.3 bin\n", g0, g1, 0, &d, &e);
             CHECK(st == HG_OK && d.advised && d.rebalance[0] &&
@@ -600,19 +607,11 @@ static void test_tuner(void)
         }
         /* the timers uneven: a balance command weighted by them, with
          * no advice; asked again only while it evens the ranks */
-        u = NULL;
-        CHECK(hg_live_create(&o2, &u, &e) == HG_OK && u);
+        u = tuner_at(&o2);
         if (u) {
-            hg_live_run_begin(u, 0, 1000);
             const char *own2 = "neighbor 0.3 bin\n";
-            hg_live_measure a = {
-                .from = 0, .to = 100, .procs = 2, .atoms = 300, .loop = 1.0,
-                .pair = 0.2, .pair_max = 0.4, .neigh = 0.05,
-                .neigh_max = 0.1, .comm = 0.02, .comm_max = 0.02,
-                .comm_min = 0.02, .modify = 0.05, .builds = 2,
-                .nlocal_ave = 150, .nlocal_max = 160, .advice_cost = 1.0};
-            snprintf(a.decomposition, sizeof a.decomposition,
-                     "processors 1 1 2\n");
+            hg_live_measure a = two_ranks(0.4, 0.1, 160);
+            a.advice_cost = 1.0;
             st = hg_live_segment(u, &a, own2, own2, g0, g1, 0, &d, &e);
             CHECK(st == HG_OK && d.action == HG_LIVE_KEEP && !d.lines &&
                   !strcmp(d.rebalance, "balance 1.1 shift z 20 1.1 weight "
@@ -652,49 +651,36 @@ static void test_tuner(void)
                 hg_live_decision_clear(&d);
             }
             /* a new run may; a fix balance or rcb in force is left alone */
-            hg_live_run_begin(u, 600, 1000);
-            c.from = 600;
-            c.to = 700;
-            snprintf(c.decomposition, sizeof c.decomposition,
-                     "processors 1 1 2\nfix hgridopt_balance all balance "
-                     "100 1.1 shift z 20 1.1\n");
-            st = hg_live_segment(u, &c, own2, own2, g0, g1, 0, &d, &e);
-            CHECK(st == HG_OK && !d.rebalance[0]);
-            hg_live_decision_clear(&d);
-            hg_live_run_begin(u, 700, 1000);
-            c.from = 700;
-            c.to = 800;
-            snprintf(c.decomposition, sizeof c.decomposition,
-                     "newton off on\ncomm_style tiled\nbalance 1.1 rcb\n");
-            st = hg_live_segment(u, &c, own2, own2, g0, g1, 0, &d, &e);
-            CHECK(st == HG_OK && !d.rebalance[0]);
-            hg_live_decision_clear(&d);
-            hg_live_run_begin(u, 800, 1000);
-            c.from = 800;
-            c.to = 900;
-            snprintf(c.decomposition, sizeof c.decomposition, "%s",
-                     a.decomposition);
-            st = hg_live_segment(u, &c, own2, own2, g0, g1, 0, &d, &e);
-            CHECK(st == HG_OK && d.rebalance[0]);
-            hg_live_decision_clear(&d);
+            static const struct {
+                const char *decomposition;
+                int rebalanced;
+            } nr[] = {
+                {"processors 1 1 2\nfix hgridopt_balance all balance 100 "
+                 "1.1 shift z 20 1.1\n", 0},
+                {"newton off on\ncomm_style tiled\nbalance 1.1 rcb\n", 0},
+                {"processors 1 1 2\n", 1}};
+            for (int k = 0; k < 3; k++) {
+                hg_live_run_begin(u, 600 + 100 * k, 1000);
+                c.from = 600 + 100 * k;
+                c.to = c.from + 100;
+                snprintf(c.decomposition, sizeof c.decomposition, "%s",
+                         nr[k].decomposition);
+                st = hg_live_segment(u, &c, own2, own2, g0, g1, 0, &d, &e);
+                CHECK(st == HG_OK &&
+                      (d.rebalance[0] != 0) == nr[k].rebalanced);
+                hg_live_decision_clear(&d);
+            }
             hg_live_free(u);
         }
         /* a setup measured: the excess (0.225 s) must pay for two */
         for (int k = 0; k < 2; k++) {
-            u = NULL;
-            CHECK(hg_live_create(&o2, &u, &e) == HG_OK && u);
+            u = tuner_at(&o2);
             if (!u)
                 break;
-            hg_live_run_begin(u, 0, 1000);
-            hg_live_measure a = {
-                .from = 0, .to = 100, .procs = 2, .atoms = 300, .loop = 1.0,
-                .pair = 0.2, .pair_max = 0.4, .neigh = 0.05,
-                .neigh_max = 0.1, .comm = 0.02, .comm_max = 0.02,
-                .comm_min = 0.02, .modify = 0.05, .builds = 2,
-                .nlocal_ave = 150, .nlocal_max = 160, .advice_cost = 1.0,
-                .tuning = 10.0, .setup = k ? 0.12 : 0.11};
-            snprintf(a.decomposition, sizeof a.decomposition,
-                     "processors 1 1 2\n");
+            hg_live_measure a = two_ranks(0.4, 0.1, 160);
+            a.advice_cost = 1.0;
+            a.tuning = 10.0;
+            a.setup = k ? 0.12 : 0.11;
             st = hg_live_segment(u, &a, "neighbor 0.3 bin\n",
                                  "neighbor 0.3 bin\n", g0, g1, 0, &d, &e);
             CHECK(st == HG_OK &&
