@@ -70,9 +70,10 @@ typedef struct hg_ranks_layout {
     double comm_cutoff;  /* `comm_modify cutoff` (0: none) */
     int newton_off;      /* `newton off`: a pair across two ranks is
                             stored and computed by both (on: by one).
-                            LAMMPS 2022's comm_style tiled has no reverse
-                            communication for the contact history of
-                            granular pair styles, so rcb runs with it off */
+                            Debian 12's LAMMPS (29 Sep 2021) has no
+                            reverse communication under comm_style tiled
+                            for the contact history of granular pair
+                            styles, so rcb runs with it off */
     double skin;         /* the neighbor skin: shift balancing keeps every
                             slab at least this wide (0: no limit) */
     const double *given[3]; /* no balance: the grid's cuts as fractions of
