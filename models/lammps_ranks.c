@@ -330,6 +330,16 @@ int hg_ranks_layout_parse(const char *lines, int dim, hg_ranks_layout *l,
     return HG_OK;
 }
 
+int hg_ranks_split_axes(const int grid[3], int dim, char dims[4])
+{
+    int k = 0;
+    for (int a = 0; a < dim && a < 3; a++)
+        if (grid[a] > 1)
+            dims[k++] = (char)('x' + a);
+    dims[k] = 0;
+    return k;
+}
+
 void hg_ranks_layout_lines(const hg_ranks_layout *l, int dim, char *buf,
                            size_t len)
 {

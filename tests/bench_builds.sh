@@ -21,13 +21,11 @@ shift
 EX=${LAMMPS_EXAMPLES:-/usr/share/lammps/examples}
 SCALE=${BENCH_STEPS_SCALE:-1}
 command -v lmp > /dev/null || { echo "bench_builds: lmp not found (apt-get install lammps)" >&2; exit 1; }
-T=${BENCH_KEEP:-$(mktemp -d)}
-mkdir -p "$T"
-[ -n "${BENCH_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
-cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(pour-wide drum flatwall pour2d)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$SRC/tests/whole_run_lib.sh"
+bench_folder bench_builds
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(pour-wide drum flatwall pour2d)
 
 builds_of() { awk '/^Neighbor list builds =/ { b += $5 } END { print b + 0 }' "$1"; }
 

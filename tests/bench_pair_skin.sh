@@ -27,13 +27,11 @@ SCALE=1
 ROUNDS=${BENCH_ROUNDS:-2}
 case $ROUNDS in [1-9]) ;; *) echo "bench_pair_skin: BENCH_ROUNDS: '$ROUNDS' is not 1-9" >&2; exit 2 ;; esac
 command -v lmp > /dev/null || { echo "bench_pair_skin: lmp not found (apt-get install lammps)" >&2; exit 1; }
-T=${BENCH_KEEP:-$(mktemp -d)}
-mkdir -p "$T"
-[ -n "${BENCH_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
-cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(flatwall pour-wide pour2d)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$SRC/tests/whole_run_lib.sh"
+bench_folder bench_pair_skin
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(flatwall pour-wide pour2d)
 
 rc=0
 for c in "${cases[@]}"; do

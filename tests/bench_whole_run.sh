@@ -70,13 +70,11 @@ if [ "$RANKS" -gt 1 ]; then
 fi
 case $SEEDS in [1-6]) ;; *) echo "bench_whole_run: BENCH_SEEDS: '$SEEDS' is not 1-6" >&2; exit 2 ;; esac
 command -v lmp > /dev/null || { echo "bench_whole_run: lmp not found (apt-get install lammps)" >&2; exit 1; }
-T=${BENCH_KEEP:-$(mktemp -d)}
-mkdir -p "$T"
-[ -n "${BENCH_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
-cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(pour-wide drum flatwall liggghts-pour)
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$SRC/tests/whole_run_lib.sh"
+bench_folder bench_whole_run
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(pour-wide drum flatwall liggghts-pour)
 
 # The candidates of a case, one per line: NAME<TAB>LINES (\n in LINES)
 candidates() {

@@ -334,6 +334,25 @@ static hg_live_measure two_ranks(double pair_max, double neigh_max,
     return a;
 }
 
+/* Steps 0-100 of 300 atoms on procs ranks, even: Neigh 0.8 s of a Loop
+ * of 1 s, 100 builds in 100 steps (a skin far too small). */
+static hg_live_measure skin_too_small(int procs)
+{
+    hg_live_measure m = {0};
+    m.from = 0;
+    m.to = 100;
+    m.procs = procs;
+    m.atoms = 300;
+    m.loop = 1.0;
+    m.pair = m.pair_max = m.pair_min = 0.05;
+    m.neigh = m.neigh_max = m.neigh_min = 0.8;
+    m.comm = m.comm_max = m.comm_min = 0.05;
+    m.modify = 0.05;
+    m.builds = 100;
+    m.nlocal_ave = m.nlocal_max = 300;
+    return m;
+}
+
 /* A tuner of o at the start of a run of 1000 steps (NULL: none made). */
 static hg_live *tuner_at(const hg_live_options *o)
 {
@@ -414,18 +433,7 @@ static void test_tuner(void)
     const char *own = "neighbor 0.02 bin\nneigh_modify delay 0 every 1 "
                       "check yes\n";
     const char *restore = "neighbor 0.02 bin\nneigh_modify binsize 0\n";
-    hg_live_measure m = {0};
-    m.from = 0;
-    m.to = 100;
-    m.procs = 1;
-    m.atoms = 300;
-    m.loop = 1.0;
-    m.pair = m.pair_max = m.pair_min = 0.05;
-    m.neigh = m.neigh_max = m.neigh_min = 0.8;
-    m.comm = m.comm_max = m.comm_min = 0.05;
-    m.modify = 0.05;
-    m.builds = 100;
-    m.nlocal_ave = m.nlocal_max = 300;
+    hg_live_measure m = skin_too_small(1);
     hg_live_decision d;
     int st = hg_live_segment(t, &m, own, restore, f0, f1, 0, &d, &e);
     CHECK(st == HG_OK);
@@ -526,13 +534,7 @@ static void test_tuner(void)
         o2.mpi = 2;
         hg_live *u = tuner_at(&o2);
         if (u) {
-            hg_live_measure a = m;
-            a.from = 0;
-            a.to = 100;
-            a.procs = 2;
-            a.pair = a.pair_max = a.pair_min = 0.05;
-            a.neigh = a.neigh_max = a.neigh_min = 0.8;
-            a.comm = a.comm_max = a.comm_min = 0.05;
+            hg_live_measure a = skin_too_small(2);
             snprintf(a.decomposition, sizeof a.decomposition,
                      "processors 1 1 2\n");
             st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);

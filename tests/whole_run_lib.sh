@@ -36,6 +36,14 @@ print("\n".join(out))
 PY
 }
 
+# bench_folder NAME: T, the folder a benchmark works in: BENCH_KEEP
+# (kept), else a temporary one removed at exit
+bench_folder() {
+    T=${BENCH_KEEP:-$(mktemp -d)}
+    mkdir -p "$T" || { echo "$1: cannot make '$T'" >&2; exit 1; }
+    [ -n "${BENCH_KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
+}
+
 # case_input CASE > FILE: the example as LAMMPS ships it, with the case's
 # own changes (the pour's wide distribution) and every run scaled by SCALE
 case_input() {

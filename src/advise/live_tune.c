@@ -84,6 +84,12 @@ static char *dup_text(const char *s)
     return d;
 }
 
+double hg_live_spread(const hg_live_measure *m)
+{
+    double work = m->pair + m->neigh;
+    return work > 0.0 ? (m->pair_max + m->neigh_max) / work : 1.0;
+}
+
 void hg_live_decision_clear(hg_live_decision *d)
 {
     if (!d)
@@ -400,7 +406,7 @@ static void rebalance(hg_live *t, const hg_live_measure *m,
                       hg_live_decision *d)
 {
     double work = m->pair + m->neigh, busiest = m->pair_max + m->neigh_max;
-    double spread = work > 0.0 ? busiest / work : 1.0;
+    double spread = hg_live_spread(m);
     if (t->rebalanced_at > 0.0) { /* the segment after a rebalance */
         int failed = spread > 1.1 && spread > t->rebalanced_at - 0.05;
         t->failed_rebalances = failed ? t->failed_rebalances + 1 : 0;
@@ -428,12 +434,7 @@ static void rebalance(hg_live *t, const hg_live_measure *m,
     hg_err pe = {0};
     if (hg_ranks_layout_parse(m->decomposition, 3, &l, &pe))
         return; /* not a brick this can read: left alone */
-    int k = 0;
-    for (int a = 0; a < 3; a++)
-        if (l.user[a] > 1)
-            l.dims[k++] = (char)('x' + a);
-    l.dims[k] = 0;
-    if (!k)
+    if (!hg_ranks_split_axes(l.user, 3, l.dims))
         return;
     l.balance = HG_RANKS_SHIFT;
     l.fix = 0;

@@ -220,12 +220,8 @@ int hg_ranks_advise(const hg_particles *p, const char (*faces)[2], int P,
                 snprintf(name, sizeof name, "grid %d x %d", x, y);
             if ((st = add(out, p, faces, &g, name, cutghost, pairs, e)))
                 return st;
-            int k2 = 0, g3[3] = {x, y, z};
-            for (int a = 0; a < p->dim; a++)
-                if (g3[a] > 1)
-                    g.dims[k2++] = (char)('x' + a);
-            g.dims[k2] = 0;
-            if (!k2)
+            int g3[3] = {x, y, z};
+            if (!hg_ranks_split_axes(g3, p->dim, g.dims))
                 continue;
             g.balance = HG_RANKS_SHIFT;
             g.thresh = 1.0;

@@ -273,13 +273,8 @@ int run_ranks_frame(run_ranks *rr, const hg_run_advice *a,
             if (st)
                 return st;
             memcpy(l->user, g, sizeof g);
-            if (D == rr->own_fix) { /* its shift along the axes split */
-                int k2 = 0;
-                for (int ax = 0; ax < p->dim && ax < 3; ax++)
-                    if (g[ax] > 1)
-                        l->dims[k2++] = (char)('x' + ax);
-                l->dims[k2] = 0;
-            }
+            if (D == rr->own_fix) /* its shift along the axes split */
+                hg_ranks_split_axes(g, p->dim, l->dims);
         }
     if (m == 0) /* the same layout under two names: priced once */
         for (int D = 0; D < rr->n_price; D++) {

@@ -290,13 +290,9 @@ static void decomposition_lines(const cli_lmp_state *st, char *buf,
         l.balance = HG_RANKS_RCB;
         l.thresh = 1.1;
     } else {
-        int k = 0;
-        for (int a = 0; a < 3; a++) {
+        for (int a = 0; a < 3; a++)
             l.user[a] = st->procgrid[a];
-            if (a < st->dimension && st->procgrid[a] > 1)
-                l.dims[k++] = (char)('x' + a);
-        }
-        l.dims[k] = 0;
+        int k = hg_ranks_split_axes(st->procgrid, st->dimension, l.dims);
         if (k && (st->balance_fix[0] || st->cuts_moved)) {
             l.balance = HG_RANKS_SHIFT;
             l.niter = 20;
@@ -370,9 +366,7 @@ static int push_seg(driver *d, const hg_live_measure *m)
     r->neigh = m->neigh_max;
     r->pair = m->pair_max;
     r->atoms = m->atoms;
-    r->spread = m->pair + m->neigh > 0.0
-                    ? (m->pair_max + m->neigh_max) / (m->pair + m->neigh)
-                    : 1.0;
+    r->spread = hg_live_spread(m);
     r->builds = m->builds;
     r->dangerous = m->dangerous;
     snprintf(r->lines, sizeof r->lines, "%s",

@@ -153,6 +153,9 @@ typedef struct hg_live_measure {
                                measured */
 } hg_live_measure;
 
+/* The busiest rank's Pair + Neigh over the ranks' mean (1: none timed). */
+double hg_live_spread(const hg_live_measure *m);
+
 typedef struct hg_live_options {
     const char *engine;     /* "lammps" */
     const char *workdir;    /* an existing folder for the tuner's files

@@ -92,6 +92,10 @@ void hg_ranks_layout_default(hg_ranks_layout *l, int nprocs);
 int hg_ranks_layout_parse(const char *lines, int dim, hg_ranks_layout *l,
                           hg_err *e);
 
+/* The axes a processor grid splits (grid[a] > 1, a < dim), in order, into
+ * dims ("xy", "" for one rank); returns how many. */
+int hg_ranks_split_axes(const int grid[3], int dim, char dims[4]);
+
 /* The lines that set l up, one a line, into buf (a `processors` line
  * always; "balance ..." after `comm_style tiled` for rcb). */
 void hg_ranks_layout_lines(const hg_ranks_layout *l, int dim, char *buf,
