@@ -376,9 +376,9 @@ static int build_grids(const centre *cs, size_t ncs, const geom *g,
 
 /* The differences over the widths of each chunk into counts, and the
  * chunks summed in order into T[0]. */
-static void sum_chunks(int na, int nc, tally *T)
+static void sum_chunks(int nchunk, int na, int nc, tally *T)
 {
-    for (int q = 0; q < CHUNKS; q++) {
+    for (int q = 0; q < nchunk; q++) {
         /* the differences into counts */
         double run[HG_SNAPSHOT_MAX_CLASSES][HG_SNAPSHOT_MAX_CLASSES] = {{0}};
         double vrun[HG_SNAPSHOT_MAX_CLASSES] = {0};
@@ -415,29 +415,34 @@ int hg_snapshot_count(const hg_snapshot *s, const hg_particles *p,
     memset(grids, 0, sizeof grids);
     int st = build_grids(cs, ncs, g, grids, &ngrids, e);
     tally *T = NULL;
-    /* the particles in a fixed number of chunks, summed in order: the
-     * same figures with any number of threads */
-    if (!st && !(T = calloc(CHUNKS, sizeof *T)))
+    /* the particles in chunks fixed by their number (not the threads'),
+     * summed in order: the same figures with any number of threads. A
+     * tally is 70 kB, fresh pages cost 10-20 us each on a VM, and one
+     * tally stays below malloc's 128 kB (fresh pages each call above it),
+     * so a few thousand particles share one (64 of them cost 25 ms, the
+     * count itself 0.3 ms, at 224 particles) */
+    size_t n = p->n;
+    long nchunk = (long)((n + CHUNK_PARTICLES - 1) / CHUNK_PARTICLES);
+    nchunk = nchunk < 1 ? 1 : nchunk > CHUNKS ? CHUNKS : nchunk;
+    if (!st && !(T = calloc((size_t)nchunk, sizeof *T)))
         st = hg_fail(e, HG_ENOMEM, "snapshot: out of memory");
     if (!st) {
-        long nchunk = CHUNKS;
-        size_t n = p->n;
         int done = 0;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (nchunk > 1)
 #endif
         for (long q = 0; q < nchunk; q++) {
             count_chunk(s, p, g, grids, ngrids, cs, a3,
-                        n * (size_t)q / CHUNKS, n * (size_t)(q + 1) / CHUNKS,
-                        &T[q]);
+                        n * (size_t)q / (size_t)nchunk,
+                        n * (size_t)(q + 1) / (size_t)nchunk, &T[q]);
             if (fn) {
 #ifdef _OPENMP
 #pragma omp critical(hg_snapshot_progress)
 #endif
-                fn("measuring", (double)++done / CHUNKS, params);
+                fn("measuring", (double)++done / (double)nchunk, params);
             }
         }
-        sum_chunks(s->na, s->nc, T);
+        sum_chunks((int)nchunk, s->na, s->nc, T);
         *out = T;
     }
     for (int b = 0; b < ngrids; b++)

@@ -20,7 +20,8 @@
  * (docs/measurements/snapshots.md) */
 #define MAX_CENTRES 4000
 #define TARGET 150.0
-#define CHUNKS 64         /* the particles' split for counting */
+#define CHUNKS 64         /* the particles' split for counting, at most */
+#define CHUNK_PARTICLES 2048 /* and at least this many particles a chunk */
 #define BUCKETS 6         /* centres grouped by reach */
 
 struct hg_snapshot {
@@ -84,9 +85,9 @@ int hg_snapshot_choose_centres(const hg_snapshot *s, const hg_particles *p,
                                double (*ptc)[HG_SNAPSHOT_MAX_CLASSES],
                                centre **out, size_t *nout, hg_err *e);
 /* The windowed neighbour counts of the particles of p around the ncs
- * centres cs (a3[t] = 2 a_t / 3, the reach of width t), in CHUNKS chunks
- * summed in order into (*out)[0] (allocated: CHUNKS tallies; the counts
- * cumulated over the widths); fn reports progress. */
+ * centres cs (a3[t] = 2 a_t / 3, the reach of width t), in up to CHUNKS
+ * chunks summed in order into (*out)[0] (allocated: a tally per chunk;
+ * the counts cumulated over the widths); fn reports progress. */
 int hg_snapshot_count(const hg_snapshot *s, const hg_particles *p,
                       const geom *g, const centre *cs, size_t ncs,
                       const double *a3, hg_progress_fn fn, void *params,
