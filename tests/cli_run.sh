@@ -124,7 +124,7 @@ awk '/^hgridopt run:/ { for (i = 1; i <= NF; i++) if ($i == "Loop") l = $(i + 1)
     bad "gas: no splitting figure, or Loop + splitting is not the total: $(grep -E '^(hgridopt run|splitting)' "$TMP/gas/screen")"
 
 # the tuner's own time: the gas's loop is 0.07 s, an advice a few ms, so
-# past the first, its 2 % let few through; --tuning-share 0 advises after
+# past the first, its 3 % let few through; --tuning-share 0 advises after
 # every segment
 grep -q "kept: not advised (tuning" "$TMP/gas/screen" && ok ||
     bad "gas: no segment left unadvised for the tuning share: $(grep -E '^  [0-9]+-' "$TMP/gas/screen")"

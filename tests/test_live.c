@@ -693,10 +693,12 @@ static void test_tuner(void)
         remove(g0);
         remove(g1);
     }
-    /* the tuner's own time within its share of the loop (default 5 %) by
+    /* the tuner's own time within its share of the loop (default 3 %) by
      * the run's end: the first advice always; then only while the tuning
-     * so far plus the last advice's cost stays within 5 % of the loop so
-     * far and the rest of the run (steps 0-1000) at the segment's rate */
+     * so far plus the last advice's cost stays within 3 % of the loop so
+     * far and the rest of the run (steps 0-1000) at the segment's rate.
+     * hg_live_wants_frame says the same before the segment's frame is
+     * written; without a frame of either end, no advice */
     for (int k = 0; k < 2; k++) {
         hg_live_options o3 = o;
         o3.tuning_share = k ? -1.0 : 0.0; /* k = 1: no limit */
@@ -706,30 +708,41 @@ static void test_tuner(void)
             break;
         CHECK(st == HG_OK && d.advised);
         hg_live_decision_clear(&d);
-        /* steps 100-200 at 1 s: 2 s so far, 8 s to come: 0.45 + 0.1 >
-         * 0.5 */
+        /* steps 100-200 at 1 s: 2 s so far, 8 s to come: 0.25 + 0.1 >
+         * 0.3 */
         a.from = 100;
         a.to = 200;
         a.loop = 1.0;
-        a.tuning = 0.45;
+        a.tuning = 0.25;
         a.advice_cost = 0.1;
+        CHECK(hg_live_wants_frame(u, &a) == k);
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
         CHECK(k || (d.action == HG_LIVE_KEEP && !d.lines &&
                     strstr(d.why, "not advised")));
         hg_live_decision_clear(&d);
-        /* 200-300: 3 + 7 s, 0.35 + 0.1 <= 0.5 (the loop so far alone,
-         * 0.15 s, would refuse it) */
+        /* 200-300: 3 + 7 s, 0.15 + 0.1 <= 0.3 (the loop so far alone,
+         * 0.09 s, would refuse it); no frame of its first step: kept */
         a.from = 200;
         a.to = 300;
-        a.tuning = 0.35;
+        a.tuning = 0.15;
+        CHECK(hg_live_wants_frame(u, &a));
+        st = hg_live_segment(u, &a, own, restore, NULL, f1, 0, &d, &e);
+        CHECK(st == HG_OK && !d.advised && !d.lines &&
+              strstr(d.why, "no frame"));
+        hg_live_decision_clear(&d);
+        /* again, with both frames: advised */
+        a.from = 300;
+        a.to = 400;
+        CHECK(hg_live_wants_frame(u, &a));
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised);
         hg_live_decision_clear(&d);
-        /* 300-400 at 0.25 s (the run got cheaper): 3.25 + 1.5 s, 0.25 +
-         * 0.1 > 0.2375 */
-        seg(&a, 300, 400, 0.25, 0.0125, 0.2, 0.0125);
-        a.tuning = 0.25;
+        /* 400-500 at 0.25 s (the run got cheaper): 4.25 + 1.25 s, 0.15 +
+         * 0.1 > 0.165 */
+        seg(&a, 400, 500, 0.25, 0.0125, 0.2, 0.0125);
+        a.tuning = 0.15;
+        CHECK(hg_live_wants_frame(u, &a) == k);
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
         hg_live_decision_clear(&d);

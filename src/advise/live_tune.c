@@ -160,7 +160,7 @@ int hg_live_create(const hg_live_options *o, hg_live **out, hg_err *e)
     if (t->o.undo_margin == 0.0)
         t->o.undo_margin = 0.03;
     if (t->o.tuning_share == 0.0)
-        t->o.tuning_share = 0.05;
+        t->o.tuning_share = 0.03;
     t->workdir = dup_text(o->workdir);
     t->units = dup_text(o->units ? o->units : "");
     if (!t->workdir || !t->units) {
@@ -457,6 +457,33 @@ static void rebalance(hg_live *t, const hg_live_measure *m,
              100.0 * gain);
 }
 
+/* The tuner's own time (decisions and their frames) within its share of
+ * the loop as it will be at the run's end, the rest priced at segment m's
+ * rate (loop_sum: the segments' Loop with m's): an advice that would take
+ * it past waits (a short run is advised on a few times, a long one after
+ * every segment; the loop so far alone would starve a run whose early
+ * segments are cheap, a pour that fills). The first advice is always
+ * asked. *whole: that loop. */
+static int share_allows(const hg_live *t, const hg_live_measure *m,
+                        double loop_sum, double *whole)
+{
+    double share = t->o.tuning_share;
+    *whole = loop_sum;
+    if (t->run_end > m->to && m->to > m->from)
+        *whole += m->loop * (double)(t->run_end - m->to) /
+                  (double)(m->to - m->from);
+    return !(share > 0.0 && m->advice_cost > 0.0 &&
+             m->tuning + m->advice_cost > share * *whole);
+}
+
+int hg_live_wants_frame(const hg_live *t, const hg_live_measure *m)
+{
+    double whole, loop_sum = t->loop_sum;
+    if (m->loop > 0.0 && isfinite(m->loop))
+        loop_sum += m->loop; /* as hg_live_segment will count it */
+    return share_allows(t, m, loop_sum, &whole);
+}
+
 static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                    const char *restore, const char *frame0,
                    const char *frame1, int last, hg_live_decision *d,
@@ -554,22 +581,18 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                  "atoms or no Pair and Neigh time");
         return HG_OK;
     }
-    /* the tuner's own time within its share of the loop as it will be at
-     * the run's end, the rest priced at this segment's rate: an advice
-     * that would take it past waits (a short run is advised on a few
-     * times, a long one after every segment; the loop so far alone would
-     * starve a run whose early segments are cheap, a pour that fills) */
-    double share = t->o.tuning_share;
-    double whole = t->loop_sum;
-    if (t->run_end > m->to)
-        whole += m->loop * (double)(t->run_end - m->to) /
-                 (double)(m->to - m->from);
-    if (share > 0.0 && m->advice_cost > 0.0 &&
-        m->tuning + m->advice_cost > share * whole) {
+    double whole = 0.0;
+    if (!share_allows(t, m, t->loop_sum, &whole)) {
         snprintf(d->why, sizeof d->why, "kept: not advised (tuning %.2g s "
                  "+ %.2g s > %.3g %% of the loop by the run's end at this "
-                 "rate, %.3g s)", m->tuning, m->advice_cost, 100.0 * share,
-                 whole);
+                 "rate, %.3g s)", m->tuning, m->advice_cost,
+                 100.0 * t->o.tuning_share, whole);
+        return HG_OK;
+    }
+    if (!frame0 || !frame1) {
+        snprintf(d->why, sizeof d->why, "kept: not advised (no frame of "
+                 "the segment's first step: the tuning share had run out "
+                 "there)");
         return HG_OK;
     }
     d->advised = 1;

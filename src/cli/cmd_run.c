@@ -73,11 +73,12 @@ static void help(FILE *out)
             "  --min-gain F     change only when predicted to save this share "
             "of the\n"
             "                   loop (default 0.05)\n"
-            "  --tuning-share F the advice's own time at most this share "
-            "of the loop so\n"
-            "                   far: past it a segment is measured, not "
-            "advised on\n"
-            "                   (default 0.05; 0: no limit)\n"
+            "  --tuning-share F the tuner's own time (advice and its "
+            "frames) at most this\n"
+            "                   share of the loop by the run's end: past "
+            "it a segment is\n"
+            "                   measured, not advised on (default 0.03; "
+            "0: no limit)\n"
             "  --no-tune        split and measure only, change nothing\n\n"
             "Built only where LAMMPS' library (Debian: liblammps-dev) was "
             "found.\n\nExample:\n"
@@ -207,7 +208,7 @@ int cmd_run(int argc, char **argv)
     o.segments = 10;
     o.min_steps = 500;
     o.min_gain = 0.05;
-    o.tuning_share = 0.05;
+    o.tuning_share = 0.03;
     int rc = 0;
     if (cli_parse(&spec, argc, argv, &co, &o, &rc))
         goto done;

@@ -92,7 +92,8 @@ typedef struct driver {
     double t_frames, t_advice; /* of which gathering and writing frames,
                                   and the tuner's decisions */
     double advice_last;      /* wall seconds of the last decision that
-                                advised */
+                                advised, with the frame written for it */
+    double frame_last;       /* of the last frame written */
     long long dangerous;
 } driver;
 
@@ -509,9 +510,11 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
     double wall0 = MPI_Wtime(), loops = 0.0, setup0 = 0.0;
     hg_live_run_begin(d->tuner, start, c->n);
     char f0[4096], f1[4096];
+    int have_f0 = 1, have_f1 = 0;
     double t = MPI_Wtime();
     int rc = write_frame(d, start, f0, sizeof f0);
-    d->t_frames += MPI_Wtime() - t;
+    d->frame_last = MPI_Wtime() - t;
+    d->t_frames += d->frame_last;
     if (rc)
         return rc;
     long long from = start;
@@ -578,11 +581,22 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
             from = to;
             continue;
         }
-        t = MPI_Wtime();
-        rc = write_frame(d, to, f1, sizeof f1);
-        d->t_frames += MPI_Wtime() - t;
-        if (rc)
-            break;
+        /* the tuner's own time: its decisions and their frames; a frame
+         * only where an advice may follow (the tuning share not spent) */
+        m.tuning = d->t_advice + d->t_frames;
+        m.advice_cost = d->advice_last;
+        int want = d->rank == 0 && hg_live_wants_frame(d->tuner, &m);
+        MPI_Bcast(&want, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        have_f1 = 0;
+        if (want) {
+            t = MPI_Wtime();
+            rc = write_frame(d, to, f1, sizeof f1);
+            d->frame_last = MPI_Wtime() - t;
+            d->t_frames += d->frame_last;
+            if (rc)
+                break;
+            have_f1 = 1;
+        }
         hg_live_decision dec = {0};
         int drc = 0;
         cli_lmp_state now;
@@ -606,15 +620,14 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
             else
                 restore_lines(d, &d->own_state, restore, sizeof restore);
             hg_err e = {0};
-            m.tuning = d->t_advice;
-            m.advice_cost = d->advice_last;
             t = MPI_Wtime();
-            int st2 = hg_live_segment(d->tuner, &m, own, restore, f0, f1, 0,
-                                      &dec, &e);
+            int st2 = hg_live_segment(d->tuner, &m, own, restore,
+                                      have_f0 ? f0 : NULL,
+                                      have_f1 ? f1 : NULL, 0, &dec, &e);
             double t_dec = MPI_Wtime() - t;
             d->t_advice += t_dec;
             if (dec.advised)
-                d->advice_last = t_dec;
+                d->advice_last = t_dec + d->frame_last;
             if (st2) {
                 /* the advice failed on this segment: keep the lines */
                 snprintf(buf, sizeof buf, "step %lld: no advice: %s", to,
@@ -689,11 +702,12 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
             pre_yes = 1;
         }
         hg_live_decision_clear(&dec);
-        /* the next segment's first frame is this one */
+        /* the next segment's first frame is this one (if written) */
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s", f0);
         snprintf(f0, sizeof f0, "%s", f1);
         snprintf(f1, sizeof f1, "%s", tmp);
+        have_f0 = have_f1;
         from = to;
     }
     if (d->rank == 0)

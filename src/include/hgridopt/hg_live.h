@@ -141,12 +141,13 @@ typedef struct hg_live_measure {
                                as commands ("": one rank); a fix balance
                                of the input's is priced as rebalancing
                                every 100 steps */
-    double tuning;          /* wall seconds the caller has spent in
-                               decisions (hg_live_segment) so far, over
-                               the script; 0: not measured */
+    double tuning;          /* wall seconds the caller has spent so far,
+                               over the script, on the tuner: decisions
+                               (hg_live_segment) and the frames written
+                               for them; 0: not measured */
     double advice_cost;     /* wall seconds of the last decision that
-                               advised (hg_live_decision.advised); 0:
-                               none yet */
+                               advised (hg_live_decision.advised), with
+                               the frame written for it; 0: none yet */
     double setup;           /* wall seconds of the segment's run command
                                outside its Loop when it began with a
                                setup (pre yes); 0: it did not, or not
@@ -174,8 +175,9 @@ typedef struct hg_live_options {
                                of the loop by the run's end (the loop so
                                far, the rest of the `run` at the last
                                segment's rate); past it a segment is
-                               judged but not advised on (0: 0.05; < 0:
-                               no limit) */
+                               judged but not advised on, and needs no
+                               frame (hg_live_wants_frame) (0: 0.03;
+                               < 0: no limit) */
 } hg_live_options;
 
 typedef enum hg_live_action {
@@ -222,12 +224,18 @@ void hg_live_free(hg_live *t);
  * trial carries over. */
 void hg_live_run_begin(hg_live *t, long long start, long long n);
 
+/* Segment m done (not the run's last): would the tuner advise after it,
+ * as far as its tuning share tells? Where not (0), hg_live_segment needs
+ * no frame of its last step, and the caller may save writing it. */
+int hg_live_wants_frame(const hg_live *t, const hg_live_measure *m);
+
 /* Segment m done. own: the lines in force during it, as the code's
  * commands ("neighbor 0.2 bin\nneigh_modify delay 0 every 1 check yes");
  * restore: the commands that bring back the input's own lines (for an
  * undo back to them); frame0 and frame1: dumps of the atoms (id type
- * radius x y z vx vy vz) at its first and last step; last: no segment
- * follows (nothing to decide). d is cleared first, filled, its lines the
+ * radius x y z vx vy vz) at its first and last step (either NULL: not
+ * written, no advice after this segment); last: no segment follows
+ * (nothing to decide). d is cleared first, filled, its lines the
  * caller's to free (hg_live_decision_clear). */
 int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
                     const char *restore, const char *frame0,
