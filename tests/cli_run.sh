@@ -163,6 +163,9 @@ for f in "$P"/*.dump; do
     cmp -s "$f" "$TMP/notune/${f##*/}" || same=0
 done
 [ "$same" = 1 ] && ok || bad "no-tune: a dump differs from lmp's"
+# nothing advised, so no frame written
+grep -q "^splitting: .*(frames 0 s, advice 0 s," "$TMP/notune/screen" && ok ||
+    bad "no-tune: frames or advice timed: $(grep '^splitting' "$TMP/notune/screen")"
 
 # inputs it cannot follow: run whole or unsplit, with a note, unchanged
 # unfollowed NAME SED PATTERN: in.gas edited by SED runs as lmp runs it,

@@ -510,13 +510,17 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
     double wall0 = MPI_Wtime(), loops = 0.0, setup0 = 0.0;
     hg_live_run_begin(d->tuner, start, c->n);
     char f0[4096], f1[4096];
-    int have_f0 = 1, have_f1 = 0;
-    double t = MPI_Wtime();
-    int rc = write_frame(d, start, f0, sizeof f0);
-    d->frame_last = MPI_Wtime() - t;
-    d->t_frames += d->frame_last;
-    if (rc)
-        return rc;
+    int have_f0 = 0, have_f1 = 0, rc = 0;
+    double t;
+    if (!d->o->no_tune) { /* --no-tune: no advice, no frames */
+        t = MPI_Wtime();
+        rc = write_frame(d, start, f0, sizeof f0);
+        d->frame_last = MPI_Wtime() - t;
+        d->t_frames += d->frame_last;
+        if (rc)
+            return rc;
+        have_f0 = 1;
+    }
     long long from = start;
     int pre_yes = 1, waited = 0, reschedule = 0;
     for (int i = 0; i < ns && !rc; i++) {
