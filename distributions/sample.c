@@ -36,12 +36,6 @@ static void destroy(void *s)
     free(p);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Sort positive finite doubles ascending: LSD radix sort (4 passes of 16
  * bits) of their IEEE-754 bit patterns, which order like the values when
  * the sign bit is clear; passes whose digit is the same for every radius
@@ -52,7 +46,7 @@ static int cmp_double(const void *a, const void *b)
 static int sort_radii(double *r, size_t n)
 {
     if (n < RADIX_MIN) {
-        qsort(r, n, sizeof *r, cmp_double);
+        qsort(r, n, sizeof *r, hg_cmp_double);
         return HG_OK;
     }
     uint64_t *tmp = malloc(n * sizeof *tmp);
