@@ -313,6 +313,49 @@ static void fit_and_store(void)
     for (int k = 0; k < HG_LIGGGHTS_NTERMS; k++)
         CHECK_CLOSE(back.c[k], c.c[k], 1e-15, 0);
     CHECK(!strcmp(back.machine, "test machine"));
+    /* the pair and communication constants live beside the file the
+     * variable names, unless their own variables say otherwise: a caller
+     * that moved the main file away from the user's folder (a test, a
+     * second machine's constants) reads and stores none of them there */
+    unsetenv("HGRIDOPT_LIGGGHTS_PAIR_CALIBRATION");
+    unsetenv("HGRIDOPT_LIGGGHTS_COMM_CALIBRATION");
+    setenv("HOME", dir, 1);
+    char want[4200];
+    CHECK(hg_consts_path(&hg_liggghts_pair_kind, got, sizeof got, &e) ==
+          HG_OK);
+    snprintf(want, sizeof want, "%s/cfg/hgridopt/liggghts-pair.json", dir);
+    CHECK(!strcmp(got, want));
+    CHECK(hg_consts_path(&hg_liggghts_comm_kind, got, sizeof got, &e) ==
+          HG_OK);
+    snprintf(want, sizeof want, "%s/cfg/hgridopt/liggghts-comm.json", dir);
+    CHECK(!strcmp(got, want));
+    setenv("HGRIDOPT_LIGGGHTS_PAIR_CALIBRATION", "/elsewhere/p.json", 1);
+    CHECK(hg_consts_path(&hg_liggghts_pair_kind, got, sizeof got, &e) ==
+          HG_OK);
+    CHECK(!strcmp(got, "/elsewhere/p.json"));
+    unsetenv("HGRIDOPT_LIGGGHTS_PAIR_CALIBRATION");
+    unsetenv("HGRIDOPT_LIGGGHTS_CALIBRATION");
+    CHECK(hg_consts_path(&hg_lammps_pair_kind, got, sizeof got, &e) ==
+          HG_OK);
+    snprintf(want, sizeof want, "%s/.config/hgridopt/lammps-pair.json", dir);
+    CHECK(!strcmp(got, want));
+    setenv("HGRIDOPT_LAMMPS_CALIBRATION", "/x/mine", 1);
+    CHECK(hg_consts_path(&hg_lammps_pair_kind, got, sizeof got, &e) ==
+          HG_OK);
+    CHECK(!strcmp(got, "/x/mine-pair.json"));
+    unsetenv("HGRIDOPT_LAMMPS_CALIBRATION");
+    /* saved without --file: beside the variable's file too */
+    hg_consts pc;
+    hg_consts_shipped(&hg_liggghts_pair_kind, &pc);
+    char saved[8300];
+    setenv("HGRIDOPT_LIGGGHTS_CALIBRATION", path, 1);
+    CHECK(hg_consts_save_with_pair(&hg_liggghts_consts_kind, &c,
+                                   &hg_liggghts_pair_kind, &pc, NULL, saved,
+                                   sizeof saved, &e) == HG_OK);
+    snprintf(want, sizeof want, "%s/cfg/hgridopt/liggghts-pair.json", dir);
+    CHECK(access(want, R_OK) == 0);
+    CHECK(strstr(saved, want) != NULL);
+    remove(want);
     const hg_engine *g = hg_engine_find("liggghts");
     hg_consts r;
     char source[4200];

@@ -64,11 +64,28 @@ void hg_consts_shipped(const hg_consts_kind *k, hg_consts *c)
     k->shipped(c);
 }
 
+/* path's name with -suffix before its .json (or after it) into buf. */
+static int beside(const char *path, const char *suffix, const char *what,
+                  char *buf, size_t len, hg_err *e)
+{
+    size_t n = strlen(path);
+    int json = n > 5 && !strcmp(path + n - 5, ".json");
+    int k = snprintf(buf, len, "%.*s-%s.json", (int)(json ? n - 5 : n), path,
+                     suffix);
+    if (k < 0 || (size_t)k >= len)
+        return hg_fail(e, HG_ELIMIT, "%s: path too long", what);
+    return HG_OK;
+}
+
 int hg_consts_path(const hg_consts_kind *k, char *buf, size_t len,
                    hg_err *e)
 {
     char what[96];
     snprintf(what, sizeof what, "%s calibration file", k->code);
+    const char *own = getenv(k->env), *main = NULL;
+    if (!(own && *own) && k->beside_env && k->beside_suffix &&
+        (main = getenv(k->beside_env)) && *main)
+        return beside(main, k->beside_suffix, what, buf, len, e);
     return hg_config_path(k->env, k->file, what, buf, len, e);
 }
 
@@ -203,10 +220,8 @@ int hg_consts_save_with_pair(const hg_consts_kind *k, const hg_consts *c,
     int st = HG_OK;
     if (save) {
         snprintf(path, sizeof path, "%s", save);
-        size_t n = strlen(save);
-        int json = n > 5 && !strcmp(save + n - 5, ".json");
-        snprintf(ppath, sizeof ppath, "%.*s-pair.json",
-                 (int)(json ? n - 5 : n), save);
+        st = beside(save, "pair", "calibration file", ppath, sizeof ppath,
+                    e);
     } else if ((st = hg_consts_path(k, path, sizeof path, e)) == HG_OK) {
         st = hg_consts_path(pk, ppath, sizeof ppath, e);
     }
@@ -224,12 +239,11 @@ int hg_consts_save_beside(const hg_consts_kind *k, const hg_consts *c,
                           size_t len, hg_err *e)
 {
     int st = HG_OK;
-    if (save) {
-        size_t n = strlen(save);
-        int json = n > 5 && !strcmp(save + n - 5, ".json");
-        snprintf(path, len, "%.*s-%s.json", (int)(json ? n - 5 : n), save,
-                 suffix);
-    } else if ((st = hg_consts_path(k, path, len, e)))
+    if (save)
+        st = beside(save, suffix, "calibration file", path, len, e);
+    else
+        st = hg_consts_path(k, path, len, e);
+    if (st)
         return st;
     return hg_consts_save(k, c, path, e);
 }

@@ -34,6 +34,11 @@ typedef struct hg_consts_kind {
     const char *version_key; /* the file's key of the version: "lammps" */
     const char *env;         /* the variable naming the file */
     const char *file;        /* its name in the configuration folder */
+    const char *beside_env;  /* the variable of the file these constants
+                                are stored beside (NULL: none): set, and
+                                env not, the file is that one's name with
+                                -beside_suffix before its .json */
+    const char *beside_suffix;
     int nterms;              /* <= HG_CONSTS_MAX_TERMS */
     const char *const *terms;/* their names, in the order of c[] */
     int positive;            /* a term that must be > 0 in a file read
@@ -53,7 +58,9 @@ void hg_consts_shipped(const hg_consts_kind *k, hg_consts *c);
  * ("LAMMPS calibration file"). */
 int hg_config_path(const char *env, const char *file, const char *what,
                    char *buf, size_t len, hg_err *e);
-/* hg_config_path of k's constants. */
+/* Where k's constants are read and stored: $ENV of k when set, else
+ * beside the file $BESIDE_ENV names when that is set (lammps.json ->
+ * lammps-pair.json), else hg_config_path's folder. */
 int hg_consts_path(const hg_consts_kind *k, char *buf, size_t len,
                    hg_err *e);
 /* Write c to path as k's JSON document (folders above it created; the
