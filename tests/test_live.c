@@ -198,6 +198,17 @@ static void test_clock_and_groups(void)
                                "t", &s, &e) == HG_OK);
     CHECK(hg_live_dynamic_read(&s, 1, name, sizeof name, &line) == 0);
     CHECK(hg_live_run_started(&s) == 1);
+    /* the steps of plain runs after a command: a run with keywords, or
+     * with a variable count, adds none */
+    CHECK(hg_live_later_steps(&s, 0) == 10);
+    CHECK(hg_live_later_steps(&s, 1) == 0);
+    hg_live_script_free(&s);
+    CHECK(hg_live_script_parse("run 25000\nunfix ins\nrun 25000\n"
+                               "run ${n}\nrun 5 every 1 \"print x\"\n"
+                               "run 7 # more\n", "t", &s, &e) == HG_OK);
+    CHECK(hg_live_later_steps(&s, 0) == 25007);
+    CHECK(hg_live_later_steps(&s, 2) == 7);
+    CHECK(hg_live_later_steps(&s, 5) == 0);
     hg_live_script_free(&s);
 }
 
@@ -747,6 +758,49 @@ static void test_tuner(void)
         CHECK(st == HG_OK && d.advised == k);
         hg_live_decision_clear(&d);
         hg_live_free(u);
+    }
+    /* the share is of the input's loop: the runs before this one (2 s)
+     * and the later runs' steps (1000) at the segment's rate count. The
+     * segment 100-200 above (0.25 + 0.1 > 3 % of 1.5 + 1 + 8 s) is
+     * advised on when 2 s came before and 1000 steps are to come: 3 % of
+     * 2 + 2.5 + 8 + 10 s = 0.675 s */
+    for (int k = 0; k < 2; k++) {
+        hg_live_options o3 = o;
+        o3.loop_before = k ? 2.0 : 0.0;
+        o3.later_steps = k ? 1000 : 0;
+        hg_live_measure a = m;
+        hg_live *u = first_segment(&o3, &a, own, restore, f0, f1, &d, &st);
+        if (!u)
+            break;
+        hg_live_decision_clear(&d);
+        a.from = 100;
+        a.to = 200;
+        a.loop = 1.0;
+        a.tuning = 0.25;
+        a.advice_cost = 0.1;
+        CHECK(hg_live_wants_frame(u, &a) == k);
+        st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+        CHECK(st == HG_OK && d.advised == k);
+        CHECK(k || strstr(d.why, "of the loop by the input's end at this "
+                          "rate, 10.5 s)"));
+        hg_live_decision_clear(&d);
+        /* 200-300: 0.25 + 0.45 > 3 % of 2 + 3.5 + 7 + 10 s: not even
+         * with them */
+        a.from = 200;
+        a.to = 300;
+        a.advice_cost = 0.45;
+        CHECK(!hg_live_wants_frame(u, &a));
+        hg_live_free(u);
+    }
+    {
+        hg_live_options o5 = o;
+        o5.later_steps = -1;
+        hg_live *v = NULL;
+        CHECK(hg_live_create(&o5, &v, &e) == HG_EINVAL && !v &&
+              strstr(e.msg, "later steps (-1)"));
+        o5.later_steps = 0;
+        o5.loop_before = NAN;
+        CHECK(hg_live_create(&o5, &v, &e) == HG_EINVAL && !v);
     }
     /* the trend: a change made after a segment twice as dear per atom and
      * step as the one before it (at the same lines) is judged against

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,6 +346,18 @@ int hg_live_elaplong(const char *cmd, char *out, size_t cap)
         return -1;
     out[k] = '\0';
     return (int)n;
+}
+
+long long hg_live_later_steps(const hg_live_script *s, size_t at)
+{
+    long long steps = 0;
+    for (size_t i = at + 1; i < s->n; i++) {
+        hg_live_cmd c;
+        hg_live_classify(s->cmd[i], &c);
+        if (c.kind == HG_LIVE_RUN && c.n < LLONG_MAX - steps)
+            steps += c.n;
+    }
+    return steps;
 }
 
 int hg_live_run_started(const hg_live_script *s)

@@ -150,6 +150,11 @@ int hg_live_create(const hg_live_options *o, hg_live **out, hg_err *e)
     if (!(o->tuning_share < 1.0) || !isfinite(o->tuning_share))
         return hg_fail(e, HG_EINVAL, "--tuning-share: %g must be below 1",
                        o->tuning_share);
+    if (!(o->loop_before >= 0.0) || !isfinite(o->loop_before) ||
+        o->later_steps < 0)
+        return hg_fail(e, HG_EINVAL, "tuner: the loop before (%g s) and "
+                       "the later steps (%lld) must be >= 0",
+                       o->loop_before, o->later_steps);
     hg_live *t = calloc(1, sizeof *t);
     if (!t)
         return hg_fail(e, HG_ENOMEM, "tuner: out of memory");
@@ -457,9 +462,13 @@ static void rebalance(hg_live *t, const hg_live_measure *m,
              100.0 * gain);
 }
 
-/* The tuner's own time (decisions and their frames) within its share of
- * the loop as it will be at the run's end, the rest priced at segment m's
- * rate (loop_sum: the segments' Loop with m's): an advice that would take
+/* The tuner's own time (decisions and their frames, over the whole
+ * input) within its share of the input's loop as it will be at its end:
+ * the runs before this one, this run's segments (loop_sum: with m's), and
+ * the rest of this run and the later runs priced at segment m's rate (a
+ * pour's filling run advised as the part of the input it is, not as all
+ * of it: LAMMPS' wide pour runs 25000 steps more after it, and a share of
+ * the first run alone left its bed unadvised). An advice that would take
  * it past waits (a short run is advised on a few times, a long one after
  * every segment; the loop so far alone would starve a run whose early
  * segments are cheap, a pour that fills). The first advice is always
@@ -468,10 +477,12 @@ static int share_allows(const hg_live *t, const hg_live_measure *m,
                         double loop_sum, double *whole)
 {
     double share = t->o.tuning_share;
-    *whole = loop_sum;
-    if (t->run_end > m->to && m->to > m->from)
-        *whole += m->loop * (double)(t->run_end - m->to) /
-                  (double)(m->to - m->from);
+    *whole = t->o.loop_before + loop_sum;
+    double rest = (double)t->o.later_steps;
+    if (t->run_end > m->to)
+        rest += (double)(t->run_end - m->to);
+    if (m->to > m->from)
+        *whole += m->loop * rest / (double)(m->to - m->from);
     return !(share > 0.0 && m->advice_cost > 0.0 &&
              m->tuning + m->advice_cost > share * *whole);
 }
@@ -584,7 +595,7 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
     double whole = 0.0;
     if (!share_allows(t, m, t->loop_sum, &whole)) {
         snprintf(d->why, sizeof d->why, "kept: not advised (tuning %.2g s "
-                 "+ %.2g s > %.3g %% of the loop by the run's end at this "
+                 "+ %.2g s > %.3g %% of the loop by the input's end at this "
                  "rate, %.3g s)", m->tuning, m->advice_cost,
                  100.0 * t->o.tuning_share, whole);
         return HG_OK;

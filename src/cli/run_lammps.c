@@ -897,6 +897,10 @@ int cli_run_lammps(const cli_run_opts *o)
             const char *units = lammps_extract_global(d.h, "units");
             lo.timestep = dtp && *dtp > 0.0 ? *dtp : 1.0;
             lo.units = units ? units : "";
+            /* the tuning share is of the input's loop: the runs before
+             * this one and those still to come */
+            lo.loop_before = d.loop;
+            lo.later_steps = hg_live_later_steps(&d.s, i);
             if (hg_live_create(&lo, &d.tuner, &e)) {
                 if (d.rank == 0)
                     cli_error("%s", e.msg);

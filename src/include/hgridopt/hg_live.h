@@ -95,6 +95,10 @@ void hg_live_classify(const char *cmd, hg_live_cmd *c);
  * small. */
 int hg_live_elaplong(const char *cmd, char *out, size_t cap);
 
+/* The steps of the plain `run N` commands of s after command at (a run
+ * with keywords or a variable count adds none). */
+long long hg_live_later_steps(const hg_live_script *s, size_t at);
+
 /* Does a run of s carry start or every (where elaplong and elapsed part
  * even unsplit)? */
 int hg_live_run_started(const hg_live_script *s);
@@ -172,12 +176,21 @@ typedef struct hg_live_options {
     double tuning_share;    /* advise only while the tuning so far plus
                                the last advice's cost (the measures'
                                tuning, advice_cost) stay within this share
-                               of the loop by the run's end (the loop so
-                               far, the rest of the `run` at the last
-                               segment's rate); past it a segment is
+                               of the input's loop by its end (the loop
+                               before, this run's so far, its rest and
+                               later_steps at the last segment's rate);
+                               past it a segment is
                                judged but not advised on, and needs no
                                frame (hg_live_wants_frame) (0: 0.03;
                                < 0: no limit) */
+    double loop_before;     /* the Loop of the input's runs before this
+                               one, s: part of the loop the share is of */
+    long long later_steps;  /* the steps of the input's plain `run N`
+                               commands after this one
+                               (hg_live_later_steps): priced like the rest
+                               of this run in the loop the share is of (a
+                               pour's first run is advised on as a part of
+                               the whole input, not as all of it) */
 } hg_live_options;
 
 typedef enum hg_live_action {
