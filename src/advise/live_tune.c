@@ -19,10 +19,7 @@
  * run's own drift (a bed that forms makes every atom dearer, faster than
  * any trend of the segments before foresees). Still slower by more than
  * undo_margin, the change stays undone and is not tried again in this
- * run; otherwise it is made again. A trial that follows the first
- * segment at the lines before (no trend) while the atoms changed by more
- * than a tenth is not judged: no bracket could tell it from the run, and
- * the model's choice stays. The ranks are evened apart from all
+ * run; otherwise it is made again. The ranks are evened apart from all
  * that (rebalance, below): by a balance command weighted by the timers
  * of the segment just run. */
 #include "hg_live.h"
@@ -56,9 +53,6 @@ struct hg_live {
     /* a change undone for one segment, to bracket its trial */
     int rechecking;
     double trial_cost;      /* per atom and step of its trial */
-    int no_trend;           /* the change came after the first segment
-                               at the lines before: no trend to carry
-                               them forward by */
     double before_atoms, trial_atoms; /* at the ends of the segment
                                before it and of its trial */
     double trial_gain;      /* the gain it was predicted */
@@ -297,7 +291,6 @@ static void begin_trial(hg_live *t, const hg_live_measure *m, double gain)
     t->base_cost = t->before_cost = cost_of(m);
     t->before_atoms = m->atoms;
     t->trial_gain = gain;
-    t->no_trend = !(t->prev_cost > 0.0);
     if (t->prev_cost > 0.0 && t->base_cost > 0.0) {
         double trend = t->base_cost / t->prev_cost;
         t->base_cost *= trend < 0.5 ? 0.5 : trend > 2.0 ? 2.0 : trend;
@@ -573,25 +566,6 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
         if (t->base_cost > 0.0 && cost > 0.0) {
             double change = cost / t->base_cost - 1.0;
             d->measured_change = change;
-            /* atoms that came in (or left) by more than a tenth since the
-             * segment before, and no trend of the lines before to carry
-             * it forward by: the cost per atom and step cannot tell the
-             * lines from the run (LAMMPS' wide pour: at skin 0.2 it rose
-             * x3 per atom and step from 460 atoms to 1380 as they fell
-             * faster), and a bracket of the lines before could not
-             * either (below); the model's choice stays, and the next
-             * segments are advised on as any */
-            double lo = fmin(t->before_atoms, m->atoms);
-            double hi = fmax(t->before_atoms, m->atoms);
-            if (change > t->o.undo_margin && t->no_trend && lo > 0.0 &&
-                hi > 1.1 * lo) {
-                snprintf(d->why, sizeof d->why, "kept, not measured: the "
-                         "atoms went from %.0f to %.0f, and no trend of "
-                         "the lines before prices them (%+.1f %% per atom "
-                         "and step against the segment before)",
-                         t->before_atoms, m->atoms, 100.0 * change);
-                return HG_OK;
-            }
             if (change > t->o.undo_margin) {
                 int st = set_lines(d, t->prev, e);
                 if (st)
