@@ -148,9 +148,10 @@ static int frame_cost(struct hg_run_frame *f, const hg_run_setting *s,
                       const hg_consts *pair, double *neigh, double *pair_s,
                       hg_err *e)
 {
-    (void)build, (void)pair, (void)e;
+    (void)build, (void)e;
     *neigh = neigh_of(s->ncoll, s->binsize, f->n);
-    *pair_s = PAIR * skin;
+    /* the constants' per-atom term (c[1]) on top (zero in most tests) */
+    *pair_s = PAIR * skin + pair->c[1] * (double)f->n;
     return HG_OK;
 }
 
@@ -842,6 +843,45 @@ static void test_log_calibrated(const char *path, const char *dir)
           "below the model: Pair x%g plus %g, yours %g", a.scale_pair,
           a.pair_per_atom, a.own.pair);
     hg_run_advice_clear(&a);
+    /* a per-atom term in the constants (as fitted on beds: the contacts'
+     * force law), as large as the per-pair part at skin 0.05: a log below
+     * the model's takes it off that term first, the per-pair cost kept
+     * (k = 0: 1.5x the per-pair part measured, the per-atom term cut by
+     * half), and only beyond it scales the per-pair part (k = 1: 0.5x,
+     * the per-atom term gone and the per-pair part halved) */
+    for (int k = 0; k < 2; k++) {
+        const char *paths[] = {path};
+        hg_run_input in = input(paths, 1, skin, NULL);
+        hg_consts perat = {0};
+        perat.c[1] = pair / 21900.0;
+        in.pair = &perat;
+        double meas = k ? 0.5 * pair : 1.5 * pair;
+        write_log_of_a(log2, meas, mn, 0.0, mb);
+        in.log = log2;
+        in.keep_margin = -1.0;
+        st = hg_run_advise(&in, &a, &e);
+        double sp = k ? 0.5 : 1.0, pa = -0.5 * pair / 21900.0;
+        CHECKM(st == HG_OK && near(a.scale_pair, sp, 1e-9) &&
+                  near(a.pair_per_atom, pa, 1e-9) &&
+                  near(a.own.pair, meas, 1e-9),
+              "below the model with a per-atom term (%d): Pair x%g plus %g, "
+              "yours %g (measured %g)", k, a.scale_pair, a.pair_per_atom,
+              a.own.pair, meas);
+        /* B, at the same skin, priced alike: its Pair is A's */
+        CHECKM(st == HG_OK && near(a.per_candidate[1].pair, meas, 1e-9),
+              "B's Pair %g", a.per_candidate[1].pair);
+        hg_run_advice_clear(&a);
+        /* at another skin the per-pair part grows at its own cost */
+        in.skin = 0.0;
+        st = hg_run_advise(&in, &a, &e);
+        double want = sp * PAIR * a.best.skin * LAST + meas -
+                      sp * PAIR * skin * LAST;
+        CHECKM(st == HG_OK && a.best.skin != skin &&
+                  near(a.best.pair, want, 1e-9),
+              "at skin %g (%d): Pair %g (expected %g)", a.best.skin, k,
+              a.best.pair, want);
+        hg_run_advice_clear(&a);
+    }
 
     /* with the skin given, the grid at that skin: never kept */
     st = advise_log(path, log, NULL, skin, 0.9, &a, &e);

@@ -183,7 +183,19 @@ static void write_run(FILE *out, const traj_ctx *x)
                      "Neigh per build x%.3g, builds x%.3g; outside Neigh, "
                      "Pair and Output %.4g s over the trajectory\n",
                 a->pair_per_atom, a->scale_neigh, a->scale_builds, a->rest);
-    else
+    else if (a->pair_per_atom < 0.0) {
+        char per_pair[64] = "";
+        if (a->scale_pair != 1.0)
+            snprintf(per_pair, sizeof per_pair, ", its per-pair part x%.3g",
+                     a->scale_pair);
+        fprintf(out, "           the model scaled to it: Pair less %.3g s "
+                     "per atom and step%s (below the model's at your lines: "
+                     "its per-atom part, a bed's contacts, goes first), "
+                     "Neigh per build x%.3g, builds x%.3g; outside Neigh, "
+                     "Pair and Output %.4g s over the trajectory\n",
+                -a->pair_per_atom, per_pair, a->scale_neigh,
+                a->scale_builds, a->rest);
+    } else
         fprintf(out, "           the model scaled to it: Pair x%.3g, Neigh "
                      "per build x%.3g, builds x%.3g; outside Neigh, Pair and "
                      "Output %.4g s over the trajectory\n",
