@@ -400,6 +400,17 @@ static hg_live *first_segment(const hg_live_options *o, hg_live_measure *a,
     return u;
 }
 
+/* The share's second segment: steps 100-200 at 1 s of Loop, 0.25 s of
+ * tuning so far and 0.1 s for the last advice. */
+static void share_segment(hg_live_measure *a)
+{
+    a->from = 100;
+    a->to = 200;
+    a->loop = 1.0;
+    a->tuning = 0.25;
+    a->advice_cost = 0.1;
+}
+
 static void test_tuner(void)
 {
     hg_err e = {0};
@@ -721,11 +732,7 @@ static void test_tuner(void)
         hg_live_decision_clear(&d);
         /* steps 100-200 at 1 s: 2 s so far, 8 s to come: 0.25 + 0.1 >
          * 0.3 */
-        a.from = 100;
-        a.to = 200;
-        a.loop = 1.0;
-        a.tuning = 0.25;
-        a.advice_cost = 0.1;
+        share_segment(&a);
         CHECK(hg_live_wants_frame(u, &a) == k);
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
@@ -773,11 +780,7 @@ static void test_tuner(void)
         if (!u)
             break;
         hg_live_decision_clear(&d);
-        a.from = 100;
-        a.to = 200;
-        a.loop = 1.0;
-        a.tuning = 0.25;
-        a.advice_cost = 0.1;
+        share_segment(&a);
         CHECK(hg_live_wants_frame(u, &a) == k);
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
