@@ -547,24 +547,6 @@ static void test_tuner(void)
         free(made);
         hg_live_free(u);
     }
-    /* atoms still inserted: no advice after the lines' first segment
-     * (no trend to judge a change by), after their second as any */
-    {
-        hg_live_measure a = m;
-        a.inserting = 1;
-        hg_live *u = first_segment(&o, &a, own, restore, f0, f1, &d, &st);
-        if (u) {
-            CHECK(st == HG_OK && d.action == HG_LIVE_KEEP && !d.lines &&
-                  !d.advised && strstr(d.why, "not advised yet"));
-            hg_live_decision_clear(&d);
-            a.from = 100;
-            a.to = 200;
-            st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
-            CHECK(st == HG_OK && d.advised && d.action == HG_LIVE_CHANGE);
-            hg_live_decision_clear(&d);
-            hg_live_free(u);
-        }
-    }
     /* the same first segment on two ranks (a 1 x 1 x 2 grid, even): the
      * skin far too small is changed there too (the answer on the
      * decomposition in use, when it is the first and the best, once

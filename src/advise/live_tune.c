@@ -606,20 +606,6 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                  "there)");
         return HG_OK;
     }
-    /* atoms still inserted and the lines in force run one segment so
-     * far: a change now would be judged against that segment alone, and
-     * a pour's cost per atom and step moves by itself (LAMMPS' wide pour
-     * at skin 0.2: x3 from 460 falling atoms to 1380), which neither its
-     * trial nor a bracket can tell from the lines (the trial at step 3000
-     * measured 4-11 % slower on 2 ranks and was undone, and the own lines
-     * ran steps 5000-10000 at 2.5x the Neigh of the skin chosen after).
-     * The advice waits a segment, for the trend of two */
-    if (m->inserting && !(t->prev_cost > 0.0)) {
-        snprintf(d->why, sizeof d->why, "kept: not advised yet (atoms are "
-                 "inserted and these lines ran one segment: no trend yet "
-                 "to judge a change by)");
-        return HG_OK;
-    }
     d->advised = 1;
     return advise(t, m, own, restore, frame0, frame1, d, e);
 }

@@ -606,7 +606,6 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
         cli_lmp_state now;
         cli_lmp_state_get(d->h, &now, !d->dynamic_group);
         reschedule = now.inserting;
-        m.inserting = now.inserting;
         if (now.setup_unsafe) {
             /* no change now: the next segment runs on (pre no) */
             if (d->rank == 0 && !waited) {

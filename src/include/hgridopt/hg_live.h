@@ -156,8 +156,6 @@ typedef struct hg_live_measure {
                                outside its Loop when it began with a
                                setup (pre yes); 0: it did not, or not
                                measured */
-    int inserting;          /* a fix inserts atoms after the segment (a
-                               pour with insertions due) */
 } hg_live_measure;
 
 /* The busiest rank's Pair + Neigh over the ranks' mean (1: none timed). */
