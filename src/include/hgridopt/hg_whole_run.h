@@ -127,7 +127,10 @@ int hg_run_log_read_stream(FILE *f, const char *name, hg_run_log *log,
 
 /* What an engine gives for whole-run advice (hg_engine.run). */
 typedef struct hg_run_hooks {
-    const hg_consts_kind *pair_kind; /* Pair seconds per step */
+    const hg_consts_kind *pair_kind; /* Pair seconds per step: c[0] per
+                                  listed pair, c[1] per atom, as
+                                  hg_pair_fit fits them (the model's
+                                  scaling to a log reads c[1]) */
     const char *log_code;      /* the first word of the code's log */
     /* The skin the code takes without a neighbor command, for units
      * ("lj", "si", ...; 0: unknown units). */
