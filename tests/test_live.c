@@ -9,6 +9,8 @@
  * segment measures slower, nothing after the last segment, and its
  * refusals. */
 #include "hg_live.h"
+#include "hg_engine.h"
+#include "hg_whole_run.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -411,6 +413,85 @@ static void share_segment(hg_live_measure *a)
     a->advice_cost = 0.1;
 }
 
+/* The model's Neigh + Pair seconds of lines between two frames on one
+ * rank, as the tuner prices the lines before a change (0: failed). */
+static double model_of(const char *lines, const char *f0, const char *f1)
+{
+    const char *paths[2] = {f0, f1};
+    hg_run_input in = {0};
+    in.paths = paths;
+    in.n_paths = 2;
+    in.engine = hg_engine_find("lammps");
+    in.timestep = 0.001;
+    in.setting = lines;
+    in.keep_margin = 0.05;
+    in.mpi = 1;
+    hg_run_advice a;
+    hg_err e = {0};
+    if (hg_run_advise(&in, &a, &e)) {
+        fprintf(stderr, "  %s\n", e.msg);
+        return 0.0;
+    }
+    double s = a.own.seconds;
+    hg_run_advice_clear(&a);
+    return s;
+}
+
+/* A trial judged by what the lines before would have cost over it: the
+ * model's price of them on the trial's own frames (here the slow, dense
+ * ones), times the measured / model ratio of the segment before. The
+ * trial measures 2 % (k = 0: kept) or 10 % (k = 1: undone for a
+ * segment) above that, whatever its cost per atom and step. */
+static void test_counterfactual(const hg_live_options *o, const char *f0,
+                                const char *f1, const char *own,
+                                const char *restore)
+{
+    char g0[4200], g1[4200];
+    snprintf(g0, sizeof g0, "%s/c0.dump", o->workdir);
+    snprintf(g1, sizeof g1, "%s/c1.dump", o->workdir);
+    write_frame_low(g0, 100, 0.0);
+    write_frame_low(g1, 200, 0.01);
+    double before = model_of(own, f0, f1), over = model_of(own, g0, g1);
+    CHECK(before > 0.0 && over > 0.0 && fabs(over / before - 1.0) > 0.1);
+    for (int k = 0; k < 2 && before > 0.0 && over > 0.0; k++) {
+        hg_err e = {0};
+        hg_live_decision d;
+        hg_live_measure a = skin_too_small(1);
+        int st;
+        hg_live *u = first_segment(o, &a, own, restore, f0, f1, &d, &st);
+        if (!u)
+            return;
+        CHECK(st == HG_OK && d.action == HG_LIVE_CHANGE && d.lines);
+        char *made = d.lines ? strdup(d.lines) : NULL;
+        hg_live_decision_clear(&d);
+        double f = (k ? 1.10 : 1.02) * over / before;
+        hg_live_measure b = a;
+        b.from = 100;
+        b.to = 200;
+        scale(&b, f);
+        if (made) {
+            st = hg_live_segment(u, &b, made, restore, g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK);
+            CHECK(fabs(d.measured_change - (k ? 0.10 : 0.02)) < 1e-6);
+            if (k)
+                CHECK(d.action == HG_LIVE_UNDO && d.lines &&
+                      strstr(d.why, "would have been") && !d.judged[0]);
+            else
+                CHECK(d.action != HG_LIVE_UNDO &&
+                      strstr(d.judged, "+2.0 %") &&
+                      strstr(d.judged, "would have cost"));
+            printf("test_live: trial x%.3g of the segment before, the "
+                   "model x%.3g: %+.3f (%s)\n", f, over / before,
+                   d.measured_change, d.why);
+            hg_live_decision_clear(&d);
+        }
+        free(made);
+        hg_live_free(u);
+    }
+    remove(g0);
+    remove(g1);
+}
+
 static void test_tuner(void)
 {
     hg_err e = {0};
@@ -731,11 +812,13 @@ static void test_tuner(void)
         CHECK(st == HG_OK && d.advised);
         hg_live_decision_clear(&d);
         /* steps 100-200 at 1 s: 2 s so far, 8 s to come: 0.25 + 0.1 >
-         * 0.3 */
+         * 0.3; the segment is the first change's trial, whose frames are
+         * written whatever the share (it is judged on them) */
         share_segment(&a);
-        CHECK(hg_live_wants_frame(u, &a) == k);
+        CHECK(hg_live_wants_frame(u, &a));
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
+        CHECK(strstr(d.judged, "would have cost") != NULL);
         CHECK(k || (d.action == HG_LIVE_KEEP && !d.lines &&
                     strstr(d.why, "not advised")));
         hg_live_decision_clear(&d);
@@ -755,12 +838,13 @@ static void test_tuner(void)
         CHECK(hg_live_wants_frame(u, &a));
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised);
+        int trial = d.action == HG_LIVE_CHANGE; /* frames whatever share */
         hg_live_decision_clear(&d);
         /* 400-500 at 0.25 s (the run got cheaper): 4.25 + 1.25 s, 0.15 +
          * 0.1 > 0.165 */
         seg(&a, 400, 500, 0.25, 0.0125, 0.2, 0.0125);
         a.tuning = 0.15;
-        CHECK(hg_live_wants_frame(u, &a) == k);
+        CHECK(hg_live_wants_frame(u, &a) == (k || trial));
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
         hg_live_decision_clear(&d);
@@ -781,18 +865,19 @@ static void test_tuner(void)
             break;
         hg_live_decision_clear(&d);
         share_segment(&a);
-        CHECK(hg_live_wants_frame(u, &a) == k);
+        CHECK(hg_live_wants_frame(u, &a)); /* a trial: its frames */
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised == k);
         CHECK(k || strstr(d.why, "of the loop by the input's end at this "
                           "rate, 10.5 s)"));
+        int trial = d.action == HG_LIVE_CHANGE; /* frames whatever share */
         hg_live_decision_clear(&d);
         /* 200-300: 0.25 + 0.45 > 3 % of 2 + 3.5 + 7 + 10 s: not even
          * with them */
         a.from = 200;
         a.to = 300;
         a.advice_cost = 0.45;
-        CHECK(!hg_live_wants_frame(u, &a));
+        CHECK(hg_live_wants_frame(u, &a) == trial);
         hg_live_free(u);
     }
     {
@@ -829,8 +914,9 @@ static void test_tuner(void)
             char *made = d.lines ? strdup(d.lines) : NULL;
             hg_live_decision_clear(&d);
             seg(&a, 200, 300, 2.0, 0.15, 1.2, 0.15);
+            /* no frame of the trial's end (the share spent): the trend */
             if (made)
-                st = hg_live_segment(u, &a, made, restore, f0, f1, 0, &d,
+                st = hg_live_segment(u, &a, made, restore, f0, NULL, 0, &d,
                                      &e);
             CHECK(st == HG_OK && d.action != HG_LIVE_UNDO &&
                   d.measured_change < -0.2 && d.measured_change > -0.3);
@@ -839,6 +925,7 @@ static void test_tuner(void)
             hg_live_free(u);
         }
     }
+    test_counterfactual(&o, f0, f1, own, restore);
     hg_live_options o4 = o;
     o4.tuning_share = 1.0;
     hg_live *v = NULL;

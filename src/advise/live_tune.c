@@ -8,20 +8,23 @@
  * log of that run, scale the model to what this machine measured at the
  * lines in force (hg_whole_run.h: the measurement wins). A change is made
  * only where the advice saves min_gain of the predicted loop (its keep
- * margin). The segment after a change is its trial: measured per atom
- * and step (the ranks' mean Pair + Neigh and the least Comm), it is
- * compared with
- * the segment before the change carried forward by the trend of the two
- * segments before it (at most x2 either way: a pour fills, a bed
- * settles). Slower by more than undo_margin, the lines before come back
- * for one segment, which brackets the trial: the lines before on both
- * sides of it, their mean against the trial, tell the change from the
- * run's own drift (a bed that forms makes every atom dearer, faster than
- * any trend of the segments before foresees). Still slower by more than
- * undo_margin, the change stays undone and is not tried again in this
- * run; otherwise it is made again. The ranks are evened apart from all
- * that (rebalance, below): by a balance command weighted by the timers
- * of the segment just run. */
+ * margin). The segment after a change is its trial: its measured Pair +
+ * Neigh + Comm (the ranks' mean Pair + Neigh and the least Comm) is
+ * compared with what the lines before would have cost over the same
+ * steps: the model's price of them on the trial's own frames (a pour
+ * fills, a bed settles; the model sees the atoms and their contacts),
+ * times the measured / model ratio of the segment before the change.
+ * Without frames of the trial, per atom and step against the segment
+ * before carried forward by the trend of the two segments before it (at
+ * most x2 either way). Slower by more than undo_margin, the lines
+ * before come back for one segment, which brackets the trial: the lines
+ * before on both sides of it, their mean against the trial, tell the
+ * change from the run's own drift (a bed that forms makes every atom
+ * dearer, faster than any trend of the segments before foresees).
+ * Still slower by more than undo_margin, the change stays undone and is
+ * not tried again in this run; otherwise it is made again. The ranks
+ * are evened apart from all that (rebalance, below): by a balance
+ * command weighted by the timers of the segment just run. */
 #include "hg_live.h"
 #include "hg_engine.h"
 #include "hg_ranks.h"
@@ -50,6 +53,11 @@ struct hg_live {
                                changed (0: none) */
     double before_cost;     /* per atom and step of the segment before it
                                (no trend) */
+    char *old_lines;        /* the lines in force before it */
+    double before_seconds;  /* Pair + Neigh + least Comm of the segment
+                               before it */
+    double before_model;    /* the model's Neigh + Pair of the lines before
+                               on that segment's frames (0: not priced) */
     /* a change undone for one segment, to bracket its trial */
     int rechecking;
     double trial_cost;      /* per atom and step of its trial */
@@ -122,6 +130,7 @@ void hg_live_free(hg_live *t)
     ban_clear(t);
     free(t->prev);
     free(t->trial);
+    free(t->old_lines);
     free(t->workdir);
     free(t->units);
     free(t);
@@ -267,12 +276,46 @@ static int write_log(const hg_live *t, const hg_live_measure *m,
  * for another waits in Comm). Neighbor lines change every rank's work,
  * not how it is shared out, so the ranks' balance drifting, or a
  * rebalance, does not pass for their effect. One rank: its own. */
+static double seconds_of(const hg_live_measure *m)
+{
+    return m->pair + m->neigh + m->comm_min;
+}
+
 static double cost_of(const hg_live_measure *m)
 {
     double steps = (double)(m->to - m->from);
     double atoms = m->atoms > 1.0 ? m->atoms : 1.0;
-    double c = m->pair + m->neigh + m->comm_min;
+    double c = seconds_of(m);
     return steps > 0.0 && c > 0.0 ? c / steps / atoms : 0.0;
+}
+
+/* The model's Neigh + Pair seconds of lines over the steps between two
+ * frames, on one rank and not scaled to any log (0: not priced): what
+ * the lines before a change would have cost over its trial, up to the
+ * factor the segment before measured (judge_trial). */
+static double model_seconds(const hg_live *t, const char *lines,
+                            const char *frame0, const char *frame1)
+{
+    if (!lines || !frame0 || !frame1)
+        return 0.0;
+    const char *paths[2] = {frame0, frame1};
+    hg_run_input in = {0};
+    in.paths = paths;
+    in.n_paths = 2;
+    in.engine = t->engine;
+    in.timestep = t->o.timestep;
+    in.setting = lines;
+    in.keep_margin = t->o.min_gain;
+    in.mpi = 1;
+    hg_run_advice a;
+    hg_err e = {0};
+    if (hg_run_advise(&in, &a, &e))
+        return 0.0;
+    double s = a.has_own && isfinite(a.own.seconds) && a.own.seconds > 0.0
+                   ? a.own.seconds
+                   : 0.0;
+    hg_run_advice_clear(&a);
+    return s;
 }
 
 static int set_lines(hg_live_decision *d, const char *s, hg_err *e)
@@ -285,12 +328,18 @@ static int set_lines(hg_live_decision *d, const char *s, hg_err *e)
  * is its base, carried forward by the segments' trend (a pour fills, a
  * bed settles): what the lines in force would have cost in the next
  * segment. */
-static void begin_trial(hg_live *t, const hg_live_measure *m, double gain)
+static void begin_trial(hg_live *t, const hg_live_measure *m, double gain,
+                        const char *own, const char *frame0,
+                        const char *frame1)
 {
     t->on_trial = 1;
     t->base_cost = t->before_cost = cost_of(m);
     t->before_atoms = m->atoms;
     t->trial_gain = gain;
+    free(t->old_lines);
+    t->old_lines = dup_text(own);
+    t->before_seconds = seconds_of(m);
+    t->before_model = model_seconds(t, t->old_lines, frame0, frame1);
     if (t->prev_cost > 0.0 && t->base_cost > 0.0) {
         double trend = t->base_cost / t->prev_cost;
         t->base_cost *= trend < 0.5 ? 0.5 : trend > 2.0 ? 2.0 : trend;
@@ -375,7 +424,7 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
         st = hg_fail(e, HG_ENOMEM, "tuner: out of memory");
         goto done;
     }
-    begin_trial(t, m, gain);
+    begin_trial(t, m, gain, own, frame0, frame1);
     snprintf(t->trial_name, sizeof t->trial_name, "%.60s, skin %.4g",
              a.candidates[cand].name, skin);
     d->action = HG_LIVE_CHANGE;
@@ -489,6 +538,11 @@ static int share_allows(const hg_live *t, const hg_live_measure *m,
 
 int hg_live_wants_frame(const hg_live *t, const hg_live_measure *m)
 {
+    /* a trial is judged on its own frames (its first is the change's),
+     * whatever the share: the change is made, and what it measured
+     * decides whether it stays */
+    if (t->on_trial && t->before_model > 0.0)
+        return 1;
     double whole, loop_sum = t->loop_sum;
     if (m->loop > 0.0 && isfinite(m->loop))
         loop_sum += m->loop; /* as hg_live_segment will count it */
@@ -563,8 +617,22 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
     t->rechecking = 0;
     if (t->on_trial) {
         t->on_trial = 0;
-        if (t->base_cost > 0.0 && cost > 0.0) {
-            double change = cost / t->base_cost - 1.0;
+        /* what the lines before would have cost over the trial: the
+         * model's price of them on the trial's own frames (atoms that
+         * come in, a bed that forms), times the measured / model ratio of
+         * the segment before; without both frames, the segment before per
+         * atom and step carried forward by its trend */
+        double model = t->before_model > 0.0
+                           ? model_seconds(t, t->old_lines, frame0, frame1)
+                           : 0.0;
+        double change = NAN;
+        if (model > 0.0 && t->before_seconds > 0.0 && seconds_of(m) > 0.0)
+            change = seconds_of(m) /
+                         (t->before_seconds / t->before_model * model) -
+                     1.0;
+        else if (t->base_cost > 0.0 && cost > 0.0)
+            change = cost / t->base_cost - 1.0;
+        if (isfinite(change)) {
             d->measured_change = change;
             if (change > t->o.undo_margin) {
                 int st = set_lines(d, t->prev, e);
@@ -575,11 +643,21 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                 t->trial_atoms = m->atoms;
                 d->action = HG_LIVE_UNDO;
                 snprintf(d->why, sizeof d->why, "undone for a segment: "
-                         "%.1f %% slower per atom and step than the trend "
-                         "before the change; the lines before run again "
-                         "to bracket it", 100.0 * change);
+                         "%.1f %% slower than %s; the lines before run "
+                         "again to bracket it", 100.0 * change,
+                         model > 0.0 ? "the lines before would have been "
+                                       "(the model on its frames, scaled "
+                                       "to the segment before)"
+                                     : "the trend per atom and step "
+                                       "before the change");
                 return HG_OK;
             }
+            snprintf(d->judged, sizeof d->judged, "%s on trial: %+.1f %% "
+                     "against %s: kept", t->trial_name, 100.0 * change,
+                     model > 0.0 ? "what the lines before would have cost "
+                                   "(the model on its frames, scaled to "
+                                   "the segment before)"
+                                 : "the trend per atom and step before it");
         }
     }
     if (last) {

@@ -632,6 +632,8 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
             d->t_advice += t_dec;
             if (dec.advised)
                 d->advice_last = t_dec + d->frame_last;
+            if (!st2 && dec.judged[0]) /* before what follows it */
+                add_event(d, to, HG_LIVE_KEEP, dec.judged);
             if (st2) {
                 /* the advice failed on this segment: keep the lines */
                 snprintf(buf, sizeof buf, "step %lld: no advice: %s", to,

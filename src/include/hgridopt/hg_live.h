@@ -171,8 +171,10 @@ typedef struct hg_live_options {
     double min_gain;        /* change only when predicted to save this
                                share of the loop (0: 0.05) */
     double undo_margin;     /* undo a change measured this much slower
-                               per atom and step in Pair + Neigh + Comm
-                               of the busiest rank (0: 0.03) */
+                               in Pair + Neigh + Comm (the ranks' mean
+                               Pair + Neigh, the least Comm) than the
+                               lines before would have been over its
+                               trial (0: 0.03) */
     double tuning_share;    /* advise only while the tuning so far plus
                                the last advice's cost (the measures'
                                tuning, advice_cost) stay within this share
@@ -207,16 +209,25 @@ typedef struct hg_live_decision {
                                lines in force (those before the change)
                                stay */
     double predicted_gain;  /* CHANGE: share of the loop predicted saved */
-    double measured_change; /* UNDO: the change's measured cost per atom
-                               and step against the segment before (with
-                               lines: its trend; without: the lines
-                               before on both sides of its trial), as a
+    double measured_change; /* the trial just judged (UNDO with lines,
+                               or any action after a trial): its Pair +
+                               Neigh + Comm against what the lines
+                               before would have cost over it (the model
+                               on its frames scaled to the segment
+                               before; without frames, per atom and step
+                               against that segment's trend); UNDO
+                               without lines: per atom and step against
+                               the lines before on both sides of its
+                               trial; as a
                                share (> 0: slower); CHANGE made again: the
                                same, at most the undo margin; NAN: an undo
                                kept because the atoms changed by more than
                                a tenth across the trial's bracket */
     char name[96];          /* CHANGE: the setting in words */
     char why[240];          /* one line */
+    char judged[240];       /* a trial judged and passed ("": none): the
+                               change, its measured_change and against
+                               what, one line */
     int advised;            /* the whole-run advice was asked (what
                                hg_live_measure.advice_cost times) */
     /* with any action: a one-off `balance ... weight time` command to
@@ -238,8 +249,9 @@ void hg_live_free(hg_live *t);
 void hg_live_run_begin(hg_live *t, long long start, long long n);
 
 /* Segment m done (not the run's last): would the tuner advise after it,
- * as far as its tuning share tells? Where not (0), hg_live_segment needs
- * no frame of its last step, and the caller may save writing it. */
+ * as far as its tuning share tells, or judge a change on trial by its
+ * frames (whatever the share)? Where not (0), hg_live_segment needs no
+ * frame of its last step, and the caller may save writing it. */
 int hg_live_wants_frame(const hg_live *t, const hg_live_measure *m);
 
 /* Segment m done. own: the lines in force during it, as the code's
