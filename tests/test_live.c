@@ -440,8 +440,9 @@ static double model_of(const char *lines, const char *f0, const char *f1)
 /* A trial judged by what the lines before would have cost over it: the
  * model's price of them on the trial's own frames (here the slow, dense
  * ones), times the measured / model ratio of the segment before. The
- * trial measures 2 % (k = 0: kept) or 10 % (k = 1: undone for a
- * segment) above that, whatever its cost per atom and step. */
+ * trial measures 2 % (k = 0: kept) or 10 % (k >= 1: undone for a
+ * segment) above that, whatever its cost per atom and step; then its
+ * bracket (k = 2, 3) by the ratios of both sides. */
 static void test_counterfactual(const hg_live_options *o, const char *f0,
                                 const char *f1, const char *own,
                                 const char *restore)
@@ -453,7 +454,7 @@ static void test_counterfactual(const hg_live_options *o, const char *f0,
     write_frame_low(g1, 200, 0.01);
     double before = model_of(own, f0, f1), over = model_of(own, g0, g1);
     CHECK(before > 0.0 && over > 0.0 && fabs(over / before - 1.0) > 0.1);
-    for (int k = 0; k < 2 && before > 0.0 && over > 0.0; k++) {
+    for (int k = 0; k < 4 && before > 0.0 && over > 0.0; k++) {
         hg_err e = {0};
         hg_live_decision d;
         hg_live_measure a = skin_too_small(1);
@@ -483,6 +484,28 @@ static void test_counterfactual(const hg_live_options *o, const char *f0,
             printf("test_live: trial x%.3g of the segment before, the "
                    "model x%.3g: %+.3f (%s)\n", f, over / before,
                    d.measured_change, d.why);
+            hg_live_decision_clear(&d);
+        }
+        if (made && k >= 2) {
+            /* its bracket, the lines before again on the first frames:
+             * half as dear as before the change (k = 2: the segment
+             * before was the dear one; the trial is 10 / 0.75 - 1 = 47 %
+             * slower than the lines before scaled to both sides) or
+             * three times (k = 3: -45 %, made again) */
+            hg_live_measure c = a;
+            c.from = 200;
+            c.to = 300;
+            scale(&c, k == 2 ? 0.5 : 3.0);
+            st = hg_live_segment(u, &c, own, restore, f0, f1, 0, &d, &e);
+            double want = 1.10 / (k == 2 ? 0.75 : 2.0) - 1.0;
+            CHECK(st == HG_OK && fabs(d.measured_change - want) < 1e-6);
+            CHECK(strstr(d.why, "both sides") != NULL);
+            if (k == 2)
+                CHECK(d.action == HG_LIVE_UNDO && !d.lines);
+            else
+                CHECK(d.action == HG_LIVE_CHANGE && d.lines &&
+                      !strcmp(d.lines, made) && strstr(d.why, "made again"));
+            printf("test_live: bracket: %s\n", d.why);
             hg_live_decision_clear(&d);
         }
         free(made);
@@ -608,7 +631,10 @@ static void test_tuner(void)
             c.atoms *= 1.4;
             scale(&c, 1.4);
         }
-        st = hg_live_segment(u, &c, own, restore, f0, f1, 0, &d, &e);
+        /* k = 2 without the bracket's last frame: no model price of it,
+         * per atom and step */
+        st = hg_live_segment(u, &c, own, restore, f0, k == 2 ? NULL : f1, 0,
+                             &d, &e);
         CHECK(st == HG_OK);
         if (k == 2) {
             CHECK(d.action == HG_LIVE_UNDO && !d.lines &&

@@ -18,9 +18,10 @@
  * before carried forward by the trend of the two segments before it (at
  * most x2 either way). Slower by more than undo_margin, the lines
  * before come back for one segment, which brackets the trial: the lines
- * before on both sides of it, their mean against the trial, tell the
- * change from the run's own drift (a bed that forms makes every atom
- * dearer, faster than any trend of the segments before foresees).
+ * before on both sides of it (their mean measured / model ratio times
+ * the model on the trial's frames; without frames, their mean cost per
+ * atom and step) tell the change from the run's own drift (a bed that
+ * forms makes every atom dearer, faster than any trend foresees).
  * Still slower by more than undo_margin, the change stays undone and is
  * not tried again in this run; otherwise it is made again. The ranks
  * are evened apart from all that (rebalance, below): by a balance
@@ -61,6 +62,9 @@ struct hg_live {
     /* a change undone for one segment, to bracket its trial */
     int rechecking;
     double trial_cost;      /* per atom and step of its trial */
+    double trial_seconds;   /* its Pair + Neigh + least Comm */
+    double trial_model;     /* the model's price of the lines before on
+                               its frames (0: not priced) */
     double before_atoms, trial_atoms; /* at the ends of the segment
                                before it and of its trial */
     double trial_gain;      /* the gain it was predicted */
@@ -541,12 +545,41 @@ int hg_live_wants_frame(const hg_live *t, const hg_live_measure *m)
     /* a trial is judged on its own frames (its first is the change's),
      * whatever the share: the change is made, and what it measured
      * decides whether it stays */
-    if (t->on_trial && t->before_model > 0.0)
+    if ((t->on_trial || t->rechecking) && t->before_model > 0.0)
         return 1;
     double whole, loop_sum = t->loop_sum;
     if (m->loop > 0.0 && isfinite(m->loop))
         loop_sum += m->loop; /* as hg_live_segment will count it */
     return share_allows(t, m, loop_sum, &whole);
+}
+
+/* A trial's bracket judged (change: the trial against the lines before
+ * on both sides of it, as a share; against: what it was judged
+ * against): more than undo_margin slower, the change stays undone and is
+ * not tried again in this run; else it is made again. */
+static int judge_bracket(hg_live *t, double change, const char *against,
+                         hg_live_decision *d, hg_err *e)
+{
+    d->measured_change = change;
+    if (change > t->o.undo_margin) {
+        ban(t, t->trial);
+        t->trial = NULL;
+        d->action = HG_LIVE_UNDO; /* no lines: they are in force */
+        snprintf(d->why, sizeof d->why, "undone: %.1f %% slower than %s",
+                 100.0 * change, against);
+        return HG_OK;
+    }
+    int st = set_lines(d, t->trial, e);
+    if (st)
+        return st;
+    d->action = HG_LIVE_CHANGE;
+    d->predicted_gain = t->trial_gain;
+    snprintf(d->name, sizeof d->name, "%s", t->trial_name);
+    snprintf(d->why, sizeof d->why, "%s made again: %+.1f %% against %s",
+             t->trial_name, 100.0 * change, against);
+    free(t->trial);
+    t->trial = NULL;
+    return HG_OK;
 }
 
 static int segment(hg_live *t, const hg_live_measure *m, const char *own,
@@ -568,6 +601,24 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
         /* the lines before ran again: the trial against their mean on
          * both sides of it */
         t->rechecking = 0;
+        /* with the model: the lines before on both sides of the trial,
+         * each measured / model, their mean ratio times the model's
+         * price of those lines on the trial's frames (a pour that fills,
+         * a segment before that rebuilt every step, a bed that settles,
+         * each priced where it happened) */
+        double model = t->trial_model > 0.0
+                           ? model_seconds(t, t->old_lines, frame0, frame1)
+                           : 0.0;
+        if (model > 0.0 && seconds_of(m) > 0.0 && t->trial_seconds > 0.0) {
+            double ratio = 0.5 * (t->before_seconds / t->before_model +
+                                  seconds_of(m) / model);
+            double change =
+                t->trial_seconds / (ratio * t->trial_model) - 1.0;
+            return judge_bracket(t, change, "what the lines before would "
+                                 "have cost (the model on its frames, "
+                                 "scaled to them on both sides of it)", d,
+                                 e);
+        }
         /* atoms that came in (or left) by more than a tenth across the
          * bracket: a cost per atom and step of a pour that fills cannot
          * tell the lines from the run (flatwall's bed formed from 1498
@@ -590,29 +641,8 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
         double change = around > 0.0 && t->trial_cost > 0.0
                             ? t->trial_cost / around - 1.0
                             : 0.0;
-        d->measured_change = change;
-        if (change > t->o.undo_margin) {
-            ban(t, t->trial);
-            t->trial = NULL;
-            d->action = HG_LIVE_UNDO; /* no lines: they are in force */
-            snprintf(d->why, sizeof d->why, "undone: %.1f %% slower per "
-                     "atom and step than the lines before, on both sides "
-                     "of its trial", 100.0 * change);
-            return HG_OK;
-        }
-        int st = set_lines(d, t->trial, e);
-        if (st)
-            return st;
-        d->action = HG_LIVE_CHANGE;
-        d->predicted_gain = t->trial_gain;
-        snprintf(d->name, sizeof d->name, "%s", t->trial_name);
-        snprintf(d->why, sizeof d->why, "%s made again: %.1f %% per atom "
-                 "and step against the lines before on both sides of its "
-                 "trial (they slowed with the run)", t->trial_name,
-                 100.0 * change);
-        free(t->trial);
-        t->trial = NULL;
-        return HG_OK;
+        return judge_bracket(t, change, "the lines before per atom and "
+                             "step, on both sides of it", d, e);
     }
     t->rechecking = 0;
     if (t->on_trial) {
@@ -640,6 +670,8 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                     return st;
                 t->rechecking = 1;
                 t->trial_cost = cost;
+                t->trial_seconds = seconds_of(m);
+                t->trial_model = model;
                 t->trial_atoms = m->atoms;
                 d->action = HG_LIVE_UNDO;
                 snprintf(d->why, sizeof d->why, "undone for a segment: "
