@@ -511,6 +511,34 @@ static void test_counterfactual(const hg_live_options *o, const char *f0,
         free(made);
         hg_live_free(u);
     }
+    /* the model on the same frames sees no change, but the trial's cost
+     * per atom and step doubled (half the atoms, the same seconds):
+     * slower by the trend, so the bracket measures the lines before */
+    {
+        hg_err e = {0};
+        hg_live_decision d;
+        hg_live_measure a = skin_too_small(1);
+        int st;
+        hg_live *u = first_segment(o, &a, own, restore, f0, f1, &d, &st);
+        if (u) {
+            char *made = d.lines ? strdup(d.lines) : NULL;
+            hg_live_decision_clear(&d);
+            hg_live_measure b = a;
+            b.from = 100;
+            b.to = 200;
+            b.atoms = a.atoms / 2;
+            if (made) {
+                st = hg_live_segment(u, &b, made, restore, f0, f1, 0, &d,
+                                     &e);
+                CHECK(st == HG_OK && d.action == HG_LIVE_UNDO && d.lines &&
+                      strstr(d.why, "trend per atom and step") &&
+                      fabs(d.measured_change - 1.0) < 1e-6);
+                hg_live_decision_clear(&d);
+            }
+            free(made);
+            hg_live_free(u);
+        }
+    }
     remove(g0);
     remove(g1);
 }
