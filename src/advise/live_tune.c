@@ -293,23 +293,31 @@ static double cost_of(const hg_live_measure *m)
     return steps > 0.0 && c > 0.0 ? c / steps / atoms : 0.0;
 }
 
+/* The whole-run advice's input for the two frames of a segment (paths
+ * must outlive it). */
+static hg_run_input segment_input(const hg_live *t, const char **paths)
+{
+    hg_run_input in = {0};
+    in.paths = paths;
+    in.n_paths = 2;
+    in.engine = t->engine;
+    in.timestep = t->o.timestep;
+    in.keep_margin = t->o.min_gain;
+    return in;
+}
+
 /* The model's Neigh + Pair seconds of lines over the steps between two
  * frames, on one rank and not scaled to any log (0: not priced): what
  * the lines before a change would have cost over its trial, up to the
- * factor the segment before measured (judge_trial). */
+ * factor the segment before measured (segment, below). */
 static double model_seconds(const hg_live *t, const char *lines,
                             const char *frame0, const char *frame1)
 {
     if (!lines || !frame0 || !frame1)
         return 0.0;
     const char *paths[2] = {frame0, frame1};
-    hg_run_input in = {0};
-    in.paths = paths;
-    in.n_paths = 2;
-    in.engine = t->engine;
-    in.timestep = t->o.timestep;
+    hg_run_input in = segment_input(t, paths);
     in.setting = lines;
-    in.keep_margin = t->o.min_gain;
     in.mpi = 1;
     hg_run_advice a;
     hg_err e = {0};
@@ -362,13 +370,8 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     if (st)
         return st;
     const char *paths[2] = {frame0, frame1};
-    hg_run_input in = {0};
-    in.paths = paths;
-    in.n_paths = 2;
-    in.engine = t->engine;
-    in.timestep = t->o.timestep;
+    hg_run_input in = segment_input(t, paths);
     in.log = logpath;
-    in.keep_margin = t->o.min_gain;
     in.mpi = t->o.mpi;
     in.engine_balance = !strcmp(t->engine->name, "lammps");
     in.decomposition = m->decomposition[0] ? m->decomposition : NULL;
