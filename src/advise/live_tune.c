@@ -336,10 +336,11 @@ static int set_lines(hg_live_decision *d, const char *s, hg_err *e)
     return d->lines ? HG_OK : hg_fail(e, HG_ENOMEM, "tuner: out of memory");
 }
 
-/* A change made after segment m goes on trial: the segment before it
- * is its base, carried forward by the segments' trend (a pour fills, a
- * bed settles): what the lines in force would have cost in the next
- * segment. */
+/* A change made after segment m goes on trial. Its bases: the model's
+ * price of the lines in force (own) on m's frames, against m's measured
+ * seconds (segment prices them again on the trial's frames); and m per
+ * atom and step, carried forward by the segments' trend (a pour fills, a
+ * bed settles). */
 static void begin_trial(hg_live *t, const hg_live_measure *m, double gain,
                         const char *own, const char *frame0,
                         const char *frame1)
@@ -670,11 +671,12 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
          * passed it at -43 %, and ran 1.14 of the best static setting on
          * one rank), the trend a pour that fills (the wide pour's first
          * change, 4-11 % above it, undone) */
-        double change = isfinite(by_model) ? by_model : by_trend;
-        int slower = (isfinite(by_model) && by_model > t->o.undo_margin) ||
-                     (isfinite(by_trend) && by_trend > t->o.undo_margin);
-        if (slower && isfinite(by_trend) && !(by_model > t->o.undo_margin))
-            change = by_trend;
+        int model_slower = by_model > t->o.undo_margin;
+        int slower = model_slower || by_trend > t->o.undo_margin;
+        /* the figure shown: the model's, unless only the trend found the
+         * trial slower (or the model has none) */
+        int from_model = isfinite(by_model) && (model_slower || !slower);
+        double change = from_model ? by_model : by_trend;
         if (isfinite(change)) {
             d->measured_change = change;
             if (slower) {
@@ -690,7 +692,7 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                 snprintf(d->why, sizeof d->why, "undone for a segment: "
                          "%.1f %% slower than %s; the lines before run "
                          "again to bracket it", 100.0 * change,
-                         change == by_model
+                         from_model
                              ? "the lines before would have been (the "
                                "model on its frames, scaled to the "
                                "segment before)"
@@ -699,12 +701,12 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                 return HG_OK;
             }
             char trend[64] = "";
-            if (change == by_model && isfinite(by_trend))
+            if (from_model && isfinite(by_trend))
                 snprintf(trend, sizeof trend, ", %+.1f %% against the "
                          "trend", 100.0 * by_trend);
             snprintf(d->judged, sizeof d->judged, "%s on trial: %+.1f %% "
                      "against %s%s: kept", t->trial_name, 100.0 * change,
-                     change == by_model
+                     from_model
                          ? "what the lines before would have cost (the "
                            "model on its frames, scaled to the segment "
                            "before)"
