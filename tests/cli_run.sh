@@ -123,6 +123,17 @@ awk '/^hgridopt run:/ { for (i = 1; i <= NF; i++) if ($i == "Loop") l = $(i + 1)
      END { exit !(seen && o >= 0 && l > 0 && t > 0 && (t - l - o) ^ 2 < (5e-3 * o + 5e-4 * (l + t) + 1e-9) ^ 2) }' "$TMP/gas/screen" && ok ||
     bad "gas: no splitting figure, or Loop + splitting is not the total: $(grep -E '^(hgridopt run|splitting)' "$TMP/gas/screen")"
 
+# a change made before a run's last segment is judged on the next run's
+# first: two segments a run, the change after step 200, its trial the
+# first run's last segment, judged at step 600 in the second run
+run_both gas-carry "$D/in.gas" --min-steps 100 --segments 2
+why=$(same_run "$P" "$TMP/gas-carry")
+[ -z "$why" ] && ok || bad "gas, two segments a run: $why"
+grep -q "^  step 200: .*predicted to save" "$TMP/gas-carry/screen" && ok ||
+    bad "gas, two segments a run: no change at step 200: $(grep -A8 '^changes:' "$TMP/gas-carry/screen")"
+grep -q "^  step 600: .* on trial: .* kept" "$TMP/gas-carry/screen" && ok ||
+    bad "gas, two segments a run: the change of step 200 not judged in the second run: $(grep -A8 '^changes:' "$TMP/gas-carry/screen")"
+
 # the tuner's own time: the gas's loop is 0.07 s, an advice a few ms, so
 # past the first, its 3 % let few through; --tuning-share 0 advises after
 # every segment

@@ -702,6 +702,43 @@ static void test_tuner(void)
             hg_live_free(u);
         }
     }
+    /* a change made before a run's last segment: the next run's tuner
+     * takes its trial over and judges it on its first segment (k = 0:
+     * 50 % slower, undone for a bracket back to the restore lines); the
+     * input's own neighbor lines in between drop it (k = 1: not judged) */
+    for (int k = 0; k < 2; k++) {
+        hg_live_measure a = m;
+        hg_live *u = first_segment(&o, &a, own, restore, f0, f1, &d, &st);
+        hg_live *v = tuner_at(&o);
+        if (u && v) {
+            CHECK(st == HG_OK && d.action == HG_LIVE_CHANGE && d.lines);
+            hg_live_decision_clear(&d);
+            hg_live_carry_trial(v, u);
+            hg_live_free(u);
+            u = NULL;
+            hg_live_run_begin(v, 1000, 1000);
+            if (k == 1)
+                hg_live_drop_trial(v);
+            hg_live_measure b = a;
+            b.from = 1000;
+            b.to = 1100;
+            scale(&b, 1.5);
+            CHECK(hg_live_wants_frame(v, &b) == 1 || k == 1);
+            st = hg_live_segment(v, &b, "neighbor 0.5 bin\n", restore, f0,
+                                 f1, 0, &d, &e);
+            CHECK(st == HG_OK);
+            if (k == 0) {
+                CHECK(d.action == HG_LIVE_UNDO && d.lines &&
+                      !strcmp(d.lines, restore));
+                CHECK(d.measured_change > 0.4 && d.measured_change < 0.6);
+            } else {
+                CHECK(d.action != HG_LIVE_UNDO && d.measured_change == 0.0);
+            }
+            hg_live_decision_clear(&d);
+        }
+        hg_live_free(u);
+        hg_live_free(v);
+    }
     /* neighbor lines on trial are judged by the ranks' mean work and the
      * least Comm: the busiest rank 50 % dearer (the balance drifted, a
      * rank waits longer) is not their doing */

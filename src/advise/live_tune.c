@@ -55,6 +55,8 @@ struct hg_live {
     double before_cost;     /* per atom and step of the segment before it
                                (no trend) */
     char *old_lines;        /* the lines in force before it */
+    double old_skin;        /* their skin, as the advice read it (0: not
+                               read; every skin is then priced) */
     double before_seconds;  /* Pair + Neigh + least Comm of the segment
                                before it */
     double before_model;    /* the model's Neigh + Pair of the lines before
@@ -195,12 +197,48 @@ void hg_live_run_begin(hg_live *t, long long start, long long n)
 {
     t->run_end = start + n;
     ban_clear(t);
-    t->on_trial = 0;
-    t->rechecking = 0;
     t->last_cost = t->prev_cost = 0.0;
     t->rebalanced_at = 0.0;
     t->no_rebalance = 0;
     t->failed_rebalances = 0;
+}
+
+void hg_live_drop_trial(hg_live *t)
+{
+    if (!t)
+        return;
+    t->on_trial = 0;
+    t->rechecking = 0;
+    free(t->trial);
+    t->trial = NULL;
+}
+
+void hg_live_carry_trial(hg_live *to, hg_live *from)
+{
+    if (!to || !from || (!from->on_trial && !from->rechecking))
+        return;
+    hg_live_drop_trial(to);
+    free(to->old_lines);
+    free(to->prev);
+    to->on_trial = from->on_trial;
+    to->rechecking = from->rechecking;
+    to->base_cost = from->base_cost;
+    to->before_cost = from->before_cost;
+    to->old_lines = from->old_lines;
+    to->old_skin = from->old_skin;
+    to->before_seconds = from->before_seconds;
+    to->before_model = from->before_model;
+    to->trial_cost = from->trial_cost;
+    to->trial_seconds = from->trial_seconds;
+    to->trial_model = from->trial_model;
+    to->before_atoms = from->before_atoms;
+    to->trial_atoms = from->trial_atoms;
+    to->trial_gain = from->trial_gain;
+    memcpy(to->trial_name, from->trial_name, sizeof to->trial_name);
+    to->prev = from->prev;
+    to->trial = from->trial;
+    from->old_lines = from->prev = from->trial = NULL;
+    from->on_trial = from->rechecking = 0;
 }
 
 /* Lines compared without blanks at the ends of lines and empty lines. */
@@ -309,15 +347,18 @@ static hg_run_input segment_input(const hg_live *t, const char **paths)
 /* The model's Neigh + Pair seconds of lines over the steps between two
  * frames, on one rank and not scaled to any log (0: not priced): what
  * the lines before a change would have cost over its trial, up to the
- * factor the segment before measured (segment, below). */
+ * factor the segment before measured (segment, below). At their own skin
+ * alone (skin > 0): the other skins' prices are not needed. */
 static double model_seconds(const hg_live *t, const char *lines,
-                            const char *frame0, const char *frame1)
+                            double skin, const char *frame0,
+                            const char *frame1)
 {
     if (!lines || !frame0 || !frame1)
         return 0.0;
     const char *paths[2] = {frame0, frame1};
     hg_run_input in = segment_input(t, paths);
     in.setting = lines;
+    in.skin = skin > 0.0 && isfinite(skin) ? skin : 0.0;
     in.mpi = 1;
     hg_run_advice a;
     hg_err e = {0};
@@ -328,6 +369,13 @@ static double model_seconds(const hg_live *t, const char *lines,
                    : 0.0;
     hg_run_advice_clear(&a);
     return s;
+}
+
+/* The lines before a change (on trial) priced between two frames. */
+static double old_lines_price(const hg_live *t, const char *frame0,
+                              const char *frame1)
+{
+    return model_seconds(t, t->old_lines, t->old_skin, frame0, frame1);
 }
 
 static int set_lines(hg_live_decision *d, const char *s, hg_err *e)
@@ -342,8 +390,8 @@ static int set_lines(hg_live_decision *d, const char *s, hg_err *e)
  * atom and step, carried forward by the segments' trend (a pour fills, a
  * bed settles). */
 static void begin_trial(hg_live *t, const hg_live_measure *m, double gain,
-                        const char *own, const char *frame0,
-                        const char *frame1)
+                        const char *own, double own_skin,
+                        const char *frame0, const char *frame1)
 {
     t->on_trial = 1;
     t->base_cost = t->before_cost = cost_of(m);
@@ -351,8 +399,9 @@ static void begin_trial(hg_live *t, const hg_live_measure *m, double gain,
     t->trial_gain = gain;
     free(t->old_lines);
     t->old_lines = dup_text(own);
+    t->old_skin = own_skin;
     t->before_seconds = seconds_of(m);
-    t->before_model = model_seconds(t, t->old_lines, frame0, frame1);
+    t->before_model = old_lines_price(t, frame0, frame1);
     if (t->prev_cost > 0.0 && t->base_cost > 0.0) {
         double trend = t->base_cost / t->prev_cost;
         t->base_cost *= trend < 0.5 ? 0.5 : trend > 2.0 ? 2.0 : trend;
@@ -432,7 +481,8 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
         st = hg_fail(e, HG_ENOMEM, "tuner: out of memory");
         goto done;
     }
-    begin_trial(t, m, gain, own, frame0, frame1);
+    begin_trial(t, m, gain, own, a.has_own ? a.own.skin : 0.0, frame0,
+                frame1);
     snprintf(t->trial_name, sizeof t->trial_name, "%.60s, skin %.4g",
              a.candidates[cand].name, skin);
     d->action = HG_LIVE_CHANGE;
@@ -611,7 +661,7 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
          * a segment before that rebuilt every step, a bed that settles,
          * each priced where it happened) */
         double model = t->trial_model > 0.0
-                           ? model_seconds(t, t->old_lines, frame0, frame1)
+                           ? old_lines_price(t, frame0, frame1)
                            : 0.0;
         if (model > 0.0 && seconds_of(m) > 0.0 && t->trial_seconds > 0.0) {
             double ratio = 0.5 * (t->before_seconds / t->before_model +
@@ -657,7 +707,7 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
          * the segment before; without both frames, the segment before per
          * atom and step carried forward by its trend */
         double model = t->before_model > 0.0
-                           ? model_seconds(t, t->old_lines, frame0, frame1)
+                           ? old_lines_price(t, frame0, frame1)
                            : 0.0;
         double by_model = NAN, by_trend = NAN;
         if (model > 0.0 && t->before_seconds > 0.0 && seconds_of(m) > 0.0)

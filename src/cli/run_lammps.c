@@ -893,7 +893,7 @@ int cli_run_lammps(const cli_run_opts *o)
             d.dynamic_group = hg_live_dynamic_read(
                 &d.s, i, d.dyn_name, sizeof d.dyn_name, &d.dyn_line);
             /* the timestep and units the advice prices with, as now */
-            hg_live_free(d.tuner);
+            hg_live *last_tuner = d.tuner;
             d.tuner = NULL;
             double *dtp = lammps_extract_global(d.h, "dt");
             const char *units = lammps_extract_global(d.h, "units");
@@ -903,7 +903,13 @@ int cli_run_lammps(const cli_run_opts *o)
              * this one and those still to come */
             lo.loop_before = d.loop;
             lo.later_steps = hg_live_later_steps(&d.s, i);
-            if (hg_live_create(&lo, &d.tuner, &e)) {
+            int st = hg_live_create(&lo, &d.tuner, &e);
+            /* a change made before the last run's last segment is judged
+             * on this run's first */
+            if (!st)
+                hg_live_carry_trial(d.tuner, last_tuner);
+            hg_live_free(last_tuner);
+            if (st) {
                 if (d.rank == 0)
                     cli_error("%s", e.msg);
                 rc = CLI_EDATA;
@@ -921,6 +927,7 @@ int cli_run_lammps(const cli_run_opts *o)
             !strcmp(c.word, "comm_modify")) {
             if ((rc = yield_to_input(&d, line)))
                 break;
+            hg_live_drop_trial(d.tuner);
             remember_own(&d, c.word, cmd);
         }
         if (c.fix_id[0] && !strcmp(c.fix_id, d.balance_time))
@@ -934,6 +941,7 @@ int cli_run_lammps(const cli_run_opts *o)
             free(d.tuned);
             free(d.prev_tuned);
             d.tuned = d.prev_tuned = NULL;
+            hg_live_drop_trial(d.tuner);
             d.own_collections[0] = '\0';
             d.no_restore = 0;
         }

@@ -244,9 +244,21 @@ typedef struct hg_live hg_live;
 int hg_live_create(const hg_live_options *o, hg_live **t, hg_err *e);
 void hg_live_free(hg_live *t);
 
-/* A `run` begins (its first step and steps): a change that is still on
- * trial carries over. */
+/* A `run` begins (its first step and steps): the lines measured slower
+ * in an earlier run may be tried again (a new run is often a new phase);
+ * a change still on trial, or its bracket, stays (hg_live_carry_trial). */
 void hg_live_run_begin(hg_live *t, long long start, long long n);
+
+/* A tuner made for the next `run` (its timestep, units and share as
+ * then) takes over from the last one the change still on trial, or its
+ * bracket: a change made before a run's last segment is judged on the
+ * next run's first (its lines stay in force across the runs). from keeps
+ * no trial. */
+void hg_live_carry_trial(hg_live *to, hg_live *from);
+
+/* The input set neighbor lines of its own: a change on trial, or its
+ * bracket, is no longer what runs, and is not judged. */
+void hg_live_drop_trial(hg_live *t);
 
 /* Segment m done (not the run's last): would the tuner advise after it,
  * as far as its tuning share tells, or judge a change on trial by its
