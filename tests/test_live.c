@@ -703,27 +703,41 @@ static void test_tuner(void)
         }
     }
     /* a change made before a run's last segment: the next run's tuner
-     * takes its trial over and judges it on its first segment (k = 0:
-     * 50 % slower, undone for a bracket back to the restore lines); the
-     * input's own neighbor lines in between drop it (k = 1: not judged) */
-    for (int k = 0; k < 2; k++) {
+     * takes its trial over and judges it on its first segment, by the
+     * model alone (no trend across runs), its frames wanted past the
+     * tuning share (k = 0: 50 % slower, undone for a bracket back to the
+     * restore lines); the input's own neighbor lines in between drop it
+     * (k = 1: not judged, no frame wanted); a bracket carries over too
+     * (k = 2: the lines before as before the trial, the change undone) */
+    for (int k = 0; k < 3; k++) {
         hg_live_measure a = m;
         hg_live *u = first_segment(&o, &a, own, restore, f0, f1, &d, &st);
         hg_live *v = tuner_at(&o);
         if (u && v) {
             CHECK(st == HG_OK && d.action == HG_LIVE_CHANGE && d.lines);
             hg_live_decision_clear(&d);
+            hg_live_measure b = a;
+            b.from = 100;
+            b.to = 200;
+            scale(&b, 1.5);
+            if (k == 2) { /* its trial, slower: the bracket begins */
+                st = hg_live_segment(u, &b, "neighbor 0.5 bin\n", restore,
+                                     f0, f1, 0, &d, &e);
+                CHECK(st == HG_OK && d.action == HG_LIVE_UNDO && d.lines);
+                hg_live_decision_clear(&d);
+                b = a;
+            }
             hg_live_carry_trial(v, u);
+            hg_live_carry_trial(v, v); /* no-op */
             hg_live_free(u);
             u = NULL;
             hg_live_run_begin(v, 1000, 1000);
             if (k == 1)
                 hg_live_drop_trial(v);
-            hg_live_measure b = a;
             b.from = 1000;
             b.to = 1100;
-            scale(&b, 1.5);
-            CHECK(hg_live_wants_frame(v, &b) == 1 || k == 1);
+            b.tuning = b.advice_cost = 1e3; /* the share spent */
+            CHECK(hg_live_wants_frame(v, &b) == (k != 1));
             st = hg_live_segment(v, &b, "neighbor 0.5 bin\n", restore, f0,
                                  f1, 0, &d, &e);
             CHECK(st == HG_OK);
@@ -731,8 +745,14 @@ static void test_tuner(void)
                 CHECK(d.action == HG_LIVE_UNDO && d.lines &&
                       !strcmp(d.lines, restore));
                 CHECK(d.measured_change > 0.4 && d.measured_change < 0.6);
+                CHECK(strstr(d.why, "model on its frames") != NULL);
+            } else if (k == 1) {
+                CHECK(d.action == HG_LIVE_KEEP && !d.lines &&
+                      d.measured_change == 0.0 && !d.judged[0]);
             } else {
-                CHECK(d.action != HG_LIVE_UNDO && d.measured_change == 0.0);
+                CHECK(d.action == HG_LIVE_UNDO && !d.lines);
+                CHECK(d.measured_change > 0.4 && d.measured_change < 0.6);
+                CHECK(strstr(d.why, "both sides") != NULL);
             }
             hg_live_decision_clear(&d);
         }

@@ -215,14 +215,17 @@ void hg_live_drop_trial(hg_live *t)
 
 void hg_live_carry_trial(hg_live *to, hg_live *from)
 {
-    if (!to || !from || (!from->on_trial && !from->rechecking))
+    if (!to || !from || to == from || (!from->on_trial && !from->rechecking))
         return;
     hg_live_drop_trial(to);
     free(to->old_lines);
     free(to->prev);
     to->on_trial = from->on_trial;
     to->rechecking = from->rechecking;
-    to->base_cost = from->base_cost;
+    /* no trend across runs: the input may change the physics between
+     * them (a timestep, a pair style, atoms added); the model prices the
+     * new run's own frames */
+    to->base_cost = 0.0;
     to->before_cost = from->before_cost;
     to->old_lines = from->old_lines;
     to->old_skin = from->old_skin;

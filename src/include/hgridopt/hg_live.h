@@ -252,8 +252,9 @@ void hg_live_run_begin(hg_live *t, long long start, long long n);
 /* A tuner made for the next `run` (its timestep, units and share as
  * then) takes over from the last one the change still on trial, or its
  * bracket: a change made before a run's last segment is judged on the
- * next run's first (its lines stay in force across the runs). from keeps
- * no trial. */
+ * next run's first (its lines stay in force across the runs), by the
+ * model alone (the input may change the physics between runs, which no
+ * trend per atom and step foresees). from keeps no trial. */
 void hg_live_carry_trial(hg_live *to, hg_live *from);
 
 /* The input set neighbor lines of its own: a change on trial, or its
