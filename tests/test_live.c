@@ -511,6 +511,65 @@ static void test_counterfactual(const hg_live_options *o, const char *f0,
         free(made);
         hg_live_free(u);
     }
+    /* the segment before the change built dangerously (every build):
+     * the model's price of those lines is not taken. The trial 10 %
+     * above the model's counterfactual but below the segment before per
+     * atom and step (k = 0) is kept, the report says why; 20 % above the
+     * segment before (k = 1) is bracketed by the trend, and the bracket,
+     * the lines before three times as dear, is judged per atom and step:
+     * 1.2 / 2 - 1 = -40 %, made again */
+    for (int k = 0; k < 2; k++) {
+        hg_err e = {0};
+        hg_live_decision d;
+        hg_live_measure a = skin_too_small(1);
+        a.dangerous = a.builds;
+        int st;
+        hg_live *u = first_segment(o, &a, own, restore, f0, f1, &d, &st);
+        if (!u)
+            break;
+        char *made = d.lines ? strdup(d.lines) : NULL;
+        CHECK(st == HG_OK && made);
+        hg_live_decision_clear(&d);
+        hg_live_measure b = a;
+        b.from = 100;
+        b.to = 200;
+        b.dangerous = 0;
+        double f = k ? 1.2 : 1.10 * over / before;
+        scale(&b, f);
+        if (made) {
+            /* no model price: no frame wanted past a spent share */
+            hg_live_measure spent = b;
+            spent.tuning = spent.advice_cost = 1e3;
+            CHECK(hg_live_wants_frame(u, &spent) == 0);
+            st = hg_live_segment(u, &b, made, restore, g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK);
+            CHECK(fabs(d.measured_change - (f - 1.0)) < 1e-6);
+            if (k == 0)
+                CHECK(d.action != HG_LIVE_UNDO &&
+                      strstr(d.judged, "trend per atom") &&
+                      strstr(d.judged, "100 of 100 builds"));
+            else
+                CHECK(d.action == HG_LIVE_UNDO && d.lines &&
+                      strstr(d.why, "no model price"));
+            printf("test_live: dangerous lines before: %s%s\n", d.why,
+                   d.judged);
+            hg_live_decision_clear(&d);
+        }
+        if (made && k == 1) {
+            hg_live_measure c = a;
+            c.from = 200;
+            c.to = 300;
+            scale(&c, 3.0);
+            st = hg_live_segment(u, &c, own, restore, f0, f1, 0, &d, &e);
+            CHECK(st == HG_OK && fabs(d.measured_change + 0.4) < 1e-6);
+            CHECK(d.action == HG_LIVE_CHANGE && d.lines &&
+                  !strcmp(d.lines, made) && strstr(d.why, "per atom"));
+            printf("test_live: its bracket: %s\n", d.why);
+            hg_live_decision_clear(&d);
+        }
+        free(made);
+        hg_live_free(u);
+    }
     /* the model on the same frames sees no change, but the trial's cost
      * per atom and step doubled (half the atoms, the same seconds):
      * slower by the trend, so the bracket measures the lines before */

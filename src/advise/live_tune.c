@@ -14,14 +14,17 @@
  * steps: the model's price of them on the trial's own frames (a pour
  * fills, a bed settles; the model sees the atoms and their contacts),
  * times the measured / model ratio of the segment before the change.
- * Without frames of the trial, per atom and step against the segment
- * before carried forward by the trend of the two segments before it (at
- * most x2 either way). Slower by more than undo_margin, the lines
- * before come back for one segment, which brackets the trial: the lines
- * before on both sides of it (their mean measured / model ratio times
- * the model on the trial's frames; without frames, their mean cost per
- * atom and step) tell the change from the run's own drift (a bed that
- * forms makes every atom dearer, faster than any trend foresees).
+ * Without frames of the trial, or where the lines before built
+ * dangerously (their builds follow peaks of speed two frames do not
+ * show), per atom and step against the segment before carried forward by
+ * the trend of the two segments before it (at most x2 either way).
+ * Slower by more than undo_margin, the lines before come back for one
+ * segment, which brackets the trial: the lines before on both sides of
+ * it (their mean measured / model ratio times the model on the trial's
+ * frames; without frames, or where they built dangerously, their mean
+ * cost per atom and step) tell the change from the run's own drift (a
+ * bed that forms makes every atom dearer, faster than any trend
+ * foresees).
  * Still slower by more than undo_margin, the change stays undone and is
  * not tried again in this run; otherwise it is made again. The ranks
  * are evened apart from all that (rebalance, below): by a balance
@@ -61,6 +64,7 @@ struct hg_live {
                                before it */
     double before_model;    /* the model's Neigh + Pair of the lines before
                                on that segment's frames (0: not priced) */
+    long long before_dangerous, before_builds; /* that segment's builds */
     /* a change undone for one segment, to bracket its trial */
     int rechecking;
     double trial_cost;      /* per atom and step of its trial */
@@ -231,6 +235,8 @@ void hg_live_carry_trial(hg_live *to, hg_live *from)
     to->old_skin = from->old_skin;
     to->before_seconds = from->before_seconds;
     to->before_model = from->before_model;
+    to->before_dangerous = from->before_dangerous;
+    to->before_builds = from->before_builds;
     to->trial_cost = from->trial_cost;
     to->trial_seconds = from->trial_seconds;
     to->trial_model = from->trial_model;
@@ -404,7 +410,15 @@ static void begin_trial(hg_live *t, const hg_live_measure *m, double gain,
     t->old_lines = dup_text(own);
     t->old_skin = own_skin;
     t->before_seconds = seconds_of(m);
-    t->before_model = old_lines_price(t, frame0, frame1);
+    /* lines that built dangerously rebuilt as the atoms' peaks of speed
+     * forced them, which two frames do not show: no model price (the
+     * drum's own skin of 0.2, 495 dangerous builds of 500 as it began to
+     * turn; the model put a skin of 0.46 at +21-35 % above them, measured
+     * 19-33 % below them) */
+    t->before_model = m->dangerous > 0 ? 0.0
+                                       : old_lines_price(t, frame0, frame1);
+    t->before_dangerous = m->dangerous;
+    t->before_builds = m->builds;
     if (t->prev_cost > 0.0 && t->base_cost > 0.0) {
         double trend = t->base_cost / t->prev_cost;
         t->base_cost *= trend < 0.5 ? 0.5 : trend > 2.0 ? 2.0 : trend;
@@ -663,7 +677,7 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
          * price of those lines on the trial's frames (a pour that fills,
          * a segment before that rebuilt every step, a bed that settles,
          * each priced where it happened) */
-        double model = t->trial_model > 0.0
+        double model = t->trial_model > 0.0 && m->dangerous == 0
                            ? old_lines_price(t, frame0, frame1)
                            : 0.0;
         if (model > 0.0 && seconds_of(m) > 0.0 && t->trial_seconds > 0.0) {
@@ -744,17 +758,24 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                 d->action = HG_LIVE_UNDO;
                 snprintf(d->why, sizeof d->why, "undone for a segment: "
                          "%.1f %% slower than %s; the lines before run "
-                         "again to bracket it", 100.0 * change,
+                         "again to bracket it%s", 100.0 * change,
                          from_model
                              ? "the lines before would have been (the "
                                "model on its frames, scaled to the "
                                "segment before)"
                              : "the trend per atom and step before the "
-                               "change");
+                               "change",
+                         t->before_dangerous > 0
+                             ? " (they built dangerously: no model price)"
+                             : "");
                 return HG_OK;
             }
-            char trend[64] = "";
-            if (from_model && isfinite(by_trend))
+            char trend[96] = "";
+            if (t->before_dangerous > 0)
+                snprintf(trend, sizeof trend, " (the lines before built "
+                         "dangerously, %lld of %lld builds: no model price)",
+                         t->before_dangerous, t->before_builds);
+            else if (from_model && isfinite(by_trend))
                 snprintf(trend, sizeof trend, ", %+.1f %% against the "
                          "trend", 100.0 * by_trend);
             snprintf(d->judged, sizeof d->judged, "%s on trial: %+.1f %% "
@@ -765,6 +786,10 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                            "before)"
                          : "the trend per atom and step before it",
                      trend);
+        } else {
+            snprintf(d->judged, sizeof d->judged, "%s on trial: kept "
+                     "unjudged (no model price of the lines before, no "
+                     "trend across runs)", t->trial_name);
         }
     }
     if (last) {
