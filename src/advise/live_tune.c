@@ -41,20 +41,11 @@
 
 #define LIVE_MAX_BANNED 16
 
-struct hg_live {
-    hg_live_options o;
-    const hg_engine *engine;
-    char *workdir, *units;
-    int segments;           /* measured so far (file names) */
-    /* a change on trial */
+/* A change on trial, or its bracket: what judging it needs. */
+struct live_trial {
     int on_trial;
     double base_cost;       /* per atom and step before it, times the
                                trend of the two segments before it */
-    double last_cost;       /* of the last segment measured */
-    double prev_cost;       /* of the segment before it (0: it ran other
-                               lines) */
-    int changed_after;      /* the segment after which lines were last
-                               changed (0: none) */
     double before_cost;     /* per atom and step of the segment before it
                                (no trend) */
     char *old_lines;        /* the lines in force before it */
@@ -78,6 +69,20 @@ struct hg_live {
     char *prev;             /* the commands that bring back the lines
                                before it */
     char *trial;            /* its lines */
+};
+
+struct hg_live {
+    hg_live_options o;
+    const hg_engine *engine;
+    char *workdir, *units;
+    int segments;           /* measured so far (file names) */
+    struct live_trial tr;   /* the change on trial (carried to the next
+                               run's tuner) */
+    double last_cost;       /* of the last segment measured */
+    double prev_cost;       /* of the segment before it (0: it ran other
+                               lines) */
+    int changed_after;      /* the segment after which lines were last
+                               changed (0: none) */
     char *banned[LIVE_MAX_BANNED];
     int n_banned;
     double loop_sum;        /* the segments' Loop so far */
@@ -138,9 +143,9 @@ void hg_live_free(hg_live *t)
     if (!t)
         return;
     ban_clear(t);
-    free(t->prev);
-    free(t->trial);
-    free(t->old_lines);
+    free(t->tr.prev);
+    free(t->tr.trial);
+    free(t->tr.old_lines);
     free(t->workdir);
     free(t->units);
     free(t);
@@ -211,43 +216,26 @@ void hg_live_drop_trial(hg_live *t)
 {
     if (!t)
         return;
-    t->on_trial = 0;
-    t->rechecking = 0;
-    free(t->trial);
-    t->trial = NULL;
+    t->tr.on_trial = 0;
+    t->tr.rechecking = 0;
+    free(t->tr.trial);
+    t->tr.trial = NULL;
 }
 
 void hg_live_carry_trial(hg_live *to, hg_live *from)
 {
-    if (!to || !from || to == from || (!from->on_trial && !from->rechecking))
+    if (!to || !from || to == from ||
+        (!from->tr.on_trial && !from->tr.rechecking))
         return;
-    hg_live_drop_trial(to);
-    free(to->old_lines);
-    free(to->prev);
-    to->on_trial = from->on_trial;
-    to->rechecking = from->rechecking;
+    free(to->tr.old_lines);
+    free(to->tr.prev);
+    free(to->tr.trial);
+    to->tr = from->tr;
     /* no trend across runs: the input may change the physics between
      * them (a timestep, a pair style, atoms added); the model prices the
      * new run's own frames */
-    to->base_cost = 0.0;
-    to->before_cost = from->before_cost;
-    to->old_lines = from->old_lines;
-    to->old_skin = from->old_skin;
-    to->before_seconds = from->before_seconds;
-    to->before_model = from->before_model;
-    to->before_dangerous = from->before_dangerous;
-    to->before_builds = from->before_builds;
-    to->trial_cost = from->trial_cost;
-    to->trial_seconds = from->trial_seconds;
-    to->trial_model = from->trial_model;
-    to->before_atoms = from->before_atoms;
-    to->trial_atoms = from->trial_atoms;
-    to->trial_gain = from->trial_gain;
-    memcpy(to->trial_name, from->trial_name, sizeof to->trial_name);
-    to->prev = from->prev;
-    to->trial = from->trial;
-    from->old_lines = from->prev = from->trial = NULL;
-    from->on_trial = from->rechecking = 0;
+    to->tr.base_cost = 0.0;
+    memset(&from->tr, 0, sizeof from->tr); /* its strings are to's now */
 }
 
 /* Lines compared without blanks at the ends of lines and empty lines. */
@@ -384,7 +372,7 @@ static double model_seconds(const hg_live *t, const char *lines,
 static double old_lines_price(const hg_live *t, const char *frame0,
                               const char *frame1)
 {
-    return model_seconds(t, t->old_lines, t->old_skin, frame0, frame1);
+    return model_seconds(t, t->tr.old_lines, t->tr.old_skin, frame0, frame1);
 }
 
 static int set_lines(hg_live_decision *d, const char *s, hg_err *e)
@@ -402,26 +390,26 @@ static void begin_trial(hg_live *t, const hg_live_measure *m, double gain,
                         const char *own, double own_skin,
                         const char *frame0, const char *frame1)
 {
-    t->on_trial = 1;
-    t->base_cost = t->before_cost = cost_of(m);
-    t->before_atoms = m->atoms;
-    t->trial_gain = gain;
-    free(t->old_lines);
-    t->old_lines = dup_text(own);
-    t->old_skin = own_skin;
-    t->before_seconds = seconds_of(m);
+    t->tr.on_trial = 1;
+    t->tr.base_cost = t->tr.before_cost = cost_of(m);
+    t->tr.before_atoms = m->atoms;
+    t->tr.trial_gain = gain;
+    free(t->tr.old_lines);
+    t->tr.old_lines = dup_text(own);
+    t->tr.old_skin = own_skin;
+    t->tr.before_seconds = seconds_of(m);
     /* lines that built dangerously rebuilt as the atoms' peaks of speed
      * forced them, which two frames do not show: no model price (the
      * drum's own skin of 0.2, 495 dangerous builds of 500 as it began to
      * turn; the model put a skin of 0.46 at +21-35 % above them, measured
      * 19-33 % below them) */
-    t->before_model = m->dangerous > 0 ? 0.0
+    t->tr.before_model = m->dangerous > 0 ? 0.0
                                        : old_lines_price(t, frame0, frame1);
-    t->before_dangerous = m->dangerous;
-    t->before_builds = m->builds;
-    if (t->prev_cost > 0.0 && t->base_cost > 0.0) {
-        double trend = t->base_cost / t->prev_cost;
-        t->base_cost *= trend < 0.5 ? 0.5 : trend > 2.0 ? 2.0 : trend;
+    t->tr.before_dangerous = m->dangerous;
+    t->tr.before_builds = m->builds;
+    if (t->prev_cost > 0.0 && t->tr.base_cost > 0.0) {
+        double trend = t->tr.base_cost / t->prev_cost;
+        t->tr.base_cost *= trend < 0.5 ? 0.5 : trend > 2.0 ? 2.0 : trend;
     }
 }
 
@@ -490,21 +478,21 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
         }
     if ((st = set_lines(d, text, e)))
         goto done;
-    free(t->prev);
-    free(t->trial);
-    t->prev = dup_text(restore);
-    t->trial = dup_text(text);
-    if (!t->prev || !t->trial) {
+    free(t->tr.prev);
+    free(t->tr.trial);
+    t->tr.prev = dup_text(restore);
+    t->tr.trial = dup_text(text);
+    if (!t->tr.prev || !t->tr.trial) {
         st = hg_fail(e, HG_ENOMEM, "tuner: out of memory");
         goto done;
     }
     begin_trial(t, m, gain, own, a.has_own ? a.own.skin : 0.0, frame0,
                 frame1);
-    snprintf(t->trial_name, sizeof t->trial_name, "%.60s, skin %.4g",
+    snprintf(t->tr.trial_name, sizeof t->tr.trial_name, "%.60s, skin %.4g",
              a.candidates[cand].name, skin);
     d->action = HG_LIVE_CHANGE;
     d->predicted_gain = gain;
-    snprintf(d->name, sizeof d->name, "%s", t->trial_name);
+    snprintf(d->name, sizeof d->name, "%s", t->tr.trial_name);
     snprintf(d->why, sizeof d->why, "%s: predicted to save %.1f %% of the "
              "loop", d->name, 100.0 * gain);
 done:
@@ -616,7 +604,7 @@ int hg_live_wants_frame(const hg_live *t, const hg_live_measure *m)
     /* a trial is judged on its own frames (its first is the change's),
      * whatever the share: the change is made, and what it measured
      * decides whether it stays */
-    if ((t->on_trial || t->rechecking) && t->before_model > 0.0)
+    if ((t->tr.on_trial || t->tr.rechecking) && t->tr.before_model > 0.0)
         return 1;
     double whole, loop_sum = t->loop_sum;
     if (m->loop > 0.0 && isfinite(m->loop))
@@ -633,23 +621,23 @@ static int judge_bracket(hg_live *t, double change, const char *against,
 {
     d->measured_change = change;
     if (change > t->o.undo_margin) {
-        ban(t, t->trial);
-        t->trial = NULL;
+        ban(t, t->tr.trial);
+        t->tr.trial = NULL;
         d->action = HG_LIVE_UNDO; /* no lines: they are in force */
         snprintf(d->why, sizeof d->why, "undone: %.1f %% slower than %s",
                  100.0 * change, against);
         return HG_OK;
     }
-    int st = set_lines(d, t->trial, e);
+    int st = set_lines(d, t->tr.trial, e);
     if (st)
         return st;
     d->action = HG_LIVE_CHANGE;
-    d->predicted_gain = t->trial_gain;
-    snprintf(d->name, sizeof d->name, "%s", t->trial_name);
+    d->predicted_gain = t->tr.trial_gain;
+    snprintf(d->name, sizeof d->name, "%s", t->tr.trial_name);
     snprintf(d->why, sizeof d->why, "%s made again: %+.1f %% against %s",
-             t->trial_name, 100.0 * change, against);
-    free(t->trial);
-    t->trial = NULL;
+             t->tr.trial_name, 100.0 * change, against);
+    free(t->tr.trial);
+    t->tr.trial = NULL;
     return HG_OK;
 }
 
@@ -668,23 +656,23 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
     double cost = cost_of(m);
     t->prev_cost = t->changed_after == t->segments - 1 ? 0.0 : t->last_cost;
     t->last_cost = cost;
-    if (t->rechecking && !last) {
+    if (t->tr.rechecking && !last) {
         /* the lines before ran again: the trial against their mean on
          * both sides of it */
-        t->rechecking = 0;
+        t->tr.rechecking = 0;
         /* with the model: the lines before on both sides of the trial,
          * each measured / model, their mean ratio times the model's
          * price of those lines on the trial's frames (a pour that fills,
          * a segment before that rebuilt every step, a bed that settles,
          * each priced where it happened) */
-        double model = t->trial_model > 0.0 && m->dangerous == 0
+        double model = t->tr.trial_model > 0.0 && m->dangerous == 0
                            ? old_lines_price(t, frame0, frame1)
                            : 0.0;
-        if (model > 0.0 && seconds_of(m) > 0.0 && t->trial_seconds > 0.0) {
-            double ratio = 0.5 * (t->before_seconds / t->before_model +
+        if (model > 0.0 && seconds_of(m) > 0.0 && t->tr.trial_seconds > 0.0) {
+            double ratio = 0.5 * (t->tr.before_seconds / t->tr.before_model +
                                   seconds_of(m) / model);
             double change =
-                t->trial_seconds / (ratio * t->trial_model) - 1.0;
+                t->tr.trial_seconds / (ratio * t->tr.trial_model) - 1.0;
             return judge_bracket(t, change, "what the lines before would "
                                  "have cost (the model on its frames, "
                                  "scaled to them on both sides of it)", d,
@@ -695,44 +683,46 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
          * tell the lines from the run (flatwall's bed formed from 1498
          * atoms to 3000 across one bracket and made a slower skin look a
          * third cheaper); the lines before stay */
-        double lo = fmin(t->before_atoms, fmin(t->trial_atoms, m->atoms));
-        double hi = fmax(t->before_atoms, fmax(t->trial_atoms, m->atoms));
+        double lo =
+            fmin(t->tr.before_atoms, fmin(t->tr.trial_atoms, m->atoms));
+        double hi =
+            fmax(t->tr.before_atoms, fmax(t->tr.trial_atoms, m->atoms));
         if (lo > 0.0 && hi > 1.1 * lo) {
-            ban(t, t->trial);
-            t->trial = NULL;
+            ban(t, t->tr.trial);
+            t->tr.trial = NULL;
             d->action = HG_LIVE_UNDO;
             d->measured_change = NAN; /* not measured */
             snprintf(d->why, sizeof d->why, "undone: the atoms went from "
                      "%.0f to %.0f across its trial, which their cost per "
                      "atom and step cannot tell from the lines; the lines "
-                     "before stay", t->before_atoms, m->atoms);
+                     "before stay", t->tr.before_atoms, m->atoms);
             return HG_OK;
         }
-        double around = 0.5 * (t->before_cost + cost);
-        double change = around > 0.0 && t->trial_cost > 0.0
-                            ? t->trial_cost / around - 1.0
+        double around = 0.5 * (t->tr.before_cost + cost);
+        double change = around > 0.0 && t->tr.trial_cost > 0.0
+                            ? t->tr.trial_cost / around - 1.0
                             : 0.0;
         return judge_bracket(t, change, "the lines before per atom and "
                              "step, on both sides of it", d, e);
     }
-    t->rechecking = 0;
-    if (t->on_trial) {
-        t->on_trial = 0;
+    t->tr.rechecking = 0;
+    if (t->tr.on_trial) {
+        t->tr.on_trial = 0;
         /* what the lines before would have cost over the trial: the
          * model's price of them on the trial's own frames (atoms that
          * come in, a bed that forms), times the measured / model ratio of
          * the segment before; without both frames, the segment before per
          * atom and step carried forward by its trend */
-        double model = t->before_model > 0.0
+        double model = t->tr.before_model > 0.0
                            ? old_lines_price(t, frame0, frame1)
                            : 0.0;
         double by_model = NAN, by_trend = NAN;
-        if (model > 0.0 && t->before_seconds > 0.0 && seconds_of(m) > 0.0)
-            by_model = seconds_of(m) /
-                           (t->before_seconds / t->before_model * model) -
+        if (model > 0.0 && t->tr.before_seconds > 0.0 && seconds_of(m) > 0.0)
+            by_model = seconds_of(m) / (t->tr.before_seconds /
+                                        t->tr.before_model * model) -
                        1.0;
-        if (t->base_cost > 0.0 && cost > 0.0)
-            by_trend = cost / t->base_cost - 1.0;
+        if (t->tr.base_cost > 0.0 && cost > 0.0)
+            by_trend = cost / t->tr.base_cost - 1.0;
         /* slower by either, the bracket measures the lines before again:
          * the model misprices a bed that forms (flatwall's skin of 0.93
          * passed it at -43 %, and ran 1.14 of the best static setting on
@@ -747,14 +737,14 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
         if (isfinite(change)) {
             d->measured_change = change;
             if (slower) {
-                int st = set_lines(d, t->prev, e);
+                int st = set_lines(d, t->tr.prev, e);
                 if (st)
                     return st;
-                t->rechecking = 1;
-                t->trial_cost = cost;
-                t->trial_seconds = seconds_of(m);
-                t->trial_model = model;
-                t->trial_atoms = m->atoms;
+                t->tr.rechecking = 1;
+                t->tr.trial_cost = cost;
+                t->tr.trial_seconds = seconds_of(m);
+                t->tr.trial_model = model;
+                t->tr.trial_atoms = m->atoms;
                 d->action = HG_LIVE_UNDO;
                 snprintf(d->why, sizeof d->why, "undone for a segment: "
                          "%.1f %% slower than %s; the lines before run "
@@ -765,21 +755,21 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                                "segment before)"
                              : "the trend per atom and step before the "
                                "change",
-                         t->before_dangerous > 0
+                         t->tr.before_dangerous > 0
                              ? " (they built dangerously: no model price)"
                              : "");
                 return HG_OK;
             }
             char trend[96] = "";
-            if (t->before_dangerous > 0)
+            if (t->tr.before_dangerous > 0)
                 snprintf(trend, sizeof trend, " (the lines before built "
                          "dangerously, %lld of %lld builds: no model price)",
-                         t->before_dangerous, t->before_builds);
+                         t->tr.before_dangerous, t->tr.before_builds);
             else if (from_model && isfinite(by_trend))
                 snprintf(trend, sizeof trend, ", %+.1f %% against the "
                          "trend", 100.0 * by_trend);
             snprintf(d->judged, sizeof d->judged, "%s on trial: %+.1f %% "
-                     "against %s%s: kept", t->trial_name, 100.0 * change,
+                     "against %s%s: kept", t->tr.trial_name, 100.0 * change,
                      from_model
                          ? "what the lines before would have cost (the "
                            "model on its frames, scaled to the segment "
@@ -789,7 +779,7 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
         } else {
             snprintf(d->judged, sizeof d->judged, "%s on trial: kept "
                      "unjudged (no model price of the lines before, no "
-                     "trend across runs)", t->trial_name);
+                     "trend across runs)", t->tr.trial_name);
         }
     }
     if (last) {
