@@ -225,7 +225,7 @@ typedef struct hg_live_decision {
                                a tenth across the trial's bracket */
     char name[96];          /* CHANGE: the setting in words */
     char why[240];          /* one line */
-    char judged[240];       /* a trial judged and passed ("": none): the
+    char judged[320];       /* a trial judged and passed ("": none): the
                                change, its measured_change and against
                                what, one line */
     int advised;            /* the whole-run advice was asked (what
