@@ -180,6 +180,29 @@ static const hg_run_hooks hooks = {
 
 static const hg_engine engine = {.name = "test", .run = &hooks};
 
+/* The same engine with the frames' contacts counted: 5 among the 10
+ * atoms, 24 once the 2 more came (a bed that forms); or none (a falling
+ * stream). */
+static int no_contacts;
+static double frame_contacts(const struct hg_run_frame *f)
+{
+    return no_contacts ? 0.0 : f->n == 12 ? 24.0 : 5.0;
+}
+
+static const hg_run_hooks hooks_contacts = {
+    .candidates = candidates,
+    .parse = parse,
+    .frame_open = frame_open,
+    .frame_free = frame_free,
+    .frame_cost = frame_cost,
+    .frame_contacts = frame_contacts,
+    .lines = lines,
+    .log_code = "TESTCODE",
+};
+
+static const hg_engine engine_contacts = {.name = "test",
+                                          .run = &hooks_contacts};
+
 /* The builds between frames s - EVERY and s, step by step as LAMMPS
  * checks: the fastest atom's displacement since the last build over
  * half the skin (a tie, within 1e-4, not over) makes a build; *acc
@@ -780,6 +803,74 @@ static void write_log_of_a(const char *path, double pair, double neigh,
     write_text(path, text);
 }
 
+/* A log's Pair above the model's where the frames' contacts are
+ * counted: the excess is paid per contact and step (28050 contact-steps:
+ * 5 to step 1000, 14.5 on average to 1100, 24 after), and priced so on
+ * another stretch of the run with the scales given (steps 1100-2000: 24
+ * contacts throughout); with no contacts (a falling stream) per atom and
+ * step as before; scales per contact on an engine that counts none are
+ * an error. */
+static void test_log_per_contact(const char *path, const char *later,
+                                 const char *dir)
+{
+    const double skin = 0.05;
+    double builds = builds_of(skin, 0, LAST);
+    double pair = PAIR * skin * LAST;
+    double neigh = expected(0, 0.0, skin, 0, LAST) - pair;
+    char log[4200];
+    snprintf(log, sizeof log, "%s/log.contacts", dir);
+    write_log_of_a(log, 3.0 * pair, neigh, 0.0, builds);
+    for (int k = 0; k < 2; k++) {
+        no_contacts = k;
+        const char *paths[] = {path};
+        hg_run_input in = input(paths, 1, skin, NULL);
+        in.engine = &engine_contacts;
+        in.log = log;
+        in.keep_margin = -1.0;
+        hg_run_advice a;
+        hg_err e = {0};
+        int st = hg_run_advise(&in, &a, &e);
+        double pa = 2.0 * pair / (k ? 21900.0 : 28050.0);
+        CHECKM(st == HG_OK && a.pair_per_contact == !k &&
+                  near(a.pair_per_atom, pa, 1e-9) &&
+                  near(a.own.pair, 3.0 * pair, 1e-9),
+              "%s: per contact %d, excess %g (expected %g), Pair %g",
+              k ? "no contacts" : "contacts", a.pair_per_contact,
+              a.pair_per_atom, pa, a.own.pair);
+        if (st) {
+            fprintf(stderr, "  %s\n", e.msg);
+            continue;
+        }
+        hg_run_scales sc = {a.scale_pair, a.scale_neigh, a.scale_builds,
+                            a.pair_per_atom, a.pair_per_contact};
+        hg_run_advice_clear(&a);
+        /* the later stretch priced with those scales: its Pair is the
+         * model's and the excess of its 24 contacts (12 atoms) a step */
+        const char *lp[] = {later};
+        hg_run_input li = input(lp, 1, skin, "A 0.05");
+        li.engine = &engine_contacts;
+        li.scales = &sc;
+        li.keep_margin = -1.0;
+        st = hg_run_advise(&li, &a, &e);
+        double want = PAIR * skin * 900.0 + pa * (k ? 12.0 : 24.0) * 900.0;
+        CHECKM(st == HG_OK && a.has_own && near(a.own.pair, want, 1e-9) &&
+                  a.pair_per_contact == !k,
+              "%s, later: Pair %g (expected %g)",
+              k ? "no contacts" : "contacts", a.own.pair, want);
+        if (st == HG_OK)
+            hg_run_advice_clear(&a);
+        if (k == 0) {
+            li.engine = &engine; /* counts no contacts */
+            st = hg_run_advise(&li, &a, &e);
+            CHECKM(st != HG_OK && strstr(e.msg, "contacts were not counted"),
+                  "per contact, none counted: %s", e.msg);
+            if (st == HG_OK)
+                hg_run_advice_clear(&a);
+        }
+    }
+    no_contacts = 0;
+}
+
 static void test_log_calibrated(const char *path, const char *dir)
 {
     const double skin = 0.05;
@@ -1135,6 +1226,7 @@ int main(void)
     test_log_read(dir);
     test_log_refused();
     test_log_calibrated(path, dir);
+    test_log_per_contact(path, p2, dir);
     test_log_cutoff(path, dir);
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

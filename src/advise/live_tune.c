@@ -13,7 +13,9 @@
  * compared with what the lines before would have cost over the same
  * steps: the model's price of them on the trial's own frames (a pour
  * fills, a bed settles; the model sees the atoms and their contacts),
- * times the measured / model ratio of the segment before the change.
+ * scaled as the segment before the change measured them (its Pair above
+ * the model's paid per contact where the atoms touch), times the
+ * measured / model ratio of that segment (communication).
  * Without frames of the trial, or where the lines before built
  * dangerously (their builds follow peaks of speed two frames do not
  * show), per atom and step against the segment before carried forward by
@@ -41,6 +43,11 @@
 
 #define LIVE_MAX_BANNED 16
 
+/* The growth of the model's price per atom and step of the lines before a
+ * change, from the segment before it to its trial, from which a trend
+ * per atom and step is not taken (segment). */
+#define TREND_BLIND 0.10
+
 /* A change on trial, or its bracket: what judging it needs. */
 struct live_trial {
     int on_trial;
@@ -51,6 +58,10 @@ struct live_trial {
     char *old_lines;        /* the lines in force before it */
     double old_skin;        /* their skin, as the advice read it (0: not
                                read; every skin is then priced) */
+    hg_run_scales scales;   /* the model scaled to the segment before it
+                               (its Pair above the model's per contact,
+                               where the atoms touch: a bed that forms
+                               costs more with every contact) */
     double before_seconds;  /* Pair + Neigh + least Comm of the segment
                                before it */
     double before_model;    /* the model's Neigh + Pair of the lines before
@@ -62,6 +73,8 @@ struct live_trial {
     double trial_seconds;   /* its Pair + Neigh + least Comm */
     double trial_model;     /* the model's price of the lines before on
                                its frames (0: not priced) */
+    double before_steps;    /* the steps of the segment before it */
+    double before_frame_atoms; /* the atoms of its larger frame */
     double before_atoms, trial_atoms; /* at the ends of the segment
                                before it and of its trial */
     double trial_gain;      /* the gain it was predicted */
@@ -342,14 +355,17 @@ static hg_run_input segment_input(const hg_live *t, const char **paths)
 }
 
 /* The model's Neigh + Pair seconds of lines over the steps between two
- * frames, on one rank and not scaled to any log (0: not priced): what
- * the lines before a change would have cost over its trial, up to the
- * factor the segment before measured (segment, below). At their own skin
- * alone (skin > 0): the other skins' prices are not needed. */
+ * frames, on one rank, scaled as the segment before the change on trial
+ * measured (0: not priced): what the lines before it would have cost
+ * over its trial, up to the factor of communication and what the scales
+ * miss (segment, below). At their own skin alone (skin > 0): the other
+ * skins' prices are not needed. */
 static double model_seconds(const hg_live *t, const char *lines,
                             double skin, const char *frame0,
-                            const char *frame1)
+                            const char *frame1, double *atoms)
 {
+    if (atoms)
+        *atoms = 0.0;
     if (!lines || !frame0 || !frame1)
         return 0.0;
     const char *paths[2] = {frame0, frame1};
@@ -357,6 +373,7 @@ static double model_seconds(const hg_live *t, const char *lines,
     in.setting = lines;
     in.skin = skin > 0.0 && isfinite(skin) ? skin : 0.0;
     in.mpi = 1;
+    in.scales = &t->tr.scales;
     hg_run_advice a;
     hg_err e = {0};
     if (hg_run_advise(&in, &a, &e))
@@ -364,15 +381,26 @@ static double model_seconds(const hg_live *t, const char *lines,
     double s = a.has_own && isfinite(a.own.seconds) && a.own.seconds > 0.0
                    ? a.own.seconds
                    : 0.0;
+    if (atoms)
+        *atoms = (double)a.max_atoms;
     hg_run_advice_clear(&a);
     return s;
 }
 
+int hg_live_trial_scales(const hg_live *t, hg_run_scales *s)
+{
+    if (!t || !(t->tr.on_trial || t->tr.rechecking))
+        return 0;
+    *s = t->tr.scales;
+    return 1;
+}
+
 /* The lines before a change (on trial) priced between two frames. */
 static double old_lines_price(const hg_live *t, const char *frame0,
-                              const char *frame1)
+                              const char *frame1, double *atoms)
 {
-    return model_seconds(t, t->tr.old_lines, t->tr.old_skin, frame0, frame1);
+    return model_seconds(t, t->tr.old_lines, t->tr.old_skin, frame0, frame1,
+                         atoms);
 }
 
 static int set_lines(hg_live_decision *d, const char *s, hg_err *e)
@@ -387,12 +415,21 @@ static int set_lines(hg_live_decision *d, const char *s, hg_err *e)
  * atom and step, carried forward by the segments' trend (a pour fills, a
  * bed settles). */
 static void begin_trial(hg_live *t, const hg_live_measure *m, double gain,
-                        const char *own, double own_skin,
+                        const char *own, const hg_run_advice *a,
                         const char *frame0, const char *frame1)
 {
     t->tr.on_trial = 1;
+    t->tr.scales = (hg_run_scales){
+        .pair = a->scale_pair,
+        .neigh = a->scale_neigh,
+        .builds = a->scale_builds,
+        .pair_excess = a->pair_per_atom,
+        .per_contact = a->pair_per_contact,
+    };
+    double own_skin = a->has_own ? a->own.skin : 0.0;
     t->tr.base_cost = t->tr.before_cost = cost_of(m);
     t->tr.before_atoms = m->atoms;
+    t->tr.before_steps = (double)(m->to - m->from);
     t->tr.trial_gain = gain;
     free(t->tr.old_lines);
     t->tr.old_lines = dup_text(own);
@@ -403,8 +440,10 @@ static void begin_trial(hg_live *t, const hg_live_measure *m, double gain,
      * drum's own skin of 0.2, 495 dangerous builds of 500 as it began to
      * turn; the model put a skin of 0.46 at +21-35 % above them, measured
      * 19-33 % below them) */
-    t->tr.before_model = m->dangerous > 0 ? 0.0
-                                       : old_lines_price(t, frame0, frame1);
+    t->tr.before_model =
+        m->dangerous > 0
+            ? 0.0
+            : old_lines_price(t, frame0, frame1, &t->tr.before_frame_atoms);
     t->tr.before_dangerous = m->dangerous;
     t->tr.before_builds = m->builds;
     if (t->prev_cost > 0.0 && t->tr.base_cost > 0.0) {
@@ -486,7 +525,7 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
         st = hg_fail(e, HG_ENOMEM, "tuner: out of memory");
         goto done;
     }
-    begin_trial(t, m, gain, own, a.has_own ? a.own.skin : 0.0, frame0,
+    begin_trial(t, m, gain, own, &a, frame0,
                 frame1);
     snprintf(t->tr.trial_name, sizeof t->tr.trial_name, "%.60s, skin %.4g",
              a.candidates[cand].name, skin);
@@ -666,7 +705,7 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
          * a segment before that rebuilt every step, a bed that settles,
          * each priced where it happened) */
         double model = t->tr.trial_model > 0.0 && m->dangerous == 0
-                           ? old_lines_price(t, frame0, frame1)
+                           ? old_lines_price(t, frame0, frame1, NULL)
                            : 0.0;
         if (model > 0.0 && seconds_of(m) > 0.0 && t->tr.trial_seconds > 0.0) {
             double ratio = 0.5 * (t->tr.before_seconds / t->tr.before_model +
@@ -713,8 +752,9 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
          * come in, a bed that forms), times the measured / model ratio of
          * the segment before; without both frames, the segment before per
          * atom and step carried forward by its trend */
+        double fa = 0.0;
         double model = t->tr.before_model > 0.0
-                           ? old_lines_price(t, frame0, frame1)
+                           ? old_lines_price(t, frame0, frame1, &fa)
                            : 0.0;
         double by_model = NAN, by_trend = NAN;
         if (model > 0.0 && t->tr.before_seconds > 0.0 && seconds_of(m) > 0.0)
@@ -723,6 +763,21 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                        1.0;
         if (t->tr.base_cost > 0.0 && cost > 0.0)
             by_trend = cost / t->tr.base_cost - 1.0;
+        /* a trend per atom and step assumes what an atom costs goes on
+         * as it went; where the frames price the lines before dearer per
+         * atom and step over the trial by TREND_BLIND or more (a bed
+         * that forms: flatwall's contacts per atom x1.4-2 a segment
+         * between steps 1500 and 3000, its Pair per atom with them), the
+         * model's figure alone judges */
+        double grew = 0.0;
+        if (model > 0.0 && m->to > m->from && fa > 0.0 &&
+            t->tr.before_steps > 0.0 && t->tr.before_frame_atoms > 0.0) {
+            grew = (model / ((double)(m->to - m->from) * fa)) /
+                   (t->tr.before_model /
+                    (t->tr.before_steps * t->tr.before_frame_atoms));
+            if (grew >= 1.0 + TREND_BLIND && isfinite(by_model))
+                by_trend = NAN;
+        }
         /* slower by either, the bracket measures the lines before again:
          * the model misprices a bed that forms (flatwall's skin of 0.93
          * passed it at -43 %, and ran 1.14 of the best static setting on
@@ -768,6 +823,9 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
             else if (from_model && isfinite(by_trend))
                 snprintf(trend, sizeof trend, ", %+.1f %% against the "
                          "trend", 100.0 * by_trend);
+            else if (from_model && grew >= 1.0 + TREND_BLIND)
+                snprintf(trend, sizeof trend, " (the frames price them "
+                         "x%.2f per atom and step: no trend)", grew);
             snprintf(d->judged, sizeof d->judged, "%s on trial: %+.1f %% "
                      "against %s%s: kept", t->tr.trial_name, 100.0 * change,
                      from_model

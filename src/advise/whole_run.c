@@ -42,6 +42,7 @@ static void run_data_free(run_data *d)
     free(d->priced);
     free(d->neigh);
     free(d->pair);
+    free(d->contacts);
     memset(d, 0, sizeof *d);
 }
 
@@ -460,7 +461,10 @@ static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
     d->priced = malloc(sizeof *d->priced * np);
     d->neigh = calloc(np * (size_t)d->K * (size_t)d->S, sizeof *d->neigh);
     d->pair = calloc(np * (size_t)d->S, sizeof *d->pair);
-    if (!d->priced || !d->neigh || !d->pair)
+    d->contacts = h->frame_contacts ? malloc(sizeof *d->contacts * np)
+                                    : NULL;
+    if (!d->priced || !d->neigh || !d->pair ||
+        (h->frame_contacts && !d->contacts))
         return hg_fail(e, HG_ENOMEM, "out of memory");
     hg_io_frames *t = NULL;
     int st = HG_OK;
@@ -485,6 +489,8 @@ static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
             d->priced[m] = fi;
             struct hg_run_frame *fr = NULL;
             st = h->frame_open(f.p, a->dmax, &fr, e);
+            if (st == HG_OK && d->contacts)
+                d->contacts[m] = fr ? h->frame_contacts(fr) : 0.0;
             int kf = -1, jf = -1; /* the setting and skin that failed */
             for (int k = 0; st == HG_OK && fr && k < d->K; k++)
                 for (int j = 0; st == HG_OK && j < d->S; j++) {
@@ -527,6 +533,17 @@ static int price(const hg_run_input *in, const hg_run_hooks *h, run_data *d,
     }
     hg_io_frames_free(t);
     a->measured = d->np;
+    /* contacts known on every frame or on none (a frame of fewer than two
+     * atoms has none) */
+    for (size_t m = 0; d->contacts && m < d->np; m++)
+        if (d->contacts[m] < 0.0) {
+            if (d->frames[d->priced[m]].n < 2) {
+                d->contacts[m] = 0.0;
+            } else {
+                free(d->contacts);
+                d->contacts = NULL;
+            }
+        }
     if (st == HG_OK && stride > 1)
         run_note(a, "priced %zu of the %zu frames (one in %zu and the last; "
                 "--max-frames N prices more)", d->np, d->nf, stride);

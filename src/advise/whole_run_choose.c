@@ -20,6 +20,7 @@ void run_blocks_free(run_blocks *b)
     free(b->every);
     free(b->umax);
     free(b->atoms);
+    free(b->contacts);
     free(b->from);
     free(b->to);
     memset(b, 0, sizeof *b);
@@ -83,8 +84,14 @@ static void block(const run_data *d, const double *skins, const double *cnt,
     }
     double a0 = d->pa_atoms ? d->pa_atoms[m0] : (double)d->frames[f0].n;
     double a1 = d->pa_atoms ? d->pa_atoms[m1] : (double)d->frames[f1].n;
-    double at = C * a0 + D * a1;
+    double at = C * a0 + D * a1, ct = 0.0;
+    if (d->contacts) {
+        const double *w = d->pa_contacts ? d->pa_contacts : d->contacts;
+        ct = C * w[m0] + D * w[m1];
+    }
     b->atoms[bi] = at;
+    b->contacts[bi] = ct;
+    double pw = d->pa_contact ? ct : at;
     for (int k = 0; k < K; k++)
         for (int j = 0; j < S; j++) {
             double n0 = d->neigh[(m0 * K + k) * S + j];
@@ -94,7 +101,7 @@ static void block(const run_data *d, const double *skins, const double *cnt,
             b->neigh[x] = ne;
             b->cost[x] = ne + d->sp * (C * d->pair[m0 * S + j] +
                                        D * d->pair[m1 * S + j]) +
-                         d->pa * at;
+                         d->pa * pw;
         }
     b->umax[bi] = umax;
     b->from[bi] = d->frames[f0].step;
@@ -116,10 +123,11 @@ int run_blocks_make(const run_data *d, const double *skins, const size_t *use,
     b->every = calloc(n * S, sizeof *b->every);
     b->umax = calloc(n, sizeof *b->umax);
     b->atoms = calloc(n, sizeof *b->atoms);
+    b->contacts = calloc(n, sizeof *b->contacts);
     b->from = calloc(n, sizeof *b->from);
     b->to = calloc(n, sizeof *b->to);
     if (!b->cost || !b->neigh || !b->builds || !b->every || !b->umax ||
-        !b->atoms || !b->from || !b->to) {
+        !b->atoms || !b->contacts || !b->from || !b->to) {
         run_blocks_free(b);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
@@ -388,6 +396,10 @@ static void check_scale(hg_run_advice *a, const char *what, double f)
                     "that wrote the trajectory?)", what, f);
 }
 
+/* The contacts per atom over the log's steps below which a Pair above
+ * the model's is paid per atom, not per contact. */
+#define PA_MIN_CONTACTS 0.1
+
 /* The model scaled to the log (a->has_log, a->has_own): Pair per step,
  * Neigh per build and builds per step at the user's lines made what the
  * log measured, as rates per step over the trajectory's steps; b remade
@@ -414,20 +426,29 @@ static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
     d->sp = o.pair > 0.0 && mp > 0.0 ? mp / o.pair : 1.0;
     /* Pair above the model's: the excess is the contacts' force law (a
      * granular style's Hertz, JKR, Mindlin, rolling and twisting terms
-     * cost many times a listed pair's distance check), paid per atom
-     * whatever the skin, not per listed pair; scaling the listed pairs
+     * cost many times a listed pair's distance check), paid per contact
+     * (per atom where the frames' contacts are not counted or the atoms
+     * hardly touch) whatever the skin, not per listed pair; scaling the listed pairs
      * by it would promise a smaller skin what it cannot save (LAMMPS'
      * flatwall bed at 3000 atoms: Pair 0.80-0.83 s per 500 steps at skin
      * 0.05 and 1.04-1.18 s at 0.8, with 5.8x the listed pairs). Below
      * the model's: scaled as a whole. */
-    double raw_sp = d->sp, atom_steps = 0.0;
-    for (int i = 0; i < b->nb; i++)
+    double raw_sp = d->sp, atom_steps = 0.0, contact_steps = 0.0;
+    for (int i = 0; i < b->nb; i++) {
         atom_steps += b->atoms[i];
+        contact_steps += b->contacts[i];
+    }
     d->pa = 0.0;
+    d->pa_contact = 0;
     /* the model's per-atom part of Pair at the user's lines */
     double atom_part = fmin(fmax(0.0, a->pair.c[1]) * atom_steps, o.pair);
     if (d->sp > 1.0 && atom_steps > 0.0 && isfinite(mp)) {
-        d->pa = (mp - o.pair) / atom_steps;
+        /* per contact where the frames' contacts were counted and the
+         * atoms touch (at least one contact per ten atoms: a pour's
+         * falling stream pays its excess elsewhere, and a handful of
+         * contacts would make each dear beyond what a bed pays) */
+        d->pa_contact = contact_steps >= PA_MIN_CONTACTS * atom_steps;
+        d->pa = (mp - o.pair) / (d->pa_contact ? contact_steps : atom_steps);
         d->sp = 1.0;
     } else if (d->sp < 1.0 && atom_steps > 0.0 && atom_part > 0.0 &&
                isfinite(mp)) {
@@ -490,6 +511,7 @@ static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
     }
     a->scale_pair = d->sp;
     a->pair_per_atom = d->pa;
+    a->pair_per_contact = d->pa_contact;
     a->scale_neigh = d->sn;
     a->scale_builds = d->sb;
     /* the log's Output (its dumps, the trajectory's among them) is no
@@ -588,12 +610,31 @@ int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
                hg_err *e)
 {
     run_blocks b;
+    if (!d->fixed_scales && in->scales && in->mpi <= 1 &&
+        in->scales->pair > 0.0 && in->scales->neigh > 0.0 &&
+        in->scales->builds > 0.0) {
+        /* the scales found on another stretch of the run */
+        d->sp = in->scales->pair;
+        d->sn = in->scales->neigh;
+        d->sb = in->scales->builds;
+        d->pa = in->scales->pair_excess;
+        d->pa_contact = in->scales->per_contact;
+        d->fixed_scales = 1;
+        if (d->pa_contact && !d->contacts)
+            return hg_fail_data(e, HG_EINVAL, "--trajectory: the scales "
+                                "given price Pair per contact, and the "
+                                "frames' contacts were not counted");
+    }
     if (!d->fixed_scales) {
         d->sp = d->sn = d->sb = 1.0;
         d->pa = 0.0;
-        a->scale_pair = a->scale_neigh = a->scale_builds = 1.0;
-        a->pair_per_atom = 0.0;
+        d->pa_contact = 0;
     }
+    a->scale_pair = d->sp;
+    a->scale_neigh = d->sn;
+    a->scale_builds = d->sb;
+    a->pair_per_atom = d->pa;
+    a->pair_per_contact = d->pa_contact;
     int st = all_blocks(d, a, &b, e);
     if (st)
         return st;

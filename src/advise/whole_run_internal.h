@@ -36,6 +36,16 @@ typedef struct run_data {
      * waits for at priced frame m (NULL: the frame's atoms) */
     double pa;
     double *pa_atoms;
+    /* contacts[m]: priced frame m's contacts (NULL: a frame's were not
+     * counted); pa_contacts[m]: those the step waits for (NULL: the
+     * frame's). pa_contact: pa is paid per contact and step instead (a
+     * bed's force law: LAMMPS' flatwall at its own lines, 3000 atoms
+     * from step 1500 on, Pair 0.39 s per 500 steps at 1.15 contacts per
+     * atom and 1.44 s at 3.4 as its bed formed, 0.29-0.42 s per contact
+     * per atom over the last 3500 steps, where per atom it went x3.7) */
+    double *contacts;
+    double *pa_contacts;
+    int pa_contact;
     int fixed_scales; /* sp, sn, sb and the advice's rest are given (a
                          decomposition priced with the scales found at the
                          user's): run_choose keeps them */
@@ -51,6 +61,8 @@ typedef struct run_blocks {
     double *every;    /* [b * S + j] steps with a build every step */
     double *umax;     /* [b] largest motion per step in the block */
     double *atoms;    /* [b] atom-steps (run_data.pa's weights) */
+    double *contacts; /* [b] contact-steps (its weights per contact; 0
+                         where not counted) */
     long long *from, *to; /* [b] steps */
 } run_blocks;
 

@@ -415,6 +415,15 @@ static double frame_share(const run_ranks *rr, size_t m, int D)
                        : 1.0 / rr->lay[D].nprocs;
 }
 
+/* What scaled allocated in x. */
+static void scaled_free(run_data *x)
+{
+    free(x->neigh);
+    free(x->pair);
+    free(x->pa_atoms);
+    free(x->pa_contacts);
+}
+
 /* d's costs for decomposition D into x (allocated; x->frames shared). */
 static int scaled(const run_data *d, const run_ranks *rr, int D,
                   run_data *x, hg_err *e)
@@ -424,17 +433,22 @@ static int scaled(const run_data *d, const run_ranks *rr, int D,
     x->neigh = malloc(sizeof *x->neigh * (nk ? nk : 1));
     x->pair = malloc(sizeof *x->pair * (ns ? ns : 1));
     x->pa_atoms = malloc(sizeof *x->pa_atoms * (d->np ? d->np : 1));
-    if (!x->neigh || !x->pair || !x->pa_atoms) {
-        free(x->neigh);
-        free(x->pair);
-        free(x->pa_atoms);
+    x->pa_contacts =
+        d->contacts ? malloc(sizeof *x->pa_contacts * (d->np ? d->np : 1))
+                    : NULL;
+    if (!x->neigh || !x->pair || !x->pa_atoms ||
+        (d->contacts && !x->pa_contacts)) {
+        scaled_free(x);
         return hg_fail(e, HG_ENOMEM, "out of memory");
     }
     /* the contacts' work beyond the model's goes with the busiest rank's
-     * atoms */
-    for (size_t m = 0; m < d->np; m++)
+     * atoms (and their contacts) */
+    for (size_t m = 0; m < d->np; m++) {
         x->pa_atoms[m] = (double)d->frames[d->priced[m]].n *
                          frame_share(rr, m, D);
+        if (x->pa_contacts)
+            x->pa_contacts[m] = d->contacts[m] * frame_share(rr, m, D);
+    }
     for (size_t m = 0; m < d->np; m++)
         for (int j = 0; j < d->S; j++) {
             size_t r = (m * (size_t)rr->nD + (size_t)D) * rr->S + j;
@@ -455,7 +469,7 @@ static int scaled(const run_data *d, const run_ranks *rr, int D,
  * (sp, sn, sb; rest: the log's other time, taken by D's atom share)
  * into adv, which starts as base. */
 static int choose_at(const hg_run_input *in, const run_data *d,
-                     const run_ranks *rr, int D, const double sc[5],
+                     const run_ranks *rr, int D, const double sc[6],
                      double share_s, int fixed, const hg_run_advice *base,
                      hg_run_advice *adv, hg_err *e)
 {
@@ -467,17 +481,17 @@ static int choose_at(const hg_run_input *in, const run_data *d,
     x.sn = sc[1];
     x.sb = sc[2];
     x.pa = sc[4];
+    x.pa_contact = sc[5] != 0.0;
     x.fixed_scales = fixed;
     *adv = *base;
     adv->rest = sc[3] * atom_share(rr, d, D) / share_s;
     adv->scale_pair = sc[0];
     adv->pair_per_atom = sc[4];
+    adv->pair_per_contact = sc[5] != 0.0;
     adv->scale_neigh = sc[1];
     adv->scale_builds = sc[2];
     st = run_choose(in, &x, adv, e);
-    free(x.neigh);
-    free(x.pair);
-    free(x.pa_atoms);
+    scaled_free(&x);
     return st;
 }
 
@@ -512,7 +526,7 @@ int run_dsched_may_follow(const hg_ranks_layout *a, const hg_ranks_layout *b)
 }
 
 static int dsched_make(const hg_run_input *in, const run_data *d,
-                       const run_ranks *rr, const double sc[5],
+                       const run_ranks *rr, const double sc[6],
                        double share_s, const hg_run_advice *a,
                        run_dsched *ds, hg_err *e)
 {
@@ -553,10 +567,9 @@ static int dsched_make(const hg_run_input *in, const run_data *d,
         x.sn = sc[1];
         x.sb = sc[2];
         x.pa = sc[4];
+        x.pa_contact = sc[5] != 0.0;
         st = run_blocks_make(&x, a->skins, use, d->np, &b, e);
-        free(x.neigh);
-        free(x.pair);
-        free(x.pa_atoms);
+        scaled_free(&x);
         if (st)
             break;
         /* prefix sums per (k, j) and of the rest ([KS]) */
@@ -685,7 +698,7 @@ double run_dsched_best(const run_dsched *ds, int G, int *rows, int *cut,
  * gain over the best single decomposition (the answer's segments
  * replaced). */
 static int decomp_schedule(const hg_run_input *in, const run_data *d,
-                           const run_ranks *rr, const double sc[5],
+                           const run_ranks *rr, const double sc[6],
                            double share_s, hg_run_advice *a, hg_err *e)
 {
     int G = in->max_segments > 0 ? in->max_segments : 3;
@@ -788,22 +801,21 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
     if (st == HG_OK) {
         *tmp = base;
         st = run_choose(in, &x, tmp, e);
-        free(x.neigh);
-        free(x.pair);
-        free(x.pa_atoms);
+        scaled_free(&x);
     }
-    double sp = 1.0, sn = 1.0, sb = 1.0, rest = 0.0, pa = 0.0;
+    double sp = 1.0, sn = 1.0, sb = 1.0, rest = 0.0, pa = 0.0, pc = 0.0;
     if (st == HG_OK) {
         sp = x.sp;
         sn = x.sn;
         sb = x.sb;
         pa = x.pa;
+        pc = x.pa_contact;
         rest = tmp->rest;
         hg_run_advice_clear(tmp);
     }
     int bestD = -1;
     double share_s = atom_share(rr, d, si);
-    const double sc[5] = {sp, sn, sb, rest, pa};
+    const double sc[6] = {sp, sn, sb, rest, pa, pc};
     int listed = 0;
     for (int D = 0; st == HG_OK && D < rr->n_price; D++) {
         if (rr->dup[D] >= 0)

@@ -178,11 +178,12 @@ static void write_run(FILE *out, const traj_ctx *x)
             L->builds, L->dangerous);
     if (a->pair_per_atom > 0.0)
         fprintf(out, "           the model scaled to it: Pair plus %.3g s per "
-                     "atom and step (above the model's at your lines: the "
+                     "%s and step (above the model's at your lines: the "
                      "contacts' force law, the same at every setting), "
                      "Neigh per build x%.3g, builds x%.3g; outside Neigh, "
                      "Pair and Output %.4g s over the trajectory\n",
-                a->pair_per_atom, a->scale_neigh, a->scale_builds, a->rest);
+                a->pair_per_atom, a->pair_per_contact ? "contact" : "atom",
+                a->scale_neigh, a->scale_builds, a->rest);
     else if (a->pair_per_atom < 0.0) {
         char per_pair[64] = "";
         if (a->scale_pair != 1.0)
@@ -386,7 +387,12 @@ static int write_json(FILE *out, const void *ctx)
         cJSON_AddStringToObject(l, "lines", L->lines);
         cJSON *sc = cJSON_AddObjectToObject(l, "model_scaled");
         cJSON_AddNumberToObject(sc, "pair", a->scale_pair);
-        cJSON_AddNumberToObject(sc, "pair_per_atom_step", a->pair_per_atom);
+        if (a->pair_per_contact)
+            cJSON_AddNumberToObject(sc, "pair_per_contact_step",
+                                    a->pair_per_atom);
+        else
+            cJSON_AddNumberToObject(sc, "pair_per_atom_step",
+                                    a->pair_per_atom);
         cJSON_AddNumberToObject(sc, "neigh_per_build", a->scale_neigh);
         cJSON_AddNumberToObject(sc, "builds", a->scale_builds);
         cJSON_AddNumberToObject(l, "other_seconds", a->rest);

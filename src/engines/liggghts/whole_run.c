@@ -60,6 +60,11 @@ static int frame_open_as(const hg_particles *p, double dmax, int full,
     return HG_OK;
 }
 
+static double frame_contacts(const struct hg_run_frame *f)
+{
+    return hg_run_frame_contacts(f->snap);
+}
+
 static int frame_open(const hg_particles *p, double dmax,
                       struct hg_run_frame **out, hg_err *e)
 {
@@ -205,6 +210,7 @@ const hg_run_hooks hg_liggghts_run_hooks = {
     .frame_open = frame_open,
     .frame_free = frame_free,
     .frame_cost = frame_cost,
+    .frame_contacts = frame_contacts,
     .lines = lines,
     .log_code = "LIGGGHTS",
     .default_skin = hg_run_default_skin,

@@ -232,6 +232,15 @@ hg_snapshot *hg_run_frame_snapshot(const hg_particles *p, int full,
     return snap;
 }
 
+double hg_run_frame_contacts(const hg_snapshot *snap)
+{
+    if (!snap)
+        return -1.0;
+    const hg_snapshot_info *in = hg_snapshot_get_info(snap);
+    double c = 0.5 * in->coordination * (double)in->n;
+    return isfinite(c) && c >= 0.0 ? c : -1.0;
+}
+
 double hg_run_bin_size(double factor, double cutoff)
 {
     double x = factor * cutoff;

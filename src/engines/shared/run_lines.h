@@ -26,6 +26,9 @@ double hg_run_default_skin(const char *units);
  * HG_RUN_FRAME_CENTRES centres); NULL when it has fewer than 2 atoms or
  * none could be measured (the frame is then priced as random centres).
  * *nu becomes the local packing fraction when measured. */
+/* The contacts of a frame whose statistics are snap (half its
+ * coordination times its particles); -1 without snap. */
+double hg_run_frame_contacts(const struct hg_snapshot *snap);
 struct hg_snapshot *hg_run_frame_snapshot(const hg_particles *p, int full,
                                           double *nu);
 

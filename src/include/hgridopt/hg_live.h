@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "hg_common.h"
+#include "hg_whole_run.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -256,6 +257,11 @@ void hg_live_run_begin(hg_live *t, long long start, long long n);
  * model alone (the input may change the physics between runs, which no
  * trend per atom and step foresees). from keeps no trial. */
 void hg_live_carry_trial(hg_live *to, hg_live *from);
+
+/* The scales the change on trial (or its bracket) is judged with: the
+ * model scaled to the segment before it (hg_run_input.scales). Returns
+ * 0, *s untouched, without a trial. */
+int hg_live_trial_scales(const hg_live *t, hg_run_scales *s);
 
 /* The input set neighbor lines of its own: a change on trial, or its
  * bracket, is no longer what runs, and is not judged. */

@@ -156,6 +156,10 @@ typedef struct hg_run_hooks {
                       double skin, const hg_consts *build,
                       const hg_consts *pair, double *neigh, double *pair_s,
                       hg_err *e);
+    /* The frame's contacts (pairs whose centres are at most r_i + r_j
+     * apart, as its pair statistics counted them); < 0: not counted.
+     * May be NULL. */
+    double (*frame_contacts)(const struct hg_run_frame *frame);
     /* The input-script lines of s at skin (text freed by the caller);
      * full: also the lines a phase of a schedule needs to undo the one
      * before (the default bin size). */
@@ -164,6 +168,14 @@ typedef struct hg_run_hooks {
 } hg_run_hooks;
 
 struct hg_engine;
+
+/* The model scaled to a code's log (hg_run_advice's scale_* and
+ * pair_per_atom), to price another stretch of the same run with. */
+typedef struct hg_run_scales {
+    double pair, neigh, builds; /* measured / model */
+    double pair_excess;         /* seconds per atom (per contact) and step */
+    int per_contact;
+} hg_run_scales;
 
 typedef struct hg_run_input {
     const char *const *paths;  /* the dumps of one run, in order */
@@ -196,6 +208,8 @@ typedef struct hg_run_input {
                                   only (no other grid, no fix balance
                                   added, no rcb): the choice is of the
                                   neighbor lines on it */
+    const hg_run_scales *scales; /* one rank, without a log: the model
+                                  scaled by these (NULL: unscaled) */
     hg_progress_fn progress;
     void *progress_params;
 } hg_run_input;
@@ -287,8 +301,10 @@ typedef struct hg_run_advice {
                                    the user's setting (1 without a log) */
     double pair_per_atom;       /* a log's Pair above the model's at the
                                    user's setting: the excess, seconds per
-                                   atom and step, added to every setting's
-                                   Pair (scale_pair then 1); 0 */
+                                   atom and step (per contact and step
+                                   where pair_per_contact), added to every
+                                   setting's Pair (scale_pair then 1); 0 */
+    int pair_per_contact;
     double rest;                /* the log's seconds outside Neigh and
                                    Pair over the trajectory's steps (0
                                    without a log); Loop = rest + seconds */
