@@ -682,6 +682,65 @@ static void test_counterfactual(const hg_live_options *o, const char *f0,
     remove(g1);
 }
 
+/* The pair style's cost: a probe is wanted after an advice that found
+ * the segment's Pair several times the model's (here 40x), within its own
+ * share (1 % of the loop: 10 ms of the 1 s a segment, 10 segments), and
+ * not once the cost is set (or known not to be measurable), nor where
+ * Pair is the model's. A measured cost per listed pair 3000x the shipped
+ * constant (these frames' pairs few) makes the advice's skin smaller, or
+ * its gain less, or keeps the lines. */
+static void test_probe(const hg_live_options *o, const char *f0,
+                       const char *f1, const char *own, const char *restore)
+{
+    double skin[2] = {0.0, 0.0}, gain[2] = {0.0, 0.0};
+    for (int k = 0; k < 3; k++) {
+        hg_err e = {0};
+        hg_live_decision d;
+        hg_live *u = tuner_at(o);
+        if (!u)
+            return;
+        if (k == 2)
+            hg_live_set_pair_cost(u, 3000.0 * 3.4e-9);
+        hg_live_measure a = skin_too_small(1);
+        a.pair = a.pair_max = a.pair_min = k == 0 ? 1e-5 : 0.6;
+        a.neigh = a.neigh_max = a.neigh_min = 0.3;
+        int st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
+        CHECK(st == HG_OK && d.advised);
+        if (st)
+            fprintf(stderr, "  %s\n", e.msg);
+        const char *sk = d.lines ? strstr(d.lines, "neighbor ") : NULL;
+        if (k && sk)
+            skin[k - 1] = atof(sk + 9);
+        if (k)
+            gain[k - 1] = d.predicted_gain;
+        hg_live_decision_clear(&d);
+        hg_live_measure b = a;
+        b.from = 100;
+        b.to = 200;
+        int want = hg_live_wants_probe(u, &b, 0.005);
+        if (k == 1) {
+            CHECK(want == 1);
+            CHECK(hg_live_wants_probe(u, &b, 0.5) == 0); /* past 1 % */
+            hg_live_set_pair_cost(u, 1e-8);
+            CHECK(hg_live_wants_probe(u, &b, 0.005) == 0 &&
+                  hg_live_pair_cost(u) == 1e-8);
+            hg_live_set_pair_cost(u, 0.0); /* another pair style */
+            CHECK(hg_live_wants_probe(u, &b, 0.005) == 1);
+            hg_live_set_pair_cost(u, -1.0); /* not measurable */
+            CHECK(hg_live_wants_probe(u, &b, 0.005) == 0 &&
+                  hg_live_pair_cost(u) == 0.0);
+        } else {
+            CHECK(want == 0); /* Pair the model's, or measured */
+        }
+        hg_live_free(u);
+    }
+    printf("test_live: skin advised %g (%.3f predicted) with the shipped "
+           "per-pair constant, %g (%.3f) with 3000x it\n", skin[0], gain[0],
+           skin[1], gain[1]);
+    /* dearer pairs: a smaller skin, or the same for less, or none */
+    CHECK(skin[0] > 0.0 && (skin[1] < skin[0] || gain[1] < gain[0] - 0.02));
+}
+
 static void test_tuner(void)
 {
     hg_err e = {0};
@@ -1176,6 +1235,7 @@ static void test_tuner(void)
         }
     }
     test_counterfactual(&o, f0, f1, own, restore);
+    test_probe(&o, f0, f1, own, restore);
     hg_live_options o4 = o;
     o4.tuning_share = 1.0;
     hg_live *v = NULL;

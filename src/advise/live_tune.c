@@ -32,6 +32,7 @@
  * are evened apart from all that (rebalance, below): by a balance
  * command weighted by the timers of the segment just run. */
 #include "hg_live.h"
+#include "hg_consts.h"
 #include "hg_engine.h"
 #include "hg_ranks.h"
 #include "hg_whole_run.h"
@@ -58,6 +59,8 @@ struct live_trial {
     char *old_lines;        /* the lines in force before it */
     double old_skin;        /* their skin, as the advice read it (0: not
                                read; every skin is then priced) */
+    double pair_per_pair;   /* the per-pair constant the lines before
+                               are priced with (0: the engine's) */
     hg_run_scales scales;   /* the model scaled to the segment before it
                                (its Pair above the model's per contact,
                                where the atoms touch: a bed that forms
@@ -109,7 +112,28 @@ struct hg_live {
     int no_rebalance;       /* two did: no more in this run */
     double setup_cost;      /* of the last segment that began with a
                                setup (0: none measured) */
+    double pair_per_pair;   /* measured (hg_live_set_pair_cost; 0: the
+                               engine's constant) */
+    double pair_log_ratio;  /* the last advice's log Pair / model (0:
+                               none) */
+    int no_probe;           /* the pair style's cost cannot be measured
+                               (hg_live_set_pair_cost < 0) */
 };
+
+/* The log's Pair over the model's from which the pair style's cost is
+ * worth measuring (hg_live_wants_probe): the shipped constants were
+ * fitted on gran/hooke; LAMMPS' flatwall (granular: JKR, Mindlin,
+ * rolling, twisting) measured 7x them, its wide pour (gran/hooke/history)
+ * 0.1-1.3x. */
+#define PROBE_RATIO 3.0
+
+/* The probe's own share of the input's loop (by its end, as
+ * share_allows projects it), apart from the advice's: made once for a
+ * pair style, it is what the advice after it needs, and an advice's
+ * share spent on a short run's early segments would never leave room
+ * for it (LAMMPS' flatwall on one rank: 0.2-0.3 s of its 0.4 s spent by
+ * step 2500, the probe about 0.1 s). */
+#define PROBE_SHARE 0.01
 
 static char *dup_text(const char *s)
 {
@@ -341,11 +365,26 @@ static double cost_of(const hg_live_measure *m)
     return steps > 0.0 && c > 0.0 ? c / steps / atoms : 0.0;
 }
 
+/* The engine's pair constants with the per-pair one k (> 0). */
+static int pair_consts(const hg_live *t, double k, hg_consts *c)
+{
+    int from_file = 0;
+    hg_err e = {0};
+    if (hg_consts_auto(t->engine->run->pair_kind, c, &from_file, NULL, 0,
+                       &e))
+        return -1;
+    c->c[0] = k;
+    return 0;
+}
+
 /* The whole-run advice's input for the two frames of a segment (paths
- * must outlive it). */
-static hg_run_input segment_input(const hg_live *t, const char **paths)
+ * must outlive it; c: room for the pair constants it may point to). */
+static hg_run_input segment_input(const hg_live *t, const char **paths,
+                                  double per_pair, hg_consts *c)
 {
     hg_run_input in = {0};
+    if (per_pair > 0.0 && pair_consts(t, per_pair, c) == 0)
+        in.pair = c;
     in.paths = paths;
     in.n_paths = 2;
     in.engine = t->engine;
@@ -369,7 +408,8 @@ static double model_seconds(const hg_live *t, const char *lines,
     if (!lines || !frame0 || !frame1)
         return 0.0;
     const char *paths[2] = {frame0, frame1};
-    hg_run_input in = segment_input(t, paths);
+    hg_consts pc;
+    hg_run_input in = segment_input(t, paths, t->tr.pair_per_pair, &pc);
     in.setting = lines;
     in.skin = skin > 0.0 && isfinite(skin) ? skin : 0.0;
     in.mpi = 1;
@@ -385,6 +425,33 @@ static double model_seconds(const hg_live *t, const char *lines,
         *atoms = (double)a.max_atoms;
     hg_run_advice_clear(&a);
     return s;
+}
+
+static int share_allows(const hg_live *t, const hg_live_measure *m,
+                        double loop_sum, double *whole);
+
+void hg_live_set_pair_cost(hg_live *t, double per_pair)
+{
+    if (!t)
+        return;
+    t->pair_per_pair = per_pair > 0.0 && isfinite(per_pair) ? per_pair : 0.0;
+    t->no_probe = per_pair < 0.0;
+}
+
+double hg_live_pair_cost(const hg_live *t)
+{
+    return t ? t->pair_per_pair : 0.0;
+}
+
+int hg_live_wants_probe(const hg_live *t, const hg_live_measure *m,
+                        double cost)
+{
+    if (!t || t->pair_per_pair > 0.0 || t->no_probe ||
+        !(t->pair_log_ratio >= PROBE_RATIO))
+        return 0;
+    double whole;
+    share_allows(t, m, t->loop_sum, &whole); /* m counted in loop_sum */
+    return t->o.tuning_share < 0.0 || cost <= PROBE_SHARE * whole;
 }
 
 int hg_live_trial_scales(const hg_live *t, hg_run_scales *s)
@@ -419,6 +486,7 @@ static void begin_trial(hg_live *t, const hg_live_measure *m, double gain,
                         const char *frame0, const char *frame1)
 {
     t->tr.on_trial = 1;
+    t->tr.pair_per_pair = t->pair_per_pair;
     t->tr.scales = (hg_run_scales){
         .pair = a->scale_pair,
         .neigh = a->scale_neigh,
@@ -464,7 +532,8 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     if (st)
         return st;
     const char *paths[2] = {frame0, frame1};
-    hg_run_input in = segment_input(t, paths);
+    hg_consts pc;
+    hg_run_input in = segment_input(t, paths, t->pair_per_pair, &pc);
     in.log = logpath;
     in.mpi = t->o.mpi;
     in.engine_balance = !strcmp(t->engine->name, "lammps");
@@ -478,6 +547,7 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     remove(logpath);
     if (st)
         return st;
+    t->pair_log_ratio = a.has_log ? a.pair_log_ratio : 0.0;
     const hg_run_hooks *h = t->engine->run;
     double own_loop, best_loop;
     int cand;

@@ -512,6 +512,7 @@ static int calibrate(const hg_run_input *in, run_data *d, run_blocks *b,
     a->scale_pair = d->sp;
     a->pair_per_atom = d->pa;
     a->pair_per_contact = d->pa_contact;
+    a->pair_log_ratio = raw_sp;
     a->scale_neigh = d->sn;
     a->scale_builds = d->sb;
     /* the log's Output (its dumps, the trajectory's among them) is no
@@ -635,6 +636,8 @@ int run_choose(const hg_run_input *in, run_data *d, hg_run_advice *a,
     a->scale_builds = d->sb;
     a->pair_per_atom = d->pa;
     a->pair_per_contact = d->pa_contact;
+    if (!d->fixed_scales)
+        a->pair_log_ratio = 1.0;
     int st = all_blocks(d, a, &b, e);
     if (st)
         return st;

@@ -811,6 +811,7 @@ int run_ranks_choose(const hg_run_input *in, run_data *d, run_ranks *rr,
         pa = x.pa;
         pc = x.pa_contact;
         rest = tmp->rest;
+        base.pair_log_ratio = tmp->pair_log_ratio;
         hg_run_advice_clear(tmp);
     }
     int bestD = -1;

@@ -18,6 +18,7 @@
 #include "run_lammps.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -94,8 +95,20 @@ typedef struct driver {
     double advice_last;      /* wall seconds of the last decision that
                                 advised, with the frame written for it */
     double frame_last;       /* of the last frame written */
+    double t_probe;          /* of the probes of the pair style's cost */
+    double pair_k;           /* a listed pair's cost a step measured on
+                                the pair style in force (0: none) */
+    int probed;              /* a probe was made on that pair style (or
+                                failed): none again until it changes */
+    char *pair_cmds;         /* the input's pair_style, pair_coeff and
+                                pair_modify commands as LAMMPS ran them
+                                (variables substituted), one a line, for
+                                the probe's copy (NULL: none) */
+    int pair_unreadable;     /* one of them could not be substituted */
     long long dangerous;
 } driver;
+
+static void maybe_probe(driver *d, hg_live_measure *m);
 
 static void note(driver *d, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -587,7 +600,7 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
         }
         /* the tuner's own time: its decisions and their frames; a frame
          * only where an advice may follow (the tuning share not spent) */
-        m.tuning = d->t_advice + d->t_frames;
+        m.tuning = d->t_advice + d->t_frames; /* the probe's apart */
         m.advice_cost = d->advice_last;
         int want = d->rank == 0 && hg_live_wants_frame(d->tuner, &m);
         MPI_Bcast(&want, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -708,6 +721,9 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
             pre_yes = 1;
         }
         hg_live_decision_clear(&dec);
+        /* the pair style's cost measured where this segment's advice
+         * found the model's Pair far off: the next advice prices with it */
+        maybe_probe(d, &m);
         /* the next segment's first frame is this one (if written) */
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s", f0);
@@ -719,6 +735,323 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
     if (d->rank == 0)
         d->outside += fmax(0.0, MPI_Wtime() - wall0 - loops - setup0);
     return rc;
+}
+
+/* The input's pair commands, for the probe's copy of the run (its atoms
+ * only: probe_data). A pair_style starts them anew, clear forgets them.
+ * Returns -1 when out of memory. */
+static int remember_pair(driver *d, const char *word, const char *cmd)
+{
+    if (!strcmp(word, "clear") || !strcmp(word, "pair_style")) {
+        free(d->pair_cmds);
+        d->pair_cmds = NULL;
+        d->pair_unreadable = 0;
+        if (!strcmp(word, "clear"))
+            return 0;
+    }
+    char *x = cli_lmp_expand(d->h, cmd);
+    if (!x) {
+        d->pair_unreadable = 1;
+        return 0;
+    }
+    size_t old = d->pair_cmds ? strlen(d->pair_cmds) : 0;
+    char *t = realloc(d->pair_cmds, old + strlen(x) + 2);
+    if (!t) {
+        free(x);
+        if (d->rank == 0)
+            cli_error("run: out of memory");
+        return -1;
+    }
+    sprintf(t + old, "%s\n", x);
+    d->pair_cmds = t;
+    free(x);
+    return 0;
+}
+
+/* The probe of the pair style's cost: rounds, steps a skin a round, and
+ * the atoms of the copy at most (a share of the atoms at random: a
+ * listed pair costs the same, and the probe's cost stays a few tens of
+ * ms whatever the run's size). */
+#define PROBE_ROUNDS 2
+#define PROBE_STEPS 10
+#define PROBE_ATOMS 2000.0
+
+/* A command of the probe's instance h; 0, or -1 with LAMMPS' message in
+ * why. */
+static int probe_command(void *h, const char *cmd, char *why, size_t cap)
+{
+    lammps_command(h, cmd);
+    if (!lammps_has_error(h))
+        return 0;
+    char msg[512] = "";
+    lammps_get_last_error_message(h, msg, sizeof msg);
+    size_t k = strlen(msg);
+    while (k && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
+        msg[--k] = '\0';
+    snprintf(why, cap, "'%.200s': %.400s", cmd, msg);
+    return -1;
+}
+
+/* The copy the probe runs on: the atoms of the run as they stand (a
+ * share of about PROBE_ATOMS kept, each atom by a hash of its id), in a
+ * LAMMPS data file of atom_style sphere written by rank 0, its box the
+ * run's along periodic axes and around the atoms along the others.
+ * Returns 0, or -1 with why. */
+static int probe_data(driver *d, const char *path, char *why, size_t cap)
+{
+    double na = lammps_get_natoms(d->h);
+    size_t n = na > 0.0 && na < 2e9 ? (size_t)na : 0;
+    int ntypes = lammps_extract_setting(d->h, "ntypes");
+    int dim = lammps_extract_setting(d->h, "dimension");
+    if (!n || ntypes < 1) {
+        snprintf(why, cap, "no atoms, or no atom types");
+        return -1;
+    }
+    int *id = malloc(n * sizeof *id), *type = malloc(n * sizeof *type);
+    double *r = malloc(n * sizeof *r), *x = malloc(3 * n * sizeof *x);
+    int rc = 0;
+    if (!id || !type || !r || !x) {
+        snprintf(why, cap, "out of memory for %zu atoms", n);
+        rc = -1;
+    }
+    if (!rc) {
+        lammps_gather_atoms_concat(d->h, (char *)"id", 0, 1, id);
+        lammps_gather_atoms_concat(d->h, (char *)"type", 0, 1, type);
+        lammps_gather_atoms_concat(d->h, (char *)"radius", 1, 1, r);
+        lammps_gather_atoms_concat(d->h, (char *)"x", 1, 3, x);
+        if (lammps_has_error(d->h)) {
+            char msg[400] = "";
+            lammps_get_last_error_message(d->h, msg, sizeof msg);
+            snprintf(why, cap, "the atoms were not gathered: %s", msg);
+            rc = -1;
+        }
+    }
+    if (!rc && d->rank == 0) {
+        double keep = na > PROBE_ATOMS ? PROBE_ATOMS / na : 1.0;
+        double lo[3], hi[3], xy, yz, xz;
+        int per[3] = {0, 0, 0}, changed = 0;
+        lammps_extract_box(d->h, lo, hi, &xy, &yz, &xz, per, &changed);
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t h = (uint32_t)id[i] * 2654435761u;
+            if ((double)(h >> 8) >= keep * 16777216.0) {
+                id[i] = 0; /* not in the copy */
+                continue;
+            }
+            kept++;
+            for (int k = 0; k < 3; k++)
+                if (!per[k]) {
+                    lo[k] = fmin(lo[k], x[3 * i + k] - r[i]);
+                    hi[k] = fmax(hi[k], x[3 * i + k] + r[i]);
+                }
+        }
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            snprintf(why, cap, "cannot write '%.300s': %s", path,
+                     strerror(errno));
+            rc = -1;
+        } else {
+            fprintf(f, "hgridopt run: a copy of the run's atoms\n\n"
+                       "%zu atoms\n%d atom types\n", kept, ntypes);
+            const char *ax[3] = {"x", "y", "z"};
+            for (int k = 0; k < 3; k++)
+                fprintf(f, "%.17g %.17g %slo %shi\n", lo[k], hi[k], ax[k],
+                        ax[k]);
+            fprintf(f, "\nAtoms # sphere\n\n");
+            for (size_t i = 0; i < n; i++)
+                if (id[i])
+                    fprintf(f, "%d %d %.12g 1 %.12g %.12g %.12g\n", id[i],
+                            type[i], 2.0 * r[i], x[3 * i], x[3 * i + 1],
+                            dim == 2 ? 0.0 : x[3 * i + 2]);
+            int bad = ferror(f);
+            if (fclose(f) || bad) {
+                snprintf(why, cap, "cannot write '%.300s'", path);
+                rc = -1;
+            }
+        }
+    }
+    free(id);
+    free(type);
+    free(r);
+    free(x);
+    int any = rc;
+    MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return any;
+}
+
+/* What a listed pair costs a step in the input's pair style, measured on
+ * a copy of the run's atoms as they stand (probe_data), read by a second
+ * LAMMPS instance on the same ranks whose screen and log go nowhere,
+ * with the input's pair commands: its Pair per step at skins of a tenth
+ * of the pair cutoff and of all of it, the two alternated over
+ * PROBE_ROUNDS rounds of PROBE_STEPS steps in which no atom moves (no
+ * fix), the least of each skin's rounds over the difference of their
+ * listed pairs (the ranks' mean Pair and mean pairs). The copy starts
+ * without the contacts' history and at rest: a listed pair's cost is its
+ * distance check and the force law of the pairs that touch. The run
+ * itself is not touched (LAMMPS' restart files were tried first: this
+ * LAMMPS' `granular` style crashed on the first force computation after
+ * read_restart, and atoms past a shrink-wrapped face since the last
+ * build made read_restart fail). Every rank returns the same: 0 and *k,
+ * out[6] (the two skins, their Pair per step and pairs per rank), or -1
+ * and why. */
+static int probe_pair(driver *d, const cli_lmp_state *now, double *k,
+                      double out[6], char *why, size_t cap)
+{
+    char path[1200], cmd[1400];
+    snprintf(path, sizeof path, "%s/probe.data", d->workdir);
+    if (probe_data(d, path, why, cap))
+        return -1;
+    /* a tenth of the pair cutoff and the whole of it: listed pairs
+     * several times apart (a skin and three times it, at 10 steps, gave
+     * 10-24 ns a pair on flatwall's forming bed, these 9-17) */
+    double cut = now->cutneighmax - now->skin;
+    double s0 = 0.1 * cut, s1 = cut;
+    char *argv[] = {(char *)"hgridopt-probe", (char *)"-log",
+                    (char *)"none", (char *)"-screen", (char *)"none",
+                    (char *)"-nocite", NULL};
+    void *h = lammps_open(6, argv, MPI_COMM_WORLD, NULL);
+    if (!h) {
+        snprintf(why, cap, "LAMMPS' library did not start a second "
+                 "instance");
+        remove(path);
+        return -1;
+    }
+    const char *units = lammps_extract_global(d->h, "units");
+    int per[3] = {0, 0, 0}, changed = 0;
+    double lo[3], hi[3], xy, yz, xz;
+    lammps_extract_box(d->h, lo, hi, &xy, &yz, &xz, per, &changed);
+    snprintf(cmd, sizeof cmd, "units %s\ndimension %d\natom_style sphere\n"
+             "boundary %s %s %s\ncomm_modify vel yes\nread_data %s\n",
+             units ? units : "lj", now->dimension, per[0] ? "p" : "f",
+             per[1] ? "p" : "f", per[2] ? "p" : "f", path);
+    int rc = 0;
+    for (const char *p = cmd; !rc && *p;) {
+        const char *nl = strchr(p, '\n');
+        char one[1400];
+        snprintf(one, sizeof one, "%.*s", (int)(nl - p), p);
+        rc = probe_command(h, one, why, cap);
+        p = nl + 1;
+    }
+    for (const char *p = d->pair_cmds; !rc && p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char one[1400];
+        snprintf(one, sizeof one, "%.*s", (int)(len < 1399 ? len : 1399), p);
+        rc = probe_command(h, one, why, cap);
+        p = nl ? nl + 1 : p + len;
+    }
+    if (!rc) {
+        snprintf(cmd, sizeof cmd, "neigh_modify delay 0 every 1 check yes "
+                 "one %d page %d", now->oneatom, now->pgsize);
+        rc = probe_command(h, cmd, why, cap);
+    }
+    double best[2] = {INFINITY, INFINITY}, pairs[2] = {0.0, 0.0};
+    for (int r = 0; r < PROBE_ROUNDS && !rc; r++)
+        for (int q = 0; q < 2 && !rc; q++) {
+            int j = r % 2 ? 1 - q : q; /* alternated */
+            /* bins: the pair style's cost is the list's length, not
+             * how it was built */
+            snprintf(cmd, sizeof cmd, "neighbor %.10g bin", j ? s1 : s0);
+            if ((rc = probe_command(h, cmd, why, cap)))
+                break;
+            snprintf(cmd, sizeof cmd, "run %d pre yes post no",
+                     PROBE_STEPS);
+            if ((rc = probe_command(h, cmd, why, cap)))
+                break;
+            cli_lmp_state st;
+            cli_lmp_state_get(h, &st, 1);
+            double v[2] = {st.pair, cli_lmp_listed_pairs(h)}, sum[2];
+            MPI_Allreduce(v, sum, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            best[j] = fmin(best[j], sum[0] / d->size / PROBE_STEPS);
+            pairs[j] = sum[1] / d->size;
+            if (v[1] < 0.0) {
+                snprintf(why, cap, "no neighbor list of the pair style found "
+                         "in the copy");
+                rc = -1;
+            }
+        }
+    lammps_close(h);
+    remove(path);
+    /* the same verdict on every rank (an error is LAMMPS' on each) */
+    int bad = rc != 0, any;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any) {
+        if (!rc)
+            snprintf(why, cap, "it failed on another rank");
+        return -1;
+    }
+    double dp = pairs[1] - pairs[0];
+    *k = dp != 0.0 ? (best[1] - best[0]) / dp : NAN;
+    out[0] = s0;
+    out[1] = s1;
+    out[2] = best[0];
+    out[3] = best[1];
+    out[4] = pairs[0];
+    out[5] = pairs[1];
+    if (!(*k > 0.0) || !isfinite(*k)) {
+        snprintf(why, cap, "Pair per step %.3g s at skin %.4g (%.0f listed "
+                 "pairs a rank) and %.3g s at %.4g (%.0f): no cost per "
+                 "pair to take", best[0], s0, pairs[0], best[1], s1,
+                 pairs[1]);
+        return -1;
+    }
+    return 0;
+}
+
+/* After segment m: the pair style's cost probed where the tuner wants
+ * it (once for a pair style, within its own share of the loop). */
+static void maybe_probe(driver *d, hg_live_measure *m)
+{
+    double steps = (double)(m->to - m->from);
+    double f = m->atoms > PROBE_ATOMS ? PROBE_ATOMS / m->atoms : 1.0;
+    /* each of its runs: a setup (a build and a force computation) and
+     * its steps on the copy's share f of the atoms, each of which keeps
+     * a share f of its contacts (Pair as f^2); the restart written and
+     * read, and the instance, about 20 ms */
+    double pair = steps > 0.0 ? m->pair / steps : 0.0;
+    double build = m->builds > 0 ? m->neigh / (double)m->builds : 0.0;
+    double est = 2.0 * PROBE_ROUNDS *
+                     ((PROBE_STEPS + 1) * f * f * pair + f * build) +
+                 0.02;
+    int want = d->rank == 0 && !d->probed &&
+               hg_live_wants_probe(d->tuner, m, est);
+    MPI_Bcast(&want, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!want)
+        return;
+    cli_lmp_state now;
+    cli_lmp_state_get(d->h, &now, !d->dynamic_group);
+    if (now.setup_unsafe)
+        return; /* a restart's migration is a setup's: not now */
+    if (!d->pair_cmds || d->pair_unreadable) {
+        d->probed = 1;
+        hg_live_set_pair_cost(d->tuner, -1.0);
+        note(d, "step %lld: the pair style's cost per listed pair was not "
+             "measured (%s): the engine's constant stays", m->to,
+             d->pair_unreadable ? "a pair command's variables could not "
+                                  "be substituted"
+                                : "the input sets no pair_style of its own");
+        return;
+    }
+    double t = MPI_Wtime(), k = 0.0, v[6] = {0};
+    char why[700] = "";
+    int st = probe_pair(d, &now, &k, v, why, sizeof why);
+    double spent = MPI_Wtime() - t;
+    d->t_probe += spent;
+    d->probed = 1;
+    if (st) {
+        note(d, "step %lld: the pair style's cost per listed pair was not "
+             "measured (%s): the engine's constant stays", m->to, why);
+        hg_live_set_pair_cost(d->tuner, -1.0);
+        return;
+    }
+    d->pair_k = k;
+    hg_live_set_pair_cost(d->tuner, k);
+    note(d, "step %lld: a listed pair costs the pair style %.3g ns a step, "
+         "measured on a copy of the run (Pair %.3g ms a step at skin %.4g "
+         "with %.0f listed pairs a rank, %.3g ms at %.4g with %.0f; %.2g "
+         "s): the model's constant from now on", m->to, 1e9 * k,
+         1e3 * v[2], v[0], v[4], 1e3 * v[3], v[1], v[5], spent);
 }
 
 static void print_report(const driver *d, FILE *out)
@@ -735,10 +1068,14 @@ static void print_report(const driver *d, FILE *out)
             d->size, d->size == 1 ? "" : "s", d->runs,
             d->runs == 1 ? "" : "s", d->split_runs, d->steps, d->loop,
             d->dangerous);
+    char probe[64] = "";
+    if (d->t_probe > 0.0)
+        snprintf(probe, sizeof probe, ", the pair style's probe %.3g s",
+                 d->t_probe);
     fprintf(out, "splitting: %.3g s outside LAMMPS' Loop (frames %.3g s, "
-            "advice %.3g s, the rest setups and LAMMPS' output); Loop and "
-            "splitting %.4g s\n", d->outside, d->t_frames, d->t_advice,
-            d->loop + d->outside);
+            "advice %.3g s%s, the rest setups and LAMMPS' output); Loop "
+            "and splitting %.4g s\n", d->outside, d->t_frames, d->t_advice,
+            probe, d->loop + d->outside);
     if (d->n_segs) {
         fprintf(out, "  %-17s %10s %9s %9s %7s %9s %8s %6s  %-34s %s\n",
                 "steps", "Loop s", "Neigh s", "Pair s", "builds",
@@ -906,8 +1243,12 @@ int cli_run_lammps(const cli_run_opts *o)
             int st = hg_live_create(&lo, &d.tuner, &e);
             /* a change made before the last run's last segment is judged
              * on this run's first */
-            if (!st)
+            if (!st) {
                 hg_live_carry_trial(d.tuner, last_tuner);
+                hg_live_set_pair_cost(d.tuner,
+                                      d.probed && !(d.pair_k > 0.0) ? -1.0
+                                                                    : d.pair_k);
+            }
             hg_live_free(last_tuner);
             if (st) {
                 if (d.rank == 0)
@@ -935,6 +1276,17 @@ int cli_run_lammps(const cli_run_opts *o)
         if (c.balance_time) {
             snprintf(d.balance_time, sizeof d.balance_time, "%s", c.fix_id);
             d.balance_time_line = line;
+        }
+        if (!strcmp(c.word, "clear") || !strcmp(c.word, "pair_style") ||
+            !strcmp(c.word, "pair_coeff") || !strcmp(c.word, "pair_modify")) {
+            /* another pair style, or its coefficients: measured anew */
+            d.pair_k = 0.0;
+            d.probed = 0;
+            hg_live_set_pair_cost(d.tuner, 0.0);
+            if (remember_pair(&d, c.word, cmd)) {
+                rc = CLI_EDATA;
+                break;
+            }
         }
         if (!strcmp(c.word, "clear")) {
             d.balance_time[0] = '\0';
@@ -975,6 +1327,7 @@ finalize:
     free(d.tuned);
     free(d.prev_tuned);
     free(d.segs);
+    free(d.pair_cmds);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

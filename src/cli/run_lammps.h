@@ -39,6 +39,7 @@ typedef struct cli_lmp_state {
     int newton_pair;
     double cutneighmax;    /* LAMMPS' neighbor cutoff (pair cutoff plus
                               skin) */
+    int oneatom, pgsize;   /* neigh_modify one, page */
     /* A change of lines needs a full setup (run ... pre yes), which every
      * fix sees as a new run: a fix pour restarts its insertions at the
      * next step, a dynamic group is updated, fix print prints again.
@@ -65,6 +66,13 @@ int cli_lmp_schedule_get(void *handle, long long *steps, int cap);
 int cli_lmp_schedule_set(void *handle, const long long *steps, int n);
 /* Write out what LAMMPS buffered for its log file. */
 void cli_lmp_flush(void *handle);
+/* The pairs in this rank's neighbor list of the pair style (-1: no pair
+ * style, or none found by its name). */
+double cli_lmp_listed_pairs(void *handle);
+/* The command text with LAMMPS' variables substituted as its input would
+ * substitute them now, without its comment (malloc'd; NULL: a variable
+ * it cannot substitute, or out of memory). */
+char *cli_lmp_expand(void *handle, const char *text);
 
 /* Options of `hgridopt run`. */
 typedef struct cli_run_opts {

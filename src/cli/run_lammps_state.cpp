@@ -14,6 +14,8 @@
 #include "comm.h"
 #include "domain.h"
 #include "fix.h"
+#include "input.h"
+#include "memory.h"
 #include "force.h"
 #include "modify.h"
 #include "lammps.h"
@@ -21,6 +23,7 @@
 #include "output.h"
 #include "timer.h"
 #include "update.h"
+#include "library.h"
 
 #include <cstdio>
 #include <cstring>
@@ -65,6 +68,8 @@ extern "C" void cli_lmp_state_get(void *handle, cli_lmp_state *s,
     s->cuts_moved = c->layout == Comm::LAYOUT_NONUNIFORM;
     s->newton_pair = lmp->force->newton_pair;
     s->cutneighmax = lmp->neighbor->cutneighmax;
+    s->oneatom = lmp->neighbor->oneatom;
+    s->pgsize = lmp->neighbor->pgsize;
     // what a full setup at this step would change (see run_lammps.h)
     bigint step = lmp->update->ntimestep;
     Modify *mod = lmp->modify;
@@ -119,4 +124,60 @@ extern "C" int cli_lmp_schedule_set(void *handle, const long long *steps,
         if (mod->fix[i]->force_reneighbor)
             mod->fix[i]->next_reneighbor = (bigint)steps[i];
     return 0;
+}
+
+extern "C" double cli_lmp_listed_pairs(void *handle)
+{
+    LAMMPS *lmp = static_cast<LAMMPS *>(handle);
+    if (!lmp->force->pair || !lmp->force->pair_style)
+        return -1.0;
+    int idx = lammps_find_pair_neighlist(handle, lmp->force->pair_style, 1,
+                                         0, 0);
+    if (idx < 0)
+        return -1.0;
+    int n = lammps_neighlist_num_elements(handle, idx);
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) {
+        int iatom = 0, nn = 0;
+        int *nb = nullptr;
+        lammps_neighlist_element_neighbors(handle, idx, i, &iatom, &nn, &nb);
+        sum += nn;
+    }
+    return sum;
+}
+
+extern "C" char *cli_lmp_expand(void *handle, const char *text)
+{
+    LAMMPS *lmp = static_cast<LAMMPS *>(handle);
+    /* the command without its comment (a '#' outside quotes) */
+    size_t n = strlen(text), k = 0;
+    char quote = 0;
+    for (; k < n; k++) {
+        char c = text[k];
+        if (quote) {
+            if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '#') {
+            break;
+        }
+    }
+    int max = (int)k + 1, max2 = max;
+    char *s = static_cast<char *>(lmp->memory->smalloc(max, "hg:expand"));
+    char *w = static_cast<char *>(lmp->memory->smalloc(max2, "hg:expand"));
+    char *out = nullptr;
+    if (s && w) {
+        memcpy(s, text, k);
+        s[k] = '\0';
+        try {
+            lmp->input->substitute(s, w, max, max2, 0);
+            out = strdup(s);
+        } catch (...) {
+            out = nullptr;
+        }
+    }
+    lmp->memory->sfree(s);
+    lmp->memory->sfree(w);
+    return out;
 }

@@ -258,6 +258,25 @@ void hg_live_run_begin(hg_live *t, long long start, long long n);
  * trend per atom and step foresees). from keeps no trial. */
 void hg_live_carry_trial(hg_live *to, hg_live *from);
 
+/* The cost of a listed pair and step of the input's pair style,
+ * measured (hgridopt run's probe: a copy of the run timed at two skins):
+ * the model's per-pair constant for this tuner's advice from now on, and
+ * for the trials of its changes from now on. 0: the engine's (a probe
+ * may be wanted again); < 0: the engine's, the cost cannot be measured. */
+void hg_live_set_pair_cost(hg_live *t, double per_pair);
+double hg_live_pair_cost(const hg_live *t); /* 0: the engine's */
+
+/* After hg_live_segment of segment m, whether a probe of the pair
+ * style's cost, of about cost seconds, is worth making: the last advice
+ * (m's, if it advised) found the segment's
+ * Pair PROBE_RATIO or more times the model's (constants fitted on
+ * another pair style: the per-pair part decides the skin), none was
+ * measured, and cost is within the probe's own share of the input's
+ * loop (PROBE_SHARE, 1 %, apart from the advice's: the probe's time is
+ * not the measure's tuning). */
+int hg_live_wants_probe(const hg_live *t, const hg_live_measure *m,
+                        double cost);
+
 /* The scales the change on trial (or its bracket) is judged with: the
  * model scaled to the segment before it (hg_run_input.scales). Returns
  * 0, *s untouched, without a trial. */

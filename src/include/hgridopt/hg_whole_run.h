@@ -305,6 +305,10 @@ typedef struct hg_run_advice {
                                    where pair_per_contact), added to every
                                    setting's Pair (scale_pair then 1); 0 */
     int pair_per_contact;
+    double pair_log_ratio;      /* the log's Pair over the model's at the
+                                   user's setting, unscaled (1 without a
+                                   log): far from 1, the constants were
+                                   fitted on another pair style */
     double rest;                /* the log's seconds outside Neigh and
                                    Pair over the trajectory's steps (0
                                    without a log); Loop = rest + seconds */
