@@ -41,8 +41,8 @@ typedef struct run_data {
      * frame's). pa_contact: pa is paid per contact and step instead (a
      * bed's force law: LAMMPS' flatwall at its own lines, 3000 atoms
      * from step 1500 on, Pair 0.39 s per 500 steps at 1.15 contacts per
-     * atom and 1.44 s at 3.4 as its bed formed, 0.29-0.42 s per contact
-     * per atom over the last 3500 steps, where per atom it went x3.7) */
+     * atom and 1.44 s at 3.4 as its bed formed (x3.7 per atom), 0.28-0.43
+     * s per contact per atom over steps 1500-5000) */
     double *contacts;
     double *pa_contacts;
     int pa_contact;
