@@ -214,39 +214,71 @@ static void restore_lines(const driver *d, const cli_lmp_state *st,
 
 /* A frame of every atom (gathered on every rank, written by rank 0) as a
  * dump at path. 0 or an exit code. */
-static int write_frame(driver *d, long long step, char *path, size_t cap)
+/* Every atom's id, type, radius, position and (v not NULL) velocity,
+ * gathered on every rank (lammps_gather_atoms_concat), into arrays the
+ * caller frees (atoms_free). Returns 0, or the exit code after a
+ * one-line error (rank 0). */
+typedef struct atoms {
+    size_t n;
+    int *id, *type;
+    double *r, *x, *v;
+} atoms;
+
+static void atoms_free(atoms *a)
 {
-    snprintf(path, cap, "%s/frame-%d.dump", d->workdir, d->frames++ % 4);
+    free(a->id);
+    free(a->type);
+    free(a->r);
+    free(a->x);
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+static int atoms_gather(driver *d, int with_v, atoms *a)
+{
+    memset(a, 0, sizeof *a);
     double na = lammps_get_natoms(d->h);
     if (!(na >= 0.0) || na > 2e9) {
         if (d->rank == 0)
             cli_error("run: %.0f atoms: too many to measure", na);
         return CLI_EDATA;
     }
-    size_t n = (size_t)na;
-    int *id = malloc((n ? n : 1) * sizeof *id);
-    int *type = malloc((n ? n : 1) * sizeof *type);
-    double *r = malloc((n ? n : 1) * sizeof *r);
-    double *x = malloc((n ? n : 1) * 3 * sizeof *x);
-    double *v = malloc((n ? n : 1) * 3 * sizeof *v);
-    int rc = 0;
-    if (!id || !type || !r || !x || !v) {
+    size_t n = (size_t)na, k = n ? n : 1;
+    a->n = n;
+    a->id = malloc(k * sizeof *a->id);
+    a->type = malloc(k * sizeof *a->type);
+    a->r = malloc(k * sizeof *a->r);
+    a->x = malloc(3 * k * sizeof *a->x);
+    a->v = with_v ? malloc(3 * k * sizeof *a->v) : NULL;
+    if (!a->id || !a->type || !a->r || !a->x || (with_v && !a->v)) {
         cli_error("run: out of memory for %zu atoms", n);
-        rc = CLI_EDATA;
-        goto done;
+        atoms_free(a);
+        return CLI_EDATA;
     }
-    if (n) {
-        lammps_gather_atoms_concat(d->h, (char *)"id", 0, 1, id);
-        lammps_gather_atoms_concat(d->h, (char *)"type", 0, 1, type);
-        lammps_gather_atoms_concat(d->h, (char *)"radius", 1, 1, r);
-        lammps_gather_atoms_concat(d->h, (char *)"x", 1, 3, x);
-        lammps_gather_atoms_concat(d->h, (char *)"v", 1, 3, v);
-        if (lammps_has_error(d->h)) {
-            rc = lammps_failed(d, 0);
-            goto done;
-        }
+    if (!n)
+        return 0;
+    lammps_gather_atoms_concat(d->h, (char *)"id", 0, 1, a->id);
+    lammps_gather_atoms_concat(d->h, (char *)"type", 0, 1, a->type);
+    lammps_gather_atoms_concat(d->h, (char *)"radius", 1, 1, a->r);
+    lammps_gather_atoms_concat(d->h, (char *)"x", 1, 3, a->x);
+    if (with_v)
+        lammps_gather_atoms_concat(d->h, (char *)"v", 1, 3, a->v);
+    if (lammps_has_error(d->h)) {
+        atoms_free(a);
+        return lammps_failed(d, 0);
     }
-    if (d->rank == 0) {
+    return 0;
+}
+
+static int write_frame(driver *d, long long step, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/frame-%d.dump", d->workdir, d->frames++ % 4);
+    atoms a;
+    int rc = atoms_gather(d, 1, &a);
+    size_t n = a.n;
+    const int *id = a.id, *type = a.type;
+    const double *r = a.r, *x = a.x, *v = a.v;
+    if (!rc && d->rank == 0) {
         double lo[3], hi[3], xy, yz, xz;
         int per[3] = {0, 0, 0}, boxflag = 0;
         lammps_extract_box(d->h, lo, hi, &xy, &yz, &xz, per, &boxflag);
@@ -274,11 +306,7 @@ static int write_frame(driver *d, long long step, char *path, size_t cap)
         }
     }
 done:
-    free(id);
-    free(type);
-    free(r);
-    free(x);
-    free(v);
+    atoms_free(&a);
     int any = rc;
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return any;
@@ -799,50 +827,36 @@ static int probe_command(void *h, const char *cmd, char *why, size_t cap)
  * Returns 0, or -1 with why. */
 static int probe_data(driver *d, const char *path, char *why, size_t cap)
 {
-    double na = lammps_get_natoms(d->h);
-    size_t n = na > 0.0 && na < 2e9 ? (size_t)na : 0;
     int ntypes = lammps_extract_setting(d->h, "ntypes");
     int dim = lammps_extract_setting(d->h, "dimension");
-    if (!n || ntypes < 1) {
-        snprintf(why, cap, "no atoms, or no atom types");
+    atoms a;
+    if (atoms_gather(d, 0, &a)) {
+        snprintf(why, cap, "the atoms were not gathered");
         return -1;
     }
-    int *id = malloc(n * sizeof *id), *type = malloc(n * sizeof *type);
-    double *r = malloc(n * sizeof *r), *x = malloc(3 * n * sizeof *x);
     int rc = 0;
-    if (!id || !type || !r || !x) {
-        snprintf(why, cap, "out of memory for %zu atoms", n);
+    if (!a.n || ntypes < 1) {
+        snprintf(why, cap, "no atoms, or no atom types");
         rc = -1;
     }
-    if (!rc) {
-        lammps_gather_atoms_concat(d->h, (char *)"id", 0, 1, id);
-        lammps_gather_atoms_concat(d->h, (char *)"type", 0, 1, type);
-        lammps_gather_atoms_concat(d->h, (char *)"radius", 1, 1, r);
-        lammps_gather_atoms_concat(d->h, (char *)"x", 1, 3, x);
-        if (lammps_has_error(d->h)) {
-            char msg[400] = "";
-            lammps_get_last_error_message(d->h, msg, sizeof msg);
-            snprintf(why, cap, "the atoms were not gathered: %s", msg);
-            rc = -1;
-        }
-    }
     if (!rc && d->rank == 0) {
+        double na = (double)a.n;
         double keep = na > PROBE_ATOMS ? PROBE_ATOMS / na : 1.0;
         double lo[3], hi[3], xy, yz, xz;
         int per[3] = {0, 0, 0}, changed = 0;
         lammps_extract_box(d->h, lo, hi, &xy, &yz, &xz, per, &changed);
         size_t kept = 0;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t h = (uint32_t)id[i] * 2654435761u;
+        for (size_t i = 0; i < a.n; i++) {
+            uint32_t h = (uint32_t)a.id[i] * 2654435761u;
             if ((double)(h >> 8) >= keep * 16777216.0) {
-                id[i] = 0; /* not in the copy */
+                a.id[i] = 0; /* not in the copy */
                 continue;
             }
             kept++;
             for (int k = 0; k < 3; k++)
                 if (!per[k]) {
-                    lo[k] = fmin(lo[k], x[3 * i + k] - r[i]);
-                    hi[k] = fmax(hi[k], x[3 * i + k] + r[i]);
+                    lo[k] = fmin(lo[k], a.x[3 * i + k] - a.r[i]);
+                    hi[k] = fmax(hi[k], a.x[3 * i + k] + a.r[i]);
                 }
         }
         FILE *f = fopen(path, "w");
@@ -858,11 +872,11 @@ static int probe_data(driver *d, const char *path, char *why, size_t cap)
                 fprintf(f, "%.17g %.17g %slo %shi\n", lo[k], hi[k], ax[k],
                         ax[k]);
             fprintf(f, "\nAtoms # sphere\n\n");
-            for (size_t i = 0; i < n; i++)
-                if (id[i])
-                    fprintf(f, "%d %d %.12g 1 %.12g %.12g %.12g\n", id[i],
-                            type[i], 2.0 * r[i], x[3 * i], x[3 * i + 1],
-                            dim == 2 ? 0.0 : x[3 * i + 2]);
+            for (size_t i = 0; i < a.n; i++)
+                if (a.id[i])
+                    fprintf(f, "%d %d %.12g 1 %.12g %.12g %.12g\n", a.id[i],
+                            a.type[i], 2.0 * a.r[i], a.x[3 * i],
+                            a.x[3 * i + 1], dim == 2 ? 0.0 : a.x[3 * i + 2]);
             int bad = ferror(f);
             if (fclose(f) || bad) {
                 snprintf(why, cap, "cannot write '%.300s'", path);
@@ -870,10 +884,7 @@ static int probe_data(driver *d, const char *path, char *why, size_t cap)
             }
         }
     }
-    free(id);
-    free(type);
-    free(r);
-    free(x);
+    atoms_free(&a);
     int any = rc;
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     return any;
