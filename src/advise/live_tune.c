@@ -132,7 +132,7 @@ struct hg_live {
  * pair style, it is what the advice after it needs, and an advice's
  * share spent on a short run's early segments would never leave room
  * for it (LAMMPS' flatwall on one rank: 0.2-0.3 s of its 0.4 s spent by
- * step 2500, the probe 0.03-0.09 s). */
+ * step 2500, the probe 0.03-0.11 s). */
 #define PROBE_SHARE 0.01
 
 static char *dup_text(const char *s)
