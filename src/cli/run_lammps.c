@@ -766,9 +766,11 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
 }
 
 /* The input's pair commands, for the probe's copy of the run (its atoms
- * only: probe_data). A pair_style starts them anew, clear forgets them.
- * Returns -1 when out of memory. */
-static int remember_pair(driver *d, const char *word, const char *cmd)
+ * only: probe_data), as LAMMPS parsed them when it ran them (its
+ * variables substituted then, once: an equal-style variable drawing a
+ * random number is not drawn again). A pair_style starts them anew,
+ * clear forgets them. Returns -1 when out of memory. */
+static int remember_pair(driver *d, const char *word)
 {
     if (!strcmp(word, "clear") || !strcmp(word, "pair_style")) {
         free(d->pair_cmds);
@@ -777,7 +779,7 @@ static int remember_pair(driver *d, const char *word, const char *cmd)
         if (!strcmp(word, "clear"))
             return 0;
     }
-    char *x = cli_lmp_expand(d->h, cmd);
+    char *x = cli_lmp_last_command(d->h, word);
     if (!x) {
         d->pair_unreadable = 1;
         return 0;
@@ -893,7 +895,8 @@ static int probe_data(driver *d, const char *path, char *why, size_t cap)
 /* What a listed pair costs a step in the input's pair style, measured on
  * a copy of the run's atoms as they stand (probe_data), read by a second
  * LAMMPS instance on the same ranks whose screen and log go nowhere,
- * with the input's pair commands: its Pair per step at skins of a tenth
+ * with the input's pair commands (maybe_probe lets only what the copy
+ * takes reach it: an error of LAMMPS' there ends the process): its Pair per step at skins of a tenth
  * of the pair cutoff and of all of it, the two alternated over
  * PROBE_ROUNDS rounds of PROBE_STEPS steps in which no atom moves (no
  * fix), the least of each skin's rounds over the difference of their
@@ -952,9 +955,16 @@ static int probe_pair(driver *d, const cli_lmp_state *now, double *k,
         rc = probe_command(h, one, why, cap);
         p = nl ? nl + 1 : p + len;
     }
+    if (!rc && !cli_lmp_pair_complete(h)) {
+        snprintf(why, cap, "the input's pair_coeff commands do not set "
+                 "every atom type's coefficients (some came from a file)");
+        rc = -1;
+    }
     if (!rc) {
+        /* no atom of the copy (PROBE_ATOMS) can overflow these */
+        int one = now->oneatom > 20000 ? now->oneatom : 20000;
         snprintf(cmd, sizeof cmd, "neigh_modify delay 0 every 1 check yes "
-                 "one %d page %d", now->oneatom, now->pgsize);
+                 "one %d page %d", one, 10 * one);
         rc = probe_command(h, cmd, why, cap);
     }
     double best[2] = {INFINITY, INFINITY}, pairs[2] = {0.0, 0.0};
@@ -1034,14 +1044,34 @@ static void maybe_probe(driver *d, hg_live_measure *m)
     cli_lmp_state_get(d->h, &now, !d->dynamic_group);
     if (now.setup_unsafe)
         return; /* a restart's migration is a setup's: not now */
-    if (!d->pair_cmds || d->pair_unreadable) {
+    /* what the copy cannot take stops before it: an error of LAMMPS'
+     * there (Debian's library is built without exceptions) would end the
+     * run */
+    const char *style = cli_lmp_pair_style(d->h);
+    static const char *const copied[] = {"granular", "gran/hooke",
+                                         "gran/hooke/history",
+                                         "gran/hertz/history"};
+    int known = 0;
+    for (size_t i = 0; i < sizeof copied / sizeof *copied; i++)
+        known |= !strcmp(style, copied[i]);
+    char no[300] = "";
+    if (!known)
+        snprintf(no, sizeof no, "pair style %.100s: the copy takes "
+                 "granular, gran/hooke, gran/hooke/history and "
+                 "gran/hertz/history", *style ? style : "none");
+    else if (lammps_extract_setting(d->h, "triclinic"))
+        snprintf(no, sizeof no, "a triclinic box");
+    else if (!d->pair_cmds || d->pair_unreadable)
+        snprintf(no, sizeof no, "%s", d->pair_unreadable
+                                          ? "a pair command could not be "
+                                            "read back"
+                                          : "the input sets no pair_style "
+                                            "of its own");
+    if (no[0]) {
         d->probed = 1;
         hg_live_set_pair_cost(d->tuner, -1.0);
         note(d, "step %lld: the pair style's cost per listed pair was not "
-             "measured (%s): the engine's constant stays", m->to,
-             d->pair_unreadable ? "a pair command's variables could not "
-                                  "be substituted"
-                                : "the input sets no pair_style of its own");
+             "measured (%s): the engine's constant stays", m->to, no);
         return;
     }
     double t = MPI_Wtime(), k = 0.0, v[6] = {0};
@@ -1288,16 +1318,15 @@ int cli_run_lammps(const cli_run_opts *o)
             snprintf(d.balance_time, sizeof d.balance_time, "%s", c.fix_id);
             d.balance_time_line = line;
         }
-        if (!strcmp(c.word, "clear") || !strcmp(c.word, "pair_style") ||
-            !strcmp(c.word, "pair_coeff") || !strcmp(c.word, "pair_modify")) {
+        int pair_cmd = !strcmp(c.word, "clear") ||
+                       !strcmp(c.word, "pair_style") ||
+                       !strcmp(c.word, "pair_coeff") ||
+                       !strcmp(c.word, "pair_modify");
+        if (pair_cmd) {
             /* another pair style, or its coefficients: measured anew */
             d.pair_k = 0.0;
             d.probed = 0;
             hg_live_set_pair_cost(d.tuner, 0.0);
-            if (remember_pair(&d, c.word, cmd)) {
-                rc = CLI_EDATA;
-                break;
-            }
         }
         if (!strcmp(c.word, "clear")) {
             d.balance_time[0] = '\0';
@@ -1309,6 +1338,8 @@ int cli_run_lammps(const cli_run_opts *o)
             d.no_restore = 0;
         }
         rc = command(&d, cmd, line);
+        if (!rc && pair_cmd && remember_pair(&d, c.word))
+            rc = CLI_EDATA;
         free(own);
     }
 close:

@@ -69,10 +69,17 @@ void cli_lmp_flush(void *handle);
 /* The pairs in this rank's neighbor list of the pair style (-1: no pair
  * style, or none found by its name). */
 double cli_lmp_listed_pairs(void *handle);
-/* The command text with LAMMPS' variables substituted as its input would
- * substitute them now, without its comment (malloc'd; NULL: a variable
- * it cannot substitute, or out of memory). */
-char *cli_lmp_expand(void *handle, const char *text);
+/* The command LAMMPS ran last, word (its name, as the caller knows it)
+ * and the arguments as LAMMPS parsed them (variables substituted, quotes
+ * removed; an argument with a space in double quotes), one line
+ * (malloc'd; NULL: out of memory, or an argument with both a space and
+ * a double quote). */
+char *cli_lmp_last_command(void *handle, const char *word);
+/* The pair style's name ("": none). */
+const char *cli_lmp_pair_style(void *handle);
+/* Every atom type's own pair coefficients set (as LAMMPS checks before a
+ * run, whose error would end the process): 1, else 0. */
+int cli_lmp_pair_complete(void *handle);
 
 /* Options of `hgridopt run`. */
 typedef struct cli_run_opts {

@@ -15,17 +15,18 @@
 #include "domain.h"
 #include "fix.h"
 #include "input.h"
-#include "memory.h"
 #include "force.h"
 #include "modify.h"
 #include "lammps.h"
 #include "neighbor.h"
 #include "output.h"
+#include "pair.h"
 #include "timer.h"
 #include "update.h"
 #include "library.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 using namespace LAMMPS_NS;
@@ -146,38 +147,39 @@ extern "C" double cli_lmp_listed_pairs(void *handle)
     return sum;
 }
 
-extern "C" char *cli_lmp_expand(void *handle, const char *text)
+extern "C" char *cli_lmp_last_command(void *handle, const char *word)
+{
+    Input *in = static_cast<LAMMPS *>(handle)->input;
+    size_t n = strlen(word) + 1;
+    for (int i = 0; i < in->narg; i++) {
+        if (strchr(in->arg[i], ' ') && strchr(in->arg[i], '"'))
+            return nullptr;
+        n += strlen(in->arg[i]) + 3;
+    }
+    char *out = static_cast<char *>(malloc(n));
+    if (!out)
+        return nullptr;
+    char *w = out + sprintf(out, "%s", word);
+    for (int i = 0; i < in->narg; i++)
+        w += sprintf(w, strchr(in->arg[i], ' ') ? " \"%s\"" : " %s",
+                     in->arg[i]);
+    return out;
+}
+
+extern "C" const char *cli_lmp_pair_style(void *handle)
+{
+    Force *f = static_cast<LAMMPS *>(handle)->force;
+    return f->pair && f->pair_style ? f->pair_style : "";
+}
+
+extern "C" int cli_lmp_pair_complete(void *handle)
 {
     LAMMPS *lmp = static_cast<LAMMPS *>(handle);
-    /* the command without its comment (a '#' outside quotes) */
-    size_t n = strlen(text), k = 0;
-    char quote = 0;
-    for (; k < n; k++) {
-        char c = text[k];
-        if (quote) {
-            if (c == quote)
-                quote = 0;
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '#') {
-            break;
-        }
-    }
-    int max = (int)k + 1, max2 = max;
-    char *s = static_cast<char *>(lmp->memory->smalloc(max, "hg:expand"));
-    char *w = static_cast<char *>(lmp->memory->smalloc(max2, "hg:expand"));
-    char *out = nullptr;
-    if (s && w) {
-        memcpy(s, text, k);
-        s[k] = '\0';
-        try {
-            lmp->input->substitute(s, w, max, max2, 0);
-            out = strdup(s);
-        } catch (...) {
-            out = nullptr;
-        }
-    }
-    lmp->memory->sfree(s);
-    lmp->memory->sfree(w);
-    return out;
+    Pair *p = lmp->force->pair;
+    if (!p || !p->allocated || !p->setflag)
+        return 0;
+    for (int i = 1; i <= lmp->atom->ntypes; i++)
+        if (!p->setflag[i][i])
+            return 0;
+    return 1;
 }
