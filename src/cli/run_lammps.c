@@ -822,6 +822,22 @@ static int probe_command(void *h, const char *cmd, char *why, size_t cap)
     return -1;
 }
 
+/* Every line of text (NULL: none) as a command of the probe's instance,
+ * up to the first that fails; 0, or -1 with why. */
+static int probe_lines(void *h, const char *text, char *why, size_t cap)
+{
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char one[1400];
+        snprintf(one, sizeof one, "%.*s", (int)(len < 1399 ? len : 1399), p);
+        if (probe_command(h, one, why, cap))
+            return -1;
+        p = nl ? nl + 1 : p + len;
+    }
+    return 0;
+}
+
 /* The copy the probe runs on: the atoms of the run as they stand (a
  * share of about PROBE_ATOMS kept, each atom by a hash of its id), in a
  * LAMMPS data file of atom_style sphere written by rank 0, its box the
@@ -939,22 +955,9 @@ static int probe_pair(driver *d, const cli_lmp_state *now, double *k,
              "boundary %s %s %s\ncomm_modify vel yes\nread_data %s\n",
              units ? units : "lj", now->dimension, per[0] ? "p" : "f",
              per[1] ? "p" : "f", per[2] ? "p" : "f", path);
-    int rc = 0;
-    for (const char *p = cmd; !rc && *p;) {
-        const char *nl = strchr(p, '\n');
-        char one[1400];
-        snprintf(one, sizeof one, "%.*s", (int)(nl - p), p);
-        rc = probe_command(h, one, why, cap);
-        p = nl + 1;
-    }
-    for (const char *p = d->pair_cmds; !rc && p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        char one[1400];
-        snprintf(one, sizeof one, "%.*s", (int)(len < 1399 ? len : 1399), p);
-        rc = probe_command(h, one, why, cap);
-        p = nl ? nl + 1 : p + len;
-    }
+    int rc = probe_lines(h, cmd, why, cap);
+    if (!rc)
+        rc = probe_lines(h, d->pair_cmds, why, cap);
     if (!rc && !cli_lmp_pair_complete(h)) {
         snprintf(why, cap, "the input's pair_coeff commands do not set "
                  "every atom type's coefficients (some came from a file)");
