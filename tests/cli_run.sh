@@ -97,6 +97,12 @@ why=$(same_run "$P" "$TMP/gas")
 [ -z "$why" ] && ok || bad "gas: $why"
 grep -q "^  step [0-9]*: .*predicted to save" "$TMP/gas/screen" && ok ||
     bad "gas: no change of the lines in the report: $(tail -20 "$TMP/gas/screen")"
+# its probe (about 20 ms) never fits 1 % of a 0.07 s loop: said; and the
+# first advice, on lines that build dangerously, did not wait for it
+grep -q "^note: the pair style's cost per listed pair was not measured: its probe, about [0-9.]* s, did not fit its share of the loop (1 %) at any segment; the engine's constant stayed" "$TMP/gas/screen" && ok ||
+    bad "gas: no note of the probe that did not fit: $(grep '^note' "$TMP/gas/screen")"
+grep -q "^  step 100: .*predicted to save" "$TMP/gas/screen" && ok ||
+    bad "gas: the first advice waited: $(grep -A4 '^changes:' "$TMP/gas/screen")"
 n=$(grep -c "start 0 stop 400 pre" "$TMP/gas/log.lammps")
 [ "$n" -ge 4 ] && ok || bad "gas: the first run in $n segments, expected 4 or more"
 # segments end on thermo steps (multiples of 100) and the log's runs add up

@@ -693,44 +693,110 @@ static void test_probe(const hg_live_options *o, const char *f0,
                        const char *f1, const char *own, const char *restore)
 {
     double skin[2] = {0.0, 0.0}, gain[2] = {0.0, 0.0};
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 2; k++) {
         hg_err e = {0};
         hg_live_decision d;
         hg_live *u = tuner_at(o);
         if (!u)
             return;
-        if (k == 2)
+        if (k == 1)
             hg_live_set_pair_cost(u, 3000.0 * 3.4e-9);
         hg_live_measure a = skin_too_small(1);
-        a.pair = a.pair_max = a.pair_min = k == 0 ? 1e-5 : 0.6;
+        a.pair = a.pair_max = a.pair_min = 0.6;
         a.neigh = a.neigh_max = a.neigh_min = 0.3;
+        if (k == 0) {
+            /* wanted before the first advice, whatever its Pair: 1 % of
+             * the loop projected, 10 s, is 0.1 s */
+            CHECK(hg_live_wants_probe(u, &a, 0.005) == 1);
+            /* past its share: the advice waits for it, twice */
+            for (int w = 0; w < 3; w++) {
+                hg_live_measure b = a;
+                b.from = 100 * w;
+                b.to = b.from + 100;
+                CHECK(hg_live_wants_probe(u, &b, 0.5) == -1);
+                int st = hg_live_segment(u, &b, own, restore, f0, f1, 0, &d,
+                                         &e);
+                CHECK(st == HG_OK);
+                if (w < 2)
+                    CHECK(!d.advised &&
+                          strstr(d.why, "waiting for the pair style's probe"));
+                else
+                    CHECK(d.advised); /* then on the engine's constant */
+                hg_live_decision_clear(&d);
+            }
+            /* lines that build dangerously do not wait */
+            hg_live *w = tuner_at(o);
+            if (w) {
+                hg_live_measure b = a;
+                b.dangerous = 10;
+                CHECK(hg_live_wants_probe(w, &b, 0.5) == -1);
+                int st = hg_live_segment(w, &b, own, restore, f0, f1, 0, &d,
+                                         &e);
+                CHECK(st == HG_OK && d.advised);
+                hg_live_decision_clear(&d);
+                hg_live_free(w);
+            }
+            /* the waits are the input's: the next run's tuner advises */
+            hg_live *v = tuner_at(o);
+            if (v) {
+                hg_live_carry_trial(v, u);
+                CHECK(hg_live_wants_probe(v, &a, 0.5) == -1);
+                int st = hg_live_segment(v, &a, own, restore, f0, f1, 0, &d,
+                                         &e);
+                CHECK(st == HG_OK && d.advised);
+                hg_live_decision_clear(&d);
+                hg_live_free(v);
+            }
+            hg_live_free(u);
+            u = tuner_at(o);
+            if (!u)
+                return;
+        }
         int st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
         CHECK(st == HG_OK && d.advised);
         if (st)
             fprintf(stderr, "  %s\n", e.msg);
         const char *sk = d.lines ? strstr(d.lines, "neighbor ") : NULL;
-        if (k && sk)
-            skin[k - 1] = atof(sk + 9);
-        if (k)
-            gain[k - 1] = d.predicted_gain;
+        if (sk)
+            skin[k] = atof(sk + 9);
+        gain[k] = d.predicted_gain;
         hg_live_decision_clear(&d);
         hg_live_measure b = a;
         b.from = 100;
         b.to = 200;
-        int want = hg_live_wants_probe(u, &b, 0.005);
-        if (k == 1) {
-            CHECK(want == 1);
-            CHECK(hg_live_wants_probe(u, &b, 0.5) == 0); /* past 1 % */
+        if (k == 0) {
+            CHECK(hg_live_wants_probe(u, &b, 0.005) == 1);
             hg_live_set_pair_cost(u, 1e-8);
             CHECK(hg_live_wants_probe(u, &b, 0.005) == 0 &&
                   hg_live_pair_cost(u) == 1e-8);
+            hg_live *v = tuner_at(o); /* and its cost */
+            if (v) {
+                hg_live_carry_trial(v, u);
+                CHECK(hg_live_pair_cost(v) == 1e-8 &&
+                      hg_live_wants_probe(v, &b, 0.005) == 0);
+                hg_live_free(v);
+            }
             hg_live_set_pair_cost(u, 0.0); /* another pair style */
             CHECK(hg_live_wants_probe(u, &b, 0.005) == 1);
+            /* too few listed pairs on 300 atoms: again on 450, not 449 */
+            hg_live_probe_retry(u, 300.0);
+            b.atoms = 449;
+            CHECK(hg_live_wants_probe(u, &b, 0.005) == 0 &&
+                  hg_live_pair_cost(u) == 0.0);
+            b.atoms = 450;
+            CHECK(hg_live_wants_probe(u, &b, 0.005) == 1);
+            /* a retry past its share: no advice waits for it */
+            CHECK(hg_live_wants_probe(u, &b, 0.5) == -1);
+            b.from = 200;
+            b.to = 300;
+            st = hg_live_segment(u, &b, own, restore, f0, f1, 0, &d, &e);
+            CHECK(st == HG_OK && d.advised);
+            hg_live_decision_clear(&d);
             hg_live_set_pair_cost(u, -1.0); /* not measurable */
             CHECK(hg_live_wants_probe(u, &b, 0.005) == 0 &&
                   hg_live_pair_cost(u) == 0.0);
         } else {
-            CHECK(want == 0); /* Pair the model's, or measured */
+            CHECK(hg_live_wants_probe(u, &b, 0.005) == 0); /* measured */
         }
         hg_live_free(u);
     }

@@ -114,18 +114,21 @@ struct hg_live {
                                setup (0: none measured) */
     double pair_per_pair;   /* measured (hg_live_set_pair_cost; 0: the
                                engine's constant) */
-    double pair_log_ratio;  /* the last advice's log Pair / model (0:
-                               none) */
     int no_probe;           /* the pair style's cost cannot be measured
                                (hg_live_set_pair_cost < 0) */
+    double probe_retry_atoms; /* a probe found too few listed pairs at
+                               these atoms (hg_live_probe_retry; 0: none
+                               did) */
+    int probe_waiting;      /* the probe wanted before the first advice
+                               and past its share: the advice waits */
+    int probe_waits;        /* segments the advice waited for it */
 };
 
-/* The log's Pair over the model's from which the pair style's cost is
- * worth measuring (hg_live_wants_probe): the shipped constants were
- * fitted on gran/hooke; LAMMPS' flatwall (granular: JKR, Mindlin,
- * rolling, twisting) measured 7x them, its wide pour (gran/hooke/history)
- * 0.1-1.3x. */
-#define PROBE_RATIO 3.0
+/* Segments the first advice waits for the pair style's probe while
+ * the probe is past its share (a pour's first segments are its cheapest,
+ * and the loop projected from them the smallest); then it advises on
+ * the engine's constant. */
+#define PROBE_WAIT 2
 
 /* The probe's own share of the input's loop (by its end, as
  * share_allows projects it), apart from the advice's: made once for a
@@ -261,8 +264,15 @@ void hg_live_drop_trial(hg_live *t)
 
 void hg_live_carry_trial(hg_live *to, hg_live *from)
 {
-    if (!to || !from || to == from ||
-        (!from->tr.on_trial && !from->tr.rechecking))
+    if (!to || !from || to == from)
+        return;
+    /* the pair style's probe: its cost or why none, and the advice's
+     * waits for it, for the input (not each run) */
+    to->pair_per_pair = from->pair_per_pair;
+    to->no_probe = from->no_probe;
+    to->probe_retry_atoms = from->probe_retry_atoms;
+    to->probe_waits = from->probe_waits;
+    if (!from->tr.on_trial && !from->tr.rechecking)
         return;
     free(to->tr.old_lines);
     free(to->tr.prev);
@@ -436,6 +446,8 @@ void hg_live_set_pair_cost(hg_live *t, double per_pair)
         return;
     t->pair_per_pair = per_pair > 0.0 && isfinite(per_pair) ? per_pair : 0.0;
     t->no_probe = per_pair < 0.0;
+    t->probe_retry_atoms = 0.0;
+    t->probe_waits = 0;
 }
 
 double hg_live_pair_cost(const hg_live *t)
@@ -443,15 +455,36 @@ double hg_live_pair_cost(const hg_live *t)
     return t ? t->pair_per_pair : 0.0;
 }
 
-int hg_live_wants_probe(const hg_live *t, const hg_live_measure *m,
-                        double cost)
+void hg_live_probe_retry(hg_live *t, double atoms)
 {
-    if (!t || t->pair_per_pair > 0.0 || t->no_probe ||
-        !(t->pair_log_ratio >= PROBE_RATIO))
+    if (!t)
+        return;
+    t->pair_per_pair = 0.0;
+    t->no_probe = 0;
+    t->probe_retry_atoms = atoms > 1.0 && isfinite(atoms) ? atoms : 1.0;
+}
+
+int hg_live_wants_probe(hg_live *t, const hg_live_measure *m, double cost)
+{
+    if (!t)
+        return 0;
+    t->probe_waiting = 0;
+    if (t->pair_per_pair > 0.0 || t->no_probe ||
+        (t->probe_retry_atoms > 0.0 &&
+         !(m->atoms >= 1.5 * t->probe_retry_atoms)))
         return 0;
     double whole;
-    share_allows(t, m, t->loop_sum, &whole); /* m counted in loop_sum */
-    return t->o.tuning_share < 0.0 || cost <= PROBE_SHARE * whole;
+    /* before m's hg_live_segment: m not yet in loop_sum */
+    share_allows(t, m, t->loop_sum + (m->loop > 0.0 ? m->loop : 0.0),
+                 &whole);
+    if (t->o.tuning_share < 0.0 || cost <= PROBE_SHARE * whole)
+        return 1;
+    /* the first advice waits for it (a while): priced on the engine's
+     * constant, it is what the probe would correct; not lines that
+     * build dangerously, which any advice should end first */
+    t->probe_waiting = t->probe_retry_atoms == 0.0 && m->dangerous == 0 &&
+                       t->probe_waits < PROBE_WAIT;
+    return -1;
 }
 
 int hg_live_trial_scales(const hg_live *t, hg_run_scales *s)
@@ -547,7 +580,6 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     remove(logpath);
     if (st)
         return st;
-    t->pair_log_ratio = a.has_log ? a.pair_log_ratio : 0.0;
     const hg_run_hooks *h = t->engine->run;
     double own_loop, best_loop;
     int cand;
@@ -756,6 +788,9 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                    hg_err *e)
 {
     memset(d, 0, sizeof *d);
+    /* hg_live_wants_probe's verdict on m, for m only */
+    int probe_waiting = t->probe_waiting;
+    t->probe_waiting = 0;
     t->segments++;
     if (m->loop > 0.0 && isfinite(m->loop))
         t->loop_sum += m->loop;
@@ -926,6 +961,12 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                  "+ %.2g s > %.3g %% of the loop by the input's end at this "
                  "rate, %.3g s)", m->tuning, m->advice_cost,
                  100.0 * t->o.tuning_share, whole);
+        return HG_OK;
+    }
+    if (probe_waiting) {
+        t->probe_waits++;
+        snprintf(d->why, sizeof d->why, "kept: not advised (waiting for "
+                 "the pair style's probe, past its share at this rate)");
         return HG_OK;
     }
     if (!frame0 || !frame1) {

@@ -98,8 +98,12 @@ typedef struct driver {
     double t_probe;          /* of the probes of the pair style's cost */
     double pair_k;           /* a listed pair's cost a step measured on
                                 the pair style in force (0: none) */
-    int probed;              /* a probe was made on that pair style (or
-                                failed): none again until it changes */
+    int probed;              /* on the pair style in force: 0 none made;
+                                1 measured (pair_k) or not measurable,
+                                none again until it changes; 2 too few
+                                listed pairs (the tuner says when again) */
+    double probe_unfit;      /* the probe's cost estimated where it was
+                                wanted and past its share (0: none) */
     char *pair_cmds;         /* the input's pair_style, pair_coeff and
                                 pair_modify commands as LAMMPS ran them
                                 (variables substituted), one a line, for
@@ -647,6 +651,10 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
         cli_lmp_state now;
         cli_lmp_state_get(d->h, &now, !d->dynamic_group);
         reschedule = now.inserting;
+        /* the pair style's cost measured before the first advice prices
+         * listed pairs (an advice may follow where a frame was wanted) */
+        if (want)
+            maybe_probe(d, &m);
         if (now.setup_unsafe) {
             /* no change now: the next segment runs on (pre no) */
             if (d->rank == 0 && !waited) {
@@ -749,9 +757,6 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
             pre_yes = 1;
         }
         hg_live_decision_clear(&dec);
-        /* the pair style's cost measured where this segment's advice
-         * found the model's Pair far off: the next advice prices with it */
-        maybe_probe(d, &m);
         /* the next segment's first frame is this one (if written) */
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s", f0);
@@ -805,6 +810,12 @@ static int remember_pair(driver *d, const char *word)
 #define PROBE_ROUNDS 2
 #define PROBE_STEPS 10
 #define PROBE_ATOMS 2000.0
+
+/* Listed pairs a rank the probe's two skins must differ by at least:
+ * fewer are within the noise of a 10-step Pair (LAMMPS' 2D pour at step
+ * 3000, 224 falling atoms, had 1-4; flatwall's pour at step 1000, 2275
+ * atoms, 8386, their Pair 0.075 ms a step apart). */
+#define PROBE_MIN_PAIRS 2000.0
 
 /* A command of the probe's instance h; 0, or -1 with LAMMPS' message in
  * why. */
@@ -924,7 +935,7 @@ static int probe_data(driver *d, const char *path, char *why, size_t cap)
  * read_restart, and atoms past a shrink-wrapped face since the last
  * build made read_restart fail). Every rank returns the same: 0 and *k,
  * out[6] (the two skins, their Pair per step and pairs per rank), or -1
- * and why. */
+ * and why (-2: the skins' listed pairs too few apart to time). */
 static int probe_pair(driver *d, const cli_lmp_state *now, double *k,
                       double out[6], char *why, size_t cap)
 {
@@ -1013,6 +1024,11 @@ static int probe_pair(driver *d, const cli_lmp_state *now, double *k,
     out[3] = best[1];
     out[4] = pairs[0];
     out[5] = pairs[1];
+    if (!(dp >= PROBE_MIN_PAIRS)) {
+        snprintf(why, cap, "%.0f listed pairs a rank at skin %.4g and %.0f "
+                 "at %.4g: too few to time", pairs[0], s0, pairs[1], s1);
+        return -2;
+    }
     if (!(*k > 0.0) || !isfinite(*k)) {
         snprintf(why, cap, "Pair per step %.3g s at skin %.4g (%.0f listed "
                  "pairs a rank) and %.3g s at %.4g (%.0f): no cost per "
@@ -1023,25 +1039,13 @@ static int probe_pair(driver *d, const cli_lmp_state *now, double *k,
     return 0;
 }
 
-/* After segment m: the pair style's cost probed where the tuner wants
- * it (once for a pair style, within its own share of the loop). */
+/* After segment m, before its advice: the pair style's cost probed
+ * where the tuner wants it (hg_live_wants_probe: once for a pair style,
+ * within its own share of the loop), so that the advice prices listed
+ * pairs with it. */
 static void maybe_probe(driver *d, hg_live_measure *m)
 {
-    double steps = (double)(m->to - m->from);
-    double f = m->atoms > PROBE_ATOMS ? PROBE_ATOMS / m->atoms : 1.0;
-    /* each of its runs: a setup (a build and a force computation) and
-     * its steps on the copy's share f of the atoms, each of which keeps
-     * a share f of its contacts (Pair as f^2); the restart written and
-     * read, and the instance, about 20 ms */
-    double pair = steps > 0.0 ? m->pair / steps : 0.0;
-    double build = m->builds > 0 ? m->neigh / (double)m->builds : 0.0;
-    double est = 2.0 * PROBE_ROUNDS *
-                     ((PROBE_STEPS + 1) * f * f * pair + f * build) +
-                 0.02;
-    int want = d->rank == 0 && !d->probed &&
-               hg_live_wants_probe(d->tuner, m, est);
-    MPI_Bcast(&want, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!want)
+    if (d->probed == 1)
         return;
     cli_lmp_state now;
     cli_lmp_state_get(d->h, &now, !d->dynamic_group);
@@ -1077,12 +1081,39 @@ static void maybe_probe(driver *d, hg_live_measure *m)
              "measured (%s): the engine's constant stays", m->to, no);
         return;
     }
+    double steps = (double)(m->to - m->from);
+    double f = m->atoms > PROBE_ATOMS ? PROBE_ATOMS / m->atoms : 1.0;
+    /* each of its runs: a setup (a build and a force computation) and
+     * its steps on the copy's share f of the atoms, each of which keeps
+     * a share f of its contacts (Pair as f^2); the data file written
+     * and read, and the instance, about 20 ms */
+    double pair = steps > 0.0 ? m->pair / steps : 0.0;
+    double build = m->builds > 0 ? m->neigh / (double)m->builds : 0.0;
+    double est = 2.0 * PROBE_ROUNDS *
+                     ((PROBE_STEPS + 1) * f * f * pair + f * build) +
+                 0.02;
+    int want = d->rank == 0 ? hg_live_wants_probe(d->tuner, m, est) : 0;
+    MPI_Bcast(&want, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (want < 0 && !d->probed)
+        d->probe_unfit = est;
+    if (want != 1)
+        return;
+    d->probe_unfit = 0.0;
     double t = MPI_Wtime(), k = 0.0, v[6] = {0};
     char why[700] = "";
     int st = probe_pair(d, &now, &k, v, why, sizeof why);
     double spent = MPI_Wtime() - t;
     d->t_probe += spent;
     d->probed = 1;
+    if (st == -2) {
+        /* a pour's first atoms, a sparse gas: again on more of them */
+        d->probed = 2;
+        hg_live_probe_retry(d->tuner, m->atoms);
+        note(d, "step %lld: the pair style's cost per listed pair was not "
+             "measured yet (%s): the engine's constant stays until the "
+             "atoms have grown by half", m->to, why);
+        return;
+    }
     if (st) {
         note(d, "step %lld: the pair style's cost per listed pair was not "
              "measured (%s): the engine's constant stays", m->to, why);
@@ -1096,6 +1127,18 @@ static void maybe_probe(driver *d, hg_live_measure *m)
          "with %.0f listed pairs a rank, %.3g ms at %.4g with %.0f; %.2g "
          "s): the model's constant from now on", m->to, 1e9 * k,
          1e3 * v[2], v[0], v[4], 1e3 * v[3], v[1], v[5], spent);
+}
+
+/* A probe wanted on the pair style in force and never made: said
+ * (before another pair style, and at the input's end). */
+static void note_unprobed(driver *d)
+{
+    if (!d->probed && d->probe_unfit > 0.0)
+        note(d, "the pair style's cost per listed pair was not measured: "
+             "its probe, about %.2g s, did not fit its share of the loop "
+             "(1 %%) at any segment; the engine's constant stayed",
+             d->probe_unfit);
+    d->probe_unfit = 0.0;
 }
 
 static void print_report(const driver *d, FILE *out)
@@ -1286,13 +1329,9 @@ int cli_run_lammps(const cli_run_opts *o)
             lo.later_steps = hg_live_later_steps(&d.s, i);
             int st = hg_live_create(&lo, &d.tuner, &e);
             /* a change made before the last run's last segment is judged
-             * on this run's first */
-            if (!st) {
+             * on this run's first; the pair style's probe goes on */
+            if (!st)
                 hg_live_carry_trial(d.tuner, last_tuner);
-                hg_live_set_pair_cost(d.tuner,
-                                      d.probed && !(d.pair_k > 0.0) ? -1.0
-                                                                    : d.pair_k);
-            }
             hg_live_free(last_tuner);
             if (st) {
                 if (d.rank == 0)
@@ -1327,6 +1366,7 @@ int cli_run_lammps(const cli_run_opts *o)
                        !strcmp(c.word, "pair_modify");
         if (pair_cmd) {
             /* another pair style, or its coefficients: measured anew */
+            note_unprobed(&d);
             d.pair_k = 0.0;
             d.probed = 0;
             hg_live_set_pair_cost(d.tuner, 0.0);
@@ -1351,6 +1391,7 @@ close:
         lammps_close(d.h);
     }
     if (rc == 0 && d.rank == 0) {
+        note_unprobed(&d);
         FILE *out = stdout;
         if (o->report && !(out = fopen(o->report, "w"))) {
             cli_error("--report: cannot write '%s': %s", o->report,

@@ -255,7 +255,9 @@ void hg_live_run_begin(hg_live *t, long long start, long long n);
  * bracket: a change made before a run's last segment is judged on the
  * next run's first (its lines stay in force across the runs), by the
  * model alone (the input may change the physics between runs, which no
- * trend per atom and step foresees). from keeps no trial. */
+ * trend per atom and step foresees). from keeps no trial. The pair
+ * style's probe is carried too: its measured cost or why there is none,
+ * and the segments the advice has waited for it. */
 void hg_live_carry_trial(hg_live *to, hg_live *from);
 
 /* The cost of a listed pair and step of the input's pair style,
@@ -266,16 +268,27 @@ void hg_live_carry_trial(hg_live *to, hg_live *from);
 void hg_live_set_pair_cost(hg_live *t, double per_pair);
 double hg_live_pair_cost(const hg_live *t); /* 0: the engine's */
 
-/* After hg_live_segment of segment m, whether a probe of the pair
- * style's cost, of about cost seconds, is worth making: the last advice
- * (m's, if it advised) found the segment's
- * Pair PROBE_RATIO or more times the model's (constants fitted on
- * another pair style: the per-pair part decides the skin), none was
- * measured, and cost is within the probe's own share of the input's
- * loop (PROBE_SHARE, 1 %, apart from the advice's: the probe's time is
- * not the measure's tuning). */
-int hg_live_wants_probe(const hg_live *t, const hg_live_measure *m,
-                        double cost);
+/* Before hg_live_segment of segment m (after which an advice may
+ * follow), whether a probe of the pair style's cost, of about cost
+ * seconds, is to be made now: none was measured or found unmeasurable,
+ * none found too few listed pairs at fewer than 2/3 of m's atoms
+ * (hg_live_probe_retry), and cost is within the probe's own share of the
+ * input's loop (PROBE_SHARE, 1 %, apart from the advice's: the probe's
+ * time is not the measure's tuning). Made before the first advice, not
+ * after one that found the model's Pair far off: the engine's per-pair
+ * constant was fitted on gran/hooke, and on LAMMPS' flatwall
+ * (granular, JKR) a listed pair cost 3-5x it while its Pair per atom
+ * was below the model's (a pour's falling atoms): the first advice,
+ * priced on it, took a skin of 0.93 and kept it while the bed formed.
+ * Wanted and past its share: -1, and m's advice waits for it (for at
+ * most PROBE_WAIT segments, before the first probe only, and not where
+ * m built dangerously). */
+int hg_live_wants_probe(hg_live *t, const hg_live_measure *m, double cost);
+
+/* A probe could not tell a listed pair's cost on atoms atoms (too few
+ * listed pairs to time): the engine's constant stays; wanted again once
+ * the atoms have grown by half. */
+void hg_live_probe_retry(hg_live *t, double atoms);
 
 /* The scales the change on trial (or its bracket) is judged with: the
  * model scaled to the segment before it (hg_run_input.scales). Returns
