@@ -1085,8 +1085,10 @@ static void maybe_probe(driver *d, hg_live_measure *m)
     double f = m->atoms > PROBE_ATOMS ? PROBE_ATOMS / m->atoms : 1.0;
     /* each of its runs: a setup (a build and a force computation) and
      * its steps on the copy's share f of the atoms, each of which keeps
-     * a share f of its contacts (Pair as f^2); the data file written
-     * and read, and the instance, about 20 ms */
+     * a share f of its contacts (Pair as f^2); 20 ms more for the
+     * instance, its data file and the larger skin's pairs (the probes
+     * took 5 ms on the test gas's 384 atoms, 8-47 ms on LAMMPS'
+     * examples) */
     double pair = steps > 0.0 ? m->pair / steps : 0.0;
     double build = m->builds > 0 ? m->neigh / (double)m->builds : 0.0;
     double est = 2.0 * PROBE_ROUNDS *
