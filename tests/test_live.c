@@ -705,8 +705,8 @@ static void test_probe(const hg_live_options *o, const char *f0,
         a.pair = a.pair_max = a.pair_min = 0.6;
         a.neigh = a.neigh_max = a.neigh_min = 0.3;
         if (k == 0) {
-            /* wanted before the first advice, whatever its Pair: 1 % of
-             * the loop projected, 10 s, is 0.1 s */
+            /* wanted before the first advice, whatever its Pair: 2 % of
+             * the loop projected, 10 s, is 0.2 s */
             CHECK(hg_live_wants_probe(u, &a, 0.005) == 1);
             /* past its share: the advice waits for it, twice */
             for (int w = 0; w < 3; w++) {

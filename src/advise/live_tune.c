@@ -130,14 +130,6 @@ struct hg_live {
  * the engine's constant. */
 #define PROBE_WAIT 2
 
-/* The probe's own share of the input's loop (by its end, as
- * share_allows projects it), apart from the advice's: made once for a
- * pair style, it is what the advice after it needs, and an advice's
- * share spent on a short run's early segments would never leave room
- * for it (LAMMPS' flatwall on one rank: 0.2-0.3 s of its 0.4 s spent by
- * step 2500, the probe 0.03-0.11 s). */
-#define PROBE_SHARE 0.01
-
 static char *dup_text(const char *s)
 {
     size_t k = strlen(s) + 1;
@@ -477,7 +469,7 @@ int hg_live_wants_probe(hg_live *t, const hg_live_measure *m, double cost)
     /* before m's hg_live_segment: m not yet in loop_sum */
     share_allows(t, m, t->loop_sum + (m->loop > 0.0 ? m->loop : 0.0),
                  &whole);
-    if (t->o.tuning_share < 0.0 || cost <= PROBE_SHARE * whole)
+    if (t->o.tuning_share < 0.0 || cost <= HG_LIVE_PROBE_SHARE * whole)
         return 1;
     /* the first advice waits for it (a while): priced on the engine's
      * constant, it is what the probe would correct; not lines that

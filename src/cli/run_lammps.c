@@ -1138,8 +1138,8 @@ static void note_unprobed(driver *d)
     if (!d->probed && d->probe_unfit > 0.0)
         note(d, "the pair style's cost per listed pair was not measured: "
              "its probe, about %.2g s, did not fit its share of the loop "
-             "(1 %%) at any segment; the engine's constant stayed",
-             d->probe_unfit);
+             "(%g %%) at any segment; the engine's constant stayed",
+             d->probe_unfit, 100.0 * HG_LIVE_PROBE_SHARE);
     d->probe_unfit = 0.0;
 }
 

@@ -268,13 +268,25 @@ void hg_live_carry_trial(hg_live *to, hg_live *from);
 void hg_live_set_pair_cost(hg_live *t, double per_pair);
 double hg_live_pair_cost(const hg_live *t); /* 0: the engine's */
 
+/* The probe's own share of the input's loop (by its end, as projected
+ * from the segments so far at the last one's rate), apart from the
+ * advice's: made once for a pair style, it is what the advice after it
+ * needs, and an advice's share spent on a short run's early segments
+ * would never leave room for it (LAMMPS' flatwall on one rank: 0.2-0.3 s
+ * of its 0.4 s spent by step 2500). 2 %: a pour's first segments project
+ * a tenth of its loop (the wide pour on 2 ranks: 1.4 s at step 3000, 9.5
+ * s in all), and at 1 % its advice waited for the probe, a 10-ms one,
+ * from step 3000 to 5000 on lines whose Loop there was 0.18 s against
+ * 0.11 s with the change. */
+#define HG_LIVE_PROBE_SHARE 0.02
+
 /* Before hg_live_segment of segment m (after which an advice may
  * follow), whether a probe of the pair style's cost, of about cost
  * seconds, is to be made now: none was measured or found unmeasurable,
  * none found too few listed pairs at fewer than 2/3 of m's atoms
  * (hg_live_probe_retry), and cost is within the probe's own share of the
- * input's loop (PROBE_SHARE, 1 %, apart from the advice's: the probe's
- * time is not the measure's tuning). Made before the first advice, not
+ * input's loop (HG_LIVE_PROBE_SHARE, apart from the advice's: the
+ * probe's time is not the measure's tuning). Made before the first advice, not
  * after one that found the model's Pair far off: the engine's per-pair
  * constant was fitted on gran/hooke, and on LAMMPS' flatwall
  * (granular, JKR) a listed pair cost 3-5x it while its Pair per atom
