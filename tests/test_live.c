@@ -689,6 +689,28 @@ static void test_counterfactual(const hg_live_options *o, const char *f0,
  * Pair is the model's. A measured cost per listed pair 3000x the shipped
  * constant (these frames' pairs few) makes the advice's skin smaller, or
  * its gain less, or keeps the lines. */
+/* A new tuner of o (given from's probe and trial, if any) whose probe
+ * is past its share on segment m: whether it advises after m. */
+static int advises_past_share(const hg_live_options *o, hg_live *from,
+                              const hg_live_measure *m, const char *own,
+                              const char *restore, const char *f0,
+                              const char *f1)
+{
+    hg_err e = {0};
+    hg_live_decision d = {0};
+    hg_live *v = tuner_at(o);
+    if (!v)
+        return 0;
+    hg_live_carry_trial(v, from);
+    int ok = hg_live_wants_probe(v, m, 0.5) == -1 &&
+             hg_live_segment(v, m, own, restore, f0, f1, 0, &d, &e) ==
+                 HG_OK &&
+             d.advised;
+    hg_live_decision_clear(&d);
+    hg_live_free(v);
+    return ok;
+}
+
 static void test_probe(const hg_live_options *o, const char *f0,
                        const char *f1, const char *own, const char *restore)
 {
@@ -725,28 +747,11 @@ static void test_probe(const hg_live_options *o, const char *f0,
                 hg_live_decision_clear(&d);
             }
             /* lines that build dangerously do not wait */
-            hg_live *w = tuner_at(o);
-            if (w) {
-                hg_live_measure b = a;
-                b.dangerous = 10;
-                CHECK(hg_live_wants_probe(w, &b, 0.5) == -1);
-                int st = hg_live_segment(w, &b, own, restore, f0, f1, 0, &d,
-                                         &e);
-                CHECK(st == HG_OK && d.advised);
-                hg_live_decision_clear(&d);
-                hg_live_free(w);
-            }
+            hg_live_measure b = a;
+            b.dangerous = 10;
+            CHECK(advises_past_share(o, NULL, &b, own, restore, f0, f1));
             /* the waits are the input's: the next run's tuner advises */
-            hg_live *v = tuner_at(o);
-            if (v) {
-                hg_live_carry_trial(v, u);
-                CHECK(hg_live_wants_probe(v, &a, 0.5) == -1);
-                int st = hg_live_segment(v, &a, own, restore, f0, f1, 0, &d,
-                                         &e);
-                CHECK(st == HG_OK && d.advised);
-                hg_live_decision_clear(&d);
-                hg_live_free(v);
-            }
+            CHECK(advises_past_share(o, u, &a, own, restore, f0, f1));
             hg_live_free(u);
             u = tuner_at(o);
             if (!u)
