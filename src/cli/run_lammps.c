@@ -218,10 +218,7 @@ static void restore_lines(const driver *d, const cli_lmp_state *st,
 
 /* A frame of every atom (gathered on every rank, written by rank 0) as a
  * dump at path. 0 or an exit code. */
-/* Every atom's id, type, radius, position and (v not NULL) velocity,
- * gathered on every rank (lammps_gather_atoms_concat), into arrays the
- * caller frees (atoms_free). Returns 0, or the exit code after a
- * one-line error (rank 0). */
+/* The run's atoms, gathered (atoms_gather). */
 typedef struct atoms {
     size_t n;
     int *id, *type;
@@ -238,6 +235,10 @@ static void atoms_free(atoms *a)
     memset(a, 0, sizeof *a);
 }
 
+/* Every atom's id, type, radius, position and (with_v) velocity,
+ * gathered on every rank (lammps_gather_atoms_concat), into arrays the
+ * caller frees (atoms_free). Returns 0, or the exit code after a
+ * one-line error (rank 0). */
 static int atoms_gather(driver *d, int with_v, atoms *a)
 {
     memset(a, 0, sizeof *a);
@@ -923,8 +924,9 @@ static int probe_data(driver *d, const char *path, char *why, size_t cap)
  * a copy of the run's atoms as they stand (probe_data), read by a second
  * LAMMPS instance on the same ranks whose screen and log go nowhere,
  * with the input's pair commands (maybe_probe lets only what the copy
- * takes reach it: an error of LAMMPS' there ends the process): its Pair per step at skins of a tenth
- * of the pair cutoff and of all of it, the two alternated over
+ * takes reach it: an error of LAMMPS' there ends the process): its Pair
+ * per step at skins of a tenth of the pair cutoff and of all of it, the
+ * two alternated over
  * PROBE_ROUNDS rounds of PROBE_STEPS steps in which no atom moves (no
  * fix), the least of each skin's rounds over the difference of their
  * listed pairs (the ranks' mean Pair and mean pairs). The copy starts
