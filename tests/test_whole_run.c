@@ -17,19 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* CHECK with a message of what was found */
-#define CHECKM(cond, ...)                                                  \
-    do {                                                                   \
-        hg_test_checks++;                                                  \
-        if (!(cond)) {                                                     \
-            hg_test_failures++;                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__,         \
-                    __LINE__, #cond);                                      \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fputc('\n', stderr);                                           \
-        }                                                                  \
-    } while (0)
-
 /* Positions are kept in single precision between frames (finer than a
  * dump's 6 digits): what the motion decides agrees to REL. */
 #define REL 1e-5
@@ -337,6 +324,44 @@ static void test_skin_kept(const char *path)
               "a phase's lines are full ones");
     }
     hg_run_advice_clear(&a);
+}
+
+/* The user's lines priced alone: their price as among all settings,
+ * with no other weighed; without lines, an error. */
+static void test_own_only(const char *path)
+{
+    const char *paths[] = {path};
+    hg_run_advice all, own;
+    hg_err e = {0};
+    int st = advise(paths, 1, 0.0, "B 0.05", 0, &all, &e);
+    CHECKM(st == HG_OK, "advice of B at 0.05: %s", e.msg);
+    hg_run_input in = input(paths, 1, 0.0, "B 0.05");
+    in.own_only = 1;
+    int st2 = hg_run_advise(&in, &own, &e);
+    CHECKM(st2 == HG_OK, "B at 0.05 priced alone: %s", e.msg);
+    if (st == HG_OK && st2 == HG_OK) {
+        CHECKM(all.n_candidates > 1 && own.n_candidates == 1 &&
+                  own.has_own && own.own.candidate == 0 &&
+                  own.best.candidate == 0,
+              "%d settings weighed with the others, %d alone (best %d)",
+              all.n_candidates, own.n_candidates, own.best.candidate);
+        CHECKM(all.has_own && own.own.seconds == all.own.seconds &&
+                  own.own.skin == all.own.skin,
+              "B alone %.12g s at skin %g, among all %.12g s at %g",
+              own.own.seconds, own.own.skin, all.own.seconds,
+              all.own.skin);
+        CHECKM(near(own.own.seconds, expected(1, 0.0, 0.05, 0, LAST), REL),
+              "B priced as B: %.9g", own.own.seconds);
+    }
+    if (st == HG_OK)
+        hg_run_advice_clear(&all);
+    if (st2 == HG_OK)
+        hg_run_advice_clear(&own);
+    in.setting = NULL;
+    e.msg[0] = '\0';
+    st = hg_run_advise(&in, &own, &e);
+    CHECKM(st == HG_EINVAL && strstr(e.msg, "no lines given"),
+          "own lines only without lines: %d '%s'", st, e.msg);
 }
 
 static void test_skin_chosen(const char *path)
@@ -1218,6 +1243,7 @@ int main(void)
     write_file(p2, 1100, LAST);
     test_skin_kept(path);
     test_skin_chosen(path);
+    test_own_only(path);
     test_own_skin_kept(path);
     test_sampled_and_files(path, p1, p2);
     test_errors(path, p1, dir);

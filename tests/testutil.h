@@ -31,6 +31,19 @@ int hg_close(double a, double b, double rel_tol, double abs_tol);
         }                                                                  \
     } while (0)
 
+/* CHECK with a message of what was found */
+#define CHECKM(cond, ...)                                                  \
+    do {                                                                   \
+        hg_test_checks++;                                                  \
+        if (!(cond)) {                                                     \
+            hg_test_failures++;                                            \
+            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__,         \
+                    __LINE__, #cond);                                      \
+            fprintf(stderr, __VA_ARGS__);                                  \
+            fputc('\n', stderr);                                           \
+        }                                                                  \
+    } while (0)
+
 #define CHECK_CLOSE(a, b, rel, abs_)                                       \
     do {                                                                   \
         double ca_ = (a), cb_ = (b);                                       \

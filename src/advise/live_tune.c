@@ -413,6 +413,7 @@ static double model_seconds(const hg_live *t, const char *lines,
     hg_consts pc;
     hg_run_input in = segment_input(t, paths, t->tr.pair_per_pair, &pc);
     in.setting = lines;
+    in.own_only = 1;
     in.skin = skin > 0.0 && isfinite(skin) ? skin : 0.0;
     in.mpi = 1;
     in.scales = &t->tr.scales;

@@ -419,6 +419,12 @@ static int settings(const hg_run_input *in, const hg_run_hooks *h,
                     const hg_particles *rep, double own, hg_run_advice *a,
                     hg_err *e)
 {
+    if (in->own_only) { /* check_input: with the user's lines */
+        a->candidates[0] = a->own_setting;
+        a->n_candidates = 1;
+        a->own.candidate = 0;
+        return HG_OK;
+    }
     double ref = in->skin > 0.0 ? in->skin : own > 0.0 ? own
                                                        : 0.1 * a->dmin;
     int n = h->candidates(rep, a->dmax, ref, &a->build, a->candidates,
@@ -695,6 +701,9 @@ static int check_input(const hg_run_input *in, hg_err *e)
     if (!(in->keep_margin < 1.0) || !isfinite(in->keep_margin))
         return hg_fail(e, HG_EINVAL, "keep margin: %g must be < 1",
                        in->keep_margin);
+    if (in->own_only && !in->setting)
+        return hg_fail(e, HG_EINVAL, "own lines only: no lines given to "
+                       "price");
     return HG_OK;
 }
 

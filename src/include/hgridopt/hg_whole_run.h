@@ -210,6 +210,9 @@ typedef struct hg_run_input {
                                   neighbor lines on it */
     const hg_run_scales *scales; /* one rank, without a log: the model
                                   scaled by these (NULL: unscaled) */
+    int own_only;              /* price the user's lines (setting) alone:
+                                  no other setting weighed, the answer
+                                  is theirs (their price, for less) */
     hg_progress_fn progress;
     void *progress_params;
 } hg_run_input;
