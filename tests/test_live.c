@@ -506,14 +506,39 @@ static void test_counterfactual(const hg_live_options *o, const char *f0,
             if (k)
                 CHECK(d.action == HG_LIVE_UNDO && d.lines &&
                       strstr(d.why, "would have been") && !d.judged[0]);
-            else
-                CHECK(d.action != HG_LIVE_UNDO &&
+            else /* kept, and its segment not advised on */
+                CHECK(d.action == HG_LIVE_KEEP && !d.lines && !d.advised &&
                       strstr(d.judged, "+2.0 %") &&
-                      strstr(d.judged, "would have cost"));
+                      strstr(d.judged, "would have cost") &&
+                      strstr(d.why, "not advised (the change's trial"));
             printf("test_live: trial x%.3g of the segment before, the "
                    "model x%.3g: %+.3f (%s)\n", f, over / before,
                    d.measured_change, d.why);
             hg_live_decision_clear(&d);
+        }
+        if (made && k == 0) {
+            /* the segment after the trial is advised on */
+            hg_live_measure c = b;
+            c.from = 200;
+            c.to = 300;
+            st = hg_live_segment(u, &c, made, restore, g0, g1, 0, &d, &e);
+            CHECK(st == HG_OK && d.advised);
+            hg_live_decision_clear(&d);
+            /* a kept trial whose lines built dangerously: advised on at
+             * once */
+            hg_live_measure a2 = skin_too_small(1);
+            hg_live *v = first_segment(o, &a2, own, restore, f0, f1, &d, &st);
+            hg_live_decision_clear(&d);
+            if (v) {
+                hg_live_measure b2 = b;
+                b2.dangerous = 3;
+                st = hg_live_segment(v, &b2, made, restore, g0, g1, 0, &d,
+                                     &e);
+                CHECK(st == HG_OK && d.action != HG_LIVE_UNDO &&
+                      strstr(d.judged, "kept") && d.advised);
+                hg_live_decision_clear(&d);
+                hg_live_free(v);
+            }
         }
         if (made && k >= 2) {
             /* its bracket, the lines before again on the first frames:
@@ -750,7 +775,9 @@ static void test_probe(const hg_live_options *o, const char *f0,
             hg_live_measure b = a;
             b.dangerous = 10;
             CHECK(advises_past_share(o, NULL, &b, own, restore, f0, f1));
-            /* the waits are the input's: the next run's tuner advises */
+            /* the waits are the input's: the next run's tuner advises
+             * (its change dropped: no trial to judge first) */
+            hg_live_drop_trial(u);
             CHECK(advises_past_share(o, u, &a, own, restore, f0, f1));
             hg_live_free(u);
             u = tuner_at(o);
@@ -810,6 +837,64 @@ static void test_probe(const hg_live_options *o, const char *f0,
            skin[1], gain[1]);
     /* dearer pairs: a smaller skin, or the same for less, or none */
     CHECK(skin[0] > 0.0 && (skin[1] < skin[0] || gain[1] < gain[0] - 0.02));
+}
+
+/* Advices that keep the lines in a row on the same atoms: after the
+ * second the next waits a segment, after the third three (at most);
+ * atoms a fifth more, or lines that build dangerously, are advised on
+ * at once. min_gain 0.99: every advice keeps. */
+static void test_kept_wait(const hg_live_options *o, const char *f0,
+                           const char *f1, const char *own,
+                           const char *restore)
+{
+    hg_live_options ok = *o;
+    ok.min_gain = 0.99;
+    hg_live *u = tuner_at(&ok);
+    if (!u)
+        return;
+    hg_err e = {0};
+    hg_live_decision d;
+    hg_live_measure a = skin_too_small(1);
+    a.dangerous = 0;
+    /* segments 0-7: advised, advised, waits 1, advised, waits 3,
+     * advised; 8: a fifth more atoms; 9: dangerous */
+    const int want[10] = {1, 1, 0, 1, 0, 0, 0, 1, 1, 1};
+    for (int i = 0; i < 10; i++) {
+        hg_live_measure b = a;
+        b.from = 100 * i;
+        b.to = b.from + 100;
+        if (i >= 8)
+            b.atoms *= 1.2;
+        if (i == 9)
+            b.dangerous = 2;
+        int st = hg_live_segment(u, &b, own, restore, f0, f1, 0, &d, &e);
+        CHECKM(st == HG_OK && d.action == HG_LIVE_KEEP && !d.lines &&
+                   d.advised == want[i],
+               "segment %d: advised %d (%d wanted): %s", i, d.advised,
+               want[i], d.why);
+        if (i == 2)
+            CHECKM(strstr(d.why, "2 advices in a row kept the lines on "
+                                 "these atoms: 1 segment without advice"),
+                   "%s", d.why);
+        if (i == 4)
+            CHECKM(strstr(d.why, "3 advices in a row") &&
+                       strstr(d.why, "3 segments without"),
+                   "%s", d.why);
+        hg_live_decision_clear(&d);
+    }
+    /* another run: the streak starts again */
+    hg_live_run_begin(u, 1000, 1000);
+    for (int i = 0; i < 3; i++) {
+        hg_live_measure b = a;
+        b.from = 1000 + 100 * i;
+        b.to = b.from + 100;
+        b.atoms *= 1.2;
+        int st = hg_live_segment(u, &b, own, restore, f0, f1, 0, &d, &e);
+        CHECKM(st == HG_OK && d.advised == (i < 2), "next run, segment %d: "
+               "advised %d: %s", i, d.advised, d.why);
+        hg_live_decision_clear(&d);
+    }
+    hg_live_free(u);
 }
 
 static void test_tuner(void)
@@ -1197,10 +1282,13 @@ static void test_tuner(void)
         share_segment(&a);
         CHECK(hg_live_wants_frame(u, &a));
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
-        CHECK(st == HG_OK && d.advised == k);
+        CHECK(st == HG_OK && !d.advised && !d.lines &&
+              d.action == HG_LIVE_KEEP);
         CHECK(strstr(d.judged, "would have cost") != NULL);
-        CHECK(k || (d.action == HG_LIVE_KEEP && !d.lines &&
-                    strstr(d.why, "not advised")));
+        /* past the share; without a limit, the trial's segment is not
+         * advised on either, for its own reason */
+        CHECK(strstr(d.why, k ? "not advised (the change's trial"
+                              : "not advised (tuning"));
         hg_live_decision_clear(&d);
         /* 200-300: 3 + 7 s, 0.15 + 0.1 <= 0.3 (the loop so far alone,
          * 0.09 s, would refuse it); no frame of its first step: kept */
@@ -1226,7 +1314,8 @@ static void test_tuner(void)
         a.tuning = 0.15;
         CHECK(hg_live_wants_frame(u, &a) == (k || trial));
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
-        CHECK(st == HG_OK && d.advised == k);
+        CHECK(st == HG_OK && d.advised == (k && !trial));
+        CHECK(!(k && trial) || strstr(d.why, "the change's trial"));
         hg_live_decision_clear(&d);
         hg_live_free(u);
     }
@@ -1247,9 +1336,12 @@ static void test_tuner(void)
         share_segment(&a);
         CHECK(hg_live_wants_frame(u, &a)); /* a trial: its frames */
         st = hg_live_segment(u, &a, own, restore, f0, f1, 0, &d, &e);
-        CHECK(st == HG_OK && d.advised == k);
-        CHECK(k || strstr(d.why, "of the loop by the input's end at this "
-                          "rate, 10.5 s)"));
+        /* within the share with the runs around it: not advised only
+         * because the segment is the change's trial */
+        CHECK(st == HG_OK && !d.advised);
+        CHECK(strstr(d.why, k ? "the change's trial"
+                              : "of the loop by the input's end at this "
+                                "rate, 10.5 s)"));
         int trial = d.action == HG_LIVE_CHANGE; /* frames whatever share */
         hg_live_decision_clear(&d);
         /* 200-300: 0.25 + 0.45 > 3 % of 2 + 3.5 + 7 + 10 s: not even
@@ -1307,6 +1399,7 @@ static void test_tuner(void)
     }
     test_counterfactual(&o, f0, f1, own, restore);
     test_probe(&o, f0, f1, own, restore);
+    test_kept_wait(&o, f0, f1, own, restore);
     hg_live_options o4 = o;
     o4.tuning_share = 1.0;
     hg_live *v = NULL;

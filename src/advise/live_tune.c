@@ -28,7 +28,9 @@
  * bed that forms makes every atom dearer, faster than any trend
  * foresees).
  * Still slower by more than undo_margin, the change stays undone and is
- * not tried again in this run; otherwise it is made again. The ranks
+ * not tried again in this run; otherwise it is made again. A trial kept
+ * is not advised on (its lines came from the advice a segment before),
+ * unless its lines built dangerously; the next segment is. The ranks
  * are evened apart from all that (rebalance, below): by a balance
  * command weighted by the timers of the segment just run. */
 #include "hg_live.h"
@@ -122,7 +124,24 @@ struct hg_live {
     int probe_waiting;      /* the probe wanted before the first advice
                                and past its share: the advice waits */
     int probe_waits;        /* segments the advice waited for it */
+    int kept_streak;        /* advices in a row that kept the lines, the
+                               atoms within KEPT_ATOMS of the one before */
+    double kept_atoms;      /* the atoms at the last of them */
+    int advise_from;        /* after them, no advice before this segment
+                               (hg_live.segments) on those atoms */
+    int kept_wait;          /* the segments of that wait */
 };
+
+/* Advices that keep the lines, in a row on the same atoms (within a
+ * tenth), make the next wait: after the n-th (n >= 2), 2^(n-1) - 1
+ * segments, at most KEPT_WAIT. In the benchmark's rounds
+ * (tests/bench_run.sh, 128 runs of LAMMPS' examples) an advice after two
+ * or more such kept the lines again 95 times in 98 (the drum after its
+ * change, the funnel's long run, whose 3 changes came after the 8th,
+ * 11th and 21st and were predicted to save 5.1-6.1 %); a pour that
+ * fills, or lines that build dangerously, are advised on as before. */
+#define KEPT_ATOMS 0.10
+#define KEPT_WAIT 3
 
 /* Segments the first advice waits for the pair style's probe while
  * the probe is past its share (a pour's first segments are its cheapest,
@@ -242,6 +261,8 @@ void hg_live_run_begin(hg_live *t, long long start, long long n)
     t->rebalanced_at = 0.0;
     t->no_rebalance = 0;
     t->failed_rebalances = 0;
+    t->kept_streak = 0; /* another run: its physics may differ */
+    t->advise_from = 0;
 }
 
 void hg_live_drop_trial(hg_live *t)
@@ -546,6 +567,25 @@ static void begin_trial(hg_live *t, const hg_live_measure *m, double gain,
     }
 }
 
+static int same_atoms(double a, double b)
+{
+    return a > 0.0 && b > 0.0 && fabs(b / a - 1.0) < KEPT_ATOMS;
+}
+
+/* An advice after segment m kept the lines: the streak, and the wait
+ * it sets for the next. */
+static void kept_advice(hg_live *t, const hg_live_measure *m)
+{
+    t->kept_streak = t->kept_streak > 0 && same_atoms(t->kept_atoms, m->atoms)
+                         ? t->kept_streak + 1
+                         : 1;
+    t->kept_atoms = m->atoms;
+    int n = t->kept_streak < 4 ? t->kept_streak : 4;
+    int wait = (1 << (n - 1)) - 1;
+    t->kept_wait = wait < KEPT_WAIT ? wait : KEPT_WAIT;
+    t->advise_from = t->segments + 1 + t->kept_wait;
+}
+
 /* The advice for the rest of the run, priced like segment m. */
 static int advise(hg_live *t, const hg_live_measure *m, const char *own,
                   const char *restore, const char *frame0,
@@ -596,18 +636,21 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
         snprintf(d->why, sizeof d->why, "kept: best saves %.1f %% "
                  "(a change needs %.0f %%)", 100.0 * (gain > 0.0 ? gain : 0.0),
                  100.0 * t->o.min_gain);
+        kept_advice(t, m);
         goto done;
     }
     if ((st = h->lines(&a.candidates[cand], skin, a.dmax, 1, &text, e)))
         goto done;
     if (same_lines(text, own)) {
         snprintf(d->why, sizeof d->why, "kept: the lines in force are best");
+        kept_advice(t, m);
         goto done;
     }
     for (int i = 0; i < t->n_banned; i++)
         if (same_lines(text, t->banned[i])) {
             snprintf(d->why, sizeof d->why, "kept: the best measured slower "
                      "before (%s, skin %.4g)", a.candidates[cand].name, skin);
+            kept_advice(t, m);
             goto done;
         }
     if ((st = set_lines(d, text, e)))
@@ -843,6 +886,7 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                              "step, on both sides of it", d, e);
     }
     t->tr.rechecking = 0;
+    int trial = t->tr.on_trial;
     if (t->tr.on_trial) {
         t->tr.on_trial = 0;
         /* what the lines before would have cost over the trial: the
@@ -956,6 +1000,26 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                  100.0 * t->o.tuning_share, whole);
         return HG_OK;
     }
+    /* a change kept on its trial is not advised on again there: its
+     * advice came from the frames a segment before, and in the
+     * benchmark's rounds (tests/bench_run.sh) the advices on a kept
+     * trial's segment kept the lines 52 times in 55 (the other 3,
+     * flatwall's second change at step 1000, were undone for a segment
+     * at 1500 and made again at 2000); lines that built dangerously are
+     * advised on at once */
+    if (trial && m->dangerous == 0) {
+        snprintf(d->why, sizeof d->why, "kept: not advised (the change's "
+                 "trial; advised again from the next segment)");
+        return HG_OK;
+    }
+    if (t->segments < t->advise_from && m->dangerous == 0 &&
+        same_atoms(t->kept_atoms, m->atoms)) {
+        snprintf(d->why, sizeof d->why, "kept: not advised (%d advices "
+                 "in a row kept the lines on these atoms: %d segment%s "
+                 "without advice)", t->kept_streak, t->kept_wait,
+                 t->kept_wait == 1 ? "" : "s");
+        return HG_OK;
+    }
     if (probe_waiting) {
         t->probe_waits++;
         snprintf(d->why, sizeof d->why, "kept: not advised (waiting for "
@@ -980,6 +1044,10 @@ int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
     int st = segment(t, m, own, restore, frame0, frame1, last, d, e);
     if (st == HG_OK && d->lines)
         t->changed_after = t->segments;
+    if (st == HG_OK && d->action != HG_LIVE_KEEP) { /* lines changed */
+        t->kept_streak = 0;
+        t->advise_from = 0;
+    }
     /* ranks the timers show uneven: rebalanced by them, whatever the
      * lines (measured, not priced: no advice, not held back by the
      * share) */

@@ -317,7 +317,11 @@ void hg_live_drop_trial(hg_live *t);
  * frame of its last step, and the caller may save writing it. */
 int hg_live_wants_frame(const hg_live *t, const hg_live_measure *m);
 
-/* Segment m done. own: the lines in force during it, as the code's
+/* Segment m done: a change on trial judged, then the advice asked,
+ * within the tuning share; not on a trial kept, nor on the segments
+ * after advices in a row that kept the lines on the same atoms
+ * (live_tune.c), unless the lines built dangerously. own: the lines in
+ * force during it, as the code's
  * commands ("neighbor 0.2 bin\nneigh_modify delay 0 every 1 check yes");
  * restore: the commands that bring back the input's own lines (for an
  * undo back to them); frame0 and frame1: dumps of the atoms (id type
