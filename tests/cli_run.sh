@@ -152,7 +152,7 @@ run_both gas-all "$D/in.gas" --min-steps 100 --segments 6 --tuning-share 0
 why=$(same_run "$P" "$TMP/gas-all")
 [ -z "$why" ] && ok || bad "gas, --tuning-share 0: $why"
 grep -E '^  [0-9]+-[0-9]+ ' "$TMP/gas-all/screen" | grep "not advised" |
-    grep -v "not advised (the change's trial" | grep -qv "in a row kept the lines" &&
+    grep -v "not advised (the change's trial" | grep -qv "not advised (the last" &&
     bad "gas, --tuning-share 0: a segment not advised: $(grep -E '^  [0-9]+-' "$TMP/gas-all/screen")" || ok
 
 # the pour: lines changed while fix pour inserts (a setup would insert at

@@ -130,15 +130,30 @@ struct hg_live {
     int advise_from;        /* after them, no advice before this segment
                                (hg_live.segments) on those atoms */
     int kept_wait;          /* the segments of that wait */
+    double seg_before;      /* Pair + Neigh + Comm per atom and step of the
+                               segment before the one measured (0: none) */
+    int changes;            /* lines changed by the tuner in this run */
 };
 
+/* After a change, no advice on a segment whose Pair + Neigh + Comm per
+ * atom and step is more than GROWING times the segment before's: the
+ * advice prices the rest of the run like that segment, and a run that
+ * changes that fast is not like it for long. Flatwall's bed forms
+ * between steps 1000 and 2500, x2.0-3.5 a segment: advised at step 1500
+ * on one rank (4 rounds of 10 at 5b7f3ce), the tuner took bins of one
+ * cutoff at skin 0.48, priced for atoms still falling, and kept it in
+ * the bed; the rounds advised once the bed had formed (x1.2-1.3 a
+ * segment) took 0.31-0.39, nearer the best static setting (0.3). */
+#define GROWING 1.5
+
 /* Advices that keep the lines, in a row on the same atoms (within a
- * tenth), make the next wait: after the n-th (n >= 2), 2^(n-1) - 1
- * segments, at most KEPT_WAIT. In the benchmark's rounds
- * (tests/bench_run.sh, 128 runs of LAMMPS' examples) an advice after two
- * or more such kept the lines again 95 times in 98 (the drum after its
- * change, the funnel's long run, whose 3 changes came after the 8th,
- * 11th and 21st and were predicted to save 5.1-6.1 %); a pour that
+ * tenth), make the next wait: after the n-th, 2^n - 1 segments, at most
+ * KEPT_WAIT. In the benchmark's rounds (tests/bench_run.sh, 128 runs of
+ * LAMMPS' examples at commits before 5b7f3ce) an advice after one or
+ * more such kept the lines again 132 times in 139 (the drum after its
+ * change, flatwall's bed, the funnel's long run); the 7 changes were
+ * predicted to save 5.1-6.4 % (the wide pour's while its atoms paused
+ * at 2300, the funnel's after the 8th, 11th and 21st). A pour that
  * fills, or lines that build dangerously, are advised on as before. */
 #define KEPT_ATOMS 0.10
 #define KEPT_WAIT 3
@@ -263,6 +278,8 @@ void hg_live_run_begin(hg_live *t, long long start, long long n)
     t->failed_rebalances = 0;
     t->kept_streak = 0; /* another run: its physics may differ */
     t->advise_from = 0;
+    t->seg_before = 0.0;
+    t->changes = 0;
 }
 
 void hg_live_drop_trial(hg_live *t)
@@ -581,7 +598,7 @@ static void kept_advice(hg_live *t, const hg_live_measure *m)
                          : 1;
     t->kept_atoms = m->atoms;
     int n = t->kept_streak < 4 ? t->kept_streak : 4;
-    int wait = (1 << (n - 1)) - 1;
+    int wait = (1 << n) - 1;
     t->kept_wait = wait < KEPT_WAIT ? wait : KEPT_WAIT;
     t->advise_from = t->segments + 1 + t->kept_wait;
 }
@@ -835,6 +852,7 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
     /* the trend is of two segments at the same lines */
     double cost = cost_of(m);
     t->prev_cost = t->changed_after == t->segments - 1 ? 0.0 : t->last_cost;
+    t->seg_before = t->last_cost;
     t->last_cost = cost;
     if (t->tr.rechecking && !last) {
         /* the lines before ran again: the trial against their mean on
@@ -1012,12 +1030,23 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                  "trial; advised again from the next segment)");
         return HG_OK;
     }
+    if (t->changes > 0 && m->dangerous == 0 && t->seg_before > 0.0 &&
+        cost > GROWING * t->seg_before) {
+        snprintf(d->why, sizeof d->why, "kept: not advised (x%.2f the "
+                 "segment before per atom and step: the run changes "
+                 "faster than the segment can tell the rest of it)",
+                 cost / t->seg_before);
+        return HG_OK;
+    }
     if (t->segments < t->advise_from && m->dangerous == 0 &&
         same_atoms(t->kept_atoms, m->atoms)) {
-        snprintf(d->why, sizeof d->why, "kept: not advised (%d advices "
-                 "in a row kept the lines on these atoms: %d segment%s "
-                 "without advice)", t->kept_streak, t->kept_wait,
-                 t->kept_wait == 1 ? "" : "s");
+        char last[40] = "the last advice";
+        if (t->kept_streak > 1)
+            snprintf(last, sizeof last, "the last %d advices",
+                     t->kept_streak);
+        snprintf(d->why, sizeof d->why, "kept: not advised (%s kept the "
+                 "lines on these atoms: %d segment%s without advice)", last,
+                 t->kept_wait, t->kept_wait == 1 ? "" : "s");
         return HG_OK;
     }
     if (probe_waiting) {
@@ -1048,6 +1077,8 @@ int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
         t->kept_streak = 0;
         t->advise_from = 0;
     }
+    if (st == HG_OK && d->action == HG_LIVE_CHANGE)
+        t->changes++;
     /* ranks the timers show uneven: rebalanced by them, whatever the
      * lines (measured, not priced: no advice, not held back by the
      * share) */
