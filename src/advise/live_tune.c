@@ -28,9 +28,11 @@
  * bed that forms makes every atom dearer, faster than any trend
  * foresees).
  * Still slower by more than undo_margin, the change stays undone and is
- * not tried again in this run; otherwise it is made again. A trial kept
- * is not advised on (its lines came from the advice a segment before),
- * unless its lines built dangerously; the next segment is. The ranks
+ * not tried again in this run; otherwise it is made again. No advice is
+ * asked on a trial kept (its lines came from the advice a segment
+ * before), after a change on a segment much dearer than the one before
+ * (GROWING), or for a while after advices that kept the lines (KEPT_*),
+ * unless the lines built dangerously. The ranks
  * are evened apart from all that (rebalance, below): by a balance
  * command weighted by the timers of the segment just run. */
 #include "hg_live.h"
@@ -142,8 +144,9 @@ struct hg_live {
  * between steps 1000 and 2500, x2.0-3.5 a segment: advised at step 1500
  * on one rank (4 rounds of 10 at 5b7f3ce), the tuner took bins of one
  * cutoff at skin 0.48, priced for atoms still falling, and kept it in
- * the bed; the rounds advised once the bed had formed (x1.2-1.3 a
- * segment) took 0.31-0.39, nearer the best static setting (0.3). */
+ * the bed, where the best static setting is a skin of 0.3; advised once
+ * the bed had formed (x1.2-1.3 a segment, step 3000), it took
+ * 0.23-0.31. */
 #define GROWING 1.5
 
 /* Advices that keep the lines, in a row on the same atoms (within a
