@@ -145,7 +145,7 @@ grep -q "^  step 600: .* on trial: .*kept" "$TMP/gas-carry/screen" && ok ||
 # the tuner's own time: the gas's loop is 0.07 s, an advice a few ms, so
 # past the first, its 3 % let few through; --tuning-share 0 advises after
 # every segment but a change's trial (step 100's change, judged at 200)
-# and those that wait after advices in a row that kept the lines
+# and those that wait after advices that kept the lines
 grep -q "kept: not advised (tuning" "$TMP/gas/screen" && ok ||
     bad "gas: no segment left unadvised for the tuning share: $(grep -E '^  [0-9]+-' "$TMP/gas/screen")"
 run_both gas-all "$D/in.gas" --min-steps 100 --segments 6 --tuning-share 0

@@ -656,21 +656,18 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
         snprintf(d->why, sizeof d->why, "kept: best saves %.1f %% "
                  "(a change needs %.0f %%)", 100.0 * (gain > 0.0 ? gain : 0.0),
                  100.0 * t->o.min_gain);
-        kept_advice(t, m);
         goto done;
     }
     if ((st = h->lines(&a.candidates[cand], skin, a.dmax, 1, &text, e)))
         goto done;
     if (same_lines(text, own)) {
         snprintf(d->why, sizeof d->why, "kept: the lines in force are best");
-        kept_advice(t, m);
         goto done;
     }
     for (int i = 0; i < t->n_banned; i++)
         if (same_lines(text, t->banned[i])) {
             snprintf(d->why, sizeof d->why, "kept: the best measured slower "
                      "before (%s, skin %.4g)", a.candidates[cand].name, skin);
-            kept_advice(t, m);
             goto done;
         }
     if ((st = set_lines(d, text, e)))
@@ -693,6 +690,8 @@ static int advise(hg_live *t, const hg_live_measure *m, const char *own,
     snprintf(d->why, sizeof d->why, "%s: predicted to save %.1f %% of the "
              "loop", d->name, 100.0 * gain);
 done:
+    if (st == HG_OK && d->action != HG_LIVE_CHANGE) /* the lines kept */
+        kept_advice(t, m);
     free(text);
     hg_run_advice_clear(&a);
     return st;
