@@ -209,7 +209,7 @@ for f in "$P"/*.dump; do
 done
 [ "$same" = 1 ] && ok || bad "no-tune: a dump differs from lmp's"
 # nothing advised, so no frame written
-grep -q "^splitting: .*(frames 0 s, advice 0 s," "$TMP/notune/screen" && ok ||
+grep -q "^splitting: .*(frames 0 s, advice 0 s for 0 advices," "$TMP/notune/screen" && ok ||
     bad "no-tune: frames or advice timed: $(grep '^splitting' "$TMP/notune/screen")"
 
 # inputs it cannot follow: run whole or unsplit, with a note, unchanged
@@ -287,6 +287,16 @@ if command -v mpirun > /dev/null; then
     grep -q "^hgridopt run: in.pour on 2 ranks" "$TMP/mpi2/screen" && ok || bad "--mpi 2: no report"
     why=$(same_run "$TMP/plain-in.pour" "$TMP/mpi2")
     [ -z "$why" ] && ok || bad "--mpi 2: $why"
+    # mpirun binds the two ranks to a core each (two cores or more; so
+    # does -np 2 --oversubscribe above, the ranks being no more than the
+    # cores): the advices count rank 0's frames on both (rank 1 waits
+    # asleep)
+    for r in mpi mpi2; do
+        if [ "$(nproc)" -ge 2 ]; then
+            grep -Eq "^splitting: .*, advice [0-9.e-]+ s for [1-9][0-9]* advices? on 2 cores," "$TMP/$r/screen" && ok ||
+                bad "$r: the advices not on 2 cores: $(grep '^splitting' "$TMP/$r/screen")"
+        fi
+    done
     # a bed in the lower half of LAMMPS' 1 x 1 x 2 grid: the busiest
     # rank's timers show it, and a balance command weighted by them moves
     # the cuts along z (echoed in the log; no fix balance); the run is

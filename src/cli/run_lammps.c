@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "hg_live.h"
 #include "hg_ranks.h"
+#include "run_cores.h"
 #include "run_lammps.h"
 
 #include <errno.h>
@@ -52,6 +53,7 @@ typedef struct driver {
     const cli_run_opts *o;
     void *h;
     int rank, size;
+    run_cores cores;         /* the node's cores, lent to rank 0's advice */
     hg_live_script s;
     hg_live *tuner;
     char workdir[1024];
@@ -92,6 +94,7 @@ typedef struct driver {
                                 (the first setup aside, as lmp's own) */
     double t_frames, t_advice; /* of which gathering and writing frames,
                                   and the tuner's decisions */
+    int advices;             /* decisions that advised */
     double advice_last;      /* wall seconds of the last decision that
                                 advised, with the frame written for it */
     double frame_last;       /* of the last frame written */
@@ -675,13 +678,17 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
                 restore_lines(d, &d->own_state, restore, sizeof restore);
             hg_err e = {0};
             t = MPI_Wtime();
+            run_cores_lend(&d->cores);
             int st2 = hg_live_segment(d->tuner, &m, own, restore,
                                       have_f0 ? f0 : NULL,
                                       have_f1 ? f1 : NULL, 0, &dec, &e);
+            run_cores_return(&d->cores);
             double t_dec = MPI_Wtime() - t;
             d->t_advice += t_dec;
-            if (dec.advised)
+            if (dec.advised) {
                 d->advice_last = t_dec + d->frame_last;
+                d->advices++;
+            }
             if (!st2 && dec.judged[0]) /* before what follows it */
                 add_event(d, to, HG_LIVE_KEEP, dec.judged);
             if (st2) {
@@ -721,6 +728,9 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
         }
         if (d->rank == 0 && dec.rebalance[0])
             add_event(d, to, HG_LIVE_KEEP, dec.rebalance_why);
+        /* the other ranks asleep while rank 0 advised (their cores
+         * counted its frame) */
+        run_cores_wait(d->rank, d->size);
         if (bcast_decision(d, &dec, &drc)) {
             hg_live_decision_clear(&dec);
             return CLI_EDATA;
@@ -1163,9 +1173,15 @@ static void print_report(const driver *d, FILE *out)
     if (d->t_probe > 0.0)
         snprintf(probe, sizeof probe, ", the pair style's probe %.3g s",
                  d->t_probe);
+    /* the advices, and the cores they counted frames on where the other
+     * ranks' were lent */
+    char cores[32] = "";
+    if (d->advices && d->cores.lend > 1)
+        snprintf(cores, sizeof cores, " on %d cores", d->cores.lend);
     fprintf(out, "splitting: %.3g s outside LAMMPS' Loop (frames %.3g s, "
-            "advice %.3g s%s, the rest setups and LAMMPS' output); Loop "
-            "and splitting %.4g s\n", d->outside, d->t_frames, d->t_advice,
+            "advice %.3g s for %d advice%s%s%s, the rest setups and LAMMPS' "
+            "output); Loop and splitting %.4g s\n", d->outside, d->t_frames,
+            d->t_advice, d->advices, d->advices == 1 ? "" : "s", cores,
             probe, d->loop + d->outside);
     if (d->n_segs) {
         fprintf(out, "  %-17s %10s %9s %9s %7s %9s %8s %6s  %-34s %s\n",
@@ -1242,6 +1258,7 @@ int cli_run_lammps(const cli_run_opts *o)
     d.o = o;
     MPI_Comm_rank(MPI_COMM_WORLD, &d.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &d.size);
+    run_cores_init(&d.cores, d.rank, d.size);
     int rc = 0;
     hg_err e = {0};
     if (hg_live_script_read(o->input, &d.s, &e)) {

@@ -1,0 +1,106 @@
+/* run_cores.c - the node's cores lent to rank 0's advice (run_cores.h).
+ * The advice's frame count (hg_snapshot) runs its chunks of particles on
+ * OpenMP's threads; under mpirun rank 0 is bound to one core and OpenMP
+ * starts one thread, while the other ranks busy-wait in MPI for its
+ * decision. Here they wait asleep, and rank 0 widens its own affinity and
+ * its threads' to the cores the ranks of its node were bound to for the
+ * length of the advice. */
+#ifdef HG_HAVE_LAMMPS
+
+#include "run_cores.h"
+
+#include <mpi.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+void run_cores_init(run_cores *c, int rank, int size)
+{
+    memset(c, 0, sizeof *c);
+    c->lend = 1;
+    if (size < 2)
+        return;
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    if (sched_getaffinity(0, sizeof mine, &mine))
+        CPU_ZERO(&mine); /* not known: lends nothing */
+    /* the ranks that share rank 0's memory (key 0: in their world order,
+     * so rank 0 is the node's first) */
+    MPI_Comm node;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                            MPI_INFO_NULL, &node) != MPI_SUCCESS)
+        return;
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    MPI_Reduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, 0, node);
+    MPI_Comm_free(&node);
+    if (rank != 0)
+        return;
+    c->own = mine;
+    c->node = all;
+#ifdef _OPENMP
+    /* a thread a core: ranks bound to several cores each (LAMMPS' own
+     * threads) lend them all */
+    int cores = CPU_COUNT(&all);
+    if (CPU_COUNT(&mine) > 0 && cores > CPU_COUNT(&mine))
+        c->lend = cores;
+    c->threads_before = omp_get_max_threads();
+#endif
+}
+
+void run_cores_lend(run_cores *c)
+{
+#ifdef _OPENMP
+    if (c->lend < 2 || c->lent)
+        return;
+    if (sched_setaffinity(0, sizeof c->node, &c->node))
+        return;
+    omp_set_num_threads(c->lend);
+    /* OpenMP's threads keep the mask they were started with: each sets
+     * its own (a pool started while rank 0 was bound stays on its core) */
+#pragma omp parallel num_threads(c->lend)
+    sched_setaffinity(0, sizeof c->node, &c->node);
+    c->lent = 1;
+#else
+    (void)c;
+#endif
+}
+
+void run_cores_return(run_cores *c)
+{
+#ifdef _OPENMP
+    if (!c->lent)
+        return;
+    omp_set_num_threads(c->threads_before > 0 ? c->threads_before : 1);
+    sched_setaffinity(0, sizeof c->own, &c->own);
+    c->lent = 0;
+#else
+    (void)c;
+#endif
+}
+
+void run_cores_wait(int rank, int size)
+{
+    if (size < 2)
+        return;
+    MPI_Request rq;
+    if (MPI_Ibarrier(MPI_COMM_WORLD, &rq) != MPI_SUCCESS) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        return;
+    }
+    const struct timespec nap = {0, 100000};
+    for (int done = 0;;) {
+        if (MPI_Test(&rq, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+            MPI_Wait(&rq, MPI_STATUS_IGNORE);
+            break;
+        }
+        if (done)
+            break;
+        if (rank != 0)
+            nanosleep(&nap, NULL);
+    }
+}
+
+#endif
