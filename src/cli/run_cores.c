@@ -55,7 +55,11 @@ void run_cores_lend(run_cores *c)
 #ifdef _OPENMP
     if (c->lend < 2 || c->lent)
         return;
-    if (sched_setaffinity(0, sizeof c->node, &c->node))
+    /* as they are now: LAMMPS' own threads (package omp) may have set
+     * them since the start */
+    c->threads_before = omp_get_max_threads();
+    if (sched_getaffinity(0, sizeof c->own, &c->own) ||
+        sched_setaffinity(0, sizeof c->node, &c->node))
         return;
     omp_set_num_threads(c->lend);
     /* OpenMP's threads keep the mask they were started with: each sets
