@@ -63,9 +63,19 @@ void run_cores_lend(run_cores *c)
         return;
     omp_set_num_threads(c->lend);
     /* OpenMP's threads keep the mask they were started with: each sets
-     * its own (a pool started while rank 0 was bound stays on its core) */
+     * its own (a pool started while rank 0 was bound stays on its core),
+     * kept to be put back (LAMMPS' own threads may be pinned) */
 #pragma omp parallel num_threads(c->lend)
-    sched_setaffinity(0, sizeof c->node, &c->node);
+    {
+        /* a thread started here has the node's cores already: rank 0's
+         * are its own */
+        int k = omp_get_thread_num();
+        if (k < RUN_CORES_MAX &&
+            (sched_getaffinity(0, sizeof c->saved[k], &c->saved[k]) ||
+             CPU_EQUAL(&c->saved[k], &c->node)))
+            c->saved[k] = c->own;
+        sched_setaffinity(0, sizeof c->node, &c->node);
+    }
     c->lent = 1;
 #else
     (void)c;
@@ -77,6 +87,12 @@ void run_cores_return(run_cores *c)
 #ifdef _OPENMP
     if (!c->lent)
         return;
+#pragma omp parallel num_threads(c->lend)
+    {
+        int k = omp_get_thread_num();
+        const cpu_set_t *m = k < RUN_CORES_MAX ? &c->saved[k] : &c->own;
+        sched_setaffinity(0, sizeof *m, m);
+    }
     omp_set_num_threads(c->threads_before > 0 ? c->threads_before : 1);
     sched_setaffinity(0, sizeof c->own, &c->own);
     c->lent = 0;

@@ -8,6 +8,9 @@
 
 #include <sched.h>
 
+/* threads whose own cores are put back after an advice (more: rank 0's) */
+#define RUN_CORES_MAX 256
+
 typedef struct run_cores {
     int lend;          /* rank 0: threads the advice may run (1: none
                           lent, a rank alone or no more cores) */
@@ -16,6 +19,7 @@ typedef struct run_cores {
                           lend, as they are then) */
     cpu_set_t node;    /* rank 0: the cores of the ranks on its node */
     int lent;          /* rank 0: the cores are lent now */
+    cpu_set_t saved[RUN_CORES_MAX]; /* rank 0: each thread's cores before */
 } run_cores;
 
 /* Collective over MPI_COMM_WORLD: the cores of the ranks on rank 0's node
@@ -24,7 +28,7 @@ typedef struct run_cores {
 void run_cores_init(run_cores *c, int rank, int size);
 
 /* Rank 0, around an advice: its thread and OpenMP's on the node's cores,
- * then back on its own. No-ops where none are lent. */
+ * then back on theirs. No-ops where none are lent. */
 void run_cores_lend(run_cores *c);
 void run_cores_return(run_cores *c);
 
