@@ -89,7 +89,9 @@ static int rebuild(relax *rx, hg_err *e)
         nl->start[i] = nl->start[i - 1];
     nl->start[0] = 0;
     /* the pair order from the grid is unspecified: sort for determinism */
+#ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 4096)
+#endif
     for (size_t i = 0; i < p->n; i++)
         if (nl->start[i + 1] - nl->start[i] > 1)
             qsort(nl->nb + nl->start[i], nl->start[i + 1] - nl->start[i],
