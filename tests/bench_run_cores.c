@@ -12,22 +12,12 @@
 #include "hg_io.h"
 #include "hg_snapshot.h"
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int main(int argc, char **argv)
 {
@@ -94,18 +84,16 @@ int main(int argc, char **argv)
                 run_cores_wait(rank, size);
             }
         if (rank == 0 && !bad) {
-            double l0 = lent[0], l1 = lent[0], a0 = alone[0], a1 = alone[0];
-            for (int r = 0; r < rounds; r++) {
-                l0 = lent[r] < l0 ? lent[r] : l0;
-                l1 = lent[r] > l1 ? lent[r] : l1;
-                a0 = alone[r] < a0 ? alone[r] : a0;
-                a1 = alone[r] > a1 ? alone[r] : a1;
-            }
-            double ml = median(lent, rounds), ma = median(alone, rounds);
+            size_t n = (size_t)rounds;
+            gsl_sort(lent, 1, n);
+            gsl_sort(alone, 1, n);
+            double ml = gsl_stats_median_from_sorted_data(lent, 1, n);
+            double ma = gsl_stats_median_from_sorted_data(alone, 1, n);
             printf("%s: %zu atoms, %d rounds: lent (%d threads) %.4f s "
                    "(%.4f-%.4f), on rank 0's core %.4f s (%.4f-%.4f): "
                    "lent / alone %.2f\n", argv[a], p.n, rounds, c.lend, ml,
-                   l0, l1, ma, a0, a1, ml / ma);
+                   lent[0], lent[n - 1], ma, alone[0], alone[n - 1],
+                   ml / ma);
         }
         hg_particles_clear(&p);
     }

@@ -6,22 +6,13 @@
  * time over a 0.3 s wait stays under a fifth of it, where MPI_Barrier
  * spins the whole wait); without a second core nothing is lent. */
 #include "run_cores.h"
+#include "testutil.h"
 
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-static int failures;
-#define CHECK(c)                                                            \
-    do {                                                                    \
-        if (!(c)) {                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,          \
-                    __LINE__, #c);                                          \
-            failures++;                                                     \
-        }                                                                   \
-    } while (0)
 
 static double cpu_now(void)
 {
@@ -121,7 +112,7 @@ int main(int argc, char **argv)
         run_cores_wait(rank, size); /* alone: returns */
     }
     int all_failures = 0;
-    MPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM,
+    MPI_Allreduce(&hg_test_failures, &all_failures, 1, MPI_INT, MPI_SUM,
                   MPI_COMM_WORLD);
     MPI_Finalize();
     if (rank == 0)

@@ -38,7 +38,6 @@ void run_cores_init(run_cores *c, int rank, int size)
     MPI_Comm_free(&node);
     if (rank != 0)
         return;
-    c->own = mine;
     c->node = all;
 #ifdef _OPENMP
     /* a thread a core: ranks bound to several cores each (LAMMPS' own
@@ -46,7 +45,6 @@ void run_cores_init(run_cores *c, int rank, int size)
     int cores = CPU_COUNT(&all);
     if (CPU_COUNT(&mine) > 0 && cores > CPU_COUNT(&mine))
         c->lend = cores;
-    c->threads_before = omp_get_max_threads();
 #endif
 }
 

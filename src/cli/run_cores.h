@@ -15,8 +15,7 @@ typedef struct run_cores {
     int lend;          /* rank 0: threads the advice may run (1: none
                           lent, a rank alone or no more cores) */
     int threads_before; /* rank 0: OpenMP's threads before the advice */
-    cpu_set_t own;     /* rank 0: its cores (as mpirun bound it; at each
-                          lend, as they are then) */
+    cpu_set_t own;     /* rank 0: its cores, read at each lend */
     cpu_set_t node;    /* rank 0: the cores of the ranks on its node */
     int lent;          /* rank 0: the cores are lent now */
     cpu_set_t saved[RUN_CORES_MAX]; /* rank 0: each thread's cores before */
