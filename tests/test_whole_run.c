@@ -1040,9 +1040,28 @@ static void test_log_calibrated(const char *path, const char *dir)
           "a log's Pair beyond scaling: %s", e.msg);
 }
 
-/* Without a log: your style at its best skin is taken where it is within
- * half the margin of the best (of Neigh + Pair), your lines as they are
- * where nothing saves the margin. */
+/* C's Neigh + Pair at skin (the skin given), or NAN. */
+static double style_at(const char *path, int kc, double skin)
+{
+    const char *paths[] = {path};
+    char setting[64];
+    snprintf(setting, sizeof setting, "C %.17g", skin);
+    hg_run_input in = input(paths, 1, skin, setting);
+    hg_run_advice a;
+    hg_err e = {0};
+    if (hg_run_advise(&in, &a, &e)) {
+        fprintf(stderr, "style_at %g: %s\n", skin, e.msg);
+        return NAN;
+    }
+    double s = a.per_candidate[kc].seconds;
+    hg_run_advice_clear(&a);
+    return s;
+}
+
+/* Without a log: your style is taken where, at some skin, it is within
+ * half the margin of the best (of Neigh + Pair), at the skin of those
+ * nearest the best's; your lines as they are where nothing saves the
+ * margin. */
 static void test_prefer_own(const char *path)
 {
     const char *paths[] = {path};
@@ -1056,7 +1075,10 @@ static void test_prefer_own(const char *path)
     }
     int kc = a.own.candidate;
     double best = a.best.seconds, cbest = a.per_candidate[kc].seconds;
-    double own = a.own.seconds, cskin = a.per_candidate[kc].skin;
+    double own = a.own.seconds, bskin = a.best.skin;
+    int ns = a.n_skins;
+    double skins[HG_RUN_MAX_SKINS];
+    memcpy(skins, a.skins, sizeof skins);
     CHECKM(a.best.candidate != kc && cbest > best && own > cbest,
           "C is not the best: best %g, C at its skin %g, C at 0.05 %g", best,
           cbest, own);
@@ -1064,12 +1086,30 @@ static void test_prefer_own(const char *path)
     /* a margin m with C's best under m/2 of the best, C's own lines over m */
     double lo = 2.0 * (cbest - best) / best, hi = (own - best) / own;
     CHECKM(lo < hi, "a margin between %g and %g exists", lo, hi);
-    in.keep_margin = 0.5 * (lo + hi);
+    double m = 0.5 * (lo + hi);
+    in.keep_margin = m;
     if (hg_run_advise(&in, &a, &e) == HG_OK) {
-        CHECKM(a.best.candidate == kc && a.best.skin == cskin &&
-                  !a.kept_own && a.best_any == best,
-              "your style at skin %g taken: %s at %g", cskin,
-              a.candidates[a.best.candidate].name, a.best.skin);
+        double skin = a.best.skin;
+        CHECKM(a.best.candidate == kc && !a.kept_own && a.best_any == best,
+              "your style taken: %s at %g",
+              a.candidates[a.best.candidate].name, skin);
+        /* C at the skin taken within m/2 of the best; C at every skin
+         * nearer the best's skin not */
+        double at = style_at(path, kc, skin);
+        CHECKM(at - best < 0.5 * m * best && fabs(at - a.best.seconds) <=
+                                                 1e-9 * at,
+              "C at skin %g: %g, the best %g, margin %g", skin, at, best, m);
+        for (int j = 0; j < ns; j++) {
+            if (!(fabs(log(skins[j] / bskin)) < fabs(log(skin / bskin))))
+                continue;
+            double v = style_at(path, kc, skins[j]);
+            CHECKM(!(v - best < 0.5 * m * best),
+                  "C at skin %g (%g) is nearer the best's %g and within "
+                  "the margin, yet %g was taken", skins[j], v, bskin, skin);
+        }
+        CHECKM(strstr(a.notes[a.n_notes - 1], "keeps your style, at the "
+                      "skin nearest the best's"),
+              "the note: %s", a.n_notes ? a.notes[a.n_notes - 1] : "");
         hg_run_advice_clear(&a);
     }
     in.keep_margin = 1.01 * (own - best) / own;
