@@ -46,8 +46,8 @@ skips=(
     '^hgridopt (validate|tune|calibrate) --engine liggghts  @@ liggghts_integration (ctest -L liggghts; it runs liggghts)'
     '^hgridopt (validate|tune|calibrate) --engine mercurydpm  @@ test_mercurydpm_run (HG_MERCURYDPM_DIR=BUILD ctest -L mercurydpm)'
     '^hgridopt run --engine lammps tests/data/run/in\.gas$ @@ cli_run (ctest -R cli_run; it runs LAMMPS through its library, against lmp)'
-    '^(BENCH_[A-Z_]+=[^ ]+ )*bash tests/bench_whole_run\.sh  @@ bench_whole_run (ctest -L bench) and whole_run_smoke, whole_run_ranks_smoke (shorter runs)'
-    '^(BENCH_[A-Z_]+=[^ ]+ )*bash tests/bench_run\.sh  @@ bench_run (ctest -L bench) and run_smoke (a shorter run)'
+    '^(BENCH_[A-Z_]+=("[^"]*"|[^ ]+) )*bash tests/bench_whole_run\.sh  @@ bench_whole_run (ctest -L bench) and whole_run_smoke, whole_run_ranks_smoke (shorter runs)'
+    '^(BENCH_[A-Z_]+=("[^"]*"|[^ ]+) )*bash tests/bench_run\.sh  @@ bench_run (ctest -L bench) and run_smoke (a shorter run)'
 )
 
 # The files, README.md first, then the documentation pages by path.
