@@ -1075,7 +1075,7 @@ static void test_prefer_own(const char *path)
     }
     int kc = a.own.candidate;
     double best = a.best.seconds, cbest = a.per_candidate[kc].seconds;
-    double own = a.own.seconds, bskin = a.best.skin;
+    double own = a.own.seconds, bskin = a.best.skin, smin = a.skin_min;
     int ns = a.n_skins;
     double skins[HG_RUN_MAX_SKINS];
     memcpy(skins, a.skins, sizeof skins);
@@ -1100,15 +1100,17 @@ static void test_prefer_own(const char *path)
                                                  1e-9 * at,
               "C at skin %g: %g, the best %g, margin %g", skin, at, best, m);
         for (int j = 0; j < ns; j++) {
-            if (!(fabs(log(skins[j] / bskin)) < fabs(log(skin / bskin))))
+            if (!(fabs(log(skins[j] / bskin)) < fabs(log(skin / bskin))) ||
+                skins[j] < smin * (1.0 - 1e-12)) /* not offered */
                 continue;
             double v = style_at(path, kc, skins[j]);
             CHECKM(!(v - best < 0.5 * m * best),
                   "C at skin %g (%g) is nearer the best's %g and within "
                   "the margin, yet %g was taken", skins[j], v, bskin, skin);
         }
-        CHECKM(strstr(a.notes[a.n_notes - 1], "keeps your style, at the "
-                      "skin nearest the best's"),
+        CHECKM(a.n_notes > 0 && strstr(a.notes[a.n_notes - 1],
+                                       "keeps your style, at the skin "
+                                       "nearest the best's"),
               "the note: %s", a.n_notes ? a.notes[a.n_notes - 1] : "");
         hg_run_advice_clear(&a);
     }
