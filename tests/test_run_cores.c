@@ -2,9 +2,10 @@
  * (src/cli/run_cores.c), under mpirun -np 2 bound to a core each (CTest
  * runs it so; each rank is also checked alone). Checks: rank 0 learns
  * the node's two cores and lends them (two OpenMP threads on both, its
- * own core back after, for its threads too); a rank that waits for rank 0 sleeps (its CPU
- * time over a 0.3 s wait stays under a fifth of it, where MPI_Barrier
- * spins the whole wait); without a second core nothing is lent. */
+ * own core back after, for its threads too); a rank that waits for rank
+ * 0 sleeps (its CPU time over a 0.3 s wait stays under a fifth of it,
+ * where MPI_Barrier spins the whole wait); without a second core nothing
+ * is lent. */
 #include "run_cores.h"
 #include "testutil.h"
 

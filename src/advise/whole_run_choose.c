@@ -178,6 +178,15 @@ int run_skin_allowed(const hg_run_input *in, double skin, double umax)
     return in->skin > 0.0 || skin >= 4.0 * umax * (1.0 - 1e-12);
 }
 
+/* The largest motion per step over blocks [b0, b1). */
+static double blocks_umax(const run_blocks *b, int b0, int b1)
+{
+    double umax = 0.0;
+    for (int i = b0; i < b1; i++)
+        umax = fmax(umax, b->umax[i]);
+    return umax;
+}
+
 /* The least total over blocks [b0, b1) of any candidate at an allowed
  * skin: its k and j. */
 static double least(const hg_run_input *in, const hg_run_advice *a,
@@ -262,9 +271,7 @@ static int schedule(const hg_run_input *in, const run_blocks *b,
             cut[g - 1] = from[g * nn + cut[g]];
         a->schedule_seconds = F[gbest * nn + nb];
         for (int g = 0; g < gbest && st == HG_OK; g++) {
-            double umax = 0.0;
-            for (int i = cut[g]; i < cut[g + 1]; i++)
-                umax = fmax(umax, b->umax[i]);
+            double umax = blocks_umax(b, cut[g], cut[g + 1]);
             int k = 0, j = 0;
             least(in, a, b, prefix, cut[g], cut[g + 1], umax, &k, &j);
             hg_run_segment *s = &a->segments[a->n_segments++];
@@ -288,9 +295,7 @@ static int schedule(const hg_run_input *in, const run_blocks *b,
 static void totals(const hg_run_input *in, const run_blocks *b,
                    hg_run_advice *a)
 {
-    double umax = 0.0;
-    for (int i = 0; i < b->nb; i++)
-        umax = fmax(umax, b->umax[i]);
+    double umax = blocks_umax(b, 0, b->nb);
     a->best.seconds = INFINITY;
     for (int k = 0; k < a->n_candidates; k++) {
         hg_run_choice *pc = &a->per_candidate[k];
@@ -567,9 +572,7 @@ static void prefer_own(const hg_run_input *in, const run_blocks *b,
     int k = a->own.candidate;
     if (k == a->best.candidate || !isfinite(a->per_candidate[k].seconds))
         return;
-    double umax = 0.0;
-    for (int i = 0; i < b->nb; i++)
-        umax = fmax(umax, b->umax[i]);
+    double umax = blocks_umax(b, 0, b->nb);
     double within = 0.5 * margin * (a->rest + a->best.seconds);
     hg_run_choice pick = {.candidate = -1};
     double dist = INFINITY;
