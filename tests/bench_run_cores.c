@@ -3,8 +3,11 @@
  * counts each frame it advises on (600 centres), side by side in one run:
  * rank 0 counts the frame with the cores lent and on its own core, in
  * turn, the other ranks waiting asleep in both. Run under mpirun with the
- * ranks bound to a core each:
+ * ranks bound to a core each, or alone (the cores it may run on lent,
+ * against the one OpenMP thread LAMMPS sets where OMP_NUM_THREADS is not
+ * set):
  *   mpirun --bind-to core -np 2 bench_run_cores FILE... [-r ROUNDS]
+ *   bench_run_cores FILE... [-r ROUNDS]
  * Prints per file: atoms, threads lent, the median seconds of each (with
  * min-max) and their ratio. */
 #include "run_cores.h"
@@ -15,6 +18,9 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <mpi.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +33,15 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     run_cores c;
     run_cores_init(&c, rank, size);
-    if (rank == 0 && (size < 2 || c.lend < 2))
+    if (rank == 0 && c.lend < 2)
         printf("bench_run_cores: %d rank(s), %d thread(s) to lend: run "
                "it under mpirun on 2 ranks or more, bound to a core "
-               "each\n", size, c.lend);
+               "each, or alone on 2 cores or more without "
+               "OMP_NUM_THREADS\n", size, c.lend);
+#ifdef _OPENMP
+    if (size < 2) /* as LAMMPS leaves OpenMP */
+        omp_set_num_threads(1);
+#endif
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "-r") && a + 1 < argc) {
             rounds = atoi(argv[++a]);

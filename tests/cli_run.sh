@@ -103,6 +103,18 @@ grep -q "^note: the pair style's cost per listed pair was not measured: its prob
     bad "gas: no note of the probe that did not fit: $(grep '^note' "$TMP/gas/screen")"
 grep -q "^  step 100: .*predicted to save" "$TMP/gas/screen" && ok ||
     bad "gas: the first advice waited: $(grep -A4 '^changes:' "$TMP/gas/screen")"
+# a rank alone counts its frames on the cores it may run on (LAMMPS
+# sets OpenMP to one thread where OMP_NUM_THREADS is not set); with
+# OMP_NUM_THREADS set, on LAMMPS' threads, and the report names no cores
+if [ "$(nproc)" -ge 2 ] && [ -z "${OMP_NUM_THREADS:-}" ]; then
+    grep -Eq "^splitting: .*, advice [0-9.e-]+ s for [1-9][0-9]* advices? on $(nproc) cores," "$TMP/gas/screen" && ok ||
+        bad "gas: the advices not on $(nproc) cores: $(grep '^splitting' "$TMP/gas/screen")"
+fi
+rm -rf "$TMP/gas1" && mkdir -p "$TMP/gas1" && cp "$D/in.gas" "$TMP/gas1/"
+(cd "$TMP/gas1" && OMP_NUM_THREADS=1 "$HG" run --engine lammps in.gas --min-steps 100 --segments 6 > screen 2> err) ||
+    bad "gas with OMP_NUM_THREADS=1 failed: $(tail -3 "$TMP/gas1/err")"
+grep -Eq "^splitting: .*, advice [0-9.e-]+ s for [1-9][0-9]* advices?, " "$TMP/gas1/screen" && ok ||
+    bad "gas with OMP_NUM_THREADS=1: cores lent, or no advice: $(grep '^splitting' "$TMP/gas1/screen")"
 n=$(grep -c "start 0 stop 400 pre" "$TMP/gas/log.lammps")
 [ "$n" -ge 4 ] && ok || bad "gas: the first run in $n segments, expected 4 or more"
 # segments end on thermo steps (multiples of 100) and the log's runs add up

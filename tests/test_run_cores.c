@@ -1,17 +1,20 @@
 /* test_run_cores.c - `hgridopt run`'s cores lent to rank 0's advice
  * (src/cli/run_cores.c), under mpirun -np 2 bound to a core each (CTest
- * runs it so; each rank is also checked alone). Checks: rank 0 learns
- * the node's two cores and lends them (two OpenMP threads on both, its
- * own core back after, for its threads too); a rank that waits for rank
- * 0 sleeps (its CPU time over a 0.3 s wait stays under a fifth of it,
- * where MPI_Barrier spins the whole wait); without a second core nothing
- * is lent. */
+ * runs it so; each rank is also checked alone, and alone with
+ * OMP_NUM_THREADS set). Checks: rank 0 learns the node's two cores and
+ * lends them (two OpenMP threads on both, its own core back after, for
+ * its threads too); a rank alone lends the cores it may run on, from the
+ * one thread LAMMPS sets, but not where OMP_NUM_THREADS is set (LAMMPS
+ * keeps those threads); a rank that waits for rank 0 sleeps (its CPU
+ * time over a 0.3 s wait stays under a fifth of it, where MPI_Barrier
+ * spins the whole wait); without a second core nothing is lent. */
 #include "run_cores.h"
 #include "testutil.h"
 
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -59,12 +62,20 @@ int main(int argc, char **argv)
     MPI_Reduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, 0,
                MPI_COMM_WORLD);
     if (rank == 0) {
-        int more = CPU_COUNT(&all) > CPU_COUNT(&mine);
+        /* lent: the cores of the others, or alone those of its own
+         * mask unless OMP_NUM_THREADS is set */
+        int user = getenv("OMP_NUM_THREADS") != NULL;
+        int more = size > 1 ? CPU_COUNT(&all) > CPU_COUNT(&mine)
+                            : !user && CPU_COUNT(&mine) > 1;
         printf("test_run_cores: %d rank(s), rank 0 on %d core(s), the "
-               "ranks on %d: %d thread(s) lent\n", size, CPU_COUNT(&mine),
-               CPU_COUNT(&all), c.lend);
+               "ranks on %d%s: %d thread(s) lent\n", size,
+               CPU_COUNT(&mine), CPU_COUNT(&all),
+               user ? ", OMP_NUM_THREADS set" : "", c.lend);
         CHECK(c.lend == (more ? CPU_COUNT(&all) : 1));
-        CHECK(size < 2 || CPU_EQUAL(&c.node, &all));
+        CHECK(!more || CPU_EQUAL(&c.node, &all));
+        /* as LAMMPS leaves OpenMP where OMP_NUM_THREADS is not set */
+        if (!user)
+            omp_set_num_threads(1);
         int before = omp_get_max_threads();
         run_cores_lend(&c);
         cpu_set_t now;

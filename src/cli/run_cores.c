@@ -4,12 +4,14 @@
  * starts one thread, while the other ranks busy-wait in MPI for its
  * decision. Here they wait asleep, and rank 0 widens its own affinity and
  * its threads' to the cores the ranks of its node were bound to for the
- * length of the advice. */
+ * length of the advice. A rank alone lends the cores it may run on to
+ * its own advice, which LAMMPS' one OpenMP thread would leave idle. */
 #ifdef HG_HAVE_LAMMPS
 
 #include "run_cores.h"
 
 #include <mpi.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #ifdef _OPENMP
@@ -20,12 +22,23 @@ void run_cores_init(run_cores *c, int rank, int size)
 {
     memset(c, 0, sizeof *c);
     c->lend = 1;
-    if (size < 2)
-        return;
     cpu_set_t mine;
     CPU_ZERO(&mine);
     if (sched_getaffinity(0, sizeof mine, &mine))
         CPU_ZERO(&mine); /* not known: lends nothing */
+    if (size < 2) {
+#ifdef _OPENMP
+        /* a rank alone: LAMMPS sets OpenMP to one thread where
+         * OMP_NUM_THREADS is not set, and the rest of the process's
+         * cores idle while it waits for the advice; where it is set,
+         * LAMMPS keeps the user's threads and the count runs on them */
+        if (!getenv("OMP_NUM_THREADS") && CPU_COUNT(&mine) > 1) {
+            c->node = mine;
+            c->lend = CPU_COUNT(&mine);
+        }
+#endif
+        return;
+    }
     /* the ranks that share rank 0's memory (key 0: in their world order,
      * so rank 0 is the node's first) */
     MPI_Comm node;

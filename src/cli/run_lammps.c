@@ -1173,8 +1173,8 @@ static void print_report(const driver *d, FILE *out)
     if (d->t_probe > 0.0)
         snprintf(probe, sizeof probe, ", the pair style's probe %.3g s",
                  d->t_probe);
-    /* the advices, and the cores they counted frames on where the other
-     * ranks' were lent */
+    /* the advices, and the cores they counted frames on where more than
+     * one were lent (the other ranks', or a rank alone its own) */
     char cores[32] = "";
     if (d->advices && d->cores.lend > 1)
         snprintf(cores, sizeof cores, " on %d cores", d->cores.lend);
