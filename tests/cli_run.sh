@@ -110,9 +110,7 @@ if [ "$(nproc)" -ge 2 ] && [ -z "${OMP_NUM_THREADS:-}" ]; then
     grep -Eq "^splitting: .*, advice [0-9.e-]+ s for [1-9][0-9]* advices? on $(nproc) cores," "$TMP/gas/screen" && ok ||
         bad "gas: the advices not on $(nproc) cores: $(grep '^splitting' "$TMP/gas/screen")"
 fi
-rm -rf "$TMP/gas1" && mkdir -p "$TMP/gas1" && cp "$D/in.gas" "$TMP/gas1/"
-(cd "$TMP/gas1" && OMP_NUM_THREADS=1 "$HG" run --engine lammps in.gas --min-steps 100 --segments 6 > screen 2> err) ||
-    bad "gas with OMP_NUM_THREADS=1 failed: $(tail -3 "$TMP/gas1/err")"
+OMP_NUM_THREADS=1 run_both gas1 "$D/in.gas" --min-steps 100 --segments 6
 grep -Eq "^splitting: .*, advice [0-9.e-]+ s for [1-9][0-9]* advices?, " "$TMP/gas1/screen" && ok ||
     bad "gas with OMP_NUM_THREADS=1: cores lent, or no advice: $(grep '^splitting' "$TMP/gas1/screen")"
 n=$(grep -c "start 0 stop 400 pre" "$TMP/gas/log.lammps")
