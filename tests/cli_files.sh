@@ -109,8 +109,8 @@ expect_fail 1 "atom type 1 has no radius \(--type-radius gives types 1..2\)" -- 
 expect_fail 2 "--type-radius: 'a=1' is not TYPE=RADIUS|--type-radius: type 'a' is not an atom type" -- $R --packing $L/pour.dump --type-radius a=1
 expect_fail 2 "--type-radius: radius '-1' of type 1 is not a number > 0" -- $R --packing $L/pour.dump --type-radius 1=-1
 # refused: triclinic boxes, frames that are not there, empty frames
-expect_fail 1 "tri.dump:5: triclinic box \(BOX BOUNDS xy xz yz\): hgridopt reads orthogonal boxes only" -- $R --packing $L/tri.dump
-expect_fail 1 "tri.data:[0-9]+: triclinic box \(xy xz yz\) is not supported" -- $R --packing $L/tri.data
+expect_fail 1 "tri.dump:6: triclinic box: tilt xy 2; hgridopt reads orthogonal boxes only" -- $R --packing $L/tri.dump
+expect_fail 1 "tri.data:[0-9]+: triclinic box: tilt xy 2; hgridopt reads orthogonal boxes only" -- $R --packing $L/tri.data
 expect_fail 1 "pour_poly.dump: --frame 9, but the file has 6 frames" -- $R --packing $L/pour_poly.dump --frame 9
 expect_fail 1 "no frame of timestep 7 \(6 frames, timesteps 0 .. 50000\)" -- $R --packing $L/pour_poly.dump --frame step=7
 expect_fail 1 "pour_poly.dump: frame 1 \(timestep 0\) has no atoms; choose another with --frame" -- $R --packing $L/pour_poly.dump --frame first

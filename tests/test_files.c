@@ -83,6 +83,35 @@ static void test_dump_columns(void)
     CHECK(p.dim == 2 && p.x[2] == 3.0 && strstr(info.note, "2D"));
     CHECK(!hg_particles_axis_periodic(&p, 0));
     hg_particles_clear(&p);
+    /* 2D: every z the same in a z box thinner than the largest sphere
+     * (a 2D data file may put z from 0 to 1, as LAMMPS' multi/
+     * data.powerlaw does); in a box as thin, z differing: 3D */
+    snprintf(t, sizeof t,
+             "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS "
+             "pp pp pp\n0 10\n0 10\n0 1\nITEM: ATOMS id type radius x y "
+             "z\n1 1 0.75 1 1 0\n2 1 0.5 3 3 0\n");
+    CHECK(load("d", t, NULL, &p, &info, &e) == HG_OK);
+    CHECK(p.dim == 2 && p.x[2] == 3.0 &&
+          strstr(info.note, "thinner than the largest sphere (diameter "
+                            "1.5)"));
+    hg_particles_clear(&p);
+    snprintf(t, sizeof t,
+             "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS "
+             "pp pp pp\n0 10\n0 10\n0 1\nITEM: ATOMS id type radius x y "
+             "z\n1 1 0.75 1 1 0\n2 1 0.5 3 3 0.5\n");
+    CHECK(load("d", t, NULL, &p, &info, &e) == HG_OK);
+    CHECK(p.dim == 3 && !strstr(info.note, "2D"));
+    hg_particles_clear(&p);
+    /* a triclinic box without tilt (LAMMPS' change_box all triclinic,
+     * before any deform) is its bounds */
+    snprintf(t, sizeof t,
+             "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS "
+             "xy xz yz pp pp ff\n0 10 0\n0 10 0.0\n0 20 -0\nITEM: ATOMS id "
+             "type radius x y z\n1 1 0.5 1 1 1\n2 1 0.5 3 3 3\n");
+    CHECK(load("d", t, NULL, &p, &info, &e) == HG_OK);
+    CHECK(p.dim == 3 && p.hi[0] == 10.0 && p.hi[2] == 20.0 &&
+          !hg_particles_axis_periodic(&p, 2));
+    hg_particles_clear(&p);
     /* refused: no radius, triclinic, wrong column count, duplicate id,
      * radius <= 0, a frame cut short; each with its line */
     struct {
@@ -99,10 +128,18 @@ static void test_dump_columns(void)
         {"id type radius x y z", "1 1 1 1 1 1\n2 1 1 2 2 2\n", "pp pp pp",
          "its 3 atoms (a dump still being written?)"},
         {"id type radius x y z", "1 1 1 1 1 1\n", "xy xz yz pp pp pp",
-         "triclinic"},
+         "BOX BOUNDS xy xz yz: expected 'lo hi xy' for x"},
         {"id type radius x y z", "1 1 nan 1 1 1\n2 1 1 2 2 2\n3 1 1 3 3 3\n",
          "pp pp pp", "radius: 'nan' is not a finite number"},
     };
+    snprintf(t, sizeof t,
+             "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS "
+             "xy xz yz pp pp pp\n0 10 0\n0 10 0\n0 20 2.5\nITEM: ATOMS id "
+             "type radius x y z\n1 1 0.5 1 1 1\n");
+    CHECK(load("d", t, NULL, &p, &info, &e) == HG_EPARSE &&
+          strstr(e.msg, "triclinic box: tilt yz 2.5; hgridopt reads "
+                        "orthogonal boxes only"));
+    hg_particles_clear(&p);
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         t[0] = '\0';
         frame(t, sizeof t, 1, bad[k].bounds, bad[k].cols, bad[k].rows, 3);

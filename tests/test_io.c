@@ -195,6 +195,24 @@ static void test_foreign(void)
         fprintf(stderr, "%s\n", e.msg);
     hg_particles_clear(&p);
 
+    /* LAMMPS' multi/data.powerlaw: "0 0 0 xy xz yz" (a triclinic box
+     * without tilt) and a 2D system with z from 0 to 1 */
+    st = read_text("pl.data", HG_IO_AUTO,
+                   "LAMMPS data file via write_data\n\n"
+                   "2 atoms\n1 atom types\n\n"
+                   "9.9 331.8 xlo xhi\n9.9 331.8 ylo yhi\n0 1 zlo zhi\n"
+                   "0 0 0 xy xz yz\n\n"
+                   "Atoms # sphere\n\n"
+                   "2 1 27.0148 1 21.5 19.8 0 0 0 0\n"
+                   "1 1 1.2402 1 40.1 29.0 0 0 1 0\n",
+                   &p, &e);
+    CHECK(st == HG_OK);
+    if (st == HG_OK)
+        CHECK(p.dim == 2 && p.n == 2 && p.x[2] == 40.1 && p.hi[0] == 331.8);
+    else
+        fprintf(stderr, "%s\n", e.msg);
+    hg_particles_clear(&p);
+
     st = read_text("bom.csv", HG_IO_AUTO, "\xef\xbb\xbfx,y,r\r\n1,2,0.5\r\n",
                    &p, &e);
     CHECK(st == HG_OK && p.n == 1 && p.dim == 2 && p.r[0] == 0.5);
@@ -332,7 +350,7 @@ static const bad_case bad[] = {
      12, "atom-ID: '-2' is not a non-negative integer"},
     {"b.data", "t\n2 atoms\n0 1 xlo xhi\n0 1 ylo yhi\n0 1 zlo zhi\n"
                "0.5 0 0 xy xz yz\n",
-     6, "triclinic"},
+     6, "triclinic box: tilt xy 0.5; hgridopt reads orthogonal boxes only"},
     {"b.data", "t\n2 atoms\n0 1 xlo xhi\n1 0 ylo yhi\n", 4,
      "ylo 1 is not below yhi 0"},
     {"b.data", LMP_HEAD "Velocities\n\n1 0 0 0\n", 11,

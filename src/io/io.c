@@ -335,6 +335,19 @@ static void info_reset(hg_io_info *info)
              "periodic, LAMMPS' default");
 }
 
+void io_info_note(hg_io_info *info, const char *fmt, ...)
+{
+    size_t k = strlen(info->note);
+    if (k && k + 2 < sizeof info->note)
+        k += (size_t)snprintf(info->note + k, sizeof info->note - k, "; ");
+    if (k + 1 >= sizeof info->note)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(info->note + k, sizeof info->note - k, fmt, ap);
+    va_end(ap);
+}
+
 /* A format read into memory whole: csv, LAMMPS data, XYZ, VTK, restart. */
 static int load_text(io_stream *s, const hg_io_options *o,
                      hg_io_format fmt, hg_particles *p, hg_io_info *info,
@@ -347,7 +360,7 @@ static int load_text(io_stream *s, const hg_io_options *o,
     t.name = io_stream_name(s);
     switch (fmt) {
     case HG_IO_CSV: st = io_csv_read(&t, p, info, e); break;
-    case HG_IO_LAMMPS: st = io_lammps_read(&t, p, e); break;
+    case HG_IO_LAMMPS: st = io_lammps_read(&t, p, info, e); break;
     case HG_IO_XYZ: st = io_xyz_read(&t, p, e); break;
     case HG_IO_VTK: {
         const char *c = t.buf;

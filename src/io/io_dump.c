@@ -345,28 +345,37 @@ int io_dump_finish(io_stream *s, const io_dump_frame *f,
                        "%s: frame %zu (timestep %lld) has no atoms; choose "
                        "another with --frame",
                        name, info->frame, f->step);
-    /* LAMMPS' dimension 2: every z 0 in a z box straddling 0 */
-    int dim = 3;
-    const io_dump_cols *c = &f->cols;
-    if (c->n && c->x[2] < 0) {
-        dim = 2;
-    } else if (f->lo[2] < 0.0 && f->hi[2] > 0.0) {
-        double tol = 1e-9 * (f->hi[2] - f->lo[2]);
-        size_t i = 0;
-        while (i < n && fabs(A->x[3 * i + 2]) <= tol)
-            i++;
-        if (i == n) {
-            dim = 2;
-            snprintf(info->note + strlen(info->note),
-                     sizeof info->note - strlen(info->note),
-                     "%s2D: every z is 0 in a z box straddling 0",
-                     info->note[0] ? "; " : "");
-        }
-    }
     double rmin = INFINITY, rmax = 0.0;
     for (size_t i = 0; i < n; i++) {
         rmin = fmin(rmin, A->r[i]);
         rmax = fmax(rmax, A->r[i]);
+    }
+    /* LAMMPS' dimension 2: no z column, or every z the same in a z box
+     * straddling 0 (LAMMPS' own for 2D) or thinner than the largest
+     * sphere (no 3D box holds it: a 2D data file may put z from 0 to 1) */
+    int dim = 3;
+    const io_dump_cols *c = &f->cols;
+    int straddles = f->lo[2] < 0.0 && f->hi[2] > 0.0;
+    int thin = f->hi[2] - f->lo[2] < 2.0 * rmax;
+    if (c->n && c->x[2] < 0) {
+        dim = 2;
+    } else if (straddles || thin) {
+        double tol = 1e-9 * (f->hi[2] - f->lo[2]);
+        double z = straddles ? 0.0 : A->x[2];
+        size_t i = 0;
+        while (i < n && fabs(A->x[3 * i + 2] - z) <= tol)
+            i++;
+        if (i == n) {
+            dim = 2;
+            if (straddles)
+                io_info_note(info, "2D: every z is 0 in a z box straddling "
+                             "0");
+            else
+                io_info_note(info, "2D: every z is %.9g, in a z box (%.9g "
+                             "to %.9g) thinner than the largest sphere "
+                             "(diameter %.9g)", z, f->lo[2], f->hi[2],
+                             2.0 * rmax);
+        }
     }
     if (!(rmin >= DBL_MIN && isfinite(rmax / rmin)))
         return hg_fail(e, HG_EPARSE,
@@ -410,16 +419,10 @@ int io_dump_finish(io_stream *s, const io_dump_frame *f,
              A->guessed_columns ? "id type xs ys zs" : f->columns,
              info->compressed ? ", gzip" : "");
     if (A->guessed_columns)
-        snprintf(info->note + strlen(info->note),
-                 sizeof info->note - strlen(info->note),
-                 "%sITEM: ATOMS names no columns: read as dump atom's id "
-                 "type xs ys zs",
-                 info->note[0] ? "; " : "");
+        io_info_note(info, "ITEM: ATOMS names no columns: read as dump "
+                     "atom's id type xs ys zs");
     if (A->radius_from_type)
-        snprintf(info->note + strlen(info->note),
-                 sizeof info->note - strlen(info->note),
-                 "%sradii from --type-radius (the dump has none)",
-                 info->note[0] ? "; " : "");
+        io_info_note(info, "radii from --type-radius (the dump has none)");
     return HG_OK;
 }
 

@@ -156,21 +156,22 @@ static int read_natoms(io_stream *s, io_dump_frame *f, hg_err *e)
 }
 
 /* The boundary words after "BOX BOUNDS" (text): none, or three (pp, ff,
- * fm, ...); triclinic boxes refused. */
+ * fm, ...), after "xy xz yz" in a triclinic box (*tilted). */
 static int read_boundary_words(io_stream *s, char *text, io_dump_frame *f,
-                               hg_err *e)
+                               int *tilted, hg_err *e)
 {
     char *tok[8];
     int nt = io_split(text, 0, tok, 8);
-    if (nt >= 3 && !strcmp(tok[0], "xy"))
-        return io_stream_fail(s, e, HG_EPARSE,
-                     "triclinic box (BOX BOUNDS xy xz yz): hgridopt "
-                     "reads orthogonal boxes only");
+    *tilted = nt >= 3 && !strcmp(tok[0], "xy") && !strcmp(tok[1], "xz") &&
+              !strcmp(tok[2], "yz");
+    char **words = *tilted ? tok + 3 : tok;
+    if (*tilted)
+        nt -= 3;
     if (nt > 8)
         nt = 8;
     if (nt == 3) {
         for (int a = 0; a < 3; a++) {
-            const char *w = tok[a];
+            const char *w = words[a];
             if (strlen(w) != 2 || !strchr("pfsm", w[0]) ||
                 !strchr("pfsm", w[1]) || ((w[0] == 'p') != (w[1] == 'p')))
                 return io_stream_fail(s, e, HG_EPARSE,
@@ -189,11 +190,15 @@ static int read_boundary_words(io_stream *s, char *text, io_dump_frame *f,
 }
 
 /* ITEM: BOX BOUNDS (the words after ITEM: in it) and its three lines
- * "lo hi". */
+ * "lo hi", or "lo hi tilt" in a triclinic box: read where every tilt is
+ * 0 (LAMMPS writes a box made triclinic, as by `change_box all
+ * triclinic`, so before it is deformed: the bounds are then the box),
+ * refused otherwise. */
 static int read_box_bounds(io_stream *s, char *it, io_dump_frame *f,
                            hg_err *e)
 {
-    int r = read_boundary_words(s, it + 10, f, e);
+    int tilted = 0;
+    int r = read_boundary_words(s, it + 10, f, &tilted, e);
     if (r)
         return r;
     for (int a = 0; a < 3; a++) {
@@ -202,12 +207,20 @@ static int read_box_bounds(io_stream *s, char *it, io_dump_frame *f,
             return r;
         char *bt[4];
         int nb = io_split(line, 0, bt, 4);
-        if (nb == 3)
-            return io_stream_fail(s, e, HG_EPARSE,
-                         "triclinic box (three numbers per BOX "
-                         "BOUNDS line): hgridopt reads orthogonal "
-                         "boxes only");
-        if (nb != 2)
+        static const char *const tilt[3] = {"xy", "xz", "yz"};
+        if (nb == 3 || tilted) {
+            double v = 0.0;
+            if (nb != 3)
+                return io_stream_fail(s, e, HG_EPARSE,
+                             "BOX BOUNDS xy xz yz: expected 'lo hi %s' "
+                             "for %c", tilt[a], 'x' + a);
+            if ((r = io_stream_number(s, bt[2], tilt[a], &v, e)))
+                return r;
+            if (v != 0.0)
+                return io_stream_fail(s, e, HG_EPARSE,
+                             "triclinic box: tilt %s %.17g; hgridopt "
+                             "reads orthogonal boxes only", tilt[a], v);
+        } else if (nb != 2)
             return io_stream_fail(s, e, HG_EPARSE,
                          "BOX BOUNDS: expected 'lo hi' for %c", 'x' + a);
         static const char *const lon[3] = {"xlo", "ylo", "zlo"};

@@ -94,7 +94,11 @@ void io_vtk_take_box(const char *path, int xml, hg_particles *p,
 
 /* Per-format entry points. */
 int io_csv_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e);
-int io_lammps_read(io_text *t, hg_particles *p, hg_err *e);
+/* Append a sentence to info->note ("; " between sentences). */
+void io_info_note(hg_io_info *info, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int io_lammps_read(io_text *t, hg_particles *p, hg_io_info *info,
+                   hg_err *e);
 int io_xyz_read(io_text *t, hg_particles *p, hg_err *e);
 int io_vtk_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e);
 /* XML VTK (io_vtk_xml.c): PolyData / UnstructuredGrid with ASCII data. */

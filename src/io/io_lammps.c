@@ -209,9 +209,21 @@ static int read_header(io_text *t, int dim, char **line, char **comment,
                                "box: %s %.17g is not below %s %.17g", lo,
                                box->lo[c], hi, box->hi[c]);
             axis_line[c] = t->line;
-        } else if (nt == 6 && strcmp(tok[3], "xy") == 0) {
-            return io_fail(t, e, HG_EPARSE,
-                           "triclinic box (xy xz yz) is not supported");
+        } else if (nt == 6 && strcmp(tok[3], "xy") == 0 &&
+                   strcmp(tok[4], "xz") == 0 && strcmp(tok[5], "yz") == 0) {
+            /* a box made triclinic and not (yet) tilted is the box:
+             * LAMMPS writes the line for every triclinic box (its
+             * examples' multi/data.powerlaw has "0 0 0 xy xz yz") */
+            for (int k = 0; k < 3; k++) {
+                double v;
+                st = io_number(t, tok[k], tok[k + 3], &v, e);
+                if (st != HG_OK)
+                    return st;
+                if (v != 0.0)
+                    return io_fail(t, e, HG_EPARSE, "triclinic box: tilt "
+                                   "%s %.17g; hgridopt reads orthogonal "
+                                   "boxes only", tok[k + 3], v);
+            }
         }
         /* other counts (atom types, bonds, ...) are not needed */
     }
@@ -283,14 +295,22 @@ static int read_sections(io_text *t, char *line, char *comment,
     return st;
 }
 
-/* A file of LAMMPS' own ("dimension 2" is not stored): all z = 0 in a z
- * box straddling 0 is a 2D system; b then holds 2D centres. */
-static void flatten_2d(io_build *b, const io_box *box)
+/* A file of LAMMPS' own ("dimension 2" is not stored): every z the same,
+ * in a z box straddling 0 (LAMMPS' own for 2D) or thinner than the
+ * largest sphere (no 3D box holds it: LAMMPS' multi/data.powerlaw, z
+ * from 0 to 1, diameters 2-54), is a 2D system; b then holds 2D centres,
+ * and the second case is said in info's note. */
+static void flatten_2d(io_build *b, const io_box *box, hg_io_info *info)
 {
-    if (!(b->n > 0 && box->lo[2] < 0.0 && box->hi[2] > 0.0))
+    if (!(b->n > 0))
         return;
+    int straddles = box->lo[2] < 0.0 && box->hi[2] > 0.0;
+    int thin = box->hi[2] - box->lo[2] < 2.0 * b->rmax;
+    if (!straddles && !thin)
+        return;
+    double z = straddles ? 0.0 : b->x[2];
     size_t i = 0;
-    while (i < b->n && b->x[3 * i + 2] == 0.0)
+    while (i < b->n && b->x[3 * i + 2] == z)
         i++;
     if (i < b->n)
         return;
@@ -299,9 +319,14 @@ static void flatten_2d(io_build *b, const io_box *box)
         b->x[2 * i + 1] = b->x[3 * i + 1];
     }
     b->dim = 2;
+    if (!straddles)
+        io_info_note(info, "2D: every z is %.9g, in a z box (%.9g to "
+                     "%.9g) thinner than the largest sphere (diameter "
+                     "%.9g)", z, box->lo[2], box->hi[2], 2.0 * b->rmax);
 }
 
-int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
+int io_lammps_read(io_text *t, hg_particles *p, hg_io_info *info,
+                   hg_err *e)
 {
     char *line;
     io_box box = {0};
@@ -322,7 +347,7 @@ int io_lammps_read(io_text *t, hg_particles *p, hg_err *e)
     b.dim = dim;
     st = read_sections(t, line, comment, natoms, atoms_line, &box, &b, e);
     if (st == HG_OK && !dim_given)
-        flatten_2d(&b, &box);
+        flatten_2d(&b, &box, info);
     if (st == HG_OK && titled)
         for (int c = 0; c < 3; c++) /* stated: every axis alike */
             box.boundary[c] = box.periodic || c >= b.dim ? 'p' : 'f';

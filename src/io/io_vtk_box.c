@@ -89,7 +89,5 @@ void io_vtk_take_box(const char *path, int xml, hg_particles *p,
     memset(p->boundary, 0, sizeof p->boundary);
     info->box_stated = 1;
     const char *b = strrchr(found, '/');
-    snprintf(info->note + strlen(info->note),
-             sizeof info->note - strlen(info->note), "%sbox from %s",
-             info->note[0] ? "; " : "", b ? b + 1 : found);
+    io_info_note(info, "box from %s", b ? b + 1 : found);
 }
