@@ -265,6 +265,43 @@ grep -Eq "unsplit: dynamic group top is read at or after it \(line [0-9]+\)" "$T
     bad "drumlike: no note of the group: $(grep note "$TMP/drumlike/screen")"
 grep -q "elapsed read as elaplong" "$TMP/drumlike/screen" && ok || bad "drumlike: no note of elaplong"
 
+# a 2D gas in a z box from 0 to 0.1 (LAMMPS' multi/in.powerlaw has z from
+# 0 to 1): the frames say 2D (no z), so the advice is asked and answers
+# (read as 3D the packing fraction is 2.8, and the advice failed)
+run_both gas2d "$D/in.gas2d" --min-steps 100
+why=$(same_run "$P" "$TMP/gas2d")
+[ -z "$why" ] && ok || bad "gas2d: $why"
+grep -q "no advice" "$TMP/gas2d/screen" && bad "gas2d: $(grep 'no advice' "$TMP/gas2d/screen")" || ok
+grep -q "^  step [0-9]*: .*predicted to save" "$TMP/gas2d/screen" && ok ||
+    bad "gas2d: no change: $(grep -A3 '^changes' "$TMP/gas2d/screen")"
+# comm_modify reduce/multi (LAMMPS' multi/in.colloid): no command clears
+# it, and bin lines (comm mode single) stopped the run; only multi lines
+# are weighed, and the gas's skin far too small is still changed
+sed -e 's/^neighbor        0.02 bin$/neighbor        0.02 multi\nneigh_modify    collection\/type 2 1 2\ncomm_modify     mode multi reduce\/multi/' \
+    -e '/^dump/d' "$D/in.gas" > "$TMP/in.gasmulti"
+grep -q "reduce/multi" "$TMP/in.gasmulti" && ok || bad "in.gasmulti not made"
+run_both gasmulti "$TMP/in.gasmulti" --min-steps 100
+why=$(same_run "$P" "$TMP/gasmulti")
+[ -z "$why" ] && ok || bad "gasmulti: $why"
+grep -q "^note: line [0-9]*: comm_modify reduce/multi stays set in LAMMPS (no keyword clears it, and bin lines would stop the run): only multi lines are weighed" "$TMP/gasmulti/screen" && ok ||
+    bad "gasmulti: no note of reduce/multi: $(grep '^note' "$TMP/gasmulti/screen")"
+grep -q "^  step [0-9]*: multi.*predicted to save" "$TMP/gasmulti/screen" && ok ||
+    bad "gasmulti: no change to multi lines: $(grep -A3 '^changes' "$TMP/gasmulti/screen")"
+grep -q "^  step [0-9]*: bin" "$TMP/gasmulti/screen" && bad "gasmulti: bin lines" || ok
+# neigh_modify include: the lists hold one group's atoms, the advice
+# would count all: the runs stay whole, with a note
+sed -e 's/^atom_style      sphere$/&\natom_modify     first big/' \
+    -e 's/^set             type 2 diameter 1.6$/&\ngroup           big type 2/' \
+    -e 's/^neigh_modify    delay 0 every 1 check yes$/& include big/' \
+    -e 's/^thermo_style    custom step atoms ke$/&\nthermo_modify   lost ignore/' \
+    -e '/^dump/d' "$D/in.gas" > "$TMP/in.gasinc"
+grep -q "include big" "$TMP/in.gasinc" && ok || bad "in.gasinc not made"
+run_both gasinc "$TMP/in.gasinc" --min-steps 100
+why=$(same_run "$P" "$TMP/gasinc")
+[ -z "$why" ] && ok || bad "gasinc: $why"
+[ "$(grep -c "^note: run 400 (line [0-9]*): unsplit: neigh_modify include big (line [0-9]*): the lists hold that group's atoms only, and the advice counts every atom" "$TMP/gasinc/screen")" = 2 ] && ok ||
+    bad "gasinc: not both runs unsplit: $(grep '^note' "$TMP/gasinc/screen")"
+
 # a failing input: LAMMPS' own message, a non-zero exit, no folder left
 printf 'units lj\natom_style sphere\nno_such_command 1 2\n' > in.bad
 mkdir -p badp badr

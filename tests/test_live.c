@@ -930,6 +930,44 @@ static void test_kept_wait(const hg_live_options *o, const char *f0,
     hg_live_free(u);
 }
 
+/* An advice that failed (here a frame that cannot be read; in LAMMPS'
+ * ASPHERE/box, fluid particles at 40 times a packing's fraction) is not
+ * asked again, nor its frames written, until the atoms change by half. */
+static void test_failed_advice(const hg_live_options *o, const char *f0,
+                               const char *f1, const char *own,
+                               const char *restore)
+{
+    hg_live *u = tuner_at(o);
+    if (!u)
+        return;
+    hg_err e = {0};
+    hg_live_decision d;
+    hg_live_measure a = skin_too_small(1);
+    a.dangerous = 0;
+    int st = hg_live_segment(u, &a, own, restore, f0,
+                             "/nonexistent/hg_frame.dump", 0, &d, &e);
+    CHECKM(st != HG_OK && d.advised, "an unreadable frame: %d", st);
+    hg_live_decision_clear(&d);
+    /* atoms x1.4, then x1.6 of those it failed on */
+    const double grow[3] = {1.0, 1.4, 1.6};
+    for (int i = 0; i < 3; i++) {
+        hg_live_measure b = a;
+        b.from = 100 * (i + 1);
+        b.to = b.from + 100;
+        b.atoms *= grow[i];
+        int want = i == 2;
+        CHECKM(hg_live_wants_frame(u, &b) == want, "segment %d: frame "
+               "wanted %d", i, !want);
+        st = hg_live_segment(u, &b, own, restore, f0, f1, 0, &d, &e);
+        CHECKM(st == HG_OK && d.advised == want &&
+                   (want || strstr(d.why, "the advice failed on")),
+               "segment %d (atoms x%.1f): advised %d: %s", i, grow[i],
+               d.advised, st ? e.msg : d.why);
+        hg_live_decision_clear(&d);
+    }
+    hg_live_free(u);
+}
+
 static void test_tuner(void)
 {
     hg_err e = {0};
@@ -1433,6 +1471,7 @@ static void test_tuner(void)
     test_counterfactual(&o, f0, f1, own, restore);
     test_probe(&o, f0, f1, own, restore);
     test_kept_wait(&o, f0, f1, own, restore);
+    test_failed_advice(&o, f0, f1, own, restore);
     hg_live_options o4 = o;
     o4.tuning_share = 1.0;
     hg_live *v = NULL;

@@ -364,6 +364,42 @@ static void test_own_only(const char *path)
           "own lines only without lines: %d '%s'", st, e.msg);
 }
 
+/* multi_only (LAMMPS' comm_modify reduce/multi, which no command
+ * clears): the bin settings (A) are not weighed, and the answer is
+ * multi. */
+static void test_multi_only(const char *path)
+{
+    const char *paths[] = {path};
+    hg_run_input in = input(paths, 1, 0.05, "B 0.05");
+    hg_run_advice all, multi;
+    hg_err e = {0};
+    int st = hg_run_advise(&in, &all, &e);
+    CHECKM(st == HG_OK, "advice of B at 0.05: %s", e.msg);
+    in.multi_only = 1;
+    int st2 = hg_run_advise(&in, &multi, &e);
+    CHECKM(st2 == HG_OK, "the same, multi only: %s", e.msg);
+    if (st == HG_OK && st2 == HG_OK) {
+        int bins = 0, left = 0;
+        for (int k = 0; k < all.n_candidates; k++)
+            bins += all.candidates[k].ncoll == 0;
+        for (int k = 0; k < multi.n_candidates; k++)
+            left += multi.candidates[k].ncoll == 0;
+        CHECKM(bins > 0 && left == 0 && multi.n_candidates > 0 &&
+                   multi.n_candidates == all.n_candidates - bins,
+               "%d settings (%d bin), multi only %d (%d bin)",
+               all.n_candidates, bins, multi.n_candidates, left);
+        CHECKM(multi.candidates[multi.best.candidate].ncoll > 0 &&
+                   multi.has_own &&
+                   multi.candidates[multi.own.candidate].ncoll > 0,
+               "the answer %s, multi", multi.candidates[multi.best.candidate]
+                                           .name);
+    }
+    if (st == HG_OK)
+        hg_run_advice_clear(&all);
+    if (st2 == HG_OK)
+        hg_run_advice_clear(&multi);
+}
+
 static void test_skin_chosen(const char *path)
 {
     const char *paths[] = {path};
@@ -1286,6 +1322,7 @@ int main(void)
     test_skin_kept(path);
     test_skin_chosen(path);
     test_own_only(path);
+    test_multi_only(path);
     test_own_skin_kept(path);
     test_sampled_and_files(path, p1, p2);
     test_errors(path, p1, dir);

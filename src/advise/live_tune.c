@@ -135,7 +135,20 @@ struct hg_live {
     double seg_before;      /* Pair + Neigh + Comm per atom and step of the
                                segment before the one measured (0: none) */
     int changes;            /* lines changed by the tuner in this run */
+    double failed_atoms;    /* the last advice failed on this many atoms
+                               (0: none did): no frame and no advice
+                               until they change by half (LAMMPS'
+                               ASPHERE/box: fluid particles at 40 times a
+                               packing's fraction, which no frame of the
+                               run would pass) */
 };
+
+/* Atoms within half of those the last advice failed on. */
+static int failed_on(const hg_live *t, double atoms)
+{
+    return t->failed_atoms > 0.0 && atoms < 1.5 * t->failed_atoms &&
+           1.5 * atoms > t->failed_atoms;
+}
 
 /* After a change, no advice on a segment whose Pair + Neigh + Comm per
  * atom and step is more than GROWING times the segment before's: the
@@ -433,6 +446,7 @@ static hg_run_input segment_input(const hg_live *t, const char **paths,
     in.engine = t->engine;
     in.timestep = t->o.timestep;
     in.keep_margin = t->o.min_gain;
+    in.multi_only = t->o.multi_only;
     return in;
 }
 
@@ -802,6 +816,8 @@ int hg_live_wants_frame(const hg_live *t, const hg_live_measure *m)
      * decides whether it stays */
     if ((t->tr.on_trial || t->tr.rechecking) && t->tr.before_model > 0.0)
         return 1;
+    if (failed_on(t, m->atoms))
+        return 0;
     double whole, loop_sum = t->loop_sum;
     if (m->loop > 0.0 && isfinite(m->loop))
         loop_sum += m->loop; /* as hg_live_segment will count it */
@@ -1051,6 +1067,12 @@ static int segment(hg_live *t, const hg_live_measure *m, const char *own,
                  t->kept_wait, t->kept_wait == 1 ? "" : "s");
         return HG_OK;
     }
+    if (failed_on(t, m->atoms)) {
+        snprintf(d->why, sizeof d->why, "kept: not advised (the advice "
+                 "failed on %.0f atoms: again where they change by half)",
+                 t->failed_atoms);
+        return HG_OK;
+    }
     if (probe_waiting) {
         t->probe_waits++;
         snprintf(d->why, sizeof d->why, "kept: not advised (waiting for "
@@ -1073,6 +1095,8 @@ int hg_live_segment(hg_live *t, const hg_live_measure *m, const char *own,
                     hg_err *e)
 {
     int st = segment(t, m, own, restore, frame0, frame1, last, d, e);
+    if (st != HG_OK && d->advised)
+        t->failed_atoms = m->atoms >= 1.0 ? m->atoms : 1.0;
     if (st == HG_OK && d->lines)
         t->changed_after = t->segments;
     if (st == HG_OK && d->action != HG_LIVE_KEEP) { /* lines changed */

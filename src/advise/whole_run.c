@@ -435,6 +435,13 @@ static int settings(const hg_run_input *in, const hg_run_hooks *h,
         return hg_fail_data(e, -n, "--trajectory: the largest frame at skin "
                             "%g: %s", ref, msg);
     }
+    if (in->multi_only) { /* bin dropped: the run cannot go back to it */
+        int m = 0;
+        for (int k = 0; k < n; k++)
+            if (a->candidates[k].ncoll > 0)
+                a->candidates[m++] = a->candidates[k];
+        n = m;
+    }
     a->n_candidates = n;
     if (!a->has_own)
         return HG_OK;

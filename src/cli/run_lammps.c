@@ -63,6 +63,12 @@ typedef struct driver {
     size_t own_len;
     char own_collections[2048];
     int no_restore;          /* a neigh_modify exclude: not replayable */
+    long include_line;       /* a neigh_modify include of a group (0:
+                                none): the lists hold its atoms only */
+    char include_group[64];
+    long multi_only;         /* the line of a comm_modify reduce/multi (0:
+                                none): LAMMPS keeps it, and no keyword
+                                clears it, so only multi lines may follow */
     char *tuned;             /* the tuner's lines in force (NULL: yours) */
     char tuned_name[96];
     char *prev_tuned;        /* those before the change on trial */
@@ -281,6 +287,7 @@ static int atoms_gather(driver *d, int with_v, atoms *a)
 static int write_frame(driver *d, long long step, char *path, size_t cap)
 {
     snprintf(path, cap, "%s/frame-%d.dump", d->workdir, d->frames++ % 4);
+    int dim = lammps_extract_setting(d->h, "dimension");
     atoms a;
     int rc = atoms_gather(d, 1, &a);
     size_t n = a.n;
@@ -302,11 +309,22 @@ static int write_frame(driver *d, long long step, char *path, size_t cap)
                 per[2] ? "pp" : "ff");
         for (int k = 0; k < 3; k++)
             fprintf(f, "%.17g %.17g\n", lo[k], hi[k]);
-        fprintf(f, "ITEM: ATOMS id type radius x y z vx vy vz\n");
-        for (size_t i = 0; i < n; i++)
-            fprintf(f, "%d %d %.9g %.12g %.12g %.12g %.9g %.9g %.9g\n",
-                    id[i], type[i], r[i], x[3 * i], x[3 * i + 1],
-                    x[3 * i + 2], v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+        /* dimension 2 as a dump without z says it (a 2D box need not
+         * straddle z = 0: LAMMPS' multi/in.powerlaw has z from 0 to 1) */
+        if (dim == 2) {
+            fprintf(f, "ITEM: ATOMS id type radius x y vx vy\n");
+            for (size_t i = 0; i < n; i++)
+                fprintf(f, "%d %d %.9g %.12g %.12g %.9g %.9g\n", id[i],
+                        type[i], r[i], x[3 * i], x[3 * i + 1], v[3 * i],
+                        v[3 * i + 1]);
+        } else {
+            fprintf(f, "ITEM: ATOMS id type radius x y z vx vy vz\n");
+            for (size_t i = 0; i < n; i++)
+                fprintf(f, "%d %d %.9g %.12g %.12g %.12g %.9g %.9g %.9g\n",
+                        id[i], type[i], r[i], x[3 * i], x[3 * i + 1],
+                        x[3 * i + 2], v[3 * i], v[3 * i + 1],
+                        v[3 * i + 2]);
+        }
         int bad = ferror(f);
         if (fclose(f) || bad) {
             cli_error("run: cannot write '%s'", path);
@@ -477,12 +495,27 @@ static int yield_to_input(driver *d, long line)
 }
 
 /* Keep the input's neighbor command cmd for a later restore. */
-static void remember_own(driver *d, const char *word, const char *cmd)
+static void remember_own(driver *d, const char *word, const char *cmd,
+                         long line)
 {
+    if (!strcmp(word, "comm_modify") && strstr(cmd, "reduce/multi") &&
+        !d->multi_only) {
+        d->multi_only = line;
+        note(d, "line %ld: comm_modify reduce/multi stays set in LAMMPS "
+             "(no keyword clears it, and bin lines would stop the run): "
+             "only multi lines are weighed", line);
+    }
     if (strcmp(word, "neigh_modify"))
         return;
     if (strstr(cmd, "exclude"))
         d->no_restore = 1;
+    const char *inc = strstr(cmd, "include");
+    if (inc) {
+        char g[64] = "";
+        sscanf(inc + 7, " %63s", g);
+        d->include_line = strcmp(g, "all") ? line : 0;
+        snprintf(d->include_group, sizeof d->include_group, "%s", g);
+    }
     if (strstr(cmd, "collection")) {
         size_t k = strlen(d->own_collections);
         snprintf(d->own_collections + k, sizeof d->own_collections - k,
@@ -525,6 +558,12 @@ static int run_split(driver *d, const hg_live_cmd *c, long line,
     else if (d->no_restore)
         why = "neigh_modify exclude: the input's lines could not be "
               "restored";
+    else if (d->include_line) {
+        snprintf(buf, sizeof buf, "neigh_modify include %s (line %ld): "
+                 "the lists hold that group's atoms only, and the advice "
+                 "counts every atom", d->include_group, d->include_line);
+        why = buf;
+    }
     long long ends[RUN_MAX_SEGMENTS];
     int ns = why ? 1
                  : hg_live_split(start, c->n, st.thermo_every,
@@ -1348,6 +1387,7 @@ int cli_run_lammps(const cli_run_opts *o)
              * this one and those still to come */
             lo.loop_before = d.loop;
             lo.later_steps = hg_live_later_steps(&d.s, i);
+            lo.multi_only = d.multi_only > 0;
             int st = hg_live_create(&lo, &d.tuner, &e);
             /* a change made before the last run's last segment is judged
              * on this run's first; the pair style's probe goes on */
@@ -1373,7 +1413,7 @@ int cli_run_lammps(const cli_run_opts *o)
             if ((rc = yield_to_input(&d, line)))
                 break;
             hg_live_drop_trial(d.tuner);
-            remember_own(&d, c.word, cmd);
+            remember_own(&d, c.word, cmd, line);
         }
         if (c.fix_id[0] && !strcmp(c.fix_id, d.balance_time))
             d.balance_time[0] = '\0'; /* unfixed, or defined anew */
@@ -1400,6 +1440,8 @@ int cli_run_lammps(const cli_run_opts *o)
             hg_live_drop_trial(d.tuner);
             d.own_collections[0] = '\0';
             d.no_restore = 0;
+            d.include_line = 0;
+            d.multi_only = 0;
         }
         rc = command(&d, cmd, line);
         if (!rc && pair_cmd && remember_pair(&d, c.word))

@@ -194,6 +194,10 @@ typedef struct hg_live_options {
                                of this run in the loop the share is of (a
                                pour's first run is advised on as a part of
                                the whole input, not as all of it) */
+    int multi_only;         /* only multi lines may follow (LAMMPS keeps
+                               `comm_modify reduce/multi` once set, and
+                               no keyword clears it: bin lines, with their
+                               comm mode single, would stop the run) */
 } hg_live_options;
 
 typedef enum hg_live_action {

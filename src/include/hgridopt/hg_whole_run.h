@@ -210,6 +210,9 @@ typedef struct hg_run_input {
                                   neighbor lines on it */
     const hg_run_scales *scales; /* one rank, without a log: the model
                                   scaled by these (NULL: unscaled) */
+    int multi_only;            /* weigh multi settings only (and the
+                                  user's lines): the code cannot leave
+                                  multi (hg_live_options.multi_only) */
     int own_only;              /* price the user's lines (setting) alone:
                                   no other setting weighed, the answer
                                   is theirs (their price, for less) */
