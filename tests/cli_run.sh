@@ -302,6 +302,31 @@ why=$(same_run "$P" "$TMP/gasinc")
 [ "$(grep -c "^note: run 400 (line [0-9]*): unsplit: neigh_modify include big (line [0-9]*): the lists hold that group's atoms only, and the advice counts every atom" "$TMP/gasinc/screen")" = 2 ] && ok ||
     bad "gasinc: not both runs unsplit: $(grep '^note' "$TMP/gasinc/screen")"
 
+# LAMMPS' own multi/ examples (lammps-examples), as written: in.colloid
+# (comm_modify reduce/multi: bin lines stopped it) and in.powerlaw (2D,
+# z from 0 to 1, a sheared triclinic box: its frames were read as 3D and
+# every advice failed)
+EX=${LAMMPS_EXAMPLES:-/usr/share/lammps/examples}
+if [ -f "$EX/multi/in.colloid" ] && [ -f "$EX/multi/data.powerlaw" ]; then
+    cp "$EX/multi/in.colloid" "$TMP/in.colloid"
+    run_both colloid "$TMP/in.colloid" --min-steps 100
+    why=$(same_run "$P" "$TMP/colloid")
+    [ -z "$why" ] && ok || bad "multi/in.colloid: $why"
+    grep -q "^note: line [0-9]*: comm_modify reduce/multi stays set" "$TMP/colloid/screen" && ok ||
+        bad "multi/in.colloid: no note of reduce/multi"
+    sed "s|^read_data .*|read_data       $EX/multi/data.powerlaw|" "$EX/multi/in.powerlaw" > "$TMP/in.powerlaw"
+    run_both powerlaw "$TMP/in.powerlaw" --min-steps 100
+    why=$(same_run "$P" "$TMP/powerlaw")
+    [ -z "$why" ] && ok || bad "multi/in.powerlaw: $why"
+    grep -q "no advice" "$TMP/powerlaw/screen" && bad "multi/in.powerlaw: $(grep 'no advice' "$TMP/powerlaw/screen")" || ok
+    grep -q "^  0-100 .*kept: best saves" "$TMP/powerlaw/screen" && ok ||
+        bad "multi/in.powerlaw: no advice at step 100: $(grep '^  0-100' "$TMP/powerlaw/screen")"
+    grep -q "^note: step 100: the box is tilted (xy [0-9.e-]*, xz 0, yz 0): the advice counts the atoms in it as in the box without its tilt" "$TMP/powerlaw/screen" && ok ||
+        bad "multi/in.powerlaw: no note of the tilt: $(grep '^note' "$TMP/powerlaw/screen")"
+else
+    echo "skipped: LAMMPS' multi/ examples (apt-get install lammps-examples)"
+fi
+
 # a failing input: LAMMPS' own message, a non-zero exit, no folder left
 printf 'units lj\natom_style sphere\nno_such_command 1 2\n' > in.bad
 mkdir -p badp badr

@@ -63,6 +63,7 @@ typedef struct driver {
     size_t own_len;
     char own_collections[2048];
     int no_restore;          /* a neigh_modify exclude: not replayable */
+    int tilt_noted;          /* a frame's box was tilted: said once */
     long include_line;       /* a neigh_modify include of a group (0:
                                 none): the lists hold its atoms only */
     char include_group[64];
@@ -297,6 +298,14 @@ static int write_frame(driver *d, long long step, char *path, size_t cap)
         double lo[3], hi[3], xy, yz, xz;
         int per[3] = {0, 0, 0}, boxflag = 0;
         lammps_extract_box(d->h, lo, hi, &xy, &yz, &xz, per, &boxflag);
+        if ((xy != 0.0 || xz != 0.0 || yz != 0.0) && !d->tilt_noted) {
+            /* the model's grids are orthogonal: the atoms as they are,
+             * the periodic images across a tilted face off by its tilt */
+            note(d, "step %lld: the box is tilted (xy %.4g, xz %.4g, yz "
+                 "%.4g): the advice counts the atoms in it as in the box "
+                 "without its tilt", step, xy, xz, yz);
+            d->tilt_noted = 1;
+        }
         FILE *f = fopen(path, "w");
         if (!f) {
             cli_error("run: cannot write '%s': %s", path, strerror(errno));
