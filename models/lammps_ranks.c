@@ -1100,17 +1100,52 @@ static size_t cell_of(const frame *f, const cells *cl, const double *y)
     return idx;
 }
 
-/* Every pair within r_i + r_j + skin (periodic axes: minimum image). */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The cells along axis a that particle cell c with reach k cells scans:
+ * *cnt from *k0 (wrapped along a periodic axis, each at most once). */
+static void scan_span(const frame *f, const cells *cl, int a, int c, int k,
+                      int *k0, int *cnt)
+{
+    int n = cl->nc[a];
+    if (f->per[a] && 2 * k + 1 >= n) {
+        *k0 = 0;
+        *cnt = n;
+    } else if (f->per[a]) {
+        *k0 = c - k;
+        *cnt = 2 * k + 1;
+    } else {
+        int lo = c - k < 0 ? 0 : c - k, hi = c + k >= n ? n - 1 : c + k;
+        *k0 = lo;
+        *cnt = hi - lo + 1;
+    }
+}
+
+/* Every pair within r_i + r_j + skin (periodic axes: minimum image),
+ * each found by the larger of the two (the later in file order between
+ * equals), which scans the cells within its 2 r_i + skin: cells sized
+ * for the median atom, so that a few large atoms among many small ones
+ * cost their own neighbourhood, not every pair (a cell list sized for
+ * the largest, as before, checked all 5e7 pairs of LAMMPS'
+ * multi/in.powerlaw, diameters 1-164 in a box of 322). */
 static int find_pairs(const frame *f, double skin, hg_pairs *out, hg_err *e)
 {
-    double rmax = 0.0;
-    for (size_t i = 0; i < f->n; i++)
-        rmax = fmax(rmax, f->r[i]);
-    double reach = 2.0 * rmax + skin;
+    double *rs = malloc(sizeof(double) * (f->n ? f->n : 1));
+    if (!rs)
+        return hg_fail(e, HG_ENOMEM, "out of memory");
+    memcpy(rs, f->r, sizeof(double) * f->n);
+    qsort(rs, f->n, sizeof(double), cmp_double);
+    double rmed = f->n ? rs[f->n / 2] : 0.0;
+    free(rs);
+    double reach = 2.0 * rmed + skin;
     cells cl = {{1, 1, 1}, {1, 1, 1}, NULL, NULL};
     size_t ncell = 1;
     for (int a = 0; a < f->dim; a++) {
-        double nb = floor(f->prd[a] / reach);
+        double nb = reach > 0.0 ? floor(f->prd[a] / reach) : 1.0;
         if (nb < 1.0)
             nb = 1.0;
         double room = floor((double)(4 * f->n + 1000) / (double)ncell);
@@ -1138,42 +1173,29 @@ static int find_pairs(const frame *f, double skin, hg_pairs *out, hg_err *e)
         cl.head[c] = i;
     }
     for (size_t i = 0; i < f->n && st == HG_OK; i++) {
-        int ci[3] = {0, 0, 0};
+        int k0[3] = {0, 0, 0}, kn[3] = {1, 1, 1};
         for (int a = 0; a < f->dim; a++) {
-            long k = (long)floor((y[3 * i + a] - f->lo[a]) / cl.w[a]);
-            ci[a] = (int)(k < 0 ? 0 : k >= cl.nc[a] ? cl.nc[a] - 1 : k);
+            long q = (long)floor((y[3 * i + a] - f->lo[a]) / cl.w[a]);
+            int ci = (int)(q < 0 ? 0 : q >= cl.nc[a] ? cl.nc[a] - 1 : q);
+            /* the cells within 2 r_i + skin, one more for the cell's
+             * own width */
+            double kk = ceil((2.0 * f->r[i] + skin) / cl.w[a]);
+            int k = kk > (double)cl.nc[a] ? cl.nc[a] : (int)kk;
+            scan_span(f, &cl, a, ci, k < 1 ? 1 : k, &k0[a], &kn[a]);
         }
-        /* the neighbour cells, each distinct one once */
-        int seen[27], ns = 0;
-        for (int oz = 0; oz < (f->dim == 3 ? 3 : 1); oz++)
-            for (int oy = 0; oy < 3; oy++)
-                for (int ox = 0; ox < 3; ox++) {
-                    int o[3] = {ox - 1, oy - 1, f->dim == 3 ? oz - 1 : 0};
-                    int cc[3] = {0, 0, 0}, skip = 0;
-                    for (int a = 0; a < f->dim; a++) {
-                        cc[a] = ci[a] + o[a];
-                        if (cc[a] < 0 || cc[a] >= cl.nc[a]) {
-                            if (!f->per[a]) {
-                                skip = 1;
-                                break;
-                            }
-                            cc[a] = (cc[a] + cl.nc[a]) % cl.nc[a];
-                        }
+        for (int oz = 0; oz < kn[2] && st == HG_OK; oz++)
+            for (int oy = 0; oy < kn[1] && st == HG_OK; oy++)
+                for (int ox = 0; ox < kn[0] && st == HG_OK; ox++) {
+                    int o[3] = {k0[0] + ox, k0[1] + oy, k0[2] + oz};
+                    size_t id = 0;
+                    for (int a = f->dim - 1; a >= 0; a--) {
+                        int c = ((o[a] % cl.nc[a]) + cl.nc[a]) % cl.nc[a];
+                        id = id * (size_t)cl.nc[a] + (size_t)c;
                     }
-                    if (skip)
-                        continue;
-                    int id = 0;
-                    for (int a = f->dim - 1; a >= 0; a--)
-                        id = id * cl.nc[a] + cc[a];
-                    int dup = 0;
-                    for (int s = 0; s < ns; s++)
-                        dup |= seen[s] == id;
-                    if (dup)
-                        continue;
-                    seen[ns++] = id;
                     for (size_t j = cl.head[id]; j != (size_t)-1;
                          j = cl.next[j]) {
-                        if (j <= i)
+                        if (j == i || f->r[j] > f->r[i] ||
+                            (f->r[j] == f->r[i] && j < i))
                             continue;
                         double d2 = 0.0;
                         for (int a = 0; a < f->dim; a++) {
@@ -1187,8 +1209,9 @@ static int find_pairs(const frame *f, double skin, hg_pairs *out, hg_err *e)
                             d2 += d * d;
                         }
                         double c = f->r[i] + f->r[j] + skin;
+                        size_t lo = i < j ? i : j, hi = i < j ? j : i;
                         if (d2 < c * c &&
-                            hg_pairs_push(out, (uint32_t)i, (uint32_t)j)) {
+                            hg_pairs_push(out, (uint32_t)lo, (uint32_t)hi)) {
                             st = hg_fail(e, HG_ENOMEM, "out of memory");
                             break;
                         }

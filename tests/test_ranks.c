@@ -422,6 +422,65 @@ static void test_advise(void)
 /* One profile over several skins gives what a decomposition at each
  * skin gives: ghosts and stored pairs per rank, for a brick, a balanced
  * brick and rcb. */
+static int cmp_pair(const void *a, const void *b)
+{
+    const hg_pair *x = a, *y = b;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return (x->j > y->j) - (x->j < y->j);
+}
+
+/* The stored pairs of a frame of many small atoms and a few large ones
+ * (radii 0.05-3.05 in a box of 10: a large atom's reach passes half the
+ * box) against every pair by brute force, 2D and 3D, periodic and not:
+ * each larger atom finds its pairs in cells sized for the median. */
+static void test_pairs_polydisperse(void)
+{
+    hg_err e = {0};
+    const char *bounds[4] = {"p p p", "p f f", "p p", "f p"};
+    for (int c = 0; c < 4; c++) {
+        int dim = c < 2 ? 3 : 2;
+        enum { N = 500 };
+        double xs[3 * N];
+        uint64_t s = 11 + (uint64_t)c;
+        for (int i = 0; i < N * dim; i++)
+            xs[i] = 10.0 * hg_test_uniform(&s);
+        hg_particles p;
+        frame(&p, dim, N, xs, 0.0, 0.0, 10.0, bounds[c]);
+        for (int i = 0; i < N; i++) {
+            double u = hg_test_uniform(&s);
+            p.r[i] = 0.05 * (1.0 + 60.0 * u * u * u * u * u * u);
+        }
+        p.r[7] = 3.05;
+        p.r[8] = p.r[9]; /* equal radii: each pair once */
+        const double skin = 0.2;
+        hg_pairs got = {0}, want = {0};
+        CHECK(hg_ranks_pairs_find(&p, NULL, skin, &got, &e) == HG_OK);
+        for (int i = 0; i < N; i++)
+            for (int j = i + 1; j < N; j++) {
+                double d2 = 0.0;
+                for (int a = 0; a < dim; a++) {
+                    double d = p.x[j * dim + a] - p.x[i * dim + a];
+                    if (hg_particles_axis_periodic(&p, a))
+                        d -= 10.0 * round(d / 10.0);
+                    d2 += d * d;
+                }
+                double cut = p.r[i] + p.r[j] + skin;
+                if (d2 < cut * cut)
+                    CHECK(hg_pairs_push(&want, (uint32_t)i, (uint32_t)j) ==
+                          0);
+            }
+        qsort(got.v, got.n, sizeof *got.v, cmp_pair);
+        CHECKM(got.n == want.n && want.n > (size_t)N &&
+                   !memcmp(got.v, want.v, sizeof *got.v * got.n),
+               "%s: %zu pairs found, %zu by brute force", bounds[c], got.n,
+               want.n);
+        hg_pairs_clear(&got);
+        hg_pairs_clear(&want);
+        hg_particles_clear(&p);
+    }
+}
+
 static void test_profile(void)
 {
     hg_err e = {0};
@@ -558,6 +617,7 @@ static void test_decomp_schedule(void)
 int main(void)
 {
     test_decomp_schedule();
+    test_pairs_polydisperse();
     test_profile();
     test_grid();
     test_ghosts();

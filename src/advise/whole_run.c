@@ -14,6 +14,7 @@
 
 /* Skins tried when the skin is chosen. */
 #define N_SKINS 40
+#define SKIN_DMIN_MAX 8.0 /* the largest skin priced, in smallest diameters */
 
 void run_note(hg_run_advice *a, const char *fmt, ...)
 {
@@ -300,7 +301,11 @@ static int motion(const hg_run_input *in, run_data *d, hg_run_advice *a,
 
 /* The skins priced: the one given, else N_SKINS geometric ones from 4x
  * the largest motion per step (or 1/50 of the smallest diameter) up to
- * the largest diameter, and the user's. */
+ * the largest diameter, at most 8 smallest diameters (at least 4x the
+ * lowest), and the user's. Beyond 8 smallest diameters every small atom
+ * lists hundreds of pairs: no run gains by it, and the many-ranks model,
+ * which finds every pair at the largest skin, found 25 million in LAMMPS'
+ * multi/in.powerlaw (diameters 1-164) and took 12 s an advice. */
 static void skins(const hg_run_input *in, double own, hg_run_advice *a)
 {
     a->skin_min = 4.0 * a->max_motion;
@@ -310,7 +315,7 @@ static void skins(const hg_run_input *in, double own, hg_run_advice *a)
         return;
     }
     double lo = fmax(a->skin_min, 0.02 * a->dmin);
-    double hi = fmax(a->dmax, 4.0 * lo);
+    double hi = fmax(fmin(a->dmax, SKIN_DMIN_MAX * a->dmin), 4.0 * lo);
     int n = 0;
     for (int j = 0; j < N_SKINS; j++) {
         /* two significant digits (a skin to type), at least lo */
