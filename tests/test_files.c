@@ -83,9 +83,11 @@ static void test_dump_columns(void)
     CHECK(p.dim == 2 && p.x[2] == 3.0 && strstr(info.note, "2D"));
     CHECK(!hg_particles_axis_periodic(&p, 0));
     hg_particles_clear(&p);
-    /* 2D: every z the same in a z box thinner than the largest sphere
+    /* 2D: every z 0 in a periodic z box thinner than the largest sphere
      * (a 2D data file may put z from 0 to 1, as LAMMPS' multi/
-     * data.powerlaw does); in a box as thin, z differing: 3D */
+     * data.powerlaw does); in a box as thin, z differing, or a z box
+     * with walls (a 3D monolayer shrink-wrapped, 2D needs z periodic):
+     * 3D */
     snprintf(t, sizeof t,
              "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS "
              "pp pp pp\n0 10\n0 10\n0 1\nITEM: ATOMS id type radius x y "
@@ -99,6 +101,13 @@ static void test_dump_columns(void)
              "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS "
              "pp pp pp\n0 10\n0 10\n0 1\nITEM: ATOMS id type radius x y "
              "z\n1 1 0.75 1 1 0\n2 1 0.5 3 3 0.5\n");
+    CHECK(load("d", t, NULL, &p, &info, &e) == HG_OK);
+    CHECK(p.dim == 3 && !strstr(info.note, "2D"));
+    hg_particles_clear(&p);
+    snprintf(t, sizeof t,
+             "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS "
+             "pp pp ss\n0 10\n0 10\n0 1\nITEM: ATOMS id type radius x y "
+             "z\n1 1 0.75 1 1 0\n2 1 0.5 3 3 0\n");
     CHECK(load("d", t, NULL, &p, &info, &e) == HG_OK);
     CHECK(p.dim == 3 && !strstr(info.note, "2D"));
     hg_particles_clear(&p);

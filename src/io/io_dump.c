@@ -350,20 +350,21 @@ int io_dump_finish(io_stream *s, const io_dump_frame *f,
         rmin = fmin(rmin, A->r[i]);
         rmax = fmax(rmax, A->r[i]);
     }
-    /* LAMMPS' dimension 2: no z column, or every z the same in a z box
-     * straddling 0 (LAMMPS' own for 2D) or thinner than the largest
-     * sphere (no 3D box holds it: a 2D data file may put z from 0 to 1) */
+    /* LAMMPS' dimension 2: no z column, or every z 0 in a z box
+     * straddling 0 (LAMMPS' own for 2D) or, periodic as 2D needs it,
+     * thinner than the largest sphere (no 3D box holds it: a 2D data file
+     * may put z from 0 to 1) */
     int dim = 3;
     const io_dump_cols *c = &f->cols;
     int straddles = f->lo[2] < 0.0 && f->hi[2] > 0.0;
-    int thin = f->hi[2] - f->lo[2] < 2.0 * rmax;
+    int thin = f->hi[2] - f->lo[2] < 2.0 * rmax &&
+               (!f->has_bnd || f->bnd[2][0] == 'p');
     if (c->n && c->x[2] < 0) {
         dim = 2;
     } else if (straddles || thin) {
         double tol = 1e-9 * (f->hi[2] - f->lo[2]);
-        double z = straddles ? 0.0 : A->x[2];
         size_t i = 0;
-        while (i < n && fabs(A->x[3 * i + 2] - z) <= tol)
+        while (i < n && fabs(A->x[3 * i + 2]) <= tol)
             i++;
         if (i == n) {
             dim = 2;
@@ -371,9 +372,9 @@ int io_dump_finish(io_stream *s, const io_dump_frame *f,
                 io_info_note(info, "2D: every z is 0 in a z box straddling "
                              "0");
             else
-                io_info_note(info, "2D: every z is %.9g, in a z box (%.9g "
+                io_info_note(info, "2D: every z is 0, in a z box (%.9g "
                              "to %.9g) thinner than the largest sphere "
-                             "(diameter %.9g)", z, f->lo[2], f->hi[2],
+                             "(diameter %.9g)", f->lo[2], f->hi[2],
                              2.0 * rmax);
         }
     }
