@@ -88,29 +88,28 @@ static void test_dump_columns(void)
      * data.powerlaw does); in a box as thin, z differing, or a z box
      * with walls (a 3D monolayer shrink-wrapped, 2D needs z periodic):
      * 3D */
-    snprintf(t, sizeof t,
-             "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS "
-             "pp pp pp\n0 10\n0 10\n0 1\nITEM: ATOMS id type radius x y "
-             "z\n1 1 0.75 1 1 0\n2 1 0.5 3 3 0\n");
-    CHECK(load("d", t, NULL, &p, &info, &e) == HG_OK);
-    CHECK(p.dim == 2 && p.x[2] == 3.0 &&
-          strstr(info.note, "thinner than the largest sphere (diameter "
-                            "1.5)"));
-    hg_particles_clear(&p);
-    snprintf(t, sizeof t,
-             "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS "
-             "pp pp pp\n0 10\n0 10\n0 1\nITEM: ATOMS id type radius x y "
-             "z\n1 1 0.75 1 1 0\n2 1 0.5 3 3 0.5\n");
-    CHECK(load("d", t, NULL, &p, &info, &e) == HG_OK);
-    CHECK(p.dim == 3 && !strstr(info.note, "2D"));
-    hg_particles_clear(&p);
-    snprintf(t, sizeof t,
-             "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS "
-             "pp pp ss\n0 10\n0 10\n0 1\nITEM: ATOMS id type radius x y "
-             "z\n1 1 0.75 1 1 0\n2 1 0.5 3 3 0\n");
-    CHECK(load("d", t, NULL, &p, &info, &e) == HG_OK);
-    CHECK(p.dim == 3 && !strstr(info.note, "2D"));
-    hg_particles_clear(&p);
+    struct {
+        const char *bounds, *z2;
+        int dim;
+    } thin[] = {{"pp pp pp", "0", 2}, {"pp pp pp", "0.5", 3},
+                {"pp pp ss", "0", 3}};
+    for (size_t k = 0; k < sizeof thin / sizeof *thin; k++) {
+        snprintf(t, sizeof t,
+                 "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX "
+                 "BOUNDS %s\n0 10\n0 10\n0 1\nITEM: ATOMS id type radius x "
+                 "y z\n1 1 0.75 1 1 0\n2 1 0.5 3 3 %s\n",
+                 thin[k].bounds, thin[k].z2);
+        int st = load("d", t, NULL, &p, &info, &e);
+        CHECKM(st == HG_OK && p.dim == thin[k].dim &&
+                   (thin[k].dim == 3
+                        ? !strstr(info.note, "2D")
+                        : p.x[2] == 3.0 &&
+                              strstr(info.note, "thinner than the largest "
+                                                "sphere (diameter 1.5)")),
+               "%s, z 0 and %s: %dD (%s)", thin[k].bounds, thin[k].z2,
+               p.dim, st ? e.msg : info.note);
+        hg_particles_clear(&p);
+    }
     /* a triclinic box without tilt (LAMMPS' change_box all triclinic,
      * before any deform) is its bounds */
     snprintf(t, sizeof t,
