@@ -1177,8 +1177,8 @@ static int find_pairs(const frame *f, double skin, hg_pairs *out, hg_err *e)
         for (int a = 0; a < f->dim; a++) {
             long q = (long)floor((y[3 * i + a] - f->lo[a]) / cl.w[a]);
             int ci = (int)(q < 0 ? 0 : q >= cl.nc[a] ? cl.nc[a] - 1 : q);
-            /* the cells within 2 r_i + skin, one more for the cell's
-             * own width */
+            /* the cells within 2 r_i + skin of any point of its own
+             * (r_j <= r_i: every partner is that near) */
             double kk = ceil((2.0 * f->r[i] + skin) / cl.w[a]);
             int k = kk > (double)cl.nc[a] ? cl.nc[a] : (int)kk;
             scan_span(f, &cl, a, ci, k < 1 ? 1 : k, &k0[a], &kn[a]);
