@@ -1100,12 +1100,6 @@ static size_t cell_of(const frame *f, const cells *cl, const double *y)
     return idx;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The cells along axis a that particle cell c with reach k cells scans:
  * *cnt from *k0 (wrapped along a periodic axis, each at most once). */
 static void scan_span(const frame *f, const cells *cl, int a, int c, int k,
@@ -1138,7 +1132,7 @@ static int find_pairs(const frame *f, double skin, hg_pairs *out, hg_err *e)
     if (!rs)
         return hg_fail(e, HG_ENOMEM, "out of memory");
     memcpy(rs, f->r, sizeof(double) * f->n);
-    qsort(rs, f->n, sizeof(double), cmp_double);
+    qsort(rs, f->n, sizeof(double), hg_cmp_double);
     double rmed = f->n ? rs[f->n / 2] : 0.0;
     free(rs);
     double reach = 2.0 * rmed + skin;
