@@ -335,6 +335,25 @@ static void info_reset(hg_io_info *info)
              "periodic, LAMMPS' default");
 }
 
+int io_lammps_is_2d(const double *x, size_t n, double zlo, double zhi,
+                    double rmax, int z_periodic, double tol,
+                    hg_io_info *info)
+{
+    int straddles = zlo < 0.0 && zhi > 0.0;
+    int thin = zhi - zlo < 2.0 * rmax && z_periodic;
+    if (!n || !(straddles || thin))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(fabs(x[3 * i + 2]) <= tol))
+            return 0;
+    if (straddles)
+        return 1;
+    io_info_note(info, "2D: every z is 0, in a z box (%.9g to %.9g) "
+                 "thinner than the largest sphere (diameter %.9g)", zlo,
+                 zhi, 2.0 * rmax);
+    return 2;
+}
+
 void io_info_note(hg_io_info *info, const char *fmt, ...)
 {
     size_t k = strlen(info->note);

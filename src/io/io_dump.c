@@ -350,33 +350,20 @@ int io_dump_finish(io_stream *s, const io_dump_frame *f,
         rmin = fmin(rmin, A->r[i]);
         rmax = fmax(rmax, A->r[i]);
     }
-    /* LAMMPS' dimension 2: no z column, or every z 0 in a z box
-     * straddling 0 (LAMMPS' own for 2D) or, periodic as 2D needs it,
-     * thinner than the largest sphere (no 3D box holds it: a 2D data file
-     * may put z from 0 to 1) */
+    /* LAMMPS' dimension 2: no z column, or every z 0 where 2D is the
+     * only reading (io_lammps_is_2d: a 2D data file may put z from 0
+     * to 1) */
     int dim = 3;
     const io_dump_cols *c = &f->cols;
-    int straddles = f->lo[2] < 0.0 && f->hi[2] > 0.0;
-    int thin = f->hi[2] - f->lo[2] < 2.0 * rmax &&
-               (!f->has_bnd || f->bnd[2][0] == 'p');
     if (c->n && c->x[2] < 0) {
         dim = 2;
-    } else if (straddles || thin) {
-        double tol = 1e-9 * (f->hi[2] - f->lo[2]);
-        size_t i = 0;
-        while (i < n && fabs(A->x[3 * i + 2]) <= tol)
-            i++;
-        if (i == n) {
-            dim = 2;
-            if (straddles)
-                io_info_note(info, "2D: every z is 0 in a z box straddling "
-                             "0");
-            else
-                io_info_note(info, "2D: every z is 0, in a z box (%.9g "
-                             "to %.9g) thinner than the largest sphere "
-                             "(diameter %.9g)", f->lo[2], f->hi[2],
-                             2.0 * rmax);
-        }
+    } else {
+        int how = io_lammps_is_2d(A->x, n, f->lo[2], f->hi[2], rmax,
+                                  !f->has_bnd || f->bnd[2][0] == 'p',
+                                  1e-9 * (f->hi[2] - f->lo[2]), info);
+        if (how == 1)
+            io_info_note(info, "2D: every z is 0 in a z box straddling 0");
+        dim = how ? 2 : 3;
     }
     if (!(rmin >= DBL_MIN && isfinite(rmax / rmin)))
         return hg_fail(e, HG_EPARSE,

@@ -94,6 +94,15 @@ void io_vtk_take_box(const char *path, int xml, hg_particles *p,
 
 /* Per-format entry points. */
 int io_csv_read(io_text *t, hg_particles *p, hg_io_info *info, hg_err *e);
+/* LAMMPS' dimension 2, which its dumps and data files do not store: the
+ * n centres x (3 each) all with |z| <= tol, in a z box [zlo, zhi] that
+ * straddles 0 (LAMMPS' own for 2D) or, z_periodic (periodic, or not
+ * said; 2D needs it), is thinner than the largest sphere (radius rmax:
+ * no 3D box holds it). Returns 0 (3D), 1 (straddling) or 2 (thin, said
+ * in info's note). */
+int io_lammps_is_2d(const double *x, size_t n, double zlo, double zhi,
+                    double rmax, int z_periodic, double tol,
+                    hg_io_info *info);
 /* Append a sentence to info->note ("; " between sentences). */
 void io_info_note(hg_io_info *info, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -295,33 +295,20 @@ static int read_sections(io_text *t, char *line, char *comment,
     return st;
 }
 
-/* A file of LAMMPS' own ("dimension 2" is not stored): every z 0, in a
- * z box straddling 0 (LAMMPS' own for 2D) or thinner than the largest
- * sphere (no 3D box holds it: LAMMPS' multi/data.powerlaw, z from 0 to
- * 1, diameters 1-164), is a 2D system; b then holds 2D centres, and the
- * second case is said in info's note. */
+/* A file of LAMMPS' own ("dimension 2" is not stored): 2D where every z
+ * is 0 and the box allows no other reading (io_lammps_is_2d: LAMMPS'
+ * multi/data.powerlaw, z from 0 to 1, diameters 1-164); b then holds 2D
+ * centres. */
 static void flatten_2d(io_build *b, const io_box *box, hg_io_info *info)
 {
-    if (!(b->n > 0))
+    if (!io_lammps_is_2d(b->x, b->n, box->lo[2], box->hi[2], b->rmax, 1,
+                         0.0, info))
         return;
-    int straddles = box->lo[2] < 0.0 && box->hi[2] > 0.0;
-    int thin = box->hi[2] - box->lo[2] < 2.0 * b->rmax;
-    if (!straddles && !thin)
-        return;
-    size_t i = 0;
-    while (i < b->n && b->x[3 * i + 2] == 0.0)
-        i++;
-    if (i < b->n)
-        return;
-    for (i = 0; i < b->n; i++) {
+    for (size_t i = 0; i < b->n; i++) {
         b->x[2 * i] = b->x[3 * i];
         b->x[2 * i + 1] = b->x[3 * i + 1];
     }
     b->dim = 2;
-    if (!straddles)
-        io_info_note(info, "2D: every z is 0, in a z box (%.9g to %.9g) "
-                     "thinner than the largest sphere (diameter %.9g)",
-                     box->lo[2], box->hi[2], 2.0 * b->rmax);
 }
 
 int io_lammps_read(io_text *t, hg_particles *p, hg_io_info *info,
