@@ -91,10 +91,17 @@ run_both() {
         bad "hgridopt run ${in##*/} $* failed: $(tail -3 "$TMP/$name/err")"
 }
 
+# same_as_lmp NAME LABEL: hgridopt run's folder $TMP/NAME does what the
+# plain run of run_both's input ($P) did (tests/run_lib.sh's same_run)
+same_as_lmp() {
+    local why
+    why=$(same_run "$P" "$TMP/$1")
+    [ -z "$why" ] && ok || bad "$2: $why"
+}
+
 # the gas: tuned, several segments per run, changes made
 run_both gas "$D/in.gas" --min-steps 100 --segments 6
-why=$(same_run "$P" "$TMP/gas")
-[ -z "$why" ] && ok || bad "gas: $why"
+same_as_lmp gas "gas"
 grep -q "^  step [0-9]*: .*predicted to save" "$TMP/gas/screen" && ok ||
     bad "gas: no change of the lines in the report: $(tail -20 "$TMP/gas/screen")"
 # its probe (about 20 ms) never fits 2 % of a 0.07 s loop: said; and the
@@ -143,8 +150,7 @@ awk '/^hgridopt run:/ { for (i = 1; i <= NF; i++) if ($i == "Loop") l = $(i + 1)
 # first: two segments a run, the change after step 200, its trial the
 # first run's last segment, judged at step 600 in the second run
 run_both gas-carry "$D/in.gas" --min-steps 100 --segments 2
-why=$(same_run "$P" "$TMP/gas-carry")
-[ -z "$why" ] && ok || bad "gas, two segments a run: $why"
+same_as_lmp gas-carry "gas, two segments a run"
 grep -q "^  step 200: .*predicted to save" "$TMP/gas-carry/screen" && ok ||
     bad "gas, two segments a run: no change at step 200: $(grep -A8 '^changes:' "$TMP/gas-carry/screen")"
 # (its lines before built dangerously at every step, and no trend runs
@@ -159,8 +165,7 @@ grep -q "^  step 600: .* on trial: .*kept" "$TMP/gas-carry/screen" && ok ||
 grep -q "kept: not advised (tuning" "$TMP/gas/screen" && ok ||
     bad "gas: no segment left unadvised for the tuning share: $(grep -E '^  [0-9]+-' "$TMP/gas/screen")"
 run_both gas-all "$D/in.gas" --min-steps 100 --segments 6 --tuning-share 0
-why=$(same_run "$P" "$TMP/gas-all")
-[ -z "$why" ] && ok || bad "gas, --tuning-share 0: $why"
+same_as_lmp gas-all "gas, --tuning-share 0"
 grep -E '^  [0-9]+-[0-9]+ ' "$TMP/gas-all/screen" | grep "not advised" |
     grep -v "not advised (the change's trial" | grep -qv "not advised (the last" &&
     bad "gas, --tuning-share 0: a segment not advised: $(grep -E '^  [0-9]+-' "$TMP/gas-all/screen")" || ok
@@ -172,8 +177,7 @@ grep -E '^  [0-9]+-[0-9]+ ' "$TMP/gas-all/screen" | grep "not advised" |
 # them, after the changes
 sed 's/^run             800$/run             8000/' "$D/in.pour" > in.pour8
 run_both pour "$TMP/in.pour8" --min-steps 500 --segments 8 --report report.txt
-why=$(same_run "$P" "$TMP/pour")
-[ -z "$why" ] && ok || bad "pour: $why"
+same_as_lmp pour "pour"
 grep -q "a change while atoms are inserted: its setup ran as .run 0." "$TMP/pour/report.txt" && ok ||
     bad "pour: no note of a change while inserting: $(cat "$TMP/pour/report.txt")"
 awk '/^  step [0-9]+: .*predicted to save/ { s = $2 + 0; if (s < 3743) n++ } END { exit !(n > 0) }' "$TMP/pour/report.txt" &&
@@ -193,8 +197,7 @@ grep -q "^hgridopt run" "$TMP/pour/screen" && bad "pour: the report on the scree
 # is lmp's; pair_style hybrid is not copied (an error of LAMMPS' in the
 # copy would end the run), and the note says the engine's constant stays
 run_both jkr "$D/in.jkr" --min-steps 300 --segments 5 --tuning-share 0
-why=$(same_run "$P" "$TMP/jkr")
-[ -z "$why" ] && ok || bad "jkr: $why"
+same_as_lmp jkr "jkr"
 grep -Eq "^note: step [0-9]+: a listed pair costs the pair style [0-9.]+ ns a step, measured on a copy of the run" "$TMP/jkr/screen" && ok ||
     bad "jkr: no probe of the pair style: $(grep -A12 '^changes:' "$TMP/jkr/screen")"
 grep -q "^splitting: .*the pair style's probe [0-9.]* s" "$TMP/jkr/screen" && ok ||
@@ -204,15 +207,13 @@ sed -e 's/^pair_style      granular$/pair_style      hybrid granular/' \
     -e 's/^pair_coeff      1 \* jkr/pair_coeff      1 * granular jkr/' \
     -e 's/^pair_coeff      2 2 hertz/pair_coeff      2 2 granular hertz/' "$D/in.jkr" > in.jkrhybrid
 run_both jkrhybrid "$TMP/in.jkrhybrid" --min-steps 300 --segments 5 --tuning-share 0
-why=$(same_run "$P" "$TMP/jkrhybrid")
-[ -z "$why" ] && ok || bad "jkr, hybrid: $why"
+same_as_lmp jkrhybrid "jkr, hybrid"
 grep -q "the pair style's cost per listed pair was not measured (pair style hybrid: the copy takes granular, gran/hooke, gran/hooke/history and gran/hertz/history): the engine's constant stays" "$TMP/jkrhybrid/screen" && ok ||
     bad "jkr, hybrid: no note of the probe's failure: $(grep '^note' "$TMP/jkrhybrid/screen")"
 
 # split but never changed: the dumps the same to the last digit
 run_both notune "$D/in.pour" --min-steps 100 --segments 6 --no-tune
-why=$(same_run "$P" "$TMP/notune")
-[ -z "$why" ] && ok || bad "no-tune: $why"
+same_as_lmp notune "no-tune"
 same=1
 for f in "$P"/*.dump; do
     cmp -s "$f" "$TMP/notune/${f##*/}" || same=0
@@ -228,8 +229,7 @@ grep -q "^splitting: .*(frames 0 s, advice 0 s for 0 advices," "$TMP/notune/scre
 unfollowed() {
     sed "$2" "$D/in.gas" > "in.$1"
     run_both "$1" "$TMP/in.$1" --min-steps 100
-    why=$(same_run "$P" "$TMP/$1")
-    [ -z "$why" ] && ok || bad "$1: $why"
+    same_as_lmp "$1" "$1"
     grep -Eq "$3" "$TMP/$1/screen" && ok ||
         bad "$1: no note: $(grep note "$TMP/$1/screen" | tail -3)"
 }
@@ -250,8 +250,7 @@ sed -e 's/^thermo_style    custom step atoms ke$/variable e equal elapsed\ntherm
     "$D/in.gas" > in.drumlike
 grep -q "^delete_atoms group top" in.drumlike && grep -q "v_e" in.drumlike && ok || bad "in.drumlike not made"
 run_both drumlike "$TMP/in.drumlike" --min-steps 100 --segments 4 --no-tune
-why=$(same_run "$P" "$TMP/drumlike")
-[ -z "$why" ] && ok || bad "drumlike: $why"
+same_as_lmp drumlike "drumlike"
 grep -q "^Deleted [1-9][0-9]* atoms" "$P/log.lammps" && ok || bad "drumlike: lmp deleted no atoms (the test's premise)"
 # the step and the elapsed column of every thermo row, once each
 elapsed_rows() {
@@ -269,8 +268,7 @@ grep -q "elapsed read as elaplong" "$TMP/drumlike/screen" && ok || bad "drumlike
 # 0 to 1): the frames say 2D (no z), so the advice is asked and answers
 # (read as 3D the packing fraction is 2.8, and the advice failed)
 run_both gas2d "$D/in.gas2d" --min-steps 100
-why=$(same_run "$P" "$TMP/gas2d")
-[ -z "$why" ] && ok || bad "gas2d: $why"
+same_as_lmp gas2d "gas2d"
 grep -q "no advice" "$TMP/gas2d/screen" && bad "gas2d: $(grep 'no advice' "$TMP/gas2d/screen")" || ok
 grep -q "^  step [0-9]*: .*predicted to save" "$TMP/gas2d/screen" && ok ||
     bad "gas2d: no change: $(grep -A3 '^changes' "$TMP/gas2d/screen")"
@@ -281,8 +279,7 @@ sed -e 's/^neighbor        0.02 bin$/neighbor        0.02 multi\nneigh_modify   
     -e '/^dump/d' "$D/in.gas" > "$TMP/in.gasmulti"
 grep -q "reduce/multi" "$TMP/in.gasmulti" && ok || bad "in.gasmulti not made"
 run_both gasmulti "$TMP/in.gasmulti" --min-steps 100
-why=$(same_run "$P" "$TMP/gasmulti")
-[ -z "$why" ] && ok || bad "gasmulti: $why"
+same_as_lmp gasmulti "gasmulti"
 grep -q "^note: line [0-9]*: comm_modify reduce/multi stays set in LAMMPS (no keyword clears it, and bin lines would stop the run): only multi lines are weighed" "$TMP/gasmulti/screen" && ok ||
     bad "gasmulti: no note of reduce/multi: $(grep '^note' "$TMP/gasmulti/screen")"
 grep -q "^  step [0-9]*: multi.*predicted to save" "$TMP/gasmulti/screen" && ok ||
@@ -297,8 +294,7 @@ sed -e 's/^atom_style      sphere$/&\natom_modify     first big/' \
     -e '/^dump/d' "$D/in.gas" > "$TMP/in.gasinc"
 grep -q "include big" "$TMP/in.gasinc" && ok || bad "in.gasinc not made"
 run_both gasinc "$TMP/in.gasinc" --min-steps 100
-why=$(same_run "$P" "$TMP/gasinc")
-[ -z "$why" ] && ok || bad "gasinc: $why"
+same_as_lmp gasinc "gasinc"
 [ "$(grep -c "^note: run 400 (line [0-9]*): unsplit: neigh_modify include big (line [0-9]*): the lists hold that group's atoms only, and the advice counts every atom" "$TMP/gasinc/screen")" = 2 ] && ok ||
     bad "gasinc: not both runs unsplit: $(grep '^note' "$TMP/gasinc/screen")"
 
@@ -310,14 +306,12 @@ EX=${LAMMPS_EXAMPLES:-/usr/share/lammps/examples}
 if [ -f "$EX/multi/in.colloid" ] && [ -f "$EX/multi/data.powerlaw" ]; then
     cp "$EX/multi/in.colloid" "$TMP/in.colloid"
     run_both colloid "$TMP/in.colloid" --min-steps 100
-    why=$(same_run "$P" "$TMP/colloid")
-    [ -z "$why" ] && ok || bad "multi/in.colloid: $why"
+    same_as_lmp colloid "multi/in.colloid"
     grep -q "^note: line [0-9]*: comm_modify reduce/multi stays set" "$TMP/colloid/screen" && ok ||
         bad "multi/in.colloid: no note of reduce/multi"
     sed "s|^read_data .*|read_data       $EX/multi/data.powerlaw|" "$EX/multi/in.powerlaw" > "$TMP/in.powerlaw"
     run_both powerlaw "$TMP/in.powerlaw" --min-steps 100
-    why=$(same_run "$P" "$TMP/powerlaw")
-    [ -z "$why" ] && ok || bad "multi/in.powerlaw: $why"
+    same_as_lmp powerlaw "multi/in.powerlaw"
     grep -q "no advice" "$TMP/powerlaw/screen" && bad "multi/in.powerlaw: $(grep 'no advice' "$TMP/powerlaw/screen")" || ok
     grep -q "^  0-100 .*kept: best saves" "$TMP/powerlaw/screen" && ok ||
         bad "multi/in.powerlaw: no advice at step 100: $(grep '^  0-100' "$TMP/powerlaw/screen")"
